@@ -1,0 +1,136 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Role is the author of a chat message.
+type Role string
+
+// The roles of the OpenAI chat completions API.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// Message is one message of a conversation, as vouch keeps it.
+type Message struct {
+	Role    Role
+	Content string
+	// ToolCalls are the calls an assistant message asked for.
+	ToolCalls []ToolCall
+	// ToolCallID links a tool message to the call it answers.
+	ToolCallID string
+	// Partial marks a message whose stream was cancelled or failed; it is
+	// never presented or sent back to the model as if complete (SPEC A5).
+	Partial bool
+	// IsError marks a tool message that reports a failure to the model.
+	IsError bool
+	Created time.Time
+}
+
+// ToolCall is one tool call the model asked for.
+type ToolCall struct {
+	// ID is the model's own id for the call (may be empty or reused by some
+	// servers; vouch does not rely on it for identity).
+	ID string
+	// CorrelationID is vouch's id for the call, kept in the run record.
+	CorrelationID string
+	// WireName is the name the model used; Identity is what it maps to
+	// through the run's frozen map (SPEC C1, C2). Identity is empty when the
+	// wire name is unknown.
+	WireName string
+	Identity string
+	// Arguments is the raw JSON text the model produced.
+	Arguments string
+}
+
+// ModelInfo describes one model a server offers.
+type ModelInfo struct {
+	ID string
+	// ContextWindow is the effective context window in tokens, 0 if unknown.
+	ContextWindow int
+	// WindowSource says where ContextWindow came from, e.g. "llama.cpp /props",
+	// "LM Studio", "Ollama /api/show", "profile", "default".
+	WindowSource string
+}
+
+// Event is what a run publishes. Every event is must-deliver.
+type Event interface{ isEvent() }
+
+// TextDelta is new assistant text. Consumers append it; they never drop it.
+type TextDelta struct{ Text string }
+
+// ReasoningDelta is new reasoning text (reasoning_content) some servers stream.
+type ReasoningDelta struct{ Text string }
+
+// ToolCallStarted is published before a tool call's handler runs.
+type ToolCallStarted struct{ Call ToolCall }
+
+// ToolCallFinished is published when a tool call has a result (or error).
+type ToolCallFinished struct {
+	Call    ToolCall
+	Result  string
+	IsError bool
+}
+
+// Usage reports token use after a model turn.
+type Usage struct {
+	PromptTokens     int
+	CompletionTokens int
+	ContextWindow    int
+	// TokensPerSecond is the generation rate of the last turn, 0 if unknown.
+	TokensPerSecond float64
+}
+
+// StopReason says why a run ended.
+type StopReason string
+
+// The reasons a run ends.
+const (
+	StopDone      StopReason = "done"
+	StopCancelled StopReason = "cancelled"
+	StopLimit     StopReason = "limit"
+	StopError     StopReason = "error"
+)
+
+// Done is the last event of a run. Err is non-nil for StopLimit and
+// StopError; its message is one sentence that says what to do.
+type Done struct {
+	Reason StopReason
+	Err    error
+	// Messages are the messages this run appended to the conversation, in
+	// order, as they were persisted.
+	Messages []Message
+}
+
+func (TextDelta) isEvent()        {}
+func (ReasoningDelta) isEvent()   {}
+func (ToolCallStarted) isEvent()  {}
+func (ToolCallFinished) isEvent() {}
+func (Usage) isEvent()            {}
+func (Done) isEvent()             {}
+
+// ToolDef is what the model is told about a tool.
+type ToolDef struct {
+	Identity    string
+	Description string
+	Parameters  json.RawMessage
+}
+
+// Tool is an executable tool in a run. Implementations must be safe to call
+// from the run's goroutine and must honour ctx.
+type Tool interface {
+	Def() ToolDef
+	Call(ctx context.Context, args json.RawMessage) (ToolResult, error)
+}
+
+// ToolResult is a tool's output as ordinary text.
+type ToolResult struct {
+	Text    string
+	IsError bool
+}

@@ -1,0 +1,3 @@
+// Package store owns vouch's persistent state: one bbolt file with a schema
+// version and forward migrations, and secrets in the OS keyring.
+package store
