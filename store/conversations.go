@@ -1,0 +1,150 @@
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"go.etcd.io/bbolt"
+)
+
+// Conversation is a transcript's header; its messages live apart (see
+// AppendMessage and LastMessages).
+type Conversation struct {
+	ID      string    `json:"id"`
+	Title   string    `json:"title"`
+	Created time.Time `json:"created"`
+	// Updated is the time of the last appended message (or Created).
+	Updated time.Time `json:"updated"`
+}
+
+// CreateConversation stores a new, empty conversation. Its ID is a UUIDv7,
+// so IDs sort by creation time.
+func (db *DB) CreateConversation(title string) (Conversation, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return Conversation{}, fmt.Errorf("create conversation: new ID: %w", err)
+	}
+	now := db.timestamp()
+	c := Conversation{ID: id.String(), Title: title, Created: now, Updated: now}
+	err = db.update(func(tx *bbolt.Tx) error {
+		if _, err := tx.Bucket(bucketMessages).CreateBucket([]byte(c.ID)); err != nil {
+			return err
+		}
+		return putConversation(tx, c)
+	})
+	if err != nil {
+		return Conversation{}, fmt.Errorf("create conversation: %w", err)
+	}
+	return c, nil
+}
+
+// Conversation returns the conversation with the given ID.
+func (db *DB) Conversation(id string) (Conversation, error) {
+	var c Conversation
+	err := db.view(func(tx *bbolt.Tx) error {
+		var err error
+		c, err = getConversation(tx, id)
+		return err
+	})
+	if err != nil {
+		return Conversation{}, fmt.Errorf("read conversation: %w", err)
+	}
+	return c, nil
+}
+
+// Conversations returns every conversation, most recently updated first.
+func (db *DB) Conversations() ([]Conversation, error) {
+	var out []Conversation
+	err := db.view(func(tx *bbolt.Tx) error {
+		c := tx.Bucket(bucketConvByUpdated).Cursor()
+		for k, _ := c.Last(); k != nil; k, _ = c.Prev() {
+			conv, err := getConversation(tx, idFromRecencyKey(k))
+			if err != nil {
+				return err
+			}
+			out = append(out, conv)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list conversations: %w", err)
+	}
+	return out, nil
+}
+
+// LatestConversation returns the most recently updated conversation; ok is
+// false when there is none. It reads one index entry and one record.
+func (db *DB) LatestConversation() (conv Conversation, ok bool, err error) {
+	err = db.view(func(tx *bbolt.Tx) error {
+		k, _ := tx.Bucket(bucketConvByUpdated).Cursor().Last()
+		if k == nil {
+			return nil
+		}
+		conv, err = getConversation(tx, idFromRecencyKey(k))
+		ok = err == nil
+		return err
+	})
+	if err != nil {
+		return Conversation{}, false, fmt.Errorf("latest conversation: %w", err)
+	}
+	return conv, ok, nil
+}
+
+// recencyKey orders conversations by Updated: big-endian unix ns + ID.
+func recencyKey(c Conversation) []byte {
+	return append(binary.BigEndian.AppendUint64(nil, uint64(c.Updated.UnixNano())), c.ID...)
+}
+
+func idFromRecencyKey(k []byte) string {
+	if len(k) < 8 {
+		return ""
+	}
+	return string(k[8:])
+}
+
+func putConversation(tx *bbolt.Tx, c Conversation) error {
+	v, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Errorf("encode conversation %s: %w", c.ID, err)
+	}
+	if err := tx.Bucket(bucketConversations).Put([]byte(c.ID), v); err != nil {
+		return err
+	}
+	return tx.Bucket(bucketConvByUpdated).Put(recencyKey(c), nil)
+}
+
+func getConversation(tx *bbolt.Tx, id string) (Conversation, error) {
+	v := tx.Bucket(bucketConversations).Get([]byte(id))
+	if v == nil {
+		return Conversation{}, fmt.Errorf("conversation %q: %w", id, ErrNotFound)
+	}
+	var c Conversation
+	if err := json.Unmarshal(v, &c); err != nil {
+		return Conversation{}, fmt.Errorf("conversation %s: %w (%w)", id, ErrCorrupt, err)
+	}
+	return c, nil
+}
+
+// touchConversation moves the conversation's Updated time forward to now
+// and re-keys it in the recency index.
+func touchConversation(tx *bbolt.Tx, id string, now time.Time) error {
+	c, err := getConversation(tx, id)
+	if err != nil {
+		return err
+	}
+	if !now.After(c.Updated) {
+		return nil
+	}
+	if err := tx.Bucket(bucketConvByUpdated).Delete(recencyKey(c)); err != nil {
+		return err
+	}
+	c.Updated = now
+	return putConversation(tx, c)
+}
+
+// timestamp is the database clock's now, in UTC without a monotonic
+// reading, so stored and returned times compare equal.
+func (db *DB) timestamp() time.Time { return db.now().UTC() }
