@@ -23,7 +23,8 @@ type Message struct {
 	Content string
 	// ToolCalls are the calls an assistant message asked for.
 	ToolCalls []ToolCall
-	// ToolCallID links a tool message to the call it answers.
+	// ToolCallID links a tool message to the call it answers: the call's
+	// CorrelationID (records that predate it may hold the model's call ID).
 	ToolCallID string
 	// Partial marks a message whose stream was cancelled or failed; it is
 	// never presented or sent back to the model as if complete (SPEC A5).
@@ -31,6 +32,9 @@ type Message struct {
 	// IsError marks a tool message that reports a failure to the model.
 	IsError bool
 	Created time.Time
+	// Reasoning is the reasoning text (reasoning_content) that came with an
+	// assistant message. It is kept for display and never sent back.
+	Reasoning string
 }
 
 // ToolCall is one tool call the model asked for.
@@ -85,6 +89,21 @@ type Usage struct {
 	ContextWindow    int
 	// TokensPerSecond is the generation rate of the last turn, 0 if unknown.
 	TokensPerSecond float64
+	// Estimated is true when the server reported no usage and the token
+	// counts are vouch's own (see EstimateTokens).
+	Estimated bool
+}
+
+// RunStarted is the first event of a run. It records what the run froze
+// before the first token (SPEC D6): the model, the effective context window
+// and where it came from, the wire-name → identity map of the offered tools
+// (SPEC C2), and the limits.
+type RunStarted struct {
+	Model         string
+	ContextWindow int
+	WindowSource  string
+	WireNames     map[string]string
+	Limits        Limits
 }
 
 // StopReason says why a run ended.
@@ -113,6 +132,7 @@ func (ReasoningDelta) isEvent()   {}
 func (ToolCallStarted) isEvent()  {}
 func (ToolCallFinished) isEvent() {}
 func (Usage) isEvent()            {}
+func (RunStarted) isEvent()       {}
 func (Done) isEvent()             {}
 
 // ToolDef is what the model is told about a tool.

@@ -1,0 +1,245 @@
+package agent
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Transcript is where a conversation is kept. The real implementation lives
+// in the store package (bbolt); MemoryTranscript serves tests and the demo.
+//
+// Implementations must be safe for concurrent use: the TUI reads History
+// while a run appends. Methods honour ctx, but a run calls Append, Begin and
+// Finish with a context that is not cancelled with the run (bounded by a
+// timeout instead), so that what was streamed is saved after a cancel.
+type Transcript interface {
+	// Messages returns the conversation in order, including a message still
+	// being streamed (marked Partial until its draft is finished).
+	Messages(ctx context.Context) ([]Message, error)
+	// Append stores one complete message.
+	Append(ctx context.Context, m Message) error
+	// Begin starts a message that arrives piece by piece. The record should
+	// exist (marked Partial) as soon as Begin returns, so that a crash keeps
+	// whatever was written.
+	Begin(ctx context.Context, role Role) (Draft, error)
+}
+
+// Draft is a message being streamed. Write is called once per delta from
+// the run's goroutine and must not block on I/O: an implementation buffers
+// and flushes in batches (say every 33 ms or 4 KiB, one transaction per
+// flush, never one per token), and reports a failed flush from Finish.
+// Finish stores the final message — complete, or with Partial set when the
+// run was cancelled or failed — replacing what was written so far; the
+// message it is given is authoritative. Write after Finish is ignored; a
+// second Finish returns ErrDraftFinished.
+type Draft interface {
+	Write(text string)
+	Finish(ctx context.Context, m Message) error
+}
+
+// MemoryTranscript is a Transcript held in memory. The zero value is not
+// usable; call NewMemoryTranscript.
+type MemoryTranscript struct {
+	mu   sync.Mutex
+	msgs []Message
+}
+
+// NewMemoryTranscript returns a transcript holding a copy of msgs.
+func NewMemoryTranscript(msgs ...Message) *MemoryTranscript {
+	return &MemoryTranscript{msgs: slices.Clone(msgs)}
+}
+
+// Messages returns a copy of the conversation.
+func (t *MemoryTranscript) Messages(ctx context.Context) ([]Message, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.msgs), nil
+}
+
+// Append stores m.
+func (t *MemoryTranscript) Append(ctx context.Context, m Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.msgs = append(t.msgs, m)
+	return nil
+}
+
+// Begin adds a partial message of role that the draft's writes extend.
+func (t *MemoryTranscript) Begin(ctx context.Context, role Role) (Draft, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.msgs = append(t.msgs, Message{Role: role, Partial: true})
+	return &memoryDraft{t: t, index: len(t.msgs) - 1}, nil
+}
+
+type memoryDraft struct {
+	t        *MemoryTranscript
+	index    int
+	finished bool
+}
+
+func (d *memoryDraft) Write(text string) {
+	d.t.mu.Lock()
+	defer d.t.mu.Unlock()
+	if !d.finished {
+		d.t.msgs[d.index].Content += text
+	}
+}
+
+func (d *memoryDraft) Finish(ctx context.Context, m Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	d.t.mu.Lock()
+	defer d.t.mu.Unlock()
+	if d.finished {
+		return ErrDraftFinished
+	}
+	d.finished = true
+	d.t.msgs[d.index] = m
+	return nil
+}
+
+// ChatConfig configures a Chat.
+type ChatConfig struct {
+	Client     *Client
+	Transcript Transcript
+	// Tools are offered to every run; each run freezes them at its start.
+	Tools        []Tool
+	Limits       Limits
+	SystemPrompt string
+	// ContextWindow resolves a model's effective window for a run. When nil,
+	// Client.ContextWindow is asked, and ProfileContextWindow (if set) is
+	// used when the server reports nothing.
+	ContextWindow        func(ctx context.Context, model string) (n int, source string, err error)
+	ProfileContextWindow int
+	// IdleTimeout is passed to each run (0: DefaultIdleTimeout).
+	IdleTimeout time.Duration
+	// Now stamps messages (nil: time.Now).
+	Now func() time.Time
+}
+
+// Chat is one conversation: it keeps the transcript and starts a run per
+// message. It is safe for concurrent use; one run at a time.
+type Chat struct {
+	cfg  ChatConfig
+	mu   sync.Mutex
+	busy bool
+}
+
+// NewChat returns a chat over cfg. cfg.Client and cfg.Transcript are
+// required.
+func NewChat(cfg ChatConfig) *Chat {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	cfg.Tools = slices.Clone(cfg.Tools)
+	return &Chat{cfg: cfg}
+}
+
+// History returns the stored conversation.
+func (c *Chat) History(ctx context.Context) ([]Message, error) {
+	return c.cfg.Transcript.Messages(ctx)
+}
+
+// Send stores text as the person's message and starts a run on model in a
+// new goroutine. It returns at once with the run's events; the channel is
+// closed after the Done event. Cancelling ctx cancels the run. While a run
+// is in flight Send returns ErrBusy.
+//
+// Earlier replies that were interrupted (Partial) are sent back to the
+// model with InterruptedNote appended to their text, never as if complete,
+// and their tool calls are left out (they never ran).
+func (c *Chat) Send(ctx context.Context, model, text string) (<-chan Event, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, ErrEmptyMessage
+	}
+	c.mu.Lock()
+	if c.busy {
+		c.mu.Unlock()
+		return nil, ErrBusy
+	}
+	c.busy = true
+	c.mu.Unlock()
+	release := func() {
+		c.mu.Lock()
+		c.busy = false
+		c.mu.Unlock()
+	}
+	if err := c.cfg.Transcript.Append(ctx, Message{Role: RoleUser, Content: text, Created: c.cfg.Now()}); err != nil {
+		release()
+		return nil, persistError(err)
+	}
+	out := make(chan Event, 64)
+	go func() {
+		defer close(out)
+		defer release()
+		c.run(ctx, model, out)
+	}()
+	return out, nil
+}
+
+func (c *Chat) run(ctx context.Context, model string, out chan<- Event) {
+	fail := func(reason StopReason, err error) {
+		deliverDone(ctx, out, Done{Reason: reason, Err: err})
+	}
+	history, err := c.cfg.Transcript.Messages(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			fail(StopCancelled, nil)
+			return
+		}
+		fail(StopError, newError(ErrPersist, err,
+			"vouch could not read the conversation (%v); check the state directory, then try again", err))
+		return
+	}
+	window, source := c.window(ctx, model)
+	c.cfg.Client.Run(ctx, RunSpec{
+		Model:         model,
+		ContextWindow: window,
+		WindowSource:  source,
+		SystemPrompt:  c.cfg.SystemPrompt,
+		History:       history,
+		Tools:         c.cfg.Tools,
+		Limits:        c.cfg.Limits,
+		Transcript:    c.cfg.Transcript,
+		IdleTimeout:   c.cfg.IdleTimeout,
+		Now:           c.cfg.Now,
+	}, out)
+}
+
+// window resolves the run's context window; an unreachable server is left
+// for the run itself to report.
+func (c *Chat) window(ctx context.Context, model string) (int, string) {
+	if c.cfg.ContextWindow != nil {
+		n, src, err := c.cfg.ContextWindow(ctx, model)
+		if err != nil || n <= 0 {
+			return c.fallbackWindow()
+		}
+		return n, src
+	}
+	n, src, err := c.cfg.Client.ContextWindow(ctx, model)
+	if err != nil || src == WindowFromDefault {
+		return c.fallbackWindow()
+	}
+	return n, src
+}
+
+func (c *Chat) fallbackWindow() (int, string) {
+	if c.cfg.ProfileContextWindow > 0 {
+		return c.cfg.ProfileContextWindow, WindowFromProfile
+	}
+	return DefaultContextWindow, WindowFromDefault
+}

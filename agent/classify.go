@@ -1,0 +1,134 @@
+package agent
+
+import (
+	"errors"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// Patterns of the context-overflow errors local servers send.
+var (
+	// "request (9412 tokens) exceeds the available context size (8192 tokens)" (llama.cpp)
+	reLlamaOverflow = regexp.MustCompile(`\((\d+) tokens\) exceeds the available context size \((\d+) tokens\)`)
+	// "maximum context length is 4096 tokens. However, you requested 5000 tokens" (vLLM, OpenAI)
+	reMaxContext = regexp.MustCompile(`maximum context length is (\d+) tokens.*?(?:requested|resulted in) (\d+) tokens`)
+	reOverflow   = regexp.MustCompile(`(?i)context[ _-]?(length|size|window)|exceed_context|n_ctx|too many tokens|prompt is too long`)
+)
+
+// overflowError is the one sentence for a conversation that does not fit.
+func overflowError(need, window int, model string, cause error) error {
+	if model == "" {
+		model = "the model"
+	}
+	return newError(ErrContextOverflow, cause,
+		"the conversation needs ~%d tokens but %s has a %d-token window; start a new conversation or choose a model with a larger window",
+		need, model, window)
+}
+
+// openError describes a failure to start a streamed answer.
+func (c *Client) openError(err error, model string, need, window int) error {
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	switch {
+	case errors.As(err, &apiErr):
+		return c.httpError(err, apiErr.HTTPStatusCode, apiErr.Message+" "+apiErr.Type+" "+codeString(apiErr.Code), model, need, window)
+	case errors.As(err, &reqErr):
+		return c.httpError(err, reqErr.HTTPStatusCode, string(reqErr.Body), model, need, window)
+	}
+	return c.connError(err)
+}
+
+func codeString(code any) string {
+	switch v := code.(type) {
+	case string:
+		return v
+	case float64:
+		return strconv.Itoa(int(v))
+	}
+	return ""
+}
+
+// httpError describes an HTTP error status from the chat endpoint.
+func (c *Client) httpError(err error, status int, msg, model string, need, window int) error {
+	msg = strings.TrimSpace(msg)
+	lower := strings.ToLower(msg)
+	switch {
+	case status == http.StatusBadRequest && reOverflow.MatchString(msg), status == http.StatusRequestEntityTooLarge:
+		if m := reLlamaOverflow.FindStringSubmatch(msg); m != nil {
+			need, window = atoi(m[1]), atoi(m[2])
+		} else if m := reMaxContext.FindStringSubmatch(msg); m != nil {
+			window, need = atoi(m[1]), atoi(m[2])
+		}
+		return overflowError(need, window, model, err)
+	case status == http.StatusNotFound || (strings.Contains(lower, "model") && strings.Contains(lower, "not found")):
+		return newError(ErrServer, err,
+			"the model server at %s does not offer model %q; pick one of its models (vouch doctor lists them) or pass --model",
+			c.baseURL, model)
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return newError(ErrServer, err,
+			"the model server at %s rejected the API key (HTTP %d); check the key configured for it", c.baseURL, status)
+	case status == http.StatusServiceUnavailable && strings.Contains(lower, "loading"):
+		return newError(ErrServer, err,
+			"the model server at %s is still loading the model; wait a moment and try again", c.baseURL)
+	}
+	return newError(ErrServer, err, "the model server at %s answered HTTP %d (%s); check its log and try again",
+		c.baseURL, status, clip(msg))
+}
+
+// streamError describes a failure in the middle of a streamed answer.
+func (c *Client) streamError(err error, model string, need, window int) error {
+	var se *streamError
+	switch {
+	case errors.As(err, &se):
+		text := se.Message + " " + se.Type + " " + se.Code
+		if reOverflow.MatchString(text) {
+			return c.httpError(err, http.StatusBadRequest, text, model, need, window)
+		}
+		return newError(ErrServer, err, "the model server at %s reported an error mid-answer (%s); check its log and try again",
+			c.baseURL, clip(se.Message))
+	case errors.Is(err, errNotSSE), errors.Is(err, errLineTooLong), errors.Is(err, ErrBadStream):
+		return newError(ErrBadStream, err,
+			"the model server at %s sent something that is not an OpenAI-compatible event stream; check that --model-url points at its /v1 API",
+			c.baseURL)
+	case errors.Is(err, errStreamDropped):
+		return newError(ErrDropped, err,
+			"the connection to the model server at %s dropped mid-answer; what arrived is kept as a partial message; check the server and try again",
+			c.baseURL)
+	}
+	return c.connError(err)
+}
+
+func atoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// clip makes server-supplied text fit in one sentence: control characters
+// become spaces and it is cut at 160 bytes.
+func clip(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 160 {
+		cut := 160
+		for cut > 0 && (s[cut]&0xc0) == 0x80 {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	if s == "" {
+		return "no details"
+	}
+	return s
+}

@@ -1,0 +1,457 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// Limits bound one run (SPEC A4). Zero or negative fields take the value of
+// DefaultLimits.
+type Limits struct {
+	// MaxTurns bounds model requests in one run.
+	MaxTurns int
+	// MaxToolCalls bounds tool calls in one run.
+	MaxToolCalls int
+	// MaxResultBytesPerCall bounds one tool result as the model sees it;
+	// longer results are truncated with a visible marker.
+	MaxResultBytesPerCall int
+	// MaxResultBytesPerRun bounds all tool results of one run together.
+	MaxResultBytesPerRun int
+}
+
+// DefaultLimits returns 16 turns, 32 tool calls, 16 KiB per tool result
+// and 128 KiB of tool results per run.
+func DefaultLimits() Limits {
+	return Limits{MaxTurns: 16, MaxToolCalls: 32, MaxResultBytesPerCall: 16 << 10, MaxResultBytesPerRun: 128 << 10}
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	if l.MaxTurns <= 0 {
+		l.MaxTurns = d.MaxTurns
+	}
+	if l.MaxToolCalls <= 0 {
+		l.MaxToolCalls = d.MaxToolCalls
+	}
+	if l.MaxResultBytesPerCall <= 0 {
+		l.MaxResultBytesPerCall = d.MaxResultBytesPerCall
+	}
+	if l.MaxResultBytesPerRun <= 0 {
+		l.MaxResultBytesPerRun = d.MaxResultBytesPerRun
+	}
+	return l
+}
+
+// DefaultIdleTimeout is how long a run waits for the first or the next byte
+// of an answer before giving up. Prompt processing on a CPU can take minutes.
+const DefaultIdleTimeout = 3 * time.Minute
+
+// doneGrace is how long a cancelled run waits for its consumer to take the
+// final Done event before giving up on it.
+const doneGrace = 5 * time.Second
+
+// persistTimeout bounds each Transcript write, which runs even after the
+// run's context is cancelled so that partial text is never lost.
+const persistTimeout = 10 * time.Second
+
+// RunSpec is everything a run needs. Run copies it before the first request
+// and nothing can change it afterwards (SPEC D6).
+type RunSpec struct {
+	Model string
+	// ContextWindow is the effective window in tokens (0: DefaultContextWindow);
+	// WindowSource says where it came from.
+	ContextWindow int
+	WindowSource  string
+	SystemPrompt  string
+	// History is the conversation so far, usually ending with the person's
+	// message. It is not persisted again.
+	History []Message
+	// Tools are offered to the model under wire names frozen at the start.
+	Tools  []Tool
+	Limits Limits
+	// Transcript, if set, receives every message the run appends, as it
+	// happens: assistant text through a Draft, tool results through Append.
+	Transcript Transcript
+	// IdleTimeout bounds the wait for the first and each next byte of an
+	// answer (0: DefaultIdleTimeout).
+	IdleTimeout time.Duration
+	// Now stamps messages (nil: time.Now).
+	Now func() time.Time
+}
+
+// errIdle is the cancellation cause when the idle timeout fires.
+var errIdle = errors.New("idle timeout")
+
+// Run performs one agent run: it asks the model, runs the tool calls the
+// model makes, feeds their results back, and repeats until the model answers
+// without tool calls, a limit is reached, an error occurs or ctx is
+// cancelled. It publishes events on events (RunStarted first, Done last) and
+// returns the messages it appended, which are also in Done.Messages.
+//
+// Every event is must-deliver: Run blocks until the consumer takes it, or
+// stops when ctx is cancelled. After cancellation it still offers the final
+// Done{Reason: StopCancelled} for a few seconds. Run never closes events.
+func (c *Client) Run(ctx context.Context, spec RunSpec, events chan<- Event) []Message {
+	r := newRun(c, ctx, spec, events)
+	done := r.execute()
+	done.Messages = r.appended
+	deliverDone(ctx, events, done)
+	return r.appended
+}
+
+// run is the state of one Run.
+type run struct {
+	c        *Client
+	ctx      context.Context
+	spec     RunSpec
+	limits   Limits
+	window   int
+	events   chan<- Event
+	tools    []frozenTool
+	byWire   map[string]*frozenTool
+	wireMap  map[string]string
+	history  []Message
+	appended []Message
+
+	toolsJSON   string
+	oaTools     []openai.Tool
+	toolCalls   int
+	resultBytes int
+}
+
+func newRun(c *Client, ctx context.Context, spec RunSpec, events chan<- Event) *run {
+	spec.History = append([]Message(nil), spec.History...)
+	spec.Tools = append([]Tool(nil), spec.Tools...)
+	if spec.Now == nil {
+		spec.Now = time.Now
+	}
+	if spec.IdleTimeout <= 0 {
+		spec.IdleTimeout = DefaultIdleTimeout
+	}
+	r := &run{c: c, ctx: ctx, spec: spec, limits: spec.Limits.withDefaults(), events: events, history: spec.History}
+	r.window = spec.ContextWindow
+	if r.window <= 0 {
+		r.window, r.spec.WindowSource = DefaultContextWindow, WindowFromDefault
+	}
+	return r
+}
+
+func (r *run) execute() Done {
+	if err := r.freeze(); err != nil {
+		return Done{Reason: StopError, Err: newError(ErrBadTool, err,
+			"a tool cannot be offered to the model (%v); remove it from the selection and try again", err)}
+	}
+	if r.emit(RunStarted{Model: r.spec.Model, ContextWindow: r.window, WindowSource: r.spec.WindowSource,
+		WireNames: r.wireMap, Limits: r.limits}) != nil {
+		return Done{Reason: StopCancelled}
+	}
+	for turn := 0; ; turn++ {
+		if turn >= r.limits.MaxTurns {
+			return limitDone("the run reached its limit of %d model turns; send a follow-up message to let it continue", r.limits.MaxTurns)
+		}
+		calls, stop := r.turn()
+		if stop != nil {
+			return *stop
+		}
+		if len(calls) == 0 {
+			return Done{Reason: StopDone}
+		}
+		if stop := r.runTools(calls); stop != nil {
+			return *stop
+		}
+	}
+}
+
+func limitDone(format string, args ...any) Done {
+	return Done{Reason: StopLimit, Err: newError(ErrLimit, nil, format, args...)}
+}
+
+// emit delivers one event, or fails when the run's context is cancelled.
+func (r *run) emit(ev Event) error {
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	select {
+	case r.events <- ev:
+		return nil
+	case <-r.ctx.Done():
+		return r.ctx.Err()
+	}
+}
+
+// deliverDone delivers the final event; after cancellation it waits at most
+// doneGrace for a consumer that may have gone away.
+func deliverDone(ctx context.Context, events chan<- Event, done Done) {
+	if ctx.Err() == nil {
+		select {
+		case events <- done:
+			return
+		case <-ctx.Done():
+		}
+	}
+	t := time.NewTimer(doneGrace)
+	defer t.Stop()
+	select {
+	case events <- done:
+	case <-t.C:
+	}
+}
+
+// persistCtx is the context for Transcript writes: not cancelled with the
+// run, so that what was streamed is saved, but bounded.
+func (r *run) persistCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(r.ctx), persistTimeout)
+}
+
+// record appends a complete message to the conversation and the transcript.
+func (r *run) record(m Message) error {
+	if r.spec.Transcript != nil {
+		ctx, cancel := r.persistCtx()
+		defer cancel()
+		if err := r.spec.Transcript.Append(ctx, m); err != nil {
+			return persistError(err)
+		}
+	}
+	r.history = append(r.history, m)
+	r.appended = append(r.appended, m)
+	return nil
+}
+
+func persistError(err error) error {
+	return newError(ErrPersist, err,
+		"vouch could not save the conversation (%v); check free disk space and the state directory, then try again", err)
+}
+
+// turn performs one model request and records the assistant message. It
+// returns the tool calls to run, or the Done that ends the run.
+func (r *run) turn() ([]ToolCall, *Done) {
+	msgs := promptMessages(r.spec.SystemPrompt, r.history)
+	need, exact := r.c.promptTokens(r.ctx, msgs, r.toolsJSON)
+	if r.ctx.Err() != nil {
+		return nil, &Done{Reason: StopCancelled}
+	}
+	if reserve := min(1024, r.window/8); need+reserve > r.window {
+		return nil, &Done{Reason: StopError, Err: overflowError(need+reserve, r.window, r.spec.Model, nil)}
+	}
+	st := &streamState{r: r, started: time.Now(), promptEstimate: need, exactPrompt: exact}
+	st.stream(openai.ChatCompletionRequest{
+		Model:         r.spec.Model,
+		Messages:      msgs,
+		Tools:         r.oaTools,
+		Stream:        true,
+		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
+	})
+	return st.conclude()
+}
+
+// streamState collects one streamed answer.
+type streamState struct {
+	r              *run
+	started        time.Time
+	first, last    time.Time
+	promptEstimate int
+	exactPrompt    bool
+
+	text, reasoning strings.Builder
+	acc             toolCallAccumulator
+	draft           Draft
+	finished        bool // a finish_reason arrived
+	usage           *Usage
+	tps             float64
+	err             error // why the stream failed, nil on success
+	cancelled       bool
+}
+
+func (st *streamState) stream(req openai.ChatCompletionRequest) {
+	r := st.r
+	ctx, cancel := context.WithCancelCause(r.ctx)
+	defer cancel(nil)
+	idle := time.AfterFunc(r.spec.IdleTimeout, func() { cancel(errIdle) })
+	defer idle.Stop()
+
+	s, err := r.c.oa.CreateChatCompletionStream(ctx, req)
+	if err != nil {
+		st.fail(ctx, err, r.c.openError(err, r.spec.Model, st.promptEstimate, r.window))
+		return
+	}
+	defer func() { _ = s.Close() }() // closing a response body; nothing to report
+	for {
+		idle.Reset(r.spec.IdleTimeout)
+		raw, err := s.RecvRaw()
+		idle.Stop()
+		if errors.Is(err, io.EOF) || (err != nil && st.finished && errors.Is(err, errStreamDropped)) {
+			return
+		}
+		if err != nil {
+			st.fail(ctx, err, r.c.streamError(err, r.spec.Model, st.promptEstimate, r.window))
+			return
+		}
+		ch, err := decodeChunk(raw)
+		if err != nil {
+			st.fail(ctx, err, r.c.streamError(err, r.spec.Model, st.promptEstimate, r.window))
+			return
+		}
+		if err := st.apply(ch); err != nil {
+			st.fail(ctx, err, r.c.streamError(err, r.spec.Model, st.promptEstimate, r.window))
+			return
+		}
+	}
+}
+
+// fail records why the stream ended early: cancellation by the person, the
+// idle timeout, or described.
+func (st *streamState) fail(ctx context.Context, raw, described error) {
+	r := st.r
+	switch {
+	case r.ctx.Err() != nil:
+		st.cancelled = true
+	case errors.Is(context.Cause(ctx), errIdle):
+		st.err = newError(ErrTimeout, raw,
+			"the model server at %s sent nothing for %s; check that it is not overloaded, or choose a smaller model, then try again",
+			r.c.baseURL, r.spec.IdleTimeout)
+	default:
+		st.err = described
+	}
+}
+
+// apply handles one chunk: deltas become events and draft text, tool calls
+// accumulate, usage and timings are kept.
+func (st *streamState) apply(ch chunk) error {
+	r := st.r
+	for _, choice := range ch.Choices {
+		d := choice.Delta
+		if d.Content != "" || d.ReasoningContent != "" || d.Reasoning != "" || len(d.ToolCalls) > 0 {
+			if err := st.beginDraft(); err != nil {
+				return err
+			}
+			now := time.Now()
+			if st.first.IsZero() {
+				st.first = now
+			}
+			st.last = now
+		}
+		for _, reasoning := range []string{d.ReasoningContent, d.Reasoning} {
+			if reasoning != "" {
+				st.reasoning.WriteString(reasoning)
+				if err := r.emit(ReasoningDelta{Text: reasoning}); err != nil {
+					return err
+				}
+			}
+		}
+		if d.Content != "" {
+			st.text.WriteString(d.Content)
+			if st.draft != nil {
+				st.draft.Write(d.Content)
+			}
+			if err := r.emit(TextDelta{Text: d.Content}); err != nil {
+				return err
+			}
+		}
+		for _, tc := range d.ToolCalls {
+			if err := st.acc.add(tc); err != nil {
+				return err
+			}
+		}
+		if choice.FinishReason != nil && *choice.FinishReason != "" {
+			st.finished = true
+		}
+	}
+	if ch.Usage != nil {
+		st.usage = &Usage{PromptTokens: ch.Usage.PromptTokens, CompletionTokens: ch.Usage.CompletionTokens}
+	}
+	if ch.Timings != nil && ch.Timings.PredictedPerSecond > 0 {
+		st.tps = ch.Timings.PredictedPerSecond
+	}
+	return nil
+}
+
+func (st *streamState) beginDraft() error {
+	r := st.r
+	if st.draft != nil || r.spec.Transcript == nil {
+		return nil
+	}
+	ctx, cancel := r.persistCtx()
+	defer cancel()
+	d, err := r.spec.Transcript.Begin(ctx, RoleAssistant)
+	if err != nil {
+		return persistError(err)
+	}
+	st.draft = d
+	return nil
+}
+
+// conclude records the assistant message — complete, or partial when the
+// stream was cancelled or failed — and publishes usage.
+func (st *streamState) conclude() ([]ToolCall, *Done) {
+	r := st.r
+	msg := Message{Role: RoleAssistant, Content: st.text.String(), Reasoning: st.reasoning.String(), Created: r.spec.Now()}
+	for _, p := range st.acc.finish() {
+		call := ToolCall{ID: p.id, CorrelationID: newCorrelationID(), WireName: p.name, Arguments: string(p.args)}
+		if t := r.byWire[p.name]; t != nil {
+			call.Identity = t.def.Identity
+		}
+		msg.ToolCalls = append(msg.ToolCalls, call)
+	}
+	failed := st.cancelled || st.err != nil
+	msg.Partial = failed
+	if err := st.save(msg); err != nil {
+		if st.cancelled {
+			return nil, &Done{Reason: StopCancelled, Err: err}
+		}
+		return nil, &Done{Reason: StopError, Err: err}
+	}
+	switch {
+	case st.cancelled:
+		return nil, &Done{Reason: StopCancelled}
+	case st.err != nil:
+		return nil, &Done{Reason: StopError, Err: st.err}
+	}
+	if err := r.emit(st.usageEvent()); err != nil {
+		return nil, &Done{Reason: StopCancelled}
+	}
+	return msg.ToolCalls, nil
+}
+
+// save persists the assistant message: through its draft if one was begun,
+// else (a complete answer that streamed nothing) with Append. A failed
+// answer that streamed nothing leaves nothing behind.
+func (st *streamState) save(msg Message) error {
+	r := st.r
+	empty := msg.Content == "" && msg.Reasoning == "" && len(msg.ToolCalls) == 0
+	if msg.Partial && empty && st.draft == nil {
+		return nil
+	}
+	if st.draft == nil {
+		return r.record(msg)
+	}
+	ctx, cancel := r.persistCtx()
+	defer cancel()
+	if err := st.draft.Finish(ctx, msg); err != nil {
+		return persistError(err)
+	}
+	r.history = append(r.history, msg)
+	r.appended = append(r.appended, msg)
+	return nil
+}
+
+func (st *streamState) usageEvent() Usage {
+	u := Usage{ContextWindow: st.r.window, TokensPerSecond: st.tps}
+	if st.usage != nil {
+		u.PromptTokens, u.CompletionTokens = st.usage.PromptTokens, st.usage.CompletionTokens
+	} else {
+		u.PromptTokens = st.promptEstimate
+		u.CompletionTokens = EstimateTokens(st.text.String() + st.reasoning.String())
+		u.Estimated = true
+	}
+	if u.TokensPerSecond == 0 && u.CompletionTokens > 1 {
+		if d := st.last.Sub(st.first); d > 0 {
+			u.TokensPerSecond = float64(u.CompletionTokens-1) / d.Seconds()
+		}
+	}
+	return u
+}

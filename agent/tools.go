@@ -1,0 +1,197 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+)
+
+// frozenTool is a tool as one run offers it.
+type frozenTool struct {
+	wire string
+	def  ToolDef
+	tool Tool
+}
+
+// emptySchema is offered for a tool that declares no parameters.
+const emptySchema = `{"type":"object","properties":{}}`
+
+// freeze takes the tools' definitions once, freezes their wire names and
+// prepares what every request sends.
+func (r *run) freeze() error {
+	ids := make([]string, 0, len(r.spec.Tools))
+	defs := make([]ToolDef, 0, len(r.spec.Tools))
+	for _, t := range r.spec.Tools {
+		def := t.Def()
+		if len(def.Parameters) == 0 {
+			def.Parameters = json.RawMessage(emptySchema)
+		}
+		var schema map[string]any
+		if err := json.Unmarshal(def.Parameters, &schema); err != nil {
+			return fmt.Errorf("%w: tool %q: parameters are not a JSON object", ErrBadTool, def.Identity)
+		}
+		def.Parameters = slices.Clone(def.Parameters)
+		ids = append(ids, def.Identity)
+		defs = append(defs, def)
+	}
+	wire, err := WireNames(ids)
+	if err != nil {
+		return err
+	}
+	byIdentity := make(map[string]string, len(wire))
+	for w, id := range wire {
+		byIdentity[id] = w
+	}
+	r.wireMap = wire
+	r.byWire = make(map[string]*frozenTool, len(defs))
+	r.tools = make([]frozenTool, len(defs))
+	for i, def := range defs {
+		r.tools[i] = frozenTool{wire: byIdentity[def.Identity], def: def, tool: r.spec.Tools[i]}
+		r.byWire[r.tools[i].wire] = &r.tools[i]
+	}
+	r.oaTools = requestTools(r.tools)
+	if len(r.oaTools) > 0 {
+		b, err := json.Marshal(r.oaTools)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrBadTool, err)
+		}
+		r.toolsJSON = string(b)
+	}
+	return nil
+}
+
+func newCorrelationID() string { return uuid.NewString() }
+
+// Texts of tool results vouch writes itself.
+const (
+	notRunLimit    = "not run: the run reached its limit before this call"
+	cancelledCall  = "cancelled: the person stopped the run before this call finished"
+	truncateMarker = "\n[… truncated by vouch: the result was %d bytes; only the first %d are shown]"
+)
+
+// runTools runs the calls of one assistant message in order and records a
+// result for every one of them, even when the run stops half-way.
+func (r *run) runTools(calls []ToolCall) *Done {
+	for i, call := range calls {
+		budget := min(r.limits.MaxResultBytesPerCall, r.limits.MaxResultBytesPerRun-r.resultBytes)
+		switch {
+		case r.toolCalls >= r.limits.MaxToolCalls:
+			return r.abandon(calls[i:], notRunLimit, limitDone(
+				"the run reached its limit of %d tool calls; send a follow-up message to let it continue", r.limits.MaxToolCalls))
+		case budget <= 0:
+			return r.abandon(calls[i:], notRunLimit, r.budgetDone())
+		}
+		r.toolCalls++
+		if r.emit(ToolCallStarted{Call: call}) != nil {
+			return r.abandon(calls[i:], cancelledCall, Done{Reason: StopCancelled})
+		}
+		res, ok := r.exec(call)
+		if !ok {
+			return r.abandon(calls[i:], cancelledCall, Done{Reason: StopCancelled})
+		}
+		text, cut := truncateResult(res.Text, budget)
+		r.resultBytes += len(text)
+		msg := Message{Role: RoleTool, Content: text, ToolCallID: call.CorrelationID, IsError: res.IsError, Created: r.spec.Now()}
+		if err := r.record(msg); err != nil {
+			return &Done{Reason: StopError, Err: err}
+		}
+		if r.emit(ToolCallFinished{Call: call, Result: text, IsError: res.IsError}) != nil {
+			return r.abandon(calls[i+1:], cancelledCall, Done{Reason: StopCancelled})
+		}
+		if cut && budget < r.limits.MaxResultBytesPerCall {
+			return r.abandon(calls[i+1:], notRunLimit, r.budgetDone())
+		}
+	}
+	return nil
+}
+
+func (r *run) budgetDone() Done {
+	return limitDone("tool results reached the run's budget of %d KiB; ask for something narrower in a follow-up message",
+		r.limits.MaxResultBytesPerRun>>10)
+}
+
+// abandon records an error result for each call that will not run, so the
+// conversation stays well-formed, and returns done (or a persistence error).
+func (r *run) abandon(calls []ToolCall, text string, done Done) *Done {
+	for _, call := range calls {
+		msg := Message{Role: RoleTool, Content: text, ToolCallID: call.CorrelationID, IsError: true, Created: r.spec.Now()}
+		if err := r.record(msg); err != nil {
+			return &Done{Reason: StopError, Err: err}
+		}
+	}
+	return &done
+}
+
+// exec maps the call to its tool through the frozen wire names, checks the
+// arguments and runs the handler. ok is false when the run was cancelled
+// first; the handler is then abandoned (it has the cancelled context).
+func (r *run) exec(call ToolCall) (res ToolResult, ok bool) {
+	t := r.byWire[call.WireName]
+	if t == nil {
+		return ToolResult{Text: r.unknownTool(call.WireName), IsError: true}, true
+	}
+	args, err := checkArguments(call.Arguments)
+	if err != nil {
+		return ToolResult{Text: err.Error(), IsError: true}, true
+	}
+	type outcome struct {
+		res ToolResult
+		err error
+	}
+	ch := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				ch <- outcome{err: fmt.Errorf("the tool failed unexpectedly: %v", p)}
+			}
+		}()
+		res, err := t.tool.Call(r.ctx, args)
+		ch <- outcome{res, err}
+	}()
+	select {
+	case o := <-ch:
+		if r.ctx.Err() != nil {
+			return ToolResult{}, false
+		}
+		if o.err != nil {
+			return ToolResult{Text: "tool error: " + o.err.Error(), IsError: true}, true
+		}
+		return o.res, true
+	case <-r.ctx.Done():
+		return ToolResult{}, false
+	}
+}
+
+// unknownTool is the result for a wire name the run never offered: an error
+// to the model, never a guess (SPEC C2).
+func (r *run) unknownTool(name string) string {
+	if name == "" {
+		name = "(no name)"
+	}
+	if len(r.tools) == 0 {
+		return fmt.Sprintf("unknown tool %q: this conversation offers no tools; answer without them", name)
+	}
+	names := make([]string, len(r.tools))
+	for i, t := range r.tools {
+		names[i] = t.wire
+	}
+	return fmt.Sprintf("unknown tool %q: the available tools are %s; call one of them by its exact name",
+		name, strings.Join(names, ", "))
+}
+
+// truncateResult cuts text to at most limit bytes (marker included) on a
+// UTF-8 boundary and says so visibly.
+func truncateResult(text string, limit int) (string, bool) {
+	if len(text) <= limit {
+		return text, false
+	}
+	keep := max(limit-len(fmt.Sprintf(truncateMarker, len(text), limit)), 0)
+	for keep > 0 && !utf8.RuneStart(text[keep]) {
+		keep--
+	}
+	return text[:keep] + fmt.Sprintf(truncateMarker, len(text), keep), true
+}
