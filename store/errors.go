@@ -48,7 +48,7 @@ var (
 	// ErrKeyringUnavailable means no usable keyring backend could be opened
 	// (no Secret Service on the session bus, no kernel keyring, or the file
 	// backend without a passphrase).
-	ErrKeyringUnavailable = errors.New("no keyring is available; start a Secret Service (e.g. gnome-keyring) or set VOUCH_KEYRING_BACKEND=keyctl or file")
+	ErrKeyringUnavailable = errors.New("no keyring is available; start a Secret Service such as gnome-keyring, or set VOUCH_KEYRING_BACKEND=keyctl or file")
 
 	// ErrKeyringLocked means the keyring refused access: it is locked, or the
 	// file backend's passphrase is wrong.

@@ -26,6 +26,9 @@ type WriterOptions struct {
 	// Nil means the real clock; tests pass a fake one to fire flushes
 	// without sleeping.
 	AfterFunc func(d time.Duration, f func()) (stop func() bool)
+
+	// onCommit, when set (tests only), runs after every commit attempt.
+	onCommit func()
 }
 
 // MessageWriter streams one message into the database in coalesced
@@ -43,6 +46,7 @@ type MessageWriter struct {
 	interval  time.Duration
 	size      int
 	afterFunc func(time.Duration, func()) func() bool
+	onCommit  func()
 
 	flushMu sync.Mutex // serialises commits; held while writing to bbolt
 
@@ -76,7 +80,7 @@ func (db *DB) NewMessageWriter(convID, role string, opts WriterOptions) (*Messag
 	}
 	m.Seq = seq
 	w := &MessageWriter{
-		db: db, seq: seq, interval: opts.Interval, size: opts.Size, afterFunc: opts.AfterFunc,
+		db: db, seq: seq, interval: opts.Interval, size: opts.Size, afterFunc: opts.AfterFunc, onCommit: opts.onCommit,
 		msg: m, kick: make(chan struct{}, 1), done: make(chan struct{}),
 	}
 	go w.flusher()
@@ -197,6 +201,9 @@ func (w *MessageWriter) commit(last bool, status MessageStatus, final func(*Mess
 		}
 	}
 	err := w.db.UpdateMessage(m)
+	if w.onCommit != nil {
+		defer w.onCommit()
+	}
 
 	w.mu.Lock()
 	defer w.mu.Unlock()
