@@ -1,0 +1,123 @@
+package agenttest
+
+import (
+	"strings"
+	"time"
+)
+
+// DemoDelay is the pause between demo chunks: about 80 chunks, or roughly
+// 100 tokens, per second — fast, but visibly streaming.
+const DemoDelay = 12 * time.Millisecond
+
+// DemoScript is the scripted model behind `vouch demo`. It greets, answers
+// with a short Markdown reply containing a code block, and when a message
+// mentions files (and the run offers fs_list) it calls fs_list once and then
+// answers from the listing. Every turn repeats, so the demo can go on as
+// long as the person likes. Use it with WithChunkDelay(DemoDelay).
+func DemoScript() Script {
+	return Script{Turns: []Turn{
+		{
+			Match:   AfterToolResult(),
+			Repeat:  true,
+			Respond: demoListingAnswer,
+		},
+		{
+			Match:  All(LastUserContains("file", "folder", "director", "workspace", " ls", "list"), Offers("fs_list")),
+			Repeat: true,
+			Steps: append(Words("Let me look at the workspace.\n"),
+				ToolCall(0, "call_demo1", "fs_list", `{"path":"."}`)),
+		},
+		{
+			Match:  LastUserContains("file", "folder", "director", "workspace"),
+			Repeat: true,
+			Steps:  Words("I would list your files, but this session offers me no file tools, so I cannot see the workspace."),
+		},
+		{
+			Match:  greeting,
+			Repeat: true,
+			Steps: append([]Step{Reasoning("The person said hello. "), Reasoning("Introduce the demo briefly.")},
+				Words(demoGreeting)...),
+		},
+		{
+			Repeat: true,
+			Steps:  Words(demoAnswer),
+		},
+	}}
+}
+
+const demoGreeting = "Hello! I am the **vouch demo model**: a script, not a real model, " +
+	"so nothing you type leaves this machine.\n\n" +
+	"Try asking me to *list the files in the workspace* to see a tool call, " +
+	"or ask anything else to see a streamed Markdown answer."
+
+const demoAnswer = "Here is a small example of what a streamed answer looks like.\n\n" +
+	"## Reading a file in Go\n\n" +
+	"- open it with `os.Open`\n" +
+	"- read it line by line with a `bufio.Scanner`\n" +
+	"- always check the error at the end\n\n" +
+	"```go\n" +
+	"f, err := os.Open(\"notes.txt\")\n" +
+	"if err != nil {\n" +
+	"\treturn err\n" +
+	"}\n" +
+	"defer f.Close()\n" +
+	"sc := bufio.NewScanner(f)\n" +
+	"for sc.Scan() {\n" +
+	"\tfmt.Println(sc.Text())\n" +
+	"}\n" +
+	"return sc.Err()\n" +
+	"```\n\n" +
+	"Ask me to *list the files* to see a tool call and its approval."
+
+// demoListingAnswer answers from the fs_list result in the request.
+func demoListingAnswer(r Request) []Step {
+	result := r.Messages[len(r.Messages)-1].Content
+	var entries []string
+	for line := range strings.Lines(result) {
+		line = strings.TrimRight(line, "\n")
+		if line == "" || strings.HasPrefix(line, "[") || strings.HasPrefix(line, " ") {
+			continue
+		}
+		if name, _, ok := strings.Cut(line, "  "); ok {
+			line = name
+		}
+		entries = append(entries, line)
+	}
+	var b strings.Builder
+	switch {
+	case strings.HasPrefix(result, "Error:") || len(entries) == 0:
+		b.WriteString("The listing came back empty or with an error:\n\n> " + strings.TrimSpace(firstLine(result)) + "\n")
+	default:
+		b.WriteString("The workspace has " + itoa(len(entries)) + " entries at the top level:\n\n")
+		for i, e := range entries {
+			if i == 12 {
+				b.WriteString("- … and " + itoa(len(entries)-12) + " more\n")
+				break
+			}
+			b.WriteString("- `" + e + "`\n")
+		}
+		b.WriteString("\nDirectories end with `/`. That was one read-only `fs_list` call; " +
+			"a real model would now decide what to read next.")
+	}
+	return Words(b.String())
+}
+
+// greeting matches a last user message that starts with a greeting word.
+func greeting(r Request) bool {
+	words := strings.FieldsFunc(strings.ToLower(r.LastUser()), func(c rune) bool {
+		return !('a' <= c && c <= 'z')
+	})
+	if len(words) == 0 {
+		return false
+	}
+	switch words[0] {
+	case "hi", "hello", "hey", "hiya", "howdy", "greetings", "morning", "evening":
+		return true
+	}
+	return false
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

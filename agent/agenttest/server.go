@@ -1,0 +1,363 @@
+package agenttest
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Flavor selects which real server's native endpoints and quirks a Server
+// imitates besides the OpenAI-compatible API.
+type Flavor int
+
+// The flavors.
+const (
+	// Plain serves only /v1/models and /v1/chat/completions.
+	Plain Flavor = iota
+	// LlamaCpp adds /props (default_generation_settings.n_ctx), /slots,
+	// /tokenize, and "timings" with predicted_per_second in the last chunk.
+	LlamaCpp
+	// LMStudio adds /api/v0/models with loaded_context_length.
+	LMStudio
+	// Ollama adds /api/version, /api/tags, /api/ps and /api/show (num_ctx
+	// in parameters), and writes every tool call at index 0.
+	Ollama
+	// VLLM marks models owned_by "vllm" with max_model_len and adds /version.
+	VLLM
+)
+
+// Option configures a Server.
+type Option func(*options)
+
+type options struct {
+	flavor       Flavor
+	window       int
+	models       []string
+	delay        time.Duration
+	tps          float64
+	ollamaLoaded int
+}
+
+// WithFlavor imitates a particular server (default Plain).
+func WithFlavor(f Flavor) Option { return func(o *options) { o.flavor = f } }
+
+// WithContextWindow sets the window the flavor's native endpoints report
+// (default 8192).
+func WithContextWindow(n int) Option { return func(o *options) { o.window = n } }
+
+// WithModels sets the model ids /v1/models lists (default "demo-model").
+func WithModels(ids ...string) Option { return func(o *options) { o.models = ids } }
+
+// WithChunkDelay sets the pause before each step of turns that set no Delay
+// of their own: a human-visible pace for the demo. Tests leave it zero.
+func WithChunkDelay(d time.Duration) Option { return func(o *options) { o.delay = d } }
+
+// WithTokensPerSecond sets the llama.cpp timings.predicted_per_second value
+// (default 42).
+func WithTokensPerSecond(tps float64) Option { return func(o *options) { o.tps = tps } }
+
+// WithOllamaLoaded makes the Ollama flavor's /api/ps report the first model
+// as loaded with context length n.
+func WithOllamaLoaded(n int) Option { return func(o *options) { o.ollamaLoaded = n } }
+
+// Server is a scripted OpenAI-compatible model server on loopback. It is
+// safe for concurrent use. It needs no *testing.T: tests and `vouch demo`
+// both use it; call Close when done.
+type Server struct {
+	srv     *httptest.Server
+	opts    options
+	closing chan struct{}
+	once    sync.Once
+
+	mu   sync.Mutex
+	turn []Turn
+	used []bool
+	reqs []Request
+}
+
+// New starts a server answering with script.
+func New(script Script, opts ...Option) *Server {
+	o := options{window: 8192, models: []string{"demo-model"}, tps: 42}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	s := &Server{opts: o, closing: make(chan struct{}), turn: script.Turns, used: make([]bool, len(script.Turns))}
+	s.srv = httptest.NewServer(s.routes())
+	return s
+}
+
+// URL returns the base URL of the OpenAI-compatible API, ending in /v1.
+func (s *Server) URL() string { return s.srv.URL + "/v1" }
+
+// Close unblocks every waiting stream and shuts the server down.
+func (s *Server) Close() {
+	s.once.Do(func() { close(s.closing) })
+	s.srv.Close()
+}
+
+// Requests returns the chat completion requests received so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.reqs...)
+}
+
+// Request is one chat completion request, as the server understood it.
+type Request struct {
+	Model        string
+	Messages     []Message
+	Tools        []string // offered function names, in order
+	Stream       bool
+	IncludeUsage bool
+	Body         []byte
+}
+
+// Message is one request message.
+type Message struct {
+	Role       string
+	Content    string
+	ToolCallID string
+	ToolCalls  []RequestToolCall
+}
+
+// RequestToolCall is a tool call replayed in a request's history.
+type RequestToolCall struct {
+	ID, Name, Arguments string
+}
+
+// LastUser returns the content of the last user message.
+func (r Request) LastUser() string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == "user" {
+			return r.Messages[i].Content
+		}
+	}
+	return ""
+}
+
+// HasTool reports whether the request offers a tool named name.
+func (r Request) HasTool(name string) bool {
+	for _, t := range r.Tools {
+		if t == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/chat/completions", s.chat)
+	mux.HandleFunc("GET /v1/models", s.models)
+	w := s.opts.window
+	first := s.opts.models[0]
+	switch s.opts.flavor {
+	case LlamaCpp:
+		mux.HandleFunc("GET /props", jsonHandler(map[string]any{
+			"default_generation_settings": map[string]any{"n_ctx": w, "params": map[string]any{}},
+			"total_slots":                 1, "model_path": "/models/" + first + ".gguf", "build_info": "agenttest",
+		}))
+		mux.HandleFunc("GET /slots", jsonHandler([]any{map[string]any{"id": 0, "n_ctx": w, "is_processing": false}}))
+		mux.HandleFunc("POST /tokenize", tokenize)
+	case LMStudio:
+		data := make([]any, 0, len(s.opts.models))
+		for _, m := range s.opts.models {
+			data = append(data, map[string]any{"id": m, "object": "model", "type": "llm", "state": "loaded",
+				"max_context_length": 4 * w, "loaded_context_length": w})
+		}
+		mux.HandleFunc("GET /api/v0/models", jsonHandler(map[string]any{"object": "list", "data": data}))
+	case Ollama:
+		mux.HandleFunc("GET /api/version", jsonHandler(map[string]any{"version": "0.12.0"}))
+		tags := make([]any, 0, len(s.opts.models))
+		for _, m := range s.opts.models {
+			tags = append(tags, map[string]any{"name": m, "model": m})
+		}
+		mux.HandleFunc("GET /api/tags", jsonHandler(map[string]any{"models": tags}))
+		ps := []any{}
+		if s.opts.ollamaLoaded > 0 {
+			ps = append(ps, map[string]any{"name": first, "model": first, "context_length": s.opts.ollamaLoaded})
+		}
+		mux.HandleFunc("GET /api/ps", jsonHandler(map[string]any{"models": ps}))
+		mux.HandleFunc("POST /api/show", jsonHandler(map[string]any{
+			"model_info": map[string]any{"general.architecture": "llama", "llama.context_length": 131072},
+			"parameters": "num_ctx                        " + itoa(w) + "\nstop                           \"<|eot_id|>\"",
+		}))
+	case VLLM:
+		mux.HandleFunc("GET /version", jsonHandler(map[string]any{"version": "0.10.0"}))
+	}
+	return mux
+}
+
+func jsonHandler(v any) http.HandlerFunc {
+	body, err := json.Marshal(v)
+	if err != nil {
+		panic("agenttest: " + err.Error()) // only static literals are passed
+	}
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body) // a failed write is the client's problem
+	}
+}
+
+func (s *Server) models(w http.ResponseWriter, _ *http.Request) {
+	owner := map[Flavor]string{Plain: "agenttest", LlamaCpp: "llamacpp", LMStudio: "organization_owner",
+		Ollama: "library", VLLM: "vllm"}[s.opts.flavor]
+	data := make([]any, 0, len(s.opts.models))
+	for _, m := range s.opts.models {
+		entry := map[string]any{"id": m, "object": "model", "created": 1700000000, "owned_by": owner}
+		if s.opts.flavor == VLLM {
+			entry["max_model_len"] = s.opts.window
+		}
+		data = append(data, entry)
+	}
+	jsonHandler(map[string]any{"object": "list", "data": data})(w, nil)
+}
+
+// tokenize imitates llama.cpp's /tokenize with one token per 4 bytes.
+func tokenize(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Content string `json:"content"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 16<<20)).Decode(&req); err != nil {
+		http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
+		return
+	}
+	tokens := make([]int, (len(req.Content)+3)/4)
+	for i := range tokens {
+		tokens[i] = i
+	}
+	jsonHandler(map[string]any{"tokens": tokens})(w, nil)
+}
+
+// pick chooses the turn for req and marks it used.
+func (s *Server) pick(req Request) (Turn, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reqs = append(s.reqs, req)
+	for i, t := range s.turn {
+		if s.used[i] && !t.Repeat {
+			continue
+		}
+		if t.Match == nil || t.Match(req) {
+			s.used[i] = true
+			return t, true
+		}
+	}
+	return Turn{}, false
+}
+
+func parseRequest(body []byte) (Request, error) {
+	var raw struct {
+		Model    string `json:"model"`
+		Messages []struct {
+			Role       string          `json:"role"`
+			Content    json.RawMessage `json:"content"`
+			ToolCallID string          `json:"tool_call_id"`
+			ToolCalls  []struct {
+				ID       string `json:"id"`
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"messages"`
+		Tools []struct {
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+		Stream        bool `json:"stream"`
+		StreamOptions *struct {
+			IncludeUsage bool `json:"include_usage"`
+		} `json:"stream_options"`
+	}
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return Request{}, err
+	}
+	req := Request{Model: raw.Model, Stream: raw.Stream, Body: body}
+	req.IncludeUsage = raw.StreamOptions != nil && raw.StreamOptions.IncludeUsage
+	for _, m := range raw.Messages {
+		msg := Message{Role: m.Role, Content: contentText(m.Content), ToolCallID: m.ToolCallID}
+		for _, tc := range m.ToolCalls {
+			msg.ToolCalls = append(msg.ToolCalls, RequestToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+		}
+		req.Messages = append(req.Messages, msg)
+	}
+	for _, t := range raw.Tools {
+		req.Tools = append(req.Tools, t.Function.Name)
+	}
+	return req, nil
+}
+
+// contentText reads a content that is a string or an array of text parts.
+func contentText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	if err != nil {
+		return
+	}
+	req, err := parseRequest(body)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "agenttest: request is not valid JSON: "+err.Error())
+		return
+	}
+	turn, ok := s.pick(req)
+	if !ok {
+		writeError(w, http.StatusInternalServerError, "agenttest: no scripted turn matches this request")
+		return
+	}
+	if turn.Status != 0 {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(turn.Status)
+		_, _ = io.WriteString(w, turn.Body) // a failed write is the client's problem
+		return
+	}
+	steps := turn.Steps
+	if turn.Respond != nil {
+		steps = turn.Respond(req)
+	}
+	delay := turn.Delay
+	if delay == 0 {
+		delay = s.opts.delay
+	}
+	st := &streamWriter{s: s, w: w, rc: http.NewResponseController(w), r: r, req: req, delay: delay}
+	st.run(turn, steps)
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, `{"error":{"code":`+itoa(status)+`,"message":`+quote(msg)+`,"type":"server_error"}}`) // client's problem
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func quote(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return `""`
+	}
+	return string(b)
+}

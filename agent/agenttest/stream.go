@@ -1,0 +1,236 @@
+package agenttest
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"time"
+)
+
+// Chunk JSON, as OpenAI-compatible servers write it.
+type chunkJSON struct {
+	ID      string       `json:"id"`
+	Object  string       `json:"object"`
+	Created int64        `json:"created"`
+	Model   string       `json:"model"`
+	Choices []choiceJSON `json:"choices"`
+	Usage   *usageJSON   `json:"usage,omitempty"`
+	Timings *timingsJSON `json:"timings,omitempty"`
+}
+
+type choiceJSON struct {
+	Index        int       `json:"index"`
+	Delta        deltaJSON `json:"delta"`
+	FinishReason *string   `json:"finish_reason"`
+}
+
+type deltaJSON struct {
+	Role             string         `json:"role,omitempty"`
+	Content          *string        `json:"content,omitempty"`
+	ReasoningContent string         `json:"reasoning_content,omitempty"`
+	ToolCalls        []toolCallJSON `json:"tool_calls,omitempty"`
+}
+
+type toolCallJSON struct {
+	Index    int          `json:"index"`
+	ID       string       `json:"id,omitempty"`
+	Type     string       `json:"type,omitempty"`
+	Function functionJSON `json:"function"`
+}
+
+type functionJSON struct {
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments"`
+}
+
+type usageJSON struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+type timingsJSON struct {
+	PromptN            int     `json:"prompt_n"`
+	PredictedN         int     `json:"predicted_n"`
+	PredictedPerSecond float64 `json:"predicted_per_second"`
+}
+
+// streamWriter writes one scripted turn as an event stream.
+type streamWriter struct {
+	s     *Server
+	w     http.ResponseWriter
+	rc    *http.ResponseController
+	r     *http.Request
+	req   Request
+	delay time.Duration
+
+	completion int
+	calledTool bool
+	usageSent  bool
+}
+
+func (st *streamWriter) run(turn Turn, steps []Step) {
+	sse := turn.ContentType == ""
+	if sse {
+		st.w.Header().Set("Content-Type", "text/event-stream")
+		st.w.Header().Set("Cache-Control", "no-cache")
+	} else {
+		st.w.Header().Set("Content-Type", turn.ContentType)
+	}
+	st.w.WriteHeader(http.StatusOK)
+	if sse {
+		empty := ""
+		st.write(deltaJSON{Role: "assistant", Content: &empty}, nil)
+	}
+	st.flush()
+	for _, step := range steps {
+		if !st.pause() {
+			return
+		}
+		if !st.step(step) {
+			return
+		}
+	}
+	if !sse {
+		return
+	}
+	finish := turn.Finish
+	if finish == "" {
+		finish = "stop"
+		if st.calledTool {
+			finish = "tool_calls"
+		}
+	}
+	c := st.base()
+	c.Choices = []choiceJSON{{Delta: deltaJSON{}, FinishReason: &finish}}
+	if st.s.opts.flavor == LlamaCpp {
+		c.Timings = &timingsJSON{PromptN: st.promptTokens(), PredictedN: st.completion, PredictedPerSecond: st.s.opts.tps}
+	}
+	st.data(c)
+	if st.req.IncludeUsage && !st.usageSent {
+		st.usage(st.promptTokens(), st.completion)
+	}
+	st.line("data: [DONE]\n")
+	st.flush()
+}
+
+// step writes one step; false ends the response.
+func (st *streamWriter) step(step Step) bool {
+	switch step.kind {
+	case stepText:
+		text := step.text
+		st.completion += max(1, (len(text)+3)/4)
+		st.write(deltaJSON{Content: &text}, nil)
+	case stepReasoning:
+		st.completion += max(1, (len(step.text)+3)/4)
+		st.write(deltaJSON{ReasoningContent: step.text}, nil)
+	case stepToolCall:
+		st.calledTool = true
+		st.write(deltaJSON{ToolCalls: []toolCallJSON{{Index: st.callIndex(step.index), ID: step.id, Type: "function",
+			Function: functionJSON{Name: step.name, Arguments: step.text}}}}, nil)
+	case stepToolArgs:
+		st.write(deltaJSON{ToolCalls: []toolCallJSON{{Index: st.callIndex(step.index),
+			Function: functionJSON{Arguments: step.text}}}}, nil)
+	case stepKeepAlive:
+		st.line(": keep-alive\n\n")
+	case stepError:
+		st.line(`data: {"error":{"code":500,"message":` + quote(step.text) + `,"type":"server_error"}}` + "\n\n")
+		st.flush()
+		return false
+	case stepRaw:
+		st.line(step.text + "\n")
+	case stepWait:
+		select {
+		case <-step.gate:
+		case <-st.r.Context().Done():
+			return false
+		case <-st.s.closing:
+			return false
+		}
+	case stepDrop:
+		st.flush()
+		conn, buf, err := st.rc.Hijack()
+		if err == nil {
+			_ = buf.Flush()  // best effort: the point is to break the stream
+			_ = conn.Close() // the client sees a truncated body
+		}
+		return false
+	case stepEmptyChoices:
+		c := st.base()
+		c.Choices = []choiceJSON{}
+		st.data(c)
+	case stepUsage:
+		st.usage(step.prompt, step.completion)
+	}
+	st.flush()
+	return true
+}
+
+// callIndex is the index written for a tool call: Ollama writes 0 always.
+func (st *streamWriter) callIndex(i int) int {
+	if st.s.opts.flavor == Ollama {
+		return 0
+	}
+	return i
+}
+
+// pause waits the turn's delay; false when the request or server ended.
+func (st *streamWriter) pause() bool {
+	if st.delay <= 0 {
+		return true
+	}
+	t := time.NewTimer(st.delay)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-st.r.Context().Done():
+		return false
+	case <-st.s.closing:
+		return false
+	}
+}
+
+func (st *streamWriter) base() chunkJSON {
+	return chunkJSON{ID: "chatcmpl-agenttest", Object: "chat.completion.chunk", Created: 1700000000, Model: st.req.Model}
+}
+
+func (st *streamWriter) write(d deltaJSON, finish *string) {
+	c := st.base()
+	c.Choices = []choiceJSON{{Delta: d, FinishReason: finish}}
+	st.data(c)
+}
+
+func (st *streamWriter) usage(prompt, completion int) {
+	c := st.base()
+	c.Choices = []choiceJSON{}
+	c.Usage = &usageJSON{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
+	st.usageSent = true
+	st.data(c)
+}
+
+func (st *streamWriter) data(c chunkJSON) {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return
+	}
+	st.line("data: " + string(b) + "\n\n")
+}
+
+func (st *streamWriter) line(s string) {
+	_, _ = io.WriteString(st.w, s) // a failed write means the client left
+}
+
+func (st *streamWriter) flush() {
+	_ = st.rc.Flush() // a failed flush means the client left
+}
+
+// promptTokens approximates the prompt size as one token per 4 bytes of
+// message content.
+func (st *streamWriter) promptTokens() int {
+	n := 0
+	for _, m := range st.req.Messages {
+		n += 4 + (len(m.Content)+3)/4
+	}
+	return n
+}
