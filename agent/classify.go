@@ -16,7 +16,9 @@ var (
 	reLlamaOverflow = regexp.MustCompile(`\((\d+) tokens\) exceeds the available context size \((\d+) tokens\)`)
 	// "maximum context length is 4096 tokens. However, you requested 5000 tokens" (vLLM, OpenAI)
 	reMaxContext = regexp.MustCompile(`maximum context length is (\d+) tokens.*?(?:requested|resulted in) (\d+) tokens`)
-	reOverflow   = regexp.MustCompile(`(?i)context[ _-]?(length|size|window)|exceed_context|n_ctx|too many tokens|prompt is too long`)
+	// "keep the first 5000 tokens … context length of only 4096 tokens" (LM Studio)
+	reLMStudioOverflow = regexp.MustCompile(`first (\d+) tokens.*?context length of only (\d+) tokens`)
+	reOverflow         = regexp.MustCompile(`(?i)context[ _-]?(length|size|window)|exceed_context|n_ctx|too many tokens|prompt is too long`)
 )
 
 // overflowError is the one sentence for a conversation that does not fit.
@@ -33,11 +35,13 @@ func overflowError(need, window int, model string, cause error) error {
 func (c *Client) openError(err error, model string, need, window int) error {
 	var apiErr *openai.APIError
 	var reqErr *openai.RequestError
+	// A RequestError (a body go-openai could not fully parse) may wrap an
+	// APIError without a status, so it is checked first.
 	switch {
-	case errors.As(err, &apiErr):
-		return c.httpError(err, apiErr.HTTPStatusCode, apiErr.Message+" "+apiErr.Type+" "+codeString(apiErr.Code), model, need, window)
 	case errors.As(err, &reqErr):
-		return c.httpError(err, reqErr.HTTPStatusCode, string(reqErr.Body), model, need, window)
+		return c.httpError(err, reqErr.HTTPStatusCode, bodyMessage(reqErr.Body), string(reqErr.Body), model, need, window)
+	case errors.As(err, &apiErr):
+		return c.httpError(err, apiErr.HTTPStatusCode, apiErr.Message, apiErr.Type+" "+codeString(apiErr.Code), model, need, window)
 	}
 	return c.connError(err)
 }
@@ -52,16 +56,29 @@ func codeString(code any) string {
 	return ""
 }
 
-// httpError describes an HTTP error status from the chat endpoint.
-func (c *Client) httpError(err error, status int, msg, model string, need, window int) error {
+// bodyMessage finds the human part of an error body: error.message, a
+// string error, or the body itself.
+func bodyMessage(body []byte) string {
+	if se, ok := parseStreamError(body).(*streamError); ok && se.Message != "" {
+		return se.Message
+	}
+	return string(body)
+}
+
+// httpError describes an HTTP error status from the chat endpoint. msg is
+// shown; detail (error type, code, raw body) only helps classify.
+func (c *Client) httpError(err error, status int, msg, detail, model string, need, window int) error {
 	msg = strings.TrimSpace(msg)
-	lower := strings.ToLower(msg)
+	all := msg + " " + detail
+	lower := strings.ToLower(all)
 	switch {
-	case status == http.StatusBadRequest && reOverflow.MatchString(msg), status == http.StatusRequestEntityTooLarge:
-		if m := reLlamaOverflow.FindStringSubmatch(msg); m != nil {
+	case status == http.StatusBadRequest && reOverflow.MatchString(all), status == http.StatusRequestEntityTooLarge:
+		if m := reLlamaOverflow.FindStringSubmatch(all); m != nil {
 			need, window = atoi(m[1]), atoi(m[2])
-		} else if m := reMaxContext.FindStringSubmatch(msg); m != nil {
+		} else if m := reMaxContext.FindStringSubmatch(all); m != nil {
 			window, need = atoi(m[1]), atoi(m[2])
+		} else if m := reLMStudioOverflow.FindStringSubmatch(all); m != nil {
+			need, window = atoi(m[1]), atoi(m[2])
 		}
 		return overflowError(need, window, model, err)
 	case status == http.StatusNotFound || (strings.Contains(lower, "model") && strings.Contains(lower, "not found")):
@@ -84,9 +101,8 @@ func (c *Client) streamError(err error, model string, need, window int) error {
 	var se *streamError
 	switch {
 	case errors.As(err, &se):
-		text := se.Message + " " + se.Type + " " + se.Code
-		if reOverflow.MatchString(text) {
-			return c.httpError(err, http.StatusBadRequest, text, model, need, window)
+		if detail := se.Type + " " + se.Code; reOverflow.MatchString(se.Message + " " + detail) {
+			return c.httpError(err, http.StatusBadRequest, se.Message, detail, model, need, window)
 		}
 		return newError(ErrServer, err, "the model server at %s reported an error mid-answer (%s); check its log and try again",
 			c.baseURL, clip(se.Message))

@@ -110,8 +110,16 @@ func (r *run) runTools(calls []ToolCall) *Done {
 }
 
 func (r *run) budgetDone() Done {
-	return limitDone("tool results reached the run's budget of %d KiB; ask for something narrower in a follow-up message",
-		r.limits.MaxResultBytesPerRun>>10)
+	return limitDone("tool results reached the run's budget of %s; ask for something narrower in a follow-up message",
+		byteSize(r.limits.MaxResultBytesPerRun))
+}
+
+// byteSize words a byte budget: "300 bytes", "128 KiB".
+func byteSize(n int) string {
+	if n%1024 == 0 {
+		return fmt.Sprintf("%d KiB", n/1024)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // abandon records an error result for each call that will not run, so the
