@@ -1,0 +1,90 @@
+package tui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// ChatKeyMap is the chat screen's bindings. Availability follows the state of
+// the screen through SetEnabled (see Model.syncKeys), so the help line shows
+// exactly the keys that act now.
+type ChatKeyMap struct {
+	Send        key.Binding
+	Newline     key.Binding
+	Cancel      key.Binding // cancels a running turn (SPEC A5)
+	Quit        key.Binding
+	ModelPicker key.Binding
+	CopyAnswer  key.Binding
+	CopyCode    key.Binding
+	PageUp      key.Binding
+	PageDown    key.Binding
+	HalfUp      key.Binding
+	HalfDown    key.Binding
+	Top         key.Binding
+	Bottom      key.Binding
+	Help        key.Binding
+}
+
+// DefaultChatKeyMap returns the chat screen's default bindings.
+//
+// Some keys are shared with the input on purpose and enabled by state:
+// Home/End move the transcript only while the input is empty, "?" toggles
+// help only while the input is empty, and ctrl+c cancels a running turn,
+// clears a non-empty input, or quits when there is nothing else to stop.
+func DefaultChatKeyMap() ChatKeyMap {
+	return ChatKeyMap{
+		Send:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		Newline:     key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("ctrl+j", "newline")),
+		Cancel:      key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "cancel"), key.WithDisabled()),
+		Quit:        key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		ModelPicker: key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "model")),
+		CopyAnswer:  key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy answer"), key.WithDisabled()),
+		CopyCode:    key.NewBinding(key.WithKeys("alt+y", "ctrl+g"), key.WithHelp("ctrl+g", "copy code"), key.WithDisabled()),
+		PageUp:      key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown:    key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		HalfUp:      key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half page up")),
+		HalfDown:    key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half page down")),
+		Top:         key.NewBinding(key.WithKeys("home", "ctrl+home"), key.WithHelp("home", "top")),
+		Bottom:      key.NewBinding(key.WithKeys("end", "ctrl+end"), key.WithHelp("end", "bottom")),
+		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k ChatKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Send, k.Cancel, k.Newline, k.ModelPicker, k.Help, k.Quit}
+}
+
+// FullHelp implements help.KeyMap.
+func (k ChatKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Send, k.Newline, k.Cancel, k.Quit, k.Help},
+		{k.ModelPicker, k.CopyAnswer, k.CopyCode},
+		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
+	}
+}
+
+// PickerKeyMap is the model picker's bindings. Typing filters the list.
+type PickerKeyMap struct {
+	Up     key.Binding
+	Down   key.Binding
+	Select key.Binding
+	Close  key.Binding
+}
+
+// DefaultPickerKeyMap returns the model picker's default bindings.
+func DefaultPickerKeyMap() PickerKeyMap {
+	return PickerKeyMap{
+		Up:     key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
+		Down:   key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
+		Select: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "select")),
+		Close:  key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k PickerKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Select, k.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (k PickerKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.ShortHelp()}
+}

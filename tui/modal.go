@@ -1,0 +1,146 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"vouch/agent"
+)
+
+// Modal is a pane drawn over the chat screen: the model picker today; tool
+// approval, the server editor, settings, skill install preview, run history
+// and the approvals inbox (SPEC L2) are meant to drop in the same way.
+//
+// Modals form an explicit stack in the root model (STYLE habit 9). Only the
+// top modal receives keys, and the help line shows its bindings (it is a
+// help.KeyMap). A modal never reaches into the root: it returns an Action
+// that the root applies. Messages the root does not consume itself (results
+// of Cmds, cursor blinks) are also passed to the top modal.
+type Modal interface {
+	help.KeyMap
+	// Init returns the modal's first Cmd, run when it is pushed.
+	Init() tea.Cmd
+	// Update handles a message and returns the modal to keep on the stack,
+	// an Action for the root (nil for none) and a Cmd.
+	Update(msg tea.Msg) (Modal, Action, tea.Cmd)
+	// View renders the modal; the root centres it over the chat.
+	View() string
+	// SetSize gives the modal the area it may draw in. The root calls it on
+	// push and on every resize.
+	SetSize(width, height int) Modal
+	// KeyGrace is how long after the modal appears its keys are ignored, so
+	// that keys already in flight cannot answer it (SPEC D4). Prompts that
+	// appear on their own, such as tool approval, must return at least the
+	// root's grace period.
+	KeyGrace() time.Duration
+}
+
+// Action is what a modal asks the root to do.
+type Action interface{ isAction() }
+
+// CloseModal pops the top modal.
+type CloseModal struct{}
+
+// SelectModel pops the top modal and makes Model the model for new runs.
+type SelectModel struct{ Model agent.ModelInfo }
+
+func (CloseModal) isAction()  {}
+func (SelectModel) isAction() {}
+
+// modalEntry is a modal on the stack and when it was shown.
+type modalEntry struct {
+	modal Modal
+	shown time.Time
+}
+
+// modalStack is the root's stack of modals; the last entry is on top.
+type modalStack struct{ entries []modalEntry }
+
+func (s modalStack) empty() bool { return len(s.entries) == 0 }
+
+// top returns the top modal, or nil.
+func (s modalStack) top() Modal {
+	if s.empty() {
+		return nil
+	}
+	return s.entries[len(s.entries)-1].modal
+}
+
+// push returns the stack with m on top, shown at now.
+func (s modalStack) push(m Modal, now time.Time) modalStack {
+	s.entries = append(s.entries[:len(s.entries):len(s.entries)], modalEntry{modal: m, shown: now})
+	return s
+}
+
+// pop returns the stack without its top.
+func (s modalStack) pop() modalStack {
+	if !s.empty() {
+		s.entries = s.entries[:len(s.entries)-1 : len(s.entries)-1]
+	}
+	return s
+}
+
+// replaceTop returns the stack with its top modal replaced by m.
+func (s modalStack) replaceTop(m Modal) modalStack {
+	if s.empty() {
+		return s
+	}
+	entries := append([]modalEntry(nil), s.entries...)
+	entries[len(entries)-1].modal = m
+	s.entries = entries
+	return s
+}
+
+// inGrace reports whether keys for the top modal are still ignored at now.
+func (s modalStack) inGrace(now time.Time) bool {
+	if s.empty() {
+		return false
+	}
+	e := s.entries[len(s.entries)-1]
+	return now.Sub(e.shown) < e.modal.KeyGrace()
+}
+
+// resize returns the stack with every modal given the new size.
+func (s modalStack) resize(width, height int) modalStack {
+	entries := make([]modalEntry, len(s.entries))
+	for i, e := range s.entries {
+		e.modal = e.modal.SetSize(width, height)
+		entries[i] = e
+	}
+	s.entries = entries
+	return s
+}
+
+// overlay draws box centred over the lines of bg, which is width wide.
+func overlay(bg []string, box string, width int) []string {
+	fg := strings.Split(box, "\n")
+	fw := lipgloss.Width(box)
+	x := max((width-fw)/2, 0)
+	y := max((len(bg)-len(fg))/2, 0)
+	out := append([]string(nil), bg...)
+	for i, l := range fg {
+		row := y + i
+		if row >= len(out) {
+			break
+		}
+		b := out[row]
+		left := ansi.Truncate(b, x, "")
+		if pad := x - ansi.StringWidth(left); pad > 0 {
+			left += strings.Repeat(" ", pad)
+		}
+		if strings.Contains(left, "\x1b") {
+			left += ansi.ResetStyle
+		}
+		right := ansi.TruncateLeft(b, x+fw, "")
+		if pad := fw - ansi.StringWidth(l); pad > 0 {
+			l += strings.Repeat(" ", pad)
+		}
+		out[row] = left + l + right
+	}
+	return out
+}

@@ -1,0 +1,284 @@
+package tui
+
+import (
+	"context"
+	"io"
+	"os"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/textarea"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"vouch/agent"
+)
+
+// The smallest terminal the interface draws in (SPEC L1). Below it, View is
+// a one-line notice.
+const (
+	MinWidth  = 80
+	MinHeight = 24
+)
+
+// DefaultKeyGrace is how long a newly shown modal ignores keys.
+const DefaultKeyGrace = 400 * time.Millisecond
+
+// inputHeight is the number of text lines in the input.
+const inputHeight = 3
+
+// Options configures New. The zero value works: it uses the real clock,
+// colours, os.Stdout for clipboard writes and DefaultKeyGrace.
+type Options struct {
+	// Model is the model new runs use until the person picks another; when
+	// empty, the model the Backend reports in its Info.
+	Model string
+	// Demo shows a "demo" badge in the status line (vouch demo).
+	Demo bool
+	// NoColor removes every colour from the output (NO_COLOR); emphasis is
+	// kept with bold, faint and reverse.
+	NoColor bool
+	// Tmux makes clipboard copies also pass through tmux (TMUX is set).
+	Tmux bool
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Renderer renders the styles; nil means lipgloss's default renderer.
+	// A server that runs vouch per SSH session passes one per session.
+	Renderer *lipgloss.Renderer
+	// Clipboard receives OSC 52 sequences: the terminal the program draws
+	// on. Nil means os.Stdout, the default output of a tea.Program.
+	Clipboard io.Writer
+	// KeyGrace overrides DefaultKeyGrace when positive.
+	KeyGrace time.Duration
+}
+
+// WithEnv returns o with NoColor and Tmux set from the environment through
+// getenv (normally os.Getenv): NO_COLOR non-empty, and TMUX non-empty.
+func (o Options) WithEnv(getenv func(string) string) Options {
+	if getenv("NO_COLOR") != "" {
+		o.NoColor = true
+	}
+	if getenv("TMUX") != "" {
+		o.Tmux = true
+	}
+	return o
+}
+
+// ProgramOptions are the tea.ProgramOptions the interface expects: the
+// alternate screen, and no mouse capture, so the terminal's own text
+// selection keeps working (SPEC L1).
+func ProgramOptions() []tea.ProgramOption {
+	return []tea.ProgramOption{tea.WithAltScreen()}
+}
+
+// Model is the root of the interface. It routes messages: keys go to the top
+// modal if there is one, else to the chat screen; results of Cmds go to the
+// handler of their family (update_*.go). It implements tea.Model.
+//
+// Model is a value, but the transcript it shows lives behind a pointer
+// (with its render cache), as Bubble Tea only ever uses the latest model.
+type Model struct {
+	common  Common
+	backend Backend
+	opts    Options
+	after   func(time.Duration) <-chan time.Time
+
+	keys   ChatKeyMap
+	help   help.Model
+	input  textarea.Model
+	chat   *transcript
+	modals modalStack
+
+	model      string
+	window     int // context window of the model in use, 0 if unknown
+	info       BackendInfo
+	infoState  loadState
+	history    loadState
+	models     []agent.ModelInfo
+	usage      agent.Usage
+	hasUsage   bool
+	run        runState
+	status     statusState
+	quitting   bool
+	chatHeight int
+}
+
+// loadState is the progress of a start-up look-up.
+type loadState int
+
+const (
+	loading loadState = iota
+	loaded
+	failed
+)
+
+// New returns the root model. It does no I/O: Init returns the Cmds that ask
+// b for the conversation and the server's description, and the first frame
+// shows the empty chat at once.
+func New(b Backend, opts Options) Model {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Clipboard == nil {
+		opts.Clipboard = os.Stdout
+	}
+	if opts.KeyGrace <= 0 {
+		opts.KeyGrace = DefaultKeyGrace
+	}
+	theme := DefaultTheme()
+	if opts.NoColor {
+		theme = NoColorTheme()
+	}
+	st := DefaultStyles(opts.Renderer, theme)
+	c := Common{Width: MinWidth, Height: MinHeight, Styles: st, Now: opts.Now}
+
+	h := help.New()
+	h.Styles = st.Help
+
+	in := textarea.New()
+	in.SetPromptFunc(2, func(line int) string {
+		if line == 0 {
+			return "› "
+		}
+		return "  "
+	})
+	in.Placeholder = "Ask anything…"
+	in.ShowLineNumbers = false
+	in.CharLimit = 0
+	in.EndOfBufferCharacter = ' '
+	in.FocusedStyle = st.Input
+	in.BlurredStyle = st.InputBlur
+	in.KeyMap.InsertNewline.SetKeys("alt+enter", "ctrl+j")
+	in.SetHeight(inputHeight)
+	in.Focus()
+
+	m := Model{
+		common:  c,
+		backend: b,
+		opts:    opts,
+		after:   time.After,
+		keys:    DefaultChatKeyMap(),
+		help:    h,
+		input:   in,
+		chat:    newTranscript(st),
+		model:   opts.Model,
+	}
+	m.layout()
+	m.syncKeys()
+	return m
+}
+
+// Init implements tea.Model: it loads the conversation and the server's
+// description in the background. Models load when the picker first opens.
+func (m Model) Init() tea.Cmd {
+	return tea.Batch(loadHistory(m.backend), loadInfo(m.backend), textarea.Blink)
+}
+
+// Update implements tea.Model. It is a router; each family of messages has
+// its handler in an update_*.go file.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m = m.resize(msg.Width, msg.Height)
+	case tea.KeyMsg:
+		m, cmd = m.updateKey(msg)
+	case sendMsg:
+		m, cmd = m.updateSend(msg)
+	case streamMsg:
+		m, cmd = m.updateStream(msg)
+	case infoMsg:
+		m = m.updateInfo(msg)
+	case historyMsg:
+		m = m.updateHistory(msg)
+	case modelsMsg:
+		m, cmd = m.updateModels(msg)
+	case copiedMsg:
+		m = m.updateCopied(msg)
+	default:
+		m, cmd = m.updateOther(msg)
+	}
+	m.syncKeys()
+	m.layout()
+	return m, cmd
+}
+
+// resize applies a new terminal size to every part. Items re-wrap lazily:
+// their caches are keyed by width, and only visible items render.
+func (m Model) resize(width, height int) Model {
+	m.common = m.common.sized(width, height)
+	m.input.SetWidth(width)
+	m.help.Width = width
+	m.layout()
+	m.modals = m.modals.resize(width, m.chatHeight)
+	return m
+}
+
+// layout divides the height between transcript, rule, input, status line
+// and help.
+func (m *Model) layout() {
+	helpLines := 1
+	if m.help.ShowAll {
+		helpLines = lipgloss.Height(m.help.View(m.helpKeys()))
+	}
+	errLines := len(m.errorLines())
+	m.chatHeight = max(m.common.Height-helpLines-errLines-1-inputHeight-1, 1)
+	m.chat.setSize(m.common.Width, m.chatHeight)
+}
+
+// helpKeys is what the help line shows: the top modal's bindings, else the
+// chat screen's (STYLE habit 4). Key routing follows the same rule, so the
+// two cannot disagree.
+func (m Model) helpKeys() help.KeyMap {
+	if top := m.modals.top(); top != nil {
+		return top
+	}
+	return m.keys
+}
+
+// syncKeys enables the bindings that act in the current state.
+func (m *Model) syncKeys() {
+	idle := m.run.phase == phaseIdle
+	running := m.run.phase == phaseStarting || m.run.phase == phaseStreaming
+	empty := m.input.Length() == 0
+	m.keys.Send.SetEnabled(idle)
+	m.keys.Cancel.SetEnabled(running)
+	m.keys.Quit.SetEnabled(!running)
+	m.keys.Help.SetEnabled(empty)
+	if m.help.ShowAll {
+		m.keys.Help.SetHelp("?", "fewer keys")
+	} else {
+		m.keys.Help.SetHelp("?", "more keys")
+	}
+	m.keys.Top.SetEnabled(empty)
+	m.keys.Bottom.SetEnabled(empty)
+	answer := m.chat.lastAnswer() != nil
+	m.keys.CopyAnswer.SetEnabled(answer)
+	m.keys.CopyCode.SetEnabled(answer)
+}
+
+// runPhase is where the current run is.
+type runPhase int
+
+const (
+	phaseIdle       runPhase = iota
+	phaseStarting            // Backend.Send is in flight
+	phaseStreaming           // events are arriving
+	phaseCancelling          // cancelled; waiting for Done
+)
+
+// runState is the run in progress, if any.
+type runState struct {
+	id     int // increases with every send; stale messages are ignored
+	phase  runPhase
+	cancel context.CancelFunc
+	user   *item // the person's message that started the run
+
+	answer    *item // assistant text being streamed, nil between turns
+	reasoning *item // reasoning being streamed, nil when none
+	tools     []*item
+
+	firstDelta time.Time // for the live rate
+	lastDelta  time.Time
+	deltas     int
+}

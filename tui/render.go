@@ -1,0 +1,286 @@
+package tui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"vouch/safetext"
+)
+
+// indent is the left margin of message bodies under their label.
+const indent = "  "
+
+// renderItem renders one transcript item into lines no wider than width.
+// All item text is untrusted and passes through safetext first.
+func renderItem(it *item, width int, st *Styles) []string {
+	inner := max(width-len(indent), 10)
+	var out []string
+	switch it.kind {
+	case itemUser:
+		out = append(out, st.UserLabel.Render("You"))
+		for _, l := range wrapPlain(safetext.Neutralize(it.text), inner) {
+			out = append(out, indented(st.Body.Render(l)))
+		}
+	case itemAssistant:
+		out = append(out, st.AssistantLabel.Render("Assistant"))
+		for _, l := range renderMarkdown(safetext.Neutralize(it.text), inner, st) {
+			out = append(out, indented(l))
+		}
+	case itemReasoning:
+		out = append(out, renderReasoning(it, width, st))
+	case itemTool:
+		out = append(out, renderTool(it, width, st)...)
+	}
+	if it.interrupted {
+		out = append(out, indent+st.Interrupted.Render("(interrupted)"))
+	}
+	if it.note != "" {
+		out = append(out, indent+st.Interrupted.Render("("+it.note+")"))
+	}
+	return out
+}
+
+// indented puts a body line under its label; blank lines stay empty.
+func indented(l string) string {
+	if l == "" {
+		return ""
+	}
+	return indent + l
+}
+
+// renderReasoning shows a reasoning trace collapsed to one dimmed line: its
+// size and its latest line, so progress is visible without the noise.
+func renderReasoning(it *item, width int, st *Styles) string {
+	text := safetext.Neutralize(it.text)
+	words := len(strings.Fields(text))
+	head := fmt.Sprintf("∴ reasoning, %d words", words)
+	if it.streaming {
+		last := strings.TrimSpace(text[strings.LastIndexByte(strings.TrimRight(text, "\n"), '\n')+1:])
+		if last != "" {
+			head += ": " + last
+		}
+	}
+	return st.Reasoning.Render(safetext.Line(head, width))
+}
+
+// renderTool shows a tool call compactly: its identity and arguments on one
+// line, then the result's size and first lines.
+func renderTool(it *item, width int, st *Styles) []string {
+	name := it.call.Identity
+	if name == "" {
+		name = it.call.WireName + " (unknown tool)"
+	}
+	mark, style := "⚙ ", st.ToolCall
+	if it.hasResult && it.isError {
+		mark, style = "✗ ", st.ToolError
+	}
+	line := mark + safetext.Line(name, 0)
+	if args := compactJSON(it.call.Arguments); args != "" && args != "{}" {
+		line += " " + args
+	}
+	out := []string{style.Render(safetext.Line(line, width))}
+
+	inner := width - len(indent) - 2
+	switch {
+	case !it.hasResult && it.streaming:
+		out = append(out, indent+st.ToolResult.Render("↳ running…"))
+	case !it.hasResult:
+	default:
+		result := safetext.Neutralize(it.result)
+		lines := strings.Split(strings.TrimRight(result, "\n"), "\n")
+		summary := fmt.Sprintf("↳ %s, %s", byteSize(len(it.result)), plural(len(lines), "line"))
+		if it.isError {
+			summary = "↳ error, " + strings.TrimPrefix(summary, "↳ ")
+		}
+		rs := st.ToolResult
+		if it.isError {
+			rs = st.ToolError
+		}
+		out = append(out, indent+rs.Render(summary))
+		for _, l := range lines[:min(len(lines), 2)] {
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			out = append(out, indent+"  "+rs.Render(safetext.Line(l, inner)))
+		}
+	}
+	return out
+}
+
+// plural formats a count of things: "1 line", "3 lines".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// compactJSON returns raw JSON on one line, or the raw text when it is not
+// valid JSON (the model may produce anything).
+func compactJSON(raw string) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(raw)); err != nil {
+		return safetext.Line(raw, 0)
+	}
+	return safetext.Line(b.String(), 0)
+}
+
+// byteSize formats n bytes for people.
+func byteSize(n int) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1f KB", float64(n)/1024)
+	default:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
+	}
+}
+
+// wrapPlain wraps neutralised text at width, keeping its line breaks.
+func wrapPlain(text string, width int) []string {
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return nil
+	}
+	return strings.Split(ansi.Wrap(text, width, ""), "\n")
+}
+
+// renderMarkdown renders the Markdown that models commonly write — headings,
+// bullets, numbered lists, quotes, rules, fenced code, **bold** and `code` —
+// line by line, wrapped at width. It is deliberately small: it runs on every
+// frame of a streaming answer, so it does no parsing beyond the line at hand.
+func renderMarkdown(text string, width int, st *Styles) []string {
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return nil
+	}
+	var (
+		out    []string
+		inCode bool
+	)
+	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if fence, ok := strings.CutPrefix(trimmed, "```"); ok {
+			if !inCode {
+				label := strings.TrimSpace(fence)
+				if label == "" {
+					label = "code"
+				}
+				out = append(out, st.CodeFrame.Render(ansi.Truncate("╭─ "+label, width, "…")))
+			} else {
+				out = append(out, st.CodeFrame.Render("╰─"))
+			}
+			inCode = !inCode
+			continue
+		}
+		if inCode {
+			for _, l := range strings.Split(ansi.Hardwrap(line, max(width-2, 1), true), "\n") {
+				out = append(out, st.CodeFrame.Render("│ ")+st.CodeBlock.Render(l))
+			}
+			continue
+		}
+		out = append(out, renderMarkdownLine(line, trimmed, width, st)...)
+	}
+	return out
+}
+
+// renderMarkdownLine renders one line outside a code fence.
+func renderMarkdownLine(line, trimmed string, width int, st *Styles) []string {
+	switch {
+	case trimmed == "":
+		return []string{""}
+	case trimmed == "---" || trimmed == "***" || trimmed == "___":
+		return []string{st.CodeFrame.Render(strings.Repeat("─", min(width, 40)))}
+	case strings.HasPrefix(trimmed, "#"):
+		level := len(trimmed) - len(strings.TrimLeft(trimmed, "#"))
+		if rest := trimmed[level:]; level <= 6 && (rest == "" || rest[0] == ' ') {
+			return wrapStyled(st.Heading.Render(stripInline(strings.TrimSpace(rest))), width, "", "")
+		}
+	case strings.HasPrefix(trimmed, "> ") || trimmed == ">":
+		body := strings.TrimSpace(strings.TrimPrefix(trimmed, ">"))
+		return wrapStyled(st.Quote.Render(stripInline(body)), width, "│ ", "│ ")
+	}
+	lead := line[:len(line)-len(strings.TrimLeft(line, " "))]
+	if len(lead) > width/2 {
+		lead = lead[:width/2]
+	}
+	if marker, body, ok := listItem(trimmed); ok {
+		first := lead + marker + " "
+		return wrapStyled(inline(body, st), width, first, strings.Repeat(" ", ansi.StringWidth(first)))
+	}
+	return wrapStyled(inline(trimmed, st), width, lead, lead)
+}
+
+// listItem splits "- x", "* x", "+ x" and "12. x" into a marker and body.
+func listItem(s string) (marker, body string, ok bool) {
+	if len(s) >= 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ' {
+		return "•", strings.TrimSpace(s[2:]), true
+	}
+	digits := len(s) - len(strings.TrimLeft(s, "0123456789"))
+	if digits > 0 && digits <= 3 && len(s) > digits+1 && (s[digits] == '.' || s[digits] == ')') && s[digits+1] == ' ' {
+		return s[:digits+1], strings.TrimSpace(s[digits+2:]), true
+	}
+	return "", "", false
+}
+
+// wrapStyled wraps s to width with a prefix on the first line and another on
+// the following lines.
+func wrapStyled(s string, width int, first, rest string) []string {
+	w := max(width-max(ansi.StringWidth(first), ansi.StringWidth(rest)), 1)
+	lines := strings.Split(ansi.Wrap(s, w, ""), "\n")
+	for i := range lines {
+		if i == 0 {
+			lines[i] = first + lines[i]
+		} else {
+			lines[i] = rest + lines[i]
+		}
+	}
+	return lines
+}
+
+// inline styles **bold** and `code` spans; unmatched markers stay as text.
+func inline(s string, st *Styles) string {
+	if !strings.ContainsAny(s, "*`") {
+		return st.Body.Render(s)
+	}
+	var b strings.Builder
+	for s != "" {
+		i := strings.IndexAny(s, "*`")
+		if i < 0 {
+			b.WriteString(st.Body.Render(s))
+			break
+		}
+		if i > 0 {
+			b.WriteString(st.Body.Render(s[:i]))
+			s = s[i:]
+		}
+		delim, style := "`", st.InlineCode
+		if strings.HasPrefix(s, "**") {
+			delim, style = "**", st.Bold
+		} else if s[0] == '*' {
+			b.WriteString(st.Body.Render("*"))
+			s = s[1:]
+			continue
+		}
+		end := strings.Index(s[len(delim):], delim)
+		if end <= 0 {
+			b.WriteString(st.Body.Render(s[:len(delim)]))
+			s = s[len(delim):]
+			continue
+		}
+		b.WriteString(style.Render(s[len(delim) : len(delim)+end]))
+		s = s[2*len(delim)+end:]
+	}
+	return b.String()
+}
+
+// stripInline removes **bold** and `code` markers where a line is styled
+// as a whole (headings, quotes).
+func stripInline(s string) string {
+	return strings.NewReplacer("**", "", "`", "").Replace(s)
+}

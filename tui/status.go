@@ -1,0 +1,171 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"vouch/safetext"
+)
+
+// statusState is the changing part of the status line. At most one of err
+// and notice is set at a time; a warning from the server stays until Info
+// says otherwise.
+type statusState struct {
+	err     string // the last error, one sentence
+	warning string
+	notice  string
+}
+
+// sentence turns an error into one sentence for the status line: untrusted
+// text neutralised, on one line, capitalised and ending with a full stop.
+func sentence(err error) string {
+	s := safetext.Line(err.Error(), 0)
+	if s == "" {
+		return "Something went wrong."
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") {
+		s += "."
+	}
+	return s
+}
+
+// tokens formats a token count compactly: 950, 8.2k, 128k.
+func tokens(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 10000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	default:
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	}
+}
+
+// statusView renders the status line: badge, model, then the last error (or
+// a warning, a notice, the server), and on the right the context used and
+// the streaming rate. The middle part is cut to fit; the line is exactly
+// the screen's width.
+func (m Model) statusView() string {
+	st := m.common.Styles.Status
+	width := m.common.Width
+	sep := st.Separator.Render(" · ")
+
+	var left []string
+	if m.opts.Demo {
+		left = append(left, st.Badge.Render(" demo "))
+	}
+	model := m.model
+	if model == "" {
+		model = "no model"
+	}
+	left = append(left, st.Model.Render(safetext.Line(model, 32)))
+
+	var right []string
+	if used, ok := m.contextUsed(); ok {
+		right = append(right, st.Usage.Render(used))
+	}
+	if rate := m.rate(); rate != "" {
+		right = append(right, st.Usage.Render(rate))
+	}
+	switch m.run.phase {
+	case phaseStarting:
+		right = append(right, st.Streaming.Render("○ sending"))
+	case phaseStreaming:
+		right = append(right, st.Streaming.Render("● streaming"))
+	case phaseCancelling:
+		right = append(right, st.Streaming.Render("○ cancelling"))
+	}
+
+	l := strings.Join(left, " ")
+	r := strings.Join(right, sep)
+	room := width - ansi.StringWidth(l) - ansi.StringWidth(r) - 2*ansi.StringWidth(" · ")
+	mid := m.statusMiddle(max(room, 0))
+	line := l
+	if mid != "" {
+		line += sep + mid
+	}
+	if r != "" {
+		gap := width - ansi.StringWidth(line) - ansi.StringWidth(r)
+		line += strings.Repeat(" ", max(gap, 1)) + r
+	}
+	return ansi.Truncate(line, width, "…")
+}
+
+// statusMiddle is the error, warning, notice or server description, cut to
+// room cells.
+func (m Model) statusMiddle(room int) string {
+	if room < 4 {
+		return ""
+	}
+	st := m.common.Styles.Status
+	switch {
+	case m.status.notice != "":
+		return st.Notice.Render(safetext.Line(m.status.notice, room))
+	case m.status.warning != "":
+		return st.Warning.Render(safetext.Line("! "+m.status.warning, room))
+	}
+	switch {
+	case m.infoState == loading || m.history == loading:
+		return st.Server.Render(safetext.Line("connecting…", room))
+	case m.info.ServerKind != "" || m.info.ServerURL != "":
+		return st.Server.Render(safetext.Line(strings.TrimSpace(m.info.ServerKind+" "+m.info.ServerURL), room))
+	}
+	return ""
+}
+
+// maxErrorLines bounds the error shown above the status line.
+const maxErrorLines = 2
+
+// errorLines is the last error, one sentence, wrapped on at most
+// maxErrorLines lines above the status line so that its advice is not cut.
+func (m Model) errorLines() []string {
+	if m.status.err == "" {
+		return nil
+	}
+	width := m.common.Width
+	text := ansi.Wrap(safetext.Line("✗ "+m.status.err, 0), width, "")
+	lines := strings.Split(text, "\n")
+	if len(lines) > maxErrorLines {
+		lines = lines[:maxErrorLines]
+		lines[maxErrorLines-1] = ansi.Truncate(lines[maxErrorLines-1]+" …", width, "…")
+	}
+	for i, l := range lines {
+		lines[i] = m.common.Styles.Status.Error.Render(l)
+	}
+	return lines
+}
+
+// contextUsed is "ctx 1.2k/8.2k" from the last Usage event.
+func (m Model) contextUsed() (string, bool) {
+	if !m.hasUsage {
+		if m.window > 0 {
+			return "ctx " + tokens(m.window), true
+		}
+		return "", false
+	}
+	used := m.usage.PromptTokens + m.usage.CompletionTokens
+	if m.window > 0 {
+		return fmt.Sprintf("ctx %s/%s", tokens(used), tokens(m.window)), true
+	}
+	return "ctx " + tokens(used), true
+}
+
+// rate is the generation rate: measured live while streaming, else the one
+// the last Usage event reported.
+func (m Model) rate() string {
+	if m.run.deltas > 1 {
+		if d := m.run.lastDelta.Sub(m.run.firstDelta).Seconds(); d >= 0.5 {
+			return fmt.Sprintf("%.0f tok/s", float64(m.run.deltas)/d)
+		}
+	}
+	if m.hasUsage && m.usage.TokensPerSecond > 0 {
+		return fmt.Sprintf("%.0f tok/s", m.usage.TokensPerSecond)
+	}
+	return ""
+}

@@ -1,0 +1,180 @@
+package tui
+
+import (
+	"context"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"vouch/safetext"
+)
+
+// updateKey routes a key: to the top modal when there is one (and its grace
+// period is over), else to the chat screen's bindings, else to the input.
+func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if !m.modals.empty() {
+		if m.modals.inGrace(m.common.Now()) {
+			return m, nil
+		}
+		return m.updateTopModal(msg)
+	}
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Send):
+		return m.sendInput()
+	case key.Matches(msg, k.Cancel):
+		return m.cancelRun(), nil
+	case key.Matches(msg, k.Quit):
+		return m.quitOrClear()
+	case key.Matches(msg, k.ModelPicker):
+		return m.openPicker()
+	case key.Matches(msg, k.CopyAnswer):
+		return m.copyAnswer()
+	case key.Matches(msg, k.CopyCode):
+		return m.copyCode()
+	case key.Matches(msg, k.PageUp):
+		m.chat.scroll(-m.chat.height)
+	case key.Matches(msg, k.PageDown):
+		m.chat.scroll(m.chat.height)
+	case key.Matches(msg, k.HalfUp):
+		m.chat.scroll(-max(m.chat.height/2, 1))
+	case key.Matches(msg, k.HalfDown):
+		m.chat.scroll(max(m.chat.height/2, 1))
+	case key.Matches(msg, k.Top):
+		m.chat.toTop()
+	case key.Matches(msg, k.Bottom):
+		m.chat.toBottom()
+	case key.Matches(msg, k.Help):
+		m.help.ShowAll = !m.help.ShowAll
+	default:
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+// updateTopModal gives msg to the top modal and applies what it returns.
+func (m Model) updateTopModal(msg tea.Msg) (Model, tea.Cmd) {
+	next, action, cmd := m.modals.top().Update(msg)
+	m.modals = m.modals.replaceTop(next)
+	switch a := action.(type) {
+	case CloseModal:
+		return m.popModal(cmd)
+	case SelectModel:
+		m.model = a.Model.ID
+		m.window = a.Model.ContextWindow
+		m.status = statusState{notice: "Model set to " + safetext.Line(a.Model.ID, 40) + "."}
+		return m.popModal(cmd)
+	}
+	return m, cmd
+}
+
+// pushModal shows md on top of the stack with the current size. The input
+// loses focus until the last modal closes.
+func (m Model) pushModal(md Modal) (Model, tea.Cmd) {
+	md = md.SetSize(m.common.Width, m.chatHeight)
+	m.modals = m.modals.push(md, m.common.Now())
+	m.input.Blur()
+	return m, md.Init()
+}
+
+// popModal removes the top modal; cmd is the modal's last Cmd.
+func (m Model) popModal(cmd tea.Cmd) (Model, tea.Cmd) {
+	m.modals = m.modals.pop()
+	if m.modals.empty() {
+		return m, tea.Batch(cmd, m.input.Focus())
+	}
+	return m, cmd
+}
+
+// sendInput starts a run with the input's text (SPEC A5: the run's context
+// is kept so that Esc or ctrl+c can cancel it).
+func (m Model) sendInput() (Model, tea.Cmd) {
+	text := strings.TrimSpace(m.input.Value())
+	if text == "" {
+		return m, nil
+	}
+	m.input.Reset()
+	m.status = statusState{}
+	user := m.chat.add(&item{kind: itemUser, text: text})
+	m.chat.toBottom()
+	ctx, cancel := context.WithCancel(context.Background())
+	m.run = runState{id: m.run.id + 1, phase: phaseStarting, cancel: cancel, user: user}
+	return m, send(ctx, m.backend, m.run.id, m.model, text)
+}
+
+// cancelRun cancels the running turn. The run answers with Done, which marks
+// what was cut short as interrupted.
+func (m Model) cancelRun() Model {
+	if m.run.cancel != nil {
+		m.run.cancel()
+	}
+	m.run.phase = phaseCancelling
+	m.status = statusState{notice: "Cancelling…"}
+	return m
+}
+
+// quitOrClear makes quitting hard to do by accident: ctrl+c with text in the
+// input clears it, and only ctrl+c on an empty input quits. While a
+// cancelled run has not yet stopped, ctrl+c quits at once.
+func (m Model) quitOrClear() (Model, tea.Cmd) {
+	if m.run.phase == phaseIdle && m.input.Length() > 0 {
+		m.input.Reset()
+		m.status = statusState{notice: "Input cleared; ctrl+c again quits."}
+		return m, nil
+	}
+	if m.run.cancel != nil {
+		m.run.cancel()
+	}
+	m.quitting = true
+	return m, tea.Quit
+}
+
+// openPicker pushes the model picker and refreshes the list of models.
+func (m Model) openPicker() (Model, tea.Cmd) {
+	m, cmd := m.pushModal(newPicker(m.common, m.model, m.models, m.opts.KeyGrace))
+	return m, tea.Batch(cmd, loadModels(m.backend))
+}
+
+// copyAnswer copies the last answer, as shown (neutralised), with OSC 52.
+func (m Model) copyAnswer() (Model, tea.Cmd) {
+	it := m.chat.lastAnswer()
+	if it == nil {
+		return m, nil
+	}
+	return m, copyToClipboard(m.opts.Clipboard, "the last answer", safetext.Neutralize(it.text), m.opts.Tmux)
+}
+
+// copyCode copies the last fenced code block of the answers, neutralised.
+func (m Model) copyCode() (Model, tea.Cmd) {
+	code, ok := m.chat.lastCodeBlock()
+	if !ok {
+		m.status = statusState{notice: "No code block to copy."}
+		return m, nil
+	}
+	return m, copyToClipboard(m.opts.Clipboard, "the last code block", code, m.opts.Tmux)
+}
+
+// updateCopied reports a copy in the status line.
+func (m Model) updateCopied(msg copiedMsg) Model {
+	if msg.err != nil {
+		m.status = statusState{err: "Could not copy " + msg.what + ": " + msg.err.Error()}
+		return m
+	}
+	m.status = statusState{notice: "Copied " + msg.what + " to the clipboard."}
+	return m
+}
+
+// updateOther passes messages the root does not handle (cursor blinks and
+// the like) to the input and to the top modal. Blink messages carry their
+// component's ID, so each ignores the other's.
+func (m Model) updateOther(msg tea.Msg) (Model, tea.Cmd) {
+	var inputCmd, modalCmd tea.Cmd
+	m.input, inputCmd = m.input.Update(msg)
+	if !m.modals.empty() {
+		m, modalCmd = m.updateTopModal(msg)
+	}
+	return m, tea.Batch(inputCmd, modalCmd)
+}
