@@ -1,4 +1,19 @@
 // Command vouch is a terminal agent workbench for local models.
+//
+// This package parses flags and subcommands and wires the pieces together;
+// the behaviour lives in the packages it calls.
 package main
 
-func main() {}
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], osEnv())
+	stop()
+	os.Exit(code)
+}

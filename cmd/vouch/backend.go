@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"vouch/agent"
+	"vouch/store"
+	"vouch/tui"
+)
+
+// settingModel is the settings key of the last model the person chose.
+const settingModel = "model"
+
+// backendConfig is what the TUI's backend is wired from.
+type backendConfig struct {
+	db         *store.DB
+	transcript agent.Transcript
+	// modelURL is the configured base URL; empty means probe the usual local
+	// servers (SPEC A1) on first use.
+	modelURL   string
+	apiKey     string
+	model      string
+	candidates []string
+	tools      []agent.Tool
+	limits     agent.Limits
+	hc         *http.Client
+	// kind, when set, names the server in the status line (e.g. "demo").
+	kind string
+}
+
+// backend implements tui.Backend over the agent and the store. Its methods
+// run inside tea.Cmds, never in Update or View.
+type backend struct {
+	cfg backendConfig
+
+	mu     sync.Mutex
+	client *agent.Client
+	chat   *agent.Chat
+	model  string
+}
+
+var _ tui.Backend = (*backend)(nil)
+
+func newBackend(cfg backendConfig) *backend {
+	if cfg.hc == nil {
+		cfg.hc = &http.Client{}
+	}
+	if cfg.candidates == nil {
+		cfg.candidates = agent.DefaultEndpoints()
+	}
+	return &backend{cfg: cfg, model: cfg.model}
+}
+
+// errNoServer says what to do when no model server answers.
+var errNoServer = errors.New("no model server answered")
+
+// connect returns the model client, probing local servers on first use. A
+// failed probe is not remembered: the next call probes again.
+func (b *backend) connect(ctx context.Context) (*agent.Client, *agent.Chat, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.client != nil {
+		return b.client, b.chat, nil
+	}
+	url := b.cfg.modelURL
+	if url == "" {
+		eps := agent.Probe(ctx, b.cfg.hc, b.cfg.candidates)
+		for _, ep := range eps {
+			if ep.Err == nil {
+				url = ep.BaseURL
+				break
+			}
+		}
+		if url == "" {
+			return nil, nil, fmt.Errorf("%w at %s; start llama-server, LM Studio, Ollama or vLLM, or pass --model-url", errNoServer, strings.Join(b.cfg.candidates, ", "))
+		}
+	}
+	b.client = agent.NewClient(url, b.cfg.apiKey, b.cfg.hc)
+	b.chat = agent.NewChat(agent.ChatConfig{
+		Client:     b.client,
+		Transcript: b.cfg.transcript,
+		Tools:      b.cfg.tools,
+		Limits:     b.cfg.limits,
+	})
+	return b.client, b.chat, nil
+}
+
+func (b *backend) currentModel() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.model
+}
+
+func (b *backend) setModel(m string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.model = m
+}
+
+// Info resolves the server, its kind, the model and its context window.
+func (b *backend) Info(ctx context.Context) (tui.BackendInfo, error) {
+	client, _, err := b.connect(ctx)
+	if err != nil {
+		return tui.BackendInfo{ServerURL: b.cfg.modelURL, Warning: err.Error()}, err
+	}
+	info := tui.BackendInfo{ServerURL: client.BaseURL(), ServerKind: b.cfg.kind}
+	if info.ServerKind == "" {
+		kind, err := client.Kind(ctx)
+		if err != nil {
+			info.Warning = err.Error()
+			return info, err
+		}
+		info.ServerKind = kind
+	}
+	model := b.currentModel()
+	if model == "" {
+		models, err := client.Models(ctx)
+		if err != nil {
+			info.Warning = err.Error()
+			return info, err
+		}
+		if len(models) == 0 {
+			err := fmt.Errorf("the model server at %s lists no models; load one there, or pass --model", client.BaseURL())
+			info.Warning = err.Error()
+			return info, err
+		}
+		model = models[0].ID
+		b.setModel(model)
+	}
+	info.Model = model
+	n, _, err := client.ContextWindow(ctx, model)
+	if err != nil {
+		info.Warning = err.Error()
+	}
+	info.ContextWindow = n
+	return info, nil
+}
+
+// Models lists the server's models.
+func (b *backend) Models(ctx context.Context) ([]agent.ModelInfo, error) {
+	client, _, err := b.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return client.Models(ctx)
+}
+
+// History returns the stored conversation.
+func (b *backend) History(ctx context.Context) ([]agent.Message, error) {
+	return b.cfg.transcript.Messages(ctx)
+}
+
+// Send starts a run on model (or the current model when empty) and
+// remembers the choice.
+func (b *backend) Send(ctx context.Context, model, text string) (<-chan agent.Event, error) {
+	_, chat, err := b.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if model == "" {
+		model = b.currentModel()
+	}
+	if model == "" {
+		return nil, errors.New("no model is chosen; press ctrl+o to pick one, or pass --model")
+	}
+	if model != b.currentModel() {
+		b.setModel(model)
+	}
+	if b.cfg.db != nil {
+		if err := b.cfg.db.SetSetting(settingModel, model); err != nil {
+			return nil, fmt.Errorf("remember the model: %w", err)
+		}
+	}
+	return chat.Send(ctx, model, text)
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/term"
+)
+
+// Exit codes of SPEC M.
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitRejected    = 3
+	exitApproval    = 4
+	exitUnavailable = 5
+)
+
+// env is the process environment a command runs in, passed explicitly so
+// tests can run commands in-process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	// isTerminal reports whether stdin and stdout are a terminal.
+	isTerminal bool
+}
+
+func osEnv() env {
+	return env{
+		stdin:      os.Stdin,
+		stdout:     os.Stdout,
+		stderr:     os.Stderr,
+		getenv:     os.Getenv,
+		isTerminal: term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stdout.Fd())),
+	}
+}
+
+// globals are the flags every subcommand accepts (SPEC M).
+type globals struct {
+	stateDir string
+	modelURL string
+	model    string
+}
+
+func (g *globals) register(fs *flag.FlagSet, e env) {
+	fs.StringVar(&g.stateDir, "state-dir", e.getenv("VOUCH_STATE_DIR"), "state directory (env VOUCH_STATE_DIR; default the XDG state dir)")
+	fs.StringVar(&g.modelURL, "model-url", e.getenv("VOUCH_MODEL_URL"), "base URL of an OpenAI-compatible model server (env VOUCH_MODEL_URL)")
+	fs.StringVar(&g.model, "model", e.getenv("VOUCH_MODEL"), "model name (env VOUCH_MODEL)")
+}
+
+// exitError carries an exit code and one sentence for stderr.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func fail(code int, format string, args ...any) error {
+	return &exitError{code: code, err: fmt.Errorf(format, args...)}
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, g *globals, args []string, e env) error
+}
+
+func commands() []command {
+	return []command{
+		{"demo", "the terminal interface on a built-in scripted model, in a throwaway state dir", runDemo},
+		{"doctor", "model servers, keyring backend, database path and lock holder [--json]", runDoctor},
+		{"help", "this help", nil},
+	}
+}
+
+const usageHead = `vouch — a terminal agent workbench for local models
+
+Usage:
+  vouch [global flags]             the terminal interface
+  vouch [global flags] COMMAND ...
+
+Commands:
+`
+
+func usage(w io.Writer) {
+	var b strings.Builder
+	b.WriteString(usageHead)
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-8s %s\n", c.name, c.summary)
+	}
+	b.WriteString(`
+Global flags:
+  --state-dir DIR   state directory (env VOUCH_STATE_DIR)
+  --model-url URL   OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1 (env VOUCH_MODEL_URL)
+  --model NAME      model name (env VOUCH_MODEL)
+
+Exit codes: 0 done, 1 failure, 2 usage, 3 input rejected, 4 approval needed, 5 unavailable.
+`)
+	_, _ = io.WriteString(w, b.String())
+}
+
+// run parses args and runs the chosen command, returning the exit code.
+func run(ctx context.Context, args []string, e env) int {
+	var g globals
+	fs := flag.NewFlagSet("vouch", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	g.register(fs, e)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(e.stdout)
+			return exitOK
+		}
+		fmt.Fprintf(e.stderr, "vouch: %v; run 'vouch help' for usage.\n", err)
+		return exitUsage
+	}
+	rest := fs.Args()
+	var err error
+	if len(rest) == 0 {
+		err = runTUI(ctx, &g, nil, e)
+	} else {
+		err = dispatch(ctx, &g, rest[0], rest[1:], e)
+	}
+	return report(err, e)
+}
+
+func dispatch(ctx context.Context, g *globals, name string, args []string, e env) error {
+	if name == "help" || name == "-h" || name == "--help" {
+		usage(e.stdout)
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == name && c.run != nil {
+			return c.run(ctx, g, args, e)
+		}
+	}
+	return fail(exitUsage, "unknown command %q; run 'vouch help' for the list", name)
+}
+
+// report prints err as one sentence on stderr and maps it to an exit code.
+func report(err error, e env) int {
+	if err == nil {
+		return exitOK
+	}
+	code := exitFailure
+	var xe *exitError
+	if errors.As(err, &xe) {
+		code = xe.code
+	}
+	msg := strings.TrimSpace(err.Error())
+	if !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	fmt.Fprintf(e.stderr, "vouch: %s\n", msg)
+	return code
+}
+
+// subFlags returns a flag set for a subcommand that also accepts the global
+// flags after the subcommand's name.
+func subFlags(name string, g *globals) *flag.FlagSet {
+	fs := flag.NewFlagSet("vouch "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	// Re-register the globals with the values parsed so far as defaults.
+	fs.StringVar(&g.stateDir, "state-dir", g.stateDir, "state directory")
+	fs.StringVar(&g.modelURL, "model-url", g.modelURL, "model server base URL")
+	fs.StringVar(&g.model, "model", g.model, "model name")
+	return fs
+}
+
+func parseSub(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return fail(exitUsage, "%s: %v; run 'vouch help' for usage", fs.Name(), err)
+	}
+	if fs.NArg() > 0 {
+		return fail(exitUsage, "%s: unexpected argument %q; run 'vouch help' for usage", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+// writeJSON writes v to stdout as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("write JSON: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"vouch/agent"
+	"vouch/agent/agenttest"
+	"vouch/tui"
+)
+
+// demoFiles seed the demo's workspace so the scripted model's fs_list call
+// shows something real.
+func demoFiles() map[string]string {
+	return map[string]string{
+		"README.md":       "# demo workspace\n\nA throwaway folder for `vouch demo`.\n",
+		"notes/todo.md":   "- try ctrl+o to pick a model\n- press ? for help\n",
+		"src/hello.go":    "package main\n\nfunc main() { println(\"hello\") }\n",
+		"data/sample.csv": "name,value\nalpha,1\nbeta,2\n",
+	}
+}
+
+// runDemo opens the interface on the built-in scripted model, with a
+// throwaway state directory and workspace that are removed on exit. It never
+// touches the person's own state, keyring or model server.
+func runDemo(ctx context.Context, g *globals, args []string, e env) error {
+	fs := subFlags("demo", g)
+	if err := parseSub(fs, args); err != nil {
+		return err
+	}
+	if !e.isTerminal {
+		return fail(exitUsage, "vouch demo needs a terminal; run it in one")
+	}
+	tmp, err := os.MkdirTemp("", "vouch-demo-")
+	if err != nil {
+		return fmt.Errorf("create the demo's state directory: %w", err)
+	}
+	defer func() { _ = os.RemoveAll(tmp) }()
+	ws := filepath.Join(tmp, "workspace")
+	if err := writeDemoFiles(ws); err != nil {
+		return err
+	}
+	s, err := openSession(filepath.Join(tmp, "state"), ws)
+	if err != nil {
+		return err
+	}
+	srv := agenttest.New(agenttest.DemoScript(),
+		agenttest.WithFlavor(agenttest.LlamaCpp),
+		agenttest.WithModels("vouch-demo"),
+		agenttest.WithContextWindow(8192),
+		agenttest.WithChunkDelay(agenttest.DemoDelay))
+	defer srv.Close()
+	b := newBackend(backendConfig{
+		db:         s.db,
+		transcript: s.transcript,
+		modelURL:   srv.URL(),
+		model:      "vouch-demo",
+		tools:      s.workspace.Tools(),
+		limits:     agent.DefaultLimits(),
+		kind:       "demo",
+	})
+	err = runProgram(ctx, b, tui.Options{Model: "vouch-demo", Demo: true}.WithEnv(e.getenv))
+	return errors.Join(err, s.Close())
+}
+
+func writeDemoFiles(dir string) error {
+	for name, body := range demoFiles() {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			return fmt.Errorf("create the demo workspace: %w", err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			return fmt.Errorf("create the demo workspace: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"vouch/agent"
+	"vouch/safetext"
+	"vouch/store"
+)
+
+// doctorReport is what `vouch doctor` finds (SPEC M).
+type doctorReport struct {
+	ModelServers []doctorServer `json:"model_servers"`
+	Keyring      doctorKeyring  `json:"keyring"`
+	Database     doctorDatabase `json:"database"`
+}
+
+type doctorServer struct {
+	URL    string        `json:"url"`
+	Kind   string        `json:"kind,omitempty"`
+	Models []doctorModel `json:"models,omitempty"`
+	Error  string        `json:"error,omitempty"`
+}
+
+type doctorModel struct {
+	ID            string `json:"id"`
+	ContextWindow int    `json:"context_window,omitempty"`
+	WindowSource  string `json:"window_source,omitempty"`
+}
+
+type doctorKeyring struct {
+	Backend string `json:"backend"`
+	Status  string `json:"status"`
+	Error   string `json:"error,omitempty"`
+}
+
+type doctorDatabase struct {
+	Path          string    `json:"path"`
+	Exists        bool      `json:"exists"`
+	SchemaVersion int       `json:"schema_version"`
+	LockHolderPID int       `json:"lock_holder_pid,omitempty"`
+	LockedSince   time.Time `json:"locked_since,omitzero"`
+}
+
+func runDoctor(ctx context.Context, g *globals, args []string, e env) error {
+	fs := subFlags("doctor", g)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseSub(fs, args); err != nil {
+		return err
+	}
+	stateDir, err := resolveStateDir(g)
+	if err != nil {
+		return err
+	}
+	rep := doctor(ctx, g, stateDir, e)
+	if *asJSON {
+		return writeJSON(e.stdout, rep)
+	}
+	return printDoctor(e.stdout, rep)
+}
+
+func doctor(ctx context.Context, g *globals, stateDir string, e env) doctorReport {
+	var rep doctorReport
+	candidates := agent.DefaultEndpoints()
+	if g.modelURL != "" {
+		candidates = []string{g.modelURL}
+	}
+	for _, ep := range agent.Probe(ctx, &http.Client{}, candidates) {
+		s := doctorServer{URL: ep.BaseURL, Kind: ep.Kind}
+		if ep.Err != nil {
+			s.Error = ep.Err.Error()
+		}
+		for _, m := range ep.Models {
+			s.Models = append(s.Models, doctorModel{ID: m.ID, ContextWindow: m.ContextWindow, WindowSource: m.WindowSource})
+		}
+		rep.ModelServers = append(rep.ModelServers, s)
+	}
+
+	rep.Keyring = doctorKeyringCheck(ctx, stateDir, e)
+
+	path := filepath.Join(stateDir, store.FileName)
+	rep.Database = doctorDatabase{Path: path, SchemaVersion: store.SchemaVersion()}
+	if _, err := os.Stat(path); err == nil {
+		rep.Database.Exists = true
+	}
+	if pid, since, ok := store.LockHolder(path); ok {
+		rep.Database.LockHolderPID = pid
+		rep.Database.LockedSince = since
+	}
+	return rep
+}
+
+// doctorKeyringCheck names the keyring backend and checks that it answers,
+// by looking up a key that does not exist.
+func doctorKeyringCheck(ctx context.Context, stateDir string, e env) doctorKeyring {
+	sec, err := store.NewSecrets(store.SecretsOptions{StateDir: stateDir, Getenv: e.getenv})
+	if err != nil {
+		return doctorKeyring{Status: "unavailable", Error: err.Error()}
+	}
+	k := doctorKeyring{Backend: sec.Backend()}
+	_, err = sec.Get(ctx, "vouch-doctor-probe")
+	switch {
+	case err == nil, errors.Is(err, store.ErrSecretNotFound):
+		k.Status = "ok"
+	default:
+		k.Status = "error"
+		k.Error = err.Error()
+	}
+	return k
+}
+
+func printDoctor(w io.Writer, rep doctorReport) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	p := func(format string, args ...any) { _, _ = fmt.Fprintf(tw, format, args...) }
+	p("Model servers\n")
+	for _, s := range rep.ModelServers {
+		if s.Error != "" {
+			p("  %s\t%s\n", s.URL, safetext.Line(s.Error, 0))
+			continue
+		}
+		p("  %s\t%s, %d model(s)\n", s.URL, s.Kind, len(s.Models))
+		for _, m := range s.Models {
+			window := "window unknown"
+			if m.ContextWindow > 0 {
+				window = fmt.Sprintf("%d tokens (%s)", m.ContextWindow, m.WindowSource)
+			}
+			p("    %s\t%s\n", safetext.Line(m.ID, 0), window)
+		}
+	}
+	p("Keyring\n  backend\t%s\n  status\t%s\n", rep.Keyring.Backend, rep.Keyring.Status)
+	if rep.Keyring.Error != "" {
+		p("  error\t%s\n", rep.Keyring.Error)
+	}
+	db := rep.Database
+	state := "not created yet"
+	if db.Exists {
+		state = "present"
+	}
+	p("Database\n  path\t%s\n  state\t%s (schema %d)\n", db.Path, state, db.SchemaVersion)
+	if db.LockHolderPID != 0 {
+		p("  in use by\tpid %d since %s\n", db.LockHolderPID, db.LockedSince.Format(time.RFC3339))
+	} else {
+		p("  in use by\tnobody\n")
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}
+
+// resolveStateDir returns --state-dir, VOUCH_STATE_DIR, or the XDG default.
+func resolveStateDir(g *globals) (string, error) {
+	if strings.TrimSpace(g.stateDir) != "" {
+		return g.stateDir, nil
+	}
+	dir, err := store.DefaultStateDir()
+	if err != nil {
+		return "", fmt.Errorf("find the state directory (pass --state-dir): %w", err)
+	}
+	return dir, nil
+}

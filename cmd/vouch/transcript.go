@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"vouch/agent"
+	"vouch/store"
+)
+
+// historyWindow is how many stored messages a conversation loads: enough for
+// any context window vouch budgets for, and bounded so a conversation with
+// 100,000 messages opens as fast as an empty one.
+const historyWindow = 500
+
+// storeTranscript keeps one conversation in the database. It adapts the
+// store's records and batched writer to the agent's Transcript.
+type storeTranscript struct {
+	db     *store.DB
+	convID string
+}
+
+var _ agent.Transcript = (*storeTranscript)(nil)
+
+func (t *storeTranscript) Messages(ctx context.Context) ([]agent.Message, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	recs, err := t.db.LastMessages(t.convID, historyWindow)
+	if err != nil {
+		return nil, fmt.Errorf("load conversation: %w", err)
+	}
+	out := make([]agent.Message, 0, len(recs))
+	for _, r := range recs {
+		m, err := fromRecord(r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+func (t *storeTranscript) Append(ctx context.Context, m agent.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r, err := toRecord(t.convID, m)
+	if err != nil {
+		return err
+	}
+	if _, err := t.db.AppendMessage(r); err != nil {
+		return fmt.Errorf("save message: %w", err)
+	}
+	return nil
+}
+
+func (t *storeTranscript) Begin(ctx context.Context, role agent.Role) (agent.Draft, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	w, err := t.db.NewMessageWriter(t.convID, string(role), store.WriterOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("start message: %w", err)
+	}
+	return &storeDraft{w: w, convID: t.convID}, nil
+}
+
+// storeDraft is a streamed message written through the store's batching
+// writer: one transaction per flush, never one per token.
+type storeDraft struct {
+	w      *store.MessageWriter
+	convID string
+
+	mu       sync.Mutex
+	finished bool
+}
+
+func (d *storeDraft) Write(text string) { d.w.Write(text) }
+
+func (d *storeDraft) Finish(ctx context.Context, m agent.Message) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.finished {
+		return agent.ErrDraftFinished
+	}
+	d.finished = true
+	r, err := toRecord(d.convID, m)
+	if err != nil {
+		return err
+	}
+	status := store.StatusComplete
+	if m.Partial {
+		status = store.StatusPartial
+	}
+	err = d.w.Finish(status, func(sm *store.Message) {
+		sm.Content = r.Content
+		sm.ToolCalls = r.ToolCalls
+		sm.ToolCallID = r.ToolCallID
+		sm.IsError = r.IsError
+	})
+	if err != nil {
+		return fmt.Errorf("save streamed message: %w", err)
+	}
+	return nil
+}
+
+// wireToolCall is how an assistant's tool calls are kept in a record.
+type wireToolCall struct {
+	ID            string `json:"id,omitempty"`
+	CorrelationID string `json:"correlation_id,omitempty"`
+	WireName      string `json:"wire_name"`
+	Identity      string `json:"identity,omitempty"`
+	Arguments     string `json:"arguments"`
+}
+
+func toRecord(convID string, m agent.Message) (store.Message, error) {
+	r := store.Message{
+		ConversationID: convID,
+		Role:           string(m.Role),
+		Content:        m.Content,
+		ToolCallID:     m.ToolCallID,
+		Status:         store.StatusComplete,
+		IsError:        m.IsError,
+		Created:        m.Created,
+	}
+	if m.Partial {
+		r.Status = store.StatusPartial
+	}
+	if len(m.ToolCalls) > 0 {
+		calls := make([]wireToolCall, len(m.ToolCalls))
+		for i, c := range m.ToolCalls {
+			calls[i] = wireToolCall(c)
+		}
+		b, err := json.Marshal(calls)
+		if err != nil {
+			return store.Message{}, fmt.Errorf("encode tool calls: %w", err)
+		}
+		r.ToolCalls = b
+	}
+	return r, nil
+}
+
+func fromRecord(r store.Message) (agent.Message, error) {
+	m := agent.Message{
+		Role:       agent.Role(r.Role),
+		Content:    r.Content,
+		ToolCallID: r.ToolCallID,
+		Partial:    r.Status != store.StatusComplete,
+		IsError:    r.IsError,
+		Created:    r.Created,
+	}
+	if len(r.ToolCalls) > 0 {
+		var calls []wireToolCall
+		if err := json.Unmarshal(r.ToolCalls, &calls); err != nil {
+			return agent.Message{}, fmt.Errorf("decode tool calls of message %d: %w", r.Seq, err)
+		}
+		m.ToolCalls = make([]agent.ToolCall, len(calls))
+		for i, c := range calls {
+			m.ToolCalls[i] = agent.ToolCall(c)
+		}
+	}
+	return m, nil
+}
