@@ -1,0 +1,188 @@
+package mcpclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Effect is a tool's reviewed effect (SPEC D1), set by local policy and
+// never by server annotations. B7's replay rule reads it.
+type Effect int
+
+const (
+	// EffectMutating may change something; unknown effects count as
+	// mutating, so it is the zero value. A mutating call is never re-sent.
+	EffectMutating Effect = iota
+	// EffectReadOnly changes nothing.
+	EffectReadOnly
+	// EffectIdempotent may change something, but repeating it with the same
+	// arguments changes nothing more.
+	EffectIdempotent
+)
+
+// String returns "mutating", "read-only" or "idempotent".
+func (e Effect) String() string {
+	switch e {
+	case EffectReadOnly:
+		return "read-only"
+	case EffectIdempotent:
+		return "idempotent"
+	}
+	return "mutating"
+}
+
+// replayable reports whether B7 allows one automatic re-send.
+func (e Effect) replayable() bool { return e == EffectReadOnly || e == EffectIdempotent }
+
+// CallOptions describe one tool call.
+type CallOptions struct {
+	// CorrelationID identifies the call in the run record (SPEC H7); one is
+	// generated when empty. Errors and results carry it.
+	CorrelationID string
+	// Effect is the reviewed effect from local policy (zero: mutating).
+	Effect Effect
+	// Timeout bounds the call, connection included (default
+	// Options.CallTimeout). Cancelling ctx cancels the call.
+	Timeout time.Duration
+	// SecretMode says whether fetching the secret may prompt, should the
+	// call need a new connection (zero: NonInteractive).
+	SecretMode SecretMode
+}
+
+// Call calls a tool of an active server and returns its result as bounded,
+// sanitized text (SPEC E1, E2). A tool-level failure is a Result with
+// IsError set; a failure to get a result is a *CallError carrying the
+// correlation ID.
+//
+// When the server has lost the session (SPEC B7), the call is re-sent once
+// on a fresh connection only if opts.Effect is read-only or idempotent; a
+// mutating call fails with ErrSessionLost and is never re-sent. A call whose
+// connection broke mid-way fails with ErrConnectionLost and is never re-sent
+// either: it may or may not have run.
+func (m *Manager) Call(ctx context.Context, serverID, toolName string, args json.RawMessage, opts CallOptions) (Result, error) {
+	if opts.CorrelationID == "" {
+		opts.CorrelationID = uuid.NewString()
+	}
+	fail := func(retried bool, err error) (Result, error) {
+		return Result{}, &CallError{ServerID: serverID, Tool: toolName, CorrelationID: opts.CorrelationID, Retried: retried, Err: err}
+	}
+	args, err := callArguments(args)
+	if err != nil {
+		return fail(false, err)
+	}
+	s, err := m.callable(serverID, toolName)
+	if err != nil {
+		return fail(false, err)
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = m.opts.CallTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	retried := false
+	for {
+		c, err := m.connect(ctx, s, opts.SecretMode, timeout)
+		if err != nil {
+			return fail(retried, err)
+		}
+		raw, p, err := c.callTool(ctx, toolName, args)
+		if err == nil {
+			res, err := convertResult(raw, m.opts.Limits.MaxResultBytes)
+			if err != nil {
+				return fail(retried, err)
+			}
+			res.CorrelationID, res.Retried = opts.CorrelationID, retried
+			return res, nil
+		}
+		if c.sessionLost(err, p) {
+			m.mu.Lock()
+			m.dropConnLocked(s, c)
+			m.mu.Unlock()
+			if opts.Effect.replayable() && !retried {
+				retried = true
+				continue
+			}
+			return fail(retried, &Error{Kind: ErrSessionLost, Err: err, Sentence: sessionLostSentence(opts.Effect, retried)})
+		}
+		e := c.classify(err, p)
+		if errors.Is(e, ErrUnreachable) && !isRefused(err) && !isDNS(err) {
+			e = &Error{Kind: ErrConnectionLost, Err: err,
+				Sentence: "The connection to the server broke during the call, so it may or may not have run; vouch did not re-send it."}
+		}
+		if connectionBroken(e) {
+			m.markUnreachable(s, c, e)
+		}
+		return fail(retried, e)
+	}
+}
+
+func sessionLostSentence(effect Effect, retried bool) string {
+	if retried {
+		return "The server lost the session again right after reconnecting; check the server, then retry."
+	}
+	return fmt.Sprintf("The server's session expired before this %s call, and vouch never re-sends a call that may change something; check whether it is still wanted and run it again.", effect)
+}
+
+// connectionBroken reports whether e means the server is not usable now
+// (as opposed to a slow tool or an error answer).
+func connectionBroken(e error) bool {
+	return errors.Is(e, ErrUnreachable) || errors.Is(e, ErrConnectionLost) || errors.Is(e, ErrTLS) || errors.Is(e, ErrNotMCP)
+}
+
+// markUnreachable drops c and marks s stale: its tools stop being offered
+// until a refresh succeeds (SPEC B5).
+func (m *Manager) markUnreachable(s *server, c *conn, e error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.dropConnLocked(s, c)
+	if s.removed || m.closed || !s.cfg.Active {
+		return
+	}
+	if s.hasCatalog {
+		s.status = StatusStale
+		s.catalog.Err = e.Error()
+	} else {
+		s.status = StatusError
+	}
+	s.errText = e.Error()
+	m.publishLocked()
+}
+
+// callable checks that serverID is active and its catalog lists toolName.
+func (m *Manager) callable(serverID, toolName string) (*server, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, ok := m.servers[serverID]
+	switch {
+	case m.closed:
+		return nil, ErrClosed
+	case !ok:
+		return nil, &Error{Kind: ErrUnknownServer, Sentence: "That MCP server is not configured; add it with vouch server add."}
+	case !s.cfg.Active:
+		return nil, &Error{Kind: ErrInactive, Sentence: fmt.Sprintf("The MCP server %q is not active; activate it first.", s.cfg.Name)}
+	}
+	if _, ok := s.catalog.Tool(toolName); !s.hasCatalog || !ok {
+		return nil, &Error{Kind: ErrUnknownTool, Sentence: fmt.Sprintf("The MCP server %q does not list that tool (any more); refresh its catalog.", s.cfg.Name)}
+	}
+	return s, nil
+}
+
+// callArguments checks that args is a JSON object ({} when empty).
+func callArguments(args json.RawMessage) (json.RawMessage, error) {
+	args = bytes.TrimSpace(args)
+	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
+		return json.RawMessage("{}"), nil
+	}
+	if args[0] != '{' || !json.Valid(args) {
+		return nil, &Error{Kind: ErrProtocol, Sentence: "The tool arguments are not a JSON object; call the tool again with an object of arguments."}
+	}
+	return args, nil
+}

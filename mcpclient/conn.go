@@ -1,0 +1,312 @@
+package mcpclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// rpcError is a JSON-RPC error answer.
+type rpcError struct {
+	Code    int
+	Message string
+}
+
+func (e *rpcError) Error() string { return fmt.Sprintf("JSON-RPC error %d", e.Code) }
+
+// dialConfig is everything needed to open one connection.
+type dialConfig struct {
+	cfg        ServerConfig
+	secret     string
+	httpClient *http.Client
+	limits     Limits
+	logger     *slog.Logger
+	clientInfo mcp.Implementation
+	timeout    time.Duration // for error sentences
+	// listen keeps a notification stream open for tools/list_changed.
+	listen         bool
+	onToolsChanged func()
+	// legacyVersion pins a legacy protocol version (learnt on an earlier
+	// connection); with listen it enables the legacy GET stream.
+	legacyVersion string
+}
+
+// conn is one live MCP connection over Streamable HTTP, in either protocol
+// era. Its methods are safe for concurrent use. mcp-go's Client performs the
+// handshake (server/discover, falling back to initialize) and delivers
+// notifications; requests go through the transport directly so that tool
+// lists and results reach this package as raw JSON, to be validated item by
+// item and bounded.
+type conn struct {
+	client  *client.Client
+	tr      *transport.StreamableHTTP
+	version string
+	modern  bool
+	session string // legacy session ID at connect; "" when sessionless
+	info    mcp.Implementation
+	caps    mcp.ServerCapabilities
+	timeout    time.Duration
+	clientInfo mcp.Implementation
+	logger     *slog.Logger
+	secret     string // only to scrub it from error sentences
+
+	cancel    context.CancelFunc // ends the notification stream
+	ids       atomic.Int64
+	closeOnce sync.Once
+
+	mu sync.RWMutex
+	// headerTools are the listed tools as mcp-go types, for mirroring
+	// x-mcp-header parameters on modern connections (SEP-2243).
+	headerTools map[string]mcp.Tool
+}
+
+// dial connects and performs the handshake. ctx bounds the handshake only;
+// the connection lives until close.
+func dial(ctx context.Context, d dialConfig) (*conn, error) {
+	u, err := ParseEndpoint(d.cfg.URL)
+	if err != nil {
+		return nil, err
+	}
+	opts := []transport.StreamableHTTPCOption{
+		transport.WithHTTPBasicClient(newHTTPClient(d.httpClient, d.limits, d.cfg.HeaderName)),
+		transport.WithHTTPLogger(d.logger),
+	}
+	if d.cfg.HeaderName != "" && d.secret != "" {
+		opts = append(opts, transport.WithHTTPHeaders(map[string]string{d.cfg.HeaderName: d.secret}))
+	}
+	if d.listen && d.legacyVersion != "" {
+		// Legacy servers deliver tools/list_changed only on the GET stream.
+		//lint:ignore SA1019 deprecated for the 2026-07-28 era only; this connection is pinned to a legacy one.
+		opts = append(opts, transport.WithContinuousListening())
+	}
+	tr, err := transport.NewStreamableHTTP(u.String(), opts...)
+	if err != nil {
+		return nil, &Error{Kind: ErrInvalidConfig, Sentence: "Enter a well-formed endpoint URL.", Err: err}
+	}
+	var copts []client.ClientOption
+	if d.legacyVersion != "" {
+		copts = append(copts, client.WithProtocolVersion(d.legacyVersion))
+	}
+	c := client.NewClient(tr, copts...)
+	life, cancel := context.WithCancel(context.Background())
+	cn := &conn{client: c, tr: tr, cancel: cancel, timeout: d.timeout, clientInfo: d.clientInfo, logger: d.logger, secret: d.secret}
+	cn.ids.Store(1 << 40) // clear of the ids mcp-go's Client uses
+	if err := c.Start(life); err != nil {
+		cn.close()
+		return nil, cn.classify(err, nil)
+	}
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == mcp.MethodNotificationToolsListChanged && d.onToolsChanged != nil {
+			d.onToolsChanged()
+		}
+	})
+	pctx, p := withProbe(ctx)
+	res, err := c.Initialize(pctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ClientInfo: d.clientInfo,
+	}})
+	if err != nil {
+		cn.close()
+		return nil, cn.classify(err, p)
+	}
+	cn.version = res.ProtocolVersion
+	cn.modern = mcp.IsModernProtocol(res.ProtocolVersion)
+	cn.info = res.ServerInfo
+	cn.caps = res.Capabilities
+	if !cn.modern {
+		cn.session = tr.GetSessionId()
+	}
+	if d.listen && cn.caps.Tools != nil && cn.caps.Tools.ListChanged {
+		switch {
+		case cn.modern:
+			if _, err := c.ListenAsync(life, mcp.SubscriptionFilter{ToolsListChanged: true}, func(err error) {
+				d.logger.Debug("mcp: tools/list_changed stream ended", "server", d.cfg.ID, "err", err)
+			}); err != nil {
+				d.logger.Debug("mcp: cannot listen for tools/list_changed", "server", d.cfg.ID, "err", err)
+			}
+		case d.legacyVersion == "":
+			// The legacy notification stream must be configured on the
+			// transport before the handshake: reconnect pinned to this era.
+			cn.close()
+			d.legacyVersion = res.ProtocolVersion
+			return dial(ctx, d)
+		}
+	}
+	return cn, nil
+}
+
+// close ends the connection (and, for a legacy session, tells the server
+// with a bounded DELETE). It is idempotent.
+func (c *conn) close() {
+	c.closeOnce.Do(func() {
+		c.cancel()
+		if err := c.client.Close(); err != nil {
+			c.logger.Debug("mcp: close", "err", err)
+		}
+	})
+}
+
+// request sends one JSON-RPC request and returns its raw result. The probe
+// records what the HTTP layer saw, for classify and session-loss checks.
+func (c *conn) request(ctx context.Context, method string, params map[string]any) (json.RawMessage, *probe, error) {
+	ctx, p := withProbe(ctx)
+	var header http.Header
+	if c.modern {
+		params["_meta"] = map[string]any{
+			mcp.MetaKeyProtocolVersion:    c.version,
+			mcp.MetaKeyClientCapabilities: mcp.ClientCapabilities{},
+			mcp.MetaKeyClientInfo:         c.clientInfo,
+		}
+		encoded, err := json.Marshal(params)
+		if err != nil {
+			return nil, p, &Error{Kind: ErrProtocol, Sentence: "The request could not be encoded; check the tool arguments.", Err: err}
+		}
+		header = http.Header{}
+		for k, v := range mcp.StandardHeaders(c.version, mcp.MCPMethod(method), encoded) {
+			header.Set(k, v)
+		}
+		if method == string(mcp.MethodToolsCall) {
+			for k, v := range c.paramHeaders(params, encoded) {
+				header.Set(k, v)
+			}
+		}
+	}
+	resp, err := c.tr.SendRequest(ctx, transport.JSONRPCRequest{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		ID:      mcp.NewRequestId(c.ids.Add(1)),
+		Method:  method,
+		Params:  params,
+		Header:  header,
+	})
+	if err != nil {
+		return nil, p, err
+	}
+	if resp.Error != nil {
+		return nil, p, &rpcError{Code: resp.Error.Code, Message: resp.Error.Message}
+	}
+	return resp.Result, p, nil
+}
+
+// paramHeaders mirrors x-mcp-header annotated arguments into Mcp-Param-*
+// headers for a tools/call on a modern connection.
+func (c *conn) paramHeaders(params map[string]any, encoded []byte) map[string]string {
+	name, _ := params["name"].(string)
+	c.mu.RLock()
+	tool, ok := c.headerTools[name]
+	c.mu.RUnlock()
+	if !ok {
+		return nil
+	}
+	return mcp.GenerateParamHeaders(&tool, encoded)
+}
+
+// maxListPages bounds tools/list pagination.
+const maxListPages = 100
+
+// listTools fetches every page of tools/list as raw definitions.
+func (c *conn) listTools(ctx context.Context) ([]json.RawMessage, error) {
+	var all []json.RawMessage
+	seen := map[string]bool{}
+	cursor := ""
+	for range maxListPages {
+		params := map[string]any{}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		raw, p, err := c.request(ctx, string(mcp.MethodToolsList), params)
+		if err != nil {
+			if c.sessionLost(err, p) {
+				return nil, &Error{Kind: ErrSessionLost, Err: err, Sentence: "The server's session expired; vouch reconnects and retries the tool list once."}
+			}
+			return nil, c.classify(err, p)
+		}
+		var page struct {
+			Tools      []json.RawMessage `json:"tools"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(raw, &page); err != nil {
+			return nil, &Error{Kind: ErrProtocol, Err: err, Sentence: "The server's tool list is malformed; report it to the server's maintainer."}
+		}
+		all = append(all, page.Tools...)
+		if page.NextCursor == "" {
+			c.rememberHeaderTools(all)
+			return all, nil
+		}
+		if seen[page.NextCursor] {
+			return nil, &Error{Kind: ErrProtocol, Sentence: "The server's tool list pagination repeats itself; report it to the server's maintainer."}
+		}
+		seen[page.NextCursor] = true
+		cursor = page.NextCursor
+	}
+	return nil, &Error{Kind: ErrProtocol, Sentence: fmt.Sprintf("The server's tool list spans more than %d pages; vouch stops there.", maxListPages)}
+}
+
+// rememberHeaderTools keeps the mcp-go form of tools that carry x-mcp-header
+// annotations (modern connections only).
+func (c *conn) rememberHeaderTools(raws []json.RawMessage) {
+	if !c.modern {
+		return
+	}
+	m := map[string]mcp.Tool{}
+	for _, raw := range raws {
+		if !bytes.Contains(raw, []byte("x-mcp-header")) {
+			continue
+		}
+		var t mcp.Tool
+		if json.Unmarshal(raw, &t) == nil && mcp.ValidateParamHeaderAnnotations(&t) == nil {
+			m[t.Name] = t
+		}
+	}
+	c.mu.Lock()
+	c.headerTools = m
+	c.mu.Unlock()
+}
+
+// callTool sends tools/call once and returns the raw result. It never
+// retries.
+func (c *conn) callTool(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, *probe, error) {
+	return c.request(ctx, string(mcp.MethodToolsCall), map[string]any{"name": name, "arguments": args})
+}
+
+// sessionLost reports whether err means the server forgot this
+// connection's session (SPEC B7): HTTP 404 on a session (mcp-go servers),
+// HTTP 400 naming the session (TypeScript-SDK servers after a restart), or
+// JSON-RPC -32001. Modern and sessionless connections have no session to
+// lose.
+func (c *conn) sessionLost(err error, p *probe) bool {
+	if c.session == "" || err == nil {
+		return false
+	}
+	if errors.Is(err, transport.ErrSessionTerminated) {
+		return true
+	}
+	var rpc *rpcError
+	if errors.As(err, &rpc) {
+		s := p.snapshot()
+		return rpc.Code == -32001 || s.status == http.StatusBadRequest && s.sentSession && strings.Contains(strings.ToLower(rpc.Message), "session")
+	}
+	return false
+}
+
+// classify is the package classify with this connection's timeout, and
+// the secret scrubbed from the sentence should a server have echoed it.
+func (c *conn) classify(err error, p *probe) *Error {
+	e := classify(err, p, c.timeout)
+	if c.secret != "" {
+		scrubbed := *e
+		scrubbed.Sentence = redact(e.Sentence, c.secret)
+		return &scrubbed
+	}
+	return e
+}

@@ -1,0 +1,291 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Load reads the cached catalog of every configured server from the store.
+// Loaded catalogs are shown, and marked stale until a refresh confirms them:
+// their tools are not offered before that (SPEC B5).
+func (m *Manager) Load(ctx context.Context) error {
+	var errs []error
+	for _, id := range m.serverIDs(false) {
+		c, ok, err := m.opts.Store.LoadCatalog(ctx, id)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("load the catalog of server %s: %w", id, err))
+			continue
+		}
+		if !ok {
+			continue
+		}
+		c.ServerID = id
+		for i := range c.Tools {
+			c.Tools[i].Identity = Identity(id, c.Tools[i].Name)
+		}
+		m.mu.Lock()
+		if s := m.servers[id]; s != nil && !s.hasCatalog {
+			s.catalog, s.hasCatalog = c, true
+			if s.status == StatusPending {
+				s.status = StatusStale
+			}
+			m.publishLocked()
+		}
+		m.mu.Unlock()
+	}
+	return errors.Join(errs...)
+}
+
+// Start loads cached catalogs, then warms every active server in the
+// background with bounded concurrency and per-server timeouts (SPEC B5). It
+// returns once the catalogs are loaded; warming never prompts for a secret
+// (SPEC B6).
+func (m *Manager) Start(ctx context.Context) error {
+	err := m.Load(ctx)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrClosed
+	}
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		m.WarmAll(m.life)
+	}()
+	return err
+}
+
+// WarmAll refreshes every active server, at most Options.Concurrency at a
+// time, each within Options.Timeout, and returns when all are done. Failures
+// are recorded in each server's status.
+func (m *Manager) WarmAll(ctx context.Context) {
+	sem := make(chan struct{}, m.opts.Concurrency)
+	var wg sync.WaitGroup
+	for _, id := range m.serverIDs(true) {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			wg.Wait()
+			return
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			m.logRefresh(id, m.Refresh(ctx, id, NonInteractive))
+		}()
+	}
+	wg.Wait()
+}
+
+// serverIDs lists configured servers, only active ones if activeOnly.
+func (m *Manager) serverIDs(activeOnly bool) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var ids []string
+	for id, s := range m.servers {
+		if !activeOnly || s.cfg.Active {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// Refresh fetches one active server's tool list within Options.Timeout,
+// stores the new catalog and marks the server connected. On failure the
+// previous catalog stays, marked stale (or the status says locked, error or
+// unsupported) and the error is returned. mode says whether fetching the
+// secret may prompt.
+func (m *Manager) Refresh(ctx context.Context, id string, mode SecretMode) error {
+	ctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
+	defer cancel()
+	m.mu.Lock()
+	s, ok := m.servers[id]
+	switch {
+	case m.closed:
+		m.mu.Unlock()
+		return ErrClosed
+	case !ok:
+		m.mu.Unlock()
+		return fmt.Errorf("%w: %s", ErrUnknownServer, id)
+	case !s.cfg.Active:
+		m.mu.Unlock()
+		return fmt.Errorf("%w: %s", ErrInactive, id)
+	}
+	s.refreshSeq++
+	seq, gen := s.refreshSeq, s.endpointGen
+	m.mu.Unlock()
+
+	raws, c, err := m.listTools(ctx, s, mode)
+	if err != nil {
+		m.failed(s, seq, gen, err)
+		return err
+	}
+	tools, rejected := validateTools(id, raws, m.opts.Limits)
+	cat := Catalog{ServerID: id, Tools: tools, Rejected: rejected, FetchedAt: m.opts.Now().UTC()}
+	m.mu.Lock()
+	if s.removed || s.endpointGen != gen || seq <= s.appliedSeq {
+		m.mu.Unlock()
+		return nil // a newer refresh or a config change won
+	}
+	s.appliedSeq = seq
+	s.catalog, s.hasCatalog = cat, true
+	s.status, s.errText = StatusConnected, ""
+	s.protocol, s.serverInfo = c.version, c.info
+	m.publishLocked()
+	m.mu.Unlock()
+	saveCtx, cancelSave := context.WithTimeout(context.WithoutCancel(ctx), m.opts.Timeout)
+	defer cancelSave()
+	if err := m.opts.Store.SaveCatalog(saveCtx, cat.Clone()); err != nil {
+		return fmt.Errorf("save the catalog of server %s: %w", id, err)
+	}
+	return nil
+}
+
+// listTools lists tools on s's live connection (dialing if needed). Listing
+// is read-only, so a lost session is re-established and the list retried
+// once (SPEC B7).
+func (m *Manager) listTools(ctx context.Context, s *server, mode SecretMode) ([]json.RawMessage, *conn, error) {
+	for attempt := 0; ; attempt++ {
+		c, err := m.connect(ctx, s, mode, m.opts.Timeout)
+		if err != nil {
+			return nil, nil, err
+		}
+		if c.caps.Tools == nil {
+			return nil, c, nil // a server without tools (SPEC B3)
+		}
+		raws, err := c.listTools(ctx)
+		if err == nil {
+			return raws, c, nil
+		}
+		m.mu.Lock()
+		m.dropConnLocked(s, c)
+		m.mu.Unlock()
+		if !errors.Is(err, ErrSessionLost) || attempt > 0 {
+			return nil, nil, err
+		}
+	}
+}
+
+// connect returns s's live connection, dialing one if there is none. Only
+// one dial per server runs at a time; others wait for it (or their ctx).
+func (m *Manager) connect(ctx context.Context, s *server, mode SecretMode, timeout time.Duration) (*conn, error) {
+	select {
+	case s.dial <- struct{}{}:
+	case <-ctx.Done():
+		return nil, classify(ctx.Err(), nil, timeout)
+	}
+	defer func() { <-s.dial }()
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil, ErrClosed
+	}
+	c, cfg, gen, hint := s.conn, s.cfg, s.endpointGen, s.legacyVersion
+	m.mu.Unlock()
+	if c != nil {
+		return c, nil
+	}
+	secret, err := m.secretFor(ctx, cfg, mode)
+	if err != nil {
+		return nil, err
+	}
+	c, err = dial(ctx, dialConfig{
+		cfg: cfg, secret: secret, httpClient: m.opts.HTTPClient, limits: m.opts.Limits, logger: m.opts.Logger,
+		clientInfo: mcp.Implementation{Name: "vouch", Version: m.opts.ClientVersion}, timeout: timeout,
+		listen: true, onToolsChanged: func() { m.onToolsChanged(cfg.ID, gen) }, legacyVersion: hint,
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed || s.removed || s.endpointGen != gen {
+		m.dropConnLocked(s, c)
+		return nil, &Error{Kind: ErrClosed, Sentence: "The server's configuration changed or it was removed; retry."}
+	}
+	s.conn = c
+	if !c.modern {
+		s.legacyVersion = c.version
+	}
+	return c, nil
+}
+
+// secretFor fetches cfg's secret header value, if it has a header.
+func (m *Manager) secretFor(ctx context.Context, cfg ServerConfig, mode SecretMode) (string, error) {
+	if cfg.HeaderName == "" {
+		return "", nil
+	}
+	v, err := m.opts.Secrets.Secret(ctx, cfg.ID, mode)
+	if err != nil || v == "" {
+		return "", &Error{Kind: ErrSecretLocked, Err: err,
+			Sentence: "The server's secret is locked or missing; unlock the keyring or enter the secret in the server editor."}
+	}
+	return v, nil
+}
+
+// failed records a failed refresh: the previous catalog stays, marked by
+// the status.
+func (m *Manager) failed(s *server, seq, gen uint64, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed || s.removed || s.endpointGen != gen || seq <= s.appliedSeq {
+		return
+	}
+	s.appliedSeq = seq
+	switch {
+	case errors.Is(err, ErrSecretLocked):
+		s.status = StatusLocked
+	case errors.Is(err, ErrOAuthUnsupported), errors.Is(err, ErrStdioUnsupported):
+		s.status = StatusUnsupported
+	case s.hasCatalog:
+		s.status = StatusStale
+	default:
+		s.status = StatusError
+	}
+	s.errText = err.Error()
+	if s.hasCatalog {
+		s.catalog.Err = s.errText
+	}
+	m.dropConnLocked(s, s.conn)
+	m.publishLocked()
+}
+
+// onToolsChanged handles notifications/tools/list_changed from a
+// connection made for endpoint generation gen: it refreshes the server in
+// the background, coalescing notifications that arrive meanwhile (SPEC B8).
+// It runs on mcp-go's goroutines and never blocks.
+func (m *Manager) onToolsChanged(id string, gen uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.servers[id]
+	if m.closed || s == nil || s.endpointGen != gen {
+		return
+	}
+	if s.notifyRunning {
+		s.notifyAgain = true
+		return
+	}
+	s.notifyRunning = true
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		for {
+			m.logRefresh(id, m.Refresh(m.life, id, NonInteractive))
+			m.mu.Lock()
+			if !s.notifyAgain || m.closed {
+				s.notifyRunning = false
+				m.mu.Unlock()
+				return
+			}
+			s.notifyAgain = false
+			m.mu.Unlock()
+		}
+	}()
+}
