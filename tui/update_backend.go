@@ -6,15 +6,16 @@ import (
 	"vouch/agent"
 )
 
-// updateInfo records what the Backend is connected to.
+// updateInfo records what the Backend is connected to. A failed look-up may
+// still describe the server (its URL); the error goes to the status line.
 func (m Model) updateInfo(msg infoMsg) Model {
+	m.info = msg.info
 	if msg.err != nil {
 		m.infoState = failed
 		m.status.err = sentence(msg.err)
 		return m
 	}
 	m.infoState = loaded
-	m.info = msg.info
 	if m.model == "" {
 		m.model = msg.info.Model
 	}
@@ -68,6 +69,9 @@ func historyItems(msgs []agent.Message) []*item {
 		case agent.RoleUser:
 			items = append(items, &item{kind: itemUser, text: msg.Content})
 		case agent.RoleAssistant:
+			if msg.Reasoning != "" {
+				items = append(items, &item{kind: itemReasoning, text: msg.Reasoning})
+			}
 			if msg.Content != "" || len(msg.ToolCalls) == 0 {
 				items = append(items, &item{kind: itemAssistant, text: msg.Content, interrupted: msg.Partial})
 			}

@@ -104,6 +104,10 @@ func (m Model) applyEvent(ev agent.Event) Model {
 		it.result, it.isError, it.hasResult = ev.Result, ev.IsError, true
 		it.touch()
 		it.freeze()
+	case agent.RunStarted:
+		if ev.ContextWindow > 0 {
+			m.window = ev.ContextWindow
+		}
 	case agent.Usage:
 		m.usage, m.hasUsage = ev, true
 		if ev.ContextWindow > 0 {
