@@ -226,7 +226,7 @@ func TestSecretsErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var ring keyring.Keyring = failingKeyring{err: tc.err}
 			if p, ok := tc.err.(errPanic); ok {
-				ring = panickingKeyring{p.msg}
+				ring = panickingKeyring(p)
 			}
 			s, err := NewSecrets(SecretsOptions{Keyring: ring})
 			if err != nil {

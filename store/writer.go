@@ -54,6 +54,7 @@ type MessageWriter struct {
 	msg       Message    // as last committed
 	buf       strings.Builder
 	stopTimer func() bool // non-nil while an interval flush is scheduled
+	timerGen  uint64      // identifies the scheduled timer; stale callbacks are ignored
 	err       error       // the last commit's error, cleared by a later success
 	finished  bool
 
@@ -106,17 +107,22 @@ func (w *MessageWriter) Write(text string) {
 	if w.buf.Len() >= w.size {
 		w.wakeLocked()
 	} else if w.stopTimer == nil {
-		w.stopTimer = w.afterFunc(w.interval, w.onTimer)
+		w.timerGen++
+		gen := w.timerGen
+		w.stopTimer = w.afterFunc(w.interval, func() { w.onTimer(gen) })
 	}
 }
 
-func (w *MessageWriter) onTimer() {
+// onTimer wakes the flusher unless the timer was stopped or replaced
+// while its callback was on its way.
+func (w *MessageWriter) onTimer(gen uint64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.stopTimer = nil
-	if !w.finished {
-		w.wakeLocked()
+	if gen != w.timerGen || w.stopTimer == nil || w.finished {
+		return
 	}
+	w.stopTimer = nil
+	w.wakeLocked()
 }
 
 // wakeLocked asks the flusher for a commit; wake-ups coalesce.
