@@ -1,8 +1,87 @@
 // Package tui owns the Bubble Tea interface: the root router, the modal stack,
 // the chat screen (transcript, input, status line) and its panes.
 //
+// # Basics
+//
+// The command line builds the program with
+//
+//	p := tea.NewProgram(tui.New(backend, tui.Options{Model: m}.WithEnv(os.Getenv)),
+//		tui.ProgramOptions()...)
+//
+// [New] returns the root [Model]. Update is a short router: keys go to the
+// top modal when one is open, else to the chat screen's [ChatKeyMap], else to
+// the input; results of Cmds go to the handler of their family
+// (update_keys.go, update_stream.go, update_backend.go). Shared state — size,
+// [Styles], [KeyMap], the clock — travels explicitly in [Common]; the package
+// has no mutable globals. Colours exist only as semantic tokens of a [Theme]
+// (theme.go), turned into [Styles] once by [DefaultStyles].
+//
+// # I/O
+//
 // Update and View never do I/O. Everything that touches the model server, the
-// database, MCP servers or the keyring goes through the Backend interface, and
-// only from inside a tea.Cmd. Untrusted text (model output, server text) is
-// neutralised before it is rendered.
+// database, MCP servers or the keyring goes through the [Backend] interface,
+// and only from inside a tea.Cmd (cmds.go) that captures copies of its inputs
+// and returns a typed result message. The first frame is drawn before any
+// Backend call: Init returns the Cmds that load the conversation and the
+// server's description, and the model list loads when the picker opens.
+// Look-ups carry a timeout; their failures are one sentence above the status
+// line, and the conversation stays as it is.
+//
+// # Streaming
+//
+// Backend.Send returns a run's event channel. One streamReader (stream.go)
+// reads it through a re-armed Cmd: text and reasoning deltas are joined and
+// delivered at most every 33 ms, while tool calls, usage and Done are
+// must-deliver — they end the current message at once, after the text that
+// preceded them, in order. Nothing read is dropped. Esc or ctrl+c cancels the
+// run's context (SPEC A5); what the run left unfinished is marked
+// "(interrupted)" when its Done arrives.
+//
+// # Rendering
+//
+// The transcript caches each item's rendered lines by (width, version).
+// Finished items are frozen, so only the streaming item renders again per
+// frame; and only visible items are rendered at all: following the bottom,
+// the transcript walks back from the last item until the screen is full. A
+// resize re-wraps lazily, item by item as they come into view. Markdown is
+// rendered by a small line-based renderer (render.go) suited to a hot path.
+// All untrusted text — model output, tool results, server text, errors —
+// passes through [vouch/safetext.Neutralize] before it is drawn (SPEC D3).
+//
+// # Modals
+//
+// Modals implement [Modal] and live on an explicit stack in the root. Only
+// the top modal gets keys, and the help line shows its bindings; it answers
+// with an [Action] the root applies, and it receives the current size when
+// pushed and on every resize. Keys that arrive within a modal's KeyGrace of
+// it appearing are dropped, measured with the injected clock (SPEC D4). The
+// model picker is the first modal; tool approval, the server editor,
+// settings, skill install preview, run history and the approvals inbox
+// (SPEC L2) fit the same interface.
+//
+// # Terminal
+//
+// The interface needs [MinWidth] x [MinHeight] cells; below that View is a
+// one-line notice. [ProgramOptions] asks for the alternate screen and no
+// mouse capture, so the terminal's text selection keeps working. NO_COLOR
+// ([Options.NoColor]) removes every colour code; emphasis falls back to bold,
+// faint and reverse. "Copy answer" and "copy code" write OSC 52 to
+// [Options.Clipboard], which works over SSH; inside tmux ([Options.Tmux]) the
+// sequence is also sent through tmux's passthrough. What is copied is the
+// neutralised text, as shown.
+//
+// # Caveats
+//
+// Model is a value, but its transcript and render caches live behind a
+// pointer: like every Bubble Tea model, only the latest Model returned by
+// Update is meant to be used. View fills render caches (memoisation, as the
+// bubbles textarea does) and changes nothing else.
+//
+// OSC 52 writes happen in a Cmd, concurrently with the renderer's writes to
+// the same terminal; each is a single write, and terminals cap the size
+// (copies over 512 KiB are refused with a message).
+//
+// Adaptive colours ask the terminal for its background on first use. The
+// command line should settle that (lipgloss.HasDarkBackground) before the
+// program starts, or pass a Renderer that knows it.
 package tui

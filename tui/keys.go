@@ -2,6 +2,20 @@ package tui
 
 import "github.com/charmbracelet/bubbles/key"
 
+// KeyMap is every binding of the interface, grouped by the pane or modal
+// that owns them. It travels in Common; each component copies its group at
+// construction and enables or disables bindings there by state, so the
+// shared KeyMap itself never changes.
+type KeyMap struct {
+	Chat   ChatKeyMap
+	Picker PickerKeyMap
+}
+
+// DefaultKeyMap returns the default bindings of every pane and modal.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{Chat: DefaultChatKeyMap(), Picker: DefaultPickerKeyMap()}
+}
+
 // ChatKeyMap is the chat screen's bindings. Availability follows the state of
 // the screen through SetEnabled (see Model.syncKeys), so the help line shows
 // exactly the keys that act now.

@@ -130,7 +130,7 @@ func New(b Backend, opts Options) Model {
 		theme = NoColorTheme()
 	}
 	st := DefaultStyles(opts.Renderer, theme)
-	c := Common{Width: MinWidth, Height: MinHeight, Styles: st, Now: opts.Now}
+	c := Common{Width: MinWidth, Height: MinHeight, Styles: st, Keys: DefaultKeyMap(), Now: opts.Now}
 
 	h := help.New()
 	h.Styles = st.Help
@@ -157,7 +157,7 @@ func New(b Backend, opts Options) Model {
 		backend: b,
 		opts:    opts,
 		after:   time.After,
-		keys:    DefaultChatKeyMap(),
+		keys:    c.Keys.Chat,
 		help:    h,
 		input:   in,
 		chat:    newTranscript(st),

@@ -134,6 +134,30 @@ func TestErrorKeepsTranscript(t *testing.T) {
 	}
 }
 
+// TestStartupErrors: failed start-up look-ups show as one sentence each,
+// and the chat stays usable.
+func TestStartupErrors(t *testing.T) {
+	b := newFakeBackend()
+	b.infoErr = errors.New("dial tcp 127.0.0.1:8080: connection refused")
+	b.info = BackendInfo{ServerURL: "http://127.0.0.1:8080"}
+	m := startModel(t, b, Options{Model: "qwen"})
+	view := m.View()
+	for _, want := range []string{"✗ Could not reach the model server: dial tcp 127.0.0.1:8080: connection refused.", "qwen", "http://127.0.0.1:8080"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("view lacks %q:\n%s", want, view)
+		}
+	}
+	b = newFakeBackend()
+	b.historyErr = errors.New("database is locked by another vouch")
+	m = startModel(t, b, Options{})
+	if view := m.View(); !strings.Contains(view, "✗ Could not load the conversation: database is locked by another vouch.") {
+		t.Errorf("history error not shown:\n%s", view)
+	}
+	if m, _ = sendText(t, m, "still works"); m.run.phase != phaseStreaming {
+		t.Errorf("cannot send after a history error: phase %v", m.run.phase)
+	}
+}
+
 func TestSendFailureMarksMessageNotSent(t *testing.T) {
 	b := newFakeBackend()
 	b.sendErr = errors.New("connection refused")

@@ -46,7 +46,7 @@ func newPicker(c Common, current string, cached []agent.ModelInfo, grace time.Du
 	f.Focus()
 	p := picker{
 		common:  c,
-		keys:    DefaultPickerKeyMap(),
+		keys:    c.Keys.Picker,
 		filter:  f,
 		grace:   grace,
 		current: current,
