@@ -68,6 +68,21 @@ func TestGolden(t *testing.T) {
 			},
 		},
 		{
+			name: "hostile",
+			drive: func(t *testing.T, m Model, b *fakeBackend) Model {
+				m, wait := sendText(t, m, "Show me something")
+				call := agent.ToolCall{CorrelationID: "h1", WireName: "mcp_evil", Identity: "mcp:e1:\x1b[8mhidden\x1b[0mread",
+					Arguments: `{"note":"\u202eexe.txt"}`}
+				m, _ = deliver(t, m, b, wait,
+					agent.TextDelta{Text: "Screen \x1b[2J\x1b[Hcleared? Clipboard \x1b]52;c;cm0gLXJmIH4K\x07set? " +
+						"File: \u202Etxt.exe\u202C. Invisible:\u200B\U000E0049\U000E0047. Bell\a and \rreturn."},
+					agent.ToolCallStarted{Call: call},
+					agent.ToolCallFinished{Call: call, Result: "\x1b]8;;https://evil\x1b\\click\x1b]8;;\x1b\\ \x9b31mred"},
+					agent.Done{Reason: agent.StopDone})
+				return m
+			},
+		},
+		{
 			name:  "picker",
 			setup: func(b *fakeBackend) { b.history = conversation() },
 			drive: func(t *testing.T, m Model, b *fakeBackend) Model {
