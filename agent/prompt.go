@@ -27,7 +27,8 @@ const missingResult = "no result: the run ended before this call finished"
 // shape). A tool message is linked to its call by ToolCallID, which holds
 // the call's CorrelationID (or, for older records, the model's id). Every
 // call gets exactly one result: missing ones are filled with a note, and
-// results that answer no call are dropped (servers reject both).
+// results that answer no call are dropped (servers reject both). Empty
+// assistant messages without calls are left out.
 func promptMessages(system string, history []Message) []openai.ChatCompletionMessage {
 	out := make([]openai.ChatCompletionMessage, 0, len(history)+1)
 	if system != "" {
@@ -69,6 +70,9 @@ func promptMessages(system string, history []Message) []openai.ChatCompletionMes
 			}
 			out = append(out, openai.ChatCompletionMessage{Role: string(m.Role), Content: m.Content + InterruptedNote})
 			continue
+		}
+		if m.Role == RoleAssistant && m.Content == "" && len(m.ToolCalls) == 0 {
+			continue // an empty answer says nothing, and some servers reject it
 		}
 		msg := openai.ChatCompletionMessage{Role: string(m.Role), Content: m.Content}
 		for i, call := range m.ToolCalls {
