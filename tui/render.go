@@ -27,7 +27,13 @@ func renderItem(it *item, width int, st *Styles) []string {
 		}
 	case itemAssistant:
 		out = append(out, st.AssistantLabel.Render("Assistant"))
-		for _, l := range renderMarkdown(safetext.Neutralize(it.text), inner, st) {
+		var body []string
+		if it.streaming {
+			body = it.stable.render(safetext.Neutralize(it.text), inner, st)
+		} else {
+			body = renderMarkdown(safetext.Neutralize(it.text), inner, st)
+		}
+		for _, l := range body {
 			out = append(out, indented(l))
 		}
 	case itemReasoning:
@@ -56,8 +62,7 @@ func indented(l string) string {
 // size and its latest line, so progress is visible without the noise.
 func renderReasoning(it *item, width int, st *Styles) string {
 	text := safetext.Neutralize(it.text)
-	words := len(strings.Fields(text))
-	head := fmt.Sprintf("∴ reasoning, %d words", words)
+	head := fmt.Sprintf("∴ reasoning, %d words", countWords(text))
 	if it.streaming {
 		last := strings.TrimSpace(text[strings.LastIndexByte(strings.TrimRight(text, "\n"), '\n')+1:])
 		if last != "" {
@@ -150,6 +155,70 @@ func wrapPlain(text string, width int) []string {
 	return strings.Split(ansi.Wrap(text, width, ""), "\n")
 }
 
+// countWords counts space-separated words without allocating.
+func countWords(s string) int {
+	n, in := 0, false
+	for i := 0; i < len(s); i++ {
+		space := s[i] == ' ' || s[i] == '\n'
+		if !space && !in {
+			n++
+		}
+		in = !space
+	}
+	return n
+}
+
+// stablePrefix caches the rendered lines of the settled part of a streaming
+// answer: every line up to the last blank line outside a code fence. Text
+// before such a line can no longer change how later lines render (the
+// renderer carries no state across it), so each frame renders only the
+// paragraph still being written. Without it, a 2,000-line answer re-renders
+// in full at every frame.
+type stablePrefix struct {
+	width int
+	src   string   // the neutralised text the lines were rendered from
+	n     int      // how many source lines src holds
+	lines []string // their rendering
+}
+
+// render returns renderMarkdown(text, width, st), reusing and extending the
+// cached prefix.
+func (p *stablePrefix) render(text string, width int, st *Styles) []string {
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return nil
+	}
+	src := strings.Split(text, "\n")
+	cut, off := settled(src)
+	if p.width != width || len(p.src) > off || !strings.HasPrefix(text, p.src) {
+		*p = stablePrefix{width: width}
+	}
+	if cut > p.n {
+		p.lines = append(p.lines[:len(p.lines):len(p.lines)], renderLines(src[p.n:cut], width, st)...)
+		p.n, p.src = cut, text[:off]
+	}
+	rest := renderLines(src[p.n:], width, st)
+	return append(p.lines[:len(p.lines):len(p.lines)], rest...)
+}
+
+// settled returns the index of the line after the last blank line outside a
+// code fence (0 if none) and that line's byte offset in the joined text.
+func settled(lines []string) (cut, off int) {
+	inCode := false
+	pos := 0
+	for i, l := range lines {
+		trimmed := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(trimmed, "```"):
+			inCode = !inCode
+		case trimmed == "" && !inCode && i+1 < len(lines):
+			cut, off = i+1, pos+len(l)+1
+		}
+		pos += len(l) + 1
+	}
+	return cut, off
+}
+
 // renderMarkdown renders the Markdown that models commonly write — headings,
 // bullets, numbered lists, quotes, rules, fenced code, **bold** and `code` —
 // line by line, wrapped at width. It is deliberately small: it runs on every
@@ -159,11 +228,16 @@ func renderMarkdown(text string, width int, st *Styles) []string {
 	if text == "" {
 		return nil
 	}
+	return renderLines(strings.Split(text, "\n"), width, st)
+}
+
+// renderLines renders lines of Markdown that start outside a code fence.
+func renderLines(lines []string, width int, st *Styles) []string {
 	var (
 		out    []string
 		inCode bool
 	)
-	for _, line := range strings.Split(text, "\n") {
+	for _, line := range lines {
 		trimmed := strings.TrimSpace(line)
 		if fence, ok := strings.CutPrefix(trimmed, "```"); ok {
 			if !inCode {

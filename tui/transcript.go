@@ -44,6 +44,8 @@ type item struct {
 
 	version int
 	cache   renderCache
+	// stable caches the settled part of a streaming answer's rendering.
+	stable stablePrefix
 }
 
 // renderCache holds an item's rendered lines for one width and version.
@@ -62,6 +64,7 @@ func (it *item) touch() { it.version++ }
 func (it *item) freeze() {
 	if it.streaming {
 		it.streaming = false
+		it.stable = stablePrefix{}
 		it.touch()
 	}
 }

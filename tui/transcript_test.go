@@ -113,3 +113,22 @@ func BenchmarkAppendToken(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStreamLongAnswer measures one streamed token at the end of a
+// 2,000-line answer: only the paragraph being written renders again, not
+// the whole answer (crush issue 2918 was the opposite).
+func BenchmarkStreamLongAnswer(b *testing.B) {
+	base := strings.Repeat("Some **markdown** paragraph text that wraps at eighty columns, more or less.\n\n", 1000)
+	m := streamingModel(b, 10)
+	m.run.answer.text = base
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if i%200 == 0 {
+			m.run.answer.text = base
+		}
+		i++
+		m = appendToken(m, "token ")
+		_ = m.View()
+	}
+}
