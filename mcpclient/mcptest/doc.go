@@ -1,0 +1,19 @@
+// Package mcptest runs real mcp-go MCP servers over Streamable HTTP on
+// loopback, with knobs for what vouch must survive: slow tools, a black hole
+// that accepts and never answers, a crash mid-call, forgotten sessions (HTTP
+// 404, as mcp-go servers answer), HTTP 400 "No valid session ID provided"
+// after a restart (as TypeScript-SDK servers answer), huge and streamed
+// results, image, audio, blob and resource-link content, invalid tool
+// definitions, tools/list_changed, an OAuth challenge, an HTML or garbage
+// responder, and a server with resources and prompts but no tools.
+//
+// Like net/http/httptest, it lives beside what it imitates. Its
+// constructors need no *testing.T, so `vouch demo` can run a demo server
+// from it; it does not import httptest, whose flags would leak into the
+// binary.
+//
+//	srv, err := mcptest.NewServer(mcptest.Options{Tools: mcptest.AllTools()})
+//	...
+//	defer srv.Close()
+//	// srv.URL is http://127.0.0.1:<port>/mcp
+package mcptest
