@@ -11,7 +11,7 @@ const DemoDelay = 12 * time.Millisecond
 
 // DemoScript is the scripted model behind `vouch demo`. It greets, answers
 // with a short Markdown reply containing a code block, and when a message
-// mentions files (and the run offers fs_list) it calls fs_list once and then
+// asks about files, folders or the workspace (and the run offers fs_list) it calls fs_list once and then
 // answers from the listing. Every turn repeats, so the demo can go on as
 // long as the person likes. Use it with WithChunkDelay(DemoDelay).
 func DemoScript() Script {
@@ -22,13 +22,13 @@ func DemoScript() Script {
 			Respond: demoListingAnswer,
 		},
 		{
-			Match:  All(LastUserContains("file", "folder", "director", "workspace", " ls", "list"), Offers("fs_list")),
+			Match:  All(mentionsFiles, Offers("fs_list")),
 			Repeat: true,
 			Steps: append(Words("Let me look at the workspace.\n"),
 				ToolCall(0, "call_demo1", "fs_list", `{"path":"."}`)),
 		},
 		{
-			Match:  LastUserContains("file", "folder", "director", "workspace"),
+			Match:  mentionsFiles,
 			Repeat: true,
 			Steps:  Words("I would list your files, but this session offers me no file tools, so I cannot see the workspace."),
 		},
@@ -100,6 +100,12 @@ func demoListingAnswer(r Request) []Step {
 			"a real model would now decide what to read next.")
 	}
 	return Words(b.String())
+}
+
+// mentionsFiles matches a request about the workspace's files ("a file"
+// alone is not enough: "how do I read a file in Go" is a question).
+func mentionsFiles(r Request) bool {
+	return LastUserContains("files", "folder", "director", "workspace", "list the", " ls")(r)
 }
 
 // greeting matches a last user message that starts with a greeting word.
