@@ -3,6 +3,7 @@ package agent
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -42,6 +43,12 @@ func (c *Client) openError(err error, model string, need, window int) error {
 		return c.httpError(err, reqErr.HTTPStatusCode, bodyMessage(reqErr.Body), string(reqErr.Body), model, need, window)
 	case errors.As(err, &apiErr):
 		return c.httpError(err, apiErr.HTTPStatusCode, apiErr.Message, apiErr.Type+" "+codeString(apiErr.Code), model, need, window)
+	}
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		// Not a network failure: go-openai refused to build the request.
+		return newError(ErrServer, err, "vouch could not send the request to %s (%v); choose another model name or report this",
+			c.baseURL, err)
 	}
 	return c.connError(err)
 }

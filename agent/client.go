@@ -18,6 +18,10 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
+// auxTimeout bounds each small request outside a stream (model list,
+// /props, /tokenize, …) when the caller's context has no deadline.
+const auxTimeout = 10 * time.Second
+
 // maxJSONBody bounds any JSON document vouch reads from a model server
 // outside a stream (model lists, /props, error bodies).
 const maxJSONBody = 4 << 20
@@ -157,6 +161,11 @@ func (c *Client) postJSON(ctx context.Context, u string, body, v any) error {
 
 // doJSON sends one request and decodes a bounded JSON answer into v.
 func doJSON(ctx context.Context, hc *http.Client, method, u string, body, v any) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, auxTimeout)
+		defer cancel()
+	}
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)

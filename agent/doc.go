@@ -1,22 +1,95 @@
-// Package agent owns the agent loop: the OpenAI-compatible model client (probing
-// local servers, listing models, discovering the effective context window),
-// prompt assembly, streaming chat completions with tool calls, tool dispatch
-// through frozen identities, loop limits and budgets, cancellation, and the
-// events a run publishes.
+// Package agent owns the agent loop: the OpenAI-compatible model client
+// (probing local servers, listing models, discovering the effective context
+// window, counting tokens), prompt assembly, streaming chat completions with
+// tool calls, tool dispatch through frozen identities, loop limits and
+// budgets, cancellation, the events a run publishes, the conversation
+// service the TUI talks to (Chat), and the built-in read-only workspace
+// tools.
 //
 // # Basics
 //
-// A run is started with a frozen RunSpec and publishes Events on a channel the
-// caller owns. Every event is must-deliver: the run blocks (or stops, when its
-// context is cancelled) rather than drop one. TextDelta events carry only the
-// new text; a consumer that wants fewer updates coalesces them itself (the
-// TUI does so at about 30 per second) and never drops text.
+// NewClient talks to one server (for example llama.cpp's llama-server at
+// http://127.0.0.1:8080/v1). Probe looks for the usual local servers
+// (DefaultEndpoints) and tells them apart; Client.ContextWindow asks the
+// server for the window it actually runs with (SPEC A3). Nothing in this
+// package contacts a host other than the base URL it was given.
+//
+// A run is started with Client.Run and a RunSpec, which the run copies and
+// freezes before the first token: model, context window, system prompt,
+// history, tools (their wire names, SPEC C2, are fixed once and published in
+// RunStarted) and Limits. It publishes Events on a channel the caller owns:
+// RunStarted first, Done last. Every event is must-deliver: the run blocks
+// (or stops, when its context is cancelled) rather than drop one. TextDelta
+// events carry only the new text; a consumer that wants fewer updates
+// coalesces them itself (the TUI does so at about 30 per second) and never
+// drops text.
+//
+// Chat is the conversation-level service behind the TUI's Backend.Send: it
+// stores the person's message in a Transcript, resolves the context window
+// (server, else profile, else DefaultContextWindow) and starts a run in a
+// goroutine, returning the event channel at once; the channel is closed
+// after Done.
+//
+// # Wiring a store
+//
+// The store package implements Transcript and Draft over bbolt.
+// Transcript.Append stores one complete message (the person's message, tool
+// results). Transcript.Begin creates a record marked Partial as soon as an
+// answer starts streaming; Draft.Write buffers the deltas and flushes them
+// in batches (one transaction per flush, never per token) without blocking
+// the run; Draft.Finish writes the final message, complete or Partial,
+// replacing the record. A crash therefore leaves a partial message, never a
+// complete-looking one. Tool messages carry the call's CorrelationID in
+// ToolCallID.
+//
+// # Errors
+//
+// A run that fails ends with Done{Reason: StopError} or, for Limits,
+// StopLimit; Done.Err is one sentence that says what to do and wraps one of
+// the sentinel errors (ErrUnreachable, ErrTimeout, ErrServer, ErrBadStream,
+// ErrDropped, ErrContextOverflow, ErrLimit, ErrPersist, ErrBadTool). What
+// was persisted before the failure stays. Problems with a single tool call
+// — an unknown wire name, arguments that are not a JSON object, a handler
+// error — are not run errors: they go back to the model as an error tool
+// result, and nothing is executed on a guess (SPEC A2, C2).
 //
 // # Concurrency
 //
-// Client is safe for concurrent use. A run owns its goroutine; it never calls
-// back into the caller except through the events channel and the Transcript it
-// was given. Cancelling the run's context stops streaming and pending tool
-// calls; whatever was streamed is persisted marked partial, never as complete
-// (SPEC A5).
+// Client, Chat, MemoryTranscript and Workspace are safe for concurrent use.
+// A run owns its goroutine; it calls out only through the events channel,
+// its Transcript and its Tools. Cancelling the run's context stops the
+// stream and pending tool calls; whatever was streamed is persisted marked
+// Partial, never as complete, and calls that did not finish get a
+// "cancelled" error result (SPEC A5). Transcript writes use a context that
+// outlives the cancellation, bounded by a timeout. After cancellation the
+// run still offers its final Done for a few seconds, so a consumer that
+// keeps reading until the channel closes always sees it.
+//
+// # Caveats
+//
+//   - go-openai v1.43.0's stream reader treats every non-"data:" line as a
+//     possible error fragment, buffers it for the whole stream and gives up
+//     after 300 in a row, and cannot tell a dropped connection from a
+//     finished answer. The client therefore filters the body first: comment
+//     and other SSE field lines are dropped, error objects and llama.cpp's
+//     "error:" lines become errors, anything that is not SSE is ErrBadStream
+//     and an end of body before "data: [DONE]" is ErrDropped (unless a
+//     finish_reason already arrived).
+//   - Token counts are exact only where the server tokenizes (llama.cpp's
+//     /tokenize, per message text, cached); elsewhere EstimateTokens assumes
+//     three bytes per token, which overestimates ordinary text, so a prompt
+//     close to the window may be refused although it would have fit. Chat
+//     template overhead is always an estimate (8 tokens per message). A run
+//     also keeps min(1024, window/8) tokens free for the answer.
+//   - Ollama serves a model at its own num_ctx, not at the model's maximum:
+//     ContextWindow prefers /api/ps (a loaded model), then num_ctx from
+//     /api/show, else caps the model's context_length at
+//     DefaultContextWindow. LM Studio's max_context_length, used when a
+//     model is not loaded, may exceed what a just-in-time load allocates.
+//   - Interrupted answers are sent back to the model with InterruptedNote
+//     appended and without their tool calls; calls without a stored result
+//     are answered with a note; results that answer no call are left out.
+//   - A tool handler that ignores its context is abandoned on cancel, not
+//     stopped; its result is discarded.
+//   - Tool calls of one answer run one after another, in order.
 package agent

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"strings"
 	"time"
 
@@ -147,7 +148,7 @@ func (r *run) execute() Done {
 			"a tool cannot be offered to the model (%v); remove it from the selection and try again", err)}
 	}
 	if r.emit(RunStarted{Model: r.spec.Model, ContextWindow: r.window, WindowSource: r.spec.WindowSource,
-		WireNames: r.wireMap, Limits: r.limits}) != nil {
+		WireNames: maps.Clone(r.wireMap), Limits: r.limits}) != nil {
 		return Done{Reason: StopCancelled}
 	}
 	for turn := 0; ; turn++ {
