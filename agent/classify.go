@@ -11,16 +11,33 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// Patterns of the context-overflow errors local servers send.
-var (
-	// "request (9412 tokens) exceeds the available context size (8192 tokens)" (llama.cpp)
-	reLlamaOverflow = regexp.MustCompile(`\((\d+) tokens\) exceeds the available context size \((\d+) tokens\)`)
-	// "maximum context length is 4096 tokens. However, you requested 5000 tokens" (vLLM, OpenAI)
-	reMaxContext = regexp.MustCompile(`maximum context length is (\d+) tokens.*?(?:requested|resulted in) (\d+) tokens`)
-	// "keep the first 5000 tokens … context length of only 4096 tokens" (LM Studio)
-	reLMStudioOverflow = regexp.MustCompile(`first (\d+) tokens.*?context length of only (\d+) tokens`)
-	reOverflow         = regexp.MustCompile(`(?i)context[ _-]?(length|size|window)|exceed_context|n_ctx|too many tokens|prompt is too long`)
+// Patterns of the context-overflow errors local servers send. They are
+// compiled where used: only error paths need them.
+const (
+	overflowPattern = `(?i)context[ _-]?(length|size|window)|exceed_context|n_ctx|too many tokens|prompt is too long`
+	// "request (9412 tokens) exceeds the available context size (8192 tokens)" (llama.cpp): need, window
+	llamaOverflowPattern = `\((\d+) tokens\) exceeds the available context size \((\d+) tokens\)`
+	// "maximum context length is 4096 tokens. However, you requested 5000 tokens" (vLLM, OpenAI): window, need
+	maxContextPattern = `maximum context length is (\d+) tokens.*?(?:requested|resulted in) (\d+) tokens`
+	// "keep the first 5000 tokens … context length of only 4096 tokens" (LM Studio): need, window
+	lmStudioOverflowPattern = `first (\d+) tokens.*?context length of only (\d+) tokens`
 )
+
+func isOverflow(text string) bool { return regexp.MustCompile(overflowPattern).MatchString(text) }
+
+// overflowNumbers extracts (need, window) from a server's overflow message.
+func overflowNumbers(text string) (need, window int, ok bool) {
+	if m := regexp.MustCompile(llamaOverflowPattern).FindStringSubmatch(text); m != nil {
+		return atoi(m[1]), atoi(m[2]), true
+	}
+	if m := regexp.MustCompile(maxContextPattern).FindStringSubmatch(text); m != nil {
+		return atoi(m[2]), atoi(m[1]), true
+	}
+	if m := regexp.MustCompile(lmStudioOverflowPattern).FindStringSubmatch(text); m != nil {
+		return atoi(m[1]), atoi(m[2]), true
+	}
+	return 0, 0, false
+}
 
 // overflowError is the one sentence for a conversation that does not fit.
 func overflowError(need, window int, model string, cause error) error {
@@ -79,13 +96,9 @@ func (c *Client) httpError(err error, status int, msg, detail, model string, nee
 	all := msg + " " + detail
 	lower := strings.ToLower(all)
 	switch {
-	case status == http.StatusBadRequest && reOverflow.MatchString(all), status == http.StatusRequestEntityTooLarge:
-		if m := reLlamaOverflow.FindStringSubmatch(all); m != nil {
-			need, window = atoi(m[1]), atoi(m[2])
-		} else if m := reMaxContext.FindStringSubmatch(all); m != nil {
-			window, need = atoi(m[1]), atoi(m[2])
-		} else if m := reLMStudioOverflow.FindStringSubmatch(all); m != nil {
-			need, window = atoi(m[1]), atoi(m[2])
+	case status == http.StatusBadRequest && isOverflow(all), status == http.StatusRequestEntityTooLarge:
+		if n, w, ok := overflowNumbers(all); ok {
+			need, window = n, w
 		}
 		return overflowError(need, window, model, err)
 	case status == http.StatusNotFound || (strings.Contains(lower, "model") && strings.Contains(lower, "not found")):
@@ -108,7 +121,7 @@ func (c *Client) streamError(err error, model string, need, window int) error {
 	var se *streamError
 	switch {
 	case errors.As(err, &se):
-		if detail := se.Type + " " + se.Code; reOverflow.MatchString(se.Message + " " + detail) {
+		if detail := se.Type + " " + se.Code; isOverflow(se.Message + " " + detail) {
 			return c.httpError(err, http.StatusBadRequest, se.Message, detail, model, need, window)
 		}
 		return newError(ErrServer, err, "the model server at %s reported an error mid-answer (%s); check its log and try again",

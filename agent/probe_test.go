@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"vouch/agent/agenttest"
 )
@@ -190,4 +191,23 @@ func TestModels(t *testing.T) {
 			t.Errorf("got %v, want ErrBadStream with a sentence", err)
 		}
 	})
+}
+
+func TestProbeHungServer(t *testing.T) {
+	release := make(chan struct{})
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select { // accept, then never answer
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(hs.Close)
+	t.Cleanup(func() { close(release) })
+	// The caller's deadline (here short) bounds the probe like ProbeTimeout does.
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	got := Probe(ctx, nil, []string{hs.URL + "/v1"})
+	if len(got) != 1 || !errors.Is(got[0].Err, ErrTimeout) || !strings.Contains(got[0].Err.Error(), "did not answer in time") {
+		t.Errorf("got %+v, want a timeout error", got)
+	}
 }

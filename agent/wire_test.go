@@ -7,9 +7,8 @@ import (
 	"testing"
 )
 
-var wireNameShape = regexp.MustCompile(`^[A-Za-z0-9_-]{1,63}$`)
-
 func TestWireNames(t *testing.T) {
+	wireNameShape := regexp.MustCompile(`^[A-Za-z0-9_-]{1,63}$`)
 	long := strings.Repeat("x", 80)
 	tests := []struct {
 		name       string
