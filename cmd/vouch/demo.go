@@ -62,7 +62,7 @@ func runDemo(ctx context.Context, g *globals, args []string, e env) error {
 		limits:     agent.DefaultLimits(),
 		kind:       "demo",
 	})
-	err = runProgram(ctx, b, tui.Options{Model: "vouch-demo", Demo: true}.WithEnv(e.getenv))
+	err = runProgram(ctx, b, tui.Options{Model: "vouch-demo", Demo: true}, e.getenv)
 	return errors.Join(err, s.Close())
 }
 

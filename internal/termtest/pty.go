@@ -74,6 +74,9 @@ func (t *Term) read() {
 	buf := make([]byte, 32*1024)
 	for {
 		n, err := t.master.Read(buf)
+		if n > 0 {
+			t.answerQueries(buf[:n])
+		}
 		t.mu.Lock()
 		if n > 0 {
 			t.out.Write(buf[:n])
@@ -87,6 +90,19 @@ func (t *Term) read() {
 		if err != nil {
 			return
 		}
+	}
+}
+
+// answerQueries replies to the terminal queries a program may send at
+// start, as a dark-background terminal would: OSC 11 (background colour) and
+// DSR 6 (cursor position). Without replies a program that asks waits for its
+// own timeout, which no real terminal makes it do.
+func (t *Term) answerQueries(p []byte) {
+	if bytes.Contains(p, []byte("\x1b]11;?")) {
+		_, _ = t.master.Write([]byte("\x1b]11;rgb:0000/0000/0000\x1b\\"))
+	}
+	if bytes.Contains(p, []byte("\x1b[6n")) {
+		_, _ = t.master.Write([]byte("\x1b[1;1R"))
 	}
 }
 

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmuxSession drives the real binary inside a private tmux server.
+type tmuxSession struct {
+	t    *testing.T
+	sock string
+	name string
+}
+
+func newTmux(t *testing.T, cols, rows int, command string) *tmuxSession {
+	t.Helper()
+	_, err := exec.LookPath("tmux")
+	requirePeer(t, err == nil, "tmux is not installed")
+	s := &tmuxSession{t: t, sock: filepath.Join(t.TempDir(), "tmux.sock"), name: "vouch-e2e"}
+	s.run("new-session", "-d", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), "-s", s.name, command)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", s.sock, "kill-server").Run() })
+	return s
+}
+
+func (s *tmuxSession) run(args ...string) string {
+	s.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", s.sock}, args...)...).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func (s *tmuxSession) capture() string {
+	out, err := exec.Command("tmux", "-S", s.sock, "capture-pane", "-p", "-t", s.name).CombinedOutput()
+	if err != nil {
+		return ""
+	}
+	return string(out)
+}
+
+// waitFor polls the pane until cond holds or e2eTimeout passes.
+func (s *tmuxSession) waitFor(what string, cond func(pane string) bool) string {
+	s.t.Helper()
+	deadline := time.Now().Add(e2eTimeout)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		pane := s.capture()
+		if cond(pane) {
+			return pane
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("waited %s for %s; the pane shows:\n%s", e2eTimeout, what, pane)
+		}
+		<-tick.C
+	}
+}
+
+func (s *tmuxSession) waitText(text string) string {
+	s.t.Helper()
+	return s.waitFor(fmt.Sprintf("%q", text), func(p string) bool { return strings.Contains(p, text) })
+}
+
+func (s *tmuxSession) alive() bool {
+	return exec.Command("tmux", "-S", s.sock, "has-session", "-t", s.name).Run() == nil
+}
+
+// TestE2ETmuxDemo drives the built binary at 80x24 in tmux: type a prompt,
+// see the streamed answer and a tool call, resize, quit (SPEC L1, L3, M).
+func TestE2ETmuxDemo(t *testing.T) {
+	bin := buildVouch(t)
+	s := newTmux(t, 80, 24, bin+" demo")
+	first := s.waitText("Ask anything")
+	if !strings.Contains(first, "demo") {
+		t.Fatalf("first frame has no demo badge:\n%s", first)
+	}
+
+	s.run("send-keys", "-t", s.name, "-l", "hello there")
+	s.run("send-keys", "-t", s.name, "Enter")
+	pane := s.waitFor("the answer to finish", func(p string) bool {
+		return strings.Contains(p, "a script, not a real model") && !strings.Contains(p, "esc cancel")
+	})
+	if !strings.Contains(pane, "hello there") {
+		t.Fatalf("the prompt is not in the transcript:\n%s", pane)
+	}
+	for i, line := range strings.Split(strings.TrimRight(pane, "\n"), "\n") {
+		if w := len([]rune(line)); w > 80 {
+			t.Fatalf("line %d is %d cells wide at 80 columns: %q", i, w, line)
+		}
+	}
+
+	s.run("send-keys", "-t", s.name, "-l", "list the files in the workspace")
+	s.run("send-keys", "-t", s.name, "Enter")
+	s.waitText("builtin:fs_list")
+	s.waitFor("the tool-backed answer to finish", func(p string) bool {
+		return strings.Contains(p, "notes/") && strings.Contains(p, "fs_list call") && !strings.Contains(p, "esc cancel")
+	})
+
+	// Resize: the separator above the input follows the new width.
+	s.run("resize-window", "-t", s.name, "-x", "100", "-y", "30")
+	s.waitFor("a 100-column separator", func(p string) bool {
+		return strings.Contains(p, strings.Repeat("─", 100))
+	})
+
+	s.run("send-keys", "-t", s.name, "C-c")
+	s.waitFor("vouch to exit", func(string) bool { return !s.alive() })
+}
+
+// TestE2ESecondInstance checks SPEC K1 on the real binary: a second vouch on
+// the same state dir exits within 2 s naming the problem, never hangs.
+func TestE2ESecondInstance(t *testing.T) {
+	bin := buildVouch(t)
+	state := t.TempDir()
+	cmd := fmt.Sprintf("%s --state-dir %s --model-url http://127.0.0.1:9/v1", bin, state)
+	first := newTmux(t, 80, 24, cmd)
+	first.waitText("Ask anything")
+
+	second := newTmux(t, 80, 24, cmd+"; echo exit=$?; sleep 60")
+	start := time.Now()
+	pane := second.waitText("exit=")
+	if took := time.Since(start); took > 2*time.Second+500*time.Millisecond {
+		t.Fatalf("second instance took %s to give up, want under 2s", took)
+	}
+	if !strings.Contains(pane, "another vouch is using this database") || !strings.Contains(pane, "exit=1") {
+		t.Fatalf("second instance said:\n%s", pane)
+	}
+}
