@@ -43,8 +43,11 @@ func TestGolden(t *testing.T) {
 			setup: func(b *fakeBackend) { b.history = conversation() },
 		},
 		{
-			name:  "demo_badge_and_warning",
-			setup: func(b *fakeBackend) { b.info.ServerKind = "demo"; b.info.Warning = "The scripted model ignores sampling settings." },
+			name: "demo_badge_and_warning",
+			setup: func(b *fakeBackend) {
+				b.info.ServerKind = "demo"
+				b.info.Warning = "The scripted model ignores sampling settings."
+			},
 			drive: func(t *testing.T, m Model, b *fakeBackend) Model { return m },
 		},
 		{

@@ -80,7 +80,7 @@ func (s modalStack) push(m Modal, now time.Time) modalStack {
 // pop returns the stack without its top.
 func (s modalStack) pop() modalStack {
 	if !s.empty() {
-		s.entries = s.entries[:len(s.entries)-1 : len(s.entries)-1]
+		s.entries = s.entries[: len(s.entries)-1 : len(s.entries)-1]
 	}
 	return s
 }

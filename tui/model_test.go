@@ -33,7 +33,7 @@ func TestFirstFrameWithoutIO(t *testing.T) {
 // panicBackend fails the test if New or View calls it.
 type panicBackend struct{}
 
-func (panicBackend) Info(context.Context) (BackendInfo, error)     { panic("Info called") }
+func (panicBackend) Info(context.Context) (BackendInfo, error)         { panic("Info called") }
 func (panicBackend) Models(context.Context) ([]agent.ModelInfo, error) { panic("Models called") }
 func (panicBackend) History(context.Context) ([]agent.Message, error)  { panic("History called") }
 func (panicBackend) Send(context.Context, string, string) (<-chan agent.Event, error) {

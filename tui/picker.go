@@ -192,7 +192,7 @@ func (p picker) row(m agent.ModelInfo, selected bool, w int) string {
 	id := safetext.Line(m.ID, w-markWidth-ansi.StringWidth(detail)-1)
 	gap := max(w-markWidth-ansi.StringWidth(id)-ansi.StringWidth(detail), 1)
 	if selected {
-		return st.Selected.Render(mark+id+strings.Repeat(" ", gap)+detail)
+		return st.Selected.Render(mark + id + strings.Repeat(" ", gap) + detail)
 	}
 	return st.Item.Render(mark+id) + strings.Repeat(" ", gap) + st.Detail.Render(detail)
 }
