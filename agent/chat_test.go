@@ -187,3 +187,20 @@ func TestMemoryTranscriptDraft(t *testing.T) {
 		t.Error("a write after Finish changed the message")
 	}
 }
+
+// failingTranscript accepts the person's message and refuses everything
+// after it.
+type failingTranscript struct{ *MemoryTranscript }
+
+func (f failingTranscript) Begin(context.Context, Role) (Draft, error) {
+	return nil, errors.New("disk full")
+}
+
+func TestRunPersistFailure(t *testing.T) {
+	tr := failingTranscript{NewMemoryTranscript()}
+	_, _, done := runScript(t, agenttest.Script{Turns: []agenttest.Turn{agenttest.Reply("hello")}}, RunSpec{Transcript: tr})
+	if done.Reason != StopError || !errors.Is(done.Err, ErrPersist) ||
+		!strings.HasPrefix(done.Err.Error(), "vouch could not save the conversation (disk full); check free disk space") {
+		t.Errorf("got Done{%s, %v}, want StopError wrapping ErrPersist that names the cause", done.Reason, done.Err)
+	}
+}

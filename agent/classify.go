@@ -119,7 +119,10 @@ func (c *Client) httpError(err error, status int, msg, detail, model string, nee
 // streamError describes a failure in the middle of a streamed answer.
 func (c *Client) streamError(err error, model string, need, window int) error {
 	var se *streamError
+	var re *runError
 	switch {
+	case errors.As(err, &re):
+		return err // already a sentence (e.g. a Transcript failure)
 	case errors.As(err, &se):
 		if detail := se.Type + " " + se.Code; isOverflow(se.Message + " " + detail) {
 			return c.httpError(err, http.StatusBadRequest, se.Message, detail, model, need, window)

@@ -211,3 +211,38 @@ func TestProbeHungServer(t *testing.T) {
 		t.Errorf("got %+v, want a timeout error", got)
 	}
 }
+
+func TestLlamaCppWindowVariants(t *testing.T) {
+	tests := []struct {
+		name       string
+		props      string
+		slots      string
+		wantWindow int
+		wantSource string
+	}{
+		{"default_generation_settings", `{"default_generation_settings":{"n_ctx":4000},"total_slots":1}`, `[]`, 4000, WindowFromLlamaCppProps},
+		{"top-level n_ctx (older builds)", `{"n_ctx":3000,"total_slots":1}`, `[]`, 3000, WindowFromLlamaCppProps},
+		{"slots when props has none", `{"total_slots":1}`, `[{"id":0,"n_ctx":2500}]`, 2500, WindowFromLlamaCppSlots},
+		{"neither", `{"total_slots":1}`, `[]`, DefaultContextWindow, WindowFromDefault},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mux := http.NewServeMux()
+			mux.HandleFunc("/v1/models", func(w http.ResponseWriter, _ *http.Request) {
+				_, _ = w.Write([]byte(`{"data":[{"id":"m","owned_by":"llamacpp"}]}`))
+			})
+			mux.HandleFunc("/props", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte(tt.props)) })
+			mux.HandleFunc("/slots", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte(tt.slots)) })
+			hs := httptest.NewServer(mux)
+			t.Cleanup(hs.Close)
+			c := NewClient(hs.URL+"/v1", "", nil)
+			n, src, err := c.ContextWindow(context.Background(), "m")
+			if kind, _ := c.Kind(context.Background()); kind != KindLlamaCpp {
+				t.Errorf("got kind %q, want %q", kind, KindLlamaCpp)
+			}
+			if err != nil || n != tt.wantWindow || src != tt.wantSource {
+				t.Errorf("got (%d, %q, %v), want (%d, %q, nil)", n, src, err, tt.wantWindow, tt.wantSource)
+			}
+		})
+	}
+}

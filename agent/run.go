@@ -232,14 +232,14 @@ func persistError(err error) error {
 // returns the tool calls to run, or the Done that ends the run.
 func (r *run) turn() ([]ToolCall, *Done) {
 	msgs := promptMessages(r.spec.SystemPrompt, r.history)
-	need, exact := r.c.promptTokens(r.ctx, msgs, r.toolsJSON)
+	need, _ := r.c.promptTokens(r.ctx, msgs, r.toolsJSON)
 	if r.ctx.Err() != nil {
 		return nil, &Done{Reason: StopCancelled}
 	}
 	if reserve := min(1024, r.window/8); need+reserve > r.window {
 		return nil, &Done{Reason: StopError, Err: overflowError(need+reserve, r.window, r.spec.Model, nil)}
 	}
-	st := &streamState{r: r, started: time.Now(), promptEstimate: need, exactPrompt: exact}
+	st := &streamState{r: r, promptEstimate: need}
 	st.stream(openai.ChatCompletionRequest{
 		Model:         r.spec.Model,
 		Messages:      msgs,
@@ -253,10 +253,8 @@ func (r *run) turn() ([]ToolCall, *Done) {
 // streamState collects one streamed answer.
 type streamState struct {
 	r              *run
-	started        time.Time
 	first, last    time.Time
 	promptEstimate int
-	exactPrompt    bool
 
 	text, reasoning strings.Builder
 	acc             toolCallAccumulator
