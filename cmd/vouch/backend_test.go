@@ -205,4 +205,3 @@ func TestBackendFailuresKeepConversation(t *testing.T) {
 	}
 	close(gate)
 }
-
