@@ -1,6 +1,7 @@
 package mcpclient
 
 import (
+	"bytes"
 	"errors"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -66,18 +67,28 @@ func skipValue(b []byte, i int) (int, error) {
 	}
 }
 
-// skipString returns the index just past the string literal at b[i].
+// skipString returns the index just past the string literal at b[i]. It
+// jumps from quote to quote (bytes.IndexByte is vectorized), so long
+// strings cost little; a quote is escaped when an odd run of backslashes
+// precedes it.
 func skipString(b []byte, i int) (int, error) {
 	if i >= len(b) || b[i] != '"' {
 		return 0, errBadJSON
 	}
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1, nil
+	for j := i + 1; j <= len(b); {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return 0, errBadJSON
 		}
+		q := j + k
+		n := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1, nil
+		}
+		j = q + 1
 	}
 	return 0, errBadJSON
 }

@@ -16,7 +16,7 @@ func invalidToolList() []any {
 	obj := map[string]any{"type": "object"}
 	wide := map[string]any{}
 	for i := range 5000 {
-		wide[fmt.Sprintf("p%d", i)] = map[string]any{"type": "string"}
+		wide[fmt.Sprintf("p%d", i)] = map[string]any{}
 	}
 	return []any{
 		map[string]any{"name": "echo", "description": "Echo the text back.", "inputSchema": map[string]any{
