@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -99,35 +98,18 @@ func runTUI(ctx context.Context, g *globals, args []string, e env) error {
 // runProgram runs the interface until the person quits or ctx ends.
 func runProgram(ctx context.Context, b tui.Backend, opts tui.Options, getenv func(string) string) error {
 	opts = opts.WithEnv(getenv)
-	// Decide the background once, from the environment, instead of letting
-	// lipgloss ask the terminal (an OSC 11 query that waits up to 5 s on a
-	// terminal or SSH link that does not answer) before the first frame.
-	dark := darkBackground(getenv)
-	lipgloss.SetHasDarkBackground(dark)
-	r := lipgloss.NewRenderer(os.Stdout)
-	r.SetHasDarkBackground(dark)
-	opts.Renderer = r
+	// Bubble Tea's package init already asked the terminal for its
+	// background (one OSC 11 round trip) and lipgloss cached the answer;
+	// VOUCH_THEME overrides it for terminals that answer wrongly.
+	switch strings.ToLower(getenv("VOUCH_THEME")) {
+	case "light":
+		lipgloss.SetHasDarkBackground(false)
+	case "dark":
+		lipgloss.SetHasDarkBackground(true)
+	}
 	p := tea.NewProgram(tui.New(b, opts), append(tui.ProgramOptions(), tea.WithContext(ctx))...)
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return fmt.Errorf("run the interface: %w", err)
 	}
 	return nil
-}
-
-// darkBackground reads VOUCH_THEME (dark or light), else COLORFGBG (set by
-// many terminals as "fg;bg"), and assumes a dark background otherwise.
-func darkBackground(getenv func(string) string) bool {
-	switch strings.ToLower(getenv("VOUCH_THEME")) {
-	case "light":
-		return false
-	case "dark":
-		return true
-	}
-	if v := getenv("COLORFGBG"); v != "" {
-		parts := strings.Split(v, ";")
-		if bg, err := strconv.Atoi(parts[len(parts)-1]); err == nil {
-			return bg < 7 || bg == 8
-		}
-	}
-	return true
 }
