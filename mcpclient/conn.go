@@ -107,9 +107,20 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 		cn.close()
 		return nil, cn.classify(err, nil)
 	}
+	// listening is closed once a modern subscriptions/listen stream is
+	// acknowledged (or has failed), so the tool list fetched afterwards
+	// cannot miss a change.
+	listening := make(chan struct{})
+	var listenOnce sync.Once
+	listened := func() { listenOnce.Do(func() { close(listening) }) }
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == mcp.MethodNotificationToolsListChanged && d.onToolsChanged != nil {
-			d.onToolsChanged()
+		switch n.Method {
+		case mcp.MethodNotificationToolsListChanged:
+			if d.onToolsChanged != nil {
+				d.onToolsChanged()
+			}
+		case mcp.MethodNotificationSubscriptionsAcknowledged:
+			listened()
 		}
 	})
 	pctx, p := withProbe(ctx)
@@ -132,8 +143,19 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 		case cn.modern:
 			if _, err := c.ListenAsync(life, mcp.SubscriptionFilter{ToolsListChanged: true}, func(err error) {
 				d.logger.Debug("mcp: tools/list_changed stream ended", "server", d.cfg.ID, "err", err)
+				listened()
 			}); err != nil {
 				d.logger.Debug("mcp: cannot listen for tools/list_changed", "server", d.cfg.ID, "err", err)
+				listened()
+			}
+			ack := time.NewTimer(listenAckWait)
+			defer ack.Stop()
+			select {
+			case <-listening:
+			case <-ack.C: // a server that never acknowledges still works, without the guarantee
+			case <-ctx.Done():
+				cn.close()
+				return nil, cn.classify(ctx.Err(), nil)
 			}
 		case d.legacyVersion == "":
 			// The legacy notification stream must be configured on the
@@ -210,6 +232,9 @@ func (c *conn) paramHeaders(params map[string]any, encoded []byte) map[string]st
 	}
 	return mcp.GenerateParamHeaders(&tool, encoded)
 }
+
+// listenAckWait bounds the wait for a subscriptions/listen acknowledgment.
+const listenAckWait = 2 * time.Second
 
 // maxListPages bounds tools/list pagination.
 const maxListPages = 100

@@ -47,7 +47,7 @@ func newBlackHole(t testing.TB) *mcptest.BlackHole {
 // closed at cleanup.
 func newManager(t testing.TB, opts Options) (*Manager, *signalStore) {
 	t.Helper()
-	store := &signalStore{saved: make(chan Catalog, 64)}
+	store := &signalStore{changed: make(chan struct{})}
 	if opts.Store == nil {
 		opts.Store = store
 	}
@@ -77,13 +77,13 @@ func activeServer(t testing.TB, m *Manager, name, url string) ServerConfig {
 	return cfg
 }
 
-// signalStore is a MemoryStore that reports every save on a channel, so
-// tests wait for background refreshes without sleeping.
+// signalStore is a MemoryStore that keeps a history of saves and signals
+// each one, so tests wait for background refreshes without sleeping.
 type signalStore struct {
 	MemoryStore
-	saved chan Catalog
-	mu    sync.Mutex
-	saves int
+	mu      sync.Mutex
+	saves   []Catalog
+	changed chan struct{} // closed and replaced on every save
 }
 
 func (s *signalStore) SaveCatalog(ctx context.Context, c Catalog) error {
@@ -91,37 +91,44 @@ func (s *signalStore) SaveCatalog(ctx context.Context, c Catalog) error {
 		return err
 	}
 	s.mu.Lock()
-	s.saves++
-	s.mu.Unlock()
-	select {
-	case s.saved <- c:
-	default:
-	}
+	defer s.mu.Unlock()
+	s.saves = append(s.saves, c)
+	close(s.changed)
+	s.changed = make(chan struct{})
 	return nil
 }
 
 func (s *signalStore) count() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.saves
+	return len(s.saves)
 }
 
-// waitSaved waits for a saved catalog of serverID satisfying ok.
-func (s *signalStore) waitSaved(t *testing.T, serverID string, ok func(Catalog) bool) Catalog {
+// waitSaved waits for a catalog of serverID satisfying ok among the saves
+// after the first since.
+func (s *signalStore) waitSaved(t *testing.T, serverID string, since int, ok func(Catalog) bool) Catalog {
 	t.Helper()
 	deadline := time.After(waitLimit)
 	for {
-		select {
-		case c := <-s.saved:
+		s.mu.Lock()
+		for _, c := range s.saves[min(since, len(s.saves)):] {
 			if c.ServerID == serverID && ok(c) {
+				s.mu.Unlock()
 				return c
 			}
+		}
+		changed := s.changed
+		s.mu.Unlock()
+		select {
+		case <-changed:
 		case <-deadline:
 			t.Fatalf("no matching catalog of %s saved within %s", serverID, waitLimit)
 			return Catalog{}
 		}
 	}
 }
+
+func anyCatalog(Catalog) bool { return true }
 
 func toolNames(c Catalog) []string {
 	var out []string

@@ -36,7 +36,7 @@ type probeFacts struct {
 	mediaType   string // last response media type
 	sentSession bool   // last request carried Mcp-Session-Id
 	challenge   bool   // a 401 carried WWW-Authenticate
-	oauth       bool   // ... naming OAuth metadata, or when no secret was sent
+	oauth       bool   // ... naming OAuth metadata, or with no secret header configured
 	tooLarge    bool   // a body exceeded the response limit
 	redirect    bool   // a 3xx was refused
 }
@@ -68,7 +68,10 @@ func (p *probe) record(req *http.Request, resp *http.Response, secretHeader stri
 		if auth := resp.Header.Values("WWW-Authenticate"); len(auth) > 0 {
 			f.challenge = true
 			joined := strings.ToLower(strings.Join(auth, ","))
-			if strings.Contains(joined, "resource_metadata") || secretHeader == "" || req.Header.Get(secretHeader) == "" {
+			// An OAuth server names its metadata (RFC 9728); without a
+			// configured secret header, any challenge asks for authorization
+			// vouch cannot give.
+			if strings.Contains(joined, "resource_metadata") || secretHeader == "" {
 				f.oauth = true
 			}
 		}
@@ -191,6 +194,7 @@ func classify(err error, p *probe, timeout time.Duration) *Error {
 	mk := func(kind error, sentence string) *Error { return &Error{Kind: kind, Sentence: sentence, Err: err} }
 	var rpc *rpcError
 	var authErr *transport.AuthorizationRequiredError
+	var te *transport.Error
 	switch {
 	case s.tooLarge || errors.Is(err, errBodyTooLarge):
 		return mk(ErrResponseTooLarge, "The server's response exceeded the size limit and was discarded; ask for less data or raise the limit.")
@@ -216,14 +220,17 @@ func classify(err error, p *probe, timeout time.Duration) *Error {
 		return mk(ErrNotMCP, fmt.Sprintf("The endpoint refused the MCP handshake (HTTP %d); check the URL path, or the server may only offer the older SSE transport, which is not supported.", s.status))
 	case errors.As(err, &rpc):
 		return mk(ErrProtocol, fmt.Sprintf("The server returned an error (JSON-RPC %d: %s).", rpc.Code, cleanText(rpc.Message, 200)))
+	case isDecodeError(err):
+		return mk(ErrNotMCP, "The endpoint's answer is not valid MCP JSON-RPC; check the URL.")
+	case !errors.As(err, &te) && s.status != 0 && s.status < 300:
+		// mcp-go turns a JSON-RPC error answer into a plain error.
+		return mk(ErrProtocol, fmt.Sprintf("The server returned an error (%s).", strings.TrimSuffix(cleanText(err.Error(), 200), ".")))
 	case s.status >= 500:
 		return mk(ErrUnreachable, fmt.Sprintf("The server failed with HTTP %d; try again later or check the server's logs.", s.status))
 	case s.status >= 400:
 		return mk(ErrNotMCP, fmt.Sprintf("The endpoint answered HTTP %d; check the URL.", s.status))
 	case isEOF(err):
 		return mk(ErrUnreachable, "The server closed the connection; check that it is running, then retry.")
-	case isDecodeError(err, s):
-		return mk(ErrNotMCP, "The endpoint's answer is not valid MCP JSON-RPC; check the URL.")
 	}
 	return mk(ErrUnreachable, "The server could not be reached or answered unexpectedly; check the URL and that the server is running.")
 }
@@ -271,8 +278,8 @@ func isEOF(err error) bool {
 		strings.Contains(err.Error(), "unexpected nil response") || strings.Contains(err.Error(), "EOF")
 }
 
-func isDecodeError(err error, s probeFacts) bool {
+func isDecodeError(err error) bool {
 	msg := err.Error()
 	return strings.Contains(msg, "failed to decode response") || strings.Contains(msg, "unexpected content type") ||
-		strings.Contains(msg, "failed to unmarshal") || strings.Contains(msg, "invalid character") || s.mediaType != ""
+		strings.Contains(msg, "failed to unmarshal") || strings.Contains(msg, "invalid character")
 }
