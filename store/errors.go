@@ -35,6 +35,10 @@ var (
 	// ErrInvalid means a record was rejected before anything was written,
 	// e.g. a provider without a name or a message with an unknown status.
 	ErrInvalid = errors.New("the record is invalid; nothing was written")
+
+	// ErrDuplicate means another record already has that name; nothing was
+	// written.
+	ErrDuplicate = errors.New("that name is already taken; choose another")
 )
 
 // Errors returned by Secrets (SPEC K2). Their wrapped messages name the

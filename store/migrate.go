@@ -24,6 +24,16 @@ var (
 	// entry into a partial message without scanning the transcripts.
 	bucketStreaming = []byte("streaming")
 
+	// bucketMCPServers holds MCP server configurations by server ID (JSON
+	// MCPServer); never a secret (SPEC B1).
+	bucketMCPServers = []byte("mcp_servers")
+	// bucketMCPCatalogs holds each server's cached tool catalog by server ID,
+	// as the bytes the mcpclient package encodes (SPEC B5).
+	bucketMCPCatalogs = []byte("mcp_catalogs")
+	// bucketToolsOff records tools a person turned off for a conversation:
+	// key = conversation ID + 0x00 + tool identity, value empty.
+	bucketToolsOff = []byte("tools_off")
+
 	keySchemaVersion = []byte("schema_version")
 )
 
@@ -41,6 +51,14 @@ var migrations = []migration{
 	{name: "create buckets", up: func(tx *bbolt.Tx) error {
 		for _, name := range [][]byte{bucketMeta, bucketSettings, bucketProviders,
 			bucketConversations, bucketConvByUpdated, bucketMessages, bucketStreaming} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return fmt.Errorf("create bucket %s: %w", name, err)
+			}
+		}
+		return nil
+	}},
+	{name: "mcp servers, catalogs and tool selection", up: func(tx *bbolt.Tx) error {
+		for _, name := range [][]byte{bucketMCPServers, bucketMCPCatalogs, bucketToolsOff} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
 			}
