@@ -60,11 +60,11 @@ type CallOptions struct {
 // IsError set; a failure to get a result is a *CallError carrying the
 // correlation ID.
 //
-// When the server has lost the session (SPEC B7), the call is re-sent once
-// on a fresh connection only if opts.Effect is read-only or idempotent; a
-// mutating call fails with ErrSessionLost and is never re-sent. A call whose
-// connection broke mid-way fails with ErrConnectionLost and is never re-sent
-// either: it may or may not have run.
+// When the server has lost the session (SPEC B7), or the connection broke
+// before the answer (a restart, a crash), the call is re-sent once on a
+// fresh connection only if opts.Effect is read-only or idempotent. A
+// mutating call fails with ErrSessionLost or ErrConnectionLost and is never
+// re-sent: after a broken connection it may or may not have run.
 func (m *Manager) Call(ctx context.Context, serverID, toolName string, args json.RawMessage, opts CallOptions) (Result, error) {
 	if opts.CorrelationID == "" {
 		opts.CorrelationID = uuid.NewString()
@@ -91,6 +91,9 @@ func (m *Manager) Call(ctx context.Context, serverID, toolName string, args json
 	for {
 		c, err := m.connect(ctx, s, opts.SecretMode, timeout)
 		if err != nil {
+			if connectionBroken(err) {
+				m.markUnreachable(s, err)
+			}
 			return fail(retried, err)
 		}
 		raw, p, err := c.callTool(ctx, toolName, args)
@@ -102,7 +105,14 @@ func (m *Manager) Call(ctx context.Context, serverID, toolName string, args json
 			res.CorrelationID, res.Retried = opts.CorrelationID, retried
 			return res, nil
 		}
+		var e *Error
 		if c.sessionLost(err, p) {
+			e = &Error{Kind: ErrSessionLost, Err: err, Sentence: sessionLostSentence(opts.Effect, retried)}
+		} else if e = c.classify(err, p); errors.Is(e, ErrUnreachable) && !isRefused(err) && !isDNS(err) {
+			e = &Error{Kind: ErrConnectionLost, Err: err,
+				Sentence: "The connection to the server broke before the answer, so the call may or may not have run; vouch did not re-send it."}
+		}
+		if errors.Is(e, ErrSessionLost) || errors.Is(e, ErrConnectionLost) {
 			m.mu.Lock()
 			m.dropConnLocked(s, c)
 			m.mu.Unlock()
@@ -110,15 +120,12 @@ func (m *Manager) Call(ctx context.Context, serverID, toolName string, args json
 				retried = true
 				continue
 			}
-			return fail(retried, &Error{Kind: ErrSessionLost, Err: err, Sentence: sessionLostSentence(opts.Effect, retried)})
 		}
-		e := c.classify(err, p)
-		if errors.Is(e, ErrUnreachable) && !isRefused(err) && !isDNS(err) {
-			e = &Error{Kind: ErrConnectionLost, Err: err,
-				Sentence: "The connection to the server broke during the call, so it may or may not have run; vouch did not re-send it."}
-		}
-		if connectionBroken(e) {
-			m.markUnreachable(s, c, e)
+		if connectionBroken(e) { // refused, TLS, no longer MCP: the request never ran
+			m.mu.Lock()
+			m.dropConnLocked(s, c)
+			m.mu.Unlock()
+			m.markUnreachable(s, e)
 		}
 		return fail(retried, e)
 	}
@@ -134,15 +141,14 @@ func sessionLostSentence(effect Effect, retried bool) string {
 // connectionBroken reports whether e means the server is not usable now
 // (as opposed to a slow tool or an error answer).
 func connectionBroken(e error) bool {
-	return errors.Is(e, ErrUnreachable) || errors.Is(e, ErrConnectionLost) || errors.Is(e, ErrTLS) || errors.Is(e, ErrNotMCP)
+	return errors.Is(e, ErrUnreachable) || errors.Is(e, ErrTLS) || errors.Is(e, ErrNotMCP)
 }
 
-// markUnreachable drops c and marks s stale: its tools stop being offered
-// until a refresh succeeds (SPEC B5).
-func (m *Manager) markUnreachable(s *server, c *conn, e error) {
+// markUnreachable marks s stale after a failed connection: its tools stop
+// being offered until a refresh succeeds (SPEC B5).
+func (m *Manager) markUnreachable(s *server, e error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.dropConnLocked(s, c)
 	if s.removed || m.closed || !s.cfg.Active {
 		return
 	}

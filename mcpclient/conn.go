@@ -63,6 +63,7 @@ type conn struct {
 	secret     string // only to scrub it from error sentences
 
 	cancel    context.CancelFunc // ends the notification stream
+	closeIdle func()             // releases the connection's HTTP pool
 	ids       atomic.Int64
 	closeOnce sync.Once
 
@@ -79,8 +80,9 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	hc, closeIdle := newHTTPClient(d.httpClient, d.limits, d.cfg.HeaderName)
 	opts := []transport.StreamableHTTPCOption{
-		transport.WithHTTPBasicClient(newHTTPClient(d.httpClient, d.limits, d.cfg.HeaderName)),
+		transport.WithHTTPBasicClient(hc),
 		transport.WithHTTPLogger(d.logger),
 	}
 	if d.cfg.HeaderName != "" && d.secret != "" {
@@ -101,7 +103,7 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 	}
 	c := client.NewClient(tr, copts...)
 	life, cancel := context.WithCancel(context.Background())
-	cn := &conn{client: c, tr: tr, cancel: cancel, timeout: d.timeout, clientInfo: d.clientInfo, logger: d.logger, secret: d.secret}
+	cn := &conn{client: c, tr: tr, cancel: cancel, closeIdle: closeIdle, timeout: d.timeout, clientInfo: d.clientInfo, logger: d.logger, secret: d.secret}
 	cn.ids.Store(1 << 40) // clear of the ids mcp-go's Client uses
 	if err := c.Start(life); err != nil {
 		cn.close()
@@ -176,6 +178,7 @@ func (c *conn) close() {
 		if err := c.client.Close(); err != nil {
 			c.logger.Debug("mcp: close", "err", err)
 		}
+		c.closeIdle()
 	})
 }
 

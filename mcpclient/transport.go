@@ -166,20 +166,28 @@ func (b *limitedBody) Close() error {
 	return err
 }
 
-// newHTTPClient wraps base (or the default transport) with guardTransport
-// and refuses redirects: a redirect could carry the secret header to another
-// host, and the person should enter the final URL instead.
-func newHTTPClient(base *http.Client, lim Limits, secretHeader string) *http.Client {
+// newHTTPClient wraps base's RoundTripper (or the default transport) with
+// guardTransport, and refuses redirects: a redirect could carry the secret
+// header to another host, and the person should enter the final URL
+// instead. An *http.Transport is cloned, so each connection has its own
+// pool of kept-alive TCP connections: a connection made after a server
+// restart never reuses one the restart killed. closeIdle releases the pool.
+func newHTTPClient(base *http.Client, lim Limits, secretHeader string) (hc *http.Client, closeIdle func()) {
 	rt := http.DefaultTransport
 	if base != nil && base.Transport != nil {
 		rt = base.Transport
+	}
+	closeIdle = func() {}
+	if t, ok := rt.(*http.Transport); ok {
+		own := t.Clone()
+		rt, closeIdle = own, own.CloseIdleConnections
 	}
 	return &http.Client{
 		Transport: &guardTransport{base: rt, max: lim.MaxResponseBytes, secretHeader: secretHeader},
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		},
-	}
+	}, closeIdle
 }
 
 // classify turns a failed operation into an *Error with one sentence that
