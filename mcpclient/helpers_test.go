@@ -128,6 +128,25 @@ func (s *signalStore) waitSaved(t *testing.T, serverID string, since int, ok fun
 	}
 }
 
+// waitCount waits until at least n catalogs have been saved.
+func (s *signalStore) waitCount(t testing.TB, n int) {
+	t.Helper()
+	deadline := time.After(waitLimit)
+	for {
+		s.mu.Lock()
+		done, changed := len(s.saves) >= n, s.changed
+		s.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("fewer than %d catalogs saved within %s", n, waitLimit)
+		}
+	}
+}
+
 func anyCatalog(Catalog) bool { return true }
 
 func toolNames(c Catalog) []string {
