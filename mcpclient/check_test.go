@@ -1,11 +1,13 @@
 package mcpclient
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -245,5 +247,55 @@ func TestTestNeedsName(t *testing.T) {
 	}
 	if time.Since(start) > time.Second {
 		t.Errorf("Test without a name tried to connect")
+	}
+}
+
+// TestSecretNeverLeaks covers the invariant "no secret byte ever appears in
+// the database, a log or the screen" for this package: a server that echoes
+// a wrong secret back cannot get it into an error, a log line, a status or
+// the stored catalog.
+func TestSecretNeverLeaks(t *testing.T) {
+	const right, wrong = "right-secret-abcdef", "wrong-secret-123456"
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	srv := newServer(t, mcptest.Options{RequireHeader: "Authorization", RequireValue: right})
+	cfg := NewServerConfig("keyed", srv.URL, "Authorization")
+	cfg.Active = true
+	secrets := StaticSecrets{cfg.ID: wrong}
+	m, store := newManager(t, Options{Secrets: secrets, Logger: logger})
+	if err := m.Put(cfg); err != nil {
+		t.Fatal(err)
+	}
+	err := m.Refresh(context.Background(), cfg.ID, NonInteractive)
+	if err == nil || strings.Contains(err.Error(), wrong) || !strings.Contains(err.Error(), "[secret]") {
+		t.Fatalf("Refresh() error = %v; want the echoed secret redacted", err)
+	}
+	m.logRefresh(cfg.ID, err)
+	secrets[cfg.ID] = right
+	if err := m.Refresh(context.Background(), cfg.ID, NonInteractive); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := m.Server(cfg.ID)
+	stored, _, err := store.MemoryStore.LoadCatalog(context.Background(), cfg.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, s := range map[string]string{"logs": logs.String(), "state": fmt.Sprintf("%+v", st), "store": fmt.Sprintf("%+v", stored)} {
+		if strings.Contains(s, wrong) || strings.Contains(s, right) {
+			t.Errorf("the secret appears in the %s", what)
+		}
+	}
+	if !strings.Contains(logs.String(), "refresh failed") {
+		t.Errorf("nothing was logged; the check proves nothing:\n%s", logs.String())
+	}
+}
+
+func TestRedactingLogger(t *testing.T) {
+	var buf bytes.Buffer
+	l := redactingLogger(slog.New(slog.NewJSONHandler(&buf, nil)), "hunter2")
+	l.With("pre", "x hunter2").WithGroup("g").Info("msg hunter2", "err", errors.New("token hunter2 bad"),
+		slog.Group("inner", "v", "hunter2"), "n", 42)
+	if out := buf.String(); strings.Contains(out, "hunter2") || !strings.Contains(out, "[secret]") || !strings.Contains(out, "42") {
+		t.Fatalf("log = %s", out)
 	}
 }

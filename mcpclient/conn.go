@@ -83,7 +83,7 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 	hc, closeIdle := newHTTPClient(d.httpClient, d.limits, d.cfg.HeaderName)
 	opts := []transport.StreamableHTTPCOption{
 		transport.WithHTTPBasicClient(hc),
-		transport.WithHTTPLogger(d.logger),
+		transport.WithHTTPLogger(redactingLogger(d.logger, d.secret)),
 	}
 	if d.cfg.HeaderName != "" && d.secret != "" {
 		opts = append(opts, transport.WithHTTPHeaders(map[string]string{d.cfg.HeaderName: d.secret}))
@@ -103,7 +103,8 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 	}
 	c := client.NewClient(tr, copts...)
 	life, cancel := context.WithCancel(context.Background())
-	cn := &conn{client: c, tr: tr, cancel: cancel, closeIdle: closeIdle, timeout: d.timeout, clientInfo: d.clientInfo, logger: d.logger, secret: d.secret}
+	cn := &conn{client: c, tr: tr, cancel: cancel, closeIdle: closeIdle, timeout: d.timeout, clientInfo: d.clientInfo,
+		logger: redactingLogger(d.logger, d.secret), secret: d.secret}
 	cn.ids.Store(1 << 40) // clear of the ids mcp-go's Client uses
 	if err := c.Start(life); err != nil {
 		cn.close()
@@ -144,10 +145,10 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 		switch {
 		case cn.modern:
 			if _, err := c.ListenAsync(life, mcp.SubscriptionFilter{ToolsListChanged: true}, func(err error) {
-				d.logger.Debug("mcp: tools/list_changed stream ended", "server", d.cfg.ID, "err", err)
+				cn.logger.Debug("mcp: tools/list_changed stream ended", "server", d.cfg.ID, "err", err)
 				listened()
 			}); err != nil {
-				d.logger.Debug("mcp: cannot listen for tools/list_changed", "server", d.cfg.ID, "err", err)
+				cn.logger.Debug("mcp: cannot listen for tools/list_changed", "server", d.cfg.ID, "err", err)
 				listened()
 			}
 			ack := time.NewTimer(listenAckWait)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -322,5 +323,60 @@ func TestLoadedCatalogNotExecutable(t *testing.T) {
 	all := m.Tools()
 	if len(all) != 1 || all[0].Executable || all[0].Status != StatusStale || all[0].Identity != Identity(cfg.ID, "t") {
 		t.Fatalf("Tools() = %+v", all)
+	}
+}
+
+// TestCloseLeavesNoGoroutines: after Close, no goroutine of the manager, its
+// connections or mcp-go's listeners is left running, even after session
+// losses and a hanging server.
+func TestCloseLeavesNoGoroutines(t *testing.T) {
+	before := runtime.NumGoroutine()
+	func() {
+		srv, err := mcptest.NewServer(mcptest.Options{Era: mcptest.EraLegacy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		modern, err := mcptest.NewServer(mcptest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hole, err := mcptest.NewBlackHole()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := NewManager(Options{Timeout: 300 * time.Millisecond})
+		for _, url := range []string{srv.URL, modern.URL, hole.URL} {
+			cfg := NewServerConfig("s", url, "")
+			cfg.Active = true
+			if err := m.Put(cfg); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m.WarmAll(context.Background())
+		for _, e := range m.Executable() {
+			if e.Name == "lookup" {
+				srv.ForgetSessions()
+				if _, err := m.Call(context.Background(), e.ServerID, "lookup", []byte(`{"key":"k"}`), CallOptions{Effect: EffectReadOnly}); err != nil {
+					t.Errorf("call: %v", err)
+				}
+			}
+		}
+		for _, c := range []interface{ Close() error }{m, srv, modern, hole} {
+			if err := c.Close(); err != nil {
+				t.Errorf("close: %v", err)
+			}
+		}
+	}()
+	// The runtime has no event for goroutines ending: poll against the one
+	// generous limit, as goleak does.
+	deadline := time.Now().Add(waitLimit)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines before, %d after Close:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
+		}
+		<-tick.C
 	}
 }
