@@ -50,6 +50,12 @@ type Secrets struct {
 	backend string
 	timeout time.Duration
 	open    func() (keyring.Keyring, error)
+	// promptsForPassphrase is set when the file backend would ask the
+	// person for its passphrase; GetNoPrompt then reports it locked.
+	promptsForPassphrase bool
+	// locked, when set, reports whether getting a secret would need an
+	// unlock prompt (the Secret Service's login collection is locked).
+	locked func() (bool, error)
 
 	mu   sync.Mutex // held while opening, so calls share one backend
 	ring keyring.Keyring
@@ -79,6 +85,10 @@ func NewSecrets(opts SecretsOptions) (*Secrets, error) {
 	}
 	s.backend = backend
 	s.open = func() (keyring.Keyring, error) { return keyring.Open(cfg) }
+	s.promptsForPassphrase = backend == BackendFile && opts.Passphrase != nil
+	if backend == BackendSecretService {
+		s.locked = secretServiceLocked
+	}
 	return s, nil
 }
 
