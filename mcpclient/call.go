@@ -108,7 +108,7 @@ func (m *Manager) Call(ctx context.Context, serverID, toolName string, args json
 		var e *Error
 		if c.sessionLost(err, p) {
 			e = &Error{Kind: ErrSessionLost, Err: err, Sentence: sessionLostSentence(opts.Effect, retried)}
-		} else if e = c.classify(err, p); errors.Is(e, ErrUnreachable) && !isRefused(err) && !isDNS(err) {
+		} else if e = c.classifyWithin(err, p, timeout); errors.Is(e, ErrUnreachable) && !isRefused(err) && !isDNS(err) {
 			e = &Error{Kind: ErrConnectionLost, Err: err,
 				Sentence: "The connection to the server broke before the answer, so the call may or may not have run; vouch did not re-send it."}
 		}

@@ -104,6 +104,22 @@ func TestCallTimeoutAndCancel(t *testing.T) {
 	}
 }
 
+// TestSlowServer: a server slow on every call (Options.Delay) times out per
+// call, while its tools stay offered.
+func TestSlowServer(t *testing.T) {
+	srv := newServer(t, mcptest.Options{Delay: time.Minute})
+	m, _ := newManager(t, Options{CallTimeout: 150 * time.Millisecond})
+	cfg := activeServer(t, m, "slow", srv.URL)
+	_, err := m.Call(context.Background(), cfg.ID, "echo", json.RawMessage(`{"text":"x"}`), CallOptions{Effect: EffectReadOnly})
+	var ce *CallError
+	if !errors.Is(err, ErrTimeout) || !errors.As(err, &ce) || ce.Retried {
+		t.Fatalf("Call() = %v, want a timeout without retry", err)
+	}
+	if !strings.Contains(err.Error(), "within 150ms") || len(m.Executable()) != 4 {
+		t.Errorf("error %q, %d executable", err, len(m.Executable()))
+	}
+}
+
 // TestSessionLoss covers SPEC B7 for both server families: mcp-go servers
 // answer 404 for a forgotten session; TypeScript-SDK servers answer 400 "No
 // valid session ID provided" after a restart and refuse re-initialization on

@@ -331,7 +331,12 @@ func (c *conn) sessionLost(err error, p *probe) bool {
 // classify is the package classify with this connection's timeout, and
 // the secret scrubbed from the sentence should a server have echoed it.
 func (c *conn) classify(err error, p *probe) *Error {
-	e := classify(err, p, c.timeout)
+	return c.classifyWithin(err, p, c.timeout)
+}
+
+// classifyWithin is classify for an operation that had the given budget.
+func (c *conn) classifyWithin(err error, p *probe, timeout time.Duration) *Error {
+	e := classify(err, p, timeout)
 	if c.secret != "" {
 		scrubbed := *e
 		scrubbed.Sentence = redact(e.Sentence, c.secret)

@@ -1,11 +1,115 @@
-// Package mcpclient owns connections to remote MCP servers over Streamable
-// HTTP: the tool catalog cache and its background warming, stable tool
-// identities and per-execution wire names, result sanitizing, session
-// recovery, skills served over MCP and MCP Apps resources.
+// Package mcpclient owns vouch's connections to remote MCP servers over
+// Streamable HTTP: server configuration and its validation, the connection
+// test, the tool catalog cache and its background warming, stable tool
+// identities and per-execution wire names, tool calls with session recovery,
+// and the conversion of results into bounded, inert text (SPEC B, C, E).
+// Skills served over MCP and MCP Apps resources will live here too.
+//
+// # Servers
+//
+// A ServerConfig is a name, an https endpoint (plain http only for
+// loopback) and optionally the name of one secret header (SPEC B1). Its ID
+// is a UUID that never changes; the secret's value lives in the OS keyring
+// under that ID and reaches this package only through a SecretSource, or as
+// the argument of Test. stdio commands and OAuth are reported unsupported
+// (SPEC B4): Validate rejects commands and paths, and a 401 carrying an
+// authorization challenge fails with ErrOAuthUnsupported, with no OAuth
+// flow, no listener and nothing stored.
+//
+// Test connects, reports the protocol era, server, capabilities and tools
+// (with the invalid ones and why), and closes; it activates and stores
+// nothing (SPEC B2). Activation is Manager.SetActive.
+//
+// Both protocol eras are spoken (SPEC B8). mcp-go's Client performs the
+// handshake: server/discover for the stateless 2026-07-28 revision, falling
+// back to initialize and a session. Requests then go through its transport
+// as raw JSON-RPC, so that tool lists and results reach this package
+// unparsed and are validated item by item: one malformed tool or content
+// item is rejected on its own instead of failing the whole answer.
+//
+// # Identities and wire names
+//
+// Every tool has the identity "mcp:<serverUUID>:<toolName>" (SPEC C1).
+// WireNames/NewWireMap freeze, per execution, a name the model sees:
+// "mcp_" plus the tool name when that is legal, short and unambiguous, else
+// a sanitized, truncated name with a 12-hex-digit hash of the identity. The
+// names depend only on the set of identities, so runs are reproducible; a
+// wire name not in the map is ErrUnknownWireName, never a guess (SPEC C2,
+// C3).
+//
+// # Catalog and warming
+//
+// The Manager keeps, per server, the last Catalog (stored through a
+// CatalogStore with its fetch time) and a Status: inactive, pending,
+// connected, stale, locked, error or unsupported. Start loads stored
+// catalogs and warms active servers in the background, at most
+// Options.Concurrency at a time, each within Options.Timeout (SPEC B5).
+// Warming never prompts for a secret: a secret that needs the person marks
+// the server locked and keeps its catalog (SPEC B6). A server that cannot be
+// reached keeps its catalog, marked stale. notifications/tools/list_changed
+// triggers a refresh: on a modern connection through an acknowledged
+// subscriptions/listen stream, on a legacy one through the GET stream
+// (SPEC B8). Only tools of active, connected servers are Executable.
+//
+// Tool descriptions are neutralized and capped at 1 KiB; schemas must be
+// objects of type "object", at most 64 KiB, 32 levels and 1,000 properties,
+// with local, acyclic $refs; duplicated names reject every copy (SPEC B3,
+// F1).
+//
+// # Calls and results
+//
+// Manager.Call (and the agent.Tool adapter from AgentTool/AgentTools) sends
+// one tools/call with a timeout and the caller's context. Its CallOptions
+// carry the correlation ID, kept in every Result and CallError, and the
+// Effect from local policy: read-only, idempotent or mutating (the zero
+// value; unknown counts as mutating). Annotations never set it (SPEC D2).
+//
+// When the session is lost (HTTP 404 from mcp-go servers, HTTP 400 "No valid
+// session ID provided" from TypeScript-SDK servers, or JSON-RPC -32001), or
+// the connection broke before the answer, the connection is replaced by a
+// fresh one (a new transport and HTTP pool: TypeScript servers refuse
+// re-initialization on the old one) and a read-only or idempotent call is
+// re-sent once. A mutating call fails with ErrSessionLost or
+// ErrConnectionLost and is never re-sent (SPEC B7).
+//
+// Results become text (SPEC E1, E2): text content neutralized, structured
+// content serialized as JSON text, isError kept as a flag, images, audio,
+// blob resources and resource links described as "[unsupported content:
+// image/png, 1234 bytes]" and never fetched. Result has no field a result's
+// shape could fill, so marker-shaped keys stay inert text. The text is cut
+// at Limits.MaxResultBytes (64 KiB) without decoding more than it keeps; a
+// response body beyond Limits.MaxResponseBytes (16 MiB) is cut off as it
+// streams in and the call fails with ErrResponseTooLarge.
 //
 // # Concurrency
 //
-// Submitting a message never waits on an MCP server: callers read the cached
-// catalog, and warming runs in the background with bounded concurrency and
-// per-server timeouts.
+// All Manager methods are safe for concurrent use. Submitting a message
+// never waits on an MCP server: Tools, Executable and AgentTools read an
+// immutable snapshot that every state change republishes, and the Manager's
+// mutex is never held across network I/O. Dials are serialized per server
+// (a select-able semaphore, so waiting callers honour their context);
+// refreshes may overlap, and the newest one started wins. mcp-go calls the
+// list_changed handler on its own goroutines; it only schedules a refresh,
+// coalescing notifications that arrive meanwhile. Close cancels background
+// work, closes every connection (ending legacy sessions with a DELETE bounded
+// to one second) and waits for its goroutines.
+//
+// # Caveats
+//
+//   - Terminal sanitizing is this package's own (sanitize.go) until a shared
+//     package exists: ESC sequences removed whole, C0/C1 controls, bidi
+//     controls and zero-width characters removed, invalid UTF-8 replaced.
+//   - Recursive schemas (a $ref cycle) are rejected, not expanded; so are
+//     remote $refs.
+//   - A catalog loaded from the store is stale until a refresh confirms it:
+//     right after start, a server's tools are offered only once it answered.
+//   - A call that timed out or broke mid-way may have run on the server;
+//     only its correlation ID tells the person which one to check.
+//   - Redirects are refused (a redirect could carry the secret header to
+//     another host); the person enters the final URL.
+//   - Legacy servers that announce tools.listChanged are dialed twice the
+//     first time: the GET notification stream must be configured before the
+//     handshake that reveals the era.
+//   - A modern connection waits up to two seconds for its subscriptions/listen
+//     acknowledgment, so that the tool list fetched next cannot miss a change.
 package mcpclient

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -141,9 +142,11 @@ type ServerState struct {
 	ServerVersion   string
 }
 
-// Put adds a server or updates its configuration. A changed URL or header
-// name drops the live connection and marks a cached catalog stale until the
-// next refresh. Put does no I/O; call Refresh or SetActive to connect.
+// Put adds a server or updates its configuration. Names are unique
+// (case-insensitively): a duplicate is a *ConfigError. A changed URL or
+// header name drops the live connection and marks a cached catalog stale
+// until the next refresh. Put does no I/O; call Refresh or SetActive to
+// connect.
 func (m *Manager) Put(cfg ServerConfig) error {
 	if err := cfg.Validate(); err != nil {
 		return err
@@ -152,6 +155,12 @@ func (m *Manager) Put(cfg ServerConfig) error {
 	defer m.mu.Unlock()
 	if m.closed {
 		return ErrClosed
+	}
+	for id, other := range m.servers {
+		if id != cfg.ID && strings.EqualFold(strings.TrimSpace(other.cfg.Name), strings.TrimSpace(cfg.Name)) {
+			return &ConfigError{Field: "name", Kind: ErrInvalidConfig,
+				Sentence: fmt.Sprintf("Choose another name: a server named %q already exists.", other.cfg.Name)}
+		}
 	}
 	s, ok := m.servers[cfg.ID]
 	if !ok {

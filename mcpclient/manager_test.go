@@ -380,3 +380,28 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 		<-tick.C
 	}
 }
+
+// TestDuplicateServerNames covers issue 3's duplicate names: two servers
+// cannot share a name, whatever its case; renaming a server to its own name
+// is fine.
+func TestDuplicateServerNames(t *testing.T) {
+	m, _ := newManager(t, Options{})
+	a := NewServerConfig("Docs", "https://a.example.com/mcp", "")
+	if err := m.Put(a); err != nil {
+		t.Fatal(err)
+	}
+	b := NewServerConfig(" docs ", "https://b.example.com/mcp", "")
+	err := m.Put(b)
+	var ce *ConfigError
+	if !errors.Is(err, ErrInvalidConfig) || !errors.As(err, &ce) || ce.Field != "name" {
+		t.Fatalf("Put(duplicate) = %v", err)
+	}
+	oneSentence(t, err.Error())
+	a.URL = "https://a2.example.com/mcp"
+	if err := m.Put(a); err != nil {
+		t.Fatalf("updating a server under its own name: %v", err)
+	}
+	if len(m.Servers()) != 1 {
+		t.Fatalf("servers = %d", len(m.Servers()))
+	}
+}
