@@ -117,9 +117,15 @@ type ChatConfig struct {
 	Client     *Client
 	Transcript Transcript
 	// Tools are offered to every run; each run freezes them at its start.
-	Tools        []Tool
-	Limits       Limits
-	SystemPrompt string
+	Tools []Tool
+	// MoreTools, when set, is asked at the start of each run for tools
+	// offered beside Tools (e.g. the MCP tools enabled for the conversation).
+	// It must not wait on the network: it reads cached state (SPEC B5).
+	MoreTools func() []Tool
+	// NeedsApproval is passed to each run (see RunSpec.NeedsApproval).
+	NeedsApproval func(identity string) bool
+	Limits        Limits
+	SystemPrompt  string
 	// ContextWindow resolves a model's effective window for a run. When nil,
 	// Client.ContextWindow is asked, and ProfileContextWindow (if set) is
 	// used when the server reports nothing.
@@ -206,13 +212,18 @@ func (c *Chat) run(ctx context.Context, model string, out chan<- Event) {
 		return
 	}
 	window, source := c.window(ctx, model)
+	tools := c.cfg.Tools
+	if c.cfg.MoreTools != nil {
+		tools = append(slices.Clip(tools), c.cfg.MoreTools()...)
+	}
 	c.cfg.Client.Run(ctx, RunSpec{
 		Model:         model,
 		ContextWindow: window,
 		WindowSource:  source,
 		SystemPrompt:  c.cfg.SystemPrompt,
 		History:       history,
-		Tools:         c.cfg.Tools,
+		Tools:         tools,
+		NeedsApproval: c.cfg.NeedsApproval,
 		Limits:        c.cfg.Limits,
 		Transcript:    c.cfg.Transcript,
 		IdleTimeout:   c.cfg.IdleTimeout,

@@ -73,8 +73,13 @@ type RunSpec struct {
 	// message. It is not persisted again.
 	History []Message
 	// Tools are offered to the model under wire names frozen at the start.
-	Tools  []Tool
-	Limits Limits
+	Tools []Tool
+	// NeedsApproval reports whether a call of the tool with this identity
+	// must wait for the person (an ApprovalRequested event) before it runs.
+	// Nil means no tool asks. It is consulted per call but frozen with the
+	// spec: nothing during the run can change it (SPEC D1, D6).
+	NeedsApproval func(identity string) bool
+	Limits        Limits
 	// Transcript, if set, receives every message the run appends, as it
 	// happens: assistant text through a Draft, tool results through Append.
 	Transcript Transcript

@@ -146,6 +146,15 @@ func (r *run) exec(call ToolCall) (res ToolResult, ok bool) {
 	if err != nil {
 		return ToolResult{Text: err.Error(), IsError: true}, true
 	}
+	if r.spec.NeedsApproval != nil && r.spec.NeedsApproval(t.def.Identity) {
+		d, ok := r.ask(call, t.def)
+		if !ok {
+			return ToolResult{}, false
+		}
+		if !d.Allow {
+			return ToolResult{Text: deniedResult(d.Note), IsError: true}, true
+		}
+	}
 	type outcome struct {
 		res ToolResult
 		err error
@@ -172,6 +181,30 @@ func (r *run) exec(call ToolCall) (res ToolResult, ok bool) {
 	case <-r.ctx.Done():
 		return ToolResult{}, false
 	}
+}
+
+// ask publishes an ApprovalRequested and waits for the decision. ok is
+// false when the run was cancelled first.
+func (r *run) ask(call ToolCall, def ToolDef) (Decision, bool) {
+	reply := make(chan Decision, 1)
+	if r.emit(ApprovalRequested{Call: call, Tool: def, Reply: reply}) != nil {
+		return Decision{}, false
+	}
+	select {
+	case d := <-reply:
+		return d, true
+	case <-r.ctx.Done():
+		return Decision{}, false
+	}
+}
+
+// deniedResult is what the model reads when the person denies a call.
+func deniedResult(note string) string {
+	text := "The person denied this tool call; it did not run. Do not retry it unless they ask you to."
+	if note = strings.TrimSpace(note); note != "" {
+		text += " Their note: " + note
+	}
+	return text
 }
 
 // unknownTool is the result for a wire name the run never offered: an error

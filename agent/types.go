@@ -127,13 +127,31 @@ type Done struct {
 	Messages []Message
 }
 
-func (TextDelta) isEvent()        {}
-func (ReasoningDelta) isEvent()   {}
-func (ToolCallStarted) isEvent()  {}
-func (ToolCallFinished) isEvent() {}
-func (Usage) isEvent()            {}
-func (RunStarted) isEvent()       {}
-func (Done) isEvent()             {}
+// ApprovalRequested is published when a tool call waits for the person
+// (SPEC D1, D4). The run waits until one Decision arrives on Reply (a
+// buffered channel: sending never blocks) or the run is cancelled. The tool
+// then receives exactly Call.Arguments, the arguments shown (SPEC D5).
+type ApprovalRequested struct {
+	Call  ToolCall
+	Tool  ToolDef
+	Reply chan<- Decision
+}
+
+// Decision is the person's answer to an ApprovalRequested.
+type Decision struct {
+	Allow bool
+	// Note, on a denial, reaches the model with the refusal.
+	Note string
+}
+
+func (ApprovalRequested) isEvent() {}
+func (TextDelta) isEvent()         {}
+func (ReasoningDelta) isEvent()    {}
+func (ToolCallStarted) isEvent()   {}
+func (ToolCallFinished) isEvent()  {}
+func (Usage) isEvent()             {}
+func (RunStarted) isEvent()        {}
+func (Done) isEvent()              {}
 
 // ToolDef is what the model is told about a tool.
 type ToolDef struct {
