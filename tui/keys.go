@@ -7,13 +7,28 @@ import "github.com/charmbracelet/bubbles/key"
 // construction and enables or disables bindings there by state, so the
 // shared KeyMap itself never changes.
 type KeyMap struct {
-	Chat   ChatKeyMap
-	Picker PickerKeyMap
+	Chat     ChatKeyMap
+	Picker   PickerKeyMap
+	Settings SettingsKeyMap
+	Servers  ServerListKeyMap
+	Editor   ServerEditorKeyMap
+	Report   TestReportKeyMap
+	Tools    ToolsKeyMap
+	Confirm  ConfirmKeyMap
 }
 
 // DefaultKeyMap returns the default bindings of every pane and modal.
 func DefaultKeyMap() KeyMap {
-	return KeyMap{Chat: DefaultChatKeyMap(), Picker: DefaultPickerKeyMap()}
+	return KeyMap{
+		Chat:     DefaultChatKeyMap(),
+		Picker:   DefaultPickerKeyMap(),
+		Settings: DefaultSettingsKeyMap(),
+		Servers:  DefaultServerListKeyMap(),
+		Editor:   DefaultServerEditorKeyMap(),
+		Report:   DefaultTestReportKeyMap(),
+		Tools:    DefaultToolsKeyMap(),
+		Confirm:  DefaultConfirmKeyMap(),
+	}
 }
 
 // ChatKeyMap is the chat screen's bindings. Availability follows the state of
@@ -25,6 +40,7 @@ type ChatKeyMap struct {
 	Cancel      key.Binding // cancels a running turn (SPEC A5)
 	Quit        key.Binding
 	ModelPicker key.Binding
+	Settings    key.Binding // Settings › Tools & Workflows (MCP servers, tools)
 	CopyAnswer  key.Binding
 	CopyCode    key.Binding
 	PageUp      key.Binding
@@ -38,6 +54,10 @@ type ChatKeyMap struct {
 
 // DefaultChatKeyMap returns the chat screen's default bindings.
 //
+// ctrl+x opens Settings: it is no editing key of the input (ctrl+t, the
+// first idea, transposes characters there), and not ctrl+s or ctrl+q, which
+// terminals may take for flow control.
+//
 // Some keys are shared with the input on purpose and enabled by state:
 // Home/End move the transcript only while the input is empty, "?" toggles
 // help only while the input is empty, and ctrl+c cancels a running turn,
@@ -49,6 +69,7 @@ func DefaultChatKeyMap() ChatKeyMap {
 		Cancel:      key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "cancel"), key.WithDisabled()),
 		Quit:        key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 		ModelPicker: key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "model")),
+		Settings:    key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "settings")),
 		CopyAnswer:  key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy answer"), key.WithDisabled()),
 		CopyCode:    key.NewBinding(key.WithKeys("alt+y", "ctrl+g"), key.WithHelp("ctrl+g", "copy code"), key.WithDisabled()),
 		PageUp:      key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
@@ -70,7 +91,7 @@ func (k ChatKeyMap) ShortHelp() []key.Binding {
 func (k ChatKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.Cancel, k.Quit, k.Help},
-		{k.ModelPicker, k.CopyAnswer, k.CopyCode},
+		{k.ModelPicker, k.Settings, k.CopyAnswer, k.CopyCode},
 		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 	}
 }

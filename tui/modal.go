@@ -12,15 +12,20 @@ import (
 	"vouch/agent"
 )
 
-// Modal is a pane drawn over the chat screen: the model picker today; tool
-// approval, the server editor, settings, skill install preview, run history
-// and the approvals inbox (SPEC L2) are meant to drop in the same way.
+// Modal is a pane drawn over the chat screen: the model picker, Settings and
+// the panes Settings opens (server editor, test report, confirmations); tool
+// approval, skill install preview, run history and the approvals inbox
+// (SPEC L2) are meant to drop in the same way.
 //
 // Modals form an explicit stack in the root model (STYLE habit 9). Only the
 // top modal receives keys, and the help line shows its bindings (it is a
 // help.KeyMap). A modal never reaches into the root: it returns an Action
-// that the root applies. Messages the root does not consume itself (results
-// of Cmds, cursor blinks) are also passed to the top modal.
+// that the root applies — including OpenModal, to push another modal on top
+// of itself. Messages the root does not consume itself (results of Cmds,
+// cursor blinks) are also passed to the top modal only; a modal whose Cmd
+// may finish while another modal is above it learns what changed when it is
+// on top again (see revealer). Every modal on the stack is drawn, bottom to
+// top.
 type Modal interface {
 	help.KeyMap
 	// Init returns the modal's first Cmd, run when it is pushed.
@@ -49,8 +54,20 @@ type CloseModal struct{}
 // SelectModel pops the top modal and makes Model the model for new runs.
 type SelectModel struct{ Model agent.ModelInfo }
 
+// OpenModal pushes Modal on top of the stack, sized like every modal; the
+// modal that asked stays below it and gets keys again once it closes.
+type OpenModal struct{ Modal Modal }
+
 func (CloseModal) isAction()  {}
 func (SelectModel) isAction() {}
+func (OpenModal) isAction()   {}
+
+// revealer is a Modal that wants to know when it is on top again because
+// the modal above it closed, for instance to reload what that modal may
+// have changed. The root calls reveal after every pop.
+type revealer interface {
+	reveal() (Modal, tea.Cmd)
+}
 
 // modalEntry is a modal on the stack and when it was shown.
 type modalEntry struct {

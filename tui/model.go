@@ -50,6 +50,10 @@ type Options struct {
 	Clipboard io.Writer
 	// KeyGrace overrides DefaultKeyGrace when positive.
 	KeyGrace time.Duration
+	// Servers backs Settings › Tools & Workflows › MCP Servers and the
+	// tools list (SPEC B, L2). Nil means the pages say that MCP servers are
+	// not available here; Settings still opens.
+	Servers Servers
 }
 
 // WithEnv returns o with NoColor and Tmux set from the environment through

@@ -59,6 +59,21 @@ type ModalStyles struct {
 	Detail   lipgloss.Style
 	Error    lipgloss.Style
 	Prompt   lipgloss.Style
+
+	// Settings and its panes.
+	Tab           lipgloss.Style // a page that is not shown
+	ActiveTab     lipgloss.Style // the page shown
+	Label         lipgloss.Style // a form field's label
+	FocusedLabel  lipgloss.Style // the label of the field with the cursor
+	Group         lipgloss.Style // a group header, such as a server's name over its tools
+	Claim         lipgloss.Style // what a server says about itself (SPEC D2)
+	Button        lipgloss.Style
+	FocusedButton lipgloss.Style
+	// Status badges: working, needs attention, failed, switched off.
+	StatusOK   lipgloss.Style
+	StatusWarn lipgloss.Style
+	StatusBad  lipgloss.Style
+	StatusOff  lipgloss.Style
 }
 
 // DefaultStyles builds the Styles for theme, rendered by r (nil means the
@@ -117,6 +132,19 @@ func DefaultStyles(r *lipgloss.Renderer, t Theme) *Styles {
 			Detail:   fg(t.Muted),
 			Error:    fg(t.Error),
 			Prompt:   fg(t.Accent),
+
+			Tab:           fg(t.Muted),
+			ActiveTab:     fg(t.Accent).Bold(true).Underline(true),
+			Label:         fg(t.Muted),
+			FocusedLabel:  fg(t.Accent).Bold(true),
+			Group:         fg(t.Text).Bold(true),
+			Claim:         fg(t.Warning).Italic(true),
+			Button:        fg(t.Muted),
+			FocusedButton: fg(t.Accent).Bold(true).Reverse(true),
+			StatusOK:      fg(t.Success),
+			StatusWarn:    fg(t.Warning),
+			StatusBad:     fg(t.Error).Bold(true),
+			StatusOff:     fg(t.Muted),
 		},
 	}
 	st.Input = textarea.Style{

@@ -29,6 +29,8 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.quitOrClear()
 	case key.Matches(msg, k.ModelPicker):
 		return m.openPicker()
+	case key.Matches(msg, k.Settings):
+		return m.openSettings()
 	case key.Matches(msg, k.CopyAnswer):
 		return m.copyAnswer()
 	case key.Matches(msg, k.CopyCode):
@@ -67,6 +69,10 @@ func (m Model) updateTopModal(msg tea.Msg) (Model, tea.Cmd) {
 		m.window = a.Model.ContextWindow
 		m.status = statusState{notice: "Model set to " + safetext.Line(a.Model.ID, 40) + "."}
 		return m.popModal(cmd)
+	case OpenModal:
+		var open tea.Cmd
+		m, open = m.pushModal(a.Modal)
+		return m, tea.Batch(cmd, open)
 	}
 	return m, cmd
 }
@@ -80,11 +86,17 @@ func (m Model) pushModal(md Modal) (Model, tea.Cmd) {
 	return m, md.Init()
 }
 
-// popModal removes the top modal; cmd is the modal's last Cmd.
+// popModal removes the top modal; cmd is the modal's last Cmd. The modal
+// now on top, if it is a revealer, is told so.
 func (m Model) popModal(cmd tea.Cmd) (Model, tea.Cmd) {
 	m.modals = m.modals.pop()
 	if m.modals.empty() {
 		return m, tea.Batch(cmd, m.input.Focus())
+	}
+	if r, ok := m.modals.top().(revealer); ok {
+		next, revealCmd := r.reveal()
+		m.modals = m.modals.replaceTop(next)
+		return m, tea.Batch(cmd, revealCmd)
 	}
 	return m, cmd
 }
@@ -136,6 +148,11 @@ func (m Model) quitOrClear() (Model, tea.Cmd) {
 func (m Model) openPicker() (Model, tea.Cmd) {
 	m, cmd := m.pushModal(newPicker(m.common, m.model, m.models, m.opts.KeyGrace))
 	return m, tea.Batch(cmd, loadModels(m.backend))
+}
+
+// openSettings pushes Settings (SPEC L2), which loads its first page.
+func (m Model) openSettings() (Model, tea.Cmd) {
+	return m.pushModal(newSettings(m.common, m.opts.Servers))
 }
 
 // copyAnswer copies the last answer, as shown (neutralised), with OSC 52.

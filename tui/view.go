@@ -27,8 +27,8 @@ func (m Model) View() string {
 	for len(body) < m.chatHeight {
 		body = append(body, "")
 	}
-	if top := m.modals.top(); top != nil {
-		body = overlay(body, top.View(), w)
+	for _, e := range m.modals.entries {
+		body = overlay(body, e.modal.View(), w)
 	}
 
 	var b strings.Builder
@@ -56,9 +56,11 @@ func (m Model) welcome() []string {
 	if m.history == loading {
 		return []string{"", st.Welcome.Render("  Loading the conversation…")}
 	}
+	k := m.common.Keys.Chat
 	return []string{
 		"",
 		st.Welcome.Render("  Type a message and press enter to send it."),
-		st.Welcome.Render("  ctrl+o picks a model; ? shows every key."),
+		st.Welcome.Render(fmt.Sprintf("  %s picks a model, %s opens settings; %s shows every key.",
+			k.ModelPicker.Help().Key, k.Settings.Help().Key, k.Help.Help().Key)),
 	}
 }

@@ -1,0 +1,145 @@
+package tui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// The bindings of Settings and its panes (SPEC L2). Each pane copies its
+// group from Common.Keys and enables bindings by state with SetEnabled, so
+// the help line shows exactly the keys that act now (STYLE habit 3).
+//
+// Letters are safe on the server list and in the test report, which have no
+// text input. The server editor is a form: its bindings are control keys
+// and tab, and none of them is an editing key of bubbles' textinput. On the
+// tools page, letters go to the filter only after "/".
+
+// SettingsKeyMap is the Settings modal's own bindings: moving between its
+// pages. Everything else belongs to the page shown.
+type SettingsKeyMap struct {
+	NextPage key.Binding
+	PrevPage key.Binding
+}
+
+// DefaultSettingsKeyMap returns the default Settings bindings.
+func DefaultSettingsKeyMap() SettingsKeyMap {
+	return SettingsKeyMap{
+		NextPage: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next page")),
+		PrevPage: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous page")),
+	}
+}
+
+// ServerListKeyMap is the bindings of the MCP Servers page.
+type ServerListKeyMap struct {
+	Up      key.Binding
+	Down    key.Binding
+	Add     key.Binding
+	Edit    key.Binding
+	Test    key.Binding
+	Toggle  key.Binding // activate (through a test report) or deactivate
+	Remove  key.Binding
+	Refresh key.Binding
+	Close   key.Binding
+}
+
+// DefaultServerListKeyMap returns the MCP Servers page's default bindings.
+func DefaultServerListKeyMap() ServerListKeyMap {
+	return ServerListKeyMap{
+		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Add:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
+		Edit:    key.NewBinding(key.WithKeys("enter", "e"), key.WithHelp("enter", "edit")),
+		Test:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "test")),
+		Toggle:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "activate")),
+		Remove:  key.NewBinding(key.WithKeys("x", "delete"), key.WithHelp("x", "remove")),
+		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Close:   key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
+	}
+}
+
+// ServerEditorKeyMap is the server editor's bindings.
+type ServerEditorKeyMap struct {
+	Next        key.Binding
+	Prev        key.Binding
+	Save        key.Binding
+	Test        key.Binding // save, then test (SPEC B2)
+	ClearSecret key.Binding // remove the stored secret on save; again to keep it
+	Cancel      key.Binding
+}
+
+// DefaultServerEditorKeyMap returns the server editor's default bindings.
+func DefaultServerEditorKeyMap() ServerEditorKeyMap {
+	return ServerEditorKeyMap{
+		Next:        key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab", "next field")),
+		Prev:        key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "previous")),
+		Save:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "save")),
+		Test:        key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "save & test"), key.WithDisabled()),
+		ClearSecret: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "remove secret"), key.WithDisabled()),
+		Cancel:      key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "cancel")),
+	}
+}
+
+// TestReportKeyMap is the connection test report's bindings.
+type TestReportKeyMap struct {
+	Activate key.Binding // only after a test that connected (SPEC B2)
+	Retest   key.Binding
+	Close    key.Binding // also abandons a running test
+}
+
+// DefaultTestReportKeyMap returns the test report's default bindings.
+func DefaultTestReportKeyMap() TestReportKeyMap {
+	return TestReportKeyMap{
+		Activate: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "activate"), key.WithDisabled()),
+		Retest:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "test again"), key.WithDisabled()),
+		Close:    key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
+	}
+}
+
+// ToolsKeyMap is the bindings of the Tools page. Moving uses no letters,
+// so that it works the same while typing a filter.
+type ToolsKeyMap struct {
+	Up          key.Binding
+	Down        key.Binding
+	Toggle      key.Binding // on or off for this conversation
+	Filter      key.Binding // start filtering
+	DoneFilter  key.Binding // stop typing, keep the filter
+	ClearFilter key.Binding
+	Refresh     key.Binding
+	Close       key.Binding
+}
+
+// DefaultToolsKeyMap returns the Tools page's default bindings.
+func DefaultToolsKeyMap() ToolsKeyMap {
+	return ToolsKeyMap{
+		Up:          key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
+		Down:        key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
+		Toggle:      key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "on/off")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		DoneFilter:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done"), key.WithDisabled()),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"), key.WithDisabled()),
+		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Close:       key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
+	}
+}
+
+// ConfirmKeyMap is a confirmation's bindings. The default choice is the
+// harmless one; confirming takes a deliberate move first.
+type ConfirmKeyMap struct {
+	Left   key.Binding
+	Right  key.Binding
+	Choose key.Binding
+	Cancel key.Binding
+}
+
+// DefaultConfirmKeyMap returns a confirmation's default bindings.
+func DefaultConfirmKeyMap() ConfirmKeyMap {
+	return ConfirmKeyMap{
+		Left:   key.NewBinding(key.WithKeys("left", "h", "shift+tab"), key.WithHelp("←/→", "choose")),
+		Right:  key.NewBinding(key.WithKeys("right", "l", "tab"), key.WithHelp("→", "right")),
+		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm choice")),
+		Cancel: key.NewBinding(key.WithKeys("esc", "ctrl+c", "n"), key.WithHelp("esc", "cancel")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k ConfirmKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Left, k.Choose, k.Cancel} }
+
+// FullHelp implements help.KeyMap.
+func (k ConfirmKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

@@ -1,0 +1,287 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"vouch/safetext"
+)
+
+// The server editor's fields, in tab order.
+const (
+	fieldName = iota
+	fieldURL
+	fieldHeader
+	fieldSecret
+	fieldCount
+)
+
+// Secret placeholders. The stored secret is never read back: the field
+// only says whether there is one and what saving will do with it.
+const (
+	secretNone    = "optional: the header's value"
+	secretStored  = "stored — leave empty to keep"
+	secretRemoved = "will be removed on save"
+)
+
+// serverEditor adds or edits a server (SPEC B1, B2, L2), on top of the
+// server list. Enter saves and closes; ctrl+t saves and then tests, which
+// needs a name (SPEC B2). Neither activates the server. A failed save shows
+// its one sentence under the form and keeps every field as typed.
+//
+// The secret is masked as it is typed and never shown back: editing a
+// server that has one shows an empty field that says so. Typing replaces
+// it; ctrl+r removes it on save (and again keeps it).
+type serverEditor struct {
+	common  Common
+	keys    ServerEditorKeyMap
+	servers Servers
+	inputs  []textinput.Model
+	focus   int
+
+	id          string // "" until the server is saved
+	hasSecret   bool
+	clearSecret bool
+	saving      bool
+	err         string
+}
+
+// newServerEditor returns an editor for v; the zero ServerView adds a new
+// server.
+func newServerEditor(c Common, s Servers, v ServerView) serverEditor {
+	st := c.Styles.Modal
+	e := serverEditor{
+		common:    c,
+		keys:      c.Keys.Editor,
+		servers:   s,
+		id:        v.ID,
+		hasSecret: v.HasSecret,
+		inputs:    make([]textinput.Model, fieldCount),
+	}
+	values := [fieldCount]string{v.Name, v.URL, v.HeaderName, ""}
+	placeholders := [fieldCount]string{"e.g. files", "https://host/mcp", "optional, e.g. Authorization", secretNone}
+	for i := range e.inputs {
+		in := textinput.New()
+		in.Prompt = ""
+		in.CharLimit = 2048
+		in.TextStyle = st.Item
+		in.PlaceholderStyle = st.Detail
+		in.Placeholder = placeholders[i]
+		// What the server supplied is shown neutralised, and saved as shown.
+		in.SetValue(safetext.Line(values[i], 0))
+		e.inputs[i] = in
+	}
+	secret := &e.inputs[fieldSecret]
+	secret.EchoMode = textinput.EchoPassword
+	secret.EchoCharacter = '•'
+	e.inputs[fieldName].Focus()
+	e.syncSecret()
+	e.syncKeys()
+	return e
+}
+
+// Init implements Modal.
+func (e serverEditor) Init() tea.Cmd { return textinput.Blink }
+
+// KeyGrace implements Modal: the editor opens on the person's own key.
+func (e serverEditor) KeyGrace() time.Duration { return 0 }
+
+// ShortHelp implements help.KeyMap.
+func (e serverEditor) ShortHelp() []key.Binding {
+	k := e.keys
+	return []key.Binding{k.Next, k.Save, k.Test, k.ClearSecret, k.Cancel}
+}
+
+// FullHelp implements help.KeyMap.
+func (e serverEditor) FullHelp() [][]key.Binding {
+	k := e.keys
+	return [][]key.Binding{{k.Next, k.Prev}, {k.Save, k.Test, k.ClearSecret, k.Cancel}}
+}
+
+// boxWidth is the width of the editor's box.
+func (e serverEditor) boxWidth() int { return min(e.common.Width-4, 72) }
+
+// labelWidth is the width of the label column, cursor included.
+const labelWidth = 16
+
+// SetSize implements Modal.
+func (e serverEditor) SetSize(width, height int) Modal {
+	e.common = e.common.sized(width, height)
+	inputs := append([]textinput.Model(nil), e.inputs...)
+	for i := range inputs {
+		// One cell for the space after the label, one for the cursor.
+		inputs[i].Width = innerWidth(e.common.Styles.Modal, e.boxWidth()) - labelWidth - 2
+	}
+	e.inputs = inputs
+	return e
+}
+
+// input is what the form submits. A typed secret replaces the stored one;
+// an empty field keeps it, unless the person asked to remove it.
+func (e serverEditor) input() ServerInput {
+	in := ServerInput{
+		ID:         e.id,
+		Name:       strings.TrimSpace(e.inputs[fieldName].Value()),
+		URL:        strings.TrimSpace(e.inputs[fieldURL].Value()),
+		HeaderName: strings.TrimSpace(e.inputs[fieldHeader].Value()),
+	}
+	switch secret := e.inputs[fieldSecret].Value(); {
+	case secret != "":
+		in.Secret = &secret
+	case e.clearSecret:
+		none := ""
+		in.Secret = &none
+	}
+	return in
+}
+
+// Update implements Modal.
+func (e serverEditor) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+	e, action, cmd := e.handle(msg)
+	e.syncKeys()
+	return e, action, cmd
+}
+
+func (e serverEditor) handle(msg tea.Msg) (serverEditor, Action, tea.Cmd) {
+	switch msg := msg.(type) {
+	case serverSavedMsg:
+		if !e.saving {
+			return e, nil, nil
+		}
+		return e.saved(msg)
+	case tea.KeyMsg:
+		k := e.keys
+		switch {
+		case key.Matches(msg, k.Cancel):
+			return e, CloseModal{}, nil
+		case e.saving:
+			return e, nil, nil
+		case key.Matches(msg, k.Next):
+			return e.moveFocus(1)
+		case key.Matches(msg, k.Prev):
+			return e.moveFocus(-1)
+		case key.Matches(msg, k.Save):
+			e.saving, e.err = true, ""
+			return e, nil, saveServer(e.servers, e.input(), false)
+		case key.Matches(msg, k.Test):
+			e.saving, e.err = true, ""
+			return e, nil, saveServer(e.servers, e.input(), true)
+		case key.Matches(msg, k.ClearSecret):
+			e.clearSecret = !e.clearSecret
+			e.inputs = e.withInput(fieldSecret, func(in *textinput.Model) { in.Reset() })
+			e.syncSecret()
+			return e, nil, nil
+		}
+	}
+	var cmd tea.Cmd
+	e.inputs = e.withInput(e.focus, func(in *textinput.Model) { *in, cmd = in.Update(msg) })
+	if e.focus == fieldSecret && e.inputs[fieldSecret].Value() != "" && e.clearSecret {
+		e.clearSecret = false // typing a new secret replaces it instead
+		e.syncSecret()
+	}
+	return e, nil, cmd
+}
+
+// saved applies the answer of SaveServer: an error stays under the form
+// with every field kept; success closes the editor, or opens the test
+// report when the person asked to test.
+func (e serverEditor) saved(msg serverSavedMsg) (serverEditor, Action, tea.Cmd) {
+	e.saving = false
+	if msg.err != nil {
+		e.err = sentence(msg.err)
+		return e, nil, nil
+	}
+	// The server exists now: further saves edit it, and the secret field
+	// forgets what was typed.
+	e.id = msg.view.ID
+	e.hasSecret = msg.view.HasSecret
+	e.clearSecret = false
+	e.inputs = e.withInput(fieldSecret, func(in *textinput.Model) { in.Reset() })
+	e.syncSecret()
+	if msg.test {
+		return e, OpenModal{Modal: newTestReport(e.common, e.servers, msg.view)}, nil
+	}
+	return e, CloseModal{}, nil
+}
+
+// moveFocus moves the cursor d fields on, wrapping around.
+func (e serverEditor) moveFocus(d int) (serverEditor, Action, tea.Cmd) {
+	next := (e.focus + d + fieldCount) % fieldCount
+	e.inputs = e.withInput(e.focus, func(in *textinput.Model) { in.Blur() })
+	var cmd tea.Cmd
+	e.inputs = e.withInput(next, func(in *textinput.Model) { cmd = in.Focus() })
+	e.focus = next
+	return e, nil, cmd
+}
+
+// withInput returns a copy of the inputs with f applied to input i, so an
+// earlier editor value keeps its own.
+func (e serverEditor) withInput(i int, f func(*textinput.Model)) []textinput.Model {
+	inputs := append([]textinput.Model(nil), e.inputs...)
+	f(&inputs[i])
+	return inputs
+}
+
+// syncSecret sets the secret field's placeholder from the stored state.
+func (e *serverEditor) syncSecret() {
+	p := secretNone
+	switch {
+	case e.clearSecret:
+		p = secretRemoved
+	case e.hasSecret:
+		p = secretStored
+	}
+	e.inputs = e.withInput(fieldSecret, func(in *textinput.Model) { in.Placeholder = p })
+}
+
+// syncKeys enables the bindings that act now. Test needs a name (SPEC B2).
+func (e *serverEditor) syncKeys() {
+	k := &e.keys
+	idle := !e.saving
+	k.Next.SetEnabled(idle)
+	k.Prev.SetEnabled(idle)
+	k.Save.SetEnabled(idle)
+	k.Test.SetEnabled(idle && strings.TrimSpace(e.inputs[fieldName].Value()) != "")
+	k.ClearSecret.SetEnabled(idle && e.hasSecret)
+	if e.clearSecret {
+		k.ClearSecret.SetHelp(k.ClearSecret.Help().Key, "keep secret")
+	} else {
+		k.ClearSecret.SetHelp(k.ClearSecret.Help().Key, "remove secret")
+	}
+}
+
+// View implements Modal.
+func (e serverEditor) View() string {
+	st := e.common.Styles.Modal
+	inner := innerWidth(st, e.boxWidth())
+	title := "Add an MCP server"
+	if e.id != "" {
+		title = "Edit " + safetext.Line(e.inputs[fieldName].Value(), inner-5)
+	}
+	lines := []string{st.Title.Render(title), ""}
+	fieldLabels := [fieldCount]string{"Name", "Endpoint URL", "Header name", "Secret"}
+	for i, in := range e.inputs {
+		label := "  " + pad(fieldLabels[i], labelWidth-2)
+		if i == e.focus {
+			label = st.FocusedLabel.Render("› " + pad(fieldLabels[i], labelWidth-2))
+		} else {
+			label = st.Label.Render(label)
+		}
+		lines = append(lines, label+" "+in.View())
+	}
+	lines = append(lines, "")
+	switch {
+	case e.saving:
+		lines = append(lines, st.Detail.Render("Saving…"))
+	case e.err != "":
+		lines = append(lines, wrapLines(st.Error, "✗ "+e.err, inner, 3)...)
+	default:
+		lines = append(lines, st.Detail.Render("HTTPS, or plain HTTP on loopback. The secret goes to the"),
+			st.Detail.Render("OS keyring and is never shown. Saving does not activate."))
+	}
+	return modalBox(st, inner, 0, lines)
+}

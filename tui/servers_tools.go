@@ -1,0 +1,451 @@
+package tui
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"vouch/safetext"
+)
+
+// toolsPage is the Tools page of Settings › Tools & Workflows: every cached
+// tool, grouped by server, switched on or off for this conversation (issue
+// 3). A row shows the switch, the tool's name, title and the first line of
+// its description, and says when the tool cannot run now. The focused row
+// also shows what the server claims about the tool, labelled as unverified
+// (SPEC D2): the claims change nothing about approval.
+//
+// A switch is flipped only when SetToolEnabled has answered: until then the
+// row shows it pending, and a failure leaves it as it was, with the error.
+type toolsPage struct {
+	common  Common
+	keys    ToolsKeyMap
+	servers Servers
+	width   int
+	height  int
+	active  bool // shown
+
+	filter    textinput.Model
+	filtering bool
+
+	tools   []ToolView
+	order   []ServerView // servers, in ListServers order
+	visible []int        // indexes into tools that pass the filter, in display order
+	cursor  int          // index into visible
+	pending map[string]bool
+
+	seq     int
+	loading bool
+	loaded  bool
+	err     string
+	notice  string
+}
+
+// newToolsPage returns the page; it loads when focused.
+func newToolsPage(c Common, s Servers) toolsPage {
+	st := c.Styles.Modal
+	f := textinput.New()
+	f.Prompt = "/ "
+	f.Placeholder = "filter by name, title or server"
+	f.PromptStyle = st.Prompt
+	f.TextStyle = st.Item
+	f.PlaceholderStyle = st.Detail
+	p := toolsPage{common: c, keys: c.Keys.Tools, servers: s, filter: f}
+	p.syncKeys()
+	return p
+}
+
+func (p toolsPage) title() string { return "Tools" }
+
+// ShortHelp implements help.KeyMap.
+func (p toolsPage) ShortHelp() []key.Binding {
+	k := p.keys
+	if p.filtering {
+		return []key.Binding{k.Up, k.Down, k.DoneFilter, k.ClearFilter}
+	}
+	return []key.Binding{k.Up, k.Down, k.Toggle, k.Filter, k.ClearFilter, k.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (p toolsPage) FullHelp() [][]key.Binding {
+	k := p.keys
+	return [][]key.Binding{{k.Up, k.Down, k.Toggle, k.Refresh}, {k.Filter, k.DoneFilter, k.ClearFilter, k.Close}}
+}
+
+func (p toolsPage) setSize(width, height int) settingsPage {
+	p.width, p.height = width, height
+	p.filter.Width = max(width-4, 10)
+	return p
+}
+
+// focus shows the page and reloads the tools.
+func (p toolsPage) focus() (settingsPage, tea.Cmd) {
+	p.active = true
+	var cmd tea.Cmd
+	p, cmd = p.reload()
+	return p, cmd
+}
+
+// reload asks for the tools again; the current ones stay on screen.
+func (p toolsPage) reload() (toolsPage, tea.Cmd) {
+	if p.servers == nil {
+		return p, nil
+	}
+	p.seq++
+	p.loading = true
+	return p, loadTools(p.servers, p.seq)
+}
+
+func (p toolsPage) blur() settingsPage {
+	p.active = false
+	p.filtering = false
+	p.filter.Blur()
+	return p
+}
+
+func (p toolsPage) focused() bool { return p.active }
+
+func (p toolsPage) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
+	p, action, cmd := p.handle(msg)
+	p.syncKeys()
+	return p, action, cmd
+}
+
+func (p toolsPage) handle(msg tea.Msg) (toolsPage, Action, tea.Cmd) {
+	switch msg := msg.(type) {
+	case toolsMsg:
+		if msg.seq != p.seq {
+			return p, nil, nil
+		}
+		p.loading = false
+		if msg.err != nil {
+			p.err = sentence(msg.err)
+			return p, nil, nil
+		}
+		p.err, p.loaded = "", true
+		cur, had := p.selected()
+		p.tools, p.order = msg.tools, msg.servers
+		p.refilter()
+		for i, ti := range p.visible {
+			if had && p.tools[ti].Identity == cur.Identity {
+				p.cursor = i
+			}
+		}
+		return p, nil, nil
+	case toolToggledMsg:
+		return p.toggled(msg), nil, nil
+	case tea.KeyMsg:
+		return p.key(msg)
+	}
+	if p.filtering {
+		var cmd tea.Cmd
+		p.filter, cmd = p.filter.Update(msg)
+		return p, nil, cmd
+	}
+	return p, nil, nil
+}
+
+// toggled applies SetToolEnabled's answer: the switch moves only on
+// success.
+func (p toolsPage) toggled(msg toolToggledMsg) toolsPage {
+	if !p.pending[msg.identity] {
+		return p
+	}
+	p.pending = maps.Clone(p.pending)
+	delete(p.pending, msg.identity)
+	if msg.err != nil {
+		p.err, p.notice = sentence(msg.err), ""
+		return p
+	}
+	p.err = ""
+	tools := append([]ToolView(nil), p.tools...)
+	for i := range tools {
+		if tools[i].Identity == msg.identity {
+			tools[i].Enabled = msg.enabled
+			state := "off"
+			if msg.enabled {
+				state = "on"
+			}
+			p.notice = fmt.Sprintf("%s is %s for this conversation.", safetext.Line(tools[i].Name, 32), state)
+		}
+	}
+	p.tools = tools
+	return p
+}
+
+func (p toolsPage) key(msg tea.KeyMsg) (toolsPage, Action, tea.Cmd) {
+	k := p.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		p.cursor = max(p.cursor-1, 0)
+		return p, nil, nil
+	case key.Matches(msg, k.Down):
+		p.cursor = min(p.cursor+1, max(len(p.visible)-1, 0))
+		return p, nil, nil
+	case key.Matches(msg, k.DoneFilter):
+		p.filtering = false
+		p.filter.Blur()
+		return p, nil, nil
+	case key.Matches(msg, k.ClearFilter):
+		p.filtering = false
+		p.filter.Blur()
+		p.filter.Reset()
+		p.refilter()
+		return p, nil, nil
+	case p.filtering:
+		before := p.filter.Value()
+		var cmd tea.Cmd
+		p.filter, cmd = p.filter.Update(msg)
+		if p.filter.Value() != before {
+			p.refilter()
+		}
+		return p, nil, cmd
+	case key.Matches(msg, k.Close):
+		return p, CloseModal{}, nil
+	case key.Matches(msg, k.Filter):
+		p.filtering = true
+		return p, nil, p.filter.Focus()
+	case key.Matches(msg, k.Refresh):
+		p.notice = ""
+		var cmd tea.Cmd
+		p, cmd = p.reload()
+		return p, nil, cmd
+	case key.Matches(msg, k.Toggle):
+		t, ok := p.selected()
+		if !ok || p.pending[t.Identity] {
+			return p, nil, nil
+		}
+		p.pending = maps.Clone(p.pending)
+		if p.pending == nil {
+			p.pending = map[string]bool{}
+		}
+		p.pending[t.Identity] = true
+		p.notice = ""
+		return p, nil, setToolEnabled(p.servers, t.Identity, !t.Enabled)
+	}
+	return p, nil, nil
+}
+
+// selected returns the tool under the cursor.
+func (p toolsPage) selected() (ToolView, bool) {
+	if p.cursor < 0 || p.cursor >= len(p.visible) {
+		return ToolView{}, false
+	}
+	return p.tools[p.visible[p.cursor]], true
+}
+
+// refilter recomputes the visible tools, grouped in server order: servers
+// as ListServers ordered them, then any server only the tools name.
+func (p *toolsPage) refilter() {
+	q := strings.ToLower(strings.TrimSpace(p.filter.Value()))
+	rank := make(map[string]int, len(p.order))
+	for i, s := range p.order {
+		rank[s.ID] = i
+	}
+	byServer := make(map[string][]int)
+	var extra []string
+	for i, t := range p.tools {
+		if q != "" && !strings.Contains(strings.ToLower(t.Name+"\x00"+t.Title+"\x00"+t.ServerName), q) {
+			continue
+		}
+		if _, ok := rank[t.ServerID]; !ok && byServer[t.ServerID] == nil {
+			extra = append(extra, t.ServerID)
+		}
+		byServer[t.ServerID] = append(byServer[t.ServerID], i)
+	}
+	p.visible = p.visible[:0:0]
+	for _, s := range p.order {
+		p.visible = append(p.visible, byServer[s.ID]...)
+	}
+	for _, id := range extra {
+		p.visible = append(p.visible, byServer[id]...)
+	}
+	p.cursor = min(p.cursor, max(len(p.visible)-1, 0))
+}
+
+// server returns the view of the server with id, if listed.
+func (p toolsPage) server(id string) (ServerView, bool) {
+	for _, s := range p.order {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	return ServerView{}, false
+}
+
+// syncKeys enables the bindings that act now.
+func (p *toolsPage) syncKeys() {
+	k := &p.keys
+	avail := p.servers != nil
+	_, sel := p.selected()
+	filtered := p.filtering || p.filter.Value() != ""
+	k.Up.SetEnabled(len(p.visible) > 1)
+	k.Down.SetEnabled(len(p.visible) > 1)
+	k.Toggle.SetEnabled(avail && sel && !p.filtering)
+	k.Filter.SetEnabled(avail && !p.filtering)
+	k.Refresh.SetEnabled(avail && !p.filtering)
+	k.DoneFilter.SetEnabled(p.filtering)
+	k.ClearFilter.SetEnabled(filtered)
+	k.Close.SetEnabled(!filtered)
+}
+
+// toolMarkWidth is the cursor and the switch, "› [x] ".
+const toolMarkWidth = 6
+
+func (p toolsPage) view() string {
+	st := p.common.Styles.Modal
+	w := p.width
+	if p.servers == nil {
+		return st.Detail.Render("MCP servers are not available here, so there are no tools to show.")
+	}
+	on := 0
+	for _, t := range p.tools {
+		if t.Enabled {
+			on++
+		}
+	}
+	top := st.Detail.Render(fmt.Sprintf("%s filter · %d tools, %d on for this conversation", p.keys.Filter.Help().Key, len(p.tools), on))
+	if p.filtering || p.filter.Value() != "" {
+		top = p.filter.View()
+	}
+
+	var foot string
+	switch {
+	case p.err != "":
+		foot = st.Error.Render(safetext.Line("✗ "+p.err, w))
+	case p.notice != "":
+		foot = st.Detail.Render(safetext.Line(p.notice, w))
+	case p.loading && !p.loaded:
+		foot = st.Detail.Render("Loading tools…")
+	case p.loading:
+		foot = st.Detail.Render("Refreshing…")
+	}
+
+	rows := max(p.height-2, 1) // the filter line and the footer
+	body, focus := p.rows(w)
+	switch {
+	case !p.loaded:
+	case len(p.tools) == 0:
+		body = []string{st.Detail.Render("No tools cached yet: add a server, test it and activate it on MCP Servers.")}
+	case len(p.visible) == 0:
+		body = []string{st.Detail.Render("No tool matches the filter.")}
+	}
+	if len(body) > rows {
+		first := max(0, min(focus-rows/3, len(body)-rows))
+		body = body[first : first+rows]
+	}
+	for len(body) < rows {
+		body = append(body, "")
+	}
+	return strings.Join(append(append([]string{top}, body...), foot), "\n")
+}
+
+// rows renders the visible tools under their servers' headers, and returns
+// the index of the focused tool's line.
+func (p toolsPage) rows(w int) ([]string, int) {
+	st := p.common.Styles.Modal
+	nameW := 8
+	for _, ti := range p.visible {
+		nameW = max(nameW, ansi.StringWidth(safetext.Line(p.tools[ti].Name, 0)))
+	}
+	nameW = min(nameW, w*3/10)
+	var lines []string
+	focus, group := 0, "\x00"
+	for n, ti := range p.visible {
+		t := p.tools[ti]
+		srv, known := p.server(t.ServerID)
+		if t.ServerID != group {
+			group = t.ServerID
+			name := t.ServerName
+			if known {
+				name = srv.Name
+			}
+			header := st.Group.Render(safetext.Line(name, w/2))
+			if known {
+				header += "  " + statusBadge(st, serverStatus(srv))
+			}
+			lines = append(lines, header)
+		}
+		focused := n == p.cursor
+		if focused {
+			focus = len(lines)
+		}
+		lines = append(lines, p.row(t, srv, known, focused, nameW, w))
+		if focused {
+			lines = append(lines, p.claims(t, w)...)
+		}
+	}
+	return lines, focus
+}
+
+// row renders one tool: cursor, switch, name, title and description, and
+// why it cannot run now when it cannot.
+func (p toolsPage) row(t ToolView, srv ServerView, known, focused bool, nameW, w int) string {
+	st := p.common.Styles.Modal
+	cursor := "  "
+	if focused {
+		cursor = st.Prompt.Render("› ")
+	}
+	box := "[ ] "
+	switch {
+	case p.pending[t.Identity]:
+		box = "[·] "
+	case t.Enabled:
+		box = "[x] "
+	}
+	var mark string
+	if !t.Executable {
+		why := "unavailable"
+		if known {
+			why = "unavailable: server " + string(serverStatus(srv))
+			if !srv.Active {
+				why = "unavailable: server inactive"
+			}
+		}
+		mark = " " + st.StatusWarn.Render(safetext.Line(why, w/2))
+	}
+	name := safetext.Line(t.Name, nameW)
+	nameCell := st.Item.Render(pad(name, nameW))
+	if focused {
+		nameCell = pad(st.Selected.Render(name), nameW)
+	}
+	about := safetext.Line(t.Title, 0)
+	if d := firstLine(t.Description, 0); d != "" {
+		if about != "" {
+			about += " — "
+		}
+		about += d
+	}
+	room := w - toolMarkWidth - nameW - 1 - ansi.StringWidth(mark)
+	return cursor + st.Item.Render(box) + nameCell + " " + st.Detail.Render(pad(safetext.Line(about, max(room, 1)), max(room, 0))) + mark
+}
+
+// claims renders the server's annotations of t under an explicit label:
+// they are what the server says, unverified (SPEC D2).
+func (p toolsPage) claims(t ToolView, w int) []string {
+	st := p.common.Styles.Modal
+	indent := strings.Repeat(" ", toolMarkWidth)
+	label := "server claims (unverified): "
+	text := "none"
+	if len(t.Claims) > 0 {
+		cs := make([]string, len(t.Claims))
+		for i, c := range t.Claims {
+			cs[i] = safetext.Line(c, 0)
+		}
+		text = strings.Join(cs, " · ")
+	}
+	// The label and the claims wrap together, so no claim is cut off.
+	lines := wrapLines(st.Detail, label+text, w-toolMarkWidth, 3)
+	if plain := ansi.Strip(lines[0]); strings.HasPrefix(plain, label) {
+		lines[0] = st.Claim.Render(label) + st.Detail.Render(plain[len(label):])
+	}
+	for i, l := range lines {
+		lines[i] = indent + l
+	}
+	return lines
+}
