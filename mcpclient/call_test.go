@@ -36,7 +36,7 @@ func TestCallResults(t *testing.T) {
 		{"link", ``, "See the report:\n[unsupported content: resource link application/pdf, \"report.pdf\"]", false},
 		{"blob", ``, "[unsupported content: resource application/gzip, 1234 bytes]", false},
 		{"resource", ``, "[resource demo://notes.txt]\nthe notes", false},
-		{"escape", ``, "plain red clip evil link end\n", false},
+		{"escape", ``, "plain red clip ⟨U+202E⟩evil⟨U+202C⟩ link end\n", false},
 	}
 	for _, era := range []mcptest.Era{mcptest.EraBoth, mcptest.EraLegacy} {
 		_, m, cfg := allTools(t, mcptest.Options{Era: era})

@@ -22,10 +22,10 @@ func oneSentence(t *testing.T, msg string) {
 func TestValidate(t *testing.T) {
 	base := NewServerConfig("docs", "https://mcp.example.com/mcp", "")
 	tests := []struct {
-		name   string
-		edit   func(*ServerConfig)
-		want   error // nil: valid
-		field  string
+		name  string
+		edit  func(*ServerConfig)
+		want  error // nil: valid
+		field string
 	}{
 		{"https remote", func(*ServerConfig) {}, nil, ""},
 		{"http loopback v4", func(c *ServerConfig) { c.URL = "http://127.0.0.1:8080/mcp" }, nil, ""},

@@ -50,13 +50,13 @@ type dialConfig struct {
 // lists and results reach this package as raw JSON, to be validated item by
 // item and bounded.
 type conn struct {
-	client  *client.Client
-	tr      *transport.StreamableHTTP
-	version string
-	modern  bool
-	session string // legacy session ID at connect; "" when sessionless
-	info    mcp.Implementation
-	caps    mcp.ServerCapabilities
+	client     *client.Client
+	tr         *transport.StreamableHTTP
+	version    string
+	modern     bool
+	session    string // legacy session ID at connect; "" when sessionless
+	info       mcp.Implementation
+	caps       mcp.ServerCapabilities
 	timeout    time.Duration
 	clientInfo mcp.Implementation
 	logger     *slog.Logger

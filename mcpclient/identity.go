@@ -54,8 +54,8 @@ func WireNames(identities []string) map[string]string {
 	slices.Sort(set)
 	set = slices.Compact(set)
 
-	base := make(map[string]string, len(set))   // identity → plain candidate
-	plainOK := make(map[string]bool, len(set))  // identity → usable without hash
+	base := make(map[string]string, len(set))     // identity → plain candidate
+	plainOK := make(map[string]bool, len(set))    // identity → usable without hash
 	owners := make(map[string][]string, len(set)) // folded candidate → identities
 	for _, id := range set {
 		name := toolPart(id)

@@ -345,8 +345,8 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := NewManager(Options{Timeout: 300 * time.Millisecond})
-		for _, url := range []string{srv.URL, modern.URL, hole.URL} {
-			cfg := NewServerConfig("s", url, "")
+		for i, url := range []string{srv.URL, modern.URL, hole.URL} {
+			cfg := NewServerConfig(fmt.Sprintf("s%d", i), url, "")
 			cfg.Active = true
 			if err := m.Put(cfg); err != nil {
 				t.Fatal(err)

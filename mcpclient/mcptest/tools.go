@@ -48,7 +48,9 @@ func (s *Server) toolFor(name string) (server.ServerTool, error) {
 	switch name {
 	case "echo":
 		tool = mcp.NewTool(name, mcp.WithDescription("Echo the text back."), mcp.WithString("text", mcp.Required(), mcp.Description("Text to echo.")))
-		h = func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text(r.GetString("text", "")) }
+		h = func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text(r.GetString("text", ""))
+		}
 	case "add":
 		tool = mcp.NewTool(name, mcp.WithDescription("Add two numbers."), mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required()))
 		h = func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
