@@ -163,8 +163,8 @@ type Status string
 const (
 	// StatusInactive: configured, not activated; catalog kept.
 	StatusInactive Status = "inactive"
-	// StatusPending: active, not reached yet and no cached catalog.
-	StatusPending Status = "pending"
+	// StatusConnecting: active, not reached yet, and no cached catalog.
+	StatusConnecting Status = "connecting"
 	// StatusConnected: the last refresh succeeded; tools are offered.
 	StatusConnected Status = "connected"
 	// StatusStale: the server could not be reached lately; its last catalog

@@ -40,7 +40,7 @@
 // # Catalog and warming
 //
 // The Manager keeps, per server, the last Catalog (stored through a
-// CatalogStore with its fetch time) and a Status: inactive, pending,
+// CatalogStore with its fetch time) and a Status: inactive, connecting,
 // connected, stale, locked, error or unsupported. Start loads stored
 // catalogs and warms active servers in the background, at most
 // Options.Concurrency at a time, each within Options.Timeout (SPEC B5).

@@ -194,7 +194,7 @@ func (m *Manager) restingStatus(s *server) Status {
 	case s.hasCatalog:
 		return StatusStale
 	}
-	return StatusPending
+	return StatusConnecting
 }
 
 // SetActive activates or deactivates a server and returns its updated

@@ -216,8 +216,8 @@ func TestToolsNeverBlock(t *testing.T) {
 	if len(tools) != 4 {
 		t.Fatalf("executable = %d, want the good server's 4", len(tools))
 	}
-	if st, _ := m.Server(hcfg.ID); st.Status != StatusPending {
-		t.Errorf("hanging server status = %s, want pending", st.Status)
+	if st, _ := m.Server(hcfg.ID); st.Status != StatusConnecting {
+		t.Errorf("hanging server status = %s, want connecting", st.Status)
 	}
 }
 

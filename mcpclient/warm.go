@@ -32,7 +32,7 @@ func (m *Manager) Load(ctx context.Context) error {
 		m.mu.Lock()
 		if s := m.servers[id]; s != nil && !s.hasCatalog {
 			s.catalog, s.hasCatalog = c, true
-			if s.status == StatusPending {
+			if s.status == StatusConnecting {
 				s.status = StatusStale
 			}
 			m.publishLocked()
