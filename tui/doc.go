@@ -55,9 +55,33 @@
 // with an [Action] the root applies, and it receives the current size when
 // pushed and on every resize. Keys that arrive within a modal's KeyGrace of
 // it appearing are dropped, measured with the injected clock (SPEC D4). The
-// model picker is the first modal; tool approval, the server editor,
-// settings, skill install preview, run history and the approvals inbox
-// (SPEC L2) fit the same interface.
+// model picker is the first modal; tool approval, skill install preview,
+// run history and the approvals inbox (SPEC L2) fit the same interface.
+// A modal opens another on top of itself by returning [OpenModal]; every
+// modal of the stack is drawn, bottom to top. Results of Cmds go to the top
+// modal only, so a modal that needs to see what the one above it changed
+// implements reveal, which the root calls when it is on top again.
+//
+// # Settings
+//
+// ctrl+x opens Settings (settings.go), a modal of pages under a section
+// title: Tools & Workflows has MCP Servers (servers_list.go) and Tools
+// (servers_tools.go); skills, profiles and the workflows switch are meant
+// to join as further pages. Tab and shift+tab switch pages; keys go to the
+// page shown, every other message to all pages. Everything goes through
+// [Options.Servers] inside Cmds (servers_cmds.go); a nil Servers makes the
+// pages say that MCP servers are not available here.
+//
+// The server editor (servers_editor.go), the test report
+// (servers_report.go) and the remove confirmation (confirm.go) are modals
+// above Settings. The secret field is masked and write-only: editing shows
+// only whether a secret is stored. Saving and testing never activate
+// (SPEC B2): activation is its own key in a report of a test that
+// connected, so the activate key of the list runs a test first;
+// deactivation acts at once. Esc abandons a running test by cancelling its
+// context. A tool's switch moves only once SetToolEnabled has answered.
+// What servers say about their tools is shown as "server claims
+// (unverified)" and changes nothing (SPEC D2).
 //
 // # Terminal
 //

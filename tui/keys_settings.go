@@ -67,7 +67,7 @@ type ServerEditorKeyMap struct {
 // DefaultServerEditorKeyMap returns the server editor's default bindings.
 func DefaultServerEditorKeyMap() ServerEditorKeyMap {
 	return ServerEditorKeyMap{
-		Next:        key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab", "next field")),
+		Next:        key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab", "next")),
 		Prev:        key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "previous")),
 		Save:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "save")),
 		Test:        key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "save & test"), key.WithDisabled()),

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"vouch/safetext"
 )
@@ -235,7 +236,7 @@ func (l serverList) view() string {
 	var foot string
 	switch {
 	case l.err != "":
-		foot = st.Error.Render(safetext.Line("✗ "+l.err, w))
+		foot = strings.Join(wrapLines(st.Error, "✗ "+l.err, w, 2), "\n")
 	case l.notice != "":
 		foot = st.Detail.Render(safetext.Line(l.notice, w))
 	case l.loading && !l.loaded:
@@ -266,7 +267,7 @@ func (l serverList) view() string {
 	for i, v := range l.list {
 		blocks[i] = l.rows(v, i == l.cursor, nameW, hostW)
 	}
-	rows := max(l.height-2, 1) // the column titles and the footer
+	rows := max(l.height-1-lipgloss.Height(foot), 1) // the column titles and the footer
 	first := 0
 	for used := l.blockLines(blocks, first, l.cursor); used > rows && first < l.cursor; used = l.blockLines(blocks, first, l.cursor) {
 		first++

@@ -358,7 +358,7 @@ func TestSettingsHelpFollowsTopModal(t *testing.T) {
 		t.Errorf("list help = %q", list)
 	}
 	m, _ = update(m, keyEnter)
-	if h := helpLine(m); !strings.HasPrefix(h, "tab next field • enter save") {
+	if h := helpLine(m); !strings.HasPrefix(h, "tab next • enter save") || !strings.HasSuffix(h, "esc cancel") {
 		t.Errorf("editor help = %q", h)
 	}
 	m, _ = update(m, keyEsc)
@@ -488,5 +488,29 @@ func TestSettingsNoColor(t *testing.T) {
 				t.Errorf("colour frame has no colour codes; the check is blind")
 			}
 		}
+	}
+}
+
+// TestServerListLoading: the list says it is loading until ListServers
+// answers, a failure is one sentence, and an answer to an older load is
+// dropped.
+func TestServerListLoading(t *testing.T) {
+	fs := newFake()
+	fs.listErr = errors.New("database is locked by another vouch\nretry")
+	m := startModel(t, newFakeBackend(), Options{Servers: fs})
+	m, first := update(m, keyCtrlX)
+	if view := m.View(); !strings.Contains(view, "Loading servers…") {
+		t.Errorf("no loading state:\n%s", view)
+	}
+	stale := awaitMsg[serversMsg](t, first)
+	m, second := update(m, keyRune('r'))
+	m, _ = update(m, stale) // the answer to the first load arrives late
+	if view := m.View(); strings.Contains(view, "Could not list") {
+		t.Errorf("an older load's answer was applied:\n%s", view)
+	}
+	m, _ = update(m, awaitMsg[serversMsg](t, second))
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(m.View(), "│", " ")), " ")
+	if !strings.Contains(flat, "✗ Could not list the MCP servers: database is locked by another vouch retry.") {
+		t.Errorf("list error not shown as one sentence:\n%s", m.View())
 	}
 }

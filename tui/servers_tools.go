@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"vouch/safetext"
@@ -317,7 +318,7 @@ func (p toolsPage) view() string {
 	var foot string
 	switch {
 	case p.err != "":
-		foot = st.Error.Render(safetext.Line("✗ "+p.err, w))
+		foot = strings.Join(wrapLines(st.Error, "✗ "+p.err, w, 2), "\n")
 	case p.notice != "":
 		foot = st.Detail.Render(safetext.Line(p.notice, w))
 	case p.loading && !p.loaded:
@@ -326,7 +327,7 @@ func (p toolsPage) view() string {
 		foot = st.Detail.Render("Refreshing…")
 	}
 
-	rows := max(p.height-2, 1) // the filter line and the footer
+	rows := max(p.height-1-lipgloss.Height(foot), 1) // the filter line and the footer
 	body, focus := p.rows(w)
 	switch {
 	case !p.loaded:
