@@ -202,8 +202,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	default:
 		m, cmd = m.updateOther(msg)
 	}
+	before := m.chatHeight
 	m.syncKeys()
 	m.layout()
+	if m.chatHeight != before {
+		// The help line grew or shrank (full help of another modal, an
+		// error line): the modals get the new height.
+		m.modals = m.modals.resize(m.common.Width, m.chatHeight)
+	}
 	return m, cmd
 }
 

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 )
 
@@ -512,5 +513,51 @@ func TestServerListLoading(t *testing.T) {
 	flat := strings.Join(strings.Fields(strings.ReplaceAll(m.View(), "│", " ")), " ")
 	if !strings.Contains(flat, "✗ Could not list the MCP servers: database is locked by another vouch retry.") {
 		t.Errorf("list error not shown as one sentence:\n%s", m.View())
+	}
+}
+
+// TestSettingsFullHelpFits: with the full help shown, Settings is sized to
+// the smaller area above it, at every depth, and the frame stays 24 lines.
+func TestSettingsFullHelpFits(t *testing.T) {
+	fs := newFake()
+	m := startModel(t, newFakeBackend(), Options{Servers: fs})
+	m, _ = update(m, keyHelp)
+	m = press[serversMsg](t, m, keyCtrlX)
+	m, _ = update(m, keyEnter)
+	for i, e := range m.modals.entries {
+		if _, h := modalSize(e.modal); h != m.chatHeight {
+			t.Errorf("modal %d (%T) is %d tall, want %d", i, e.modal, h, m.chatHeight)
+		}
+	}
+	lines := strings.Split(m.View(), "\n")
+	if len(lines) != MinHeight {
+		t.Fatalf("frame has %d lines, want %d", len(lines), MinHeight)
+	}
+	if bottom := lines[m.chatHeight-1]; !strings.Contains(bottom, "╰") {
+		t.Errorf("Settings' bottom border is cut off: last chat line %q", bottom)
+	}
+}
+
+// TestProgramSettings runs the real Bubble Tea loop: Settings opens on
+// ctrl+x, a test runs with its spinner and reports, esc closes the report
+// and Settings, and ctrl+c quits.
+func TestProgramSettings(t *testing.T) {
+	fs := newFake()
+	tm := teatest.NewTestModel(t, New(newFakeBackend(), Options{Servers: fs, Clipboard: &syncBuffer{}}),
+		teatest.WithInitialTermSize(80, 24))
+	waitFor(t, tm, "Type a message")
+	tm.Send(keyCtrlX)
+	waitFor(t, tm, "files.example.com")
+	tm.Send(keyRune('t'))
+	waitFor(t, tm, "Connected in 1.2s")
+	tm.Send(keyEsc)
+	tm.Send(keyEsc)
+	tm.Send(keyCtrlC)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(testTimeout)).(Model)
+	if !final.modals.empty() {
+		t.Errorf("modals still open: %T", final.modals.top())
+	}
+	if _, tested, actives, _, _ := fs.calls(); len(tested) != 1 || len(actives) != 0 {
+		t.Errorf("tested %v, activation calls %v; want one test, no activation", tested, actives)
 	}
 }
