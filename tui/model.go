@@ -186,7 +186,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m = m.resize(msg.Width, msg.Height)
 	case tea.KeyMsg:
-		m, cmd = m.updateKey(msg)
+		m, cmd = m.updateKeyRuns(msg)
 	case sendMsg:
 		m, cmd = m.updateSend(msg)
 	case streamMsg:
