@@ -19,7 +19,13 @@ func DemoScript() Script {
 		{
 			Match:   AfterToolResult(),
 			Repeat:  true,
-			Respond: demoListingAnswer,
+			Respond: demoAfterTool,
+		},
+		{
+			Match:  All(mentionsServer, Offers("mcp_lookup")),
+			Repeat: true,
+			Steps: append(Words("Let me ask the demo MCP server.\n"),
+				ToolCall(0, "call_demo2", "mcp_lookup", `{"key":"vouch"}`)),
 		},
 		{
 			Match:  All(mentionsFiles, Offers("fs_list")),
@@ -48,6 +54,7 @@ func DemoScript() Script {
 const demoGreeting = "Hello! I am the **vouch demo model**: a script, not a real model, " +
 	"so nothing you type leaves this machine.\n\n" +
 	"Try asking me to *list the files in the workspace* to see a tool call, " +
+	"to *look something up on the server* to see the approval pane, " +
 	"or ask anything else to see a streamed Markdown answer."
 
 const demoAnswer = "Here is a small example of what a streamed answer looks like.\n\n" +
@@ -68,6 +75,36 @@ const demoAnswer = "Here is a small example of what a streamed answer looks like
 	"return sc.Err()\n" +
 	"```\n\n" +
 	"Ask me to *list the files* to see a tool call and its approval."
+
+// demoAfterTool answers from the result of the call the request ends with.
+func demoAfterTool(r Request) []Step {
+	result := r.Messages[len(r.Messages)-1].Content
+	if lastCallName(r) != "mcp_lookup" {
+		return demoListingAnswer(r)
+	}
+	if strings.Contains(result, "denied") {
+		return Words("You denied the call, so it never reached the server. " +
+			"That is the point: nothing runs until you say so.")
+	}
+	return Words("The demo server answered:\n\n> " + strings.TrimSpace(firstLine(result)) + "\n\n" +
+		"That call waited for you although the server labels `lookup` read-only: " +
+		"a server's annotations are its claims, and claims never approve anything.")
+}
+
+// lastCallName is the name of the last tool call in the request's history.
+func lastCallName(r Request) string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if calls := r.Messages[i].ToolCalls; len(calls) > 0 {
+			return calls[len(calls)-1].Name
+		}
+	}
+	return ""
+}
+
+// mentionsServer matches a request to use the demo MCP server.
+func mentionsServer(r Request) bool {
+	return LastUserContains("server", "look up", "lookup", "mcp")(r)
+}
 
 // demoListingAnswer answers from the fs_list result in the request.
 func demoListingAnswer(r Request) []Step {

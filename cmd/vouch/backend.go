@@ -27,8 +27,12 @@ type backendConfig struct {
 	model      string
 	candidates []string
 	tools      []agent.Tool
-	limits     agent.Limits
-	hc         *http.Client
+	// moreTools is asked at each run for the MCP tools it offers.
+	moreTools func() []agent.Tool
+	// needsApproval says which tool calls wait for the person.
+	needsApproval func(identity string) bool
+	limits        agent.Limits
+	hc            *http.Client
 	// kind, when set, names the server in the status line (e.g. "demo").
 	kind string
 }
@@ -82,10 +86,12 @@ func (b *backend) connect(ctx context.Context) (*agent.Client, *agent.Chat, erro
 	}
 	b.client = agent.NewClient(url, b.cfg.apiKey, b.cfg.hc)
 	b.chat = agent.NewChat(agent.ChatConfig{
-		Client:     b.client,
-		Transcript: b.cfg.transcript,
-		Tools:      b.cfg.tools,
-		Limits:     b.cfg.limits,
+		Client:        b.client,
+		Transcript:    b.cfg.transcript,
+		Tools:         b.cfg.tools,
+		MoreTools:     b.cfg.moreTools,
+		NeedsApproval: b.cfg.needsApproval,
+		Limits:        b.cfg.limits,
 	})
 	return b.client, b.chat, nil
 }

@@ -35,7 +35,7 @@ func drain(t *testing.T, ch <-chan agent.Event) (string, agent.Done) {
 // end of the test.
 func openTestSession(t *testing.T, state string) *session {
 	t.Helper()
-	s, err := openSession(state, t.TempDir())
+	s, err := openSession(context.Background(), state, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,17 @@ import (
 	"golang.org/x/term"
 )
 
+// version is vouch's version, reported to MCP servers and by 'vouch version'.
+const version = "0.1.0-dev"
+
+func runVersion(_ context.Context, g *globals, args []string, e env) error {
+	if err := parseSub(subFlags("version", g), args); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(e.stdout, "vouch %s\n", version)
+	return err
+}
+
 // Exit codes of SPEC M.
 const (
 	exitOK          = 0
@@ -80,6 +91,9 @@ func commands() []command {
 	return []command{
 		{"demo", "the terminal interface on a built-in scripted model, in a throwaway state dir", runDemo},
 		{"doctor", "model servers, keyring backend, database path and lock holder [--json]", runDoctor},
+		{"server", "add NAME --url URL [--header H --secret-stdin] | test | activate | deactivate | remove NAME | list", runServer},
+		{"tools", "every tool: identity, wire name, server, classification, status [--json]", runTools},
+		{"version", "print the version", runVersion},
 		{"help", "this help", nil},
 	}
 }

@@ -130,7 +130,7 @@ func TestOpenSessionBadDatabase(t *testing.T) {
 	if err := os.WriteFile(path, garbage, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := openSession(state, t.TempDir())
+	_, err := openSession(context.Background(), state, t.TempDir(), nil)
 	if err == nil {
 		t.Fatal("openSession on a corrupt file: got nil error")
 	}

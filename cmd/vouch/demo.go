@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"vouch/agent"
 	"vouch/agent/agenttest"
+	"vouch/mcpclient/mcptest"
 	"vouch/tui"
 )
 
@@ -43,9 +43,12 @@ func runDemo(ctx context.Context, g *globals, args []string, e env) error {
 	if err := writeDemoFiles(ws); err != nil {
 		return err
 	}
-	s, err := openSession(filepath.Join(tmp, "state"), ws)
+	s, err := openSession(ctx, filepath.Join(tmp, "state"), ws, nil)
 	if err != nil {
 		return err
+	}
+	if err := addDemoServer(ctx, s); err != nil {
+		return errors.Join(err, s.Close())
 	}
 	srv := agenttest.New(agenttest.DemoScript(),
 		agenttest.WithFlavor(agenttest.LlamaCpp),
@@ -53,17 +56,27 @@ func runDemo(ctx context.Context, g *globals, args []string, e env) error {
 		agenttest.WithContextWindow(8192),
 		agenttest.WithChunkDelay(agenttest.DemoDelay))
 	defer srv.Close()
-	b := newBackend(backendConfig{
-		db:         s.db,
-		transcript: s.transcript,
-		modelURL:   srv.URL(),
-		model:      "vouch-demo",
-		tools:      s.workspace.Tools(),
-		limits:     agent.DefaultLimits(),
-		kind:       "demo",
-	})
-	err = runProgram(ctx, b, tui.Options{Model: "vouch-demo", Demo: true}, e.getenv)
+	cfg := s.backendConfig()
+	cfg.modelURL, cfg.model, cfg.kind = srv.URL(), "vouch-demo", "demo"
+	b := newBackend(cfg)
+	err = runProgram(ctx, b, tui.Options{Model: "vouch-demo", Demo: true, Servers: &tuiServers{s: s}}, e.getenv)
 	return errors.Join(err, s.Close())
+}
+
+// addDemoServer starts the built-in demo MCP server on loopback and adds it,
+// tested and active, to the demo's throwaway state. Its "lookup" tool is
+// annotated read-only by the server and asks anyway (SPEC D2).
+func addDemoServer(ctx context.Context, s *session) error {
+	srv, err := mcptest.NewServer(mcptest.Options{Name: "vouch-demo-tools"})
+	if err != nil {
+		return fmt.Errorf("start the demo MCP server: %w", err)
+	}
+	s.closers = append(s.closers, srv.Close)
+	rec, err := s.mcp.save(ctx, "", "demo tools", srv.URL, "", nil)
+	if err != nil {
+		return err
+	}
+	return s.mcp.setActive(ctx, rec.ID, true)
 }
 
 func writeDemoFiles(dir string) error {

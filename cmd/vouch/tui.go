@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"vouch/agent"
+	"vouch/mcpclient"
 	"vouch/store"
 	"vouch/tui"
 )
@@ -20,13 +21,19 @@ import (
 // current conversation and the workspace the built-in tools may read.
 type session struct {
 	db         *store.DB
+	convID     string
 	transcript agent.Transcript
 	workspace  *agent.Workspace
+	mcp        *mcpService
+	// closers run first on Close (e.g. the demo's MCP server).
+	closers []func() error
 }
 
 // openSession opens the database in stateDir and the latest conversation (or
-// a new one), and the workspace at dir.
-func openSession(stateDir, dir string) (*session, error) {
+// a new one), the workspace at dir, and the configured MCP servers with
+// their cached catalogs (no connection yet). secrets may be nil: servers
+// with a secret then stay locked.
+func openSession(ctx context.Context, stateDir, dir string, secrets *store.Secrets) (*session, error) {
 	db, err := store.Open(filepath.Join(stateDir, store.FileName), store.Options{})
 	if err != nil {
 		return nil, storeError(err)
@@ -42,11 +49,51 @@ func openSession(stateDir, dir string) (*session, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("open the workspace %s: %w", dir, err), db.Close())
 	}
-	return &session{db: db, transcript: &storeTranscript{db: db, convID: conv.ID}, workspace: ws}, nil
+	svc, err := newMCPService(ctx, db, secrets)
+	if err != nil {
+		return nil, errors.Join(err, ws.Close(), db.Close())
+	}
+	return &session{db: db, convID: conv.ID, transcript: &storeTranscript{db: db, convID: conv.ID}, workspace: ws, mcp: svc}, nil
 }
 
 func (s *session) Close() error {
-	return errors.Join(s.workspace.Close(), s.db.Close())
+	var errs []error
+	errs = append(errs, s.mcp.Close())
+	for _, c := range s.closers {
+		errs = append(errs, c())
+	}
+	errs = append(errs, s.workspace.Close(), s.db.Close())
+	return errors.Join(errs...)
+}
+
+// mcpTools returns the executable MCP tools the person has not turned off
+// for this conversation. It reads cached state only: a submission never
+// waits on an MCP server (SPEC B5).
+func (s *session) mcpTools() []agent.Tool {
+	off, err := s.db.DisabledTools(s.convID)
+	if err != nil {
+		off = nil // an unreadable selection offers nothing rather than everything
+		return nil
+	}
+	var out []agent.Tool
+	for _, t := range s.mcp.mgr.AgentTools(func(string) mcpclient.Effect { return mcpclient.EffectMutating }) {
+		if !off[t.Def().Identity] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// backendConfig returns the backend wiring of this session.
+func (s *session) backendConfig() backendConfig {
+	return backendConfig{
+		db:            s.db,
+		transcript:    s.transcript,
+		tools:         s.workspace.Tools(),
+		moreTools:     s.mcpTools,
+		needsApproval: needsApproval,
+		limits:        agent.DefaultLimits(),
+	}
 }
 
 // storeError gives the store's open errors (locked, read-only, corrupt, newer
@@ -71,9 +118,18 @@ func runTUI(ctx context.Context, g *globals, args []string, e env) error {
 	if err != nil {
 		return fmt.Errorf("find the working directory: %w", err)
 	}
-	s, err := openSession(stateDir, cwd)
+	secrets, err := store.NewSecrets(store.SecretsOptions{StateDir: stateDir, Getenv: e.getenv})
+	if err != nil {
+		secrets = nil // servers with a secret stay locked; the rest works
+	}
+	s, err := openSession(ctx, stateDir, cwd, secrets)
 	if err != nil {
 		return err
+	}
+	// Warm the MCP catalogs in the background; the first frame and every
+	// submission go on without waiting (SPEC B5).
+	if err := s.mcp.mgr.Start(ctx); err != nil {
+		return errors.Join(err, s.Close())
 	}
 	model := g.model
 	if model == "" {
@@ -83,15 +139,10 @@ func runTUI(ctx context.Context, g *globals, args []string, e env) error {
 			model = m
 		}
 	}
-	b := newBackend(backendConfig{
-		db:         s.db,
-		transcript: s.transcript,
-		modelURL:   g.modelURL,
-		model:      model,
-		tools:      s.workspace.Tools(),
-		limits:     agent.DefaultLimits(),
-	})
-	err = runProgram(ctx, b, tui.Options{Model: model}, e.getenv)
+	cfg := s.backendConfig()
+	cfg.modelURL, cfg.model = g.modelURL, model
+	b := newBackend(cfg)
+	err = runProgram(ctx, b, tui.Options{Model: model, Servers: &tuiServers{s: s}}, e.getenv)
 	return errors.Join(err, s.Close())
 }
 

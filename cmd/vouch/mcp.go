@@ -1,0 +1,327 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+
+	"vouch/agent"
+	"vouch/mcpclient"
+	"vouch/store"
+)
+
+// catalogStore keeps the MCP tool catalogs in the database (SPEC B5).
+type catalogStore struct{ db *store.DB }
+
+var _ mcpclient.CatalogStore = catalogStore{}
+
+func (c catalogStore) LoadCatalog(_ context.Context, serverID string) (mcpclient.Catalog, bool, error) {
+	data, ok, err := c.db.Catalog(serverID)
+	if err != nil || !ok {
+		return mcpclient.Catalog{}, false, err
+	}
+	var cat mcpclient.Catalog
+	if err := json.Unmarshal(data, &cat); err != nil {
+		// An unreadable cache is no cache: the next refresh replaces it.
+		return mcpclient.Catalog{}, false, nil
+	}
+	return cat, true, nil
+}
+
+func (c catalogStore) SaveCatalog(_ context.Context, cat mcpclient.Catalog) error {
+	data, err := json.Marshal(cat)
+	if err != nil {
+		return fmt.Errorf("encode the tool catalog: %w", err)
+	}
+	return c.db.PutCatalog(cat.ServerID, data)
+}
+
+func (c catalogStore) DeleteCatalog(_ context.Context, serverID string) error {
+	return c.db.DeleteCatalog(serverID)
+}
+
+// secretKey is the keyring key of an MCP server's secret header value: the
+// server's stable identity, never its name (SPEC B1).
+func secretKey(serverID string) string { return "mcp:" + serverID }
+
+// keyringSecrets supplies secret header values from the OS keyring. Work the
+// person did not start (warming) never raises a keyring prompt (SPEC B6).
+type keyringSecrets struct{ s *store.Secrets }
+
+var _ mcpclient.SecretSource = keyringSecrets{}
+
+func (k keyringSecrets) Secret(ctx context.Context, serverID string, mode mcpclient.SecretMode) (string, error) {
+	var v string
+	var err error
+	if mode == mcpclient.NonInteractive {
+		v, err = k.s.GetNoPrompt(ctx, secretKey(serverID))
+	} else {
+		v, err = k.s.Get(ctx, secretKey(serverID))
+	}
+	switch {
+	case err == nil:
+		return v, nil
+	case errors.Is(err, store.ErrKeyringLocked), errors.Is(err, store.ErrSecretNotFound), errors.Is(err, store.ErrKeyringTimeout):
+		return "", fmt.Errorf("%w: %w", mcpclient.ErrSecretLocked, err)
+	default:
+		return "", err
+	}
+}
+
+// mcpService is what both the command line and the TUI do with MCP servers:
+// configuration in the database, secrets in the keyring, connections and
+// catalogs in the manager. One place, so the two cannot disagree.
+type mcpService struct {
+	db      *store.DB
+	secrets *store.Secrets
+	mgr     *mcpclient.Manager
+}
+
+// newMCPService builds the manager over the database and keyring and loads
+// every configured server. It starts no connection.
+func newMCPService(ctx context.Context, db *store.DB, secrets *store.Secrets) (*mcpService, error) {
+	opts := mcpclient.Options{Store: catalogStore{db: db}, ClientVersion: version}
+	if secrets != nil {
+		opts.Secrets = keyringSecrets{s: secrets}
+	}
+	svc := &mcpService{db: db, secrets: secrets, mgr: mcpclient.NewManager(opts)}
+	servers, err := db.MCPServers()
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range servers {
+		if err := svc.mgr.Put(toConfig(s)); err != nil {
+			return nil, fmt.Errorf("load MCP server %q: %w", s.Name, err)
+		}
+	}
+	if err := svc.mgr.Load(ctx); err != nil {
+		return nil, fmt.Errorf("load the cached tool catalogs: %w", err)
+	}
+	return svc, nil
+}
+
+func toConfig(s store.MCPServer) mcpclient.ServerConfig {
+	return mcpclient.ServerConfig{ID: s.ID, Name: s.Name, URL: s.URL, HeaderName: s.HeaderName, Active: s.Active}
+}
+
+func (svc *mcpService) Close() error { return svc.mgr.Close() }
+
+// byName finds a configured server by name.
+func (svc *mcpService) byName(name string) (store.MCPServer, error) {
+	s, err := svc.db.MCPServerByName(name)
+	if errors.Is(err, store.ErrNotFound) {
+		return s, fail(exitUsage, "no MCP server is named %q; 'vouch server list' shows them", name)
+	}
+	return s, err
+}
+
+// save adds (id empty) or edits a server. A non-nil secret replaces the
+// stored one ("" removes it). Saving never activates anything (SPEC B2).
+func (svc *mcpService) save(ctx context.Context, id, name, rawURL, header string, secret *string) (store.MCPServer, error) {
+	name = strings.TrimSpace(name)
+	cfg := mcpclient.NewServerConfig(name, rawURL, strings.TrimSpace(header))
+	var rec store.MCPServer
+	if id != "" {
+		old, err := svc.serverByID(id)
+		if err != nil {
+			return rec, err
+		}
+		cfg.ID, cfg.Active, rec.Created = old.ID, old.Active, old.Created
+	}
+	if err := cfg.Validate(); err != nil {
+		return rec, &exitError{code: exitRejected, err: err}
+	}
+	if secret != nil && *secret != "" && cfg.HeaderName == "" {
+		return rec, fail(exitUsage, "a secret needs a header to travel in; pass --header (for example Authorization)")
+	}
+	rec = store.MCPServer{ID: cfg.ID, Name: cfg.Name, URL: cfg.URL, HeaderName: cfg.HeaderName, Active: cfg.Active, Created: rec.Created}
+	if err := svc.db.PutMCPServer(rec); err != nil {
+		if errors.Is(err, store.ErrDuplicate) {
+			return rec, fail(exitRejected, "an MCP server named %q already exists; choose another name", name)
+		}
+		return rec, err
+	}
+	if secret != nil {
+		if err := svc.setSecret(ctx, cfg.ID, *secret); err != nil {
+			return rec, err
+		}
+	}
+	if err := svc.mgr.Put(cfg); err != nil {
+		return rec, err
+	}
+	return rec, nil
+}
+
+func (svc *mcpService) setSecret(ctx context.Context, id, secret string) error {
+	if svc.secrets == nil {
+		return errors.New("no keyring is available for the secret; set VOUCH_KEYRING_BACKEND")
+	}
+	if secret == "" {
+		return svc.secrets.Delete(ctx, secretKey(id))
+	}
+	return svc.secrets.Set(ctx, secretKey(id), secret)
+}
+
+func (svc *mcpService) serverByID(id string) (store.MCPServer, error) {
+	all, err := svc.db.MCPServers()
+	if err != nil {
+		return store.MCPServer{}, err
+	}
+	for _, s := range all {
+		if s.ID == id {
+			return s, nil
+		}
+	}
+	return store.MCPServer{}, fmt.Errorf("MCP server %s: %w", id, store.ErrNotFound)
+}
+
+// test connects to a saved server and reports what it offers, registering
+// nothing (SPEC B2). The secret is read from the keyring, asking if needed.
+func (svc *mcpService) test(ctx context.Context, id string) (mcpclient.TestReport, error) {
+	rec, err := svc.serverByID(id)
+	if err != nil {
+		return mcpclient.TestReport{}, err
+	}
+	secret := ""
+	if rec.HeaderName != "" && svc.secrets != nil {
+		secret, err = svc.secrets.Get(ctx, secretKey(id))
+		if err != nil && !errors.Is(err, store.ErrSecretNotFound) {
+			return mcpclient.TestReport{}, fmt.Errorf("read the server's secret: %w", err)
+		}
+	}
+	rep, err := svc.mgr.Test(ctx, toConfig(rec), secret)
+	if err != nil {
+		return rep, &exitError{code: exitUnavailable, err: err}
+	}
+	return rep, nil
+}
+
+// setActive activates (refreshing the catalog now, with the person present)
+// or deactivates a server, and persists the choice.
+func (svc *mcpService) setActive(ctx context.Context, id string, active bool) error {
+	rec, err := svc.serverByID(id)
+	if err != nil {
+		return err
+	}
+	cfg, err := svc.mgr.SetActive(id, active)
+	if err != nil {
+		return err
+	}
+	rec.Active = cfg.Active
+	if err := svc.db.PutMCPServer(rec); err != nil {
+		return err
+	}
+	if active {
+		if err := svc.mgr.Refresh(ctx, id, mcpclient.Interactive); err != nil {
+			return &exitError{code: exitUnavailable, err: fmt.Errorf("activated %q, but its tools could not be fetched: %w", rec.Name, err)}
+		}
+	}
+	return nil
+}
+
+// remove deletes a server's configuration, catalog, selections and secret.
+func (svc *mcpService) remove(ctx context.Context, id string) error {
+	if err := svc.mgr.Remove(ctx, id); err != nil {
+		return err
+	}
+	if err := svc.db.DeleteMCPServer(id); err != nil {
+		return err
+	}
+	if svc.secrets != nil {
+		if err := svc.secrets.Delete(ctx, secretKey(id)); err != nil {
+			return fmt.Errorf("removed the server, but not its secret: %w", err)
+		}
+	}
+	return nil
+}
+
+// toolRow is one catalog entry as `vouch tools` and the TUI list it.
+type toolRow struct {
+	Identity       string   `json:"identity"`
+	WireName       string   `json:"wire_name"`
+	Server         string   `json:"server"`
+	Name           string   `json:"name"`
+	Title          string   `json:"title,omitempty"`
+	Classification string   `json:"classification"`
+	Status         string   `json:"status"`
+	Executable     bool     `json:"executable"`
+	Claims         []string `json:"server_claims,omitempty"`
+	Description    string   `json:"description,omitempty"`
+}
+
+// tools lists built-in and MCP tools with the wire names a run offering all
+// of them would freeze (SPEC C1, C2).
+func (svc *mcpService) tools(builtins []agent.Tool) []toolRow {
+	var rows []toolRow
+	for _, t := range builtins {
+		d := t.Def()
+		rows = append(rows, toolRow{Identity: d.Identity, Server: "built-in", Name: strings.TrimPrefix(d.Identity, "builtin:"),
+			Classification: classification(d.Identity), Status: "available", Executable: true, Description: firstLine(d.Description)})
+	}
+	for _, e := range svc.mgr.Tools() {
+		rows = append(rows, toolRow{Identity: e.Identity, Server: e.ServerName, Name: e.Name, Title: e.Title,
+			Classification: classification(e.Identity), Status: string(e.Status), Executable: e.Executable,
+			Claims: claims(e.Annotations), Description: firstLine(e.Description)})
+	}
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.Identity
+	}
+	wire, err := agent.WireNames(ids)
+	if err == nil {
+		inv := make(map[string]string, len(wire))
+		for w, id := range wire {
+			inv[id] = w
+		}
+		for i := range rows {
+			rows[i].WireName = inv[rows[i].Identity]
+		}
+	}
+	return rows
+}
+
+// needsApproval is the approval rule until reviewed local policy exists:
+// built-in read-only workspace tools run inside the workspace; every
+// external tool asks every time (SPEC D1). Nothing a server says lowers it.
+func needsApproval(identity string) bool {
+	return !strings.HasPrefix(identity, "builtin:")
+}
+
+func classification(identity string) string {
+	if needsApproval(identity) {
+		return "ask (default for a new external tool)"
+	}
+	return "allow (built-in, read-only, inside the workspace)"
+}
+
+// claims words a tool's annotations as the server's unverified claims.
+func claims(ann map[string]any) []string {
+	var out []string
+	for k, v := range ann {
+		b, err := json.Marshal(v)
+		if err != nil {
+			continue
+		}
+		out = append(out, k+": "+string(b))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+// hostOf returns the host of an endpoint URL, for labels.
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Host
+}

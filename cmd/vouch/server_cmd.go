@@ -1,0 +1,307 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"vouch/agent"
+	"vouch/mcpclient"
+	"vouch/safetext"
+	"vouch/store"
+)
+
+// state is the database, keyring and MCP service a command works on.
+type state struct {
+	db      *store.DB
+	secrets *store.Secrets
+	mcp     *mcpService
+}
+
+// openState opens the state directory for a command-line operation.
+func openState(ctx context.Context, g *globals, e env) (*state, error) {
+	dir, err := resolveStateDir(g)
+	if err != nil {
+		return nil, err
+	}
+	db, err := store.Open(filepath.Join(dir, store.FileName), store.Options{})
+	if err != nil {
+		return nil, storeError(err)
+	}
+	// No keyring is not fatal: servers without a secret still work, and a
+	// command that needs one says so.
+	secrets, err := store.NewSecrets(store.SecretsOptions{StateDir: dir, Getenv: e.getenv})
+	if err != nil {
+		secrets = nil
+	}
+	svc, err := newMCPService(ctx, db, secrets)
+	if err != nil {
+		return nil, errors.Join(err, db.Close())
+	}
+	return &state{db: db, secrets: secrets, mcp: svc}, nil
+}
+
+func (s *state) Close() error { return errors.Join(s.mcp.Close(), s.db.Close()) }
+
+// withState runs fn on the opened state and closes it.
+func withState(ctx context.Context, g *globals, e env, fn func(*state) error) error {
+	s, err := openState(ctx, g, e)
+	if err != nil {
+		return err
+	}
+	return errors.Join(fn(s), s.Close())
+}
+
+// serverJSON is one server in `vouch server list --json`. It never holds a
+// secret, only whether one is configured.
+type serverJSON struct {
+	ID         string    `json:"id"`
+	Name       string    `json:"name"`
+	URL        string    `json:"url"`
+	HeaderName string    `json:"header_name,omitempty"`
+	Active     bool      `json:"active"`
+	Status     string    `json:"status"`
+	Error      string    `json:"error,omitempty"`
+	Tools      int       `json:"tools"`
+	FetchedAt  time.Time `json:"fetched_at,omitzero"`
+}
+
+func runServer(ctx context.Context, g *globals, args []string, e env) error {
+	if len(args) == 0 {
+		return fail(exitUsage, "vouch server needs a subcommand: add, test, activate, deactivate, remove or list")
+	}
+	sub, rest := args[0], args[1:]
+	fs := subFlags("server "+sub, g)
+	asJSON := fs.Bool("json", false, "print JSON")
+	var rawURL, header *string
+	var secretStdin *bool
+	if sub == "add" {
+		rawURL = fs.String("url", "", "Streamable HTTP endpoint (https, or http on loopback)")
+		header = fs.String("header", "", "name of the one secret header, e.g. Authorization")
+		secretStdin = fs.Bool("secret-stdin", false, "read the header's value from standard input")
+	}
+	name, rest := leadingArg(rest)
+	if err := fs.Parse(rest); err != nil {
+		return fail(exitUsage, "vouch server %s: %v; run 'vouch help' for usage", sub, err)
+	}
+	if name == "" {
+		name, _ = leadingArg(fs.Args())
+	} else if fs.NArg() > 0 {
+		return fail(exitUsage, "vouch server %s: unexpected argument %q", sub, fs.Arg(0))
+	}
+	if sub != "list" && name == "" {
+		return fail(exitUsage, "vouch server %s needs the server's name", sub)
+	}
+	switch sub {
+	case "add":
+		return serverAdd(ctx, g, e, name, *rawURL, *header, *secretStdin, *asJSON)
+	case "test":
+		return withState(ctx, g, e, func(s *state) error { return serverTest(ctx, s, e, name, *asJSON) })
+	case "activate", "deactivate":
+		return withState(ctx, g, e, func(s *state) error {
+			rec, err := s.mcp.byName(name)
+			if err != nil {
+				return err
+			}
+			if err := s.mcp.setActive(ctx, rec.ID, sub == "activate"); err != nil {
+				return err
+			}
+			return printServers(e, s, []string{rec.ID}, *asJSON)
+		})
+	case "remove":
+		return withState(ctx, g, e, func(s *state) error {
+			rec, err := s.mcp.byName(name)
+			if err != nil {
+				return err
+			}
+			if err := s.mcp.remove(ctx, rec.ID); err != nil {
+				return err
+			}
+			if *asJSON {
+				return writeJSON(e.stdout, map[string]string{"removed": rec.ID})
+			}
+			_, err = fmt.Fprintf(e.stdout, "removed %s\n", safetext.Line(rec.Name, 0))
+			return err
+		})
+	case "list":
+		return withState(ctx, g, e, func(s *state) error { return printServers(e, s, nil, *asJSON) })
+	}
+	return fail(exitUsage, "unknown subcommand 'vouch server %s'; use add, test, activate, deactivate, remove or list", sub)
+}
+
+// leadingArg splits off a first argument that is not a flag.
+func leadingArg(args []string) (string, []string) {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		return args[0], args[1:]
+	}
+	return "", args
+}
+
+func serverAdd(ctx context.Context, g *globals, e env, name, rawURL, header string, secretStdin, asJSON bool) error {
+	if rawURL == "" {
+		return fail(exitUsage, "vouch server add needs --url")
+	}
+	var secret *string
+	if secretStdin {
+		if header == "" {
+			return fail(exitUsage, "--secret-stdin needs --header to name the header it travels in")
+		}
+		b, err := io.ReadAll(io.LimitReader(e.stdin, 64<<10))
+		if err != nil {
+			return fmt.Errorf("read the secret from standard input: %w", err)
+		}
+		v := strings.TrimRight(string(b), "\r\n")
+		if v == "" {
+			return fail(exitUsage, "standard input held no secret; pipe it in, e.g. 'printf %%s \"$TOKEN\" | vouch server add …'")
+		}
+		secret = &v
+	}
+	return withState(ctx, g, e, func(s *state) error {
+		rec, err := s.mcp.save(ctx, "", name, rawURL, header, secret)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return printServers(e, s, []string{rec.ID}, true)
+		}
+		_, err = fmt.Fprintf(e.stdout, "added %s (%s); next: vouch server test %s\n",
+			safetext.Line(rec.Name, 0), safetext.Line(rec.URL, 0), shellWord(rec.Name))
+		return err
+	})
+}
+
+// shellWord quotes s for a command line when it needs it.
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\"'$`\\;&|<>()*?[]#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func serverTest(ctx context.Context, s *state, e env, name string, asJSON bool) error {
+	rec, err := s.mcp.byName(name)
+	if err != nil {
+		return err
+	}
+	rep, err := s.mcp.test(ctx, rec.ID)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(e.stdout, rep)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	p := func(format string, args ...any) { _, _ = fmt.Fprintf(tw, format, args...) }
+	era := "legacy (initialize and session)"
+	if rep.Stateless {
+		era = "stateless"
+	}
+	p("server\t%s %s\n", safetext.Line(rep.ServerName, 0), safetext.Line(rep.ServerVersion, 0))
+	p("protocol\t%s, %s\n", safetext.Line(rep.ProtocolVersion, 0), era)
+	p("capabilities\t%s\n", strings.Join(rep.Capabilities, ", "))
+	p("result\t%s (%s)\n", rep.Summary, rep.Elapsed.Round(time.Millisecond))
+	for _, t := range rep.Tools {
+		p("  tool\t%s\n", safetext.Line(t.Name, 0))
+	}
+	for _, r := range rep.Rejected {
+		p("  rejected\t%s\n", safetext.Line(fmt.Sprintf("%s: %s", r.Name, r.Reason), 0))
+	}
+	if !rec.Active {
+		p("next\tvouch server activate %s\n", shellWord(rec.Name))
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}
+
+// printServers lists servers (only ids when given).
+func printServers(e env, s *state, ids []string, asJSON bool) error {
+	var rows []serverJSON
+	for _, st := range s.mcp.mgr.Servers() {
+		if ids != nil && !contains(ids, st.Config.ID) {
+			continue
+		}
+		rows = append(rows, serverRow(st))
+	}
+	if asJSON {
+		if rows == nil {
+			rows = []serverJSON{}
+		}
+		return writeJSON(e.stdout, rows)
+	}
+	if len(rows) == 0 {
+		_, err := fmt.Fprintln(e.stdout, "no MCP servers; add one with: vouch server add NAME --url URL")
+		return err
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	_, _ = fmt.Fprintln(tw, "NAME\tSTATUS\tTOOLS\tURL")
+	for _, r := range rows {
+		_, _ = fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", safetext.Line(r.Name, 40), r.Status, r.Tools, safetext.Line(r.URL, 60))
+		if r.Error != "" {
+			_, _ = fmt.Fprintf(tw, "\t%s\n", safetext.Line(r.Error, 100))
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write list: %w", err)
+	}
+	return nil
+}
+
+func serverRow(st mcpclient.ServerState) serverJSON {
+	r := serverJSON{ID: st.Config.ID, Name: st.Config.Name, URL: st.Config.URL, HeaderName: st.Config.HeaderName,
+		Active: st.Config.Active, Status: string(st.Status), Error: st.Err}
+	if st.HasCatalog {
+		r.Tools, r.FetchedAt = len(st.Catalog.Tools), st.Catalog.FetchedAt
+	}
+	return r
+}
+
+func contains(xs []string, x string) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// runTools is `vouch tools`: every tool with identity, wire name, server,
+// classification and status (SPEC M, C1, C2).
+func runTools(ctx context.Context, g *globals, args []string, e env) error {
+	fs := subFlags("tools", g)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseSub(fs, args); err != nil {
+		return err
+	}
+	return withState(ctx, g, e, func(s *state) error {
+		ws, err := agent.OpenWorkspace(".")
+		if err != nil {
+			return fmt.Errorf("open the workspace: %w", err)
+		}
+		defer func() { _ = ws.Close() }()
+		rows := s.mcp.tools(ws.Tools())
+		if *asJSON {
+			return writeJSON(e.stdout, rows)
+		}
+		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		_, _ = fmt.Fprintln(tw, "IDENTITY\tWIRE NAME\tSERVER\tCLASSIFICATION\tSTATUS")
+		for _, r := range rows {
+			status := r.Status
+			if !r.Executable {
+				status += " (not offered)"
+			}
+			_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safetext.Line(r.Identity, 70), r.WireName,
+				safetext.Line(r.Server, 30), r.Classification, status)
+		}
+		if err := tw.Flush(); err != nil {
+			return fmt.Errorf("write list: %w", err)
+		}
+		return nil
+	})
+}
