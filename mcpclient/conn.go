@@ -98,6 +98,11 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 		return nil, &Error{Kind: ErrInvalidConfig, Sentence: "Enter a well-formed endpoint URL.", Err: err}
 	}
 	var copts []client.ClientOption
+	if d.timeout > 0 {
+		// A server that ignores server/discover must leave time for the
+		// initialize fallback.
+		copts = append(copts, client.WithDiscoverTimeout(d.timeout/2))
+	}
 	if d.legacyVersion != "" {
 		copts = append(copts, client.WithProtocolVersion(d.legacyVersion))
 	}
