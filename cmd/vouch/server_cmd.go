@@ -129,7 +129,12 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 			return err
 		})
 	case "list":
-		return withState(ctx, g, e, func(s *state) error { return printServers(e, s, nil, *asJSON) })
+		return withState(ctx, g, e, func(s *state) error {
+			// Report live status: refresh active servers, bounded by the
+			// manager's concurrency and per-server timeout.
+			s.mcp.mgr.WarmAll(ctx)
+			return printServers(e, s, nil, *asJSON)
+		})
 	}
 	return fail(exitUsage, "unknown subcommand 'vouch server %s'; use add, test, activate, deactivate, remove or list", sub)
 }
@@ -285,6 +290,7 @@ func runTools(ctx context.Context, g *globals, args []string, e env) error {
 			return fmt.Errorf("open the workspace: %w", err)
 		}
 		defer func() { _ = ws.Close() }()
+		s.mcp.mgr.WarmAll(ctx)
 		rows := s.mcp.tools(ws.Tools())
 		if *asJSON {
 			return writeJSON(e.stdout, rows)
