@@ -15,6 +15,7 @@ type KeyMap struct {
 	Report   TestReportKeyMap
 	Tools    ToolsKeyMap
 	Confirm  ConfirmKeyMap
+	Approval ApprovalKeyMap
 }
 
 // DefaultKeyMap returns the default bindings of every pane and modal.
@@ -28,6 +29,7 @@ func DefaultKeyMap() KeyMap {
 		Report:   DefaultTestReportKeyMap(),
 		Tools:    DefaultToolsKeyMap(),
 		Confirm:  DefaultConfirmKeyMap(),
+		Approval: DefaultApprovalKeyMap(),
 	}
 }
 

@@ -287,6 +287,9 @@ type runState struct {
 	answer    *item // assistant text being streamed, nil between turns
 	reasoning *item // reasoning being streamed, nil when none
 	tools     []*item
+	// approvals are the run's tool calls waiting for the person; the
+	// first is on screen (approval_queue.go, SPEC D4).
+	approvals approvalQueue
 
 	firstDelta time.Time // for the live rate
 	lastDelta  time.Time

@@ -73,6 +73,8 @@ func (m Model) updateTopModal(msg tea.Msg) (Model, tea.Cmd) {
 		var open tea.Cmd
 		m, open = m.pushModal(a.Modal)
 		return m, tea.Batch(cmd, open)
+	case approvalAction:
+		return m.applyApproval(a, cmd)
 	}
 	return m, cmd
 }

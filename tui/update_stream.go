@@ -51,17 +51,26 @@ func (m Model) updateStream(msg streamMsg) (Model, tea.Cmd) {
 		return m, msg.reader.wait()
 	}
 	m.countDeltas(msg.deltas, m.common.Now())
+	var cmds []tea.Cmd
 	for _, ev := range msg.events {
+		if req, ok := ev.(agent.ApprovalRequested); ok {
+			var cmd tea.Cmd
+			m, cmd = m.requestApproval(msg.run, req)
+			cmds = append(cmds, cmd)
+			continue
+		}
 		m = m.applyEvent(ev)
 	}
 	if !msg.final() {
-		return m, msg.reader.wait()
+		return m, tea.Batch(append(cmds, msg.reader.wait())...)
 	}
 	done, ok := lastDone(msg.events)
 	if !ok {
 		done = agent.Done{Reason: agent.StopError, Err: errNoDone}
 	}
-	return m.finishRun(done), nil
+	// The run no longer reads answers: its waiting calls go (SPEC D4).
+	m, cmd := m.dropApprovals(nil, "not answered: the run ended")
+	return m.finishRun(done), tea.Batch(append(cmds, cmd)...)
 }
 
 func lastDone(events []agent.Event) (agent.Done, bool) {

@@ -1,0 +1,372 @@
+package tui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The approval pane shows every argument of the actual call (SPEC D3, D5),
+// rendered by vouch from Call.Arguments and never from a description.
+//
+// The arguments are read as a stream of JSON tokens, so keys keep the order
+// the model wrote them in and a key the model wrote twice is shown twice
+// (and flagged: tools may read either value). Strings are written back as
+// JSON string literals in which everything that is not plainly visible is
+// an escape — control characters, DEL, C1, bidi controls, zero-width and
+// other format characters, unusual spaces — so "\u001b]52;…" reads as text
+// and cannot reach the terminal. Numbers keep the model's own digits.
+//
+// A row is one line of the pretty-printed JSON; laid out at a width it may
+// take several display lines. Escapes are never split across lines, and a
+// string breaks after each "\n" so that multi-line values stay readable. A
+// row longer than foldAbove display lines is folded to its first foldKeep
+// lines and a marker that says how many are hidden and which key shows
+// them; nothing is cut without that marker.
+
+// Folding limits, in display lines.
+const (
+	foldAbove = 6
+	foldKeep  = 4
+)
+
+// argsPreview is a call's arguments, parsed once, ready to lay out.
+type argsPreview struct {
+	rows []argRow
+}
+
+// argRow is one line of pretty-printed JSON, or a warning about it.
+type argRow struct {
+	depth int
+	text  string // printable characters only
+	note  bool   // a warning, not JSON
+}
+
+// argLine is one display line of the laid-out arguments.
+type argLine struct {
+	text string
+	kind argLineKind
+}
+
+type argLineKind int
+
+const (
+	lineJSON   argLineKind = iota
+	lineMarker             // a fold marker: vouch's words, not the call's
+	lineNote               // a warning about the arguments
+	lineClaim              // what the server says about the tool (SPEC D2)
+)
+
+// parseArgs reads raw, the arguments exactly as the model sent them.
+func parseArgs(raw string) argsPreview {
+	var p argsPreview
+	if !utf8.ValidString(raw) {
+		p.rows = append(p.rows, argRow{note: true,
+			text: "The arguments are not valid UTF-8; each invalid byte is shown as \uFFFD."})
+	}
+	trimmed := strings.TrimSpace(raw)
+	if trimmed == "" {
+		p.rows = append(p.rows,
+			argRow{note: true, text: "The model sent no arguments; the tool receives {}."},
+			argRow{text: "{}"})
+		return p
+	}
+	dec := json.NewDecoder(strings.NewReader(trimmed))
+	dec.UseNumber()
+	start := len(p.rows)
+	err := p.value(dec, 0, "")
+	if err == nil {
+		if _, err = dec.Token(); err == io.EOF {
+			return p
+		}
+		err = errors.New("text follows the JSON value")
+	}
+	p.rows = append(p.rows[:start],
+		argRow{note: true, text: "The arguments are not valid JSON (" + oneLine(err.Error()) +
+			"); they are shown as one string, exactly as sent."},
+		argRow{text: quoteVisible(raw)})
+	return p
+}
+
+// value appends the rows of the next JSON value, whose first row starts
+// with prefix (a key and colon, or nothing).
+func (p *argsPreview) value(dec *json.Decoder, depth int, prefix string) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch v := tok.(type) {
+	case json.Delim:
+		return p.container(dec, depth, prefix, v)
+	case string:
+		p.add(depth, prefix+quoteVisible(v))
+	case json.Number:
+		p.add(depth, prefix+string(v))
+	case bool:
+		p.add(depth, fmt.Sprint(prefix, v))
+	case nil:
+		p.add(depth, prefix+"null")
+	default:
+		return fmt.Errorf("unexpected %v", tok)
+	}
+	return nil
+}
+
+// container appends an object or array whose opening delimiter was read.
+func (p *argsPreview) container(dec *json.Decoder, depth int, prefix string, open json.Delim) error {
+	closing := "]"
+	if open == '{' {
+		closing = "}"
+	}
+	if !dec.More() {
+		if _, err := dec.Token(); err != nil {
+			return err
+		}
+		p.add(depth, prefix+string(open)+closing)
+		return nil
+	}
+	p.add(depth, prefix+string(open))
+	seen := make(map[string]bool)
+	for dec.More() {
+		key, dup := "", false
+		if open == '{' {
+			tok, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			s, _ := tok.(string)
+			key = quoteVisible(s) + ": "
+			dup = seen[s]
+			seen[s] = true
+		}
+		if err := p.value(dec, depth+1, key); err != nil {
+			return err
+		}
+		if dec.More() {
+			p.rows[len(p.rows)-1].text += ","
+		}
+		if dup {
+			p.rows = append(p.rows, argRow{depth: depth + 1, note: true,
+				text: "↑ " + strings.TrimSuffix(key, ": ") + " appears more than once; a tool may read either value."})
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	p.add(depth, closing)
+	return nil
+}
+
+func (p *argsPreview) add(depth int, text string) {
+	p.rows = append(p.rows, argRow{depth: depth, text: text})
+}
+
+// oneLine is s on one printable line, for vouch's own error text that may
+// quote the arguments.
+func oneLine(s string) string {
+	q := quoteVisible(s)
+	return q[1 : len(q)-1]
+}
+
+// quoteVisible returns s as a JSON string literal in which every character
+// that a terminal would not print plainly is an escape: the JSON escapes
+// for quote, backslash and the usual controls, \u00XX for other C0
+// controls, DEL and C1, and \uXXXX (surrogate pairs above U+FFFF) for
+// format characters, bidi controls, line and paragraph separators, spaces
+// other than U+0020, and blank-looking fillers. What remains is printable.
+func quoteVisible(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	const hex = "0123456789abcdef"
+	u := func(r rune) {
+		b.WriteString(`\u`)
+		for shift := 12; shift >= 0; shift -= 4 {
+			b.WriteByte(hex[(r>>shift)&0xf])
+		}
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"':
+				b.WriteString(`\"`)
+			case c == '\\':
+				b.WriteString(`\\`)
+			case c == '\n':
+				b.WriteString(`\n`)
+			case c == '\r':
+				b.WriteString(`\r`)
+			case c == '\t':
+				b.WriteString(`\t`)
+			case c == '\b':
+				b.WriteString(`\b`)
+			case c == '\f':
+				b.WriteString(`\f`)
+			case c < 0x20 || c == 0x7f:
+				u(rune(c))
+			default:
+				b.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+		case !needsEscape(r):
+			b.WriteRune(r)
+		case r > 0xffff:
+			r -= 0x10000
+			u(0xd800 + r>>10)
+			u(0xdc00 + r&0x3ff)
+		default:
+			u(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// needsEscape reports whether the non-ASCII rune r would not read plainly
+// on a terminal: anything unicode.IsPrint rejects (controls, format and
+// bidi characters, separators and every space but U+0020), plus letters
+// that render as blanks.
+func needsEscape(r rune) bool {
+	switch r {
+	case 0x115f, 0x1160, 0x3164, 0xffa0, 0x2800:
+		return true // Hangul fillers and the blank braille pattern
+	}
+	return !unicode.IsPrint(r)
+}
+
+// layout wraps the rows to width cells. Unless unfold is set, long rows
+// are folded; viewKey names the key that unfolds them.
+func (p argsPreview) layout(width int, unfold bool, viewKey string) []argLine {
+	width = max(width, 16)
+	var out []argLine
+	for _, r := range p.rows {
+		indent := min(r.depth*2, width/3)
+		pad := strings.Repeat(" ", indent)
+		if r.note {
+			for _, l := range strings.Split(ansi.Wrap(r.text, width-indent, ""), "\n") {
+				out = append(out, argLine{text: pad + l, kind: lineNote})
+			}
+			continue
+		}
+		lines := wrapRow(r.text, indent, width)
+		if !unfold && len(lines) > foldAbove {
+			hidden := len(lines) - foldKeep
+			marker := fmt.Sprintf("%s  … %d more lines — press %s to view all", pad, hidden, viewKey)
+			out = append(out, lines[:foldKeep]...)
+			out = append(out, argLine{text: ansi.Truncate(marker, width, "…"), kind: lineMarker})
+			continue
+		}
+		out = append(out, lines...)
+	}
+	return out
+}
+
+// wrapRow breaks text, which starts indent cells in, into display lines of
+// at most width cells; continuation lines are indented two cells more.
+// Escapes (a backslash and its letter, or \uXXXX) stay whole, and a string
+// breaks after "\n" unless the string ends there.
+func wrapRow(text string, indent, width int) []argLine {
+	first := strings.Repeat(" ", indent)
+	rest := first + "  "
+	var (
+		lines []argLine
+		cur   strings.Builder
+		used  int
+		limit = max(width-indent, 8)
+	)
+	cur.WriteString(first)
+	newline := func() {
+		lines = append(lines, argLine{text: cur.String()})
+		cur.Reset()
+		cur.WriteString(rest)
+		used, limit = 0, max(width-len(rest), 8)
+	}
+	for i := 0; i < len(text); {
+		if text[i] == '\\' && i+1 < len(text) {
+			n := 2
+			if text[i+1] == 'u' {
+				n = min(6, len(text)-i)
+			}
+			if used+n > limit && used > 0 {
+				newline()
+			}
+			cur.WriteString(text[i : i+n])
+			used += n
+			i += n
+			if n == 2 && text[i-1] == 'n' && i < len(text) && text[i] != '"' {
+				newline()
+			}
+			continue
+		}
+		j := strings.IndexByte(text[i:], '\\')
+		if j < 0 {
+			j = len(text) - i
+		} else if j == 0 { // a lone trailing backslash
+			j = 1
+		}
+		run := text[i : i+j]
+		for len(run) > 0 {
+			if used >= limit {
+				newline()
+			}
+			n, w := fitPrefix(run, limit-used)
+			if n == 0 {
+				if used > 0 {
+					newline()
+					continue
+				}
+				_, n = utf8.DecodeRuneInString(run)
+				w = ansi.StringWidth(run[:n])
+			}
+			cur.WriteString(run[:n])
+			used += w
+			run = run[n:]
+		}
+		i += j
+	}
+	if used > 0 || len(lines) == 0 {
+		lines = append(lines, argLine{text: cur.String()})
+	}
+	return lines
+}
+
+// fitPrefix returns the length in bytes and the width in cells of the
+// longest prefix of s, printable text without escapes, that fits in w
+// cells. ASCII is measured byte by byte; other text by grapheme cluster,
+// within a window a little longer than w could need, so that wrapping a
+// long string stays linear.
+func fitPrefix(s string, w int) (int, int) {
+	n := 0
+	for n < len(s) && n < w && s[n] < utf8.RuneSelf {
+		n++
+	}
+	if n == len(s) || n == w {
+		return n, n
+	}
+	win := s[n:]
+	if limit := 8*(w-n) + 64; len(win) > limit {
+		for limit > 0 && !utf8.RuneStart(win[limit]) {
+			limit--
+		}
+		win = win[:limit]
+	}
+	fit := ansi.Truncate(win, w-n, "")
+	if !strings.HasPrefix(win, fit) { // cannot happen for printable text
+		return n, n
+	}
+	return n + len(fit), n + ansi.StringWidth(fit)
+}

@@ -1,0 +1,90 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"vouch/agent"
+)
+
+// ToolDescriber is an optional interface a [Backend] may implement so that
+// the tool approval pane can name the server a tool comes from (SPEC D3).
+// The pane type-asserts the Backend; without it, the pane shows what the
+// call itself says and nothing else.
+//
+// Like every Backend method, DescribeTool may block on I/O (a catalog read),
+// so the pane calls it only from inside a tea.Cmd, with a timeout, once per
+// pane shown. It must honour ctx, must not wait on a remote server (the
+// cached catalog is enough), and is called from a goroutine of its own:
+// implementations must be safe for concurrent use.
+type ToolDescriber interface {
+	// DescribeTool describes the tool with this stable identity
+	// ("mcp:<serverUUID>:<toolName>" or "builtin:<name>", SPEC C1).
+	DescribeTool(ctx context.Context, identity string) (ToolDescription, error)
+}
+
+// ToolDescription is what vouch's local catalog knows about a tool. The
+// pane neutralises every field before drawing it, and never uses Title or
+// Claims as a reason: they are what the server says about itself (SPEC D2),
+// shown under "server claims (unverified)".
+type ToolDescription struct {
+	// ServerName is the label the person gave the server; ServerHost is the
+	// host of its endpoint. Both are empty for built-in tools.
+	ServerName string
+	ServerHost string
+	// Title is the tool's title as the server announced it.
+	Title string
+	// Claims are the server's annotations, one per entry, such as
+	// "readOnlyHint: true".
+	Claims []string
+}
+
+// describeTimeout bounds a DescribeTool call; the pane is usable before it
+// answers and after it fails.
+const describeTimeout = 5 * time.Second
+
+// toolDescribedMsg carries the result of ToolDescriber.DescribeTool.
+type toolDescribedMsg struct {
+	identity string
+	desc     ToolDescription
+	err      error
+}
+
+// describeTool asks d about identity.
+func describeTool(d ToolDescriber, identity string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), describeTimeout)
+		defer cancel()
+		desc, err := d.DescribeTool(ctx, identity)
+		if err != nil {
+			err = fmt.Errorf("could not look the tool up: %w", err)
+		}
+		return toolDescribedMsg{identity: identity, desc: desc, err: err}
+	}
+}
+
+// decisionSentMsg reports that the decision for a call was sent. Nothing
+// needs it; it names the Cmd's work for tests and traces.
+type decisionSentMsg struct {
+	correlation string
+	sent        bool // false: reply already held a decision
+}
+
+// sendDecision answers an approval request: it sends d on reply, the
+// channel copied out of the agent's event. The run made reply with room for
+// one decision, so the send never blocks; the root calls this once per
+// request, as it removes the request from its queue. Should reply ever be
+// full, the select gives up instead of blocking the program.
+func sendDecision(correlation string, reply chan<- agent.Decision, d agent.Decision) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case reply <- d:
+			return decisionSentMsg{correlation: correlation, sent: true}
+		default:
+			return decisionSentMsg{correlation: correlation}
+		}
+	}
+}

@@ -1,0 +1,223 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"vouch/safetext"
+)
+
+// approvalLabelWidth is the width of the pane's field labels ("called as ").
+const approvalLabelWidth = 10
+
+// approvalFooterLines is the height of the pane's footer: a blank line and the
+// buttons (or the note input).
+const approvalFooterLines = 2
+
+// approvalButtonWords are the buttons' words, left to right; also the help text
+// of enter for the focused one.
+var approvalButtonWords = [buttonCount]string{buttonDeny: "deny", buttonAllow: "allow once", buttonNote: "deny with note"}
+
+func (a approval) boxWidth() int { return min(a.common.Width-4, 100) }
+
+func (a approval) innerWidth() int { return innerWidth(a.common.Styles.Modal, a.boxWidth()) }
+
+// bodyRows is how many lines of the body (arguments and claims) show.
+func (a approval) bodyRows() int {
+	st := a.common.Styles.Modal
+	inner := a.common.Height - st.Frame.GetVerticalFrameSize()
+	return max(inner-len(a.header(a.innerWidth()))-1-approvalFooterLines, 1)
+}
+
+// View implements Modal. Everything the call, the model or a server
+// supplied is escaped or neutralised before it is drawn (SPEC D3).
+func (a approval) View() string {
+	st := a.common.Styles.Modal
+	w := a.innerWidth()
+	lines := a.header(w)
+
+	rows := a.bodyRows()
+	end := min(a.scroll+rows, len(a.body))
+	label := "arguments — JSON, keys in the order the model sent them"
+	where := ""
+	if len(a.body) > rows {
+		where = fmt.Sprintf("lines %d–%d of %d", a.scroll+1, end, len(a.body))
+	}
+	lines = append(lines, apart(st.Label.Render(ansi.Truncate(label, w-ansi.StringWidth(where)-1, "…")), st.Detail.Render(where), w))
+	for _, l := range a.body[a.scroll:end] {
+		lines = append(lines, a.styleLine(l))
+	}
+
+	lines = append(lines, "")
+	if a.noting {
+		lines = append(lines, a.note.View())
+	} else {
+		lines = append(lines, a.buttons(w))
+	}
+	return modalBox(st, w, 0, lines)
+}
+
+// header is the pane's title and the facts about the call, each value
+// wrapped under its label.
+func (a approval) header(w int) []string {
+	st := a.common.Styles.Modal
+	title := st.Title.Render("Tool call waiting for your approval")
+	count := ""
+	if a.total > 1 {
+		count = fmt.Sprintf("%d of %d", a.pos, a.total)
+	}
+	lines := []string{apart(title, st.Detail.Render(count), w)}
+
+	field := func(label, value string, style lipgloss.Style) {
+		wrapped := strings.Split(ansi.Hardwrap(safetext.Line(value, 0), w-approvalLabelWidth, false), "\n")
+		for i, l := range wrapped {
+			head := strings.Repeat(" ", approvalLabelWidth)
+			if i == 0 {
+				head = st.Label.Render(pad(label, approvalLabelWidth))
+			}
+			lines = append(lines, head+style.Render(l))
+		}
+	}
+	field("tool", a.identity(), st.Group)
+	field("server", a.serverLine(), st.Item)
+	called := a.req.call.WireName
+	if called == "" {
+		called = "(no name)"
+	}
+	field("called as", called+" · call ID "+a.req.call.CorrelationID, st.Item)
+	if c, t := a.req.call.Identity, a.req.tool.Identity; c != "" && t != "" && c != t {
+		field("warning", "the call maps to "+c+", but the tool that would run is "+t, st.Error)
+	}
+	field("policy", a.reason(), st.Item)
+	return lines
+}
+
+// serverLine says where the tool comes from: vouch itself, or the server's
+// label and endpoint host from the local catalog when the Backend can say.
+func (a approval) serverLine() string {
+	if a.builtin() {
+		return "built into vouch; runs on this machine"
+	}
+	id := ""
+	if parts := strings.SplitN(a.identity(), ":", 3); len(parts) == 3 && parts[0] == "mcp" {
+		id = parts[1]
+	}
+	switch {
+	case a.looking:
+		return "looking it up…"
+	case a.descErr != "":
+		return "unknown (" + id + "): " + a.descErr
+	case a.desc.ServerName != "" || a.desc.ServerHost != "":
+		parts := make([]string, 0, 2)
+		for _, s := range []string{a.desc.ServerName, a.desc.ServerHost} {
+			if s != "" {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, " · ")
+	case id != "":
+		return "id " + id + " (no label known)"
+	}
+	return "unknown"
+}
+
+// reason is the local classification and why it asks. Until local policy
+// exists (issue 4), every tool that reaches the pane is in the "ask" class
+// (SPEC D1); nothing a server claims changes that (SPEC D2).
+func (a approval) reason() string {
+	if a.builtin() {
+		return "ask — this built-in tool asks before every call until you classify it"
+	}
+	return "ask — every new external tool asks until you classify it"
+}
+
+// bodyLines is the scrolling part of the pane: every argument, then what
+// the server claims about the tool.
+func (a approval) bodyLines(w int) []argLine {
+	lines := a.args.layout(w, a.unfold, a.keys.View.Help().Key)
+	var claims []string
+	if a.desc.Title != "" {
+		claims = append(claims, "title: "+a.desc.Title)
+	}
+	claims = append(claims, a.desc.Claims...)
+	if len(claims) == 0 {
+		return lines
+	}
+	lines = append(lines, argLine{}, argLine{text: "server claims (unverified; never a reason to allow):", kind: lineClaim})
+	for _, c := range claims {
+		for _, l := range strings.Split(ansi.Hardwrap(safetext.Line(c, 0), w-4, false), "\n") {
+			lines = append(lines, argLine{text: "  " + l, kind: lineClaim})
+		}
+	}
+	return lines
+}
+
+// styleLine styles one body line. In JSON, every escape stands out, so
+// that "\u202e" or "\u001b" cannot pass for ordinary text.
+func (a approval) styleLine(l argLine) string {
+	st := a.common.Styles.Modal
+	switch l.kind {
+	case lineMarker:
+		return st.Detail.Render(l.text)
+	case lineNote:
+		return st.StatusWarn.Render(l.text)
+	case lineClaim:
+		return st.Claim.Render(l.text)
+	}
+	text := l.text
+	if strings.IndexByte(text, '\\') < 0 {
+		return st.Item.Render(text)
+	}
+	var b strings.Builder
+	for text != "" {
+		i := strings.IndexByte(text, '\\')
+		if i < 0 {
+			b.WriteString(st.Item.Render(text))
+			break
+		}
+		if i > 0 {
+			b.WriteString(st.Item.Render(text[:i]))
+		}
+		n := 2
+		if i+1 < len(text) && text[i+1] == 'u' {
+			n = 6
+		}
+		n = min(n, len(text)-i)
+		b.WriteString(st.StatusWarn.Render(text[i : i+n]))
+		text = text[i+n:]
+	}
+	return b.String()
+}
+
+// buttons is the row of buttons, the focused one bracketed so that it
+// reads without colour, and the classify key that policy will bring.
+func (a approval) buttons(w int) string {
+	st := a.common.Styles.Modal
+	words := [buttonCount]string{buttonDeny: "Deny", buttonAllow: "Allow once", buttonNote: "Deny with note"}
+	var row string
+	for i, label := range words {
+		if approvalButton(i) == a.focus {
+			row += st.FocusedButton.Render("[ " + label + " ]")
+		} else {
+			row += st.Button.Render("  " + label + "  ")
+		}
+	}
+	c := a.keys.Classify.Help()
+	later := c.Key + " " + c.Desc
+	if ansi.StringWidth(row)+1+ansi.StringWidth(later) > w {
+		return row
+	}
+	return apart(row, st.Detail.Render(later), w)
+}
+
+// apart puts left and right on one line of width cells, apart.
+func apart(left, right string, width int) string {
+	if right == "" {
+		return left
+	}
+	gap := max(width-ansi.StringWidth(left)-ansi.StringWidth(right), 1)
+	return left + strings.Repeat(" ", gap) + right
+}
