@@ -250,7 +250,7 @@ func (a *approval) syncKeys() {
 	a.keys.Back.SetEnabled(a.noting)
 	a.keys.Choose.SetHelp("enter", approvalButtonWords[a.focus])
 	if a.unfold {
-		a.keys.View.SetHelp(a.keys.View.Help().Key, "fold long values")
+		a.keys.View.SetHelp(a.keys.View.Help().Key, "fold again")
 	} else {
 		a.keys.View.SetHelp(a.keys.View.Help().Key, "view all")
 	}

@@ -343,7 +343,7 @@ func TestApprovalShowsTheCall(t *testing.T) {
 	for _, want := range []string{
 		"mcp:3f2a9c1e-0b4d-4c4e-9a7e-1f2d3c4b5a6d:read_file", "mcp_files_read_file", "call ID c-read-1",
 		"ask — every new external tool asks until you classify it", `"path": "notes/todo.md",`, `"max_bytes": 4096`,
-		"[ Deny ]", "keys in the order the model sent them", "id 3f2a9c1e-0b4d-4c4e-9a7e-1f2d3c4b5a6d (no label known)",
+		"[ Deny ]", "keys in the model's order", "id 3f2a9c1e-0b4d-4c4e-9a7e-1f2d3c4b5a6d (no label known)",
 	} {
 		if !strings.Contains(view, want) {
 			t.Errorf("pane lacks %q:\n%s", want, view)
@@ -379,7 +379,7 @@ func TestApprovalHelpFollowsPane(t *testing.T) {
 	}
 	m, _ = update(m, keyEsc)
 	m, _ = update(m, keyRune('v'))
-	if h := helpLine(m); !strings.Contains(h, "v fold long values") {
+	if h := helpLine(m); !strings.Contains(h, "v fold again") {
 		t.Errorf("help line after unfolding = %q", h)
 	}
 	m, _ = update(m, keyRune('d'))
@@ -562,8 +562,7 @@ func bodyText(a approval) string {
 // value, and nesting. Keys are deliberately not in alphabetical order.
 func hostileArgs() string {
 	long := strings.Repeat("A", 4990) + "\\nEND"
-	return `{"path":"notes/` + "\u202e" + `txt.exe","clear":"\u001b[2J\u001b[Hdone","clip":"\u001b]52;c;cm0gLXJmIH4K\u0007",` +
-		`"name":"\u202etxt.exe","zw":"a\u200bb\u2028c\u00a0d\u0085e` + "\U000E0041" + `","path":"/etc/shadow",` +
-		`"options":{"mode":"overwrite","targets":[{"host":"db1","force":true},{"host":"db2","force":false}],"retries":3},` +
-		`"payload":"` + long + `"}`
+	return `{"path":"notes/` + "\u202e" + `txt.exe","clip":"\u001b]52;c;cm0gLXJmIH4K\u0007","payload":"` + long + `",` +
+		`"clear":"\u001b[2J\u001b[Hdone","name":"\u202etxt.exe","zw":"a\u200bb\u2028c\u00a0d\u0085e` + "\U000E0041" + `",` +
+		`"path":"/etc/shadow","options":{"mode":"overwrite","targets":[{"host":"db1","force":true},{"host":"db2","force":false}],"retries":3}}`
 }

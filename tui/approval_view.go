@@ -41,7 +41,7 @@ func (a approval) View() string {
 
 	rows := a.bodyRows()
 	end := min(a.scroll+rows, len(a.body))
-	label := "arguments — JSON, keys in the order the model sent them"
+	label := "arguments (JSON; keys in the model's order)"
 	where := ""
 	if len(a.body) > rows {
 		where = fmt.Sprintf("lines %d–%d of %d", a.scroll+1, end, len(a.body))
@@ -72,7 +72,7 @@ func (a approval) header(w int) []string {
 	lines := []string{apart(title, st.Detail.Render(count), w)}
 
 	field := func(label, value string, style lipgloss.Style) {
-		wrapped := strings.Split(ansi.Hardwrap(safetext.Line(value, 0), w-approvalLabelWidth, false), "\n")
+		wrapped := strings.Split(ansi.Wrap(safetext.Line(value, 0), w-approvalLabelWidth, ""), "\n")
 		for i, l := range wrapped {
 			head := strings.Repeat(" ", approvalLabelWidth)
 			if i == 0 {
@@ -148,7 +148,7 @@ func (a approval) bodyLines(w int) []argLine {
 	}
 	lines = append(lines, argLine{}, argLine{text: "server claims (unverified; never a reason to allow):", kind: lineClaim})
 	for _, c := range claims {
-		for _, l := range strings.Split(ansi.Hardwrap(safetext.Line(c, 0), w-4, false), "\n") {
+		for _, l := range strings.Split(ansi.Wrap(safetext.Line(c, 0), w-4, ""), "\n") {
 			lines = append(lines, argLine{text: "  " + l, kind: lineClaim})
 		}
 	}
