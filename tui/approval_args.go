@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -27,8 +28,10 @@ import (
 // take several display lines. Escapes are never split across lines, and a
 // string breaks after each "\n" so that multi-line values stay readable. A
 // row longer than foldAbove display lines is folded to its first foldKeep
-// lines and a marker that says how many are hidden and which key shows
-// them; nothing is cut without that marker.
+// lines and a marker that says how many characters are hidden and which
+// key shows them; nothing is cut without that marker. Folding stops laying
+// the row out after foldAbove lines, so a megabyte costs no more than a
+// line.
 
 // Folding limits, in display lines.
 const (
@@ -52,6 +55,7 @@ type argRow struct {
 type argLine struct {
 	text string
 	kind argLineKind
+	end  int // for JSON lines: the byte of the row's text the line ends at
 }
 
 type argLineKind int
@@ -193,6 +197,15 @@ func quoteVisible(s string) string {
 	}
 	for i := 0; i < len(s); {
 		c := s[i]
+		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
+			j := i + 1
+			for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f && s[j] != '"' && s[j] != '\\' {
+				j++
+			}
+			b.WriteString(s[i:j])
+			i = j
+			continue
+		}
 		if c < utf8.RuneSelf {
 			switch {
 			case c == '"':
@@ -262,15 +275,20 @@ func (p argsPreview) layout(width int, unfold bool, viewKey string) []argLine {
 			}
 			continue
 		}
-		lines := wrapRow(r.text, indent, width)
-		if !unfold && len(lines) > foldAbove {
-			hidden := len(lines) - foldKeep
-			marker := fmt.Sprintf("%s  … %d more lines — press %s to view all", pad, hidden, viewKey)
-			out = append(out, lines[:foldKeep]...)
-			out = append(out, argLine{text: ansi.Truncate(marker, width, "…"), kind: lineMarker})
+		most := foldAbove
+		if unfold {
+			most = -1
+		}
+		lines, done := wrapRow(r.text, indent, width, most)
+		if done {
+			out = append(out, lines...)
 			continue
 		}
-		out = append(out, lines...)
+		kept := lines[:foldKeep]
+		hidden := utf8.RuneCountInString(r.text[kept[foldKeep-1].end:])
+		marker := fmt.Sprintf("%s  … %s more characters — press %s to view all", pad, groupDigits(hidden), viewKey)
+		out = append(out, kept...)
+		out = append(out, argLine{text: ansi.Truncate(marker, width, "…"), kind: lineMarker})
 	}
 	return out
 }
@@ -278,22 +296,23 @@ func (p argsPreview) layout(width int, unfold bool, viewKey string) []argLine {
 // wrapRow breaks text, which starts indent cells in, into display lines of
 // at most width cells; continuation lines are indented two cells more.
 // Escapes (a backslash and its letter, or \uXXXX) stay whole, and a string
-// breaks after "\n" unless the string ends there.
-func wrapRow(text string, indent, width int) []argLine {
+// breaks after "\n" unless the string ends there. With most >= 0 it stops
+// after most lines and reports done false when text goes on, so that a
+// folded row costs the same however long it is.
+func wrapRow(text string, indent, width, most int) (lines []argLine, done bool) {
 	first := strings.Repeat(" ", indent)
 	rest := first + "  "
-	var (
-		lines []argLine
-		cur   strings.Builder
-		used  int
-		limit = max(width-indent, 8)
-	)
+	var cur strings.Builder
+	used, limit := 0, max(width-indent, 8)
 	cur.WriteString(first)
-	newline := func() {
-		lines = append(lines, argLine{text: cur.String()})
+	// flush ends the current line at byte end of text; it reports whether
+	// another line may follow.
+	flush := func(end int) bool {
+		lines = append(lines, argLine{text: cur.String(), end: end})
 		cur.Reset()
 		cur.WriteString(rest)
 		used, limit = 0, max(width-len(rest), 8)
+		return most < 0 || len(lines) < most
 	}
 	for i := 0; i < len(text); {
 		if text[i] == '\\' && i+1 < len(text) {
@@ -301,72 +320,78 @@ func wrapRow(text string, indent, width int) []argLine {
 			if text[i+1] == 'u' {
 				n = min(6, len(text)-i)
 			}
-			if used+n > limit && used > 0 {
-				newline()
+			if used+n > limit && used > 0 && !flush(i) {
+				return lines, false
 			}
 			cur.WriteString(text[i : i+n])
 			used += n
 			i += n
-			if n == 2 && text[i-1] == 'n' && i < len(text) && text[i] != '"' {
-				newline()
+			if n == 2 && text[i-1] == 'n' && i < len(text) && text[i] != '"' && !flush(i) {
+				return lines, false
 			}
 			continue
 		}
-		j := strings.IndexByte(text[i:], '\\')
-		if j < 0 {
+		j := strings.IndexByte(text[i+1:], '\\') + 1 // text[i] is not an escape
+		if j == 0 {
 			j = len(text) - i
-		} else if j == 0 { // a lone trailing backslash
-			j = 1
 		}
-		run := text[i : i+j]
-		for len(run) > 0 {
-			if used >= limit {
-				newline()
+		for end := i + j; i < end; {
+			if used >= limit && !flush(i) {
+				return lines, false
 			}
-			n, w := fitPrefix(run, limit-used)
+			n, w := fitPrefix(text[i:end], limit-used)
 			if n == 0 {
 				if used > 0 {
-					newline()
+					if !flush(i) {
+						return lines, false
+					}
 					continue
 				}
-				_, n = utf8.DecodeRuneInString(run)
-				w = ansi.StringWidth(run[:n])
+				_, n = utf8.DecodeRuneInString(text[i:end])
+				w = ansi.StringWidth(text[i : i+n])
 			}
-			cur.WriteString(run[:n])
+			cur.WriteString(text[i : i+n])
 			used += w
-			run = run[n:]
+			i += n
 		}
-		i += j
 	}
 	if used > 0 || len(lines) == 0 {
-		lines = append(lines, argLine{text: cur.String()})
+		lines = append(lines, argLine{text: cur.String(), end: len(text)})
 	}
-	return lines
+	return lines, true
+}
+
+// groupDigits writes n with thousands separators: 4,731.
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // fitPrefix returns the length in bytes and the width in cells of the
 // longest prefix of s, printable text without escapes, that fits in w
-// cells. ASCII is measured byte by byte; other text by grapheme cluster,
-// within a window a little longer than w could need, so that wrapping a
-// long string stays linear.
+// cells. ASCII is measured byte by byte, everything else by grapheme
+// cluster, so a letter and its combining marks stay together and wrapping
+// a long string stays linear.
 func fitPrefix(s string, w int) (int, int) {
-	n := 0
-	for n < len(s) && n < w && s[n] < utf8.RuneSelf {
-		n++
-	}
-	if n == len(s) || n == w {
-		return n, n
-	}
-	win := s[n:]
-	if limit := 8*(w-n) + 64; len(win) > limit {
-		for limit > 0 && !utf8.RuneStart(win[limit]) {
-			limit--
+	n, cells := 0, 0
+	for n < len(s) {
+		if s[n] < utf8.RuneSelf && (n+1 == len(s) || s[n+1] < utf8.RuneSelf) {
+			if cells+1 > w {
+				break
+			}
+			n++
+			cells++
+			continue
 		}
-		win = win[:limit]
+		cluster, cw := ansi.FirstGraphemeCluster(s[n:], ansi.GraphemeWidth)
+		if cluster == "" || cells+cw > w {
+			break
+		}
+		n += len(cluster)
+		cells += cw
 	}
-	fit := ansi.Truncate(win, w-n, "")
-	if !strings.HasPrefix(win, fit) { // cannot happen for printable text
-		return n, n
-	}
-	return n + len(fit), n + ansi.StringWidth(fit)
+	return n, cells
 }

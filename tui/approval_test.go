@@ -473,7 +473,7 @@ func TestApprovalArgumentsAreTheCall(t *testing.T) {
 				if r.note {
 					continue
 				}
-				lines := wrapRow(r.text, r.depth*2, 60)
+				lines, _ := wrapRow(r.text, r.depth*2, 60, -1)
 				var joined strings.Builder
 				for i, l := range lines {
 					strip := r.depth * 2
@@ -509,7 +509,7 @@ func TestApprovalHostileArguments(t *testing.T) {
 	}
 	body := all.String()
 	for _, want := range []string{`\u001b[2J\u001b[H`, `\u001b]52;c;cm0gLXJmIH4K\u0007`, `\u202etxt.exe`, `\u200b`, `\u2028`,
-		`\u00a0`, `\u0085`, `\udb40\udc41`, "more lines — press v to view all"} {
+		`\u00a0`, `\u0085`, `\udb40\udc41`, "more characters — press v to view all"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("body lacks %q:\n%s", want, body)
 		}
@@ -523,7 +523,7 @@ func TestApprovalHostileArguments(t *testing.T) {
 
 	m, _ = update(m, keyRune('v'))
 	a = topApproval(t, m)
-	if len(a.body) <= folded || strings.Contains(bodyText(a), "more lines") {
+	if len(a.body) <= folded || strings.Contains(bodyText(a), "more characters") {
 		t.Fatalf("v did not unfold: %d lines, was %d", len(a.body), folded)
 	}
 	if a.scroll != 0 {

@@ -1,0 +1,258 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+
+	"vouch/agent"
+)
+
+// TestQuoteVisible: a string is shown as a JSON literal that decodes back
+// to it, and holds nothing a terminal would not print plainly (SPEC D3).
+func TestQuoteVisible(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"plain", "notes/todo.md", `"notes/todo.md"`},
+		{"quote and backslash", `say "hi" \ bye`, `"say \"hi\" \\ bye"`},
+		{"csi", "\x1b[2J\x1b[H", `"\u001b[2J\u001b[H"`},
+		{"osc 52", "\x1b]52;c;cm0=\a", `"\u001b]52;c;cm0=\u0007"`},
+		{"usual controls", "a\nb\tc\rd\be\ff\x00", `"a\nb\tc\rd\be\ff\u0000"`},
+		{"del and c1", "\x7f\u0085\u009b", `"\u007f\u0085\u009b"`},
+		{"bidi", "\u202etxt.exe\u202c\u2066\u200f", `"\u202etxt.exe\u202c\u2066\u200f"`},
+		{"invisible", "a\u200bb\u200dc\ufeffd\u00ade", `"a\u200bb\u200dc\ufeffd\u00ade"`},
+		{"separators and spaces", "a\u2028b\u2029c\u00a0d\u3000e", `"a\u2028b\u2029c\u00a0d\u3000e"`},
+		{"blank letters", "\u3164\u2800", `"\u3164\u2800"`},
+		{"tag characters", "\U000E0041\U000E007F", `"\udb40\udc41\udb40\udc7f"`},
+		{"printable unicode stays", "café 日本 🙂 e\u0301", "\"café 日本 🙂 e\u0301\""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := quoteVisible(tt.in)
+			if got != tt.want {
+				t.Errorf("quoteVisible(%q) = %s, want %s", tt.in, got, tt.want)
+			}
+			var back string
+			if err := json.Unmarshal([]byte(got), &back); err != nil || back != tt.in {
+				t.Errorf("%s decodes to %q (%v), want %q", got, back, err, tt.in)
+			}
+		})
+	}
+}
+
+// TestQuoteVisibleRandom: random strings of every kind of rune round-trip
+// and come out printable.
+func TestQuoteVisibleRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pool := []rune{0, 7, 27, '\n', '"', '\\', 'a', 0x7f, 0x85, 0x9b, 0xa0, 0xad, 0x200b, 0x200d, 0x202e, 0x2028,
+		0x2066, 0x3164, 0xfeff, 0xfffd, 'é', '日', 0x1f642, 0xe0041, 0x10ffff}
+	for range 2000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteRune(pool[rng.IntN(len(pool))])
+		}
+		in := b.String()
+		got := quoteVisible(in)
+		var back string
+		if err := json.Unmarshal([]byte(got), &back); err != nil || back != in {
+			t.Fatalf("%q → %s → %q (%v)", in, got, back, err)
+		}
+		for _, r := range got {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && needsEscape(r)) {
+				t.Fatalf("%q → %s keeps %U", in, got, r)
+			}
+		}
+	}
+}
+
+// TestWrapRow: display lines fit the width, never split an escape, break
+// a string after "\n", and join back to the row.
+func TestWrapRow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	atoms := []string{"a", "bc", " ", `\n`, `\"`, `\\`, `\u001b`, `\u202e`, "日", "🙂", "e\u0301", "ABCDEFGHIJ"}
+	for range 500 {
+		var b strings.Builder
+		b.WriteString(`"k": "`)
+		for range rng.IntN(60) {
+			b.WriteString(atoms[rng.IntN(len(atoms))])
+		}
+		b.WriteString(`",`)
+		text := b.String()
+		indent, width := rng.IntN(6)*2, 16+rng.IntN(50)
+		lines, done := wrapRow(text, indent, width, -1)
+		if !done {
+			t.Fatal("wrapRow with no limit did not finish")
+		}
+		if part, done := wrapRow(text, indent, width, 1); len(part) != 1 || part[0] != lines[0] || done != (len(lines) == 1) {
+			t.Fatalf("wrapRow with most 1: %d lines, done %v; want the first of %d", len(part), done, len(lines))
+		}
+		var joined strings.Builder
+		prev := 0
+		for i, l := range lines {
+			if w := ansi.StringWidth(l.text); w > max(width, indent+10) {
+				t.Fatalf("line %q is %d wide, over %d", l.text, w, width)
+			}
+			strip := indent
+			if i > 0 {
+				strip += 2
+			}
+			body := l.text[strip:]
+			if strings.HasPrefix(body, "u00") || strings.HasPrefix(body, "u20") || strings.HasSuffix(body, `\u0`) || strings.HasSuffix(body, `\u2`) {
+				t.Fatalf("escape split at a line break: %q", l.text)
+			}
+			if text[prev:l.end] != body {
+				t.Fatalf("line %d ends at %d: %q, but the line is %q", i, l.end, text[prev:l.end], body)
+			}
+			prev = l.end
+			joined.WriteString(body)
+		}
+		if joined.String() != text {
+			t.Fatalf("lines of %q join to %q", text, joined.String())
+		}
+	}
+	if got, _ := wrapRow(`"a\nb\n"`, 0, 40, -1); len(got) != 2 || got[0].text != `"a\n` || got[1].text != `  b\n"` {
+		t.Errorf(`wrapRow("a\nb\n") = %q, want a break after the first \n only`, fmt.Sprint(got))
+	}
+}
+
+// TestParseArgsNotes: arguments that are not what they seem say so.
+func TestParseArgsNotes(t *testing.T) {
+	tests := []struct{ name, raw, note, row string }{
+		{"empty", "  ", "The model sent no arguments; the tool receives {}.", "{}"},
+		{"not json", `{"a":`, "The arguments are not valid JSON", `"{\"a\":"`},
+		{"trailing text", `{} {}`, "text follows the JSON value", `"{} {}"`},
+		{"invalid utf-8", "{\"a\":\"\xff\"}", "not valid UTF-8", "\"a\": \"\uFFFD\""},
+		{"duplicate key", `{"a":1,"a":2}`, `"a" appears more than once`, `"a": 2`},
+		{"numbers keep their digits", `{"n":12345678901234567890.50}`, "", `"n": 12345678901234567890.50`},
+		{"deep nesting", strings.Repeat("[", 300) + strings.Repeat("]", 300), "", "[]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := parseArgs(tt.raw)
+			var notes, rows []string
+			for _, r := range p.rows {
+				if r.note {
+					notes = append(notes, r.text)
+				} else {
+					rows = append(rows, r.text)
+				}
+			}
+			if tt.note != "" && !strings.Contains(strings.Join(notes, "\n"), tt.note) {
+				t.Errorf("notes %q lack %q", notes, tt.note)
+			}
+			if tt.note == "" && len(notes) > 0 {
+				t.Errorf("unexpected notes %q", notes)
+			}
+			if !strings.Contains(strings.Join(rows, "\n"), tt.row) {
+				t.Errorf("rows %q lack %q", rows, tt.row)
+			}
+			for _, l := range p.layout(60, false, "v") {
+				if !utf8.ValidString(l.text) || strings.ContainsFunc(l.text, unicode.IsControl) {
+					t.Errorf("display line %q is not printable", l.text)
+				}
+			}
+		})
+	}
+}
+
+// TestApprovalNoColor: with NO_COLOR the pane has no colour codes, and the
+// focused button still reads as focused (SPEC L1).
+func TestApprovalNoColor(t *testing.T) {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.TrueColor)
+	r.SetHasDarkBackground(true)
+	b := newFakeBackend()
+	m := startModel(t, b, Options{NoColor: true, Renderer: r})
+	call := readCall
+	call.Arguments = hostileArgs()
+	m, _, _ = ask(t, m, b, call)
+	frame := m.View()
+	if codes := colourCodes(frame); len(codes) > 0 {
+		t.Errorf("NO_COLOR pane has colour codes %q", codes)
+	}
+	if !strings.Contains(ansi.Strip(frame), "[ Deny ]") {
+		t.Errorf("focused button not bracketed:\n%s", ansi.Strip(frame))
+	}
+}
+
+// TestProgramApproval runs the real Bubble Tea loop: the run asks, the
+// pane appears, "a" after the grace period allows the call, and the run
+// reads that decision from Reply and finishes.
+func TestProgramApproval(t *testing.T) {
+	clk := &clock{now: t0}
+	b := newFakeBackend()
+	decisions := make(chan agent.Decision, 1)
+	arrived := make(chan struct{})
+	b.onSend = func(ctx context.Context, events chan agent.Event) {
+		reply := make(chan agent.Decision, 1)
+		events <- agent.ToolCallStarted{Call: readCall}
+		events <- agent.ApprovalRequested{Call: readCall, Tool: readTool, Reply: reply}
+		close(arrived)
+		select {
+		case d := <-reply:
+			decisions <- d
+			events <- agent.ToolCallFinished{Call: readCall, Result: "- buy milk"}
+			events <- agent.Done{Reason: agent.StopDone}
+		case <-ctx.Done():
+			events <- agent.Done{Reason: agent.StopCancelled}
+		}
+		close(events)
+	}
+	tm := teatest.NewTestModel(t, New(b, Options{Now: clk.Now, Clipboard: &syncBuffer{}}), teatest.WithInitialTermSize(80, 24))
+	waitFor(t, tm, "Type a message")
+	tm.Type("read my notes")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "Tool call waiting for your approval")
+	<-arrived
+	clk.advance(DefaultKeyGrace) // the grace period itself is tested without a program
+	tm.Send(keyRune('a'))
+	waitFor(t, tm, "(allowed once)")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(testTimeout)).(Model)
+	if d := <-decisions; !d.Allow {
+		t.Errorf("the run read %+v, want allow", d)
+	}
+	if !final.modals.empty() || final.run.phase != phaseIdle {
+		t.Errorf("after the run: %d modals, phase %v", len(final.modals.entries), final.run.phase)
+	}
+}
+
+// BenchmarkApprovalPreview64KB: building the pane for 64 KB of arguments
+// (parse, escape, lay out, fold) and drawing one frame of it. Issue 4 asks
+// for the policy decision plus the preview under 1 ms.
+func BenchmarkApprovalPreview64KB(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"path":"notes/big.md","content":"`)
+	for sb.Len() < 64<<10 {
+		sb.WriteString(`line with \u001b[31mcolour\u001b[0m, "quotes" and unicode café 日本\n`)
+	}
+	sb.WriteString(`","mode":"overwrite"}`)
+	req := approvalRequest{call: agent.ToolCall{CorrelationID: "c1", WireName: "mcp_files_write", Identity: "mcp:s:write",
+		Arguments: sb.String()}, tool: agent.ToolDef{Identity: "mcp:s:write"}}
+	m := New(newFakeBackend(), Options{})
+	b.Run("build", func(b *testing.B) { // parse, escape, lay out, fold
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = newApproval(m.common, req, 1, 1, DefaultKeyGrace, nil).SetSize(80, 18)
+		}
+	})
+	b.Run("view", func(b *testing.B) { // one frame of the pane
+		a := newApproval(m.common, req, 1, 1, DefaultKeyGrace, nil).SetSize(80, 18)
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = a.View()
+		}
+	})
+}
