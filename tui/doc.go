@@ -55,12 +55,29 @@
 // with an [Action] the root applies, and it receives the current size when
 // pushed and on every resize. Keys that arrive within a modal's KeyGrace of
 // it appearing are dropped, measured with the injected clock (SPEC D4). The
-// model picker is the first modal; tool approval, skill install preview,
-// run history and the approvals inbox (SPEC L2) fit the same interface.
+// model picker, Settings and tool approval are modals; skill install
+// preview, run history and the approvals inbox (SPEC L2) fit the same
+// interface.
 // A modal opens another on top of itself by returning [OpenModal]; every
 // modal of the stack is drawn, bottom to top. Results of Cmds go to the top
 // modal only, so a modal that needs to see what the one above it changed
 // implements reveal, which the root calls when it is on top again.
+//
+// # Approvals
+//
+// A run that needs the person publishes an agent.ApprovalRequested and waits
+// for one agent.Decision on its Reply channel (SPEC D4). The stream adapter
+// delivers it like every non-delta event: at once, after the text before it,
+// in order. The root queues the run's waiting calls and shows the first in
+// the approval pane (approval*.go), which vouch renders from the call itself
+// — identity, wire name, correlation ID, the local class and why, and every
+// argument in the model's key order with control characters escaped and
+// long values folded behind a key (SPEC D3). Its focus starts on Deny and it
+// has its own grace period, as does each queued call when its turn comes. A
+// decision is sent once, from a Cmd, as the call leaves the queue; when the
+// run ends or is stopped its waiting calls go with it. A Backend that also
+// implements [ToolDescriber] lets the pane name the server and list its
+// annotations as unverified claims (SPEC D2).
 //
 // # Settings
 //
