@@ -248,7 +248,7 @@ func (a *approval) syncKeys() {
 	}
 	a.keys.SendNote.SetEnabled(a.noting)
 	a.keys.Back.SetEnabled(a.noting)
-	a.keys.Choose.SetHelp("enter", approvalButtonWords[a.focus])
+	a.keys.Choose.SetHelp("enter", a.focus.label())
 	if a.unfold {
 		a.keys.View.SetHelp(a.keys.View.Help().Key, "fold again")
 	} else {

@@ -59,7 +59,10 @@ func (m Model) requestApproval(run int, ev agent.ApprovalRequested) (Model, tea.
 // showApproval pushes the pane for the first waiting call.
 func (m Model) showApproval() (Model, tea.Cmd) {
 	q := m.run.approvals
-	d, _ := m.backend.(ToolDescriber)
+	var d ToolDescriber
+	if td, ok := m.backend.(ToolDescriber); ok {
+		d = td
+	}
 	a := newApproval(m.common, q.pending[0], q.answered+1, q.answered+len(q.pending), m.opts.KeyGrace, d)
 	return m.pushModal(a)
 }

@@ -17,9 +17,17 @@ const approvalLabelWidth = 10
 // buttons (or the note input).
 const approvalFooterLines = 2
 
-// approvalButtonWords are the buttons' words, left to right; also the help text
-// of enter for the focused one.
-var approvalButtonWords = [buttonCount]string{buttonDeny: "deny", buttonAllow: "allow once", buttonNote: "deny with note"}
+// label is the button's word, as enter's help says it and, capitalised, as
+// the button shows it.
+func (b approvalButton) label() string {
+	switch b {
+	case buttonAllow:
+		return "allow once"
+	case buttonNote:
+		return "deny with note"
+	}
+	return "deny"
+}
 
 func (a approval) boxWidth() int { return min(a.common.Width-4, 100) }
 
@@ -196,10 +204,10 @@ func (a approval) styleLine(l argLine) string {
 // reads without colour, and the classify key that policy will bring.
 func (a approval) buttons(w int) string {
 	st := a.common.Styles.Modal
-	words := [buttonCount]string{buttonDeny: "Deny", buttonAllow: "Allow once", buttonNote: "Deny with note"}
 	var row string
-	for i, label := range words {
-		if approvalButton(i) == a.focus {
+	for b := range buttonCount {
+		label := strings.ToUpper(b.label()[:1]) + b.label()[1:]
+		if b == a.focus {
 			row += st.FocusedButton.Render("[ " + label + " ]")
 		} else {
 			row += st.Button.Render("  " + label + "  ")
