@@ -93,3 +93,26 @@ func TestApprovalGate(t *testing.T) {
 		}
 	})
 }
+
+// TestToolSeesCorrelationID: the tool's context carries the run's own
+// correlation ID for the call, so an MCP call and the run record agree
+// (SPEC B7, H7).
+func TestToolSeesCorrelationID(t *testing.T) {
+	seen := make(chan string, 1)
+	tool := funcTool{def: ToolDef{Identity: "builtin:probe", Parameters: json.RawMessage(`{"type":"object"}`)},
+		fn: func(ctx context.Context, _ json.RawMessage) (ToolResult, error) {
+			seen <- CorrelationID(ctx)
+			return ToolResult{Text: "ok"}, nil
+		}}
+	_, evs, done := runScript(t, agenttest.Script{Turns: []agenttest.Turn{
+		{Steps: []agenttest.Step{agenttest.ToolCall(0, "call_1", "probe", `{}`)}},
+		agenttest.Reply("Done."),
+	}}, RunSpec{Tools: []Tool{tool}})
+	if done.Reason != StopDone {
+		t.Fatalf("Done: %s %v", done.Reason, done.Err)
+	}
+	started := eventsOf[ToolCallStarted](evs)
+	if got := <-seen; got == "" || got != started[0].Call.CorrelationID {
+		t.Fatalf("tool saw correlation ID %q, want the run's %q", got, started[0].Call.CorrelationID)
+	}
+}

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -166,7 +167,7 @@ func (r *run) exec(call ToolCall) (res ToolResult, ok bool) {
 				ch <- outcome{err: fmt.Errorf("the tool failed unexpectedly: %v", p)}
 			}
 		}()
-		res, err := t.tool.Call(r.ctx, args)
+		res, err := t.tool.Call(WithCorrelationID(r.ctx, call.CorrelationID), args)
 		ch <- outcome{res, err}
 	}()
 	select {
@@ -205,6 +206,22 @@ func deniedResult(note string) string {
 		text += " Their note: " + note
 	}
 	return text
+}
+
+// correlationKey carries a tool call's correlation ID in its context.
+type correlationKey struct{}
+
+// WithCorrelationID returns ctx carrying the correlation ID of the tool call
+// about to run. Tool.Call has no parameter for it; a run sets it before every
+// call so a tool (an MCP call, say) can carry the run's own ID (SPEC B7, H7).
+func WithCorrelationID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, correlationKey{}, id)
+}
+
+// CorrelationID returns the correlation ID set by WithCorrelationID, or "".
+func CorrelationID(ctx context.Context) string {
+	id, _ := ctx.Value(correlationKey{}).(string)
+	return id
 }
 
 // unknownTool is the result for a wire name the run never offered: an error

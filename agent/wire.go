@@ -4,101 +4,134 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 )
 
-// maxWireName is the longest wire name offered to a model (SPEC C2).
-const maxWireName = 63
+// Wire-name shape (SPEC C2).
+const (
+	// maxWireName is the longest wire name offered to a model.
+	maxWireName = 63
+	// wireHashLen is the fixed width, in hex digits of SHA-256 (48 bits), of
+	// the identity hash appended to a wire name that was sanitized,
+	// truncated or would collide.
+	wireHashLen = 12
+)
 
-// wireHashLen is the fixed width of the identity hash appended to a wire
-// name that was sanitized, truncated or would collide.
-const wireHashLen = 8
-
-// WireNames freezes the wire name of each identity (SPEC C1, C2) and returns
-// the map from wire name to identity. Built-ins ("builtin:fs_read") get their
-// bare name ("fs_read"); MCP tools ("mcp:<server>:<tool>") get "mcp_<tool>";
-// anything else gets its sanitized identity. A name keeps only ASCII letters,
-// digits, '_' and '-' and at most 63 characters; whenever sanitizing,
-// truncation or a collision could blur two identities, "_" and an 8-hex-digit
-// hash of the identity are appended. Duplicate or empty identities are an
+// WireNames freezes the wire name of each identity of an execution (SPEC C1,
+// C2) and returns the map from wire name to identity. It is the one
+// implementation of wire names: runs, `vouch tools` and the mcpclient
+// package all use it.
+//
+// Built-ins ("builtin:fs_read") get their bare name ("fs_read"); MCP tools
+// ("mcp:<server>:<tool>") get "mcp_<tool>"; anything else its sanitized
+// identity. A name keeps only ASCII letters, digits, '_' and '-' and at most
+// 63 characters. The readable name is used as is only when it is already
+// legal, fits, and no other identity in the set would map to the same name
+// compared case-insensitively (some models and templates fold case);
+// otherwise "_" and a 12-hex-digit hash of the identity are appended. The
+// result depends only on the set of identities, not their order, so the same
+// set gives the same names in every run; two servers exposing the same tool
+// name get distinct names (SPEC C3). Empty or duplicate identities are an
 // error.
 func WireNames(identities []string) (map[string]string, error) {
-	type cand struct {
-		identity, base string
-		changed        bool
-	}
-	cands := make([]cand, 0, len(identities))
-	seen := make(map[string]bool, len(identities))
-	counts := make(map[string]int, len(identities))
-	for _, id := range identities {
+	set := slices.Clone(identities)
+	slices.Sort(set)
+	for i, id := range set {
 		if id == "" {
 			return nil, fmt.Errorf("%w: a tool has an empty identity", ErrBadTool)
 		}
-		if seen[id] {
+		if i > 0 && set[i-1] == id {
 			return nil, fmt.Errorf("%w: tool %q is offered twice", ErrBadTool, id)
 		}
-		seen[id] = true
-		base, changed := wireBase(id)
-		cands = append(cands, cand{id, base, changed})
-		counts[base]++
 	}
-	out := make(map[string]string, len(cands))
-	for _, c := range cands {
-		name := c.base
-		if c.changed || counts[c.base] > 1 || len(name) > maxWireName {
-			name = withHash(c.base, c.identity)
+	type cand struct{ prefix, clean, plain string }
+	cands := make(map[string]cand, len(set))
+	// owners counts, per folded readable name, the identities that would
+	// read the same, sanitized or not: "a.b" and "a_b" both hash.
+	owners := make(map[string]int, len(set))
+	for _, id := range set {
+		prefix, name := wireParts(id)
+		clean := sanitizeWire(name)
+		c := cand{prefix: prefix, clean: clean, plain: prefix + clean}
+		owners[strings.ToLower(c.plain)]++
+		if clean == "" || clean != name || len(c.plain) > maxWireName {
+			c.plain = "" // needs a hash
 		}
-		if prev, dup := out[name]; dup {
-			return nil, fmt.Errorf("%w: tools %q and %q map to the same wire name %q", ErrBadTool, prev, c.identity, name)
+		cands[id] = c
+	}
+	out := make(map[string]string, len(set))
+	taken := make(map[string]bool, len(set)) // folded names assigned so far
+	// Plain names first: unambiguous by construction.
+	for _, id := range set {
+		if c := cands[id]; c.plain != "" && owners[strings.ToLower(c.plain)] == 1 {
+			out[c.plain] = id
+			taken[strings.ToLower(c.plain)] = true
 		}
-		out[name] = c.identity
+	}
+	// Hashed names; a (practically impossible) clash re-hashes with a salt,
+	// deterministically, since identities are visited in sorted order.
+	assigned := make(map[string]bool, len(out))
+	for _, id := range out {
+		assigned[id] = true
+	}
+	for _, id := range set {
+		if assigned[id] {
+			continue
+		}
+		c := cands[id]
+		for salt := 0; ; salt++ {
+			name := hashedWire(id, c.prefix, c.clean, salt)
+			if !taken[strings.ToLower(name)] {
+				out[name] = id
+				taken[strings.ToLower(name)] = true
+				break
+			}
+		}
 	}
 	return out, nil
 }
 
-// wireBase is the readable part of a wire name and whether sanitizing had
-// to change the tool's own name.
-func wireBase(identity string) (string, bool) {
-	prefix, name := "", identity
+// wireParts splits an identity into the wire name's prefix and the readable
+// name it is built from.
+func wireParts(identity string) (prefix, name string) {
 	switch {
 	case strings.HasPrefix(identity, "builtin:"):
-		name = strings.TrimPrefix(identity, "builtin:")
+		return "", strings.TrimPrefix(identity, "builtin:")
 	case strings.HasPrefix(identity, "mcp:"):
-		prefix = "mcp_"
 		rest := strings.TrimPrefix(identity, "mcp:")
 		if _, tool, ok := strings.Cut(rest, ":"); ok {
-			name = tool
-		} else {
-			name = rest
+			return "mcp_", tool
+		}
+		return "mcp_", rest
+	}
+	return "", identity
+}
+
+// sanitizeWire maps every byte outside [A-Za-z0-9_-] to '_'.
+func sanitizeWire(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			b[i] = '_'
 		}
 	}
-	clean := sanitizeWire(name)
+	return string(b)
+}
+
+func hashedWire(identity, prefix, clean string, salt int) string {
+	in := identity
+	if salt > 0 {
+		in = fmt.Sprintf("%s\x00%d", identity, salt)
+	}
+	sum := sha256.Sum256([]byte(in))
+	h := hex.EncodeToString(sum[:])[:wireHashLen]
 	if clean == "" {
 		clean = "tool"
 	}
-	return prefix + clean, clean != name
-}
-
-func sanitizeWire(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-':
-			b.WriteByte(c)
-		default:
-			b.WriteByte('_')
-		}
+	room := maxWireName - len(prefix) - 1 - wireHashLen
+	if len(clean) > room {
+		clean = clean[:room]
 	}
-	return b.String()
-}
-
-func withHash(base, identity string) string {
-	sum := sha256.Sum256([]byte(identity))
-	suffix := "_" + hex.EncodeToString(sum[:])[:wireHashLen]
-	if len(base)+len(suffix) > maxWireName {
-		base = base[:maxWireName-len(suffix)]
-	}
-	return base + suffix
+	return prefix + clean + "_" + h
 }

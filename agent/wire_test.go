@@ -39,7 +39,12 @@ func TestWireNames(t *testing.T) {
 		{
 			name:       "long names are truncated and hashed",
 			identities: []string{"mcp:s:" + long},
-			want:       map[string]string{"mcp_" + long[:63-4-9] + "_" + hash8("mcp:s:"+long): "mcp:s:" + long},
+			want:       map[string]string{"mcp_" + long[:63-4-1-wireHashLen] + "_" + hash8("mcp:s:"+long): "mcp:s:" + long},
+		},
+		{
+			name:       "names that differ only in case are both hashed",
+			identities: []string{"mcp:s:Search", "mcp:s:search"},
+			want:       map[string]string{"mcp_Search_" + hash8("mcp:s:Search"): "mcp:s:Search", "mcp_search_" + hash8("mcp:s:search"): "mcp:s:search"},
 		},
 		{name: "duplicate identity", identities: []string{"builtin:a", "builtin:a"}, wantErr: ErrBadTool},
 		{name: "empty identity", identities: []string{""}, wantErr: ErrBadTool},
@@ -87,4 +92,9 @@ func TestWireNamesDeterministic(t *testing.T) {
 	}
 }
 
-func hash8(identity string) string { return withHash("", identity)[1:] }
+// hash8 is the fixed-width identity hash the wire name carries (the name is
+// historical: the hash is wireHashLen hex digits).
+func hash8(identity string) string {
+	h := hashedWire(identity, "", "x", 0)
+	return h[len(h)-wireHashLen:]
+}

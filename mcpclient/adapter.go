@@ -8,21 +8,15 @@ import (
 	"vouch/agent"
 )
 
-// correlationKey carries a correlation ID in a context.
-type correlationKey struct{}
-
 // WithCorrelationID returns ctx carrying the correlation ID of the tool call
-// about to run. agent.Tool.Call has no place for it, so the agent sets it
-// here and the MCP adapter passes it on (SPEC H7).
+// about to run; it is agent.WithCorrelationID, which a run sets before every
+// Tool.Call, so the MCP adapter passes the run's own ID on (SPEC B7, H7).
 func WithCorrelationID(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, correlationKey{}, id)
+	return agent.WithCorrelationID(ctx, id)
 }
 
 // CorrelationIDFrom returns the correlation ID set by WithCorrelationID.
-func CorrelationIDFrom(ctx context.Context) string {
-	id, _ := ctx.Value(correlationKey{}).(string)
-	return id
-}
+func CorrelationIDFrom(ctx context.Context) string { return agent.CorrelationID(ctx) }
 
 // EffectFunc returns the reviewed effect of a tool identity from local
 // policy (SPEC D1). Unknown identities should return EffectMutating.

@@ -52,7 +52,6 @@ func TestWireNames(t *testing.T) {
 		{"same name two servers", []string{Identity(serverA, "echo"), Identity(serverB, "echo")}, Identity(serverA, "echo"), "", true},
 		{"case-only difference", []string{Identity(serverA, "Echo"), Identity(serverB, "echo")}, Identity(serverB, "echo"), "", true},
 		{"sanitized collides with plain", []string{Identity(serverA, "a.b"), Identity(serverB, "a_b")}, Identity(serverB, "a_b"), "", true},
-		{"builtin identity", []string{"builtin:read_file"}, "builtin:read_file", "mcp_read_file", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
