@@ -32,7 +32,12 @@ type backendConfig struct {
 	// needsApproval says which tool calls wait for the person.
 	needsApproval func(identity string) bool
 	limits        agent.Limits
-	hc            *http.Client
+	// newConversation starts an empty conversation and returns its
+	// transcript (nil: the TUI cannot start one).
+	newConversation func() (agent.Transcript, error)
+	// describe tells the approval pane where a tool comes from.
+	describe func(identity string) (tui.ToolDescription, error)
+	hc       *http.Client
 	// kind, when set, names the server in the status line (e.g. "demo").
 	kind string
 }
@@ -48,7 +53,10 @@ type backend struct {
 	model  string
 }
 
-var _ tui.Backend = (*backend)(nil)
+var (
+	_ tui.Backend       = (*backend)(nil)
+	_ tui.ToolDescriber = (*backend)(nil)
+)
 
 func newBackend(cfg backendConfig) *backend {
 	if cfg.hc == nil {
@@ -85,7 +93,13 @@ func (b *backend) connect(ctx context.Context) (*agent.Client, *agent.Chat, erro
 		}
 	}
 	b.client = agent.NewClient(url, b.cfg.apiKey, b.cfg.hc)
-	b.chat = agent.NewChat(agent.ChatConfig{
+	b.chat = b.newChat()
+	return b.client, b.chat, nil
+}
+
+// newChat builds the chat over the current transcript; b.mu is held.
+func (b *backend) newChat() *agent.Chat {
+	return agent.NewChat(agent.ChatConfig{
 		Client:        b.client,
 		Transcript:    b.cfg.transcript,
 		Tools:         b.cfg.tools,
@@ -93,7 +107,33 @@ func (b *backend) connect(ctx context.Context) (*agent.Client, *agent.Chat, erro
 		NeedsApproval: b.cfg.needsApproval,
 		Limits:        b.cfg.limits,
 	})
-	return b.client, b.chat, nil
+}
+
+// NewConversation starts an empty conversation; History and Send then work
+// on it. The previous conversation stays stored.
+func (b *backend) NewConversation(context.Context) error {
+	if b.cfg.newConversation == nil {
+		return errors.New("this session cannot start a new conversation")
+	}
+	t, err := b.cfg.newConversation()
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.cfg.transcript = t
+	if b.client != nil {
+		b.chat = b.newChat()
+	}
+	return nil
+}
+
+// DescribeTool tells the approval pane which server a tool comes from.
+func (b *backend) DescribeTool(_ context.Context, identity string) (tui.ToolDescription, error) {
+	if b.cfg.describe == nil {
+		return tui.ToolDescription{}, errors.New("no description of tools is available here")
+	}
+	return b.cfg.describe(identity)
 }
 
 func (b *backend) currentModel() string {
@@ -158,7 +198,10 @@ func (b *backend) Models(ctx context.Context) ([]agent.ModelInfo, error) {
 
 // History returns the stored conversation.
 func (b *backend) History(ctx context.Context) ([]agent.Message, error) {
-	return b.cfg.transcript.Messages(ctx)
+	b.mu.Lock()
+	t := b.cfg.transcript
+	b.mu.Unlock()
+	return t.Messages(ctx)
 }
 
 // Send starts a run on model (or the current model when empty) and

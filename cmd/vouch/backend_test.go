@@ -8,6 +8,7 @@ import (
 
 	"vouch/agent"
 	"vouch/agent/agenttest"
+	"vouch/mcpclient/mcptest"
 )
 
 // drain collects a run's events until the channel closes and returns the
@@ -204,4 +205,72 @@ func TestBackendFailuresKeepConversation(t *testing.T) {
 		})
 	}
 	close(gate)
+}
+
+// TestBackendNewConversation: a new conversation starts empty, the old one
+// stays stored, and the next turn goes to the new one.
+func TestBackendNewConversation(t *testing.T) {
+	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Fine.")}}}, agenttest.WithModels("m"))
+	defer srv.Close()
+	s := openTestSession(t, t.TempDir())
+	defer func() { _ = s.Close() }()
+	cfg := s.backendConfig()
+	cfg.modelURL, cfg.model = srv.URL(), "m"
+	b := newBackend(cfg)
+	oldConv, _ := s.current()
+	for _, text := range []string{"first", "second"} {
+		ch, err := b.Send(context.Background(), "m", text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, done := drain(t, ch); done.Err != nil {
+			t.Fatal(done.Err)
+		}
+		if text == "first" {
+			if err := b.NewConversation(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	newConv, _ := s.current()
+	if newConv == oldConv {
+		t.Fatal("the conversation did not change")
+	}
+	hist, err := b.History(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hist) != 2 || hist[0].Content != "second" {
+		t.Fatalf("new conversation: got %+v, want only the second exchange", hist)
+	}
+	old, err := s.db.LastMessages(oldConv, 10)
+	if err != nil || len(old) != 2 || old[0].Content != "first" {
+		t.Fatalf("old conversation: got %+v, %v; want the first exchange kept", old, err)
+	}
+}
+
+// TestDescribeTool names the server and host of an MCP tool for the
+// approval pane, with the server's annotations only as claims (SPEC D2, D3).
+func TestDescribeTool(t *testing.T) {
+	srv := mcpServer(t, mcptest.Options{})
+	s := openTestSession(t, t.TempDir())
+	defer func() { _ = s.Close() }()
+	rec, err := s.mcp.save(context.Background(), "", "Team tools", srv.URL, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.mcp.setActive(context.Background(), rec.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	b := newBackend(s.backendConfig())
+	d, err := b.DescribeTool(context.Background(), "mcp:"+rec.ID+":lookup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.ServerName != "Team tools" || !strings.HasPrefix(d.ServerHost, "127.0.0.1:") || len(d.Claims) == 0 {
+		t.Fatalf("got %+v, want the server's label, host and claims", d)
+	}
+	if _, err := b.DescribeTool(context.Background(), "mcp:"+rec.ID+":nope"); err == nil {
+		t.Fatal("an unknown tool was described")
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"vouch/mcpclient"
 	"vouch/tui"
@@ -72,7 +73,8 @@ func (t *tuiServers) RemoveServer(ctx context.Context, id string) error {
 }
 
 func (t *tuiServers) Tools(context.Context) ([]tui.ToolView, error) {
-	off, err := t.s.db.DisabledTools(t.s.convID)
+	convID, _ := t.s.current()
+	off, err := t.s.db.DisabledTools(convID)
 	if err != nil {
 		return nil, err
 	}
@@ -87,5 +89,26 @@ func (t *tuiServers) Tools(context.Context) ([]tui.ToolView, error) {
 }
 
 func (t *tuiServers) SetToolEnabled(_ context.Context, identity string, enabled bool) error {
-	return t.s.db.SetToolEnabled(t.s.convID, identity, enabled)
+	convID, _ := t.s.current()
+	return t.s.db.SetToolEnabled(convID, identity, enabled)
+}
+
+// describeTool tells the approval pane which server a tool belongs to, from
+// the cached catalog: the person's label for the server, its endpoint host,
+// and the server's own title and annotations as unverified claims.
+func (s *session) describeTool(identity string) (tui.ToolDescription, error) {
+	for _, e := range s.mcp.mgr.Tools() {
+		if e.Identity != identity {
+			continue
+		}
+		d := tui.ToolDescription{ServerName: e.ServerName, Title: e.Title, Claims: claims(e.Annotations)}
+		if st, ok := s.mcp.mgr.Server(e.ServerID); ok {
+			d.ServerHost = hostOf(st.Config.URL)
+		}
+		return d, nil
+	}
+	if strings.HasPrefix(identity, "builtin:") {
+		return tui.ToolDescription{ServerName: "vouch (built-in)"}, nil
+	}
+	return tui.ToolDescription{}, fmt.Errorf("the tool %s is no longer in any server's catalog", identity)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -20,13 +21,36 @@ import (
 // session is what the terminal interface runs on: an open database, the
 // current conversation and the workspace the built-in tools may read.
 type session struct {
-	db         *store.DB
-	convID     string
-	transcript agent.Transcript
-	workspace  *agent.Workspace
-	mcp        *mcpService
+	db        *store.DB
+	workspace *agent.Workspace
+	mcp       *mcpService
 	// closers run first on Close (e.g. the demo's MCP server).
 	closers []func() error
+
+	mu         sync.Mutex // guards the current conversation
+	convID     string
+	transcript agent.Transcript
+}
+
+// current returns the current conversation's ID and transcript.
+func (s *session) current() (string, agent.Transcript) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.convID, s.transcript
+}
+
+// newConversation starts an empty conversation and makes it current; the
+// previous one stays stored.
+func (s *session) newConversation() (agent.Transcript, error) {
+	conv, err := s.db.CreateConversation("")
+	if err != nil {
+		return nil, fmt.Errorf("start a new conversation: %w", err)
+	}
+	t := &storeTranscript{db: s.db, convID: conv.ID}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.convID, s.transcript = conv.ID, t
+	return t, nil
 }
 
 // openSession opens the database in stateDir and the latest conversation (or
@@ -70,7 +94,8 @@ func (s *session) Close() error {
 // for this conversation. It reads cached state only: a submission never
 // waits on an MCP server (SPEC B5).
 func (s *session) mcpTools() []agent.Tool {
-	off, err := s.db.DisabledTools(s.convID)
+	convID, _ := s.current()
+	off, err := s.db.DisabledTools(convID)
 	if err != nil {
 		off = nil // an unreadable selection offers nothing rather than everything
 		return nil
@@ -86,13 +111,16 @@ func (s *session) mcpTools() []agent.Tool {
 
 // backendConfig returns the backend wiring of this session.
 func (s *session) backendConfig() backendConfig {
+	_, transcript := s.current()
 	return backendConfig{
-		db:            s.db,
-		transcript:    s.transcript,
-		tools:         s.workspace.Tools(),
-		moreTools:     s.mcpTools,
-		needsApproval: needsApproval,
-		limits:        agent.DefaultLimits(),
+		db:              s.db,
+		transcript:      transcript,
+		newConversation: s.newConversation,
+		describe:        s.describeTool,
+		tools:           s.workspace.Tools(),
+		moreTools:       s.mcpTools,
+		needsApproval:   needsApproval,
+		limits:          agent.DefaultLimits(),
 	}
 }
 
