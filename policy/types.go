@@ -1,0 +1,116 @@
+package policy
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Class is how a person classified a tool (SPEC D1). Only the person sets
+// it: the approval pane, the policy screen, or `vouch policy set`.
+type Class string
+
+// The approval classes.
+const (
+	// Ask waits for the person on every call: the default for every new
+	// external tool.
+	Ask Class = "ask"
+	// Allow runs without asking — within the rule's constraints, if any; a
+	// call outside them asks.
+	Allow Class = "allow"
+	// Block never runs; the model reads a refusal.
+	Block Class = "block"
+)
+
+// Effect is what the person says a tool does (SPEC D1). Unknown counts as
+// Mutating. Session recovery (SPEC B7) retries only ReadOnly and Idempotent.
+type Effect string
+
+// The effects.
+const (
+	ReadOnly   Effect = "read-only"
+	Idempotent Effect = "idempotent"
+	Mutating   Effect = "mutating"
+)
+
+// Constraint narrows an Allow rule to calls whose argument Arg (a top-level
+// key of the arguments object) satisfies it. A call that does not satisfy
+// every constraint asks.
+type Constraint struct {
+	Arg string `json:"arg"`
+	// Kind is "under" (a path at or below one of Values, compared after
+	// cleaning, never escaping with "..") or "one-of" (a string equal to one
+	// of Values).
+	Kind   string   `json:"kind"`
+	Values []string `json:"values"`
+}
+
+// Constraint kinds.
+const (
+	Under = "under"
+	OneOf = "one-of"
+)
+
+// Rule is a reviewed classification of one tool identity.
+type Rule struct {
+	Identity    string       `json:"identity"`
+	Class       Class        `json:"class"`
+	Effect      Effect       `json:"effect"`
+	Constraints []Constraint `json:"constraints,omitempty"`
+	// Note is the person's own reminder of why.
+	Note    string    `json:"note,omitempty"`
+	Updated time.Time `json:"updated"`
+}
+
+// Verdict is what a decision requires for one call.
+type Verdict string
+
+// The verdicts.
+const (
+	VerdictAllow Verdict = "allow" // run without asking
+	VerdictAsk   Verdict = "ask"   // wait for the person
+	VerdictBlock Verdict = "block" // never run
+)
+
+// Decision is the policy's answer for one call: the verdict, the effect the
+// person reviewed (Mutating when unknown), and why, in one sentence the
+// approval pane and the audit show.
+type Decision struct {
+	Verdict Verdict
+	Effect  Effect
+	Reason  string
+	// Rule is the identity's rule, if one exists.
+	Rule *Rule
+}
+
+// Call is the sanitized operation a decision classifies: the identity and
+// the arguments exactly as vouch parsed them (what the tool will receive).
+type Call struct {
+	Identity      string
+	Arguments     json.RawMessage
+	CorrelationID string
+}
+
+// Record is one audited decision (issue 4 "Audit"): who or what decided,
+// when, for which call.
+type Record struct {
+	CorrelationID  string    `json:"correlation_id"`
+	ConversationID string    `json:"conversation_id,omitempty"`
+	Identity       string    `json:"identity"`
+	Outcome        Outcome   `json:"outcome"`
+	By             string    `json:"by"` // "person", "policy rule", "policy default", "no person present"
+	Reason         string    `json:"reason,omitempty"`
+	Note           string    `json:"note,omitempty"` // the person's note on a denial
+	At             time.Time `json:"at"`
+}
+
+// Outcome is what happened to a call.
+type Outcome string
+
+// The outcomes.
+const (
+	OutcomeAllowed    Outcome = "allowed"      // the person allowed it once
+	OutcomeAutoAllow  Outcome = "auto-allowed" // a rule or default allowed it
+	OutcomeDenied     Outcome = "denied"       // the person denied it
+	OutcomeBlocked    Outcome = "blocked"      // a rule blocks it
+	OutcomeUnanswered Outcome = "unanswered"   // the run ended first, or no person was present
+)
