@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/policy"
 )
 
 // approveWith runs a one-call script whose tool needs approval, answering
@@ -22,9 +23,14 @@ func approveWith(t *testing.T, decide func(ApprovalRequested) *Decision) ([]Even
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ch := startRun(ctx, NewClient(srv.URL(), "", nil), RunSpec{
-		History:       []Message{{Role: RoleUser, Content: "go"}},
-		Tools:         []Tool{echoTool("echo", calls)},
-		NeedsApproval: func(id string) bool { return id == "builtin:echo" },
+		History: []Message{{Role: RoleUser, Content: "go"}},
+		Tools:   []Tool{echoTool("echo", calls)},
+		Decide: func(c policy.Call) policy.Decision {
+			if c.Identity == "builtin:echo" {
+				return policy.Decision{Verdict: policy.VerdictAsk, Effect: policy.Mutating, Reason: "test asks"}
+			}
+			return policy.Decision{Verdict: policy.VerdictAllow}
+		},
 	})
 	var evs []Event
 	for ev := range ch {

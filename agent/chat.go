@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"vouch/policy"
+
 	"context"
 	"slices"
 	"strings"
@@ -122,10 +124,13 @@ type ChatConfig struct {
 	// offered beside Tools (e.g. the MCP tools enabled for the conversation).
 	// It must not wait on the network: it reads cached state (SPEC B5).
 	MoreTools func() []Tool
-	// NeedsApproval is passed to each run (see RunSpec.NeedsApproval).
-	NeedsApproval func(identity string) bool
-	Limits        Limits
-	SystemPrompt  string
+	// Decide returns the local policy frozen for one run (see
+	// RunSpec.Decide); it is called once at the start of each run.
+	Decide func() func(policy.Call) policy.Decision
+	// Audit is passed to each run (see RunSpec.Audit).
+	Audit        func(policy.Record)
+	Limits       Limits
+	SystemPrompt string
 	// ContextWindow resolves a model's effective window for a run. When nil,
 	// Client.ContextWindow is asked, and ProfileContextWindow (if set) is
 	// used when the server reports nothing.
@@ -212,6 +217,10 @@ func (c *Chat) run(ctx context.Context, model string, out chan<- Event) {
 		return
 	}
 	window, source := c.window(ctx, model)
+	var decide func(policy.Call) policy.Decision
+	if c.cfg.Decide != nil {
+		decide = c.cfg.Decide()
+	}
 	tools := c.cfg.Tools
 	if c.cfg.MoreTools != nil {
 		tools = append(slices.Clip(tools), c.cfg.MoreTools()...)
@@ -223,7 +232,8 @@ func (c *Chat) run(ctx context.Context, model string, out chan<- Event) {
 		SystemPrompt:  c.cfg.SystemPrompt,
 		History:       history,
 		Tools:         tools,
-		NeedsApproval: c.cfg.NeedsApproval,
+		Decide:        decide,
+		Audit:         c.cfg.Audit,
 		Limits:        c.cfg.Limits,
 		Transcript:    c.cfg.Transcript,
 		IdleTimeout:   c.cfg.IdleTimeout,

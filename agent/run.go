@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"vouch/policy"
+
 	"context"
 	"errors"
 	"io"
@@ -74,12 +76,16 @@ type RunSpec struct {
 	History []Message
 	// Tools are offered to the model under wire names frozen at the start.
 	Tools []Tool
-	// NeedsApproval reports whether a call of the tool with this identity
-	// must wait for the person (an ApprovalRequested event) before it runs.
-	// Nil means no tool asks. It is consulted per call but frozen with the
-	// spec: nothing during the run can change it (SPEC D1, D6).
-	NeedsApproval func(identity string) bool
-	Limits        Limits
+	// Decide is the run's frozen local policy (SPEC D1, D6): for each call,
+	// with the arguments exactly as the tool would receive them, it says
+	// whether the call runs, waits for the person (an ApprovalRequested
+	// event) or is refused. Nil allows every call (tests of the loop only).
+	// Nothing the model, a server or a result says can change it mid-run.
+	Decide func(policy.Call) policy.Decision
+	// Audit, if set, receives every decision: who or what decided, when,
+	// for which correlation ID (issue 4 "Audit").
+	Audit  func(policy.Record)
+	Limits Limits
 	// Transcript, if set, receives every message the run appends, as it
 	// happens: assistant text through a Draft, tool results through Append.
 	Transcript Transcript

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"vouch/policy"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -147,14 +149,10 @@ func (r *run) exec(call ToolCall) (res ToolResult, ok bool) {
 	if err != nil {
 		return ToolResult{Text: err.Error(), IsError: true}, true
 	}
-	if r.spec.NeedsApproval != nil && r.spec.NeedsApproval(t.def.Identity) {
-		d, ok := r.ask(call, t.def)
-		if !ok {
-			return ToolResult{}, false
-		}
-		if !d.Allow {
-			return ToolResult{Text: deniedResult(d.Note), IsError: true}, true
-		}
+	if res, decided, ok := r.gate(call, t.def, args); !ok {
+		return ToolResult{}, false
+	} else if decided {
+		return res, true
 	}
 	type outcome struct {
 		res ToolResult
@@ -184,11 +182,59 @@ func (r *run) exec(call ToolCall) (res ToolResult, ok bool) {
 	}
 }
 
+// gate applies the run's frozen policy to a call whose arguments are args
+// (exactly what the tool would receive) and audits the outcome. decided is
+// true when the call must not run, with res the refusal the model reads; ok
+// is false when the run was cancelled while the person was being asked.
+func (r *run) gate(call ToolCall, def ToolDef, args json.RawMessage) (res ToolResult, decided, ok bool) {
+	if r.spec.Decide == nil {
+		return ToolResult{}, false, true
+	}
+	d := r.spec.Decide(policy.Call{Identity: def.Identity, Arguments: args, CorrelationID: call.CorrelationID})
+	rec := policy.Record{CorrelationID: call.CorrelationID, Identity: def.Identity, Reason: d.Reason, At: r.spec.Now()}
+	by := "policy default"
+	if d.Rule != nil {
+		by = "policy rule"
+	}
+	switch d.Verdict {
+	case policy.VerdictAllow:
+		rec.Outcome, rec.By = policy.OutcomeAutoAllow, by
+		r.audit(rec)
+		return ToolResult{}, false, true
+	case policy.VerdictBlock:
+		rec.Outcome, rec.By = policy.OutcomeBlocked, by
+		r.audit(rec)
+		return ToolResult{Text: "Local policy blocks this tool; it did not run. Do not retry it. " + d.Reason, IsError: true}, true, true
+	}
+	ans, answered := r.ask(call, def, d)
+	rec.By = "person"
+	switch {
+	case !answered:
+		rec.Outcome = policy.OutcomeUnanswered
+		r.audit(rec)
+		return ToolResult{}, true, false
+	case ans.Allow:
+		rec.Outcome = policy.OutcomeAllowed
+		r.audit(rec)
+		return ToolResult{}, false, true
+	default:
+		rec.Outcome, rec.Note = policy.OutcomeDenied, ans.Note
+		r.audit(rec)
+		return ToolResult{Text: deniedResult(ans.Note), IsError: true}, true, true
+	}
+}
+
+func (r *run) audit(rec policy.Record) {
+	if r.spec.Audit != nil {
+		r.spec.Audit(rec)
+	}
+}
+
 // ask publishes an ApprovalRequested and waits for the decision. ok is
 // false when the run was cancelled first.
-func (r *run) ask(call ToolCall, def ToolDef) (Decision, bool) {
+func (r *run) ask(call ToolCall, def ToolDef, d policy.Decision) (Decision, bool) {
 	reply := make(chan Decision, 1)
-	if r.emit(ApprovalRequested{Call: call, Tool: def, Reply: reply}) != nil {
+	if r.emit(ApprovalRequested{Call: call, Tool: def, Reason: d.Reason, Effect: string(d.Effect), Reply: reply}) != nil {
 		return Decision{}, false
 	}
 	select {

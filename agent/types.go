@@ -132,9 +132,13 @@ type Done struct {
 // buffered channel: sending never blocks) or the run is cancelled. The tool
 // then receives exactly Call.Arguments, the arguments shown (SPEC D5).
 type ApprovalRequested struct {
-	Call  ToolCall
-	Tool  ToolDef
-	Reply chan<- Decision
+	Call ToolCall
+	Tool ToolDef
+	// Reason says why local policy asks, in one sentence; Effect is the
+	// effect the person reviewed (mutating when unknown).
+	Reason string
+	Effect string
+	Reply  chan<- Decision
 }
 
 // Decision is the person's answer to an ApprovalRequested.

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"vouch/agent"
+	"vouch/policy"
 	"vouch/store"
 	"vouch/tui"
 )
@@ -29,9 +30,11 @@ type backendConfig struct {
 	tools      []agent.Tool
 	// moreTools is asked at each run for the MCP tools it offers.
 	moreTools func() []agent.Tool
-	// needsApproval says which tool calls wait for the person.
-	needsApproval func(identity string) bool
-	limits        agent.Limits
+	// decide returns the policy frozen for one run.
+	decide func() func(policy.Call) policy.Decision
+	// audit records every decision.
+	audit  func(policy.Record)
+	limits agent.Limits
 	// newConversation starts an empty conversation and returns its
 	// transcript (nil: the TUI cannot start one).
 	newConversation func() (agent.Transcript, error)
@@ -100,12 +103,13 @@ func (b *backend) connect(ctx context.Context) (*agent.Client, *agent.Chat, erro
 // newChat builds the chat over the current transcript; b.mu is held.
 func (b *backend) newChat() *agent.Chat {
 	return agent.NewChat(agent.ChatConfig{
-		Client:        b.client,
-		Transcript:    b.cfg.transcript,
-		Tools:         b.cfg.tools,
-		MoreTools:     b.cfg.moreTools,
-		NeedsApproval: b.cfg.needsApproval,
-		Limits:        b.cfg.limits,
+		Client:     b.client,
+		Transcript: b.cfg.transcript,
+		Tools:      b.cfg.tools,
+		MoreTools:  b.cfg.moreTools,
+		Decide:     b.cfg.decide,
+		Audit:      b.cfg.audit,
+		Limits:     b.cfg.limits,
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"vouch/agent"
 	"vouch/mcpclient"
+	"vouch/policy"
 	"vouch/store"
 )
 
@@ -289,6 +290,16 @@ func (svc *mcpService) tools(builtins []agent.Tool) []toolRow {
 // external tool asks every time (SPEC D1). Nothing a server says lowers it.
 func needsApproval(identity string) bool {
 	return !strings.HasPrefix(identity, "builtin:")
+}
+
+// defaultDecide applies needsApproval as a policy decision.
+func defaultDecide(c policy.Call) policy.Decision {
+	if needsApproval(c.Identity) {
+		return policy.Decision{Verdict: policy.VerdictAsk, Effect: policy.Mutating,
+			Reason: "every external tool asks until you classify it (SPEC D1)"}
+	}
+	return policy.Decision{Verdict: policy.VerdictAllow, Effect: policy.ReadOnly,
+		Reason: "a built-in read-only tool, confined to the workspace"}
 }
 
 func classification(identity string) string {

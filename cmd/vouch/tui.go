@@ -14,6 +14,7 @@ import (
 
 	"vouch/agent"
 	"vouch/mcpclient"
+	"vouch/policy"
 	"vouch/store"
 	"vouch/tui"
 )
@@ -119,7 +120,7 @@ func (s *session) backendConfig() backendConfig {
 		describe:        s.describeTool,
 		tools:           s.workspace.Tools(),
 		moreTools:       s.mcpTools,
-		needsApproval:   needsApproval,
+		decide:          func() func(policy.Call) policy.Decision { return defaultDecide },
 		limits:          agent.DefaultLimits(),
 	}
 }
