@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"time"
+
 	"vouch/policy"
 
 	"context"
@@ -206,7 +208,7 @@ func (r *run) gate(call ToolCall, def ToolDef, args json.RawMessage) (res ToolRe
 		r.audit(rec)
 		return ToolResult{Text: "Local policy blocks this tool; it did not run. Do not retry it. " + d.Reason, IsError: true}, true, true
 	}
-	ans, answered := r.ask(call, def, d)
+	ans, answered := r.ask(call, def, d, r.preview(def, args))
 	rec.By = "person"
 	switch {
 	case !answered:
@@ -224,6 +226,36 @@ func (r *run) gate(call ToolCall, def ToolDef, args json.RawMessage) (res ToolRe
 	}
 }
 
+// previewTimeout bounds how long a tool may take to preview a call.
+const previewTimeout = 5 * time.Second
+
+// preview asks a Previewer tool what the call would do; a failure becomes
+// a visible line in the preview, never a reason to skip asking.
+func (r *run) preview(def ToolDef, args json.RawMessage) string {
+	t := r.byIdentity(def.Identity)
+	p, ok := t.(Previewer)
+	if !ok {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, previewTimeout)
+	defer cancel()
+	out, err := p.Preview(ctx, args)
+	if err != nil {
+		return "(no preview: " + err.Error() + ")"
+	}
+	return out
+}
+
+// byIdentity returns the frozen tool with identity, or nil.
+func (r *run) byIdentity(identity string) Tool {
+	for i := range r.tools {
+		if r.tools[i].def.Identity == identity {
+			return r.tools[i].tool
+		}
+	}
+	return nil
+}
+
 func (r *run) audit(rec policy.Record) {
 	if r.spec.Audit != nil {
 		r.spec.Audit(rec)
@@ -232,9 +264,9 @@ func (r *run) audit(rec policy.Record) {
 
 // ask publishes an ApprovalRequested and waits for the decision. ok is
 // false when the run was cancelled first.
-func (r *run) ask(call ToolCall, def ToolDef, d policy.Decision) (Decision, bool) {
+func (r *run) ask(call ToolCall, def ToolDef, d policy.Decision, preview string) (Decision, bool) {
 	reply := make(chan Decision, 1)
-	if r.emit(ApprovalRequested{Call: call, Tool: def, Reason: d.Reason, Effect: string(d.Effect), Reply: reply}) != nil {
+	if r.emit(ApprovalRequested{Call: call, Tool: def, Reason: d.Reason, Effect: string(d.Effect), Preview: preview, Reply: reply}) != nil {
 		return Decision{}, false
 	}
 	select {

@@ -138,7 +138,11 @@ type ApprovalRequested struct {
 	// effect the person reviewed (mutating when unknown).
 	Reason string
 	Effect string
-	Reply  chan<- Decision
+	// Preview is what the call would do, rendered by vouch from the call
+	// itself when the tool can say (a Previewer): for a file write, a
+	// unified diff. Empty when the tool offers none.
+	Preview string
+	Reply   chan<- Decision
 }
 
 // Decision is the person's answer to an ApprovalRequested.
@@ -169,6 +173,13 @@ type ToolDef struct {
 type Tool interface {
 	Def() ToolDef
 	Call(ctx context.Context, args json.RawMessage) (ToolResult, error)
+}
+
+// Previewer is a Tool that can show, before it runs, what a call would do
+// (e.g. a unified diff of a file write) for the approval pane (SPEC D3). A
+// preview must not change anything.
+type Previewer interface {
+	Preview(ctx context.Context, args json.RawMessage) (string, error)
 }
 
 // ToolResult is a tool's output as ordinary text.
