@@ -79,6 +79,18 @@
 // implements [ToolDescriber] lets the pane name the server and list its
 // annotations as unverified claims (SPEC D2).
 //
+// # Conversations
+//
+// A history that outgrows the model's context window makes every send fail
+// with agent.ErrContextOverflow. A Backend that also implements
+// [Conversations] lets ctrl+l start a new, empty conversation
+// (conversations.go); the previous one stays stored. The key acts only
+// while nothing runs and the stored conversation has loaded, and sending
+// waits until the Backend has answered. On success the transcript, its
+// render caches, the usage counters and the last error go; the typed input
+// and the chosen model stay. An overflow error names the key in the status
+// line.
+//
 // # Settings
 //
 // ctrl+x opens Settings (settings.go), a modal of pages under a section

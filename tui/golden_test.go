@@ -109,12 +109,44 @@ func TestGolden(t *testing.T) {
 			},
 		},
 		{
+			// With a Backend that implements Conversations, the full help
+			// lists ctrl+l.
+			name: "full_help_with_conversations",
+			drive: func(t *testing.T, m Model, b *fakeBackend) Model {
+				m.backend = &conversingBackend{fakeBackend: b}
+				m, _ = update(m, keyHelp)
+				return m
+			},
+		},
+		{
 			name:  "resized_from_wide",
 			setup: func(b *fakeBackend) { b.history = conversation() },
 			drive: func(t *testing.T, m Model, b *fakeBackend) Model {
 				m, _ = update(m, tea.WindowSizeMsg{Width: 140, Height: 50})
 				_ = m.View()
 				m, _ = update(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+				return m
+			},
+		},
+		{
+			// The Backend implements Conversations; ctrl+l has started a
+			// new one, and the typed input is kept.
+			name:  "new_conversation",
+			setup: func(b *fakeBackend) { b.history = conversation() },
+			drive: func(t *testing.T, m Model, b *fakeBackend) Model {
+				m.backend = &conversingBackend{fakeBackend: b}
+				m = typeText(m, "Where were we?")
+				m, cmd := update(m, keyCtrlL)
+				m, _ = update(m, awaitMsg[conversationStartedMsg](t, cmd))
+				return m
+			},
+		},
+		{
+			name: "context_overflow",
+			drive: func(t *testing.T, m Model, b *fakeBackend) Model {
+				m.backend = &conversingBackend{fakeBackend: b}
+				m, wait := sendText(t, m, "One more question")
+				m, _ = deliver(t, m, b, wait, agent.Done{Reason: agent.StopError, Err: overflowError{}})
 				return m
 			},
 		},

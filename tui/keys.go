@@ -52,6 +52,10 @@ type ChatKeyMap struct {
 	Top         key.Binding
 	Bottom      key.Binding
 	Help        key.Binding
+
+	// NewConversation starts a new, empty conversation; it acts only when
+	// the Backend implements Conversations.
+	NewConversation key.Binding
 }
 
 // DefaultChatKeyMap returns the chat screen's default bindings.
@@ -59,6 +63,9 @@ type ChatKeyMap struct {
 // ctrl+x opens Settings: it is no editing key of the input (ctrl+t, the
 // first idea, transposes characters there), and not ctrl+s or ctrl+q, which
 // terminals may take for flow control.
+//
+// ctrl+l starts a new conversation: the textarea leaves it free, and in a
+// shell it clears the screen, which is close to what it does here.
 //
 // Some keys are shared with the input on purpose and enabled by state:
 // Home/End move the transcript only while the input is empty, "?" toggles
@@ -81,6 +88,8 @@ func DefaultChatKeyMap() ChatKeyMap {
 		Top:         key.NewBinding(key.WithKeys("home", "ctrl+home"), key.WithHelp("home", "top")),
 		Bottom:      key.NewBinding(key.WithKeys("end", "ctrl+end"), key.WithHelp("end", "bottom")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
+
+		NewConversation: key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "new conversation"), key.WithDisabled()),
 	}
 }
 
@@ -93,7 +102,7 @@ func (k ChatKeyMap) ShortHelp() []key.Binding {
 func (k ChatKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.Cancel, k.Quit, k.Help},
-		{k.ModelPicker, k.Settings, k.CopyAnswer, k.CopyCode},
+		{k.ModelPicker, k.NewConversation, k.Settings, k.CopyAnswer, k.CopyCode},
 		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 	}
 }

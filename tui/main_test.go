@@ -169,6 +169,13 @@ func update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 // startModel returns a model at 80x24 with Info and History loaded from b.
 func startModel(t *testing.T, b *fakeBackend, opts Options) Model {
 	t.Helper()
+	return startBackend(t, b, opts)
+}
+
+// startBackend is startModel for a Backend that wraps a fakeBackend to
+// implement an optional interface as well.
+func startBackend(t *testing.T, b Backend, opts Options) Model {
+	t.Helper()
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return t0 }
 	}
@@ -198,6 +205,7 @@ var (
 	keyCtrlO = tea.KeyMsg{Type: tea.KeyCtrlO}
 	keyCtrlY = tea.KeyMsg{Type: tea.KeyCtrlY}
 	keyCtrlG = tea.KeyMsg{Type: tea.KeyCtrlG}
+	keyCtrlL = tea.KeyMsg{Type: tea.KeyCtrlL}
 	keyPgUp  = tea.KeyMsg{Type: tea.KeyPgUp}
 	keyPgDn  = tea.KeyMsg{Type: tea.KeyPgDown}
 	keyHome  = tea.KeyMsg{Type: tea.KeyHome}

@@ -105,6 +105,9 @@ type Model struct {
 	status     statusState
 	quitting   bool
 	chatHeight int
+
+	// convPending is true while Conversations.NewConversation is in flight.
+	convPending bool
 }
 
 // loadState is the progress of a start-up look-up.
@@ -199,6 +202,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.updateModels(msg)
 	case copiedMsg:
 		m = m.updateCopied(msg)
+	case conversationStartedMsg:
+		m = m.updateConversationStarted(msg)
 	default:
 		m, cmd = m.updateOther(msg)
 	}
@@ -251,7 +256,7 @@ func (m *Model) syncKeys() {
 	idle := m.run.phase == phaseIdle
 	running := m.run.phase == phaseStarting || m.run.phase == phaseStreaming
 	empty := m.input.Length() == 0
-	m.keys.Send.SetEnabled(idle)
+	m.keys.Send.SetEnabled(idle && !m.convPending)
 	m.keys.Cancel.SetEnabled(running)
 	m.keys.Quit.SetEnabled(!running)
 	m.keys.Help.SetEnabled(empty)
@@ -265,6 +270,7 @@ func (m *Model) syncKeys() {
 	answer := m.chat.lastAnswer() != nil
 	m.keys.CopyAnswer.SetEnabled(answer)
 	m.keys.CopyCode.SetEnabled(answer)
+	m.keys.NewConversation.SetEnabled(m.canStartConversation())
 }
 
 // runPhase is where the current run is.

@@ -18,6 +18,9 @@ type statusState struct {
 	err     string // the last error, one sentence
 	warning string
 	notice  string
+	// hint names the key that answers err, such as "ctrl+l starts a new
+	// conversation"; it is shown in the status line while err is.
+	hint string
 }
 
 // sentence turns an error into one sentence for the status line: untrusted
@@ -97,8 +100,8 @@ func (m Model) statusView() string {
 	return ansi.Truncate(line, width, "…")
 }
 
-// statusMiddle is the error, warning, notice or server description, cut to
-// room cells.
+// statusMiddle is the notice, the error's hint, the warning or the server
+// description, cut to room cells.
 func (m Model) statusMiddle(room int) string {
 	if room < 4 {
 		return ""
@@ -107,6 +110,8 @@ func (m Model) statusMiddle(room int) string {
 	switch {
 	case m.status.notice != "":
 		return st.Notice.Render(safetext.Line(m.status.notice, room))
+	case m.status.hint != "":
+		return st.Notice.Render(safetext.Line(m.status.hint, room))
 	case m.status.warning != "":
 		return st.Warning.Render(safetext.Line("! "+m.status.warning, room))
 	}

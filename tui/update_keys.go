@@ -31,6 +31,8 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.openPicker()
 	case key.Matches(msg, k.Settings):
 		return m.openSettings()
+	case key.Matches(msg, k.NewConversation):
+		return m.startConversation()
 	case key.Matches(msg, k.CopyAnswer):
 		return m.copyAnswer()
 	case key.Matches(msg, k.CopyCode):

@@ -151,7 +151,8 @@ func (m *Model) countDeltas(n int, now time.Time) {
 
 // finishRun ends the run. What a cancelled or failed run left unfinished is
 // marked interrupted (SPEC A5); the error is one sentence in the status line
-// and the transcript stays as it is.
+// and the transcript stays as it is. A conversation too long for the
+// context window also gets the key that starts a new one as a hint.
 func (m Model) finishRun(done agent.Done) Model {
 	cut := done.Reason == agent.StopCancelled || done.Reason == agent.StopError
 	open := append([]*item{m.run.answer, m.run.reasoning}, m.run.tools...)
@@ -170,7 +171,7 @@ func (m Model) finishRun(done agent.Done) Model {
 	m.run = runState{id: m.run.id}
 	switch {
 	case done.Err != nil:
-		m.status = statusState{err: sentence(done.Err)}
+		m.status = statusState{err: sentence(done.Err), hint: m.overflowHint(done.Err)}
 	case done.Reason == agent.StopCancelled:
 		m.status = statusState{notice: "Cancelled."}
 	case done.Reason == agent.StopLimit:
