@@ -130,3 +130,51 @@ func TestE2ESecondInstance(t *testing.T) {
 		t.Fatalf("second instance said:\n%s", pane)
 	}
 }
+
+// answerPane presses key until the approval pane closes: keys pressed in
+// the pane's first 400 ms are ignored by design (SPEC D4), so the first
+// presses may not count.
+func (s *tmuxSession) answerPane(key string) {
+	s.t.Helper()
+	deadline := time.Now().Add(e2eTimeout)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for strings.Contains(s.capture(), "waiting for your approval") {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the approval pane did not take %q in %s:\n%s", key, e2eTimeout, s.capture())
+		}
+		s.run("send-keys", "-t", s.name, key)
+		<-tick.C
+	}
+}
+
+// TestE2ETmuxApproval drives the approval pane of the real binary: the demo
+// server's lookup tool, which its server calls read-only, still asks; deny
+// keeps it from running, allow runs it (SPEC D1–D4, issue 3 demo).
+func TestE2ETmuxApproval(t *testing.T) {
+	bin := buildVouch(t)
+	s := newTmux(t, 80, 24, bin+" demo")
+	s.waitText("Ask anything")
+
+	s.run("send-keys", "-t", s.name, "-l", "please look up something on the server")
+	s.run("send-keys", "-t", s.name, "Enter")
+	pane := s.waitText("waiting for your approval")
+	for _, want := range []string{"demo tools", "mcp_lookup", "[ Deny ]", "server claims (unverified"} {
+		if !strings.Contains(pane, want) {
+			t.Fatalf("the approval pane lacks %q:\n%s", want, pane)
+		}
+	}
+	s.answerPane("d")
+	s.waitText("You denied the call")
+
+	// Clear a key that may have reached the input after the pane closed
+	// (ctrl+c would quit on an empty input).
+	s.run("send-keys", "-t", s.name, "BSpace", "BSpace", "BSpace")
+	s.run("send-keys", "-t", s.name, "-l", "look up something on the server again")
+	s.run("send-keys", "-t", s.name, "Enter")
+	s.waitFor("a second approval pane", func(p string) bool {
+		return strings.Contains(p, "waiting for your approval")
+	})
+	s.answerPane("a")
+	s.waitText("The demo server answered")
+}
