@@ -165,7 +165,9 @@ func TestE2ETmuxApproval(t *testing.T) {
 		}
 	}
 	s.answerPane("d")
-	s.waitText("You denied the call")
+	s.waitFor("the denial's answer to finish", func(p string) bool {
+		return strings.Contains(p, "You denied the call") && !strings.Contains(p, "streaming")
+	})
 
 	// Clear a key that may have reached the input after the pane closed
 	// (ctrl+c would quit on an empty input).
