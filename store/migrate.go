@@ -65,6 +65,14 @@ var migrations = []migration{
 		}
 		return nil
 	}},
+	{name: "policy rules and decision audit", up: func(tx *bbolt.Tx) error {
+		for _, name := range [][]byte{bucketPolicyRules, bucketPolicyDecisions, bucketPolicyByCorrelation} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return fmt.Errorf("create bucket %s: %w", name, err)
+			}
+		}
+		return nil
+	}},
 }
 
 // SchemaVersion is the schema version this build writes.
