@@ -145,7 +145,7 @@ func (r *run) abandon(calls []ToolCall, text string, done Done) *Done {
 func (r *run) exec(call ToolCall) (res ToolResult, ok bool) {
 	t := r.byWire[call.WireName]
 	if t == nil {
-		return ToolResult{Text: r.unknownTool(call.WireName), IsError: true}, true
+		return r.notOffered(call.WireName), true
 	}
 	args, err := checkArguments(call.Arguments)
 	if err != nil {
@@ -208,7 +208,7 @@ func (r *run) gate(call ToolCall, def ToolDef, args json.RawMessage) (res ToolRe
 		r.audit(rec)
 		return ToolResult{Text: "Local policy blocks this tool; it did not run. Do not retry it. " + d.Reason, IsError: true}, true, true
 	}
-	ans, answered := r.ask(call, def, d, r.preview(def, args))
+	ans, answered := r.ask(call, def, d, r.preview(call, def, args))
 	rec.By = "person"
 	switch {
 	case !answered:
@@ -230,14 +230,15 @@ func (r *run) gate(call ToolCall, def ToolDef, args json.RawMessage) (res ToolRe
 const previewTimeout = 5 * time.Second
 
 // preview asks a Previewer tool what the call would do; a failure becomes
-// a visible line in the preview, never a reason to skip asking.
-func (r *run) preview(def ToolDef, args json.RawMessage) string {
+// a visible line in the preview, never a reason to skip asking. The
+// preview's context carries the call's correlation ID, as the call's will.
+func (r *run) preview(call ToolCall, def ToolDef, args json.RawMessage) string {
 	t := r.byIdentity(def.Identity)
 	p, ok := t.(Previewer)
 	if !ok {
 		return ""
 	}
-	ctx, cancel := context.WithTimeout(r.ctx, previewTimeout)
+	ctx, cancel := context.WithTimeout(WithCorrelationID(r.ctx, call.CorrelationID), previewTimeout)
 	defer cancel()
 	out, err := p.Preview(ctx, args)
 	if err != nil {
