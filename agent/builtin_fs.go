@@ -41,10 +41,11 @@ const (
 	fsMaxMatchLine     = 200
 )
 
-// Workspace is a directory tree the built-in file tools may read: list,
-// read and search, nothing else, and nothing outside it. Confinement is
-// enforced by os.Root: ".." cannot climb out, absolute paths must lie inside,
-// and symbolic links may not point outside the root. Output is bounded and
+// Workspace is a directory tree the built-in file tools work in, and
+// nothing outside it: Tools lists, reads and searches it; WriteTools,
+// offered separately and always asked for, writes and edits its text files.
+// Confinement is enforced by os.Root: ".." cannot climb out, absolute paths
+// must lie inside, and symbolic links may not point outside the root. Output is bounded and
 // binary files are reported, not dumped. A Workspace is safe for concurrent
 // use; Close it when the tools are no longer offered.
 type Workspace struct {
@@ -72,7 +73,8 @@ func OpenWorkspace(dir string) (*Workspace, error) {
 // Close releases the workspace root.
 func (w *Workspace) Close() error { return w.root.Close() }
 
-// Tools returns fs_list, fs_read and fs_search over the workspace.
+// Tools returns fs_list, fs_read and fs_search over the workspace: the
+// read-only tools. The write tools are in WriteTools.
 func (w *Workspace) Tools() []Tool {
 	return []Tool{
 		fsTool{def: ToolDef{
