@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/policy"
 )
 
 // newWriteWorkspace builds newTestWorkspace's tree (escape hazards next to
@@ -290,6 +291,41 @@ func TestWriteToolsThroughRun(t *testing.T) {
 				t.Errorf("result: got %+v, want %q", fin, tt.wantResult)
 			}
 		})
+	}
+}
+
+// TestWriteToolsAskUnderLocalPolicy: with vouch's real local policy, a
+// write asks — with no rule, and with an allow rule stored by hand — and
+// the request carries the diff (SPEC D1, D3).
+func TestWriteToolsAskUnderLocalPolicy(t *testing.T) {
+	tests := []struct {
+		name  string
+		rules []policy.Rule
+	}{
+		{name: "no rule"},
+		{name: "an allow rule stored by hand", rules: []policy.Rule{
+			{Identity: IdentityFSWrite, Class: policy.Allow, Effect: policy.ReadOnly},
+			{Identity: IdentityFSEdit, Class: policy.Allow, Effect: policy.ReadOnly},
+		}},
+	}
+	for _, tt := range tests {
+		for _, call := range [][2]string{
+			{"fs_write", `{"path":"a.txt","content":"x\n"}`},
+			{"fs_edit", `{"path":"a.txt","old":"world","new":"x"}`},
+		} {
+			t.Run(tt.name+"/"+call[0], func(t *testing.T) {
+				ws, tools := newWriteWorkspace(t)
+				snap := policy.NewSnapshot(tt.rules, policy.Options{Workspace: ws})
+				res := runGate(t, turns([][2]string{call}),
+					RunSpec{Tools: []Tool{tools["fs_write"], tools["fs_edit"]}, Decide: snap.Decide}, answers(false))
+				if len(res.approvals) != 1 || !strings.HasPrefix(res.approvals[0].Preview, "--- a/a.txt\n") {
+					t.Fatalf("got requests %+v, want one with the diff", res.approvals)
+				}
+				if got := readFile(t, filepath.Join(ws, "a.txt")); got != "hello\nworld\n" {
+					t.Errorf("a.txt: got %q after a denial, want it unchanged", got)
+				}
+			})
+		}
 	}
 }
 
