@@ -11,7 +11,6 @@ import (
 
 	"vouch/agent"
 	"vouch/mcpclient"
-	"vouch/policy"
 	"vouch/store"
 )
 
@@ -257,15 +256,19 @@ type toolRow struct {
 // tools lists built-in and MCP tools with the wire names a run offering all
 // of them would freeze (SPEC C1, C2).
 func (svc *mcpService) tools(builtins []agent.Tool) []toolRow {
+	// The classification comes from the same snapshot a run would freeze
+	// (SPEC D1). Unreadable rules need no error here: that snapshot asks
+	// for everything and every summary says the policy could not be read.
+	snap, _ := loadSnapshot(svc.db, "")
 	var rows []toolRow
 	for _, t := range builtins {
 		d := t.Def()
 		rows = append(rows, toolRow{Identity: d.Identity, Server: "built-in", Name: strings.TrimPrefix(d.Identity, "builtin:"),
-			Classification: classification(d.Identity), Status: "available", Executable: true, Description: firstLine(d.Description)})
+			Classification: snap.Summary(d.Identity), Status: "available", Executable: true, Description: firstLine(d.Description)})
 	}
 	for _, e := range svc.mgr.Tools() {
 		rows = append(rows, toolRow{Identity: e.Identity, Server: e.ServerName, Name: e.Name, Title: e.Title,
-			Classification: classification(e.Identity), Status: string(e.Status), Executable: e.Executable,
+			Classification: snap.Summary(e.Identity), Status: string(e.Status), Executable: e.Executable,
 			Claims: claims(e.Annotations), Description: firstLine(e.Description)})
 	}
 	ids := make([]string, len(rows))
@@ -283,30 +286,6 @@ func (svc *mcpService) tools(builtins []agent.Tool) []toolRow {
 		}
 	}
 	return rows
-}
-
-// needsApproval is the approval rule until reviewed local policy exists:
-// built-in read-only workspace tools run inside the workspace; every
-// external tool asks every time (SPEC D1). Nothing a server says lowers it.
-func needsApproval(identity string) bool {
-	return !strings.HasPrefix(identity, "builtin:")
-}
-
-// defaultDecide applies needsApproval as a policy decision.
-func defaultDecide(c policy.Call) policy.Decision {
-	if needsApproval(c.Identity) {
-		return policy.Decision{Verdict: policy.VerdictAsk, Effect: policy.Mutating,
-			Reason: "every external tool asks until you classify it (SPEC D1)"}
-	}
-	return policy.Decision{Verdict: policy.VerdictAllow, Effect: policy.ReadOnly,
-		Reason: "a built-in read-only tool, confined to the workspace"}
-}
-
-func classification(identity string) string {
-	if needsApproval(identity) {
-		return "ask (default for a new external tool)"
-	}
-	return "allow (built-in, read-only, inside the workspace)"
 }
 
 // claims words a tool's annotations as the server's unverified claims.

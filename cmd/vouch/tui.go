@@ -13,8 +13,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"vouch/agent"
-	"vouch/mcpclient"
-	"vouch/policy"
 	"vouch/store"
 	"vouch/tui"
 )
@@ -25,6 +23,8 @@ type session struct {
 	db        *store.DB
 	workspace *agent.Workspace
 	mcp       *mcpService
+	// policy freezes the stored rules for each run and audits decisions.
+	policy *runPolicy
 	// closers run first on Close (e.g. the demo's MCP server).
 	closers []func() error
 
@@ -78,7 +78,9 @@ func openSession(ctx context.Context, stateDir, dir string, secrets *store.Secre
 	if err != nil {
 		return nil, errors.Join(err, ws.Close(), db.Close())
 	}
-	return &session{db: db, convID: conv.ID, transcript: &storeTranscript{db: db, convID: conv.ID}, workspace: ws, mcp: svc}, nil
+	s := &session{db: db, convID: conv.ID, transcript: &storeTranscript{db: db, convID: conv.ID}, workspace: ws, mcp: svc}
+	s.policy = newRunPolicy(db, dir, func() string { id, _ := s.current(); return id })
+	return s, nil
 }
 
 func (s *session) Close() error {
@@ -87,7 +89,7 @@ func (s *session) Close() error {
 	for _, c := range s.closers {
 		errs = append(errs, c())
 	}
-	errs = append(errs, s.workspace.Close(), s.db.Close())
+	errs = append(errs, s.policy.err(), s.workspace.Close(), s.db.Close())
 	return errors.Join(errs...)
 }
 
@@ -102,7 +104,8 @@ func (s *session) mcpTools() []agent.Tool {
 		return nil
 	}
 	var out []agent.Tool
-	for _, t := range s.mcp.mgr.AgentTools(func(string) mcpclient.Effect { return mcpclient.EffectMutating }) {
+	// Effects come from the snapshot this run froze (SPEC B7, D1).
+	for _, t := range s.mcp.mgr.AgentTools(s.policy.effect) {
 		if !off[t.Def().Identity] {
 			out = append(out, t)
 		}
@@ -120,7 +123,8 @@ func (s *session) backendConfig() backendConfig {
 		describe:        s.describeTool,
 		tools:           s.workspace.Tools(),
 		moreTools:       s.mcpTools,
-		decide:          func() func(policy.Call) policy.Decision { return defaultDecide },
+		decide:          s.policy.freeze,
+		audit:           s.policy.audit,
 		limits:          agent.DefaultLimits(),
 	}
 }
