@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -13,11 +14,15 @@ import (
 
 // approval is the tool approval pane (SPEC D3, D4, L2): a modal that shows
 // one call waiting for the person, rendered by vouch from the call itself,
-// and answers it with allow once, deny, or deny with a note.
+// and answers it with allow once, deny, or deny with a note. When the
+// Backend implements PolicyEditor, classify opens the rule editor on top,
+// pre-filled from the call; saving a rule does not answer the call.
 //
 // It appears on its own, in the middle of whatever the person was doing,
 // so it ignores keys for its KeyGrace (at least the root's) and its focus
 // starts on Deny: no key in flight and no stray enter can allow a call.
+// When the rule editor above it closes, it ignores keys for its grace
+// again, so an enter meant for the editor cannot answer the call.
 // It never answers the run itself: it returns an approvalAction, and the
 // root sends the decision from a Cmd, exactly once, and shows the next call
 // in its queue (approval_queue.go).
@@ -27,6 +32,7 @@ type approval struct {
 	grace    time.Duration
 	req      approvalRequest
 	describe ToolDescriber // nil: the Backend cannot describe tools
+	policy   PolicyEditor  // nil: the Backend cannot store rules; classify is off
 
 	// pos and total are this call's place among the calls waiting now.
 	pos, total int
@@ -43,6 +49,13 @@ type approval struct {
 	focus  approvalButton
 	noting bool
 	note   textinput.Model
+
+	// notice says what became of a rule saved from this pane; noticeErr
+	// marks it as a failure.
+	notice    string
+	noticeErr bool
+	// regrace is when keys act again after the pane was on top again.
+	regrace time.Time
 }
 
 // approvalButton is a button of the pane, left to right.
@@ -69,8 +82,9 @@ func (approvalAction) isAction() {}
 const noteLimit = 500
 
 // newApproval returns the pane for req, shown as pos of total waiting.
-// d, when not nil, is asked for the server's label, host and claims.
-func newApproval(c Common, req approvalRequest, pos, total int, grace time.Duration, d ToolDescriber) approval {
+// d, when not nil, is asked for the server's label, host and claims; pe,
+// when not nil, stores the rules that classify saves.
+func newApproval(c Common, req approvalRequest, pos, total int, grace time.Duration, d ToolDescriber, pe PolicyEditor) approval {
 	st := c.Styles.Modal
 	in := textinput.New()
 	in.Prompt = "note › "
@@ -85,6 +99,7 @@ func newApproval(c Common, req approvalRequest, pos, total int, grace time.Durat
 		grace:    grace,
 		req:      req,
 		describe: d,
+		policy:   pe,
 		pos:      pos,
 		total:    total,
 		args:     parseArgs(req.call.Arguments),
@@ -153,7 +168,15 @@ func (a approval) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 		}
 		a.relayout()
 		return a, nil, nil
+	case ruleSavedMsg:
+		if msg.rule.Identity == a.identity() {
+			a.notice, a.noticeErr = ruleNotice(msg), msg.err != nil
+		}
+		return a, nil, nil
 	case tea.KeyMsg:
+		if a.common.Now().Before(a.regrace) {
+			return a, nil, nil
+		}
 		return a.updateKey(msg)
 	}
 	if a.noting {
@@ -187,6 +210,9 @@ func (a approval) updateKey(msg tea.KeyMsg) (Modal, Action, tea.Cmd) {
 		return a.decide(false, "")
 	case key.Matches(msg, k.Note):
 		return a.startNote()
+	case key.Matches(msg, k.Classify):
+		d := draftFromCall(a.identity(), a.req.call.Arguments)
+		return a, OpenModal{Modal: newRuleEditor(a.common, a.policy, d, a.grace)}, nil
 	case key.Matches(msg, k.Choose):
 		switch a.focus {
 		case buttonAllow:
@@ -246,6 +272,7 @@ func (a *approval) syncKeys() {
 		&a.keys.PageUp, &a.keys.PageDown, &a.keys.Top, &a.keys.Bottom} {
 		b.SetEnabled(!a.noting)
 	}
+	a.keys.Classify.SetEnabled(!a.noting && a.policy != nil)
 	a.keys.SendNote.SetEnabled(a.noting)
 	a.keys.Back.SetEnabled(a.noting)
 	a.keys.Choose.SetHelp("enter", a.focus.label())
@@ -254,6 +281,22 @@ func (a *approval) syncKeys() {
 	} else {
 		a.keys.View.SetHelp(a.keys.View.Help().Key, "view all")
 	}
+}
+
+// reveal implements revealer: the rule editor above the pane closed. Keys
+// are ignored for the pane's grace once more, measured from now.
+func (a approval) reveal() (Modal, tea.Cmd) {
+	a.regrace = a.common.Now().Add(a.grace)
+	return a, nil
+}
+
+// ruleNotice is what the pane says about a rule saved from it.
+func ruleNotice(msg ruleSavedMsg) string {
+	if msg.err != nil {
+		return sentence(msg.err)
+	}
+	return fmt.Sprintf("Rule saved (%s, %s): it applies to new runs; this call still needs your answer.",
+		msg.rule.Class, msg.rule.Effect)
 }
 
 // relayout lays the body out again for the current width and state.

@@ -55,7 +55,8 @@ type argRow struct {
 type argLine struct {
 	text string
 	kind argLineKind
-	end  int // for JSON lines: the byte of the row's text the line ends at
+	end  int  // for JSON lines: the byte of the row's text the line ends at
+	cont bool // for preview lines: a continuation of a wrapped line
 }
 
 type argLineKind int

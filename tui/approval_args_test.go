@@ -245,11 +245,11 @@ func BenchmarkApprovalPreview64KB(b *testing.B) {
 	b.Run("build", func(b *testing.B) { // parse, escape, lay out, fold
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = newApproval(m.common, req, 1, 1, DefaultKeyGrace, nil).SetSize(80, 18)
+			_ = newApproval(m.common, req, 1, 1, DefaultKeyGrace, nil, nil).SetSize(80, 18)
 		}
 	})
 	b.Run("view", func(b *testing.B) { // one frame of the pane
-		a := newApproval(m.common, req, 1, 1, DefaultKeyGrace, nil).SetSize(80, 18)
+		a := newApproval(m.common, req, 1, 1, DefaultKeyGrace, nil, nil).SetSize(80, 18)
 		b.ReportAllocs()
 		for b.Loop() {
 			_ = a.View()

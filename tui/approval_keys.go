@@ -7,14 +7,14 @@ import "github.com/charmbracelet/bubbles/key"
 // only SendNote, Back and Stop act, and every other key is text.
 //
 // There is no binding that allows by default: enter activates the focused
-// button, and the focus starts on Deny. Esc denies. Classify is disabled
-// until local policy exists (issue 4); the pane says so next to its
-// buttons.
+// button, and the focus starts on Deny. Esc denies. Classify opens the
+// rule editor; it acts only when the Backend implements PolicyEditor, and
+// the pane says so next to its buttons.
 type ApprovalKeyMap struct {
 	Allow    key.Binding // allow this one call
 	Deny     key.Binding // deny without a note
 	Note     key.Binding // deny with a note the model reads
-	Classify key.Binding // persist a reviewed policy (coming with policy)
+	Classify key.Binding // open the rule editor, pre-filled from the call
 	View     key.Binding // unfold every long value, or fold them again
 	Left     key.Binding // focus the button on the left
 	Right    key.Binding // focus the button on the right
@@ -36,7 +36,7 @@ func DefaultApprovalKeyMap() ApprovalKeyMap {
 		Allow:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "allow once")),
 		Deny:     key.NewBinding(key.WithKeys("d", "esc"), key.WithHelp("d/esc", "deny")),
 		Note:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "deny with note")),
-		Classify: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "classify (coming with policy)"), key.WithDisabled()),
+		Classify: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "classify"), key.WithDisabled()),
 		View:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "view all")),
 		Left:     key.NewBinding(key.WithKeys("left", "h", "shift+tab"), key.WithHelp("←/→", "move")),
 		Right:    key.NewBinding(key.WithKeys("right", "l", "tab"), key.WithHelp("→", "right")),

@@ -18,12 +18,17 @@ import (
 // its waiting calls disappear with their panes: their run no longer reads
 // the answer.
 
-// approvalRequest is one call waiting for the person.
+// approvalRequest is one call waiting for the person: the call, and what
+// local policy and the tool said about it — the policy's reason for
+// asking, the effect the person reviewed, and the tool's preview.
 type approvalRequest struct {
-	run   int
-	call  agent.ToolCall
-	tool  agent.ToolDef
-	reply chan<- agent.Decision
+	run     int
+	call    agent.ToolCall
+	tool    agent.ToolDef
+	reason  string
+	effect  string
+	preview string
+	reply   chan<- agent.Decision
 }
 
 // approvalQueue is a run's calls waiting for the person, in the order they
@@ -40,7 +45,8 @@ func (m Model) requestApproval(run int, ev agent.ApprovalRequested) (Model, tea.
 	if run != m.run.id || m.run.phase == phaseCancelling || m.run.phase == phaseIdle || ev.Reply == nil {
 		return m, nil // the run was cancelled: it stopped waiting
 	}
-	req := approvalRequest{run: run, call: ev.Call, tool: ev.Tool, reply: ev.Reply}
+	req := approvalRequest{run: run, call: ev.Call, tool: ev.Tool, reason: ev.Reason, effect: ev.Effect,
+		preview: ev.Preview, reply: ev.Reply}
 	q := m.run.approvals
 	q.pending = append(q.pending[:len(q.pending):len(q.pending)], req)
 	m.run.approvals = q
@@ -63,7 +69,7 @@ func (m Model) showApproval() (Model, tea.Cmd) {
 	if td, ok := m.backend.(ToolDescriber); ok {
 		d = td
 	}
-	a := newApproval(m.common, q.pending[0], q.answered+1, q.answered+len(q.pending), m.opts.KeyGrace, d)
+	a := newApproval(m.common, q.pending[0], q.answered+1, q.answered+len(q.pending), m.opts.KeyGrace, d, m.policyEditor())
 	return m.pushModal(a)
 }
 

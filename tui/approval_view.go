@@ -13,8 +13,9 @@ import (
 // approvalLabelWidth is the width of the pane's field labels ("called as ").
 const approvalLabelWidth = 10
 
-// approvalFooterLines is the height of the pane's footer: a blank line and the
-// buttons (or the note input).
+// approvalFooterLines is the height of the pane's footer: a blank line (or
+// what became of a rule saved from the pane) and the buttons (or the note
+// input).
 const approvalFooterLines = 2
 
 // label is the button's word, as enter's help says it and, capitalised, as
@@ -49,7 +50,10 @@ func (a approval) View() string {
 
 	rows := a.bodyRows()
 	end := min(a.scroll+rows, len(a.body))
-	label := "arguments (JSON; keys in the model's order)"
+	label := argumentsLabel
+	if a.req.preview != "" {
+		label = "preview by vouch, then the arguments"
+	}
 	where := ""
 	if len(a.body) > rows {
 		where = fmt.Sprintf("lines %d–%d of %d", a.scroll+1, end, len(a.body))
@@ -59,7 +63,14 @@ func (a approval) View() string {
 		lines = append(lines, a.styleLine(l))
 	}
 
-	lines = append(lines, "")
+	switch {
+	case a.notice != "" && a.noticeErr:
+		lines = append(lines, st.Error.Render(ansi.Truncate("✗ "+a.notice, w, "…")))
+	case a.notice != "":
+		lines = append(lines, st.StatusOK.Render(ansi.Truncate("✓ "+a.notice, w, "…")))
+	default:
+		lines = append(lines, "")
+	}
 	if a.noting {
 		lines = append(lines, a.note.View())
 	} else {
@@ -100,6 +111,7 @@ func (a approval) header(w int) []string {
 		field("warning", "the call maps to "+c+", but the tool that would run is "+t, st.Error)
 	}
 	field("policy", a.reason(), st.Item)
+	field("effect", a.effect(), st.Item)
 	return lines
 }
 
@@ -132,20 +144,41 @@ func (a approval) serverLine() string {
 	return "unknown"
 }
 
-// reason is the local classification and why it asks. Until local policy
-// exists (issue 4), every tool that reaches the pane is in the "ask" class
-// (SPEC D1); nothing a server claims changes that (SPEC D2).
+// reason is the local classification and why it asks, in the policy's
+// own words (SPEC D1). Every call that reaches the pane is in the "ask"
+// class for this call; nothing a server claims changes that (SPEC D2).
+// Without the policy's reason, the pane says why itself.
 func (a approval) reason() string {
+	if why := strings.TrimSpace(a.req.reason); why != "" {
+		return "ask — " + why
+	}
 	if a.builtin() {
 		return "ask — this built-in tool asks before every call until you classify it"
 	}
 	return "ask — every new external tool asks until you classify it"
 }
 
-// bodyLines is the scrolling part of the pane: every argument, then what
-// the server claims about the tool.
+// effect is the effect the person reviewed for the tool; unknown counts as
+// mutating (SPEC D1).
+func (a approval) effect() string {
+	if e := strings.TrimSpace(a.req.effect); e != "" {
+		return e
+	}
+	return "mutating (not reviewed; unknown counts as mutating)"
+}
+
+// argumentsLabel names the arguments above or inside the body.
+const argumentsLabel = "arguments (JSON; keys in the model's order)"
+
+// bodyLines is the scrolling part of the pane: the tool's preview if it
+// gave one, every argument, then what the server claims about the tool.
 func (a approval) bodyLines(w int) []argLine {
-	lines := a.args.layout(w, a.unfold, a.keys.View.Help().Key)
+	var lines []argLine
+	if a.req.preview != "" {
+		lines = layoutPreview(a.req.preview, w, a.unfold, a.keys.View.Help().Key)
+		lines = append(lines, argLine{}, argLine{text: argumentsLabel, kind: lineSection})
+	}
+	lines = append(lines, a.args.layout(w, a.unfold, a.keys.View.Help().Key)...)
 	var claims []string
 	if a.desc.Title != "" {
 		claims = append(claims, "title: "+a.desc.Title)
@@ -174,6 +207,10 @@ func (a approval) styleLine(l argLine) string {
 		return st.StatusWarn.Render(l.text)
 	case lineClaim:
 		return st.Claim.Render(l.text)
+	case lineJSON:
+		// Styled below: escapes stand out.
+	default:
+		return a.styleDiffLine(l)
 	}
 	text := l.text
 	if strings.IndexByte(text, '\\') < 0 {
@@ -201,7 +238,7 @@ func (a approval) styleLine(l argLine) string {
 }
 
 // buttons is the row of buttons, the focused one bracketed so that it
-// reads without colour, and the classify key that policy will bring.
+// reads without colour, and the classify key when it acts.
 func (a approval) buttons(w int) string {
 	st := a.common.Styles.Modal
 	var row string
@@ -215,6 +252,9 @@ func (a approval) buttons(w int) string {
 	}
 	c := a.keys.Classify.Help()
 	later := c.Key + " " + c.Desc
+	if !a.keys.Classify.Enabled() {
+		later = "(classify: not available here)"
+	}
 	if ansi.StringWidth(row)+1+ansi.StringWidth(later) > w {
 		return row
 	}

@@ -16,6 +16,8 @@ type KeyMap struct {
 	Tools    ToolsKeyMap
 	Confirm  ConfirmKeyMap
 	Approval ApprovalKeyMap
+	Rule     RuleEditorKeyMap
+	Policy   PolicyKeyMap
 }
 
 // DefaultKeyMap returns the default bindings of every pane and modal.
@@ -30,6 +32,8 @@ func DefaultKeyMap() KeyMap {
 		Tools:    DefaultToolsKeyMap(),
 		Confirm:  DefaultConfirmKeyMap(),
 		Approval: DefaultApprovalKeyMap(),
+		Rule:     DefaultRuleEditorKeyMap(),
+		Policy:   DefaultPolicyKeyMap(),
 	}
 }
 

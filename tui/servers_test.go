@@ -367,7 +367,7 @@ func TestSettingsHelpFollowsTopModal(t *testing.T) {
 		t.Errorf("help after the editor closed = %q, want %q", h, list)
 	}
 	m = press[toolsMsg](t, m, keyTab)
-	if h := helpLine(m); !strings.Contains(h, "space on/off") || !strings.HasSuffix(h, "tab mcp servers") {
+	if h := helpLine(m); !strings.Contains(h, "space on/off") || !strings.HasSuffix(h, "tab policy") {
 		t.Errorf("tools help = %q", h)
 	}
 	m, _ = update(m, keyEsc)

@@ -74,6 +74,14 @@ type ModalStyles struct {
 	StatusWarn lipgloss.Style
 	StatusBad  lipgloss.Style
 	StatusOff  lipgloss.Style
+	// A unified diff in the approval pane's preview: added and removed
+	// lines, hunk headers, file headers and unchanged context. The +, -
+	// and @@ stay in the text, so a diff reads the same without colour.
+	DiffAdd     lipgloss.Style
+	DiffDel     lipgloss.Style
+	DiffHunk    lipgloss.Style
+	DiffHeader  lipgloss.Style
+	DiffContext lipgloss.Style
 }
 
 // DefaultStyles builds the Styles for theme, rendered by r (nil means the
@@ -145,6 +153,11 @@ func DefaultStyles(r *lipgloss.Renderer, t Theme) *Styles {
 			StatusWarn:    fg(t.Warning),
 			StatusBad:     fg(t.Error).Bold(true),
 			StatusOff:     fg(t.Muted),
+			DiffAdd:       fg(t.Success),
+			DiffDel:       fg(t.Error),
+			DiffHunk:      fg(t.Code),
+			DiffHeader:    fg(t.Text).Bold(true),
+			DiffContext:   fg(t.Text),
 		},
 	}
 	st.Input = textarea.Style{

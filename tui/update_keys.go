@@ -154,9 +154,10 @@ func (m Model) openPicker() (Model, tea.Cmd) {
 	return m, tea.Batch(cmd, loadModels(m.backend))
 }
 
-// openSettings pushes Settings (SPEC L2), which loads its first page.
+// openSettings pushes Settings (SPEC L2), which loads its first page. The
+// Policy page works when the Backend implements PolicyEditor.
 func (m Model) openSettings() (Model, tea.Cmd) {
-	return m.pushModal(newSettings(m.common, m.opts.Servers))
+	return m.pushModal(newSettings(m.common, m.opts.Servers, m.policyEditor()))
 }
 
 // copyAnswer copies the last answer, as shown (neutralised), with OSC 52.

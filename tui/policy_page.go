@@ -1,0 +1,218 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"vouch/policy"
+	"vouch/safetext"
+)
+
+// policyPage is the Policy page of Settings (SPEC D1, D4, L2; issue 4
+// "Audit"): the reviewed rules — identity, class, effect, constraints and
+// note — and below them the most recent audited decisions: when, what
+// happened, who or what decided, for which tool and correlation ID.
+//
+// From here the person edits a rule in the rule editor, deletes one after
+// a confirmation whose default is Cancel, and refreshes. Rules are made by
+// classifying a call in the approval pane; nothing here answers a call.
+// Everything shown passes through safetext: a rule's identity and
+// arguments, and an audit record's fields, may quote what a server or the
+// model wrote. Without a PolicyEditor the page says policy is not
+// available here.
+type policyPage struct {
+	common Common
+	keys   PolicyKeyMap
+	policy PolicyEditor
+	width  int
+	height int
+	active bool // shown
+
+	rules   []policy.Rule
+	records []policy.Record
+	cursor  int
+
+	seq        int // number of the latest load; older answers are dropped
+	loading    bool
+	loaded     bool
+	rulesErr   string
+	recordsErr string
+	err        string // the last action's failure, one sentence
+	notice     string
+}
+
+// newPolicyPage returns the page; it loads when focused.
+func newPolicyPage(c Common, pe PolicyEditor) policyPage {
+	p := policyPage{common: c, keys: c.Keys.Policy, policy: pe}
+	p.syncKeys()
+	return p
+}
+
+func (p policyPage) title() string { return "Policy" }
+
+// ShortHelp implements help.KeyMap.
+func (p policyPage) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Up, k.Down, k.Edit, k.Delete, k.Refresh, k.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (p policyPage) FullHelp() [][]key.Binding {
+	k := p.keys
+	return [][]key.Binding{{k.Up, k.Down, k.Refresh, k.Close}, {k.Edit, k.Delete}}
+}
+
+func (p policyPage) setSize(width, height int) settingsPage {
+	p.width, p.height = width, height
+	return p
+}
+
+// focus shows the page and reloads it: a rule saved from an approval pane,
+// or decisions made since, show when the page is seen.
+func (p policyPage) focus() (settingsPage, tea.Cmd) {
+	p.active = true
+	p, cmd := p.reload()
+	return p, cmd
+}
+
+func (p policyPage) blur() settingsPage {
+	p.active = false
+	return p
+}
+
+func (p policyPage) focused() bool { return p.active }
+
+// reload asks for the rules and decisions again; the current ones stay on
+// screen.
+func (p policyPage) reload() (policyPage, tea.Cmd) {
+	if p.policy == nil {
+		return p, nil
+	}
+	p.seq++
+	p.loading = true
+	return p, loadPolicy(p.policy, p.seq)
+}
+
+// selected returns the rule under the cursor.
+func (p policyPage) selected() (policy.Rule, bool) {
+	if p.cursor < 0 || p.cursor >= len(p.rules) {
+		return policy.Rule{}, false
+	}
+	return p.rules[p.cursor], true
+}
+
+func (p policyPage) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
+	p, action, cmd := p.handle(msg)
+	p.syncKeys()
+	return p, action, cmd
+}
+
+func (p policyPage) handle(msg tea.Msg) (policyPage, Action, tea.Cmd) {
+	switch msg := msg.(type) {
+	case policyMsg:
+		if msg.seq != p.seq {
+			return p, nil, nil
+		}
+		return p.loadedMsg(msg), nil, nil
+	case ruleSavedMsg:
+		return p.outcome(msg.err, "Saved the rule for "+safetext.Line(msg.rule.Identity, 48)+".")
+	case ruleDeletedMsg:
+		return p.outcome(msg.err, "Deleted the rule for "+safetext.Line(msg.identity, 48)+"; the tool asks again in new runs.")
+	case tea.KeyMsg:
+		return p.key(msg)
+	}
+	return p, nil, nil
+}
+
+// loadedMsg applies a load; the cursor stays on the same rule if it is
+// still there.
+func (p policyPage) loadedMsg(msg policyMsg) policyPage {
+	p.loading = false
+	p.rulesErr, p.recordsErr = "", ""
+	if msg.rulesErr != nil {
+		p.rulesErr = sentence(msg.rulesErr)
+	} else {
+		cur, had := p.selected()
+		p.rules = msg.rules
+		p.cursor = min(p.cursor, max(len(p.rules)-1, 0))
+		for i, r := range p.rules {
+			if had && r.Identity == cur.Identity {
+				p.cursor = i
+			}
+		}
+	}
+	if msg.recordsErr != nil {
+		p.recordsErr = sentence(msg.recordsErr)
+	} else {
+		p.records = msg.records
+	}
+	p.loaded = true
+	return p
+}
+
+// outcome reports what a Cmd did, in one sentence, and reloads.
+func (p policyPage) outcome(err error, done string) (policyPage, Action, tea.Cmd) {
+	p.err, p.notice = "", ""
+	if err != nil {
+		p.err = sentence(err)
+	} else {
+		p.notice = done
+	}
+	p, cmd := p.reload()
+	return p, nil, cmd
+}
+
+func (p policyPage) key(msg tea.KeyMsg) (policyPage, Action, tea.Cmd) {
+	k := p.keys
+	cur, ok := p.selected()
+	switch {
+	case key.Matches(msg, k.Close):
+		return p, CloseModal{}, nil
+	case key.Matches(msg, k.Up):
+		p.cursor = max(p.cursor-1, 0)
+	case key.Matches(msg, k.Down):
+		p.cursor = min(p.cursor+1, max(len(p.rules)-1, 0))
+	case key.Matches(msg, k.Refresh):
+		p.notice = ""
+		p, cmd := p.reload()
+		return p, nil, cmd
+	case !ok:
+		return p, nil, nil
+	case key.Matches(msg, k.Edit):
+		return p, OpenModal{Modal: newRuleEditor(p.common, p.policy, draftFromRule(cur), 0)}, nil
+	case key.Matches(msg, k.Delete):
+		body := "Delete the rule for " + safetext.Line(cur.Identity, 60) +
+			"? The tool then asks on every call again, in runs that start later."
+		c := newConfirm(p.common, "Delete rule", body, "Delete", deleteRule(p.policy, cur.Identity))
+		return p, OpenModal{Modal: c}, nil
+	}
+	return p, nil, nil
+}
+
+// syncKeys enables the bindings that act now.
+func (p *policyPage) syncKeys() {
+	k := &p.keys
+	avail := p.policy != nil
+	_, sel := p.selected()
+	sel = sel && avail
+	k.Up.SetEnabled(len(p.rules) > 1)
+	k.Down.SetEnabled(len(p.rules) > 1)
+	k.Refresh.SetEnabled(avail)
+	k.Edit.SetEnabled(sel)
+	k.Delete.SetEnabled(sel)
+}
+
+// constraintSummary says a rule's constraints in one line: "path under
+// /srv/data; mode one-of a, b", or "–" for none.
+func constraintSummary(cs []policy.Constraint) string {
+	if len(cs) == 0 {
+		return "–"
+	}
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = c.Arg + " " + c.Kind + " " + strings.Join(c.Values, ", ")
+	}
+	return safetext.Line(strings.Join(parts, "; "), 0)
+}

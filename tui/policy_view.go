@@ -1,0 +1,211 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"vouch/policy"
+	"vouch/safetext"
+)
+
+// Column widths of the Policy page; identities and constraints share the
+// rest.
+const (
+	classColWidth   = 5  // "allow"
+	effectColWidth  = 10 // "idempotent"
+	agoColWidth     = 8  // "59m ago", "just now"
+	outcomeColWidth = 14 // "✓ auto-allowed"
+	byColWidth      = 14 // "policy default"
+	callColWidth    = 9  // a correlation ID's first 8 characters and "…"
+)
+
+func (p policyPage) view() string {
+	st := p.common.Styles.Modal
+	w := p.width
+	if p.policy == nil {
+		return st.Detail.Render("Policy is not available here.")
+	}
+	foot := p.footer(w)
+	if p.loading && !p.loaded {
+		return strings.Join(append([]string{st.Detail.Render("Loading the policy…"), ""}, foot...), "\n")
+	}
+	decisions := p.decisionLines(w)
+	blocks := p.ruleBlocks(w)
+	need := 2
+	for _, b := range blocks {
+		need += len(b)
+	}
+	// Two blank lines: between the sections and above the footer.
+	avail := max(p.height-len(foot)-2, 4)
+	ruleRows := min(need, max(avail-len(decisions), avail/2, 3))
+	lines := p.ruleLines(blocks, ruleRows, w)
+	lines = append(lines, "")
+	for _, l := range decisions {
+		if len(lines) >= avail+1 {
+			break
+		}
+		lines = append(lines, l)
+	}
+	for len(lines) < avail+2 {
+		lines = append(lines, "")
+	}
+	return strings.Join(append(lines, foot...), "\n")
+}
+
+// footer is the last action's outcome, or a count of what is shown.
+func (p policyPage) footer(w int) []string {
+	st := p.common.Styles.Modal
+	switch {
+	case p.err != "":
+		return wrapLines(st.Error, "✗ "+p.err, w, 2)
+	case p.notice != "":
+		return []string{st.Detail.Render(safetext.Line(p.notice, w))}
+	}
+	s := fmt.Sprintf("%s · %s", plural(len(p.rules), "rule"), plural(len(p.records), "recent decision"))
+	if p.loading {
+		s += " · refreshing…"
+	}
+	return []string{st.Detail.Render(s)}
+}
+
+// ruleIDWidth is the width of the identity column of the rules.
+func ruleIDWidth(w int) int { return max((w-2-classColWidth-effectColWidth-3)*11/20, 12) }
+
+// ruleBlocks renders each rule: its row, and its details when selected.
+func (p policyPage) ruleBlocks(w int) [][]string {
+	st := p.common.Styles.Modal
+	idW := ruleIDWidth(w)
+	consW := max(w-2-idW-classColWidth-effectColWidth-3, 8)
+	blocks := make([][]string, len(p.rules))
+	for i, r := range p.rules {
+		cursor, id := "  ", st.Item.Render(pad(shortIdentity(r.Identity, idW), idW))
+		if i == p.cursor {
+			cursor = st.Prompt.Render("› ")
+			id = pad(st.Selected.Render(shortIdentity(r.Identity, idW)), idW)
+		}
+		row := cursor + id + " " + pad(classBadge(st, r.Class), classColWidth) + " " +
+			st.Item.Render(pad(safetext.Line(string(r.Effect), effectColWidth), effectColWidth)) + " " +
+			st.Detail.Render(safetext.Line(constraintSummary(r.Constraints), consW))
+		blocks[i] = []string{row}
+		if i == p.cursor {
+			detail := []string{safetext.Line(r.Identity, 0)}
+			if !r.Updated.IsZero() {
+				detail = append(detail, "updated "+ago(p.common.Now(), r.Updated))
+			}
+			if r.Note != "" {
+				detail = append(detail, "note: "+safetext.Line(r.Note, 0))
+			}
+			blocks[i] = append(blocks[i], st.Detail.Render("    "+safetext.Line(strings.Join(detail, " · "), w-4)))
+		}
+	}
+	return blocks
+}
+
+// ruleLines is the rules section in at most rows lines: its title, the
+// column titles and the rules, scrolled so that the selected one shows.
+func (p policyPage) ruleLines(blocks [][]string, rows, w int) []string {
+	st := p.common.Styles.Modal
+	lines := []string{st.Group.Render("Rules")}
+	switch {
+	case p.rulesErr != "":
+		return append(lines, wrapLines(st.Error, "✗ "+p.rulesErr, w, 2)...)
+	case len(p.rules) == 0:
+		return append(lines, st.Detail.Render(safetext.Line(
+			"No rules yet: every external tool asks. Classify one with c in its approval pane.", w)))
+	}
+	idW := ruleIDWidth(w)
+	lines = append(lines, st.Detail.Render("  "+pad("Tool", idW)+" "+pad("Class", classColWidth)+" "+
+		pad("Effect", effectColWidth)+" Constraints"))
+	room := max(rows-2, 1)
+	first := 0
+	for p.blockLines(blocks, first, p.cursor) > room && first < p.cursor {
+		first++
+	}
+	for i := first; i < len(blocks); i++ {
+		if len(lines)-2+len(blocks[i]) > room {
+			break
+		}
+		lines = append(lines, blocks[i]...)
+	}
+	return lines
+}
+
+// blockLines counts the lines of blocks from..to.
+func (p policyPage) blockLines(blocks [][]string, from, to int) int {
+	n := 0
+	for i := from; i <= to && i < len(blocks); i++ {
+		n += len(blocks[i])
+	}
+	return n
+}
+
+// decisionLines is the recent decisions section, newest first: each
+// decision's row, and the person's note under it when there is one.
+func (p policyPage) decisionLines(w int) []string {
+	st := p.common.Styles.Modal
+	lines := []string{st.Group.Render("Recent decisions") + st.Detail.Render(" · newest first")}
+	switch {
+	case p.recordsErr != "":
+		return append(lines, wrapLines(st.Error, "✗ "+p.recordsErr, w, 2)...)
+	case len(p.records) == 0:
+		return append(lines, st.Detail.Render("No decisions recorded yet."))
+	}
+	idW := max(w-2-agoColWidth-outcomeColWidth-byColWidth-callColWidth-4, 8)
+	now := p.common.Now()
+	for i := len(p.records) - 1; i >= 0; i-- {
+		r := p.records[i]
+		lines = append(lines, "  "+
+			st.Detail.Render(pad(ago(now, r.At), agoColWidth))+" "+
+			pad(outcomeBadge(st, r.Outcome), outcomeColWidth)+" "+
+			st.Item.Render(pad(safetext.Line(r.By, byColWidth), byColWidth))+" "+
+			st.Detail.Render(pad(safetext.Line(r.CorrelationID, callColWidth), callColWidth))+" "+
+			st.Item.Render(shortIdentity(r.Identity, idW)))
+		if r.Note != "" {
+			lines = append(lines, st.Detail.Render("    "+safetext.Line("note: "+r.Note, w-4)))
+		}
+	}
+	return lines
+}
+
+// shortIdentity fits an identity in width cells, neutralised; a server's
+// UUID is cut to its first eight characters so that the tool name shows:
+// "mcp:3f2a9c1e…:read_file".
+func shortIdentity(identity string, width int) string {
+	s := safetext.Line(identity, 0)
+	if parts := strings.SplitN(s, ":", 3); len(parts) == 3 && parts[0] == "mcp" && len([]rune(parts[1])) > 9 {
+		s = "mcp:" + string([]rune(parts[1])[:8]) + "…:" + parts[2]
+	}
+	return safetext.Line(s, width)
+}
+
+// classBadge shows a class; allow and block stand out.
+func classBadge(st ModalStyles, c policy.Class) string {
+	var style lipgloss.Style
+	switch c {
+	case policy.Allow:
+		style = st.StatusWarn
+	case policy.Block:
+		style = st.StatusBad
+	default:
+		style = st.Item
+	}
+	return style.Render(safetext.Line(string(c), classColWidth))
+}
+
+// outcomeBadge shows an outcome as a symbol and a word, so that it reads
+// the same without colour (NO_COLOR).
+func outcomeBadge(st ModalStyles, o policy.Outcome) string {
+	var style lipgloss.Style
+	var sym string
+	switch o {
+	case policy.OutcomeAllowed, policy.OutcomeAutoAllow:
+		style, sym = st.StatusOK, "✓"
+	case policy.OutcomeDenied, policy.OutcomeBlocked:
+		style, sym = st.StatusBad, "✗"
+	default:
+		style, sym = st.StatusOff, "○"
+	}
+	return style.Render(sym + " " + safetext.Line(string(o), outcomeColWidth-2))
+}

@@ -1,0 +1,327 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"vouch/policy"
+	"vouch/safetext"
+)
+
+// ruleEditor is the rule editor (SPEC D1, D4): a modal form that sets the
+// reviewed classification of one tool identity — its class (ask, allow,
+// block), its effect (read-only, idempotent, mutating), optional argument
+// constraints that narrow "allow", and a note for the person. It opens
+// from the approval pane's classify key, pre-filled from the call
+// (rule_draft.go), and from Settings › Policy, pre-filled from a rule.
+//
+// Enter saves through PolicyEditor.SaveRule in a Cmd. A refusal shows its
+// one sentence under the form and every field stays as it was; success
+// closes the editor and hands the result to the modal below. Saving never
+// answers a call: a rule applies to runs that start later (SPEC D6), so
+// the approval pane below still waits for allow or deny, and the editor
+// says so.
+//
+// Opened from the approval pane, the editor sits on a prompt that appeared
+// on its own, so it keeps that pane's grace period too.
+type ruleEditor struct {
+	common Common
+	keys   RuleEditorKeyMap
+	policy PolicyEditor
+	grace  time.Duration
+	draft  ruleDraft
+
+	class  int // index into ruleClasses
+	effect int // index into ruleEffects
+	cons   []ruleConstraint
+	note   textinput.Model
+	focus  int // a field, in tab order: class, effect, each constraint's switch and values, note
+
+	saving bool
+	err    string
+}
+
+// ruleConstraint is one constraint of the form: on or off, its kind, and
+// its values as the person types them.
+type ruleConstraint struct {
+	arg    string
+	kind   string
+	on     bool
+	values textinput.Model
+}
+
+// The fixed fields of the form; constraints and the note follow.
+const (
+	ruleFieldClass = iota
+	ruleFieldEffect
+	ruleFieldConstraints
+)
+
+// valuesLimit bounds a constraint's values, in characters.
+const valuesLimit = 2048
+
+// newRuleEditor returns the editor for d, saving through pe. grace is how
+// long it ignores keys after it appears.
+func newRuleEditor(c Common, pe PolicyEditor, d ruleDraft, grace time.Duration) ruleEditor {
+	st := c.Styles.Modal
+	text := func(value, placeholder string, limit int) textinput.Model {
+		in := textinput.New()
+		in.Prompt = ""
+		in.CharLimit = limit
+		in.TextStyle = st.Item
+		in.PlaceholderStyle = st.Detail
+		in.Placeholder = placeholder
+		// Stored text is shown neutralised, and saved as shown.
+		in.SetValue(safetext.Line(value, 0))
+		return in
+	}
+	e := ruleEditor{
+		common: c,
+		keys:   c.Keys.Rule,
+		policy: pe,
+		grace:  grace,
+		draft:  d,
+		class:  indexOf(ruleClasses(), d.class, 0),
+		effect: indexOf(ruleEffects(), d.effect, len(ruleEffects())-1),
+		note:   text(d.note, "why, for you (optional)", noteLimit),
+	}
+	for _, dc := range d.cons {
+		e.cons = append(e.cons, ruleConstraint{
+			arg:    dc.c.Arg,
+			kind:   dc.c.Kind,
+			on:     dc.on,
+			values: text(joinValues(dc.c.Values), "values, separated by commas", valuesLimit),
+		})
+	}
+	e.syncKeys()
+	return e
+}
+
+// indexOf is the index of v in vs, or def when it is not there: an unknown
+// class reads as ask, an unknown effect as mutating (SPEC D1).
+func indexOf[T comparable](vs []T, v T, def int) int {
+	for i, x := range vs {
+		if x == v {
+			return i
+		}
+	}
+	return def
+}
+
+// Init implements Modal.
+func (e ruleEditor) Init() tea.Cmd { return nil }
+
+// KeyGrace implements Modal.
+func (e ruleEditor) KeyGrace() time.Duration { return e.grace }
+
+// ShortHelp implements help.KeyMap.
+func (e ruleEditor) ShortHelp() []key.Binding { return e.keys.ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (e ruleEditor) FullHelp() [][]key.Binding { return e.keys.FullHelp() }
+
+// SetSize implements Modal.
+func (e ruleEditor) SetSize(width, height int) Modal {
+	e.common = e.common.sized(width, height)
+	w := e.innerWidth()
+	e.note.Width = max(w-ruleLabelWidth-1, 10)
+	cons := append([]ruleConstraint(nil), e.cons...)
+	for i := range cons {
+		cons[i].values.Width = max(w-constraintValueColumn-1, 10)
+	}
+	e.cons = cons
+	return e
+}
+
+// Field positions.
+func (e ruleEditor) noteField() int  { return ruleFieldConstraints + 2*len(e.cons) }
+func (e ruleEditor) fieldCount() int { return e.noteField() + 1 }
+
+// constraintAt returns the constraint field f belongs to, and whether f is
+// its values (else its switch).
+func (e ruleEditor) constraintAt(f int) (i int, values, ok bool) {
+	if f < ruleFieldConstraints || f >= e.noteField() {
+		return 0, false, false
+	}
+	return (f - ruleFieldConstraints) / 2, (f-ruleFieldConstraints)%2 == 1, true
+}
+
+// typing reports whether the cursor is in a text field.
+func (e ruleEditor) typing() bool {
+	_, values, ok := e.constraintAt(e.focus)
+	return e.focus == e.noteField() || (ok && values)
+}
+
+// Update implements Modal.
+func (e ruleEditor) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+	e, action, cmd := e.handle(msg)
+	e.syncKeys()
+	return e, action, cmd
+}
+
+func (e ruleEditor) handle(msg tea.Msg) (ruleEditor, Action, tea.Cmd) {
+	switch msg := msg.(type) {
+	case ruleSavedMsg:
+		if !e.saving || msg.rule.Identity != e.draft.identity {
+			return e, nil, nil
+		}
+		e.saving = false
+		if msg.err != nil {
+			e.err = sentence(msg.err)
+			return e, nil, nil
+		}
+		// The modal below learns that the rule is stored.
+		return e, CloseModal{}, deliverMsg(msg)
+	case tea.KeyMsg:
+		return e.key(msg)
+	}
+	return e.updateText(msg)
+}
+
+func (e ruleEditor) key(msg tea.KeyMsg) (ruleEditor, Action, tea.Cmd) {
+	k := e.keys
+	switch {
+	case key.Matches(msg, k.Cancel):
+		return e, CloseModal{}, nil
+	case e.saving:
+		return e, nil, nil
+	case key.Matches(msg, k.Save):
+		return e.save()
+	case key.Matches(msg, k.Next):
+		return e.moveFocus(1)
+	case key.Matches(msg, k.Prev):
+		return e.moveFocus(-1)
+	case key.Matches(msg, k.Left):
+		return e.choose(-1, false), nil, nil
+	case key.Matches(msg, k.Right):
+		return e.choose(1, false), nil, nil
+	case key.Matches(msg, k.Toggle):
+		return e.choose(1, true), nil, nil
+	}
+	return e.updateText(msg)
+}
+
+// updateText gives msg to the text field with the cursor, if any.
+func (e ruleEditor) updateText(msg tea.Msg) (ruleEditor, Action, tea.Cmd) {
+	var cmd tea.Cmd
+	if e.focus == e.noteField() {
+		e.note, cmd = e.note.Update(msg)
+		return e, nil, cmd
+	}
+	if i, values, ok := e.constraintAt(e.focus); ok && values {
+		e.cons = e.withConstraint(i, func(c *ruleConstraint) { c.values, cmd = c.values.Update(msg) })
+	}
+	return e, nil, cmd
+}
+
+// choose moves the option of the field with the cursor by d. On a
+// constraint's switch, toggle turns it on or off and the arrows change its
+// kind.
+func (e ruleEditor) choose(d int, toggle bool) ruleEditor {
+	n := func(i, count int) int { return (i + d + count) % count }
+	switch i, _, ok := e.constraintAt(e.focus); {
+	case e.focus == ruleFieldClass:
+		e.class = n(e.class, len(ruleClasses()))
+	case e.focus == ruleFieldEffect:
+		e.effect = n(e.effect, len(ruleEffects()))
+	case ok && toggle:
+		e.cons = e.withConstraint(i, func(c *ruleConstraint) { c.on = !c.on })
+	case ok:
+		e.cons = e.withConstraint(i, func(c *ruleConstraint) {
+			if c.kind == policy.Under {
+				c.kind = policy.OneOf
+			} else {
+				c.kind = policy.Under
+			}
+		})
+	}
+	e.err = ""
+	return e
+}
+
+// moveFocus moves the cursor d fields on, wrapping around.
+func (e ruleEditor) moveFocus(d int) (ruleEditor, Action, tea.Cmd) {
+	e = e.blurText()
+	e.focus = (e.focus + d + e.fieldCount()) % e.fieldCount()
+	var cmd tea.Cmd
+	if e.focus == e.noteField() {
+		cmd = e.note.Focus()
+	} else if i, values, ok := e.constraintAt(e.focus); ok && values {
+		e.cons = e.withConstraint(i, func(c *ruleConstraint) { cmd = c.values.Focus() })
+	}
+	return e, nil, cmd
+}
+
+// blurText takes the cursor out of every text field.
+func (e ruleEditor) blurText() ruleEditor {
+	e.note.Blur()
+	if i, values, ok := e.constraintAt(e.focus); ok && values {
+		e.cons = e.withConstraint(i, func(c *ruleConstraint) { c.values.Blur() })
+	}
+	return e
+}
+
+// withConstraint returns a copy of the constraints with f applied to
+// constraint i, so an earlier editor value keeps its own.
+func (e ruleEditor) withConstraint(i int, f func(*ruleConstraint)) []ruleConstraint {
+	cons := append([]ruleConstraint(nil), e.cons...)
+	f(&cons[i])
+	return cons
+}
+
+// rule is what the form says: exactly the chosen fields.
+func (e ruleEditor) rule() policy.Rule {
+	r := policy.Rule{
+		Identity: e.draft.identity,
+		Class:    ruleClasses()[e.class],
+		Effect:   ruleEffects()[e.effect],
+		Note:     strings.TrimSpace(e.note.Value()),
+		Updated:  e.common.Now(),
+	}
+	for _, c := range e.cons {
+		if c.on {
+			r.Constraints = append(r.Constraints, policy.Constraint{Arg: c.arg, Kind: c.kind, Values: splitValues(c.values.Value())})
+		}
+	}
+	return r
+}
+
+// save checks what the form can check itself and asks the PolicyEditor to
+// store the rule; the PolicyEditor has the last word.
+func (e ruleEditor) save() (ruleEditor, Action, tea.Cmd) {
+	r := e.rule()
+	for _, c := range r.Constraints {
+		if len(c.Values) == 0 {
+			e.err = fmt.Sprintf("Give %s at least one value, or turn that constraint off.", safetext.Line(c.Arg, 24))
+			return e, nil, nil
+		}
+	}
+	e.saving, e.err = true, ""
+	return e, nil, saveRule(e.policy, r)
+}
+
+// syncKeys enables the bindings that act now: the option keys only on an
+// option field, so that in a text field they move the cursor and type.
+func (e *ruleEditor) syncKeys() {
+	k := &e.keys
+	idle := !e.saving
+	option := idle && !e.typing()
+	k.Next.SetEnabled(idle)
+	k.Prev.SetEnabled(idle)
+	k.Save.SetEnabled(idle)
+	k.Left.SetEnabled(option)
+	k.Right.SetEnabled(option)
+	k.Toggle.SetEnabled(option)
+	if _, _, ok := e.constraintAt(e.focus); ok {
+		k.Left.SetHelp("←/→", "under or one-of")
+		k.Toggle.SetHelp("space", "on/off")
+	} else {
+		k.Left.SetHelp("←/→", "choose")
+		k.Toggle.SetHelp("space", "next option")
+	}
+}

@@ -1,0 +1,210 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"vouch/policy"
+	"vouch/safetext"
+)
+
+// Layout of the rule editor, in cells.
+const (
+	ruleLabelWidth = 10 // "› effect  "
+	ruleArgWidth   = 12 // a constraint's argument name
+	ruleKindWidth  = 8  // "◂one-of▸"
+	// constraintValueColumn is where a constraint's values start: the
+	// cursor, the switch, the argument and the kind.
+	constraintValueColumn = 2 + 3 + 1 + ruleArgWidth + 1 + ruleKindWidth + 1
+)
+
+// The editor's one line about when a rule takes effect (SPEC D6).
+const (
+	appliesFromCall = "Applies to new runs; this call still needs your answer."
+	appliesFromList = "Applies to runs that start after you save."
+)
+
+func (e ruleEditor) boxWidth() int { return min(e.common.Width-4, 76) }
+
+func (e ruleEditor) innerWidth() int { return innerWidth(e.common.Styles.Modal, e.boxWidth()) }
+
+// classHint says what a class does, beside the class options.
+func classHint(c policy.Class) string {
+	switch c {
+	case policy.Allow:
+		return "runs unasked, within the constraints on"
+	case policy.Block:
+		return "never runs; the model is told"
+	}
+	return "waits for your answer on every call"
+}
+
+// effectHint says what an effect means, beside the effect options.
+func effectHint(e policy.Effect) string {
+	switch e {
+	case policy.ReadOnly:
+		return "changes nothing"
+	case policy.Idempotent:
+		return "safe to repeat"
+	}
+	return "changes things"
+}
+
+// View implements Modal. The identity, argument names and every value are
+// neutralised before they are drawn.
+func (e ruleEditor) View() string {
+	st := e.common.Styles.Modal
+	w := e.innerWidth()
+	title := "Classify this tool"
+	if !e.draft.fromCall {
+		title = "Edit the rule"
+	}
+	lines := []string{st.Title.Render(title), ""}
+	for i, l := range strings.Split(ansi.Wrap(safetext.Line(e.draft.identity, 0), w-ruleLabelWidth, ""), "\n") {
+		head := strings.Repeat(" ", ruleLabelWidth)
+		if i == 0 {
+			head = st.Label.Render(pad("  tool", ruleLabelWidth))
+		}
+		lines = append(lines, head+st.Group.Render(l))
+	}
+	class, effect := ruleClasses()[e.class], ruleEffects()[e.effect]
+	lines = append(lines,
+		e.optionRow(ruleFieldClass, "class", classNames(), e.class, classHint(class), w),
+		e.optionRow(ruleFieldEffect, "effect", effectNames(), e.effect, effectHint(effect), w),
+		"")
+
+	footer := []string{st.Detail.Render(appliesFromList)}
+	if e.draft.fromCall {
+		footer[0] = st.Detail.Render(appliesFromCall)
+	}
+	switch {
+	case e.saving:
+		footer = append(footer, st.Detail.Render("Saving…"))
+	case e.err != "":
+		footer = append(footer, wrapLines(st.Error, "✗ "+e.err, w, 3)...)
+	}
+	// What is left for the constraints: the frame, the lines above, the
+	// constraints' title, a blank, the note, a blank and the footer.
+	rows := e.common.Height - st.Frame.GetVerticalFrameSize() - len(lines) - 4 - len(footer)
+	lines = append(lines, e.constraintLines(max(rows, 1), w)...)
+	lines = append(lines, "", e.label("note", e.focus == e.noteField())+e.note.View(), "")
+	lines = append(lines, footer...)
+	return modalBox(st, w, 0, lines)
+}
+
+func classNames() []string {
+	cs := ruleClasses()
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = string(c)
+	}
+	return out
+}
+
+func effectNames() []string {
+	es := ruleEffects()
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = string(e)
+	}
+	return out
+}
+
+// label is a field's label, marked when the field has the cursor.
+func (e ruleEditor) label(text string, focused bool) string {
+	st := e.common.Styles.Modal
+	if focused {
+		return st.FocusedLabel.Render("› " + pad(text, ruleLabelWidth-2))
+	}
+	return st.Label.Render("  " + pad(text, ruleLabelWidth-2))
+}
+
+// optionRow is an option field: every option, the chosen one bracketed so
+// that it reads without colour, and a hint when it fits.
+func (e ruleEditor) optionRow(field int, name string, opts []string, chosen int, hint string, w int) string {
+	st := e.common.Styles.Modal
+	focused := e.focus == field
+	parts := make([]string, len(opts))
+	for i, o := range opts {
+		switch {
+		case i == chosen && focused:
+			parts[i] = st.Selected.Render("[" + o + "]")
+		case i == chosen:
+			parts[i] = st.Item.Render("[" + o + "]")
+		default:
+			parts[i] = st.Detail.Render(" " + o + " ")
+		}
+	}
+	row := e.label(name, focused) + strings.Join(parts, " ")
+	if ansi.StringWidth(row)+3+len(hint) <= w {
+		row += "   " + st.Detail.Render(hint)
+	}
+	return row
+}
+
+// constraintLines is the constraints' title and as many constraints as fit
+// in rows lines, keeping the one with the cursor in view.
+func (e ruleEditor) constraintLines(rows, w int) []string {
+	st := e.common.Styles.Modal
+	if len(e.cons) == 0 {
+		none := "  constraints: none"
+		if e.draft.fromCall {
+			none += " offered (the call has no plain text argument)"
+		}
+		return []string{st.Label.Render(none)}
+	}
+	out := []string{st.Label.Render("  constraints") + st.Detail.Render(" — only for allow; a call outside those on asks")}
+	shown, first := len(e.cons), 0
+	if shown > rows {
+		shown = max(rows-1, 1)
+		at := 0
+		if i, _, ok := e.constraintAt(e.focus); ok {
+			at = i
+		} else if e.focus > ruleFieldEffect {
+			at = len(e.cons) - 1
+		}
+		first = min(max(at-shown+1, 0), len(e.cons)-shown)
+	}
+	for i := first; i < first+shown; i++ {
+		out = append(out, e.constraintRow(i))
+	}
+	if shown < len(e.cons) {
+		out = append(out, st.Detail.Render(ansi.Truncate(
+			fmt.Sprintf("  %d–%d of %d constraints; tab moves through them", first+1, first+shown, len(e.cons)), w, "…")))
+	}
+	return out
+}
+
+// constraintRow is one constraint: its switch, argument, kind and values.
+func (e ruleEditor) constraintRow(i int) string {
+	st := e.common.Styles.Modal
+	c := e.cons[i]
+	at, values, ok := e.constraintAt(e.focus)
+	here := ok && at == i
+	onSwitch := here && !values
+
+	cursor := "  "
+	if here {
+		cursor = st.FocusedLabel.Render("› ")
+	}
+	box := "[ ]"
+	if c.on {
+		box = "[x]"
+	}
+	kind := " " + safetext.Line(c.kind, ruleKindWidth-2) + " "
+	if onSwitch {
+		kind = "◂" + safetext.Line(c.kind, ruleKindWidth-2) + "▸"
+	}
+	head := box + " " + pad(safetext.Line(c.arg, ruleArgWidth), ruleArgWidth) + " " + pad(kind, ruleKindWidth) + " "
+	switch {
+	case onSwitch:
+		head = st.FocusedLabel.Render(head)
+	case c.on:
+		head = st.Item.Render(head)
+	default:
+		head = st.Detail.Render(head)
+	}
+	return cursor + head + c.values.View()
+}
