@@ -48,7 +48,10 @@
 // "under", backslashes and any ".." element at all — a symbolic link can
 // make "a/../b" land anywhere, so a path under a constraint never climbs.
 // The built-in reads may climb within the workspace ("a/../b"), because
-// their os.Root refuses every escape, links included.
+// their os.Root refuses every escape, links included. The check is
+// lexical: a server that decodes a value further (percent-escapes, "~",
+// variables) is judged on the text it receives, so constrain such a tool
+// with one-of, or let it ask.
 //
 // # What never enters a decision
 //

@@ -159,7 +159,8 @@ func (s Snapshot) Decide(c Call) Decision {
 	builtin := IsBuiltin(c.Identity)
 	switch {
 	case has && e.rule.Class == Block:
-		d.Verdict, d.Reason = VerdictBlock, "You classified this tool as blocked."
+		// The model reads this one too, after "Local policy blocks this tool".
+		d.Verdict, d.Reason = VerdictBlock, "The person classified this tool as blocked."
 		return d
 	case has && e.invalid != "":
 		return ask(e.invalid)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -165,9 +166,10 @@ func TestToolsClassificationFollowsPolicy(t *testing.T) {
 	}
 }
 
-// TestWorkspaceToolsArePolicyReads: every tool the agent's workspace offers
-// is one the policy knows as a read-only workspace read; a new built-in
-// would otherwise ask as a write until policy learns about it.
+// TestWorkspaceToolsArePolicyReads: every read-only tool the agent's
+// workspace offers is one the policy knows as a workspace read (a new one
+// would ask as a write until policy learns about it), and every write tool
+// asks whatever a rule says (issue 4 "anything that writes asks").
 func TestWorkspaceToolsArePolicyReads(t *testing.T) {
 	ws, err := agent.OpenWorkspace(t.TempDir())
 	if err != nil {
@@ -182,6 +184,16 @@ func TestWorkspaceToolsArePolicyReads(t *testing.T) {
 		}
 		if d := snap.Decide(policy.Call{Identity: id, Arguments: json.RawMessage(`{}`)}); d.Verdict != policy.VerdictAllow {
 			t.Errorf("%s: got %s (%s), want allow", id, d.Verdict, d.Reason)
+		}
+	}
+	// And every tool that writes asks, and no rule can allow it.
+	for _, tool := range ws.WriteTools() {
+		id := tool.Def().Identity
+		if d := snap.Decide(policy.Call{Identity: id, Arguments: json.RawMessage(`{}`)}); d.Verdict != policy.VerdictAsk || d.Effect != policy.Mutating {
+			t.Errorf("%s: got %s, %s; want ask, mutating", id, d.Verdict, d.Effect)
+		}
+		if err := policy.ValidateRule(policy.Rule{Identity: id, Class: policy.Allow, Effect: policy.Mutating}); !errors.Is(err, policy.ErrWriteAllow) {
+			t.Errorf("%s: an allow rule got %v, want ErrWriteAllow", id, err)
 		}
 	}
 }
