@@ -22,6 +22,12 @@ func DemoScript() Script {
 			Respond: demoAfterTool,
 		},
 		{
+			Match:  All(mentionsWrite, Offers("fs_write")),
+			Repeat: true,
+			Steps: append(Words("I will add a note to the workspace; you will see the change before it is written.\n"),
+				ToolCall(0, "call_demo3", "fs_write", `{"path":"notes/todo.md","content":"- try ctrl+o to pick a model\n- press ? for help\n- read what vouch asks before saying yes\n"}`)),
+		},
+		{
 			Match:  All(mentionsServer, Offers("mcp_lookup")),
 			Repeat: true,
 			Steps: append(Words("Let me ask the demo MCP server.\n"),
@@ -55,6 +61,7 @@ const demoGreeting = "Hello! I am the **vouch demo model**: a script, not a real
 	"so nothing you type leaves this machine.\n\n" +
 	"Try asking me to *list the files in the workspace* to see a tool call, " +
 	"to *look something up on the server* to see the approval pane, " +
+	"to *write a note* to see a change previewed as a diff, " +
 	"or ask anything else to see a streamed Markdown answer."
 
 const demoAnswer = "Here is a small example of what a streamed answer looks like.\n\n" +
@@ -79,7 +86,14 @@ const demoAnswer = "Here is a small example of what a streamed answer looks like
 // demoAfterTool answers from the result of the call the request ends with.
 func demoAfterTool(r Request) []Step {
 	result := r.Messages[len(r.Messages)-1].Content
-	if lastCallName(r) != "mcp_lookup" {
+	switch lastCallName(r) {
+	case "mcp_lookup":
+	case "fs_write":
+		if strings.Contains(result, "denied") {
+			return Words("You denied the write, so `notes/todo.md` is unchanged.")
+		}
+		return Words("Done: `notes/todo.md` now has a third line. The diff you approved is exactly what was written.")
+	default:
 		return demoListingAnswer(r)
 	}
 	if strings.Contains(result, "denied") {
@@ -99,6 +113,11 @@ func lastCallName(r Request) string {
 		}
 	}
 	return ""
+}
+
+// mentionsWrite matches a request to write or change a file.
+func mentionsWrite(r Request) bool {
+	return LastUserContains("write", "edit", "add a note", "change the")(r)
 }
 
 // mentionsServer matches a request to use the demo MCP server.

@@ -59,6 +59,7 @@ type backend struct {
 var (
 	_ tui.Backend       = (*backend)(nil)
 	_ tui.ToolDescriber = (*backend)(nil)
+	_ tui.Conversations = (*backend)(nil)
 )
 
 func newBackend(cfg backendConfig) *backend {

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"vouch/agent"
 	"vouch/agent/agenttest"
 	"vouch/mcpclient/mcptest"
+	"vouch/policy"
 )
 
 // drain collects a run's events until the channel closes and returns the
@@ -272,5 +274,37 @@ func TestDescribeTool(t *testing.T) {
 	}
 	if _, err := b.DescribeTool(context.Background(), "mcp:"+rec.ID+":nope"); err == nil {
 		t.Fatal("an unknown tool was described")
+	}
+}
+
+// TestPolicyEditor: a rule the person saves in the TUI is validated and
+// stored, a write can never be allowed, and decisions are listed (SPEC D1).
+func TestPolicyEditor(t *testing.T) {
+	s := openTestSession(t, t.TempDir())
+	defer func() { _ = s.Close() }()
+	b := newBackend(s.backendConfig())
+	ctx := context.Background()
+	rule := policy.Rule{Identity: "mcp:0b0c5a52-8d3e-4f7e-9a53-1f2a3b4c5d6e:lookup", Class: policy.Allow, Effect: policy.ReadOnly,
+		Constraints: []policy.Constraint{{Arg: "key", Kind: policy.OneOf, Values: []string{"vouch"}}}}
+	if err := b.SaveRule(ctx, rule); err != nil {
+		t.Fatal(err)
+	}
+	rules, err := b.Rules(ctx)
+	if err != nil || len(rules) != 1 || rules[0].Class != policy.Allow || len(rules[0].Constraints) != 1 || rules[0].Updated.IsZero() {
+		t.Fatalf("Rules: got %+v, %v", rules, err)
+	}
+	if err := b.SaveRule(ctx, policy.Rule{Identity: "builtin:fs_write", Class: policy.Allow, Effect: policy.Mutating}); !errors.Is(err, policy.ErrWriteAllow) {
+		t.Fatalf("allowing a write: got %v, want ErrWriteAllow", err)
+	}
+	if err := b.DeleteRule(ctx, rule.Identity); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.DeleteRule(ctx, rule.Identity); err == nil {
+		t.Fatal("deleting a missing rule: got nil error")
+	}
+	s.policy.audit(policy.Record{CorrelationID: "c1", Identity: rule.Identity, Outcome: policy.OutcomeDenied, By: "person", At: time.Now()})
+	recs, err := b.RecentDecisions(ctx, 5)
+	if err != nil || len(recs) != 1 || recs[0].CorrelationID != "c1" || recs[0].ConversationID == "" {
+		t.Fatalf("RecentDecisions: got %+v, %v", recs, err)
 	}
 }

@@ -291,7 +291,7 @@ func runTools(ctx context.Context, g *globals, args []string, e env) error {
 		}
 		defer func() { _ = ws.Close() }()
 		s.mcp.mgr.WarmAll(ctx)
-		rows := s.mcp.tools(ws.Tools())
+		rows := s.mcp.tools(append(ws.Tools(), ws.WriteTools()...))
 		if *asJSON {
 			return writeJSON(e.stdout, rows)
 		}

@@ -121,7 +121,7 @@ func (s *session) backendConfig() backendConfig {
 		transcript:      transcript,
 		newConversation: s.newConversation,
 		describe:        s.describeTool,
-		tools:           s.workspace.Tools(),
+		tools:           append(s.workspace.Tools(), s.workspace.WriteTools()...),
 		moreTools:       s.mcpTools,
 		decide:          s.policy.freeze,
 		audit:           s.policy.audit,
