@@ -79,6 +79,35 @@
 // implements [ToolDescriber] lets the pane name the server and list its
 // annotations as unverified claims (SPEC D2).
 //
+// The pane speaks the policy's words: the request's Reason as why it asks
+// and its Effect as the reviewed effect. A tool's Preview (for
+// builtin:fs_write and fs_edit, a unified diff) is shown above the
+// arguments, which stay complete below it (approval_preview.go): every
+// character a terminal would not print plainly becomes a visible marker
+// such as "⟨U+001B⟩", each line keeps its "+", "-" or "@@", and a long
+// preview folds behind the same v key as long arguments.
+//
+// # Policy
+//
+// A Backend that also implements [PolicyEditor] enables classify (c) in
+// the approval pane and the Policy page of Settings; without it, c stays
+// disabled and the page says policy is not available here. Classify opens
+// the rule editor (rule_editor*.go) on top of the pane, pre-filled from
+// the call (rule_draft.go): class ask, effect mutating, and each plain
+// top-level string argument offered as a constraint that is off — a path
+// under its folder, anything else one-of its value. Only the person's keys
+// change a field; enter saves through PolicyEditor.SaveRule in a Cmd, a
+// refusal stays under the form with every field kept, and success closes
+// the editor. Saving never answers the call: a rule applies to runs that
+// start later (SPEC D6), so the pane is back, says the rule is stored, and
+// ignores keys for its grace period again before a or d answers it. The
+// editor itself keeps the pane's grace period.
+//
+// Settings › Policy (policy_page.go, policy_view.go) lists the rules and
+// the 20 most recent audited decisions, newest first, with times relative
+// to the injected clock; enter edits a rule in the same editor, x deletes
+// one after a confirmation whose default is Cancel, r refreshes.
+//
 // # Conversations
 //
 // A history that outgrows the model's context window makes every send fail
@@ -94,9 +123,9 @@
 // # Settings
 //
 // ctrl+x opens Settings (settings.go), a modal of pages under a section
-// title: Tools & Workflows has MCP Servers (servers_list.go) and Tools
-// (servers_tools.go); skills, profiles and the workflows switch are meant
-// to join as further pages. Tab and shift+tab switch pages; keys go to the
+// title: Tools & Workflows has MCP Servers (servers_list.go), Tools
+// (servers_tools.go) and Policy (policy_page.go); skills, profiles and the
+// workflows switch are meant to join as further pages. Tab and shift+tab switch pages; keys go to the
 // page shown, every other message to all pages. Everything goes through
 // [Options.Servers] inside Cmds (servers_cmds.go); a nil Servers makes the
 // pages say that MCP servers are not available here.

@@ -55,7 +55,7 @@ func (p policyPage) title() string { return "Policy" }
 // ShortHelp implements help.KeyMap.
 func (p policyPage) ShortHelp() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Up, k.Down, k.Edit, k.Delete, k.Refresh, k.Close}
+	return []key.Binding{k.Edit, k.Delete, k.Refresh, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
@@ -117,9 +117,9 @@ func (p policyPage) handle(msg tea.Msg) (policyPage, Action, tea.Cmd) {
 		}
 		return p.loadedMsg(msg), nil, nil
 	case ruleSavedMsg:
-		return p.outcome(msg.err, "Saved the rule for "+safetext.Line(msg.rule.Identity, 48)+".")
+		return p.outcome(msg.err, "Saved the rule for "+shortIdentity(msg.rule.Identity, 40)+".")
 	case ruleDeletedMsg:
-		return p.outcome(msg.err, "Deleted the rule for "+safetext.Line(msg.identity, 48)+"; the tool asks again in new runs.")
+		return p.outcome(msg.err, "Deleted the rule for "+shortIdentity(msg.identity, 40)+"; the tool asks again in new runs.")
 	case tea.KeyMsg:
 		return p.key(msg)
 	}

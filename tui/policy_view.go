@@ -37,18 +37,19 @@ func (p policyPage) view() string {
 	for _, b := range blocks {
 		need += len(b)
 	}
-	// Two blank lines: between the sections and above the footer.
-	avail := max(p.height-len(foot)-2, 4)
-	ruleRows := min(need, max(avail-len(decisions), avail/2, 3))
+	// The sections share what the footer and a blank line between them
+	// leave; the rules, which the keys act on, get up to two thirds.
+	avail := max(p.height-len(foot)-1, 4)
+	ruleRows := min(need, max(avail-len(decisions), avail*2/3, 3))
 	lines := p.ruleLines(blocks, ruleRows, w)
 	lines = append(lines, "")
-	for _, l := range decisions {
-		if len(lines) >= avail+1 {
-			break
-		}
-		lines = append(lines, l)
+	if room := avail + 1 - len(lines); len(decisions) > room {
+		// The oldest do not fit; say so on the last line.
+		decisions = append(decisions[:max(room-1, 1)],
+			st.Detail.Render("  … older decisions do not fit; a taller terminal shows them"))
 	}
-	for len(lines) < avail+2 {
+	lines = append(lines, decisions...)
+	for len(lines) < avail+1 {
 		lines = append(lines, "")
 	}
 	return strings.Join(append(lines, foot...), "\n")

@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"path"
+	"slices"
 	"strings"
 
 	"vouch/policy"
@@ -122,11 +123,13 @@ func looksLikePath(k, v string) bool {
 	if strings.Contains(v, "/") {
 		return true
 	}
-	switch strings.ToLower(k) {
-	case "path", "file", "filename", "dir", "directory", "folder", "cwd", "root", "src", "dst", "source", "dest", "destination", "target":
-		return true
-	}
-	return false
+	return slices.Contains(pathKeys(), strings.ToLower(k))
+}
+
+// pathKeys are argument names that usually hold a file path.
+func pathKeys() []string {
+	return []string{"path", "file", "filename", "dir", "directory", "folder", "cwd", "root",
+		"src", "dst", "source", "dest", "destination", "target"}
 }
 
 // joinValues writes a constraint's values as one line, separated by ", ".

@@ -34,7 +34,7 @@ func (e ruleEditor) innerWidth() int { return innerWidth(e.common.Styles.Modal, 
 func classHint(c policy.Class) string {
 	switch c {
 	case policy.Allow:
-		return "runs unasked, within the constraints on"
+		return "runs unasked within the constraints"
 	case policy.Block:
 		return "never runs; the model is told"
 	}
