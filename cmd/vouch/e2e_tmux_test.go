@@ -158,12 +158,16 @@ func TestE2ETmuxApproval(t *testing.T) {
 
 	s.run("send-keys", "-t", s.name, "-l", "please look up something on the server")
 	s.run("send-keys", "-t", s.name, "Enter")
-	pane := s.waitText("waiting for your approval")
-	for _, want := range []string{"demo tools", "mcp_lookup", "[ Deny ]", "server claims (unverified"} {
-		if !strings.Contains(pane, want) {
-			t.Fatalf("the approval pane lacks %q:\n%s", want, pane)
+	// The server's label arrives a moment after the pane (it is looked up
+	// in a Cmd), so wait for the whole pane.
+	s.waitFor("the approval pane with the server's label and claims", func(p string) bool {
+		for _, want := range []string{"waiting for your approval", "demo tools", "mcp_lookup", "[ Deny ]", "server claims (unverified"} {
+			if !strings.Contains(p, want) {
+				return false
+			}
 		}
-	}
+		return true
+	})
 	s.answerPane("d")
 	s.waitFor("the denial's answer to finish", func(p string) bool {
 		return strings.Contains(p, "You denied the call") && !strings.Contains(p, "streaming")
