@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"vouch/agent"
+	"vouch/agent/agenttest"
+	"vouch/mcpclient/mcptest"
+	"vouch/policy"
+)
+
+// lookupScript calls the demo-style MCP lookup tool once, then answers.
+func lookupScript() agenttest.Script {
+	return agenttest.Script{Turns: []agenttest.Turn{
+		{Match: agenttest.AfterToolResult(), Repeat: true, Steps: agenttest.Words("The lookup answered.")},
+		{Match: agenttest.Offers("mcp_lookup"), Repeat: true, Steps: []agenttest.Step{agenttest.ToolCall(0, "c1", "mcp_lookup", `{"key":"vouch"}`)}},
+		{Repeat: true, Steps: agenttest.Words("Plain answer.")},
+	}}
+}
+
+// TestRunHeadless covers `vouch run` (SPEC M, D1, D4): an answer on stdout;
+// a call that needs approval ends with exit 4 and its correlation ID and
+// executes nothing; a reviewed allow rule lets it run; a dead model server
+// is exit 5.
+func TestRunHeadless(t *testing.T) {
+	model := agenttest.New(lookupScript(), agenttest.WithModels("m"))
+	defer model.Close()
+	tools := mcpServer(t, mcptest.Options{})
+	state := t.TempDir()
+
+	out, _ := cli(t, state, "", exitOK, "--model-url", model.URL(), "--model", "m", "run", "say", "something")
+	if strings.TrimSpace(out) != "Plain answer." {
+		t.Fatalf("plain run: stdout %q", out)
+	}
+
+	cli(t, state, "", exitOK, "server", "add", "tools", "--url", tools.URL)
+	cli(t, state, "", exitOK, "server", "activate", "tools")
+	_, errOut := cli(t, state, "", exitApproval, "--model-url", model.URL(), "--model", "m", "run", "look it up")
+	id := regexp.MustCompile(`correlation ID ([0-9a-f-]{36})`).FindStringSubmatch(errOut)
+	if id == nil || !strings.Contains(errOut, "nothing was executed") {
+		t.Fatalf("approval needed: stderr %q, want the correlation ID and 'nothing was executed'", errOut)
+	}
+	if n := tools.Calls("lookup"); n != 0 {
+		t.Fatalf("the tool ran %d times without approval", n)
+	}
+	list, _ := cli(t, state, "", exitOK, "policy", "list", "--json")
+	if !strings.Contains(list, id[1]) || !strings.Contains(list, string(policy.OutcomeUnanswered)) {
+		t.Errorf("the unanswered call is not in the audit: %s", list)
+	}
+
+	var servers []serverJSON
+	sl, _ := cli(t, state, "", exitOK, "server", "list", "--json")
+	if err := json.Unmarshal([]byte(sl), &servers); err != nil || len(servers) != 1 {
+		t.Fatalf("server list: %v %s", err, sl)
+	}
+	identity := "mcp:" + servers[0].ID + ":lookup"
+	cli(t, state, "", exitOK, "policy", "set", identity, "allow", "--effect", "read-only", "--one-of", "key=vouch")
+	out, _ = cli(t, state, "", exitOK, "--model-url", model.URL(), "--model", "m", "run", "look it up")
+	if !strings.Contains(out, "The lookup answered.") || tools.Calls("lookup") != 1 {
+		t.Fatalf("allowed by rule: stdout %q, tool calls %d; want the answer and one call", out, tools.Calls("lookup"))
+	}
+
+	_, errOut = cli(t, state, "", exitUnavailable, "--model-url", "http://127.0.0.1:9/v1", "--model", "m", "run", "hello")
+	if !strings.Contains(errOut, "127.0.0.1:9") {
+		t.Errorf("model down: stderr %q", errOut)
+	}
+	cli(t, state, "", exitUsage, "run")
+}
+
+// TestTTYApprover: only y/yes allows; the prompt shows vouch's own view of
+// the call with control characters made harmless (SPEC D3, D4).
+func TestTTYApprover(t *testing.T) {
+	req := agent.ApprovalRequested{
+		Call:    agent.ToolCall{Identity: "mcp:s:write\x1b]52;c;aGk=\a", WireName: "mcp_write", CorrelationID: "corr-1", Arguments: `{"text":"\u001b[2Jgone","n":1}`},
+		Reason:  "every new external tool asks until you classify it",
+		Preview: "--- a/x\n+++ b/x\n+\x1b[31mred\n",
+	}
+	for _, tc := range []struct {
+		answer string
+		allow  bool
+	}{{"y\n", true}, {"YES\n", true}, {"\n", false}, {"n\n", false}, {"yep\n", false}} {
+		var out bytes.Buffer
+		d, err := ttyApprover(strings.NewReader(tc.answer), &out)(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Allow != tc.allow {
+			t.Errorf("answer %q: got allow=%v, want %v", tc.answer, d.Allow, tc.allow)
+		}
+		shown := out.String()
+		if strings.ContainsRune(shown, 0x1b) || strings.ContainsRune(shown, 0x07) {
+			t.Fatalf("the prompt carries control characters: %q", shown)
+		}
+		for _, want := range []string{"corr-1", `\u001b[2Jgone`, "mcp_write", "every new external tool asks", "+++ b/x"} {
+			if !strings.Contains(shown, want) {
+				t.Errorf("the prompt lacks %q:\n%s", want, shown)
+			}
+		}
+	}
+	if _, err := ttyApprover(strings.NewReader(""), &bytes.Buffer{})(req); err == nil {
+		t.Error("no answer at all: got nil error, want one")
+	}
+}
