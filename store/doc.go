@@ -17,8 +17,11 @@
 // migrate.go: meta (schema_version), settings, providers, conversations
 // with a recency index, messages (one nested bucket per conversation, keyed
 // by big-endian sequence number, so LastMessages reads only the records it
-// returns with a cursor from the end), and an index of messages still
-// streaming. Records are JSON. migrations is append-only: version v+1 is
+// returns with a cursor from the end), an index of messages still
+// streaming, MCP server configurations (never a secret), their cached tool
+// catalogs, the tools a person turned off per conversation, policy rules
+// by tool identity, and the append-only audit of policy decisions with an
+// index by correlation ID. Records are JSON. migrations is append-only: version v+1 is
 // migrations[v] applied to version v in its own transaction, so a kill
 // mid-way leaves the last completed version.
 //

@@ -35,10 +35,14 @@ func (a approval) boxWidth() int { return min(a.common.Width-4, 100) }
 func (a approval) innerWidth() int { return innerWidth(a.common.Styles.Modal, a.boxWidth()) }
 
 // bodyRows is how many lines of the body (arguments and claims) show.
-func (a approval) bodyRows() int {
+func (a approval) bodyRows() int { return a.rowsFor(len(a.header(a.innerWidth()))) }
+
+// rowsFor is bodyRows for a header of headerLines lines, so View, which
+// draws the header anyway, does not build it twice.
+func (a approval) rowsFor(headerLines int) int {
 	st := a.common.Styles.Modal
 	inner := a.common.Height - st.Frame.GetVerticalFrameSize()
-	return max(inner-len(a.header(a.innerWidth()))-1-approvalFooterLines, 1)
+	return max(inner-headerLines-1-approvalFooterLines, 1)
 }
 
 // View implements Modal. Everything the call, the model or a server
@@ -48,7 +52,7 @@ func (a approval) View() string {
 	w := a.innerWidth()
 	lines := a.header(w)
 
-	rows := a.bodyRows()
+	rows := a.rowsFor(len(lines))
 	end := min(a.scroll+rows, len(a.body))
 	label := argumentsLabel
 	if a.req.preview != "" {

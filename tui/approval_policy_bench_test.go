@@ -1,0 +1,36 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"vouch/agent"
+	"vouch/policy"
+)
+
+// BenchmarkDecideAndPreview64KB is issue 4's figure in one operation: the
+// policy decision on 64 KB of arguments, then building the approval pane
+// from the call and drawing its first frame at 80x24.
+func BenchmarkDecideAndPreview64KB(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"path":"/srv/data/notes/big.md","content":"`)
+	for sb.Len() < 64<<10 {
+		sb.WriteString(`line with \u001b[31mcolour\u001b[0m, "quotes" and unicode café 日本\n`)
+	}
+	sb.WriteString(`","mode":"overwrite"}`)
+	args := sb.String()
+	const id = "mcp:0b0c5a52-8d3e-4f7e-9a53-1f2a3b4c5d6e:write"
+	snap := policy.NewSnapshot([]policy.Rule{{Identity: id, Class: policy.Allow, Effect: policy.Mutating,
+		Constraints: []policy.Constraint{{Arg: "path", Kind: policy.Under, Values: []string{"/srv/other"}}}}}, policy.Options{})
+	m := New(newFakeBackend(), Options{})
+	b.ReportAllocs()
+	for b.Loop() {
+		d := snap.Decide(policy.Call{Identity: id, Arguments: []byte(args), CorrelationID: "c1"})
+		if d.Verdict != policy.VerdictAsk {
+			b.Fatalf("verdict %s, want ask (the path is outside the rule)", d.Verdict)
+		}
+		req := approvalRequest{call: agent.ToolCall{CorrelationID: "c1", WireName: "mcp_write", Identity: id, Arguments: args},
+			tool: agent.ToolDef{Identity: id}, reason: d.Reason}
+		_ = newApproval(m.common, req, 1, 1, DefaultKeyGrace, nil, nil).SetSize(80, 18).View()
+	}
+}
