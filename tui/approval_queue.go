@@ -125,15 +125,7 @@ func (m Model) dropApprovals(cmd tea.Cmd, note string) (Model, tea.Cmd) {
 		return m, cmd
 	}
 	m.modals.entries = kept
-	if m.modals.empty() {
-		return m, tea.Batch(cmd, m.input.Focus())
-	}
-	if r, ok := m.modals.top().(revealer); ok {
-		next, revealCmd := r.reveal()
-		m.modals = m.modals.replaceTop(next)
-		return m, tea.Batch(cmd, revealCmd)
-	}
-	return m, cmd
+	return m.modalsChanged(cmd)
 }
 
 // noteTool leaves a short remark on the call's transcript item.

@@ -94,6 +94,13 @@ func (m Model) pushModal(md Modal) (Model, tea.Cmd) {
 // now on top, if it is a revealer, is told so.
 func (m Model) popModal(cmd tea.Cmd) (Model, tea.Cmd) {
 	m.modals = m.modals.pop()
+	return m.modalsChanged(cmd)
+}
+
+// modalsChanged follows a change of the modal stack that may have removed
+// its top: with no modal left the input takes the focus again; a modal now
+// on top that is a revealer is told so. cmd is batched with what follows.
+func (m Model) modalsChanged(cmd tea.Cmd) (Model, tea.Cmd) {
 	if m.modals.empty() {
 		return m, tea.Batch(cmd, m.input.Focus())
 	}
