@@ -124,6 +124,13 @@ type ChatConfig struct {
 	// offered beside Tools (e.g. the MCP tools enabled for the conversation).
 	// It must not wait on the network: it reads cached state (SPEC B5).
 	MoreTools func() []Tool
+	// ToolBudget is passed to each run (see RunSpec.ToolBudget; 0:
+	// DefaultToolBudget), e.g. from the profile.
+	ToolBudget float64
+	// AsksPerson and ToolLabel are passed to each run (see RunSpec); nil
+	// AsksPerson derives it from the run's frozen Decide.
+	AsksPerson func(identity string) bool
+	ToolLabel  func(identity string) string
 	// Decide returns the local policy frozen for one run (see
 	// RunSpec.Decide); it is called once at the start of each run.
 	Decide func() func(policy.Call) policy.Decision
@@ -232,6 +239,9 @@ func (c *Chat) run(ctx context.Context, model string, out chan<- Event) {
 		SystemPrompt:  c.cfg.SystemPrompt,
 		History:       history,
 		Tools:         tools,
+		ToolBudget:    c.cfg.ToolBudget,
+		AsksPerson:    c.cfg.AsksPerson,
+		ToolLabel:     c.cfg.ToolLabel,
 		Decide:        decide,
 		Audit:         c.cfg.Audit,
 		Limits:        c.cfg.Limits,

@@ -41,6 +41,11 @@ var (
 	// Transcript; the run stops rather than continue unrecorded.
 	ErrPersist = errors.New("could not save the conversation")
 
+	// ErrToolBudget means the tools that must be sent in full (those that
+	// ask the person, SPEC F3) do not fit the run's tool budget; the run
+	// ends before inference. Its message names the tools and their cost.
+	ErrToolBudget = errors.New("tools exceed the tool budget")
+
 	// ErrBadTool means a tool offered to the run cannot be described to the
 	// model (empty or duplicate identity, invalid parameter schema).
 	ErrBadTool = errors.New("invalid tool definition")

@@ -142,8 +142,8 @@ func requestTools(tools []frozenTool) []openai.Tool {
 			Type: openai.ToolTypeFunction,
 			Function: &openai.FunctionDefinition{
 				Name:        t.wire,
-				Description: t.def.Description,
-				Parameters:  t.def.Parameters,
+				Description: t.sent.Description,
+				Parameters:  t.sent.Parameters,
 			},
 		})
 	}

@@ -76,6 +76,16 @@ type RunSpec struct {
 	History []Message
 	// Tools are offered to the model under wire names frozen at the start.
 	Tools []Tool
+	// ToolBudget is the share of the context window tool metadata may take
+	// (0: DefaultToolBudget); past it, tools that do not ask are deferred
+	// behind tool_search, tool_inspect and tool_invoke (SPEC F1–F3).
+	ToolBudget float64
+	// AsksPerson says which tools need approval on every call and so stay
+	// inline (SPEC F3). Nil: derived from Decide (see asksPerson).
+	AsksPerson func(identity string) bool
+	// ToolLabel names a tool's server in listings and search results (nil:
+	// derived from the identity).
+	ToolLabel func(identity string) string
 	// Decide is the run's frozen local policy (SPEC D1, D6): for each call,
 	// with the arguments exactly as the tool would receive them, it says
 	// whether the call runs, waits for the person (an ApprovalRequested
@@ -130,6 +140,11 @@ type run struct {
 	history  []Message
 	appended []Message
 
+	plan     Plan
+	deferred map[string]*frozenTool // by wire name
+	catalog  *deferredCatalog
+	system   string // the system prompt with the deferred-tools listing
+
 	toolsJSON   string
 	oaTools     []openai.Tool
 	toolCalls   int
@@ -155,11 +170,10 @@ func newRun(c *Client, ctx context.Context, spec RunSpec, events chan<- Event) *
 
 func (r *run) execute() Done {
 	if err := r.freeze(); err != nil {
-		return Done{Reason: StopError, Err: newError(ErrBadTool, err,
-			"a tool cannot be offered to the model (%v); remove it from the selection and try again", err)}
+		return Done{Reason: StopError, Err: err}
 	}
 	if r.emit(RunStarted{Model: r.spec.Model, ContextWindow: r.window, WindowSource: r.spec.WindowSource,
-		WireNames: maps.Clone(r.wireMap), Limits: r.limits}) != nil {
+		WireNames: maps.Clone(r.wireMap), Limits: r.limits, Tools: r.plan.Summary()}) != nil {
 		return Done{Reason: StopCancelled}
 	}
 	for turn := 0; ; turn++ {
@@ -242,7 +256,7 @@ func persistError(err error) error {
 // turn performs one model request and records the assistant message. It
 // returns the tool calls to run, or the Done that ends the run.
 func (r *run) turn() ([]ToolCall, *Done) {
-	msgs := promptMessages(r.spec.SystemPrompt, r.history)
+	msgs := promptMessages(r.system, r.history)
 	need, _ := r.c.promptTokens(r.ctx, msgs, r.toolsJSON)
 	if r.ctx.Err() != nil {
 		return nil, &Done{Reason: StopCancelled}

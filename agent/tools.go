@@ -8,65 +8,91 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
 )
 
-// frozenTool is a tool as one run offers it.
+// frozenTool is a tool as one run offers it: def as the tool declared it
+// (for the gate and the approval pane), sent as the model is told about it
+// (capped, SPEC F1).
 type frozenTool struct {
 	wire string
 	def  ToolDef
+	sent ToolDef
 	tool Tool
 }
 
 // emptySchema is offered for a tool that declares no parameters.
 const emptySchema = `{"type":"object","properties":{}}`
 
-// freeze takes the tools' definitions once, freezes their wire names and
-// prepares what every request sends.
+// freeze takes the tools' definitions once, plans which are sent in full
+// and which are deferred (SPEC F1–F3), freezes their wire names and
+// prepares what every request sends. An error ends the run before any
+// request.
 func (r *run) freeze() error {
-	ids := make([]string, 0, len(r.spec.Tools))
-	defs := make([]ToolDef, 0, len(r.spec.Tools))
-	for _, t := range r.spec.Tools {
-		def := t.Def()
-		if len(def.Parameters) == 0 {
-			def.Parameters = json.RawMessage(emptySchema)
+	count := CachedCount(func(s string) int {
+		n, _ := r.c.CountTokens(r.ctx, s)
+		return n
+	})
+	asks := r.spec.AsksPerson
+	if asks == nil {
+		asks = asksPerson(r.spec.Decide)
+	}
+	r.plan = PlanTools(PlanInput{Tools: r.spec.Tools, Window: r.window, Fraction: r.spec.ToolBudget,
+		AsksPerson: asks, Count: count, Label: r.spec.ToolLabel})
+	if r.plan.Err != nil {
+		return r.plan.Err
+	}
+	r.wireMap = r.plan.WireNames
+	r.tools = make([]frozenTool, 0, len(r.plan.Inline)+len(r.plan.Meta))
+	for _, t := range r.plan.Inline {
+		r.tools = append(r.tools, frozenTool{wire: t.Wire, def: t.full, sent: t.Def, tool: t.tool})
+	}
+	r.system = r.spec.SystemPrompt
+	if len(r.plan.Deferred) > 0 {
+		for _, m := range metaDefs() {
+			r.tools = append(r.tools, frozenTool{wire: m.wire, def: m.def, sent: m.def})
 		}
-		var schema map[string]any
-		if err := json.Unmarshal(def.Parameters, &schema); err != nil {
-			return fmt.Errorf("%w: tool %q: parameters are not a JSON object", ErrBadTool, def.Identity)
+		r.deferred = make(map[string]*frozenTool, len(r.plan.Deferred))
+		for _, t := range r.plan.Deferred {
+			r.deferred[t.Wire] = &frozenTool{wire: t.Wire, def: t.full, sent: t.Def, tool: t.tool}
 		}
-		def.Parameters = slices.Clone(def.Parameters)
-		ids = append(ids, def.Identity)
-		defs = append(defs, def)
+		r.catalog = newDeferredCatalog(r.plan)
+		if r.system != "" {
+			r.system += "\n\n"
+		}
+		r.system += r.plan.Listing
 	}
-	wire, err := WireNames(ids)
-	if err != nil {
-		return err
-	}
-	byIdentity := make(map[string]string, len(wire))
-	for w, id := range wire {
-		byIdentity[id] = w
-	}
-	r.wireMap = wire
-	r.byWire = make(map[string]*frozenTool, len(defs))
-	r.tools = make([]frozenTool, len(defs))
-	for i, def := range defs {
-		r.tools[i] = frozenTool{wire: byIdentity[def.Identity], def: def, tool: r.spec.Tools[i]}
+	r.byWire = make(map[string]*frozenTool, len(r.tools))
+	for i := range r.tools {
 		r.byWire[r.tools[i].wire] = &r.tools[i]
 	}
 	r.oaTools = requestTools(r.tools)
 	if len(r.oaTools) > 0 {
 		b, err := json.Marshal(r.oaTools)
 		if err != nil {
-			return fmt.Errorf("%w: %w", ErrBadTool, err)
+			return newError(ErrBadTool, err, "a tool cannot be offered to the model (%v); remove it from the selection and try again", err)
 		}
 		r.toolsJSON = string(b)
 	}
 	return nil
+}
+
+// asksPerson derives, from a run's frozen policy, which tools ask the
+// person on every call (SPEC F3): those whose decision for an empty call
+// asks, unless the tool has an allow rule (whose constraints ask only for
+// some arguments — such a tool may be deferred, and a call outside the
+// constraints still asks through tool_invoke). Without a policy none asks.
+func asksPerson(decide func(policy.Call) policy.Decision) func(string) bool {
+	if decide == nil {
+		return nil
+	}
+	return func(identity string) bool {
+		d := decide(policy.Call{Identity: identity, Arguments: json.RawMessage(`{}`)})
+		return d.Verdict == policy.VerdictAsk && (d.Rule == nil || d.Rule.Class != policy.Allow)
+	}
 }
 
 func newCorrelationID() string { return uuid.NewString() }
@@ -145,17 +171,29 @@ func (r *run) abandon(calls []ToolCall, text string, done Done) *Done {
 func (r *run) exec(call ToolCall) (res ToolResult, ok bool) {
 	t := r.byWire[call.WireName]
 	if t == nil {
+		if r.deferred[call.WireName] != nil {
+			return deferredDirect(call.WireName), true
+		}
 		return r.notOffered(call.WireName), true
 	}
 	args, err := checkArguments(call.Arguments)
 	if err != nil {
 		return ToolResult{Text: err.Error(), IsError: true}, true
 	}
+	if isMeta(t.def.Identity) && r.catalog != nil {
+		return r.metaCall(call, t, args)
+	}
 	if res, decided, ok := r.gate(call, t.def, args); !ok {
 		return ToolResult{}, false
 	} else if decided {
 		return res, true
 	}
+	return r.callHandler(call, t, args)
+}
+
+// callHandler runs the tool's handler with exactly args, after the gate.
+// ok is false when the run was cancelled first.
+func (r *run) callHandler(call ToolCall, t *frozenTool, args json.RawMessage) (res ToolResult, ok bool) {
 	type outcome struct {
 		res ToolResult
 		err error
@@ -252,6 +290,11 @@ func (r *run) byIdentity(identity string) Tool {
 	for i := range r.tools {
 		if r.tools[i].def.Identity == identity {
 			return r.tools[i].tool
+		}
+	}
+	for _, t := range r.deferred {
+		if t.def.Identity == identity {
+			return t.tool
 		}
 	}
 	return nil

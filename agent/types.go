@@ -104,6 +104,9 @@ type RunStarted struct {
 	WindowSource  string
 	WireNames     map[string]string
 	Limits        Limits
+	// Tools is the run's tool plan in figures (SPEC F1–F3): tools inline
+	// and deferred, tokens sent for tools and the budget.
+	Tools ToolPlanSummary
 }
 
 // StopReason says why a run ended.
