@@ -42,13 +42,41 @@
 // complete-looking one. Tool messages carry the call's CorrelationID in
 // ToolCallID.
 //
+// # Tool budget and deferral
+//
+// A run plans its tools once, at its start, with PlanTools (SPEC F1–F3).
+// Every definition is capped first: CapTool cuts the description to
+// MaxToolDescription bytes and CapSchema drops the schema's annotations
+// ($schema, title, examples, …) and cuts nested descriptions, keeping every
+// keyword that validates, so the capped schema accepts exactly what the
+// server's full schema accepts. vouch checks only that arguments are one
+// JSON object; the server validates them against its own schema. Each
+// capped entry is counted with the server's tokenizer where it has one
+// (CachedCount over Client.CountTokens), else EstimateTokens.
+//
+// When everything fits RunSpec.ToolBudget × the window (DefaultToolBudget,
+// 25%) every tool is sent in full. Otherwise tools that do not ask the
+// person are deferred, largest first, behind three meta-tools —
+// tool_search (SearchIndex: exact name first, then BM25 over name words,
+// title, server label, parameter names and description), tool_inspect (the
+// capped schema) and tool_invoke — and the system prompt gets a short
+// listing (per server its label and count, then names as room allows).
+// tool_invoke takes only the exact wire name of one of the run's deferred
+// tools, and sends exactly its inner arguments through the same policy
+// gate, approval request and audit as an inline call, under that tool's
+// identity; the meta-tools themselves never consult the policy (they read
+// only the frozen catalog) but count against MaxToolCalls. Tools that ask
+// stay inline (SPEC F3): when they do not fit, the run ends before any
+// request with an ErrToolBudget sentence naming them and their cost.
+// RunStarted.Tools carries the plan's figures.
+//
 // # Errors
 //
 // A run that fails ends with Done{Reason: StopError} or, for Limits,
 // StopLimit; Done.Err is one sentence that says what to do and wraps one of
 // the sentinel errors (ErrUnreachable, ErrTimeout, ErrServer, ErrBadStream,
-// ErrDropped, ErrContextOverflow, ErrLimit, ErrPersist, ErrBadTool). What
-// was persisted before the failure stays. Problems with a single tool call
+// ErrDropped, ErrContextOverflow, ErrLimit, ErrPersist, ErrBadTool,
+// ErrToolBudget). What was persisted before the failure stays. Problems with a single tool call
 // — an unknown wire name, arguments that are not a JSON object, a handler
 // error — are not run errors: they go back to the model as an error tool
 // result, and nothing is executed on a guess (SPEC A2, C2).
