@@ -93,18 +93,21 @@ type Model struct {
 	chat   *transcript
 	modals modalStack
 
-	model      string
-	window     int // context window of the model in use, 0 if unknown
-	info       BackendInfo
-	infoState  loadState
-	history    loadState
-	models     []agent.ModelInfo
-	usage      agent.Usage
-	hasUsage   bool
-	run        runState
-	status     statusState
-	quitting   bool
-	chatHeight int
+	model     string
+	window    int // context window of the model in use, 0 if unknown
+	info      BackendInfo
+	infoState loadState
+	history   loadState
+	models    []agent.ModelInfo
+	usage     agent.Usage
+	hasUsage  bool
+	// toolPlan is the last run's tool budget in figures (SPEC F1–F3).
+	toolPlan    agent.ToolPlanSummary
+	hasToolPlan bool
+	run         runState
+	status      statusState
+	quitting    bool
+	chatHeight  int
 
 	// convPending is true while Conversations.NewConversation is in flight.
 	convPending bool

@@ -70,6 +70,9 @@ func (m Model) statusView() string {
 	left = append(left, st.Model.Render(safetext.Line(model, 32)))
 
 	var right []string
+	if tools := m.toolTokens(); tools != "" {
+		right = append(right, st.Usage.Render(tools))
+	}
 	if used, ok := m.contextUsed(); ok {
 		right = append(right, st.Usage.Render(used))
 	}
@@ -144,6 +147,21 @@ func (m Model) errorLines() []string {
 		lines[i] = m.common.Styles.Status.Error.Render(l)
 	}
 	return lines
+}
+
+// toolTokens is "tools 1.2k/2.0k" — what the last run sent for tool
+// metadata against its budget — with "+N deferred" when tools were moved
+// behind tool_search (SPEC F2). Empty before a run that offered tools.
+func (m Model) toolTokens() string {
+	p := m.toolPlan
+	if !m.hasToolPlan || p.Inline+p.Deferred == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("tools %s/%s", tokens(p.Sent), tokens(p.Budget))
+	if p.Deferred > 0 {
+		s += fmt.Sprintf(" +%d deferred", p.Deferred)
+	}
+	return s
 }
 
 // contextUsed is "ctx 1.2k/8.2k" from the last Usage event.

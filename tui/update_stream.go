@@ -117,6 +117,7 @@ func (m Model) applyEvent(ev agent.Event) Model {
 		if ev.ContextWindow > 0 {
 			m.window = ev.ContextWindow
 		}
+		m.toolPlan, m.hasToolPlan = ev.Tools, true
 	case agent.Usage:
 		m.usage, m.hasUsage = ev, true
 		if ev.ContextWindow > 0 {
