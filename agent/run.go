@@ -81,7 +81,7 @@ type RunSpec struct {
 	// behind tool_search, tool_inspect and tool_invoke (SPEC F1–F3).
 	ToolBudget float64
 	// AsksPerson says which tools need approval on every call and so stay
-	// inline (SPEC F3). Nil: derived from Decide (see asksPerson).
+	// inline (SPEC F3). Nil: derived from Decide (see AsksPersonFrom).
 	AsksPerson func(identity string) bool
 	// ToolLabel names a tool's server in listings and search results (nil:
 	// derived from the identity).

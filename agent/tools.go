@@ -38,7 +38,7 @@ func (r *run) freeze() error {
 	})
 	asks := r.spec.AsksPerson
 	if asks == nil {
-		asks = asksPerson(r.spec.Decide)
+		asks = AsksPersonFrom(r.spec.Decide)
 	}
 	r.plan = PlanTools(PlanInput{Tools: r.spec.Tools, Window: r.window, Fraction: r.spec.ToolBudget,
 		AsksPerson: asks, Count: count, Label: r.spec.ToolLabel})
@@ -80,12 +80,13 @@ func (r *run) freeze() error {
 	return nil
 }
 
-// asksPerson derives, from a run's frozen policy, which tools ask the
+// AsksPersonFrom derives, from a run's frozen policy, which tools ask the
 // person on every call (SPEC F3): those whose decision for an empty call
 // asks, unless the tool has an allow rule (whose constraints ask only for
 // some arguments — such a tool may be deferred, and a call outside the
 // constraints still asks through tool_invoke). Without a policy none asks.
-func asksPerson(decide func(policy.Call) policy.Decision) func(string) bool {
+// `vouch tools plan` uses it to show exactly what a run would plan.
+func AsksPersonFrom(decide func(policy.Call) policy.Decision) func(string) bool {
 	if decide == nil {
 		return nil
 	}

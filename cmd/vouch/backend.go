@@ -30,6 +30,8 @@ type backendConfig struct {
 	tools      []agent.Tool
 	// moreTools is asked at each run for the MCP tools it offers.
 	moreTools func() []agent.Tool
+	// toolLabel names a tool's server in listings and tool_search.
+	toolLabel func(identity string) string
 	// decide returns the policy frozen for one run.
 	decide func() func(policy.Call) policy.Decision
 	// audit records every decision.

@@ -93,7 +93,7 @@ func commands() []command {
 		{"doctor", "model servers, keyring backend, database path and lock holder [--json]", runDoctor},
 		{"server", "add NAME --url URL [--header H --secret-stdin] | test | activate | deactivate | remove NAME | list", runServer},
 		{"run", "[--approve-tty] TASK: one headless run; exit 4 with the correlation ID when a call needs approval", runRun},
-		{"tools", "every tool: identity, wire name, server, classification, status [--json]", runTools},
+		{"tools", "every tool: identity, wire name, server, classification, status [--json]; plan [--context N] [--json]: what a run would send", runTools},
 		{"policy", "list [--json] | set IDENTITY ask|allow|block [--effect E] [--under ARG=PATH] [--one-of ARG=V1,V2] [--note T] | remove IDENTITY", runPolicyCmd},
 		{"version", "print the version", runVersion},
 		{"help", "this help", nil},

@@ -239,6 +239,43 @@ func (svc *mcpService) remove(ctx context.Context, id string) error {
 	return nil
 }
 
+// offered returns the executable MCP tools not turned off for the
+// conversation convID, as a run would offer them (effects unreviewed).
+func (svc *mcpService) offered(convID string) []agent.Tool {
+	return svc.offeredWith(convID, func(string) mcpclient.Effect { return mcpclient.EffectMutating })
+}
+
+// offeredWith is offered with the effects of a frozen policy. It reads
+// cached state only: a submission never waits on an MCP server (SPEC B5).
+// An unreadable selection offers nothing rather than everything.
+func (svc *mcpService) offeredWith(convID string, effect mcpclient.EffectFunc) []agent.Tool {
+	off, err := svc.db.DisabledTools(convID)
+	if err != nil {
+		return nil
+	}
+	var out []agent.Tool
+	for _, t := range svc.mgr.AgentTools(effect) {
+		if !off[t.Def().Identity] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// label names the server of a tool identity for listings and tool_search:
+// the person's label for an MCP server, "built-in" for vouch's own tools.
+func (svc *mcpService) label(identity string) string {
+	if strings.HasPrefix(identity, "builtin:") {
+		return "built-in"
+	}
+	if id, _, ok := mcpclient.ParseIdentity(identity); ok {
+		if st, ok := svc.mgr.Server(id); ok {
+			return st.Config.Name
+		}
+	}
+	return "unknown server"
+}
+
 // toolRow is one catalog entry as `vouch tools` and the TUI list it.
 type toolRow struct {
 	Identity       string   `json:"identity"`

@@ -27,7 +27,7 @@ func lookupScript() agenttest.Script {
 // executes nothing; a reviewed allow rule lets it run; a dead model server
 // is exit 5.
 func TestRunHeadless(t *testing.T) {
-	model := agenttest.New(lookupScript(), agenttest.WithModels("m"))
+	model := agenttest.New(lookupScript(), agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
 	defer model.Close()
 	tools := mcpServer(t, mcptest.Options{})
 	state := t.TempDir()

@@ -279,6 +279,9 @@ func contains(xs []string, x string) bool {
 // runTools is `vouch tools`: every tool with identity, wire name, server,
 // classification and status (SPEC M, C1, C2).
 func runTools(ctx context.Context, g *globals, args []string, e env) error {
+	if len(args) > 0 && args[0] == "plan" {
+		return runToolsPlan(ctx, g, args[1:], e)
+	}
 	fs := subFlags("tools", g)
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseSub(fs, args); err != nil {

@@ -98,19 +98,8 @@ func (s *session) Close() error {
 // waits on an MCP server (SPEC B5).
 func (s *session) mcpTools() []agent.Tool {
 	convID, _ := s.current()
-	off, err := s.db.DisabledTools(convID)
-	if err != nil {
-		off = nil // an unreadable selection offers nothing rather than everything
-		return nil
-	}
-	var out []agent.Tool
 	// Effects come from the snapshot this run froze (SPEC B7, D1).
-	for _, t := range s.mcp.mgr.AgentTools(s.policy.effect) {
-		if !off[t.Def().Identity] {
-			out = append(out, t)
-		}
-	}
-	return out
+	return s.mcp.offeredWith(convID, s.policy.effect)
 }
 
 // backendConfig returns the backend wiring of this session.
@@ -123,6 +112,7 @@ func (s *session) backendConfig() backendConfig {
 		describe:        s.describeTool,
 		tools:           append(s.workspace.Tools(), s.workspace.WriteTools()...),
 		moreTools:       s.mcpTools,
+		toolLabel:       s.mcp.label,
 		decide:          s.policy.freeze,
 		audit:           s.policy.audit,
 		limits:          agent.DefaultLimits(),

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"text/tabwriter"
+
+	"vouch/agent"
+	"vouch/safetext"
+)
+
+// planJSON is `vouch tools plan --json`: exactly what a run would send for
+// tools, inline and deferred, with token counts (SPEC F1–F3).
+type planJSON struct {
+	Window         int           `json:"window"`
+	WindowSource   string        `json:"window_source"`
+	Fraction       float64       `json:"fraction"`
+	Budget         int           `json:"budget"`
+	Counted        string        `json:"counted"` // "server tokenizer" or "estimate"
+	Sent           int           `json:"sent_tokens"`
+	AllInline      int           `json:"all_inline_tokens"`
+	MetaTokens     int           `json:"meta_tokens"`
+	ListingTokens  int           `json:"listing_tokens"`
+	Fits           bool          `json:"fits"`
+	Error          string        `json:"error,omitempty"`
+	Inline         []plannedJSON `json:"inline"`
+	Deferred       []plannedJSON `json:"deferred"`
+	Meta           []string      `json:"meta_tools"`
+	ModelServerErr string        `json:"model_server_error,omitempty"`
+}
+
+type plannedJSON struct {
+	Identity string `json:"identity"`
+	Wire     string `json:"wire_name"`
+	Server   string `json:"server"`
+	Tokens   int    `json:"tokens"`
+	Asks     bool   `json:"asks"`
+}
+
+// runToolsPlan is `vouch tools plan [--context N] [--json]`.
+func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
+	fs := subFlags("tools plan", g)
+	asJSON := fs.Bool("json", false, "print JSON")
+	window := fs.Int("context", 0, "plan for this context window instead of the model server's")
+	if err := parseSub(fs, args); err != nil {
+		return err
+	}
+	if *window < 0 {
+		return fail(exitUsage, "--context must be a positive number of tokens")
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("find the working directory: %w", err)
+	}
+	return withState(ctx, g, e, func(s *state) error {
+		ws, err := agent.OpenWorkspace(cwd)
+		if err != nil {
+			return fmt.Errorf("open the workspace: %w", err)
+		}
+		defer func() { _ = ws.Close() }()
+		s.mcp.mgr.WarmAll(ctx)
+		tools := append(ws.Tools(), ws.WriteTools()...)
+		tools = append(tools, s.mcp.offered(latestConversation(s))...)
+
+		out := planJSON{Window: *window, WindowSource: "--context", Counted: "estimate"}
+		count := agent.EstimateTokens
+		if out.Window == 0 {
+			out.Window, out.WindowSource = agent.DefaultContextWindow, "default"
+			if client, model, err := resolveModel(ctx, g, s); err != nil {
+				out.ModelServerErr = err.Error()
+			} else {
+				if n, src, err := client.ContextWindow(ctx, model); err == nil && n > 0 {
+					out.Window, out.WindowSource = n, src
+				}
+				if _, exact := client.CountTokens(ctx, "probe"); exact {
+					out.Counted = "server tokenizer"
+					count = agent.CachedCount(func(text string) int { n, _ := client.CountTokens(ctx, text); return n })
+				}
+			}
+		}
+		snap, _ := loadSnapshot(s.db, cwd)
+		plan := agent.PlanTools(agent.PlanInput{Tools: tools, Window: out.Window, AsksPerson: agent.AsksPersonFrom(snap.Decide),
+			Count: count, Label: s.mcp.label})
+		out.Fraction, out.Budget, out.Sent, out.AllInline = agent.DefaultToolBudget, plan.Budget, plan.SentTokens(), plan.AllInlineTokens
+		out.MetaTokens, out.ListingTokens, out.Fits, out.Meta = plan.MetaTokens, plan.ListingTokens, plan.Fits, plan.Meta
+		if plan.Err != nil {
+			out.Error = plan.Err.Error()
+		}
+		for _, t := range plan.Inline {
+			out.Inline = append(out.Inline, plannedJSON{t.Identity, t.Wire, t.Label, t.Tokens, t.Asks})
+		}
+		for _, t := range plan.Deferred {
+			out.Deferred = append(out.Deferred, plannedJSON{t.Identity, t.Wire, t.Label, t.Tokens, t.Asks})
+		}
+		if *asJSON {
+			return writeJSON(e.stdout, out)
+		}
+		return printPlan(e, out)
+	})
+}
+
+func printPlan(e env, p planJSON) error {
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	pr := func(format string, args ...any) { _, _ = fmt.Fprintf(tw, format, args...) }
+	pr("window\t%d tokens (%s); tool budget %d (%.0f%%), counted by %s\n", p.Window, p.WindowSource, p.Budget, p.Fraction*100, p.Counted)
+	if p.ModelServerErr != "" {
+		pr("model server\t%s\n", safetext.Line(p.ModelServerErr, 120))
+	}
+	fits := "fits"
+	if !p.Fits {
+		fits = "does NOT fit"
+	}
+	pr("sent for tools\t%d tokens (everything inline would be %d) — %s\n", p.Sent, p.AllInline, fits)
+	pr("inline (%d)\n", len(p.Inline))
+	for _, t := range p.Inline {
+		asks := ""
+		if t.Asks {
+			asks = "asks, stays inline"
+		}
+		pr("  %s\t%s\t%d\t%s\n", t.Wire, safetext.Line(t.Identity, 70), t.Tokens, asks)
+	}
+	if len(p.Deferred) > 0 {
+		pr("deferred behind %v (%d, listing %d + meta-tools %d tokens)\n", p.Meta, len(p.Deferred), p.ListingTokens, p.MetaTokens)
+		for _, t := range p.Deferred {
+			pr("  %s\t%s\t%d\n", t.Wire, safetext.Line(t.Identity, 70), t.Tokens)
+		}
+	}
+	if p.Error != "" {
+		pr("error\t%s\n", p.Error)
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write the plan: %w", err)
+	}
+	return nil
+}
+
+// latestConversation is the conversation the TUI would open, or "".
+func latestConversation(s *state) string {
+	conv, ok, err := s.db.LatestConversation()
+	if err != nil || !ok {
+		return ""
+	}
+	return conv.ID
+}
+
+// resolveModel finds the model server and model as a run would.
+func resolveModel(ctx context.Context, g *globals, s *state) (*agent.Client, string, error) {
+	url := g.modelURL
+	if url == "" {
+		for _, ep := range agent.Probe(ctx, &http.Client{}, agent.DefaultEndpoints()) {
+			if ep.Err == nil {
+				url = ep.BaseURL
+				break
+			}
+		}
+		if url == "" {
+			return nil, "", fmt.Errorf("%w; the plan uses the default window (pass --context or --model-url)", errNoServer)
+		}
+	}
+	client := agent.NewClient(url, "", &http.Client{})
+	model := g.model
+	if model == "" {
+		if m, ok, err := s.db.Setting(settingModel); err == nil && ok {
+			model = m
+		}
+	}
+	if model == "" {
+		models, err := client.Models(ctx)
+		if err != nil {
+			return nil, "", err
+		}
+		if len(models) == 0 {
+			return nil, "", fmt.Errorf("the model server at %s lists no models", url)
+		}
+		model = models[0].ID
+	}
+	return client, model, nil
+}
