@@ -308,3 +308,36 @@ func TestPolicyEditor(t *testing.T) {
 		t.Fatalf("RecentDecisions: got %+v, %v", recs, err)
 	}
 }
+
+// TestToolSelectionCoversBuiltins: Settings › Tools lists vouch's own tools
+// too, and one turned off is not offered to the next run — so the F3
+// guidance "turn off some tools" can always be followed.
+func TestToolSelectionCoversBuiltins(t *testing.T) {
+	s := openTestSession(t, t.TempDir())
+	defer func() { _ = s.Close() }()
+	ts := &tuiServers{s: s}
+	views, err := ts.Tools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, v := range views {
+		if v.Identity == agent.IdentityFSWrite && v.ServerName == "built-in" && v.Enabled {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("fs_write is not in the tools list: %+v", views)
+	}
+	if err := ts.SetToolEnabled(context.Background(), agent.IdentityFSWrite, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range s.runTools() {
+		if tool.Def().Identity == agent.IdentityFSWrite {
+			t.Fatal("a tool turned off is still offered")
+		}
+	}
+	if n := len(s.runTools()); n != len(s.builtinTools())-1 {
+		t.Fatalf("offered %d tools, want every other built-in (%d)", n, len(s.builtinTools())-1)
+	}
+}

@@ -61,8 +61,18 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 		}
 		defer func() { _ = ws.Close() }()
 		s.mcp.mgr.WarmAll(ctx)
-		tools := append(ws.Tools(), ws.WriteTools()...)
-		tools = append(tools, s.mcp.offered(latestConversation(s))...)
+		conv := latestConversation(s)
+		off, err := s.db.DisabledTools(conv)
+		if err != nil {
+			return err
+		}
+		var tools []agent.Tool
+		for _, t := range append(ws.Tools(), ws.WriteTools()...) {
+			if !off[t.Def().Identity] {
+				tools = append(tools, t)
+			}
+		}
+		tools = append(tools, s.mcp.offered(conv)...)
 
 		out := planJSON{Window: *window, WindowSource: "--context", Counted: "estimate"}
 		count := agent.EstimateTokens

@@ -79,6 +79,13 @@ func (t *tuiServers) Tools(context.Context) ([]tui.ToolView, error) {
 		return nil, err
 	}
 	var out []tui.ToolView
+	for _, tool := range t.s.builtinTools() {
+		d := tool.Def()
+		out = append(out, tui.ToolView{
+			Identity: d.Identity, ServerName: "built-in", Name: strings.TrimPrefix(d.Identity, "builtin:"),
+			Description: d.Description, Executable: true, Enabled: !off[d.Identity],
+		})
+	}
 	for _, e := range t.s.mcp.mgr.Tools() {
 		out = append(out, tui.ToolView{
 			Identity: e.Identity, ServerID: e.ServerID, ServerName: e.ServerName, Name: e.Name, Title: e.Title,

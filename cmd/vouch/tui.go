@@ -102,6 +102,28 @@ func (s *session) mcpTools() []agent.Tool {
 	return s.mcp.offeredWith(convID, s.policy.effect)
 }
 
+// builtinTools are vouch's own workspace tools: read, then write.
+func (s *session) builtinTools() []agent.Tool {
+	return append(s.workspace.Tools(), s.workspace.WriteTools()...)
+}
+
+// runTools is what a run offers: the built-in tools and the MCP tools the
+// person has not turned off for this conversation (Settings › Tools).
+func (s *session) runTools() []agent.Tool {
+	convID, _ := s.current()
+	off, err := s.db.DisabledTools(convID)
+	if err != nil {
+		return nil // an unreadable selection offers nothing rather than everything
+	}
+	var out []agent.Tool
+	for _, t := range s.builtinTools() {
+		if !off[t.Def().Identity] {
+			out = append(out, t)
+		}
+	}
+	return append(out, s.mcpTools()...)
+}
+
 // backendConfig returns the backend wiring of this session.
 func (s *session) backendConfig() backendConfig {
 	_, transcript := s.current()
@@ -110,8 +132,7 @@ func (s *session) backendConfig() backendConfig {
 		transcript:      transcript,
 		newConversation: s.newConversation,
 		describe:        s.describeTool,
-		tools:           append(s.workspace.Tools(), s.workspace.WriteTools()...),
-		moreTools:       s.mcpTools,
+		moreTools:       s.runTools,
 		toolLabel:       s.mcp.label,
 		decide:          s.policy.freeze,
 		audit:           s.policy.audit,
