@@ -49,6 +49,43 @@ type argRow struct {
 	depth int
 	text  string // printable characters only
 	note  bool   // a warning, not JSON
+	// tail, when set, is the raw rest of a long string value whose text
+	// holds only its escaped head (without the closing quote): escaping a
+	// whole 64 KB value for a pane that shows its first lines is a large
+	// part of the pane's cost. full() escapes everything when the person
+	// unfolds the row.
+	tail string
+	// whole is the complete raw value of such a row, and prefix its key.
+	whole, prefix string
+}
+
+// lazyEscapeAbove is the length above which a string value is escaped
+// only as far as a folded pane can show; lazyHead is how much is.
+const (
+	lazyEscapeAbove = 16 << 10
+	lazyHead        = 8 << 10
+)
+
+// full is the row's complete text.
+func (r argRow) full() string {
+	if r.tail == "" {
+		return r.text
+	}
+	return r.prefix + quoteVisible(r.whole)
+}
+
+// stringRow is the row of a string value: escaped whole, or, when long,
+// only as far as a folded pane shows (the rest on demand, see argRow).
+func stringRow(depth int, prefix, v string) argRow {
+	if len(v) <= lazyEscapeAbove {
+		return argRow{depth: depth, text: prefix + quoteVisible(v)}
+	}
+	head := v[:lazyHead]
+	for len(head) > 0 && !utf8.RuneStart(v[len(head)]) {
+		head = head[:len(head)-1]
+	}
+	q := quoteVisible(head)
+	return argRow{depth: depth, text: prefix + q[:len(q)-1], tail: v[len(head):], whole: v, prefix: prefix}
 }
 
 // argLine is one display line of the laid-out arguments.
@@ -95,7 +132,7 @@ func parseArgs(raw string) argsPreview {
 	p.rows = append(p.rows[:start],
 		argRow{note: true, text: "The arguments are not valid JSON (" + oneLine(err.Error()) +
 			"); they are shown as one string, exactly as sent."},
-		argRow{text: quoteVisible(raw)})
+		stringRow(0, "", raw))
 	return p
 }
 
@@ -110,7 +147,7 @@ func (p *argsPreview) value(dec *json.Decoder, depth int, prefix string) error {
 	case json.Delim:
 		return p.container(dec, depth, prefix, v)
 	case string:
-		p.add(depth, prefix+quoteVisible(v))
+		p.rows = append(p.rows, stringRow(depth, prefix, v))
 	case json.Number:
 		p.add(depth, prefix+string(v))
 	case bool:
@@ -277,16 +314,24 @@ func (p argsPreview) layout(width int, unfold bool, viewKey string) []argLine {
 			continue
 		}
 		most := foldAbove
+		text := r.text
 		if unfold {
-			most = -1
+			most, text = -1, r.full()
 		}
-		lines, done := wrapRow(r.text, indent, width, most)
+		lines, done := wrapRow(text, indent, width, most)
+		if done && r.tail != "" && !unfold { // a head that fits: show it all
+			text = r.full()
+			lines, done = wrapRow(text, indent, width, most)
+		}
 		if done {
 			out = append(out, lines...)
 			continue
 		}
 		kept := lines[:foldKeep]
-		hidden := utf8.RuneCountInString(r.text[kept[foldKeep-1].end:])
+		hidden := utf8.RuneCountInString(text[kept[foldKeep-1].end:])
+		if r.tail != "" && text == r.text {
+			hidden += utf8.RuneCountInString(r.tail) + 1 // and the closing quote
+		}
 		marker := fmt.Sprintf("%s  … %s more characters — press %s to view all", pad, groupDigits(hidden), viewKey)
 		out = append(out, kept...)
 		out = append(out, argLine{text: ansi.Truncate(marker, width, "…"), kind: lineMarker})

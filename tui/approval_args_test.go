@@ -239,7 +239,7 @@ func BenchmarkApprovalPreview64KB(b *testing.B) {
 	var sb strings.Builder
 	sb.WriteString(`{"path":"notes/big.md","content":"`)
 	for sb.Len() < 64<<10 {
-		sb.WriteString(`line with \u001b[31mcolour\u001b[0m, "quotes" and unicode café 日本\n`)
+		sb.WriteString(`line with \u001b[31mcolour\u001b[0m, \"quotes\" and unicode café 日本\n`)
 	}
 	sb.WriteString(`","mode":"overwrite"}`)
 	req := approvalRequest{call: agent.ToolCall{CorrelationID: "c1", WireName: "mcp_files_write", Identity: "mcp:s:write",
@@ -258,4 +258,33 @@ func BenchmarkApprovalPreview64KB(b *testing.B) {
 			_ = a.View()
 		}
 	})
+}
+
+// TestLongValueEscapedOnDemand: a value over lazyEscapeAbove is escaped
+// only as far as the folded pane shows, yet unfolding shows all of it,
+// escapes included, and the fold marker counts what is hidden.
+func TestLongValueEscapedOnDemand(t *testing.T) {
+	body := strings.Repeat("x\u202e", 12000) + "THE-END"
+	raw, err := json.Marshal(map[string]string{"k": body})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := parseArgs(string(raw))
+	folded := p.layout(80, false, "v")
+	var sb strings.Builder
+	for _, l := range folded {
+		sb.WriteString(l.text + "\n")
+	}
+	if strings.Contains(sb.String(), "THE-END") || !strings.Contains(sb.String(), "more characters") {
+		t.Fatalf("folded: want a fold marker and no end of the value:\n%s", sb.String())
+	}
+	sb.Reset()
+	for _, l := range p.layout(80, true, "v") {
+		sb.WriteString(strings.TrimSpace(l.text))
+	}
+	all := sb.String()
+	if !strings.Contains(all, `THE-END"`) || strings.Count(all, `\u202e`) != 12000 || strings.ContainsRune(all, 0x202e) {
+		t.Fatalf("unfolded: want every escape and the end; got %d escapes, end present %v",
+			strings.Count(all, `\u202e`), strings.Contains(all, "THE-END"))
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"vouch/agent"
 	"vouch/policy"
 )
@@ -15,14 +17,18 @@ func BenchmarkDecideAndPreview64KB(b *testing.B) {
 	var sb strings.Builder
 	sb.WriteString(`{"path":"/srv/data/notes/big.md","content":"`)
 	for sb.Len() < 64<<10 {
-		sb.WriteString(`line with \u001b[31mcolour\u001b[0m, "quotes" and unicode café 日本\n`)
+		sb.WriteString(`line with \u001b[31mcolour\u001b[0m, \"quotes\" and unicode café 日本\n`)
 	}
 	sb.WriteString(`","mode":"overwrite"}`)
 	args := sb.String()
 	const id = "mcp:0b0c5a52-8d3e-4f7e-9a53-1f2a3b4c5d6e:write"
 	snap := policy.NewSnapshot([]policy.Rule{{Identity: id, Class: policy.Allow, Effect: policy.Mutating,
 		Constraints: []policy.Constraint{{Arg: "path", Kind: policy.Under, Values: []string{"/srv/other"}}}}}, policy.Options{})
+	// As in the app, the pane is built with the screen's current size, so
+	// SetSize below does not lay the arguments out a second time.
 	m := New(newFakeBackend(), Options{})
+	m, _ = update(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	common := m.common.sized(80, 18)
 	b.ReportAllocs()
 	for b.Loop() {
 		d := snap.Decide(policy.Call{Identity: id, Arguments: []byte(args), CorrelationID: "c1"})
@@ -31,6 +37,6 @@ func BenchmarkDecideAndPreview64KB(b *testing.B) {
 		}
 		req := approvalRequest{call: agent.ToolCall{CorrelationID: "c1", WireName: "mcp_write", Identity: id, Arguments: args},
 			tool: agent.ToolDef{Identity: id}, reason: d.Reason}
-		_ = newApproval(m.common, req, 1, 1, DefaultKeyGrace, nil, nil).SetSize(80, 18).View()
+		_ = newApproval(common, req, 1, 1, DefaultKeyGrace, nil, nil).SetSize(80, 18).View()
 	}
 }
