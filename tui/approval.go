@@ -27,12 +27,22 @@ import (
 // root sends the decision from a Cmd, exactly once, and shows the next call
 // in its queue (approval_queue.go).
 type approval struct {
-	common   Common
-	keys     ApprovalKeyMap
-	grace    time.Duration
-	req      approvalRequest
-	describe ToolDescriber // nil: the Backend cannot describe tools
-	policy   PolicyEditor  // nil: the Backend cannot store rules; classify is off
+	// headerLen is how many lines the header took at the last relayout,
+	// so that scrolling does not draw the header just to count it; every
+	// change to what the header shows goes through relayout.
+	headerLen int
+	// hdr is the header drawn at the last relayout, for a width of hdrW
+	// and a queue position of hdrPos of hdrTotal; View reuses it while
+	// those are unchanged (everything else it shows changes only through
+	// relayout).
+	hdr                    []string
+	hdrW, hdrPos, hdrTotal int
+	common                 Common
+	keys                   ApprovalKeyMap
+	grace                  time.Duration
+	req                    approvalRequest
+	describe               ToolDescriber // nil: the Backend cannot describe tools
+	policy                 PolicyEditor  // nil: the Backend cannot store rules; classify is off
 
 	// pos and total are this call's place among the calls waiting now.
 	pos, total int
@@ -301,6 +311,9 @@ func ruleNotice(msg ruleSavedMsg) string {
 
 // relayout lays the body out again for the current width and state.
 func (a *approval) relayout() {
+	a.hdr = a.header(a.innerWidth())
+	a.hdrW, a.hdrPos, a.hdrTotal = a.innerWidth(), a.pos, a.total
+	a.headerLen = len(a.hdr)
 	a.body = a.bodyLines(a.innerWidth())
 	a.syncKeys()
 	a.clampScroll()

@@ -55,8 +55,19 @@ type argRow struct {
 	// part of the pane's cost. full() escapes everything when the person
 	// unfolds the row.
 	tail string
-	// whole is the complete raw value of such a row, and prefix its key.
-	whole, prefix string
+	// whole is the complete raw value of such a row (or literal its JSON
+	// literal, still to be decoded), prefix its key and suffix what follows
+	// the value (a comma).
+	whole, literal, prefix, suffix string
+}
+
+// addComma ends the row's value with a comma.
+func (r *argRow) addComma() {
+	if r.tail != "" {
+		r.suffix += ","
+		return
+	}
+	r.text += ","
 }
 
 // lazyEscapeAbove is the length above which a string value is escaped
@@ -71,7 +82,13 @@ func (r argRow) full() string {
 	if r.tail == "" {
 		return r.text
 	}
-	return r.prefix + quoteVisible(r.whole)
+	whole := r.whole
+	if r.literal != "" {
+		if err := json.Unmarshal([]byte(r.literal), &whole); err != nil {
+			whole = r.literal // cannot happen: the walker checked it
+		}
+	}
+	return r.prefix + quoteVisible(whole) + r.suffix
 }
 
 // stringRow is the row of a string value: escaped whole, or, when long,
@@ -119,9 +136,13 @@ func parseArgs(raw string) argsPreview {
 			argRow{text: "{}"})
 		return p
 	}
+	start := len(p.rows)
+	if w := (walker{b: trimmed, p: &p}); w.value(0, "") && w.end() {
+		return p
+	}
+	p.rows = p.rows[:start] // the walker declined: encoding/json says why
 	dec := json.NewDecoder(strings.NewReader(trimmed))
 	dec.UseNumber()
-	start := len(p.rows)
 	err := p.value(dec, 0, "")
 	if err == nil {
 		if _, err = dec.Token(); err == io.EOF {
@@ -191,7 +212,7 @@ func (p *argsPreview) container(dec *json.Decoder, depth int, prefix string, ope
 			return err
 		}
 		if dec.More() {
-			p.rows[len(p.rows)-1].text += ","
+			p.rows[len(p.rows)-1].addComma()
 		}
 		if dup {
 			p.rows = append(p.rows, argRow{depth: depth + 1, note: true,

@@ -35,7 +35,12 @@ func (a approval) boxWidth() int { return min(a.common.Width-4, 100) }
 func (a approval) innerWidth() int { return innerWidth(a.common.Styles.Modal, a.boxWidth()) }
 
 // bodyRows is how many lines of the body (arguments and claims) show.
-func (a approval) bodyRows() int { return a.rowsFor(len(a.header(a.innerWidth()))) }
+func (a approval) bodyRows() int {
+	if a.headerLen > 0 {
+		return a.rowsFor(a.headerLen)
+	}
+	return a.rowsFor(len(a.header(a.innerWidth())))
+}
 
 // rowsFor is bodyRows for a header of headerLines lines, so View, which
 // draws the header anyway, does not build it twice.
@@ -50,7 +55,12 @@ func (a approval) rowsFor(headerLines int) int {
 func (a approval) View() string {
 	st := a.common.Styles.Modal
 	w := a.innerWidth()
-	lines := a.header(w)
+	var lines []string
+	if len(a.hdr) > 0 && a.hdrW == w && a.hdrPos == a.pos && a.hdrTotal == a.total {
+		lines = append(make([]string, 0, len(a.hdr)+16), a.hdr...)
+	} else {
+		lines = a.header(w)
+	}
 
 	rows := a.rowsFor(len(lines))
 	end := min(a.scroll+rows, len(a.body))
