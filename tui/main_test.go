@@ -129,29 +129,8 @@ func (c *clock) advance(d time.Duration) {
 // that produce other messages (cursor blinks) are ignored.
 func awaitMsg[T tea.Msg](t *testing.T, cmd tea.Cmd) T {
 	t.Helper()
-	found := make(chan T, 1)
-	var run func(tea.Cmd)
-	run = func(c tea.Cmd) {
-		if c == nil {
-			return
-		}
-		go func() {
-			switch msg := c().(type) {
-			case tea.BatchMsg:
-				for _, c := range msg {
-					run(c)
-				}
-			case T:
-				select {
-				case found <- msg:
-				default:
-				}
-			}
-		}()
-	}
-	run(cmd)
 	select {
-	case msg := <-found:
+	case msg := <-startCmd[T](cmd):
 		return msg
 	case <-time.After(testTimeout):
 		var zero T
