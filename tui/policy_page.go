@@ -154,12 +154,7 @@ func (p policyPage) loadedMsg(msg policyMsg) policyPage {
 
 // outcome reports what a Cmd did, in one sentence, and reloads.
 func (p policyPage) outcome(err error, done string) (policyPage, Action, tea.Cmd) {
-	p.err, p.notice = "", ""
-	if err != nil {
-		p.err = sentence(err)
-	} else {
-		p.notice = done
-	}
+	p.err, p.notice = outcomeText(err, done)
 	p, cmd := p.reload()
 	return p, nil, cmd
 }

@@ -145,14 +145,18 @@ func (l serverList) handle(msg tea.Msg) (serverList, Action, tea.Cmd) {
 	return l, nil, nil
 }
 
+// outcomeText is what a page says after a Cmd: the error as one sentence,
+// or the notice done.
+func outcomeText(err error, done string) (errText, notice string) {
+	if err != nil {
+		return sentence(err), ""
+	}
+	return "", done
+}
+
 // outcome reports what a Cmd did, in one sentence, and reloads.
 func (l serverList) outcome(err error, done string) (serverList, Action, tea.Cmd) {
-	l.err, l.notice = "", ""
-	if err != nil {
-		l.err = sentence(err)
-	} else {
-		l.notice = done
-	}
+	l.err, l.notice = outcomeText(err, done)
 	l, cmd := l.reload()
 	return l, nil, cmd
 }
