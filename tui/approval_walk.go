@@ -14,10 +14,9 @@ import (
 // is valid JSON; on anything else it reports false and parseArgs takes the
 // encoding/json path, which says what is wrong.
 type walker struct {
-	b     string
-	i     int
-	p     *argsPreview
-	depth int
+	b string
+	i int
+	p *argsPreview
 }
 
 // maxWalkDepth bounds nesting; deeper arguments take the slow path.
