@@ -3,8 +3,8 @@
 // window, counting tokens), prompt assembly, streaming chat completions with
 // tool calls, tool dispatch through frozen identities, loop limits and
 // budgets, cancellation, the events a run publishes, the conversation
-// service the TUI talks to (Chat), and the built-in read-only workspace
-// tools.
+// service the TUI talks to (Chat), the policy gate every tool call passes,
+// and the built-in workspace tools.
 //
 // # Basics
 //
@@ -41,6 +41,19 @@
 // replacing the record. A crash therefore leaves a partial message, never a
 // complete-looking one. Tool messages carry the call's CorrelationID in
 // ToolCallID.
+//
+// # The gate and the workspace tools
+//
+// Before any handler runs, a call's wire name maps back to its identity
+// through the run's frozen map (an unknown name is an error to the model,
+// never a guess; a name that would widen the run's own boundaries — policy,
+// schedules, memory, MCP connections, permissions — gets BoundaryRefusal),
+// and the run's frozen policy decides with the exact arguments: allow, ask
+// (an ApprovalRequested event, with a Preview when the tool is a Previewer)
+// or block. Every decision is audited. Workspace.Tools are the read-only
+// fs_list, fs_read and fs_search; Workspace.WriteTools are fs_write and
+// fs_edit, which local policy always asks for and which preview a unified
+// diff. All are confined to the workspace root by os.Root.
 //
 // # Tool budget and deferral
 //
