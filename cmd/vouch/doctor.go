@@ -22,6 +22,9 @@ type doctorReport struct {
 	ModelServers []doctorServer `json:"model_servers"`
 	Keyring      doctorKeyring  `json:"keyring"`
 	Database     doctorDatabase `json:"database"`
+	MCPServers   []serverJSON   `json:"mcp_servers"`
+	// MCPNote says why MCP health could not be checked, if so.
+	MCPNote string `json:"mcp_note,omitempty"`
 }
 
 type doctorServer struct {
@@ -96,7 +99,34 @@ func doctor(ctx context.Context, g *globals, stateDir string, e env) doctorRepor
 		rep.Database.LockHolderPID = pid
 		rep.Database.LockedSince = since
 	}
+	rep.MCPServers, rep.MCPNote = doctorMCP(ctx, g, e, rep.Database)
 	return rep
+}
+
+// doctorMCP refreshes every active MCP server, bounded by the per-server
+// timeout, and reports each one's health. It never creates a database.
+func doctorMCP(ctx context.Context, g *globals, e env, db doctorDatabase) ([]serverJSON, string) {
+	switch {
+	case !db.Exists:
+		return []serverJSON{}, ""
+	case db.LockHolderPID != 0:
+		return []serverJSON{}, fmt.Sprintf("not checked: the database is in use by pid %d; quit that vouch to check MCP servers", db.LockHolderPID)
+	}
+	var rows []serverJSON
+	err := withState(ctx, g, e, func(s *state) error {
+		s.mcp.mgr.WarmAll(ctx)
+		for _, st := range s.mcp.mgr.Servers() {
+			rows = append(rows, serverRow(st))
+		}
+		return nil
+	})
+	if err != nil {
+		return []serverJSON{}, "not checked: " + err.Error()
+	}
+	if rows == nil {
+		rows = []serverJSON{}
+	}
+	return rows, ""
 }
 
 // doctorKeyringCheck names the keyring backend and checks that it answers,
@@ -150,6 +180,19 @@ func printDoctor(w io.Writer, rep doctorReport) error {
 		p("  in use by\tpid %d since %s\n", db.LockHolderPID, db.LockedSince.Format(time.RFC3339))
 	} else {
 		p("  in use by\tnobody\n")
+	}
+	p("MCP servers\n")
+	switch {
+	case rep.MCPNote != "":
+		p("  %s\n", rep.MCPNote)
+	case len(rep.MCPServers) == 0:
+		p("  none configured\n")
+	}
+	for _, m := range rep.MCPServers {
+		p("  %s\t%s, %d tool(s)\t%s\n", safetext.Line(m.Name, 40), m.Status, m.Tools, safetext.Line(m.URL, 60))
+		if m.Error != "" {
+			p("  \t%s\n", safetext.Line(m.Error, 100))
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write report: %w", err)

@@ -223,3 +223,37 @@ func TestServerBadInput(t *testing.T) {
 		t.Fatalf("bad input changed the servers: %+v", got)
 	}
 }
+
+// TestDoctorMCPHealth: `vouch doctor` refreshes active MCP servers and
+// reports each one's health (SPEC M), and says why when it cannot.
+func TestDoctorMCPHealth(t *testing.T) {
+	live := mcpServer(t, mcptest.Options{})
+	dead := mcpServer(t, mcptest.Options{})
+	state := t.TempDir()
+	cli(t, state, "", exitOK, "server", "add", "live", "--url", live.URL)
+	cli(t, state, "", exitOK, "server", "activate", "live")
+	cli(t, state, "", exitOK, "server", "add", "dead", "--url", dead.URL)
+	cli(t, state, "", exitOK, "server", "activate", "dead")
+	if err := dead.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := cli(t, state, "", exitOK, "--model-url", "http://127.0.0.1:9/v1", "doctor", "--json")
+	var rep doctorReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("doctor --json: %v\n%s", err, out)
+	}
+	status := map[string]serverJSON{}
+	for _, s := range rep.MCPServers {
+		status[s.Name] = s
+	}
+	if s := status["live"]; s.Status != "connected" || s.Tools != len(mcptest.DefaultTools()) {
+		t.Errorf("live server: got %+v, want connected with its tools", s)
+	}
+	if s := status["dead"]; s.Status == "connected" || s.Error == "" {
+		t.Errorf("dead server: got %+v, want a failure status with its sentence", s)
+	}
+	text, _ := cli(t, state, "", exitOK, "--model-url", "http://127.0.0.1:9/v1", "doctor")
+	if !strings.Contains(text, "MCP servers") || !strings.Contains(text, "live") {
+		t.Errorf("doctor text lacks the MCP section:\n%s", text)
+	}
+}
