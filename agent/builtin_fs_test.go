@@ -50,6 +50,13 @@ func newTestWorkspace(t *testing.T) (string, map[string]Tool) {
 			t.Skipf("symlinks unavailable: %v", err)
 		}
 	}
+	return ws, openTools(t, ws, (*Workspace).Tools)
+}
+
+// openTools opens the workspace at ws for the test and returns the tools
+// set picks from it, by bare name.
+func openTools(t *testing.T, ws string, set func(*Workspace) []Tool) map[string]Tool {
+	t.Helper()
 	w, err := OpenWorkspace(ws)
 	if err != nil {
 		t.Fatal(err)
@@ -60,10 +67,10 @@ func newTestWorkspace(t *testing.T) (string, map[string]Tool) {
 		}
 	})
 	tools := map[string]Tool{}
-	for _, tool := range w.Tools() {
+	for _, tool := range set(w) {
 		tools[strings.TrimPrefix(tool.Def().Identity, "builtin:")] = tool
 	}
-	return ws, tools
+	return tools
 }
 
 func TestWorkspaceTools(t *testing.T) {

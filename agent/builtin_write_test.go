@@ -17,20 +17,7 @@ import (
 func newWriteWorkspace(t *testing.T) (string, map[string]Tool) {
 	t.Helper()
 	ws, _ := newTestWorkspace(t)
-	w, err := OpenWorkspace(ws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := w.Close(); err != nil {
-			t.Error(err)
-		}
-	})
-	tools := map[string]Tool{}
-	for _, tool := range w.WriteTools() {
-		tools[strings.TrimPrefix(tool.Def().Identity, "builtin:")] = tool
-	}
-	return ws, tools
+	return ws, openTools(t, ws, (*Workspace).WriteTools)
 }
 
 // readFile returns a file's content, or "<missing>".
