@@ -27,6 +27,25 @@ func openAtVersion(t *testing.T, path string, v int) *DB {
 	return db
 }
 
+// reopen closes a database built by openAtVersion and opens it with Open,
+// as a newer vouch would; the test closes it at the end.
+func reopen(t *testing.T, old *DB) *DB {
+	t.Helper()
+	if err := old.bolt.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(old.path, Options{})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return db
+}
+
 // TestMigrateFromOlderVersions: a database at every earlier version,
 // N-1 included, opens, reaches SchemaVersion() and keeps its records.
 func TestMigrateFromOlderVersions(t *testing.T) {
@@ -40,19 +59,7 @@ func TestMigrateFromOlderVersions(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := old.bolt.Close(); err != nil {
-				t.Fatal(err)
-			}
-
-			db, err := Open(path, Options{})
-			if err != nil {
-				t.Fatalf("Open: %v", err)
-			}
-			defer func() {
-				if err := db.Close(); err != nil {
-					t.Error(err)
-				}
-			}()
+			db := reopen(t, old)
 			got, err := db.schemaVersion()
 			if err != nil || got != SchemaVersion() {
 				t.Errorf("schema version = %d, %v; want %d", got, err, SchemaVersion())

@@ -41,19 +41,7 @@ func TestMigratePolicyKeepsData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := old.bolt.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	db, err := Open(path, Options{})
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	defer func() {
-		if err := db.Close(); err != nil {
-			t.Error(err)
-		}
-	}()
+	db := reopen(t, old)
 	if v, err := db.schemaVersion(); err != nil || v != SchemaVersion() {
 		t.Fatalf("schema version: got %d, %v; want %d", v, err, SchemaVersion())
 	}
