@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -12,10 +11,8 @@ import (
 	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/muesli/termenv"
 
 	"vouch/agent"
 )
@@ -169,9 +166,7 @@ func TestParseArgsNotes(t *testing.T) {
 // TestApprovalNoColor: with NO_COLOR the pane has no colour codes, and the
 // focused button still reads as focused (SPEC L1).
 func TestApprovalNoColor(t *testing.T) {
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.TrueColor)
-	r.SetHasDarkBackground(true)
+	r := colourRenderer()
 	b := newFakeBackend()
 	m := startModel(t, b, Options{NoColor: true, Renderer: r})
 	call := readCall

@@ -1,14 +1,11 @@
 package tui
 
 import (
-	"io"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 )
 
 // TestPreviewDiffLines: each line of a unified diff keeps its +, - or @@
@@ -112,9 +109,7 @@ func TestPreviewInPane(t *testing.T) {
 		noColor bool
 	}{{"no_color", true}, {"colour", false}} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := lipgloss.NewRenderer(io.Discard)
-			r.SetColorProfile(termenv.TrueColor)
-			r.SetHasDarkBackground(true)
+			r := colourRenderer()
 			b := newFakeBackend()
 			m := startModel(t, b, Options{NoColor: tc.noColor, Renderer: r})
 			m, _, _ = askWith(t, m, b, writeRequest(writeDiff()))

@@ -10,6 +10,15 @@ import (
 	"vouch/agent"
 )
 
+// colourRenderer draws true colour on a dark background, so a test can
+// tell whether NoColor removed every colour code.
+func colourRenderer() *lipgloss.Renderer {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.TrueColor)
+	r.SetHasDarkBackground(true)
+	return r
+}
+
 // TestNoColor: with NoColor, a frame drawn by a true-colour renderer has no
 // colour codes at all (NO_COLOR, SPEC L1); without it, the same frame does,
 // which shows the check can see them.
@@ -19,9 +28,7 @@ func TestNoColor(t *testing.T) {
 		noColor bool
 	}{{"no_color", true}, {"colour", false}} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := lipgloss.NewRenderer(io.Discard)
-			r.SetColorProfile(termenv.TrueColor)
-			r.SetHasDarkBackground(true)
+			r := colourRenderer()
 			b := newFakeBackend()
 			b.history = conversation()
 			m := startModel(t, b, Options{NoColor: tc.noColor, Renderer: r, Demo: true})

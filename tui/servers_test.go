@@ -3,15 +3,12 @@ package tui
 import (
 	"context"
 	"errors"
-	"io"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/muesli/termenv"
 )
 
 // newFake returns a fakeServers with the sample servers and tools.
@@ -472,9 +469,7 @@ func modalSize(md Modal) (int, int) {
 
 // TestSettingsNoColor: with NoColor, Settings frames carry no colour codes.
 func TestSettingsNoColor(t *testing.T) {
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.TrueColor)
-	r.SetHasDarkBackground(true)
+	r := colourRenderer()
 	for _, noColor := range []bool{true, false} {
 		fs := newFake()
 		m := startModel(t, newFakeBackend(), Options{Servers: fs, NoColor: noColor, Renderer: r})
