@@ -239,22 +239,17 @@ func (svc *mcpService) remove(ctx context.Context, id string) error {
 	return nil
 }
 
-// offered returns the executable MCP tools not turned off for the
-// conversation convID, as a run would offer them (effects unreviewed).
-func (svc *mcpService) offered(convID string) []agent.Tool {
-	return svc.offeredWith(convID, func(string) mcpclient.Effect { return mcpclient.EffectMutating })
-}
-
-// offeredWith is offered with the effects of a frozen policy. It reads
-// cached state only: a submission never waits on an MCP server (SPEC B5).
-// An unreadable selection offers nothing rather than everything.
-func (svc *mcpService) offeredWith(convID string, effect mcpclient.EffectFunc) []agent.Tool {
-	off, err := svc.db.DisabledTools(convID)
+// enabledTools keeps the tools the person has not turned off for the
+// conversation convID (Settings › Tools). It reads the database, never an
+// MCP server: a submission never waits on one (SPEC B5). An unreadable
+// selection offers nothing rather than everything.
+func enabledTools(db *store.DB, convID string, tools []agent.Tool) []agent.Tool {
+	off, err := db.DisabledTools(convID)
 	if err != nil {
 		return nil
 	}
 	var out []agent.Tool
-	for _, t := range svc.mgr.AgentTools(effect) {
+	for _, t := range tools {
 		if !off[t.Def().Identity] {
 			out = append(out, t)
 		}

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"vouch/agent"
+	"vouch/mcpclient"
 	"vouch/safetext"
 )
 
@@ -61,18 +62,8 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 		}
 		defer func() { _ = ws.Close() }()
 		s.mcp.mgr.WarmAll(ctx)
-		conv := latestConversation(s)
-		off, err := s.db.DisabledTools(conv)
-		if err != nil {
-			return err
-		}
-		var tools []agent.Tool
-		for _, t := range append(ws.Tools(), ws.WriteTools()...) {
-			if !off[t.Def().Identity] {
-				tools = append(tools, t)
-			}
-		}
-		tools = append(tools, s.mcp.offered(conv)...)
+		mcpTools := s.mcp.mgr.AgentTools(func(string) mcpclient.Effect { return mcpclient.EffectMutating })
+		tools := enabledTools(s.db, latestConversation(s), append(append(ws.Tools(), ws.WriteTools()...), mcpTools...))
 
 		out := planJSON{Window: *window, WindowSource: "--context", Counted: "estimate"}
 		count := agent.EstimateTokens

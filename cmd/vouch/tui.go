@@ -93,35 +93,17 @@ func (s *session) Close() error {
 	return errors.Join(errs...)
 }
 
-// mcpTools returns the executable MCP tools the person has not turned off
-// for this conversation. It reads cached state only: a submission never
-// waits on an MCP server (SPEC B5).
-func (s *session) mcpTools() []agent.Tool {
-	convID, _ := s.current()
-	// Effects come from the snapshot this run froze (SPEC B7, D1).
-	return s.mcp.offeredWith(convID, s.policy.effect)
-}
-
 // builtinTools are vouch's own workspace tools: read, then write.
 func (s *session) builtinTools() []agent.Tool {
 	return append(s.workspace.Tools(), s.workspace.WriteTools()...)
 }
 
-// runTools is what a run offers: the built-in tools and the MCP tools the
-// person has not turned off for this conversation (Settings › Tools).
+// runTools is what a run offers: the built-in tools and the executable MCP
+// tools (effects from the policy this run froze, SPEC B7, D1), less those
+// the person turned off for this conversation.
 func (s *session) runTools() []agent.Tool {
 	convID, _ := s.current()
-	off, err := s.db.DisabledTools(convID)
-	if err != nil {
-		return nil // an unreadable selection offers nothing rather than everything
-	}
-	var out []agent.Tool
-	for _, t := range s.builtinTools() {
-		if !off[t.Def().Identity] {
-			out = append(out, t)
-		}
-	}
-	return append(out, s.mcpTools()...)
+	return enabledTools(s.db, convID, append(s.builtinTools(), s.mcp.mgr.AgentTools(s.policy.effect)...))
 }
 
 // backendConfig returns the backend wiring of this session.
