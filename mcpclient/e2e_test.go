@@ -1,6 +1,8 @@
 package mcpclient
 
 import (
+	"vouch/agent"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -196,6 +198,19 @@ func TestE2EEverything(t *testing.T) {
 	}
 	if n := len(m.Executable()); n != 13 {
 		t.Fatalf("executable tools = %d, want 13", n)
+	}
+
+	// The live catalog through the tool budget (issue 5 evidence): what
+	// everything-inline costs against what the plan sends, per window.
+	live := m.AgentTools(func(string) Effect { return EffectMutating })
+	for _, window := range []int{4096, 8192, 32768} {
+		plan := agent.PlanTools(agent.PlanInput{Tools: live, Window: window})
+		if plan.Err != nil || !plan.Fits || plan.SentTokens() > plan.Budget {
+			t.Fatalf("window %d: plan %+v does not fit", window, plan.Summary())
+		}
+		t.Logf("server-everything live, window %5d: budget %5d; all inline %5d (%4.0f%% of window); plan sends %5d (%.1f%%), inline %d / deferred %d",
+			window, plan.Budget, plan.AllInlineTokens, 100*float64(plan.AllInlineTokens)/float64(window),
+			plan.SentTokens(), 100*float64(plan.SentTokens())/float64(window), len(plan.Inline), len(plan.Deferred))
 	}
 
 	call := func(tool, args string, effect Effect, corr string) (Result, error) {
