@@ -105,3 +105,22 @@ func TestTTYApprover(t *testing.T) {
 		t.Error("no answer at all: got nil error, want one")
 	}
 }
+
+// TestRunToolBudgetExceeded: when the tools that must stay inline (they ask)
+// do not fit a 4k window's budget, `vouch run` fails before any inference
+// with exit 1 and the sentence naming the tools and how to trim (SPEC F3).
+func TestRunToolBudgetExceeded(t *testing.T) {
+	model := agenttest.New(lookupScript(), agenttest.WithModels("m")) // reports no window: 4,096
+	defer model.Close()
+	tools := mcpServer(t, mcptest.Options{})
+	state := t.TempDir()
+	cli(t, state, "", exitOK, "server", "add", "tools", "--url", tools.URL)
+	cli(t, state, "", exitOK, "server", "activate", "tools")
+	_, errOut := cli(t, state, "", exitFailure, "--model-url", model.URL(), "--model", "m", "run", "look it up")
+	if !strings.Contains(errOut, "tool budget") || !strings.Contains(errOut, "ctrl+x") {
+		t.Fatalf("stderr %q, want the F3 sentence", errOut)
+	}
+	for _, r := range model.Requests() {
+		t.Fatalf("the model server got a chat request %+v; the run should end before inference", r)
+	}
+}
