@@ -1,0 +1,93 @@
+package skills
+
+import "vouch/workflow"
+
+// This file is the contract between the importer (import*.go, scan*.go,
+// frontmatter*.go, sidecar*.go) and its users (the store's skill catalog,
+// `vouch skill`, the TUI's install preview). Field meanings are fixed here;
+// the importer fills them.
+
+// Package is an imported, validated skill package: what the install
+// preview shows (SPEC G4) and what the catalog stores. Nothing in it is
+// executable (SPEC G2); every kept file is UTF-8 text.
+type Package struct {
+	// Source is the path the package was read from.
+	Source string `json:"source"`
+	// SHA256 is the package digest: hex sha256 over the sorted kept files'
+	// paths and digests (stable for the same content, whatever the archive
+	// format or file order).
+	SHA256 string `json:"sha256"`
+
+	// Frontmatter of SKILL.md (Agent Skills specification).
+	Name          string            `json:"name"`
+	Description   string            `json:"description"`
+	Version       string            `json:"version,omitempty"` // metadata.version, when given
+	License       string            `json:"license,omitempty"`
+	Compatibility string            `json:"compatibility,omitempty"`
+	Metadata      map[string]string `json:"metadata,omitempty"`
+	AllowedTools  []string          `json:"allowed_tools,omitempty"`
+
+	// Instructions is the SKILL.md body after the frontmatter.
+	Instructions string `json:"instructions"`
+
+	// Files are the kept files, SKILL.md first (stored under the path
+	// "SKILL.md" whatever its case in the package), then by path.
+	Files []File `json:"files"`
+	// Resources are the paths of the declared text resources (the sidecar's
+	// list, else the text files the SKILL.md body links to); only these are
+	// ever readable by a model (SPEC H5). Each is also in Files.
+	Resources []string `json:"resources"`
+	// Excluded lists every file left out, with why (executable, binary,
+	// nested archive, symlink, scanner, ...).
+	Excluded []Excluded `json:"excluded"`
+
+	// Definitions are the Role / Flow Agent / Subagents definitions the
+	// sidecar carries, validated (workflow.Parse rules); the catalog imports
+	// them only on install, following SPEC G5.
+	Definitions []workflow.Definition `json:"definitions,omitempty"`
+	// RequestedTools are built-in tool identities the package asks for — a
+	// request that grants nothing.
+	RequestedTools []string `json:"requested_tools,omitempty"`
+	// Warnings are non-fatal notes (e.g. an allowed-tools name that maps to
+	// no built-in).
+	Warnings []string `json:"warnings,omitempty"`
+	// Findings are the scanner's results (SPEC G6, issue 6 "Scanner").
+	Findings []Finding `json:"findings,omitempty"`
+}
+
+// File is one kept file of a package.
+type File struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+	// Data is the file's content (UTF-8 text). Not in the JSON preview.
+	Data []byte `json:"-"`
+}
+
+// Excluded is a file left out of a package and why.
+type Excluded struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Finding is one scanner result with its place.
+type Finding struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	// Rule names the check: "secret", "mcp-activation", "injection",
+	// "exfiltration", "encoded-blob", "hidden-unicode".
+	Rule   string `json:"rule"`
+	Detail string `json:"detail"`
+	// Action is what the importer did: "shown", "stripped" (the text was
+	// replaced before anything was kept), or "rejected".
+	Action string `json:"action"`
+}
+
+// Rejection is the error of an import that was refused: Reason is one
+// sentence saying what is wrong and what to do (CLI exit code 3). Nothing
+// was written anywhere.
+type Rejection struct {
+	Reason string
+}
+
+func (r *Rejection) Error() string { return r.Reason }
