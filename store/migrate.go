@@ -34,6 +34,20 @@ var (
 	// key = conversation ID + 0x00 + tool identity, value empty.
 	bucketToolsOff = []byte("tools_off")
 
+	// Skill catalog (schema 4; see skills.go): bucketSkillBlobs holds file
+	// contents by hex sha256 (deduplicated); bucketSkills holds each skill's
+	// versions by name.
+	bucketSkillBlobs = []byte("skill_blobs")
+	bucketSkills     = []byte("skills")
+
+	// Workflows (schema 5; see profiles.go and runs.go): definitions and
+	// profiles with every revision, run history, and the schedule log.
+	bucketDefinitions = []byte("definitions")
+	bucketProfiles    = []byte("profiles")
+	bucketRuns        = []byte("runs")
+	bucketRunEvents   = []byte("run_events")
+	bucketScheduleLog = []byte("schedule_log")
+
 	keySchemaVersion = []byte("schema_version")
 )
 
@@ -73,6 +87,21 @@ var migrations = []migration{
 		}
 		return nil
 	}},
+	{name: "skill catalog", up: func(tx *bbolt.Tx) error {
+		return createBuckets(tx, bucketSkillBlobs, bucketSkills)
+	}},
+	{name: "definitions, profiles, runs and schedules", up: func(tx *bbolt.Tx) error {
+		return createBuckets(tx, bucketDefinitions, bucketProfiles, bucketRuns, bucketRunEvents, bucketScheduleLog)
+	}},
+}
+
+func createBuckets(tx *bbolt.Tx, names ...[]byte) error {
+	for _, name := range names {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("create bucket %s: %w", name, err)
+		}
+	}
+	return nil
 }
 
 // SchemaVersion is the schema version this build writes.
