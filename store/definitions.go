@@ -19,22 +19,34 @@ import (
 // d.Revision is ignored. Whether a save may replace an edited definition
 // (SPEC G5) is the caller's decision; see DefinitionConflict.
 func (db *DB) PutDefinition(d workflow.Definition) (workflow.Definition, error) {
-	if err := d.Validate(); err != nil {
-		return workflow.Definition{}, fmt.Errorf("%w: %w", ErrInvalid, err)
-	}
 	err := db.update(func(tx *bbolt.Tx) error {
-		_, err := appendRevision(tx.Bucket(bucketDefinitions), d.Name, func(rev int) ([]byte, error) {
-			d.Revision = rev
-			v, err := json.Marshal(d)
-			if err != nil {
-				return nil, fmt.Errorf("encode definition %q: %w", d.Name, err)
-			}
-			return v, nil
-		})
+		var err error
+		d, err = putDefinition(tx, d)
 		return err
 	})
 	if err != nil {
 		return workflow.Definition{}, fmt.Errorf("save definition %q: %w", d.Name, err)
+	}
+	return d, nil
+}
+
+// putDefinition validates d and appends it as the next revision of d.Name
+// inside tx, returning it stamped with that revision. PutDefinition and
+// InstallSkill (one transaction with the skill) share it.
+func putDefinition(tx *bbolt.Tx, d workflow.Definition) (workflow.Definition, error) {
+	if err := d.Validate(); err != nil {
+		return workflow.Definition{}, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	_, err := appendRevision(tx.Bucket(bucketDefinitions), d.Name, func(rev int) ([]byte, error) {
+		d.Revision = rev
+		v, err := json.Marshal(d)
+		if err != nil {
+			return nil, fmt.Errorf("encode definition %q: %w", d.Name, err)
+		}
+		return v, nil
+	})
+	if err != nil {
+		return workflow.Definition{}, err
 	}
 	return d, nil
 }
