@@ -21,7 +21,9 @@
 // streaming, MCP server configurations (never a secret), their cached tool
 // catalogs, the tools a person turned off per conversation, policy rules
 // by tool identity, and the append-only audit of policy decisions with an
-// index by correlation ID. Records are JSON. migrations is append-only: version v+1 is
+// index by correlation ID, and the skill catalog (skills.go: file contents
+// by sha256, stored once, and every version of every skill, installed with
+// the definitions it imports in one transaction). Records are JSON. migrations is append-only: version v+1 is
 // migrations[v] applied to version v in its own transaction, so a kill
 // mid-way leaves the last completed version.
 //
