@@ -104,4 +104,7 @@ type ToolView struct {
 	// Claims are the server's annotations, shown as unverified claims
 	// (SPEC D2), e.g. "readOnlyHint: true".
 	Claims []string
+	// Tokens is what the tool's metadata costs in the context window when
+	// offered inline (SPEC F1); 0 when unknown, and then not shown.
+	Tokens int
 }

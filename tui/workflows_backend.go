@@ -1,0 +1,326 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"vouch/agent"
+)
+
+// The optional capabilities behind Agent Workflows (SPEC H, L2). The
+// [Backend] MAY implement any of them; the interface discovers each by type
+// assertion, as it does [PolicyEditor], and a pane whose capability is
+// missing says so instead of failing. Like Backend, every method may block
+// on I/O and is called only from inside a tea.Cmd with a bounded context,
+// from a goroutine of its own: implementations must be safe for concurrent
+// use. Every string in the views is already neutralised (safetext); the
+// panes neutralise again anyway, because a profile, a tool or a run carries
+// text that came from MCP servers, skill packages and models.
+
+// Workflows is the Agent Workflows switch and the schedules it governs
+// (SPEC H1, H6): Settings › Tools & Workflows › Workflows.
+type Workflows interface {
+	// WorkflowsEnabled reports the per-device switch.
+	WorkflowsEnabled(ctx context.Context) (bool, error)
+	// SetWorkflowsEnabled turns the switch. Off stops new workflow activity
+	// (no new runs, schedules paused, MCP tools and skills not offered) and
+	// deletes nothing; on restores everything as it was (SPEC H1).
+	SetWorkflowsEnabled(ctx context.Context, on bool) error
+	// Schedules lists every profile's schedule, by profile name.
+	Schedules(ctx context.Context) ([]ScheduleView, error)
+}
+
+// ScheduleView is one profile's schedule as the Workflows page lists it.
+type ScheduleView struct {
+	Profile string
+	// Spec is the schedule in words, e.g. "every 1h" or "cron 0 9 * * 1-5".
+	Spec string
+	Task string
+	// Next is when it fires next if vouch is running then (zero: not
+	// planned, for instance while paused).
+	Next time.Time
+	// Paused, when not empty, says why it does not fire now, e.g. "Agent
+	// Workflows is off".
+	Paused string
+	// Last is the last tick's outcome in a few words, including a missed or
+	// skipped run and its reason ("missed: vouch was not running");
+	// LastAt is when (zero: never fired).
+	Last   string
+	LastAt time.Time
+}
+
+// Profiles edits Agent Profiles (SPEC H2): Settings › Tools & Workflows ›
+// Profiles, the profile editor and the per-profile tool selection pane.
+// Every change that SaveProfile or SetProfileTool makes is a new revision
+// of the profile; runs already started keep the revision they froze (SPEC
+// H4).
+type Profiles interface {
+	// ListProfiles returns every profile, by name.
+	ListProfiles(ctx context.Context) ([]ProfileSummary, error)
+	// Profile returns the latest revision of one profile.
+	Profile(ctx context.Context, name string) (ProfileView, error)
+	// SaveProfile validates in and stores it as a new revision; a new
+	// profile (in.Create) must not exist yet. A refusal is returned as an
+	// error of one sentence that says what to change, and nothing is stored.
+	// It never changes the tool allowlist: a new profile starts with no
+	// tools selected, and SetProfileTool changes the selection.
+	SaveProfile(ctx context.Context, in ProfileInput) (ProfileView, error)
+	// RemoveProfile deletes a profile with its schedule. Its past runs stay
+	// in the run history.
+	RemoveProfile(ctx context.Context, name string) error
+	// Definitions lists the definitions a profile may use, by name.
+	Definitions(ctx context.Context) ([]DefinitionChoice, error)
+	// ProfileTools lists every tool a profile may select — built-in tools
+	// and the cached tools of every configured server — grouped by server,
+	// each with ToolView.Enabled meaning "in this profile's allowlist".
+	// Tools not selected are not available to the profile's runs.
+	ProfileTools(ctx context.Context, name string) (ToolSelection, error)
+	// SetProfileTool adds a tool identity to the profile's allowlist (on) or
+	// removes it, as a new revision.
+	SetProfileTool(ctx context.Context, name, identity string, on bool) error
+	// SkillsForProfile lists the installed skills: first those enabled on
+	// the profile, in its order, then the others by name. An empty name
+	// (a profile not saved yet) lists them all, none enabled. Installing a
+	// skill enables it nowhere (SPEC H3).
+	SkillsForProfile(ctx context.Context, name string) ([]SkillChoice, error)
+}
+
+// ProfileSummary is one row of the profile list.
+type ProfileSummary struct {
+	Name       string
+	Definition string
+	// Kind is the definition's kind: "role", "flow" or "subagents".
+	Kind     string
+	Revision int
+	// Tools and Skills count the selected tools and the enabled skills.
+	Tools, Skills int
+	// Schedule is the schedule in words, "" for none.
+	Schedule string
+	Updated  time.Time
+}
+
+// ProfileView is the latest revision of one profile.
+type ProfileView struct {
+	Name       string
+	Definition string
+	Kind       string
+	// Model is the model runs use ("" : the one chosen in the chat).
+	Model string
+	// ContextWindow overrides the model's window when positive.
+	ContextWindow int
+	// Temperature is nil for the model's default.
+	Temperature *float64
+	// ToolBudget is the share of the window tool metadata may take (0: the
+	// default, SPEC F2).
+	ToolBudget float64
+	// Workspace is the folder the workspace tools are scoped to ("": the
+	// folder vouch was started in).
+	Workspace string
+	// Skills are the enabled skills' names, in prompt order.
+	Skills []string
+	// Tools is the allowlist, as tool identities; shown, never edited here.
+	Tools []string
+	// Schedule is nil without one.
+	Schedule *ScheduleInput
+	Revision int
+	Updated  time.Time
+}
+
+// ProfileInput is what the profile editor submits: every field of a profile
+// but its tool allowlist.
+type ProfileInput struct {
+	// Create marks a new profile; saving fails if the name is taken.
+	Create        bool
+	Name          string
+	Definition    string
+	Model         string
+	ContextWindow int
+	Temperature   *float64
+	ToolBudget    float64
+	Workspace     string
+	// Skills are enabled skill names in prompt order (SPEC H4).
+	Skills   []string
+	Schedule *ScheduleInput
+}
+
+// ScheduleInput is a profile's optional schedule: exactly one of Every (a
+// duration such as "30m" or "1h") and Cron (five fields), and the task it
+// runs.
+type ScheduleInput struct {
+	Every string
+	Cron  string
+	Task  string
+}
+
+// DefinitionChoice is one definition in the profile editor's picker.
+type DefinitionChoice struct {
+	Name        string
+	Kind        string
+	Revision    int
+	Description string
+	// EditedByPerson marks a definition the person changed in vouch.
+	EditedByPerson bool
+}
+
+// ToolSelection is what the tool selection pane shows: the servers, in
+// ListServers order, for the group headers and their status, and every
+// tool. Built-in tools have ServerID "builtin" and no ServerView.
+type ToolSelection struct {
+	Servers []ServerView
+	Tools   []ToolView
+}
+
+// SkillChoice is one installed skill as a profile may enable it.
+type SkillChoice struct {
+	Name        string
+	Version     string
+	Description string
+	Enabled     bool
+}
+
+// RunHistory is every run — chat, profile, scheduled, headless — with what
+// it froze and what it did (SPEC H7): the run history pane.
+type RunHistory interface {
+	// ListRuns returns up to limit runs, newest first, starting after
+	// cursor ("" : the newest). RunPage.Next is the cursor of the next
+	// page, "" at the end.
+	ListRuns(ctx context.Context, cursor string, limit int) (RunPage, error)
+	// Run returns one run in full.
+	Run(ctx context.Context, id string) (RunDetail, error)
+}
+
+// RunPage is one page of the run history.
+type RunPage struct {
+	Runs []RunSummary
+	Next string
+}
+
+// RunSummary is one row of the run history.
+type RunSummary struct {
+	ID string
+	// Kind is "chat", "profile", "scheduled" or "headless".
+	Kind string
+	// Profile is the profile's name, "" for a chat run.
+	Profile string
+	// Task is the person's task or message, first line.
+	Task    string
+	Started time.Time
+	// Ended is zero while the run goes on.
+	Ended time.Time
+	// Outcome is a word or two: "done", "failed", "cancelled", "waiting
+	// for approval", "running", "missed", "skipped".
+	Outcome string
+	// Err is the failure or the reason for a missed or skipped run, one
+	// sentence ("" when none).
+	Err   string
+	Calls int
+}
+
+// RunDetail is one run in full.
+type RunDetail struct {
+	RunSummary
+	Spec      FrozenSpec
+	Events    []RunEvent
+	Calls     []RunCall
+	Approvals []RunApproval
+}
+
+// FrozenSpec is what the run froze when it started (SPEC H4, D6).
+type FrozenSpec struct {
+	ProfileRevision    int
+	Definition         string
+	DefinitionRevision int
+	Model              string
+	ContextWindow      int
+	// Temperature is "" for the model's default.
+	Temperature string
+	Workspace   string
+	// Tools is the allowlist with the wire names the model saw.
+	Tools []FrozenTool
+	// Skills are the enabled skill versions, in prompt order.
+	Skills []FrozenSkill
+	// Policy summarises the policy snapshot, e.g. "12 rules · 3a9f…".
+	Policy string
+	// Budgets are the run's limits, one per line, e.g. "tool metadata
+	// 2.0k of 8.2k" or "skill reads 64 KiB per call, 256 KiB per run".
+	Budgets []string
+}
+
+// FrozenTool is one tool of a run's allowlist.
+type FrozenTool struct {
+	Identity string
+	WireName string
+}
+
+// FrozenSkill is one enabled skill version of a run, with the content
+// address of its files.
+type FrozenSkill struct {
+	Name    string
+	Version string
+	Digest  string
+}
+
+// RunEvent is one line of a run's event log.
+type RunEvent struct {
+	At   time.Time
+	Text string
+}
+
+// RunCall is one tool call of a run.
+type RunCall struct {
+	CorrelationID string
+	Identity      string
+	WireName      string
+	// Outcome is "ok", "error: …", "denied", "refused: …" and the like.
+	Outcome  string
+	Started  time.Time
+	Duration time.Duration
+}
+
+// RunApproval is one approval a run asked for.
+type RunApproval struct {
+	CorrelationID string
+	Identity      string
+	// Decision is "allowed once", "denied", "timed out" or "waiting".
+	Decision string
+	Note     string
+	At       time.Time
+}
+
+// Inbox holds the tool calls of background runs — profile runs started by a
+// schedule or in the background — that wait for the person (SPEC H6, D4).
+// Each is answered in the same approval pane as a chat call. The status
+// line shows how many wait.
+type Inbox interface {
+	// PendingApprovals lists the waiting calls, oldest first.
+	PendingApprovals(ctx context.Context) ([]InboxItem, error)
+	// AnswerApproval answers the call with correlationID of the run with
+	// runID. It fails with one sentence when the run no longer waits for it
+	// (it timed out or ended); the decision then reaches nobody.
+	AnswerApproval(ctx context.Context, runID, correlationID string, d agent.Decision) error
+	// InboxChanges delivers the number of waiting calls each time it
+	// changes. Only the latest count matters: the implementation keeps at
+	// most one unread value (replacing an older one) and never blocks on
+	// it. The channel is closed when vouch stops delivering.
+	InboxChanges() <-chan int
+}
+
+// InboxItem is one call of a background run waiting for the person, with
+// everything the approval pane shows.
+type InboxItem struct {
+	RunID string
+	// Profile is the run's profile; Kind is "scheduled" or "profile".
+	Profile string
+	Kind    string
+	Task    string
+	// Requested is when the call began to wait; Deadline when the run stops
+	// waiting for it (zero: no deadline).
+	Requested time.Time
+	Deadline  time.Time
+	Call      agent.ToolCall
+	Tool      agent.ToolDef
+	// Reason, Effect and Preview are as in agent.ApprovalRequested.
+	Reason  string
+	Effect  string
+	Preview string
+}
