@@ -97,7 +97,7 @@ func openBolt(path string, timeout time.Duration) (bdb *bbolt.DB, err error) {
 	return bbolt.Open(path, 0o600, &bbolt.Options{Timeout: timeout})
 }
 
-// prepare runs migrations and crash recovery; a panic inside bbolt while
+// prepare runs migrations and crash recovery (streaming messages, runs); a panic inside bbolt while
 // reading a damaged file becomes ErrCorrupt.
 func (db *DB) prepare() (err error) {
 	defer func() {
@@ -108,7 +108,10 @@ func (db *DB) prepare() (err error) {
 	if err := db.migrate(migrations); err != nil {
 		return err
 	}
-	return db.recoverStreaming()
+	if err := db.recoverStreaming(); err != nil {
+		return err
+	}
+	return db.recoverRuns()
 }
 
 func closeQuietly(bdb *bbolt.DB, path string) error {
