@@ -47,7 +47,7 @@ type ScheduleEntry struct {
 	Recorded time.Time `json:"recorded"`
 }
 
-func scheduleEntryKey(seq uint64) []byte { return binary.BigEndian.AppendUint64([]byte("e"), seq) }
+func scheduleEntryKey(seq uint64) []byte    { return binary.BigEndian.AppendUint64([]byte("e"), seq) }
 func scheduleMarkKey(profile string) []byte { return append([]byte("m"), profile...) }
 
 // AppendScheduleEntry records e and moves the profile's mark to its last
