@@ -12,15 +12,60 @@ import (
 // changes them in vouch, never from inside a run.
 const BoundaryRefusal = "This run cannot change its own policy, schedules, memory, MCP connections or workspace permissions; ask the person to do it in vouch."
 
+// InstallRefusal is the tool result of a call to a tool the run does not
+// offer whose name asks to install something — a skill, package, plugin,
+// extension or anything from a marketplace (SPEC G7). vouch has no such
+// tool for a model; only the person imports skills, from a local file.
+const InstallRefusal = "vouch installs nothing for a model: no tool installs or enables skills, packages, plugins or servers. " +
+	"Tell the person what you wanted; they can import a skill from a local file with `vouch skill install FILE` or in Settings › Skills."
+
 // notOffered is the result of a call whose wire name the run never offered
-// (SPEC C2): BoundaryRefusal when the name asks to widen the run's
-// boundaries, else the unknown-tool error. Neither is a guess; neither
-// runs anything.
+// (SPEC C2): the refusal's text when the name asks to install
+// something or widen the run's boundaries, else the unknown-tool error.
+// None is a guess; none runs anything.
 func (r *run) notOffered(name string) ToolResult {
-	if widensBoundaries(name) {
-		return ToolResult{Text: BoundaryRefusal, IsError: true}
+	if text, ok := refusal(name); ok {
+		return ToolResult{Text: text, IsError: true}
 	}
 	return ToolResult{Text: r.unknownTool(name), IsError: true}
+}
+
+// refusal returns InstallRefusal for an install-like name (SPEC G7),
+// BoundaryRefusal for another boundary-widening one (SPEC D6), and false
+// for any other name.
+func refusal(name string) (string, bool) {
+	switch {
+	case installsSomething(name):
+		return InstallRefusal, true
+	case widensBoundaries(name):
+		return BoundaryRefusal, true
+	}
+	return "", false
+}
+
+// installsSomething reports whether a tool name asks to install, fetch or
+// enable an add-on (SPEC G7): a word that only ever means that
+// (install…, uninstall, marketplace, plugin…, addon…), or a verb that adds
+// or fetches meeting a word for what is installed (add_skill,
+// download_package, enableExtension, skills.import).
+func installsSomething(name string) bool {
+	words := nameWords(name)
+	if len(words) > 1 && words[0] == "mcp" {
+		words = words[1:]
+	}
+	verb, object := false, false
+	for _, w := range words {
+		if strings.Contains(w, "install") || strings.HasPrefix(w, "marketplace") || strings.HasPrefix(w, "plugin") || strings.HasPrefix(w, "addon") {
+			return true
+		}
+		switch w {
+		case "add", "enable", "load", "import", "register", "download", "fetch", "get", "pull", "update", "upgrade", "activate", "setup", "deploy":
+			verb = true
+		case "skill", "skills", "package", "packages", "pkg", "extension", "extensions", "module", "modules", "bundle", "bundles":
+			object = true
+		}
+	}
+	return verb && object
 }
 
 // widensBoundaries reports whether a tool name asks for one of the

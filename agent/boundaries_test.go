@@ -1,10 +1,12 @@
 package agent
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
 
+	"vouch/agent/agenttest"
 	"vouch/policy"
 )
 
@@ -80,7 +82,7 @@ func TestBoundaryRefusal(t *testing.T) {
 		{name: "create_schedule", wire: "create_schedule", want: BoundaryRefusal},
 		{name: "memory_write", wire: "memory_write", want: BoundaryRefusal},
 		{name: "grant_workspace_access", wire: "grant_workspace_access", want: BoundaryRefusal},
-		{name: "install_skill", wire: "install_skill", want: BoundaryRefusal},
+		{name: "install_skill", wire: "install_skill", want: InstallRefusal},
 		{name: "an unknown name", wire: "frobnicate", want: `unknown tool "frobnicate": the available tools are`},
 		{name: "offered by the person", wire: "install_notes", offer: "builtin:install_notes", asks: true},
 	}
@@ -106,6 +108,86 @@ func TestBoundaryRefusal(t *testing.T) {
 			}
 			if len(res.approvals)+len(res.decided)+len(rec.got()) != 0 || !slices.Equal(outcomes(res.audits), []policy.Outcome(nil)) {
 				t.Errorf("got %d requests, %d decisions, %d invocations, audits %v; want none", len(res.approvals), len(res.decided), len(rec.got()), res.audits)
+			}
+		})
+	}
+}
+
+func TestInstallsSomething(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"install_skill", true},
+		{"installPackage", true},
+		{"pip_install", true},
+		{"mcp_uninstall_plugin", true},
+		{"marketplace_search", true},
+		{"plugins.list", true},
+		{"add_skill", true},
+		{"enable_skill", true},
+		{"download-package", true},
+		{"skills.import", true},
+		{"enableExtension", true},
+
+		{"set_policy", false},
+		{"add_mcp_server", false},
+		{"read_skill_notes", false},
+		{"list_packages", false},
+		{"fs_read", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := installsSomething(tt.name); got != tt.want {
+				t.Errorf("installsSomething(%q) = %v (words %q), want %v", tt.name, got, nameWords(tt.name), tt.want)
+			}
+		})
+	}
+}
+
+// TestInstallRefusal: a model that asks to install a skill reads InstallRefusal — which points at the local
+// import flow — as the tool result, and nothing is decided, asked or run
+// (SPEC G7). TestDeferredRefusals covers the same through tool_invoke.
+func TestInstallRefusal(t *testing.T) {
+	for _, tt := range []struct{ name, wire, args string }{
+		{"direct", "install_skill", `{"url":"https://example.invalid/skill.zip"}`},
+		{"camel case", "installPlugin", `{}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recorder{}
+			srv := agenttest.New(turns([][2]string{{tt.wire, tt.args}}))
+			t.Cleanup(srv.Close)
+			spec := RunSpec{Tools: []Tool{rec.tool("builtin:send", "send", "sent")}, History: []Message{{Role: RoleUser, Content: "install the pdf skill"}}}
+			decided := 0
+			spec.Decide = func(policy.Call) policy.Decision { decided++; return policy.Decision{Verdict: policy.VerdictAllow} }
+			spec.Audit = func(policy.Record) {}
+			ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+			defer cancel()
+			var evs []Event
+			for ev := range startRun(ctx, NewClient(srv.URL(), "", nil), spec) {
+				evs = append(evs, ev)
+				if _, ok := ev.(Done); ok {
+					break
+				}
+			}
+			fin := eventsOf[ToolCallFinished](evs)
+			if len(fin) != 1 || !fin[0].IsError || !strings.HasSuffix(fin[0].Result, InstallRefusal) {
+				t.Fatalf("tool results %+v, want exactly InstallRefusal", fin)
+			}
+			if !strings.Contains(InstallRefusal, "vouch skill install FILE") || !strings.Contains(InstallRefusal, "Settings › Skills") {
+				t.Fatalf("the refusal does not point at the local import flow: %q", InstallRefusal)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 2 {
+				t.Fatalf("%d model requests, want 2", len(reqs))
+			}
+			last := reqs[1].Messages[len(reqs[1].Messages)-1]
+			if last.Role != "tool" || !strings.HasSuffix(last.Content, InstallRefusal) {
+				t.Fatalf("the model read %+v, want the install refusal", last)
+			}
+			if decided != 0 || len(rec.got()) != 0 {
+				t.Fatalf("%d decisions and invocations %q; want none", decided, rec.got())
 			}
 		})
 	}

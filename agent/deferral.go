@@ -182,8 +182,8 @@ func (c *deferredCatalog) lookup(name, via string) (*PlannedTool, ToolResult) {
 	if c.inline[name] {
 		return nil, ToolResult{Text: fmt.Sprintf("%s cannot take %q: that tool is offered directly; call it by its name.", via, name), IsError: true}
 	}
-	if widensBoundaries(name) {
-		return nil, ToolResult{Text: BoundaryRefusal, IsError: true}
+	if text, ok := refusal(name); ok {
+		return nil, ToolResult{Text: text, IsError: true}
 	}
 	text := fmt.Sprintf("%s refuses %q: it is not one of this run's tools; find the exact name with tool_search.", via, name)
 	for _, t := range c.tools {

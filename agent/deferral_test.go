@@ -221,6 +221,7 @@ func TestDeferredRefusals(t *testing.T) {
 		{"server name without prefix", "tool_invoke", `{"name":"weather_forecast","arguments":{"city":"Oslo"}}`, `did you mean "mcp_weather_forecast"`},
 		{"a meta-tool", "tool_invoke", `{"name":"tool_invoke","arguments":{}}`, "offered directly"},
 		{"boundary widening", "tool_invoke", `{"name":"set_policy","arguments":{}}`, BoundaryRefusal},
+		{"install (SPEC G7)", "tool_invoke", `{"name":"install_skill","arguments":{}}`, InstallRefusal},
 		{"arguments as a string", "tool_invoke", `{"name":"mcp_weather_forecast","arguments":"{\"city\":\"Oslo\"}"}`, "must be a JSON object"},
 		{"no name", "tool_invoke", `{"arguments":{}}`, "tool_invoke needs"},
 		{"inspect unknown", "tool_inspect", `{"name":"mcp_nope"}`, "not one of this run's tools"},

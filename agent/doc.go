@@ -47,7 +47,9 @@
 // Before any handler runs, a call's wire name maps back to its identity
 // through the run's frozen map (an unknown name is an error to the model,
 // never a guess; a name that would widen the run's own boundaries — policy,
-// schedules, memory, MCP connections, permissions — gets BoundaryRefusal),
+// schedules, memory, MCP connections, permissions — gets BoundaryRefusal,
+// and one that asks to install a skill, package or plugin gets
+// InstallRefusal, which points at the person's local import flow, SPEC G7),
 // and the run's frozen policy decides with the exact arguments: allow, ask
 // (an ApprovalRequested event, with a Preview when the tool is a Previewer)
 // or block. Every decision is audited. Workspace.Tools are the read-only
