@@ -53,16 +53,21 @@ type serverRemovedMsg struct {
 	err      error
 }
 
-// toolsMsg carries Tools, with ListServers for the group headers.
+// toolsMsg carries Tools, with ListServers for the group headers. scope
+// says whose selection it is: "" for the conversation's, or a profile's
+// (profileScope).
 type toolsMsg struct {
+	scope   string
 	seq     int
 	tools   []ToolView
 	servers []ServerView
 	err     error
 }
 
-// toolToggledMsg carries SetToolEnabled.
+// toolToggledMsg carries SetToolEnabled, or SetProfileTool for the scope
+// of a profile.
 type toolToggledMsg struct {
+	scope    string
 	identity string
 	enabled  bool
 	err      error

@@ -23,11 +23,14 @@ import (
 //
 // A switch is flipped only when SetToolEnabled has answered: until then the
 // row shows it pending, and a failure leaves it as it was, with the error.
+//
+// The same page, over another toolSource, is the per-profile tool selection
+// pane (profile_tools.go): there a switch edits the profile's allowlist.
 type toolsPage struct {
-	common  Common
-	keys    ToolsKeyMap
-	servers Servers
-	width   int
+	common Common
+	keys   ToolsKeyMap
+	src    toolSource
+	width  int
 	height  int
 	active  bool // shown
 
@@ -47,8 +50,45 @@ type toolsPage struct {
 	notice  string
 }
 
-// newToolsPage returns the page; it loads when focused.
+// toolSource is whose tool selection the tools page shows and switches:
+// the conversation's, through Servers, or a profile's allowlist, through
+// Profiles. Its Cmds answer with toolsMsg and toolToggledMsg of its scope.
+type toolSource struct {
+	// scope tells this source's results from another's ("" : the
+	// conversation).
+	scope string
+	// load lists the tools (nil: nothing backs the page, and it says
+	// missing); set switches one.
+	load    func(seq int) tea.Cmd
+	set     func(identity string, on bool) tea.Cmd
+	missing string
+	// on says what a switch that is on means, e.g. "on for this
+	// conversation"; off what one that is off means.
+	on, off string
+}
+
+// conversationTools is the conversation's tool selection through s.
+func conversationTools(s Servers) toolSource {
+	src := toolSource{
+		missing: "MCP servers are not available here, so there are no tools to show.",
+		on:      "on for this conversation",
+		off:     "off for this conversation",
+	}
+	if s != nil {
+		src.load = func(seq int) tea.Cmd { return loadTools(s, seq) }
+		src.set = func(id string, on bool) tea.Cmd { return setToolEnabled(s, id, on) }
+	}
+	return src
+}
+
+// newToolsPage returns the conversation's Tools page; it loads when
+// focused.
 func newToolsPage(c Common, s Servers) toolsPage {
+	return newToolSelection(c, conversationTools(s))
+}
+
+// newToolSelection returns the tools page over src.
+func newToolSelection(c Common, src toolSource) toolsPage {
 	st := c.Styles.Modal
 	f := textinput.New()
 	f.Prompt = "/ "
@@ -56,7 +96,7 @@ func newToolsPage(c Common, s Servers) toolsPage {
 	f.PromptStyle = st.Prompt
 	f.TextStyle = st.Item
 	f.PlaceholderStyle = st.Detail
-	p := toolsPage{common: c, keys: c.Keys.Tools, servers: s, filter: f}
+	p := toolsPage{common: c, keys: c.Keys.Tools, src: src, filter: f}
 	p.syncKeys()
 	return p
 }
@@ -94,12 +134,12 @@ func (p toolsPage) focus() (settingsPage, tea.Cmd) {
 
 // reload asks for the tools again; the current ones stay on screen.
 func (p toolsPage) reload() (toolsPage, tea.Cmd) {
-	if p.servers == nil {
+	if p.src.load == nil {
 		return p, nil
 	}
 	p.seq++
 	p.loading = true
-	return p, loadTools(p.servers, p.seq)
+	return p, p.src.load(p.seq)
 }
 
 func (p toolsPage) blur() settingsPage {
@@ -120,7 +160,7 @@ func (p toolsPage) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
 func (p toolsPage) handle(msg tea.Msg) (toolsPage, Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case toolsMsg:
-		if msg.seq != p.seq {
+		if msg.scope != p.src.scope || msg.seq != p.seq {
 			return p, nil, nil
 		}
 		p.loading = false
@@ -154,7 +194,7 @@ func (p toolsPage) handle(msg tea.Msg) (toolsPage, Action, tea.Cmd) {
 // toggled applies SetToolEnabled's answer: the switch moves only on
 // success.
 func (p toolsPage) toggled(msg toolToggledMsg) toolsPage {
-	if !p.pending[msg.identity] {
+	if msg.scope != p.src.scope || !p.pending[msg.identity] {
 		return p
 	}
 	p.pending = maps.Clone(p.pending)
@@ -168,11 +208,11 @@ func (p toolsPage) toggled(msg toolToggledMsg) toolsPage {
 	for i := range tools {
 		if tools[i].Identity == msg.identity {
 			tools[i].Enabled = msg.enabled
-			state := "off"
+			state := p.src.off
 			if msg.enabled {
-				state = "on"
+				state = p.src.on
 			}
-			p.notice = fmt.Sprintf("%s is %s for this conversation.", safetext.Line(tools[i].Name, 32), state)
+			p.notice = fmt.Sprintf("%s is %s.", safetext.Line(tools[i].Name, 32), state)
 		}
 	}
 	p.tools = tools
@@ -227,7 +267,7 @@ func (p toolsPage) key(msg tea.KeyMsg) (toolsPage, Action, tea.Cmd) {
 		}
 		p.pending[t.Identity] = true
 		p.notice = ""
-		return p, nil, setToolEnabled(p.servers, t.Identity, !t.Enabled)
+		return p, nil, p.src.set(t.Identity, !t.Enabled)
 	}
 	return p, nil, nil
 }
@@ -282,7 +322,7 @@ func (p toolsPage) server(id string) (ServerView, bool) {
 // syncKeys enables the bindings that act now.
 func (p *toolsPage) syncKeys() {
 	k := &p.keys
-	avail := p.servers != nil
+	avail := p.src.load != nil
 	_, sel := p.selected()
 	filtered := p.filtering || p.filter.Value() != ""
 	k.Up.SetEnabled(len(p.visible) > 1)
@@ -301,8 +341,8 @@ const toolMarkWidth = 6
 func (p toolsPage) view() string {
 	st := p.common.Styles.Modal
 	w := p.width
-	if p.servers == nil {
-		return st.Detail.Render("MCP servers are not available here, so there are no tools to show.")
+	if p.src.load == nil {
+		return st.Detail.Render(p.src.missing)
 	}
 	on := 0
 	for _, t := range p.tools {
@@ -310,7 +350,7 @@ func (p toolsPage) view() string {
 			on++
 		}
 	}
-	top := st.Detail.Render(fmt.Sprintf("%s filter · %d tools, %d on for this conversation", p.keys.Filter.Help().Key, len(p.tools), on))
+	top := st.Detail.Render(fmt.Sprintf("%s filter · %d tools, %d %s", p.keys.Filter.Help().Key, len(p.tools), on, p.src.on))
 	if p.filtering || p.filter.Value() != "" {
 		top = p.filter.View()
 	}
@@ -409,6 +449,9 @@ func (p toolsPage) row(t ToolView, srv ServerView, known, focused bool, nameW, w
 			}
 		}
 		mark = " " + st.StatusWarn.Render(safetext.Line(why, w/2))
+	}
+	if t.Tokens > 0 {
+		mark = " " + st.Detail.Render(tokens(t.Tokens)+" tok") + mark
 	}
 	name := safetext.Line(t.Name, nameW)
 	nameCell := st.Item.Render(pad(name, nameW))
