@@ -31,8 +31,8 @@ type toolsPage struct {
 	keys   ToolsKeyMap
 	src    toolSource
 	width  int
-	height  int
-	active  bool // shown
+	height int
+	active bool // shown
 
 	filter    textinput.Model
 	filtering bool
