@@ -38,7 +38,7 @@ func (m *Manager) AgentTool(identity string, effect Effect) (agent.Tool, error) 
 		return nil, fmt.Errorf("%w: %s", ErrUnknownServer, serverID)
 	}
 	info, ok := s.catalog.Tool(name)
-	if !s.hasCatalog || !ok {
+	if !s.hasCatalog || !ok || !info.ModelVisible() {
 		return nil, fmt.Errorf("%w: %s", ErrUnknownTool, cleanText(identity, 200))
 	}
 	return &mcpTool{m: m, serverID: serverID, info: info, effect: effect}, nil

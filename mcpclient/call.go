@@ -66,11 +66,17 @@ type CallOptions struct {
 // mutating call fails with ErrSessionLost or ErrConnectionLost and is never
 // re-sent: after a broken connection it may or may not have run.
 func (m *Manager) Call(ctx context.Context, serverID, toolName string, args json.RawMessage, opts CallOptions) (Result, error) {
+	res, _, err := m.call(ctx, serverID, toolName, args, opts)
+	return res, err
+}
+
+// call is Call, also returning the raw result for CallRaw.
+func (m *Manager) call(ctx context.Context, serverID, toolName string, args json.RawMessage, opts CallOptions) (Result, json.RawMessage, error) {
 	if opts.CorrelationID == "" {
 		opts.CorrelationID = uuid.NewString()
 	}
-	fail := func(retried bool, err error) (Result, error) {
-		return Result{}, &CallError{ServerID: serverID, Tool: toolName, CorrelationID: opts.CorrelationID, Retried: retried, Err: err}
+	fail := func(retried bool, err error) (Result, json.RawMessage, error) {
+		return Result{}, nil, &CallError{ServerID: serverID, Tool: toolName, CorrelationID: opts.CorrelationID, Retried: retried, Err: err}
 	}
 	args, err := callArguments(args)
 	if err != nil {
@@ -103,7 +109,7 @@ func (m *Manager) Call(ctx context.Context, serverID, toolName string, args json
 				return fail(retried, err)
 			}
 			res.CorrelationID, res.Retried = opts.CorrelationID, retried
-			return res, nil
+			return res, raw, nil
 		}
 		var e *Error
 		if c.sessionLost(err, p) {

@@ -35,6 +35,11 @@ func (c Catalog) Clone() Catalog {
 			}
 			t.Annotations = a
 		}
+		if t.UI != nil {
+			ui := *t.UI
+			ui.Visibility = slices.Clone(ui.Visibility)
+			t.UI = &ui
+		}
 		out.Tools[i] = t
 	}
 	return out

@@ -133,7 +133,8 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 	})
 	pctx, p := withProbe(ctx)
 	res, err := c.Initialize(pctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ClientInfo: d.clientInfo,
+		ClientInfo:   d.clientInfo,
+		Capabilities: clientCapabilities(),
 	}})
 	if err != nil {
 		cn.close()
@@ -196,7 +197,7 @@ func (c *conn) request(ctx context.Context, method string, params map[string]any
 	if c.modern {
 		params["_meta"] = map[string]any{
 			mcp.MetaKeyProtocolVersion:    c.version,
-			mcp.MetaKeyClientCapabilities: mcp.ClientCapabilities{},
+			mcp.MetaKeyClientCapabilities: clientCapabilities(),
 			mcp.MetaKeyClientInfo:         c.clientInfo,
 		}
 		encoded, err := json.Marshal(params)

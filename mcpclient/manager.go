@@ -288,7 +288,9 @@ type ToolEntry struct {
 
 // Tools returns every cached tool of every configured server, including
 // inactive and stale ones (marked not Executable), sorted by server name and
-// tool name. It reads a snapshot and never waits on the network (SPEC B5).
+// tool name. Tools whose MCP Apps visibility lacks "model" are left out:
+// they are never offered to the model nor shown in a tool selector (SPEC
+// J2); AppTool finds them for a view. It reads a snapshot and never waits on the network (SPEC B5).
 // The entries' InputSchema and Annotations are shared: do not modify them.
 func (m *Manager) Tools() []ToolEntry {
 	return slices.Clone(*m.snap.Load())
@@ -316,6 +318,9 @@ func (m *Manager) publishLocked() {
 		}
 		exec := s.cfg.Active && s.status == StatusConnected
 		for _, t := range s.catalog.Tools {
+			if !t.ModelVisible() {
+				continue // app-only: never offered nor listed (SPEC J2)
+			}
 			out = append(out, ToolEntry{ToolInfo: t, ServerID: s.cfg.ID, ServerName: s.cfg.Name, Status: s.status, Executable: exec})
 		}
 	}

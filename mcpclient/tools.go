@@ -25,6 +25,9 @@ type ToolInfo struct {
 	Annotations map[string]any `json:"annotations,omitempty"`
 	// Identity is "mcp:<serverUUID>:<Name>" (SPEC C1).
 	Identity string `json:"identity"`
+	// UI is the tool's MCP Apps metadata, nil when it has none (SPEC J1,
+	// J2; see ui.go).
+	UI *ToolUI `json:"ui,omitempty"`
 }
 
 // Rejection is a tool definition that was skipped, with the reason (SPEC B3).
@@ -97,6 +100,7 @@ type wireTool struct {
 	Description json.RawMessage `json:"description"`
 	InputSchema json.RawMessage `json:"inputSchema"`
 	Annotations json.RawMessage `json:"annotations"`
+	Meta        json.RawMessage `json:"_meta"`
 }
 
 // validateTools turns raw tool definitions into valid tools and rejections.
@@ -138,6 +142,11 @@ func validateTools(serverID string, raws []json.RawMessage, lim Limits) ([]ToolI
 			reject(name, err.Error())
 			continue
 		}
+		ui, reason := parseToolUI(w.Meta)
+		if reason != "" {
+			reject(name, reason)
+			continue
+		}
 		if len(tools) >= lim.MaxTools {
 			reject(name, fmt.Sprintf("the server lists more than %d tools", lim.MaxTools))
 			continue
@@ -149,6 +158,7 @@ func validateTools(serverID string, raws []json.RawMessage, lim Limits) ([]ToolI
 			InputSchema: schema,
 			Annotations: annotations(w.Annotations),
 			Identity:    Identity(serverID, name),
+			UI:          ui,
 		})
 	}
 	return tools, rejected

@@ -76,6 +76,10 @@ type Options struct {
 	Tools []string
 	// Resources also offers a resource and a prompt.
 	Resources bool
+	// Apps also offers MCP Apps tools and their ui:// resources (apps.go);
+	// AppResource names the file the "clock_broken" tool binds.
+	Apps        bool
+	AppResource string
 	// InvalidTools answers tools/list with a crafted list of invalid
 	// definitions next to two valid ones ("echo" and "longdesc").
 	InvalidTools bool
@@ -164,7 +168,7 @@ func (s *Server) build() (*server.MCPServer, *server.StreamableHTTPServer, error
 		tools = append(tools, t)
 	}
 	sopts := []server.ServerOption{server.WithRecovery()}
-	if len(tools) > 0 {
+	if len(tools) > 0 || s.opts.Apps {
 		sopts = append(sopts, server.WithToolCapabilities(true))
 	}
 	if s.opts.Resources {
@@ -173,6 +177,9 @@ func (s *Server) build() (*server.MCPServer, *server.StreamableHTTPServer, error
 	ms := server.NewMCPServer(s.opts.Name, s.opts.Version, sopts...)
 	if len(tools) > 0 {
 		ms.AddTools(tools...)
+	}
+	if s.opts.Apps {
+		s.addApps(ms)
 	}
 	if s.opts.Resources {
 		ms.AddResource(mcp.NewResource("demo://readme", "readme", mcp.WithMIMEType("text/plain")),
