@@ -75,13 +75,33 @@ type Finding struct {
 	File string `json:"file"`
 	Line int    `json:"line"`
 	// Rule names the check: "secret", "mcp-activation", "injection",
-	// "exfiltration", "encoded-blob", "hidden-unicode".
+	// "exfiltration", "encoded-blob", "hidden-unicode", or
+	// "execution-request" (a SKILL.md frontmatter key asking for commands,
+	// hooks or an MCP server). See the Rule* constants.
 	Rule   string `json:"rule"`
 	Detail string `json:"detail"`
 	// Action is what the importer did: "shown", "stripped" (the text was
 	// replaced before anything was kept), or "rejected".
 	Action string `json:"action"`
 }
+
+// Finding rules (Finding.Rule).
+const (
+	RuleSecret        = "secret"
+	RuleMCPActivation = "mcp-activation"
+	RuleInjection     = "injection"
+	RuleExfiltration  = "exfiltration"
+	RuleEncodedBlob   = "encoded-blob"
+	RuleHiddenUnicode = "hidden-unicode"
+	RuleExecRequest   = "execution-request"
+)
+
+// Finding actions (Finding.Action).
+const (
+	ActionShown    = "shown"
+	ActionStripped = "stripped"
+	ActionRejected = "rejected"
+)
 
 // Rejection is the error of an import that was refused: Reason is one
 // sentence saying what is wrong and what to do (CLI exit code 3). Nothing
