@@ -85,13 +85,70 @@
 // request with an ErrToolBudget sentence naming them and their cost.
 // RunStarted.Tools carries the plan's figures.
 //
+// # Workflow runs (profiles)
+//
+// Client.RunWorkflow runs a profile's frozen definition (SPEC H2, H4, H5,
+// D6). The caller — `vouch run --profile`, the scheduler — resolves the
+// profile into a RunSpec whose Tools are exactly the allowlist and whose
+// Decide is the policy snapshot, and a WorkflowSpec: the profile and
+// definition revisions, the enabled skills in the profile's order as
+// FrozenSkill values (files by sha256, undeclared files absent) and a
+// SkillBlobs to read them. Both are copied deeply before the first event,
+// so editing the profile mid-run changes nothing in the run.
+//
+// Events: WorkflowStarted first (the frozen revisions, skills, allowlist
+// and the skill listing with its ListingLevel), Done last; in between each
+// part of the definition — the role, each flow step, the lead, each helper
+// — is framed by PartStarted (carrying that part's RunStarted) and
+// PartFinished (its reason and final answer). A helper's events nest
+// inside the lead's delegate call. ApprovalRequested from any part reaches
+// the caller exactly as in a chat run. Only the run's own conversation —
+// the role, the last flow step, the lead — is written to RunSpec.Transcript
+// and returned in Done.Messages; the other parts live in the events.
+//
+// Every part's system prompt is, in order (SPEC H4): RunSpec.SystemPrompt
+// (app safety and tool policy, then the deferred-tools listing if any),
+// the part's definition section (role instructions; step i of n; the lead
+// with its helpers; a helper), then the attributed skill listing
+// ("skill <name> (from <origin>): <description>") in the profile's order;
+// the task is the user message. The listing may take SkillListingShare
+// (10%) of the window, measured with the run's token counter, and
+// SkillListing degrades it deterministically: full (descriptions and
+// file names), trimmed (first sentence, 80 bytes), names only, and last
+// the names that fit with a count of the rest.
+//
+// Parts: a Role uses the whole allowlist (PreferredTools are named in the
+// prompt, never granted). Flow steps run in order, each with its Tools ∩
+// the allowlist, the first on the person's conversation and each next one
+// on the task plus the previous answer. The Subagents lead has its Tools
+// ∩ the allowlist and delegate {helper, task}; a helper runs inside that
+// call with its own Tools ∩ the allowlist and no delegate (depth one), and
+// its final answer is the result. All parts share one model, window,
+// Decide, Audit and one set of Limits: turns, tool calls and result bytes
+// of every part count together.
+//
+// skill_load {name} returns an enabled skill's SKILL.md, skill_read {name,
+// path} one of its declared files; both tagged with the skill's name,
+// origin and digest, and both exist only when the run has skills. A path
+// is cleaned and looked up among the declared files only: anything else is
+// "not found", and the refusal lists the declared files. Content is
+// re-hashed against the frozen sha256 and size and must be UTF-8 text, or
+// it is not used. One call returns at most SkillBytesPerCall
+// (DefaultSkillBytesPerCall, 16 KiB; longer text says how to continue with
+// offset) and all calls together SkillBytesPerRun (DefaultSkillBytesPerRun,
+// 64 KiB); past it a call is refused with an error result and the run goes
+// on. These tools, and delegate, are vouch's own: they never consult the
+// policy, are never in a selector, count against MaxToolCalls, and the
+// skill tools are audited as allowed by "vouch". Nothing a skill says
+// changes the run: the wire map, the tools offered and Decide are frozen.
+//
 // # Errors
 //
 // A run that fails ends with Done{Reason: StopError} or, for Limits,
 // StopLimit; Done.Err is one sentence that says what to do and wraps one of
 // the sentinel errors (ErrUnreachable, ErrTimeout, ErrServer, ErrBadStream,
 // ErrDropped, ErrContextOverflow, ErrLimit, ErrPersist, ErrBadTool,
-// ErrToolBudget). What was persisted before the failure stays. Problems with a single tool call
+// ErrToolBudget, ErrWorkflow). What was persisted before the failure stays. Problems with a single tool call
 // — an unknown wire name, arguments that are not a JSON object, a handler
 // error — are not run errors: they go back to the model as an error tool
 // result, and nothing is executed on a guess (SPEC A2, C2).

@@ -60,6 +60,12 @@ var (
 	// ErrDraftFinished is returned by Draft.Finish when called twice.
 	ErrDraftFinished = errors.New("draft already finished")
 
+	// ErrWorkflow means a workflow run (RunWorkflow) was refused before
+	// its first request: the definition is invalid, a skill reference is
+	// malformed, or a tool takes a name reserved for vouch's own workflow
+	// tools.
+	ErrWorkflow = errors.New("workflow run refused")
+
 	// ErrOutsideWorkspace is reported (as a tool error) when a built-in
 	// file tool is asked for a path outside its workspace root.
 	ErrOutsideWorkspace = errors.New("path is outside the workspace")

@@ -145,10 +145,19 @@ type run struct {
 	catalog  *deferredCatalog
 	system   string // the system prompt with the deferred-tools listing
 
-	toolsJSON   string
-	oaTools     []openai.Tool
-	toolCalls   int
-	resultBytes int
+	toolsJSON string
+	oaTools   []openai.Tool
+	// counts are measured against limits; the parts of a workflow run
+	// share one (SPEC A4).
+	counts *loopCounts
+	// app, in a workflow run part, adds the part's prompt and vouch's own
+	// workflow tools; nil in any other run.
+	app *appTools
+}
+
+// loopCounts is what a run has used of its Limits.
+type loopCounts struct {
+	turns, toolCalls, resultBytes int
 }
 
 func newRun(c *Client, ctx context.Context, spec RunSpec, events chan<- Event) *run {
@@ -160,7 +169,7 @@ func newRun(c *Client, ctx context.Context, spec RunSpec, events chan<- Event) *
 	if spec.IdleTimeout <= 0 {
 		spec.IdleTimeout = DefaultIdleTimeout
 	}
-	r := &run{c: c, ctx: ctx, spec: spec, limits: spec.Limits.withDefaults(), events: events, history: spec.History}
+	r := &run{c: c, ctx: ctx, spec: spec, limits: spec.Limits.withDefaults(), events: events, history: spec.History, counts: &loopCounts{}}
 	r.window = spec.ContextWindow
 	if r.window <= 0 {
 		r.window, r.spec.WindowSource = DefaultContextWindow, WindowFromDefault
@@ -172,14 +181,15 @@ func (r *run) execute() Done {
 	if err := r.freeze(); err != nil {
 		return Done{Reason: StopError, Err: err}
 	}
-	if r.emit(RunStarted{Model: r.spec.Model, ContextWindow: r.window, WindowSource: r.spec.WindowSource,
-		WireNames: maps.Clone(r.wireMap), Limits: r.limits, Tools: r.plan.Summary()}) != nil {
+	if r.emit(r.app.started(RunStarted{Model: r.spec.Model, ContextWindow: r.window, WindowSource: r.spec.WindowSource,
+		WireNames: maps.Clone(r.wireMap), Limits: r.limits, Tools: r.plan.Summary()})) != nil {
 		return Done{Reason: StopCancelled}
 	}
-	for turn := 0; ; turn++ {
-		if turn >= r.limits.MaxTurns {
+	for {
+		if r.counts.turns >= r.limits.MaxTurns {
 			return limitDone("the run reached its limit of %d model turns; send a follow-up message to let it continue", r.limits.MaxTurns)
 		}
+		r.counts.turns++
 		calls, stop := r.turn()
 		if stop != nil {
 			return *stop

@@ -65,6 +65,9 @@ func (r *run) freeze() error {
 		}
 		r.system += r.plan.Listing
 	}
+	if err := r.app.freeze(r); err != nil {
+		return err
+	}
 	r.byWire = make(map[string]*frozenTool, len(r.tools))
 	for i := range r.tools {
 		r.byWire[r.tools[i].wire] = &r.tools[i]
@@ -109,15 +112,15 @@ const (
 // result for every one of them, even when the run stops half-way.
 func (r *run) runTools(calls []ToolCall) *Done {
 	for i, call := range calls {
-		budget := min(r.limits.MaxResultBytesPerCall, r.limits.MaxResultBytesPerRun-r.resultBytes)
+		budget := min(r.limits.MaxResultBytesPerCall, r.limits.MaxResultBytesPerRun-r.counts.resultBytes)
 		switch {
-		case r.toolCalls >= r.limits.MaxToolCalls:
+		case r.counts.toolCalls >= r.limits.MaxToolCalls:
 			return r.abandon(calls[i:], notRunLimit, limitDone(
 				"the run reached its limit of %d tool calls; send a follow-up message to let it continue", r.limits.MaxToolCalls))
 		case budget <= 0:
 			return r.abandon(calls[i:], notRunLimit, r.budgetDone())
 		}
-		r.toolCalls++
+		r.counts.toolCalls++
 		if r.emit(ToolCallStarted{Call: call}) != nil {
 			return r.abandon(calls[i:], cancelledCall, Done{Reason: StopCancelled})
 		}
@@ -125,8 +128,10 @@ func (r *run) runTools(calls []ToolCall) *Done {
 		if !ok {
 			return r.abandon(calls[i:], cancelledCall, Done{Reason: StopCancelled})
 		}
+		// A delegate call's helper spends the shared budget while it runs.
+		budget = max(min(budget, r.limits.MaxResultBytesPerRun-r.counts.resultBytes), 0)
 		text, cut := truncateResult(res.Text, budget)
-		r.resultBytes += len(text)
+		r.counts.resultBytes += len(text)
 		msg := Message{Role: RoleTool, Content: text, ToolCallID: call.CorrelationID, IsError: res.IsError, Created: r.spec.Now()}
 		if err := r.record(msg); err != nil {
 			return &Done{Reason: StopError, Err: err}
@@ -180,6 +185,9 @@ func (r *run) exec(call ToolCall) (res ToolResult, ok bool) {
 	args, err := checkArguments(call.Arguments)
 	if err != nil {
 		return ToolResult{Text: err.Error(), IsError: true}, true
+	}
+	if h := r.app.handler(t.def.Identity); h != nil {
+		return h(r, call, args)
 	}
 	if isMeta(t.def.Identity) && r.catalog != nil {
 		return r.metaCall(call, t, args)

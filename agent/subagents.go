@@ -1,0 +1,88 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"vouch/workflow"
+)
+
+// subagents runs a Subagents definition: the lead is the run's own
+// conversation, with its tools (narrowing the allowlist) and the delegate
+// tool. Each delegation runs one helper to its end inside the lead's tool
+// call: the helper's instructions, its tools narrowed to the allowlist,
+// the same policy, approval path, workspace, skills and shared limits, and
+// no delegate tool (depth is one). The helper's final answer is the
+// delegate call's result.
+func (wf *workflowRun) subagents() Done {
+	d := wf.w.Definition
+	lead := d.Subagents.Lead
+	name := lead.Name
+	if name == "" {
+		name = "lead"
+	}
+	del := wf.delegateTool()
+	done, _ := wf.runPart(partRun{part: Part{Kind: PartLead, Name: name}, input: lastUser(wf.spec.History),
+		history: wf.spec.History, tools: wf.subset(lead.Tools), prompt: leadPrompt(d), delegate: &del, transcript: true})
+	return done
+}
+
+// delegateTool is the lead's delegate tool.
+func (wf *workflowRun) delegateTool() appTool {
+	helpers := wf.w.Definition.Subagents.Helpers
+	names := make([]string, len(helpers))
+	for i, h := range helpers {
+		names[i] = h.Name
+	}
+	enum, err := json.Marshal(names)
+	if err != nil { // a []string always marshals
+		enum = []byte("[]")
+	}
+	def := ToolDef{Identity: DelegateIdentity,
+		Description: "Hand a task to one of your helpers; its final answer comes back as the result.",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"helper":{"type":"string","enum":` + string(enum) + `},` +
+			`"task":{"type":"string","description":"what the helper should do, with everything it needs to know"}},"required":["helper","task"]}`)}
+	return appTool{wire: "delegate", def: def, call: func(r *run, call ToolCall, args json.RawMessage) (ToolResult, bool) {
+		return wf.delegate(args)
+	}}
+}
+
+// delegate runs one helper for a delegate call. ok is false when the run
+// was cancelled.
+func (wf *workflowRun) delegate(args json.RawMessage) (ToolResult, bool) {
+	d := wf.w.Definition
+	var in struct {
+		Helper string `json:"helper"`
+		Task   string `json:"task"`
+	}
+	helpers := d.Subagents.Helpers
+	names := make([]string, len(helpers))
+	for i, h := range helpers {
+		names[i] = h.Name
+	}
+	if err := json.Unmarshal(args, &in); err != nil || in.Helper == "" || strings.TrimSpace(in.Task) == "" {
+		return ToolResult{Text: fmt.Sprintf(`delegate needs {"helper": one of %s, "task": "<what to do>"}`, strings.Join(names, ", ")), IsError: true}, true
+	}
+	i := slices.IndexFunc(helpers, func(h workflow.Part) bool { return h.Name == in.Helper })
+	if i < 0 {
+		return ToolResult{Text: fmt.Sprintf("delegate: there is no helper %q; the helpers are %s", in.Helper, strings.Join(names, ", ")), IsError: true}, true
+	}
+	h := helpers[i]
+	part := Part{Kind: PartHelper, Name: h.Name, Index: wf.helpers}
+	wf.helpers++
+	done, out := wf.runPart(partRun{part: part, input: in.Task,
+		history: []Message{{Role: RoleUser, Content: in.Task, Created: wf.spec.Now()}},
+		tools:   wf.subset(h.Tools), prompt: helperPrompt(d, h)})
+	switch done.Reason {
+	case StopCancelled:
+		return ToolResult{}, false
+	case StopDone:
+		if out == "" {
+			out = "(the helper gave no answer)"
+		}
+		return ToolResult{Text: out}, true
+	}
+	return ToolResult{Text: fmt.Sprintf("helper %s did not finish: %v", h.Name, done.Err), IsError: true}, true
+}
