@@ -18,6 +18,7 @@ type KeyMap struct {
 	Approval ApprovalKeyMap
 	Rule     RuleEditorKeyMap
 	Policy   PolicyKeyMap
+	Workflow WorkflowKeyMaps
 }
 
 // DefaultKeyMap returns the default bindings of every pane and modal.
@@ -34,6 +35,7 @@ func DefaultKeyMap() KeyMap {
 		Approval: DefaultApprovalKeyMap(),
 		Rule:     DefaultRuleEditorKeyMap(),
 		Policy:   DefaultPolicyKeyMap(),
+		Workflow: DefaultWorkflowKeyMaps(),
 	}
 }
 
@@ -60,6 +62,11 @@ type ChatKeyMap struct {
 	// NewConversation starts a new, empty conversation; it acts only when
 	// the Backend implements Conversations.
 	NewConversation key.Binding
+	// Runs opens the run history and Inbox the approvals inbox (SPEC H6,
+	// H7, L2); each acts only when the Backend implements RunHistory or
+	// Inbox.
+	Runs  key.Binding
+	Inbox key.Binding
 }
 
 // DefaultChatKeyMap returns the chat screen's default bindings.
@@ -70,6 +77,11 @@ type ChatKeyMap struct {
 //
 // ctrl+l starts a new conversation: the textarea leaves it free, and in a
 // shell it clears the screen, which is close to what it does here.
+//
+// ctrl+r opens the run history: the textarea leaves it free. ctrl+e opens
+// the approvals inbox: it is only the textarea's second key for the end of
+// the line, which End still does while the input has text. ctrl+a and
+// ctrl+b were no choice: they are the prefixes of screen and tmux.
 //
 // Some keys are shared with the input on purpose and enabled by state:
 // Home/End move the transcript only while the input is empty, "?" toggles
@@ -94,6 +106,8 @@ func DefaultChatKeyMap() ChatKeyMap {
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
 
 		NewConversation: key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "new conversation"), key.WithDisabled()),
+		Runs:            key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "run history"), key.WithDisabled()),
+		Inbox:           key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "approvals inbox"), key.WithDisabled()),
 	}
 }
 
@@ -107,6 +121,7 @@ func (k ChatKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.Cancel, k.Quit, k.Help},
 		{k.ModelPicker, k.NewConversation, k.Settings, k.CopyAnswer, k.CopyCode},
+		{k.Runs, k.Inbox},
 		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 	}
 }

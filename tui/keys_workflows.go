@@ -1,0 +1,176 @@
+package tui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// WorkflowKeyMaps is the bindings of the Agent Workflows panes (SPEC H,
+// L2): the Workflows and Profiles pages of Settings, the profile editor,
+// the run history and the approvals inbox. The per-profile tool selection
+// pane uses the Tools page's bindings.
+type WorkflowKeyMaps struct {
+	Switch   WorkflowsKeyMap
+	Profiles ProfileListKeyMap
+	Editor   ProfileEditorKeyMap
+	Runs     RunsKeyMap
+	Run      RunDetailKeyMap
+	Inbox    InboxKeyMap
+}
+
+// DefaultWorkflowKeyMaps returns the default bindings of every Agent
+// Workflows pane.
+func DefaultWorkflowKeyMaps() WorkflowKeyMaps {
+	return WorkflowKeyMaps{
+		Switch:   DefaultWorkflowsKeyMap(),
+		Profiles: DefaultProfileListKeyMap(),
+		Editor:   DefaultProfileEditorKeyMap(),
+		Runs:     DefaultRunsKeyMap(),
+		Run:      DefaultRunDetailKeyMap(),
+		Inbox:    DefaultInboxKeyMap(),
+	}
+}
+
+// WorkflowsKeyMap is the Workflows page's bindings.
+type WorkflowsKeyMap struct {
+	Toggle  key.Binding // the Agent Workflows switch
+	Up      key.Binding
+	Down    key.Binding
+	Refresh key.Binding
+	Close   key.Binding
+}
+
+// DefaultWorkflowsKeyMap returns the Workflows page's default bindings.
+func DefaultWorkflowsKeyMap() WorkflowsKeyMap {
+	return WorkflowsKeyMap{
+		Toggle:  key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "turn off")),
+		Up:      key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
+		Down:    key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
+		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Close:   key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
+	}
+}
+
+// ProfileListKeyMap is the Profiles page's bindings.
+type ProfileListKeyMap struct {
+	Up      key.Binding
+	Down    key.Binding
+	New     key.Binding
+	Edit    key.Binding
+	Tools   key.Binding // the per-profile tool selection pane
+	Remove  key.Binding
+	Refresh key.Binding
+	Close   key.Binding
+}
+
+// DefaultProfileListKeyMap returns the Profiles page's default bindings.
+func DefaultProfileListKeyMap() ProfileListKeyMap {
+	return ProfileListKeyMap{
+		Up:      key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
+		Down:    key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
+		New:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
+		Edit:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit")),
+		Tools:   key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tools")),
+		Remove:  key.NewBinding(key.WithKeys("x", "delete"), key.WithHelp("x", "remove")),
+		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Close:   key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
+	}
+}
+
+// ProfileEditorKeyMap is the profile editor's bindings. Moving between
+// fields uses tab, and up and down outside the skills list; in the
+// definition field left and right choose; in the skills list space enables
+// a skill and shift+up or shift+down (K or J) moves it in the order.
+type ProfileEditorKeyMap struct {
+	Next     key.Binding
+	Prev     key.Binding
+	Up       key.Binding // previous field, or previous skill in the list
+	Down     key.Binding
+	Choose   key.Binding // left/right: another definition
+	ChooseR  key.Binding
+	Enable   key.Binding // a skill on or off
+	MoveUp   key.Binding // the skill earlier in the prompt
+	MoveDown key.Binding
+	Save     key.Binding
+	Cancel   key.Binding
+}
+
+// DefaultProfileEditorKeyMap returns the profile editor's default bindings.
+func DefaultProfileEditorKeyMap() ProfileEditorKeyMap {
+	return ProfileEditorKeyMap{
+		Next:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next")),
+		Prev:     key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous")),
+		Up:       key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "up")),
+		Down:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "down")),
+		Choose:   key.NewBinding(key.WithKeys("left"), key.WithHelp("←/→", "definition"), key.WithDisabled()),
+		ChooseR:  key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next definition"), key.WithDisabled()),
+		Enable:   key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "enable"), key.WithDisabled()),
+		MoveUp:   key.NewBinding(key.WithKeys("shift+up", "K"), key.WithHelp("K", "move up"), key.WithDisabled()),
+		MoveDown: key.NewBinding(key.WithKeys("shift+down", "J"), key.WithHelp("J", "move down"), key.WithDisabled()),
+		Save:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "save")),
+		Cancel:   key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "cancel")),
+	}
+}
+
+// RunsKeyMap is the run history's bindings.
+type RunsKeyMap struct {
+	Up      key.Binding
+	Down    key.Binding
+	Open    key.Binding
+	More    key.Binding // the next page of older runs
+	Refresh key.Binding
+	Close   key.Binding
+}
+
+// DefaultRunsKeyMap returns the run history's default bindings.
+func DefaultRunsKeyMap() RunsKeyMap {
+	return RunsKeyMap{
+		Up:      key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
+		Down:    key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
+		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		More:    key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "older runs"), key.WithDisabled()),
+		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Close:   key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
+	}
+}
+
+// RunDetailKeyMap is the bindings of one opened run.
+type RunDetailKeyMap struct {
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+	Close    key.Binding
+}
+
+// DefaultRunDetailKeyMap returns the bindings of one opened run.
+func DefaultRunDetailKeyMap() RunDetailKeyMap {
+	return RunDetailKeyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "scroll")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "f", " "), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "bottom")),
+		Close:    key.NewBinding(key.WithKeys("esc", "ctrl+c", "q"), key.WithHelp("esc", "back")),
+	}
+}
+
+// InboxKeyMap is the approvals inbox's bindings.
+type InboxKeyMap struct {
+	Up      key.Binding
+	Down    key.Binding
+	Open    key.Binding // the call in the approval pane
+	Refresh key.Binding
+	Close   key.Binding
+}
+
+// DefaultInboxKeyMap returns the approvals inbox's default bindings.
+func DefaultInboxKeyMap() InboxKeyMap {
+	return InboxKeyMap{
+		Up:      key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
+		Down:    key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
+		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "review")),
+		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Close:   key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
+	}
+}
