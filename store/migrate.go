@@ -93,6 +93,9 @@ var migrations = []migration{
 	{name: "definitions, profiles, runs and schedules", up: func(tx *bbolt.Tx) error {
 		return createBuckets(tx, bucketDefinitions, bucketProfiles, bucketRuns, bucketRunEvents, bucketScheduleLog)
 	}},
+	{name: "skills served by MCP servers", up: func(tx *bbolt.Tx) error {
+		return createBuckets(tx, bucketServerSkills, bucketServerSkillBlobs, bucketServerSkillSettings)
+	}},
 }
 
 func createBuckets(tx *bbolt.Tx, names ...[]byte) error {
