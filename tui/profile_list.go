@@ -1,0 +1,236 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"vouch/safetext"
+)
+
+// profileList is the Profiles page of Settings › Tools & Workflows (SPEC
+// H2, L2): every Agent Profile with its definition, revision, tool and
+// skill counts and schedule. n opens the profile editor for a new profile,
+// enter for the one under the cursor, t its tool selection pane; x removes
+// it after a confirmation whose default is Cancel. The panes above it
+// reload the list when they close (reveal).
+type profileList struct {
+	common   Common
+	keys     ProfileListKeyMap
+	profiles Profiles
+	width    int
+	height   int
+	active   bool
+
+	list   []ProfileSummary
+	cursor int
+
+	seq     int
+	loading bool
+	loaded  bool
+	err     string
+	notice  string
+}
+
+func newProfileList(c Common, p Profiles) profileList {
+	l := profileList{common: c, keys: c.Keys.Workflow.Profiles, profiles: p}
+	l.syncKeys()
+	return l
+}
+
+func (l profileList) title() string { return "Profiles" }
+
+// ShortHelp implements help.KeyMap.
+func (l profileList) ShortHelp() []key.Binding {
+	k := l.keys
+	return []key.Binding{k.New, k.Edit, k.Tools, k.Remove, k.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (l profileList) FullHelp() [][]key.Binding {
+	k := l.keys
+	return [][]key.Binding{{k.Up, k.Down, k.Refresh}, {k.New, k.Edit, k.Tools, k.Remove, k.Close}}
+}
+
+func (l profileList) setSize(width, height int) settingsPage {
+	l.width, l.height = width, height
+	return l
+}
+
+func (l profileList) focus() (settingsPage, tea.Cmd) {
+	l.active = true
+	l, cmd := l.reload()
+	return l, cmd
+}
+
+func (l profileList) reload() (profileList, tea.Cmd) {
+	if l.profiles == nil {
+		return l, nil
+	}
+	l.seq++
+	l.loading = true
+	return l, listProfiles(l.profiles, l.seq)
+}
+
+func (l profileList) blur() settingsPage {
+	l.active = false
+	return l
+}
+
+func (l profileList) focused() bool { return l.active }
+
+func (l profileList) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
+	l, action, cmd := l.handle(msg)
+	l.syncKeys()
+	return l, action, cmd
+}
+
+func (l profileList) handle(msg tea.Msg) (profileList, Action, tea.Cmd) {
+	switch msg := msg.(type) {
+	case profilesMsg:
+		if msg.seq != l.seq {
+			return l, nil, nil
+		}
+		l.loading = false
+		if msg.err != nil {
+			l.err = sentence(msg.err)
+			return l, nil, nil
+		}
+		cur, had := l.selected()
+		l.err, l.loaded, l.list = "", true, msg.profiles
+		l.cursor = min(l.cursor, max(len(l.list)-1, 0))
+		for i, p := range l.list {
+			if had && p.Name == cur.Name {
+				l.cursor = i
+			}
+		}
+		return l, nil, nil
+	case profileRemovedMsg:
+		if msg.err != nil {
+			l.err, l.notice = sentence(msg.err), ""
+			return l, nil, nil
+		}
+		l.err, l.notice = "", "Removed "+safetext.Line(msg.name, 40)+"; its past runs stay in the run history."
+		l, cmd := l.reload()
+		return l, nil, cmd
+	case tea.KeyMsg:
+		return l.key(msg)
+	}
+	return l, nil, nil
+}
+
+func (l profileList) key(msg tea.KeyMsg) (profileList, Action, tea.Cmd) {
+	k := l.keys
+	p, sel := l.selected()
+	switch {
+	case key.Matches(msg, k.Close):
+		return l, CloseModal{}, nil
+	case key.Matches(msg, k.Up):
+		l.cursor = max(l.cursor-1, 0)
+	case key.Matches(msg, k.Down):
+		l.cursor = min(l.cursor+1, max(len(l.list)-1, 0))
+	case key.Matches(msg, k.Refresh):
+		l.notice = ""
+		l, cmd := l.reload()
+		return l, nil, cmd
+	case key.Matches(msg, k.New):
+		l.notice = ""
+		return l, OpenModal{Modal: newProfileEditor(l.common, l.profiles, "")}, nil
+	case key.Matches(msg, k.Edit) && sel:
+		l.notice = ""
+		return l, OpenModal{Modal: newProfileEditor(l.common, l.profiles, p.Name)}, nil
+	case key.Matches(msg, k.Tools) && sel:
+		l.notice = ""
+		return l, OpenModal{Modal: newProfileTools(l.common, l.profiles, p.Name)}, nil
+	case key.Matches(msg, k.Remove) && sel:
+		body := fmt.Sprintf("Remove the profile %s with its schedule? Its past runs stay in the run history.",
+			safetext.Line(p.Name, 40))
+		return l, OpenModal{Modal: newConfirm(l.common, "Remove profile", body, "Remove",
+			removeProfile(l.profiles, p.Name))}, nil
+	}
+	return l, nil, nil
+}
+
+func (l profileList) selected() (ProfileSummary, bool) {
+	if l.cursor < 0 || l.cursor >= len(l.list) {
+		return ProfileSummary{}, false
+	}
+	return l.list[l.cursor], true
+}
+
+func (l *profileList) syncKeys() {
+	k := &l.keys
+	avail := l.profiles != nil
+	_, sel := l.selected()
+	k.Up.SetEnabled(len(l.list) > 1)
+	k.Down.SetEnabled(len(l.list) > 1)
+	k.New.SetEnabled(avail)
+	k.Edit.SetEnabled(avail && sel)
+	k.Tools.SetEnabled(avail && sel)
+	k.Remove.SetEnabled(avail && sel)
+	k.Refresh.SetEnabled(avail)
+}
+
+func (l profileList) view() string {
+	st := l.common.Styles.Modal
+	w := l.width
+	if l.profiles == nil {
+		return st.Detail.Render("Agent Profiles are not available here.")
+	}
+	var foot []string
+	switch {
+	case l.err != "":
+		foot = wrapLines(st.Error, "✗ "+l.err, w, 2)
+	case l.notice != "":
+		foot = wrapLines(st.Detail, l.notice, w, 2)
+	case l.loading && !l.loaded:
+		foot = []string{st.Detail.Render("Loading profiles…")}
+	}
+	var body []string
+	switch {
+	case !l.loaded:
+	case len(l.list) == 0:
+		body = wrapLines(st.Detail, "No profiles yet. A profile ties a definition to a model, the tools it may "+
+			"use, a workspace folder, skills and an optional schedule; n makes one.", w, 3)
+	default:
+		body = append(body, st.Label.Render(pad("  Profile", 22)+pad("Definition", 24)+pad("Rev", 5)+"Tools Skills  Schedule"))
+		for i, p := range l.list {
+			body = append(body, l.row(p, i == l.cursor, w))
+		}
+	}
+	rows := max(l.height-len(foot), 1)
+	if len(body) > rows {
+		first := max(0, min(l.cursor+1-rows/2, len(body)-rows))
+		body = append(body[:1:1], body[first+1:first+rows]...)
+	}
+	for len(body) < rows {
+		body = append(body, "")
+	}
+	return strings.Join(append(body, foot...), "\n")
+}
+
+// row renders one profile on one line.
+func (l profileList) row(p ProfileSummary, focused bool, w int) string {
+	st := l.common.Styles.Modal
+	cursor := "  "
+	name := pad(safetext.Line(p.Name, 19), 20)
+	if focused {
+		cursor = st.Prompt.Render("› ")
+		name = pad(st.Selected.Render(safetext.Line(p.Name, 19)), 20)
+	} else {
+		name = st.Item.Render(name)
+	}
+	def := safetext.Line(p.Definition, 0)
+	if p.Kind != "" {
+		def += " (" + safetext.Line(p.Kind, 10) + ")"
+	}
+	sched := "—"
+	if p.Schedule != "" {
+		sched = safetext.Line(p.Schedule, 0)
+	}
+	rest := pad(safetext.Line(def, 23), 24) + pad(fmt.Sprint(p.Revision), 5) +
+		padLeft(fmt.Sprint(p.Tools), 5) + padLeft(fmt.Sprint(p.Skills), 7) + "  " + sched
+	return cursor + name + st.Detail.Render(safetext.Line(rest, max(w-22, 1)))
+}

@@ -1,0 +1,99 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"vouch/safetext"
+)
+
+// profileTools is the per-profile tool selection pane (SPEC H2, L2): the
+// Tools page of Settings over a profile's allowlist instead of the
+// conversation's selection — tools grouped by server with their status and
+// token cost, a switch per tool, filter as you type. A tool that is not
+// selected is not available to the profile's runs: select one tool of
+// three and the model sees that one only. Each switch is a new revision of
+// the profile, made by Profiles.SetProfileTool; the pane moves a switch
+// only once that has answered.
+type profileTools struct {
+	common Common
+	name   string
+	page   toolsPage
+}
+
+// profileToolSource is the allowlist of the profile name through p.
+func profileToolSource(p Profiles, name string) toolSource {
+	src := toolSource{
+		scope:   profileScope(name),
+		missing: "Agent Profiles are not available here.",
+		on:      "selected for this profile",
+		off:     "not available to this profile",
+	}
+	if p != nil {
+		src.load = func(seq int) tea.Cmd { return loadProfileTools(p, name, seq) }
+		src.set = func(id string, on bool) tea.Cmd { return setProfileTool(p, name, id, on) }
+	}
+	return src
+}
+
+// newProfileTools returns the pane for the profile name; Init loads it.
+func newProfileTools(c Common, p Profiles, name string) profileTools {
+	page := newToolSelection(c, profileToolSource(p, name))
+	page.active = true
+	if page.src.load != nil {
+		page.seq, page.loading = 1, true // Init's load
+	}
+	page.syncKeys()
+	return profileTools{common: c, name: name, page: page}
+}
+
+// Init implements Modal: it loads the tools (load number 1).
+func (t profileTools) Init() tea.Cmd {
+	if t.page.src.load == nil {
+		return nil
+	}
+	return t.page.src.load(1)
+}
+
+// KeyGrace implements Modal: it opens on the person's own key.
+func (t profileTools) KeyGrace() time.Duration { return 0 }
+
+// ShortHelp implements help.KeyMap.
+func (t profileTools) ShortHelp() []key.Binding { return t.page.ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (t profileTools) FullHelp() [][]key.Binding { return t.page.FullHelp() }
+
+// boxWidth is the width of the pane's box.
+func (t profileTools) boxWidth() int { return min(t.common.Width-4, 100) }
+
+// SetSize implements Modal.
+func (t profileTools) SetSize(width, height int) Modal {
+	t.common = t.common.sized(width, height)
+	st := t.common.Styles.Modal
+	inner := innerWidth(st, t.boxWidth())
+	t.page = t.page.setSize(inner, max(height-st.Frame.GetVerticalFrameSize()-2, 3)).(toolsPage)
+	return t
+}
+
+// Update implements Modal.
+func (t profileTools) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+	page, action, cmd := t.page.update(msg)
+	t.page = page.(toolsPage)
+	return t, action, cmd
+}
+
+// View implements Modal.
+func (t profileTools) View() string {
+	st := t.common.Styles.Modal
+	inner := innerWidth(st, t.boxWidth())
+	lines := []string{
+		st.Title.Render("Tools of profile " + safetext.Line(t.name, inner-17)),
+		st.Detail.Render(safetext.Line("Only selected tools are available to its runs; each change is a new revision.", inner)),
+	}
+	lines = append(lines, strings.Split(t.page.view(), "\n")...)
+	return modalBox(st, inner, t.common.Height-st.Frame.GetVerticalFrameSize(), lines)
+}

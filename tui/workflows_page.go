@@ -1,0 +1,254 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"vouch/safetext"
+)
+
+// schedulesNote is what the Workflows page says about schedules, always
+// (SPEC H6): they are not a server.
+const schedulesNote = "Schedules are not a server: they fire only while vouch runs and what a run " +
+	"needs (model server, MCP servers, keyring) is available. A missed or skipped run is recorded " +
+	"with its reason; a call that needs approval waits in the approvals inbox."
+
+// workflowsPage is the Workflows page of Settings › Tools & Workflows
+// (SPEC H1, H6, L2): the Agent Workflows switch and every profile's
+// schedule. The switch moves only once SetWorkflowsEnabled has answered.
+type workflowsPage struct {
+	common Common
+	keys   WorkflowsKeyMap
+	w      Workflows
+	width  int
+	height int
+	active bool
+
+	on        bool
+	schedules []ScheduleView
+	scroll    int
+
+	seq      int
+	loading  bool
+	loaded   bool
+	toggling bool
+	err      string
+	notice   string
+}
+
+func newWorkflowsPage(c Common, w Workflows) workflowsPage {
+	p := workflowsPage{common: c, keys: c.Keys.Workflow.Switch, w: w}
+	p.syncKeys()
+	return p
+}
+
+func (p workflowsPage) title() string { return "Workflows" }
+
+// ShortHelp implements help.KeyMap.
+func (p workflowsPage) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Toggle, k.Down, k.Refresh, k.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (p workflowsPage) FullHelp() [][]key.Binding {
+	k := p.keys
+	return [][]key.Binding{{k.Toggle, k.Up, k.Down}, {k.Refresh, k.Close}}
+}
+
+func (p workflowsPage) setSize(width, height int) settingsPage {
+	p.width, p.height = width, height
+	return p
+}
+
+func (p workflowsPage) focus() (settingsPage, tea.Cmd) {
+	p.active = true
+	p, cmd := p.reload()
+	return p, cmd
+}
+
+func (p workflowsPage) reload() (workflowsPage, tea.Cmd) {
+	if p.w == nil {
+		return p, nil
+	}
+	p.seq++
+	p.loading = true
+	return p, loadWorkflows(p.w, p.seq)
+}
+
+func (p workflowsPage) blur() settingsPage {
+	p.active = false
+	return p
+}
+
+func (p workflowsPage) focused() bool { return p.active }
+
+func (p workflowsPage) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
+	p, action, cmd := p.handle(msg)
+	p.syncKeys()
+	return p, action, cmd
+}
+
+func (p workflowsPage) handle(msg tea.Msg) (workflowsPage, Action, tea.Cmd) {
+	switch msg := msg.(type) {
+	case workflowsMsg:
+		if msg.seq != p.seq {
+			return p, nil, nil
+		}
+		p.loading = false
+		if msg.err != nil {
+			p.err = sentence(msg.err)
+			return p, nil, nil
+		}
+		p.err, p.loaded = "", true
+		p.on, p.schedules = msg.on, msg.schedules
+		return p, nil, nil
+	case workflowsSetMsg:
+		if !p.toggling {
+			return p, nil, nil
+		}
+		p.toggling = false
+		if msg.err != nil {
+			p.err, p.notice = sentence(msg.err), ""
+			return p, nil, nil
+		}
+		p.on, p.err = msg.on, ""
+		if msg.on {
+			p.notice = "Agent Workflows is on: profiles, MCP tools, skills and schedules are back as they were."
+		} else {
+			p.notice = "Agent Workflows is off: nothing new starts and schedules wait; nothing was deleted."
+		}
+		// The schedules' paused state follows the switch.
+		p, cmd := p.reload()
+		return p, nil, cmd
+	case tea.KeyMsg:
+		k := p.keys
+		switch {
+		case key.Matches(msg, k.Close):
+			return p, CloseModal{}, nil
+		case key.Matches(msg, k.Toggle):
+			p.toggling, p.notice = true, ""
+			return p, nil, setWorkflows(p.w, !p.on)
+		case key.Matches(msg, k.Refresh):
+			p.notice = ""
+			p, cmd := p.reload()
+			return p, nil, cmd
+		case key.Matches(msg, k.Up):
+			p.scroll = max(p.scroll-1, 0)
+		case key.Matches(msg, k.Down):
+			p.scroll = min(p.scroll+1, max(len(p.schedules)-1, 0))
+		}
+	}
+	return p, nil, nil
+}
+
+func (p *workflowsPage) syncKeys() {
+	k := &p.keys
+	ready := p.w != nil && p.loaded && !p.toggling
+	k.Toggle.SetEnabled(ready)
+	if p.on {
+		k.Toggle.SetHelp("space", "turn off")
+	} else {
+		k.Toggle.SetHelp("space", "turn on")
+	}
+	k.Up.SetEnabled(len(p.schedules) > 1)
+	k.Down.SetEnabled(len(p.schedules) > 1)
+	k.Refresh.SetEnabled(p.w != nil)
+}
+
+func (p workflowsPage) view() string {
+	st := p.common.Styles.Modal
+	w := p.width
+	if p.w == nil {
+		return st.Detail.Render("Agent Workflows is not available here.")
+	}
+	var lines []string
+	switch {
+	case !p.loaded && p.err == "":
+		lines = append(lines, st.Detail.Render("Loading…"))
+	case p.loaded:
+		state := st.StatusOff.Render("○ off")
+		if p.on {
+			state = st.StatusOK.Render("● on")
+		}
+		if p.toggling {
+			state += st.Detail.Render(" · changing…")
+		}
+		lines = append(lines, st.Label.Render("Agent Workflows  ")+state)
+		lines = append(lines, wrapLines(st.Detail, "One switch for this device: profiles, MCP servers and skills. "+
+			"Off stops new workflow activity and deletes nothing.", w, 2)...)
+	}
+	lines = append(lines, "")
+	lines = append(lines, wrapLines(st.Detail, schedulesNote, w, 4)...)
+	lines = append(lines, "", st.Group.Render(fmt.Sprintf("Schedules (%d)", len(p.schedules))))
+
+	var foot []string
+	switch {
+	case p.err != "":
+		foot = wrapLines(st.Error, "✗ "+p.err, w, 2)
+	case p.notice != "":
+		foot = wrapLines(st.Detail, p.notice, w, 2)
+	}
+	room := max(p.height-len(lines)-len(foot), 1)
+	var body []string
+	if p.loaded && len(p.schedules) == 0 {
+		body = append(body, st.Detail.Render("No profile has a schedule. Set one in a profile's editor."))
+	}
+	for _, s := range p.schedules[min(p.scroll, len(p.schedules)):] {
+		body = append(body, p.scheduleLines(s, w)...)
+	}
+	if len(body) > room {
+		body = body[:room]
+	}
+	for len(body) < room {
+		body = append(body, "")
+	}
+	lines = append(lines, body...)
+	return strings.Join(append(lines, foot...), "\n")
+}
+
+// scheduleLines renders one schedule on two lines: the profile, its spec
+// and when it fires next; then the task and what happened last.
+func (p workflowsPage) scheduleLines(s ScheduleView, w int) []string {
+	st := p.common.Styles.Modal
+	now := p.common.Now()
+	next := "next " + until(now, s.Next)
+	if s.Paused != "" {
+		next = st.StatusWarn.Render("paused: " + safetext.Line(s.Paused, w/2))
+	} else {
+		next = st.Detail.Render(next)
+	}
+	head := st.Item.Render(safetext.Line(s.Profile, 24)) + st.Detail.Render(" · "+safetext.Line(s.Spec, 28)+" · ") + next
+	last := "never fired"
+	if !s.LastAt.IsZero() || s.Last != "" {
+		last = "last: " + safetext.Line(s.Last, 0) + " " + ago(now, s.LastAt)
+	}
+	sub := "  " + safetext.Line(s.Task, 0)
+	return []string{
+		head,
+		st.Detail.Render(safetext.Line(sub+" — "+last, w)),
+	}
+}
+
+// until says how long after now t is, compactly: "in 5m", "in 3h", "in
+// 2d"; "not planned" for the zero time, "due" when it has passed.
+func until(now, t time.Time) string {
+	if t.IsZero() {
+		return "not planned"
+	}
+	d := t.Sub(now)
+	switch {
+	case d <= 0:
+		return "due"
+	case d < time.Hour:
+		return fmt.Sprintf("in %dm", max(int(d/time.Minute), 1))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("in %dh", int(d/time.Hour))
+	default:
+		return fmt.Sprintf("in %dd", int(d/(24*time.Hour)))
+	}
+}
