@@ -137,7 +137,7 @@ func TestSubagentsRun(t *testing.T) {
 	callsB := make(chan json.RawMessage, 8)
 	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
 		call("delegate", `{"helper":"researcher","task":"find the answer"}`),
-		call("echo_a", `{}`),                                  // the lead's tool, not the researcher's
+		call("echo_a", `{}`), // the lead's tool, not the researcher's
 		call("delegate", `{"helper":"writer","task":"nest"}`), // helpers cannot delegate
 		call("echo_b", `{"q":"answer"}`),
 		agenttest.Reply("found: 42"),
