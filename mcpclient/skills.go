@@ -174,6 +174,12 @@ func (c *conn) skillsDeclared() bool {
 // skillConn connects to an active server that declares the extension. It
 // never lists or reads anything.
 func (m *Manager) skillConn(ctx context.Context, serverID string) (*server, *conn, error) {
+	return m.activeConn(ctx, serverID, true)
+}
+
+// activeConn connects to an active server, which must declare the skills
+// extension when skillsOnly is set.
+func (m *Manager) activeConn(ctx context.Context, serverID string, skillsOnly bool) (*server, *conn, error) {
 	m.mu.Lock()
 	s, ok := m.servers[serverID]
 	closed := m.closed
@@ -190,7 +196,7 @@ func (m *Manager) skillConn(ctx context.Context, serverID string) (*server, *con
 	if err != nil {
 		return nil, nil, err
 	}
-	if !c.skillsDeclared() {
+	if skillsOnly && !c.skillsDeclared() {
 		return nil, nil, &Error{Kind: ErrSkillsUnsupported,
 			Sentence: fmt.Sprintf("The MCP server %q does not declare the skills extension, so it serves no skills to vouch.", s.cfg.Name)}
 	}
@@ -324,17 +330,27 @@ func (m *Manager) GetSkill(ctx context.Context, serverID, uri string) (SkillEntr
 	return e, nil
 }
 
-// readSkillFile reads one file with resources/read and returns its raw
-// bytes (text as UTF-8, blob decoded). It verifies nothing: callers check
-// the bytes against the entry before using them.
+// readSkillFile reads one file of a skill with resources/read and returns
+// its raw bytes (text as UTF-8, blob decoded). It verifies nothing: callers
+// check the bytes against the entry before using them.
 func (m *Manager) readSkillFile(ctx context.Context, serverID, uri string) ([]byte, error) {
+	return m.readURI(ctx, serverID, uri, true)
+}
+
+// readResource reads any resource of an active server (an approved
+// cross-origin read; see SkillRun.ReadForSkill).
+func (m *Manager) readResource(ctx context.Context, serverID, uri string) ([]byte, error) {
+	return m.readURI(ctx, serverID, uri, false)
+}
+
+func (m *Manager) readURI(ctx context.Context, serverID, uri string, skillsOnly bool) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
 	defer cancel()
-	s, c, err := m.skillConn(ctx, serverID)
+	s, c, err := m.activeConn(ctx, serverID, skillsOnly)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := m.skillRequest(ctx, s, c, string("resources/read"), map[string]any{"uri": uri})
+	raw, err := m.skillRequest(ctx, s, c, "resources/read", map[string]any{"uri": uri})
 	if err != nil {
 		return nil, err
 	}
