@@ -1,6 +1,7 @@
 package skills
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"errors"
@@ -167,11 +168,13 @@ func (c *collector) add(e entry) error {
 
 // byPlace leaves out whole trees that are never part of a skill.
 func byPlace(name string) string {
-	switch first, _, _ := strings.Cut(name, "/"); first {
-	case "__MACOSX":
-		return whyMacMeta
-	case ".git", ".hg", ".svn":
-		return whyVCS
+	for i, seg := range strings.Split(name, "/") {
+		switch {
+		case i == 0 && seg == "__MACOSX":
+			return whyMacMeta
+		case seg == ".git" || seg == ".hg" || seg == ".svn":
+			return whyVCS
+		}
 	}
 	return ""
 }
@@ -273,6 +276,9 @@ func (c *collector) unreadable(name string, err error) error {
 	}
 	if ctxErr := c.ctx.Err(); ctxErr != nil {
 		return fmt.Errorf("skill import: %w", ctxErr)
+	}
+	if errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrChecksum) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return rejectf("the file %q does not match its header (size or checksum); the archive is damaged or hostile, so do not import it", name)
 	}
 	return rejectf("the file %q cannot be read from the package (%v); the archive is damaged, so re-pack it and import again", name, err)
 }
