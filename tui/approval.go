@@ -201,6 +201,8 @@ func (a approval) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 func (a approval) updateKey(msg tea.KeyMsg) (Modal, Action, tea.Cmd) {
 	k := a.keys
 	switch {
+	case key.Matches(msg, k.Stop) && a.req.background != nil:
+		return a, CloseModal{}, nil
 	case key.Matches(msg, k.Stop):
 		return a, approvalAction{correlation: a.req.call.CorrelationID, stop: true}, nil
 	case key.Matches(msg, k.SendNote):
@@ -283,6 +285,11 @@ func (a *approval) syncKeys() {
 		b.SetEnabled(!a.noting)
 	}
 	a.keys.Classify.SetEnabled(!a.noting && a.policy != nil)
+	// A call from the inbox can wait: its key goes back to the inbox
+	// without answering; a background run is not stopped from here.
+	if a.req.background != nil {
+		a.keys.Stop.SetHelp(a.keys.Stop.Help().Key, "back to inbox")
+	}
 	a.keys.SendNote.SetEnabled(a.noting)
 	a.keys.Back.SetEnabled(a.noting)
 	a.keys.Choose.SetHelp("enter", a.focus.label())

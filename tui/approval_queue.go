@@ -29,6 +29,10 @@ type approvalRequest struct {
 	effect  string
 	preview string
 	reply   chan<- agent.Decision
+	// background, when set, is the background run the call belongs to: it
+	// came from the approvals inbox (inbox.go), has no reply channel, and
+	// its answer goes back through the Inbox instead of this queue.
+	background *backgroundRun
 }
 
 // approvalQueue is a run's calls waiting for the person, in the order they
@@ -117,7 +121,7 @@ func (m Model) dropApprovals(cmd tea.Cmd, note string) (Model, tea.Cmd) {
 	m.run.approvals = approvalQueue{}
 	kept := make([]modalEntry, 0, len(m.modals.entries))
 	for _, e := range m.modals.entries {
-		if _, ok := e.modal.(approval); !ok {
+		if a, ok := e.modal.(approval); !ok || a.req.background != nil {
 			kept = append(kept, e)
 		}
 	}
@@ -136,11 +140,12 @@ func (m Model) noteTool(call agent.ToolCall, note string) {
 	}
 }
 
-// mapApprovals returns the stack with f applied to every approval pane.
+// mapApprovals returns the stack with f applied to every approval pane of
+// the chat's run (not to a call of the approvals inbox).
 func (s modalStack) mapApprovals(f func(approval) approval) modalStack {
 	entries := make([]modalEntry, len(s.entries))
 	for i, e := range s.entries {
-		if a, ok := e.modal.(approval); ok {
+		if a, ok := e.modal.(approval); ok && a.req.background == nil {
 			e.modal = f(a)
 		}
 		entries[i] = e

@@ -115,6 +115,13 @@ func (a approval) header(w int) []string {
 		}
 	}
 	field("tool", a.identity(), st.Group)
+	if b := a.req.background; b != nil {
+		run := "background run " + b.id
+		if b.profile != "" {
+			run += " of profile " + b.profile
+		}
+		field("run", run, st.Item)
+	}
 	field("server", a.serverLine(), st.Item)
 	called := a.req.call.WireName
 	if called == "" {

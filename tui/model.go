@@ -111,6 +111,9 @@ type Model struct {
 
 	// convPending is true while Conversations.NewConversation is in flight.
 	convPending bool
+	// inboxCount is how many calls of background runs wait in the
+	// approvals inbox (workflows_root.go, SPEC H6).
+	inboxCount int
 }
 
 // loadState is the progress of a start-up look-up.
@@ -181,7 +184,7 @@ func New(b Backend, opts Options) Model {
 // Init implements tea.Model: it loads the conversation and the server's
 // description in the background. Models load when the picker first opens.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(loadHistory(m.backend), loadInfo(m.backend), textarea.Blink)
+	return tea.Batch(loadHistory(m.backend), loadInfo(m.backend), textarea.Blink, m.initInbox())
 }
 
 // Update implements tea.Model. It is a router; each family of messages has
@@ -207,6 +210,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m = m.updateCopied(msg)
 	case conversationStartedMsg:
 		m = m.updateConversationStarted(msg)
+	case inboxCountMsg:
+		m, cmd = m.updateInboxCount(msg)
+	case inboxAnsweredMsg:
+		m, cmd = m.updateInboxAnswered(msg)
 	default:
 		m, cmd = m.updateOther(msg)
 	}
@@ -274,6 +281,8 @@ func (m *Model) syncKeys() {
 	m.keys.CopyAnswer.SetEnabled(answer)
 	m.keys.CopyCode.SetEnabled(answer)
 	m.keys.NewConversation.SetEnabled(m.canStartConversation())
+	m.keys.Runs.SetEnabled(m.runHistory() != nil)
+	m.keys.Inbox.SetEnabled(m.inboxBackend() != nil)
 }
 
 // runPhase is where the current run is.

@@ -70,6 +70,9 @@ func (m Model) statusView() string {
 	left = append(left, st.Model.Render(safetext.Line(model, 32)))
 
 	var right []string
+	if inbox := m.inboxBadge(); inbox != "" {
+		right = append(right, st.Warning.Render(inbox))
+	}
 	if tools := m.toolTokens(); tools != "" {
 		right = append(right, st.Usage.Render(tools))
 	}

@@ -1,0 +1,281 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"vouch/agent"
+	"vouch/safetext"
+)
+
+// inbox is the approvals inbox (SPEC H6, D4, L2): the tool calls of
+// background runs — scheduled or profile runs — that wait for the person,
+// oldest first, each with its run, profile and how long it has waited.
+// Enter opens the call in the same approval pane as a chat call
+// (approval*.go), with its grace period and its focus on Deny; the pane's
+// answer goes back to that run through Inbox.AnswerApproval, from a Cmd,
+// once (the root routes it: applyInboxApproval). The list reloads when
+// the pane closes and whenever the count changes.
+type inbox struct {
+	common Common
+	keys   InboxKeyMap
+	ib     Inbox
+	grace  time.Duration
+	policy PolicyEditor
+	desc   ToolDescriber
+
+	items  []InboxItem
+	cursor int
+
+	seq     int
+	loading bool
+	loaded  bool
+	err     string
+	notice  string
+}
+
+// newInbox returns the inbox; Init loads it (load 1). grace, d and pe are
+// what the approval pane it opens needs, as for a chat call.
+func newInbox(c Common, ib Inbox, grace time.Duration, d ToolDescriber, pe PolicyEditor) inbox {
+	in := inbox{common: c, keys: c.Keys.Workflow.Inbox, ib: ib, grace: grace, desc: d, policy: pe,
+		seq: 1, loading: ib != nil}
+	in.syncKeys()
+	return in
+}
+
+// Init implements Modal.
+func (in inbox) Init() tea.Cmd {
+	if in.ib == nil {
+		return nil
+	}
+	return loadInbox(in.ib, in.seq)
+}
+
+// KeyGrace implements Modal: it opens on the person's own key; the
+// approval pane it opens has its own grace period.
+func (in inbox) KeyGrace() time.Duration { return 0 }
+
+// ShortHelp implements help.KeyMap.
+func (in inbox) ShortHelp() []key.Binding {
+	k := in.keys
+	return []key.Binding{k.Up, k.Down, k.Open, k.Refresh, k.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (in inbox) FullHelp() [][]key.Binding { return [][]key.Binding{in.ShortHelp()} }
+
+func (in inbox) boxWidth() int { return min(in.common.Width-4, 100) }
+
+// SetSize implements Modal.
+func (in inbox) SetSize(width, height int) Modal {
+	in.common = in.common.sized(width, height)
+	return in
+}
+
+// Update implements Modal.
+func (in inbox) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+	in, action, cmd := in.handle(msg)
+	in.syncKeys()
+	return in, action, cmd
+}
+
+func (in inbox) handle(msg tea.Msg) (inbox, Action, tea.Cmd) {
+	switch msg := msg.(type) {
+	case inboxMsg:
+		if msg.seq != in.seq {
+			return in, nil, nil
+		}
+		in.loading = false
+		if msg.err != nil {
+			in.err = sentence(msg.err)
+			return in, nil, nil
+		}
+		in.err, in.loaded = "", true
+		in.items = msg.items
+		in.cursor = min(in.cursor, max(len(in.items)-1, 0))
+		return in, nil, nil
+	case inboxAnsweredMsg:
+		if msg.err != nil {
+			in.err, in.notice = sentence(msg.err), ""
+		} else {
+			in.err = ""
+			verb := "Denied"
+			if msg.allow {
+				verb = "Allowed once"
+			}
+			in.notice = fmt.Sprintf("%s: the call %s of run %s.", verb, safetext.Line(msg.correlation, 24), safetext.Line(msg.runID, 24))
+		}
+		return in.reload()
+	case inboxCountMsg:
+		if msg.err == nil && !msg.closed && msg.count != len(in.items) {
+			return in.reload()
+		}
+		return in, nil, nil
+	case tea.KeyMsg:
+		k := in.keys
+		switch {
+		case key.Matches(msg, k.Close):
+			return in, CloseModal{}, nil
+		case key.Matches(msg, k.Up):
+			in.cursor = max(in.cursor-1, 0)
+		case key.Matches(msg, k.Down):
+			in.cursor = min(in.cursor+1, max(len(in.items)-1, 0))
+		case key.Matches(msg, k.Refresh):
+			in.notice = ""
+			return in.reload()
+		case key.Matches(msg, k.Open):
+			if in.cursor < len(in.items) {
+				in.notice = ""
+				return in, OpenModal{Modal: in.approvalFor(in.items[in.cursor])}, nil
+			}
+		}
+	}
+	return in, nil, nil
+}
+
+// reload asks for the waiting calls again; the list stays on screen.
+func (in inbox) reload() (inbox, Action, tea.Cmd) {
+	if in.ib == nil {
+		return in, nil, nil
+	}
+	in.seq++
+	in.loading = true
+	return in, nil, loadInbox(in.ib, in.seq)
+}
+
+// reveal implements revealer: the approval pane above closed.
+func (in inbox) reveal() (Modal, tea.Cmd) {
+	in, _, cmd := in.reload()
+	in.syncKeys()
+	return in, cmd
+}
+
+// approvalFor is the approval pane for one waiting call. Its request has no
+// reply channel: the background run is answered through the Inbox, and the
+// request names the run (background) so the root routes the answer there.
+func (in inbox) approvalFor(it InboxItem) approval {
+	req := approvalRequest{
+		call: it.Call, tool: it.Tool, reason: it.Reason, effect: it.Effect, preview: it.Preview,
+		background: &backgroundRun{id: it.RunID, profile: it.Profile},
+	}
+	return newApproval(in.common, req, 1, 1, in.grace, in.desc, in.policy)
+}
+
+func (in *inbox) syncKeys() {
+	k := &in.keys
+	k.Up.SetEnabled(len(in.items) > 1)
+	k.Down.SetEnabled(len(in.items) > 1)
+	k.Open.SetEnabled(len(in.items) > 0)
+	k.Refresh.SetEnabled(in.ib != nil)
+}
+
+// View implements Modal.
+func (in inbox) View() string {
+	st := in.common.Styles.Modal
+	inner := innerWidth(st, in.boxWidth())
+	height := in.common.Height - st.Frame.GetVerticalFrameSize()
+	title := "Approvals inbox"
+	if in.loaded {
+		title += fmt.Sprintf(" (%d waiting)", len(in.items))
+	}
+	lines := []string{st.Title.Render(title)}
+	lines = append(lines, wrapLines(st.Detail, "Calls of scheduled and profile runs that need your approval. "+
+		"Each run waits, or stops waiting at its deadline.", inner, 2)...)
+	lines = append(lines, "")
+	var foot []string
+	switch {
+	case in.ib == nil:
+		lines = append(lines, st.Detail.Render("The approvals inbox is not available here."))
+	case in.err != "":
+		foot = wrapLines(st.Error, "✗ "+in.err, inner, 2)
+	case in.notice != "":
+		foot = wrapLines(st.Detail, in.notice, inner, 2)
+	case in.loading && !in.loaded:
+		foot = []string{st.Detail.Render("Loading…")}
+	}
+	if in.loaded && len(in.items) == 0 {
+		lines = append(lines, st.Detail.Render("Nothing waits for you."))
+	}
+	var body []string
+	focus := 0
+	for i, it := range in.items {
+		if i == in.cursor {
+			focus = len(body)
+		}
+		body = append(body, in.rows(it, i == in.cursor, inner)...)
+	}
+	room := max(height-len(lines)-len(foot), 1)
+	if len(body) > room {
+		first := max(0, min(focus-room/3, len(body)-room))
+		body = body[first : first+room]
+	}
+	lines = append(lines, body...)
+	for len(lines) < height-len(foot) {
+		lines = append(lines, "")
+	}
+	return modalBox(st, inner, height, append(lines, foot...))
+}
+
+// rows renders one waiting call on two lines: the tool and the run; then
+// the task, how long it has waited and its deadline.
+func (in inbox) rows(it InboxItem, focused bool, w int) []string {
+	st := in.common.Styles.Modal
+	now := in.common.Now()
+	cursor := "  "
+	if focused {
+		cursor = st.Prompt.Render("› ")
+	}
+	identity := it.Tool.Identity
+	if identity == "" {
+		identity = it.Call.Identity
+	}
+	tool := safetext.Line(identity, w/2)
+	if focused {
+		tool = st.Selected.Render(tool)
+	} else {
+		tool = st.Item.Render(tool)
+	}
+	who := safetext.Line(it.Kind, 12) + " run " + safetext.Line(it.RunID, 16)
+	if it.Profile != "" {
+		who += " of " + safetext.Line(it.Profile, 24)
+	}
+	wait := "waiting " + sinceShort(now, it.Requested)
+	if !it.Deadline.IsZero() {
+		wait += " · stops waiting " + until(now, it.Deadline)
+	}
+	second := "    " + firstLine(it.Task, 0)
+	return []string{
+		cursor + tool + st.Detail.Render(safetext.Line("  "+who, max(w-2-ansi.StringWidth(tool), 1))),
+		st.Detail.Render(safetext.Line(second+" — "+wait, w)),
+	}
+}
+
+// sinceShort is how long before now t was, without "ago": "5m", "just now".
+func sinceShort(now, t time.Time) string {
+	s := ago(now, t)
+	if len(s) > 4 && s[len(s)-4:] == " ago" {
+		return s[:len(s)-4]
+	}
+	return s
+}
+
+// applyInboxApproval carries out what the approval pane of an inbox call
+// asked: it closes the pane and sends the decision to the background run
+// through the Inbox, from a Cmd. Stop denies the call: a background run is
+// stopped from the command line, not from the pane of one of its calls.
+func (m Model) applyInboxApproval(run *backgroundRun, a approvalAction, cmd tea.Cmd) (Model, tea.Cmd) {
+	ib := m.inboxBackend()
+	d := a.decision
+	if a.stop {
+		d = agent.Decision{Allow: false, Note: "stopped by the person"}
+	}
+	m, pop := m.popModal(cmd)
+	if ib == nil {
+		return m, pop
+	}
+	return m, tea.Batch(pop, answerInbox(ib, run.id, a.correlation, d))
+}

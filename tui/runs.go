@@ -1,0 +1,241 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"vouch/safetext"
+)
+
+// runsPageSize is how many runs one ListRuns call asks for.
+const runsPageSize = 50
+
+// runList is the run history pane (SPEC H7, L2): every run — chat,
+// profile, scheduled, headless — newest first, a page at a time. Enter
+// opens one (runDetail) with what it froze, its tool calls, approvals,
+// events and outcome; m fetches older runs.
+type runList struct {
+	common  Common
+	keys    RunsKeyMap
+	history RunHistory
+
+	runs   []RunSummary
+	next   string // cursor of the next page, "" at the end
+	cursor int
+
+	seq     int
+	loading bool
+	loaded  bool
+	err     string
+}
+
+// newRunList returns the pane; Init loads the newest page (load 1).
+func newRunList(c Common, h RunHistory) runList {
+	l := runList{common: c, keys: c.Keys.Workflow.Runs, history: h, seq: 1, loading: h != nil}
+	l.syncKeys()
+	return l
+}
+
+// Init implements Modal.
+func (l runList) Init() tea.Cmd {
+	if l.history == nil {
+		return nil
+	}
+	return listRuns(l.history, l.seq, "", runsPageSize)
+}
+
+// KeyGrace implements Modal: it opens on the person's own key.
+func (l runList) KeyGrace() time.Duration { return 0 }
+
+// ShortHelp implements help.KeyMap.
+func (l runList) ShortHelp() []key.Binding {
+	k := l.keys
+	return []key.Binding{k.Up, k.Down, k.Open, k.More, k.Refresh, k.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (l runList) FullHelp() [][]key.Binding {
+	k := l.keys
+	return [][]key.Binding{{k.Up, k.Down, k.Open}, {k.More, k.Refresh, k.Close}}
+}
+
+func (l runList) boxWidth() int { return min(l.common.Width-4, 100) }
+
+// SetSize implements Modal.
+func (l runList) SetSize(width, height int) Modal {
+	l.common = l.common.sized(width, height)
+	return l
+}
+
+// Update implements Modal.
+func (l runList) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+	l, action, cmd := l.handle(msg)
+	l.syncKeys()
+	return l, action, cmd
+}
+
+func (l runList) handle(msg tea.Msg) (runList, Action, tea.Cmd) {
+	switch msg := msg.(type) {
+	case runsMsg:
+		if msg.seq != l.seq {
+			return l, nil, nil
+		}
+		l.loading = false
+		if msg.err != nil {
+			l.err = sentence(msg.err)
+			return l, nil, nil
+		}
+		l.err, l.loaded = "", true
+		if msg.cursor == "" {
+			l.runs = append([]RunSummary(nil), msg.page.Runs...)
+		} else {
+			l.runs = append(l.runs[:len(l.runs):len(l.runs)], msg.page.Runs...)
+		}
+		l.next = msg.page.Next
+		l.cursor = min(l.cursor, max(len(l.runs)-1, 0))
+		return l, nil, nil
+	case tea.KeyMsg:
+		k := l.keys
+		switch {
+		case key.Matches(msg, k.Close):
+			return l, CloseModal{}, nil
+		case key.Matches(msg, k.Up):
+			l.cursor = max(l.cursor-1, 0)
+		case key.Matches(msg, k.Down):
+			l.cursor = min(l.cursor+1, max(len(l.runs)-1, 0))
+			if l.cursor == len(l.runs)-1 && l.next != "" && !l.loading {
+				return l.more()
+			}
+		case key.Matches(msg, k.More):
+			return l.more()
+		case key.Matches(msg, k.Refresh):
+			l.seq++
+			l.loading = true
+			return l, nil, listRuns(l.history, l.seq, "", runsPageSize)
+		case key.Matches(msg, k.Open):
+			if l.cursor < len(l.runs) {
+				return l, OpenModal{Modal: newRunDetail(l.common, l.history, l.runs[l.cursor])}, nil
+			}
+		}
+	}
+	return l, nil, nil
+}
+
+// more fetches the page after the last run shown.
+func (l runList) more() (runList, Action, tea.Cmd) {
+	if l.next == "" || l.loading {
+		return l, nil, nil
+	}
+	l.seq++
+	l.loading = true
+	return l, nil, listRuns(l.history, l.seq, l.next, runsPageSize)
+}
+
+func (l *runList) syncKeys() {
+	k := &l.keys
+	k.Up.SetEnabled(len(l.runs) > 1)
+	k.Down.SetEnabled(len(l.runs) > 1)
+	k.Open.SetEnabled(len(l.runs) > 0)
+	k.More.SetEnabled(l.next != "" && !l.loading)
+	k.Refresh.SetEnabled(l.history != nil)
+}
+
+// View implements Modal.
+func (l runList) View() string {
+	st := l.common.Styles.Modal
+	inner := innerWidth(st, l.boxWidth())
+	height := l.common.Height - st.Frame.GetVerticalFrameSize()
+	title := "Run history"
+	if len(l.runs) > 0 {
+		more := ""
+		if l.next != "" {
+			more = "+"
+		}
+		title += fmt.Sprintf(" (%d%s)", len(l.runs), more)
+	}
+	lines := []string{st.Title.Render(title)}
+	var foot []string
+	switch {
+	case l.history == nil:
+		lines = append(lines, st.Detail.Render("The run history is not available here."))
+	case l.err != "":
+		foot = wrapLines(st.Error, "✗ "+l.err, inner, 2)
+	case l.loading && !l.loaded:
+		foot = []string{st.Detail.Render("Loading runs…")}
+	case l.loading:
+		foot = []string{st.Detail.Render("Loading…")}
+	}
+	var body []string
+	if l.loaded && len(l.runs) == 0 {
+		body = []string{st.Detail.Render("No runs yet: every chat turn, profile run and scheduled run is kept here.")}
+	}
+	if len(l.runs) > 0 {
+		body = append(body, st.Label.Render("  "+pad("Started", 10)+pad("Kind", 10)+pad("Profile", 18)+pad("Outcome", 18)+"Task"))
+	}
+	focus := 0
+	for i, r := range l.runs {
+		if i == l.cursor {
+			focus = len(body)
+		}
+		body = append(body, l.row(r, i == l.cursor, inner))
+	}
+	rows := max(height-len(lines)-len(foot), 1)
+	if len(body) > rows {
+		first := max(1, min(focus-rows/2, len(body)-rows+1))
+		body = append(body[:1:1], body[first:first+rows-1]...)
+	}
+	lines = append(lines, body...)
+	for len(lines) < height-len(foot) {
+		lines = append(lines, "")
+	}
+	return modalBox(st, inner, height, append(lines, foot...))
+}
+
+// row renders one run on one line.
+func (l runList) row(r RunSummary, focused bool, w int) string {
+	st := l.common.Styles.Modal
+	cursor := "  "
+	if focused {
+		cursor = st.Prompt.Render("› ")
+	}
+	profile := r.Profile
+	if profile == "" {
+		profile = "—"
+	}
+	outcome := safetext.Line(r.Outcome, 17)
+	switch {
+	case r.Ended.IsZero() && r.Outcome == "":
+		outcome = "running"
+	case r.Outcome == "":
+		outcome = "ended"
+	}
+	cells := pad(ago(l.common.Now(), r.Started), 10) + pad(safetext.Line(r.Kind, 9), 10) +
+		pad(safetext.Line(profile, 17), 18)
+	task := firstLine(r.Task, 0)
+	text := cursor + st.Detail.Render(cells) + outcomeStyle(st, r.Outcome).Render(pad(outcome, 18))
+	rest := max(w-2-10-10-18-18, 1)
+	if focused {
+		return text + st.Selected.Render(safetext.Line(task, rest))
+	}
+	return text + st.Item.Render(safetext.Line(task, rest))
+}
+
+// outcomeStyle colours an outcome by what it asks of the person; the word
+// itself says the same without colour.
+func outcomeStyle(st ModalStyles, outcome string) lipgloss.Style {
+	o := strings.ToLower(outcome)
+	switch {
+	case o == "done" || o == "ok":
+		return st.StatusOK
+	case strings.HasPrefix(o, "waiting"), o == "missed", o == "skipped", o == "cancelled":
+		return st.StatusWarn
+	case o == "failed" || strings.HasPrefix(o, "error"):
+		return st.StatusBad
+	}
+	return st.Detail
+}

@@ -1,0 +1,242 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"vouch/safetext"
+)
+
+// runDetail is one run re-opened from the history (SPEC H7): its outcome,
+// the specification it froze at start (profile and definition revisions,
+// model, window, workspace, allowlist with wire names, skill versions with
+// their content addresses, policy snapshot, budgets), every tool call with
+// its correlation ID, every approval, and the event log. It scrolls; the
+// text is laid out once per width.
+type runDetail struct {
+	common  Common
+	keys    RunDetailKeyMap
+	history RunHistory
+	summary RunSummary
+
+	detail  RunDetail
+	loaded  bool
+	err     string
+	body    []string
+	bodyW   int
+	scroll  int
+	loading bool
+}
+
+func newRunDetail(c Common, h RunHistory, r RunSummary) runDetail {
+	return runDetail{common: c, keys: c.Keys.Workflow.Run, history: h, summary: r, loading: h != nil}
+}
+
+// Init implements Modal: it loads the run.
+func (d runDetail) Init() tea.Cmd {
+	if d.history == nil {
+		return nil
+	}
+	return loadRun(d.history, d.summary.ID)
+}
+
+// KeyGrace implements Modal: it opens on the person's own key.
+func (d runDetail) KeyGrace() time.Duration { return 0 }
+
+// ShortHelp implements help.KeyMap.
+func (d runDetail) ShortHelp() []key.Binding {
+	k := d.keys
+	return []key.Binding{k.Up, k.PageDown, k.Top, k.Bottom, k.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (d runDetail) FullHelp() [][]key.Binding {
+	k := d.keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}, {k.Top, k.Bottom, k.Close}}
+}
+
+func (d runDetail) boxWidth() int { return min(d.common.Width-4, 100) }
+
+func (d runDetail) inner() int { return innerWidth(d.common.Styles.Modal, d.boxWidth()) }
+
+// rows is how many body lines fit under the title.
+func (d runDetail) rows() int {
+	return max(d.common.Height-d.common.Styles.Modal.Frame.GetVerticalFrameSize()-1, 1)
+}
+
+// SetSize implements Modal.
+func (d runDetail) SetSize(width, height int) Modal {
+	d.common = d.common.sized(width, height)
+	if d.loaded && d.bodyW != d.inner() {
+		d.relayout()
+	}
+	d.clamp()
+	return d
+}
+
+// Update implements Modal.
+func (d runDetail) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+	switch msg := msg.(type) {
+	case runMsg:
+		if msg.id != d.summary.ID || !d.loading {
+			return d, nil, nil
+		}
+		d.loading = false
+		if msg.err != nil {
+			d.err = sentence(msg.err)
+			return d, nil, nil
+		}
+		d.detail, d.loaded = msg.detail, true
+		d.relayout()
+	case tea.KeyMsg:
+		k := d.keys
+		switch {
+		case key.Matches(msg, k.Close):
+			return d, CloseModal{}, nil
+		case key.Matches(msg, k.Up):
+			d.scroll--
+		case key.Matches(msg, k.Down):
+			d.scroll++
+		case key.Matches(msg, k.PageUp):
+			d.scroll -= d.rows()
+		case key.Matches(msg, k.PageDown):
+			d.scroll += d.rows()
+		case key.Matches(msg, k.Top):
+			d.scroll = 0
+		case key.Matches(msg, k.Bottom):
+			d.scroll = len(d.body)
+		}
+		d.clamp()
+	}
+	return d, nil, nil
+}
+
+func (d *runDetail) clamp() {
+	d.scroll = max(min(d.scroll, len(d.body)-d.rows()), 0)
+}
+
+// View implements Modal.
+func (d runDetail) View() string {
+	st := d.common.Styles.Modal
+	inner := d.inner()
+	title := "Run " + safetext.Line(d.summary.ID, 24)
+	if d.summary.Profile != "" {
+		title += " · " + safetext.Line(d.summary.Profile, 24)
+	}
+	title += " · " + safetext.Line(d.summary.Kind, 12)
+	lines := []string{st.Title.Render(safetext.Line(title, inner))}
+	switch {
+	case d.history == nil:
+		lines = append(lines, st.Detail.Render("The run history is not available here."))
+	case d.err != "":
+		lines = append(lines, wrapLines(st.Error, "✗ "+d.err, inner, 3)...)
+	case !d.loaded:
+		lines = append(lines, st.Detail.Render("Loading the run…"))
+	default:
+		end := min(d.scroll+d.rows(), len(d.body))
+		lines = append(lines, d.body[d.scroll:end]...)
+		if end < len(d.body) {
+			lines[len(lines)-1] = st.Detail.Render(fmt.Sprintf("… %d more lines (pgdn)", len(d.body)-end))
+		}
+	}
+	return modalBox(st, inner, d.common.Height-st.Frame.GetVerticalFrameSize(), lines)
+}
+
+// relayout builds the body for the current width.
+func (d *runDetail) relayout() {
+	st := d.common.Styles.Modal
+	w := d.inner()
+	d.bodyW = w
+	r := d.detail
+	now := d.common.Now()
+	var out []string
+	add := func(label, value string) {
+		out = append(out, st.Label.Render(pad(label, 18))+st.Item.Render(safetext.Line(value, max(w-18, 1))))
+	}
+	head := func(s string) { out = append(out, "", st.Group.Render(s)) }
+
+	outcome := r.Outcome
+	if outcome == "" {
+		outcome = "running"
+	}
+	out = append(out, outcomeStyle(st, r.Outcome).Render(safetext.Line(outcome, w)))
+	if r.Err != "" {
+		out = append(out, wrapLines(st.Error, r.Err, w, 4)...)
+	}
+	add("Task", firstLine(r.Task, 0))
+	started := "—"
+	if !r.Started.IsZero() {
+		started = r.Started.UTC().Format("2006-01-02 15:04:05 UTC") + " (" + ago(now, r.Started) + ")"
+	}
+	add("Started", started)
+	if !r.Ended.IsZero() && !r.Started.IsZero() {
+		add("Took", r.Ended.Sub(r.Started).Round(time.Millisecond).String())
+	}
+
+	s := r.Spec
+	head("Frozen specification")
+	if s.ProfileRevision > 0 {
+		add("Profile revision", fmt.Sprint(s.ProfileRevision))
+	}
+	if s.Definition != "" {
+		add("Definition", fmt.Sprintf("%s, revision %d", safetext.Line(s.Definition, 0), s.DefinitionRevision))
+	}
+	model := s.Model
+	if s.ContextWindow > 0 {
+		model += " · window " + tokens(s.ContextWindow)
+	}
+	if s.Temperature != "" {
+		model += " · temperature " + s.Temperature
+	}
+	add("Model", model)
+	ws := s.Workspace
+	if ws == "" {
+		ws = "—"
+	}
+	add("Workspace", ws)
+	if s.Policy != "" {
+		add("Policy", s.Policy)
+	}
+	for i, b := range s.Budgets {
+		label := ""
+		if i == 0 {
+			label = "Budgets"
+		}
+		add(label, b)
+	}
+	out = append(out, st.Label.Render(fmt.Sprintf("Tools (%d)", len(s.Tools))))
+	for _, t := range s.Tools {
+		out = append(out, st.Item.Render(safetext.Line("  "+safetext.Line(t.WireName, 0)+" → "+safetext.Line(t.Identity, 0), w)))
+	}
+	out = append(out, st.Label.Render(fmt.Sprintf("Skills (%d, in prompt order)", len(s.Skills))))
+	for i, sk := range s.Skills {
+		text := fmt.Sprintf("  %d. %s %s %s", i+1, safetext.Line(sk.Name, 0), safetext.Line(sk.Version, 16), safetext.Line(sk.Digest, 0))
+		out = append(out, st.Item.Render(safetext.Line(text, w)))
+	}
+
+	head(fmt.Sprintf("Tool calls (%d)", len(r.Calls)))
+	for _, c := range r.Calls {
+		text := fmt.Sprintf("%s  %s → %s  %s", safetext.Line(c.CorrelationID, 0), safetext.Line(c.WireName, 0),
+			safetext.Line(c.Identity, 0), c.Duration.Round(time.Millisecond))
+		out = append(out, st.Item.Render(safetext.Line(text, w)))
+		out = append(out, outcomeStyle(st, c.Outcome).Render(safetext.Line("    "+safetext.Line(c.Outcome, 0), w)))
+	}
+	head(fmt.Sprintf("Approvals (%d)", len(r.Approvals)))
+	for _, a := range r.Approvals {
+		text := fmt.Sprintf("%s  %s  %s", safetext.Line(a.CorrelationID, 0), safetext.Line(a.Identity, 0), safetext.Line(a.Decision, 0))
+		if a.Note != "" {
+			text += " — note: " + safetext.Line(a.Note, 0)
+		}
+		out = append(out, st.Item.Render(safetext.Line(text, w)))
+	}
+	head(fmt.Sprintf("Events (%d)", len(r.Events)))
+	for _, e := range r.Events {
+		text := e.At.UTC().Format("15:04:05") + "  " + safetext.Line(e.Text, 0)
+		out = append(out, st.Detail.Render(safetext.Line(text, w)))
+	}
+	d.body = strings.Split(strings.Join(out, "\n"), "\n")
+}

@@ -1,0 +1,143 @@
+package tui
+
+import (
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"vouch/safetext"
+)
+
+// The root's side of the Agent Workflows panes: discovering the optional
+// capabilities on the Backend, opening the run history (ctrl+r) and the
+// approvals inbox (ctrl+e), watching the inbox count for the status line,
+// and routing the answer to a call of the inbox back to its run.
+
+// backgroundRun names the background run an inbox call belongs to.
+type backgroundRun struct {
+	id      string
+	profile string
+}
+
+func (m Model) inboxBackend() Inbox {
+	if ib, ok := m.backend.(Inbox); ok {
+		return ib
+	}
+	return nil
+}
+
+func (m Model) runHistory() RunHistory {
+	if h, ok := m.backend.(RunHistory); ok {
+		return h
+	}
+	return nil
+}
+
+func (m Model) workflows() Workflows {
+	if w, ok := m.backend.(Workflows); ok {
+		return w
+	}
+	return nil
+}
+
+func (m Model) profiles() Profiles {
+	if p, ok := m.backend.(Profiles); ok {
+		return p
+	}
+	return nil
+}
+
+func (m Model) toolDescriber() ToolDescriber {
+	if d, ok := m.backend.(ToolDescriber); ok {
+		return d
+	}
+	return nil
+}
+
+// workflowPages are the pages Agent Workflows adds to Settings › Tools &
+// Workflows (SPEC L2): the switch with the schedules, and the profiles.
+func (m Model) workflowPages() []settingsPage {
+	return []settingsPage{newWorkflowsPage(m.common, m.workflows()), newProfileList(m.common, m.profiles())}
+}
+
+// initInbox returns the Cmds that read the inbox count once and then watch
+// it, when the Backend has an inbox.
+func (m Model) initInbox() tea.Cmd {
+	ib := m.inboxBackend()
+	if ib == nil {
+		return nil
+	}
+	ch := ib.InboxChanges()
+	if ch == nil {
+		return countInbox(ib)
+	}
+	return tea.Batch(countInbox(ib), watchInbox(ch))
+}
+
+// updateInboxCount records a new count and re-arms the watch; an open
+// inbox hears of it too, to reload.
+func (m Model) updateInboxCount(msg inboxCountMsg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch {
+	case msg.err != nil:
+		m.status.err = sentence(msg.err)
+		return m, nil
+	case msg.closed:
+		// vouch stopped delivering counts; the last one stays.
+	default:
+		m.inboxCount = max(msg.count, 0)
+		if ib := m.inboxBackend(); ib != nil {
+			if ch := ib.InboxChanges(); ch != nil {
+				cmd = watchInbox(ch)
+			}
+		}
+	}
+	if _, ok := m.modals.top().(inbox); ok {
+		var modalCmd tea.Cmd
+		m, modalCmd = m.updateTopModal(msg)
+		cmd = tea.Batch(cmd, modalCmd)
+	}
+	return m, cmd
+}
+
+// updateInboxAnswered shows what became of an answer: in the inbox when
+// it is on top, else in the status line, so that a failure is never lost.
+func (m Model) updateInboxAnswered(msg inboxAnsweredMsg) (Model, tea.Cmd) {
+	if _, ok := m.modals.top().(inbox); ok {
+		return m.updateTopModal(msg)
+	}
+	if msg.err != nil {
+		m.status = statusState{err: sentence(msg.err)}
+		return m, nil
+	}
+	verb := "Denied"
+	if msg.allow {
+		verb = "Allowed once"
+	}
+	m.status = statusState{notice: fmt.Sprintf("%s: the call of background run %s.", verb, safetext.Line(msg.runID, 24))}
+	return m, nil
+}
+
+// openRuns pushes the run history (SPEC H7).
+func (m Model) openRuns() (Model, tea.Cmd) {
+	return m.pushModal(newRunList(m.common, m.runHistory()))
+}
+
+// openInbox pushes the approvals inbox (SPEC H6).
+func (m Model) openInbox() (Model, tea.Cmd) {
+	return m.pushModal(newInbox(m.common, m.inboxBackend(), m.opts.KeyGrace, m.toolDescriber(), m.policyEditor()))
+}
+
+// inboxBadge is the status line's "2 approvals waiting (ctrl+e)", empty
+// when nothing waits.
+func (m Model) inboxBadge() string {
+	n := m.inboxCount
+	if n == 0 || m.inboxBackend() == nil {
+		return ""
+	}
+	noun := "approvals"
+	if n == 1 {
+		noun = "approval"
+	}
+	return fmt.Sprintf("%d %s waiting (%s)", n, noun, m.keys.Inbox.Help().Key)
+}
