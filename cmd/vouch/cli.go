@@ -94,6 +94,10 @@ func commands() []command {
 		{"server", "add NAME --url URL [--header H --secret-stdin] | test | activate | deactivate | remove NAME | list", runServer},
 		{"run", "[--approve-tty] TASK: one headless run; exit 4 with the correlation ID when a call needs approval", runRun},
 		{"tools", "every tool: identity, wire name, server, classification, status [--json]; plan [--context N] [--json]: what a run would send", runTools},
+		{"profile", "list | show P | create P --definition D [--model M] [--context N] [--tool ID ...] [--skill S ...] [--every DUR|--cron EXPR --task T] | edit P ... | remove P", runProfileCmd},
+		{"definition", "add FILE.json | list | show D | remove D: Role, Flow and Subagents definitions", runDefinitionCmd},
+		{"runs", "run history, newest first [--limit N] [--before ID] [--json]; show ID [--json]: the frozen spec, calls, approvals, outcome", runRunsCmd},
+		{"workflows", "on | off | status [--json]: the Agent Workflows switch and the schedules", runWorkflowsCmd},
 		{"policy", "list [--json] | set IDENTITY ask|allow|block [--effect E] [--under ARG=PATH] [--one-of ARG=V1,V2] [--note T] | remove IDENTITY", runPolicyCmd},
 		{"version", "print the version", runVersion},
 		{"help", "this help", nil},
@@ -113,7 +117,7 @@ func usage(w io.Writer) {
 	var b strings.Builder
 	b.WriteString(usageHead)
 	for _, c := range commands() {
-		fmt.Fprintf(&b, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
 	}
 	b.WriteString(`
 Global flags:

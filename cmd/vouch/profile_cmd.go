@@ -1,0 +1,402 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"vouch/safetext"
+	"vouch/store"
+	"vouch/workflow"
+)
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error {
+	*l = append(*l, v)
+	return nil
+}
+
+// profileFlags are the flags of `vouch profile create` and `edit`. --model
+// here is the profile's model, not the global flag.
+type profileFlags struct {
+	fs                                           *flag.FlagSet
+	asJSON                                       *bool
+	definition, model, workspace                 *string
+	every, cron, task, temperature               *string
+	context                                      *int
+	toolBudget                                   *float64
+	tools, skills                                stringList
+	noTools, noSkills, noSchedule, noTemperature *bool
+}
+
+func newProfileFlags(sub string, g *globals) *profileFlags {
+	fs := flag.NewFlagSet("vouch profile "+sub, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&g.stateDir, "state-dir", g.stateDir, "state directory")
+	fs.StringVar(&g.modelURL, "model-url", g.modelURL, "model server base URL")
+	f := &profileFlags{fs: fs, asJSON: fs.Bool("json", false, "print JSON")}
+	if sub != "create" && sub != "edit" {
+		return f
+	}
+	f.definition = fs.String("definition", "", "the Role, Flow or Subagents definition")
+	f.model = fs.String("model", "", "the model runs use")
+	f.context = fs.Int("context", 0, "context window override in tokens")
+	f.temperature = fs.String("temperature", "", "sampling temperature, 0 to 2")
+	f.toolBudget = fs.Float64("tool-budget", 0, "share of the window for tool metadata, e.g. 0.25")
+	fs.Var(&f.tools, "tool", "a tool identity to allow (repeat)")
+	f.workspace = fs.String("workspace", "", "the folder the workspace tools are scoped to")
+	fs.Var(&f.skills, "skill", "an installed skill to enable, in prompt order (repeat)")
+	f.every = fs.String("every", "", "run the task at this interval, e.g. 1h")
+	f.cron = fs.String("cron", "", "run the task on this five-field cron schedule")
+	f.task = fs.String("task", "", "the task a schedule runs")
+	f.noTools = fs.Bool("no-tools", false, "clear the tool allowlist")
+	f.noSkills = fs.Bool("no-skills", false, "enable no skills")
+	f.noSchedule = fs.Bool("no-schedule", false, "remove the schedule")
+	f.noTemperature = fs.Bool("no-temperature", false, "use the model's default temperature")
+	return f
+}
+
+// apply sets on p every field whose flag was given.
+func (f *profileFlags) apply(p *workflow.Profile) error {
+	set := map[string]bool{}
+	f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if set["definition"] {
+		p.Definition = *f.definition
+	}
+	if set["model"] {
+		p.Model = strings.TrimSpace(*f.model)
+	}
+	if set["context"] {
+		if *f.context <= 0 {
+			return fail(exitUsage, "--context must be a positive number of tokens, e.g. 8192")
+		}
+		p.ContextWindow = *f.context
+	}
+	if set["temperature"] {
+		t, err := strconv.ParseFloat(*f.temperature, 64)
+		if err != nil || t < 0 || t > 2 {
+			return fail(exitUsage, "--temperature %q must be a number from 0 to 2", *f.temperature)
+		}
+		p.Temperature = &t
+	}
+	if *f.noTemperature {
+		p.Temperature = nil
+	}
+	if set["tool-budget"] {
+		if *f.toolBudget <= 0 || *f.toolBudget > 1 {
+			return fail(exitUsage, "--tool-budget must be a fraction above 0 and at most 1, e.g. 0.25")
+		}
+		p.ToolBudget = *f.toolBudget
+	}
+	if *f.noTools {
+		p.Tools = nil
+	}
+	if len(f.tools) > 0 {
+		p.Tools = append(p.Tools[:0:0], f.tools...)
+	}
+	if set["workspace"] {
+		p.Workspace = *f.workspace
+	}
+	if *f.noSkills {
+		p.Skills = nil
+	}
+	if len(f.skills) > 0 {
+		p.Skills = append(p.Skills[:0:0], f.skills...)
+	}
+	switch {
+	case *f.noSchedule:
+		if set["every"] || set["cron"] || set["task"] {
+			return fail(exitUsage, "--no-schedule removes the schedule; drop --every, --cron and --task")
+		}
+		p.Schedule = nil
+	case set["every"] || set["cron"]:
+		if set["every"] && set["cron"] {
+			return fail(exitUsage, "a schedule is either --every or --cron, not both")
+		}
+		s := workflow.Schedule{Every: *f.every, Cron: *f.cron}
+		if p.Schedule != nil {
+			s.Task = p.Schedule.Task
+		}
+		if set["task"] {
+			s.Task = *f.task
+		}
+		p.Schedule = &s
+	case set["task"]:
+		if p.Schedule == nil {
+			return fail(exitUsage, "--task goes with a schedule; add --every DURATION or --cron EXPR")
+		}
+		p.Schedule.Task = *f.task
+	}
+	if p.Schedule != nil && strings.TrimSpace(p.Schedule.Task) == "" {
+		return fail(exitUsage, "a schedule needs --task TEXT: what the scheduled run should do")
+	}
+	return nil
+}
+
+// runProfileCmd is `vouch profile list | show | create | edit | remove`
+// (SPEC H2, M).
+func runProfileCmd(ctx context.Context, g *globals, args []string, e env) error {
+	if len(args) == 0 {
+		return fail(exitUsage, "vouch profile needs a subcommand: list, show, create, edit or remove")
+	}
+	sub := args[0]
+	switch sub {
+	case "list", "show", "create", "edit", "remove":
+	default:
+		return fail(exitUsage, "unknown subcommand 'vouch profile %s'; use list, show, create, edit or remove", sub)
+	}
+	f := newProfileFlags(sub, g)
+	pos, err := parseInterleaved(f.fs, args[1:])
+	if err != nil {
+		return err
+	}
+	name := ""
+	if sub != "list" {
+		if len(pos) != 1 {
+			return fail(exitUsage, "vouch profile %s needs exactly one profile name", sub)
+		}
+		name = pos[0]
+	} else if len(pos) > 0 {
+		return fail(exitUsage, "vouch profile list: unexpected argument %q", pos[0])
+	}
+	return withState(ctx, g, e, func(s *state) error {
+		ps := s.profiles()
+		switch sub {
+		case "list":
+			return profileList(e, s.db, *f.asJSON)
+		case "show":
+			p, err := ps.profile(name)
+			if err != nil {
+				return err
+			}
+			return printProfile(e, p, *f.asJSON)
+		case "remove":
+			if err := ps.remove(name); err != nil {
+				return err
+			}
+			if *f.asJSON {
+				return writeJSON(e.stdout, map[string]string{"removed": name})
+			}
+			_, err := fmt.Fprintf(e.stdout, "removed profile %s; its runs stay in 'vouch runs'\n", safetext.Line(name, 0))
+			return err
+		}
+		p := workflow.Profile{Name: name}
+		if sub == "edit" {
+			if p, err = ps.profile(name); err != nil {
+				return err
+			}
+		} else if *f.definition == "" {
+			return fail(exitUsage, "vouch profile create needs --definition D ('vouch definition list' shows them)")
+		}
+		if err := f.apply(&p); err != nil {
+			return err
+		}
+		saved, err := ps.save(p, sub == "create")
+		if err != nil {
+			return err
+		}
+		return printProfile(e, saved, *f.asJSON)
+	})
+}
+
+// profiles returns the profile service over this state.
+func (s *state) profiles() *profileService {
+	return &profileService{db: s.db, knownTools: func() []string {
+		ids := builtinIdentities()
+		for _, t := range s.mcp.mgr.Tools() {
+			ids = append(ids, t.Identity)
+		}
+		return ids
+	}}
+}
+
+func profileList(e env, db *store.DB, asJSON bool) error {
+	ps, err := db.Profiles()
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		if ps == nil {
+			ps = []workflow.Profile{}
+		}
+		return writeJSON(e.stdout, ps)
+	}
+	if len(ps) == 0 {
+		_, err := fmt.Fprintln(e.stdout, "no profiles; create one with: vouch profile create NAME --definition D")
+		return err
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	_, _ = fmt.Fprintln(tw, "NAME\tREVISION\tDEFINITION\tTOOLS\tSKILLS\tSCHEDULE")
+	for _, p := range ps {
+		_, _ = fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%s\n", safetext.Line(p.Name, 40), p.Revision, safetext.Line(p.Definition, 40),
+			len(p.Tools), len(p.Skills), safetext.Line(scheduleWords(p.Schedule), 40))
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write list: %w", err)
+	}
+	return nil
+}
+
+// scheduleWords is a schedule in a few words, "" for none.
+func scheduleWords(s *workflow.Schedule) string {
+	switch {
+	case s == nil:
+		return ""
+	case s.Every != "":
+		return "every " + s.Every
+	}
+	return "cron " + s.Cron
+}
+
+func printProfile(e env, p workflow.Profile, asJSON bool) error {
+	if asJSON {
+		return writeJSON(e.stdout, p)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	pr := func(k, v string) { _, _ = fmt.Fprintf(tw, "%s\t%s\n", k, safetext.Line(v, 0)) }
+	pr("profile", fmt.Sprintf("%s (revision %d, %s)", p.Name, p.Revision, p.Updated.Local().Format("2006-01-02 15:04")))
+	def := p.Definition
+	if p.DefinitionRevision > 0 {
+		def += fmt.Sprintf(" (revision %d)", p.DefinitionRevision)
+	}
+	pr("definition", def)
+	pr("model", orDefault(p.Model, "the chat's model"))
+	if p.ContextWindow > 0 {
+		pr("context", strconv.Itoa(p.ContextWindow)+" tokens when the server reports none")
+	}
+	if p.Temperature != nil {
+		pr("temperature", strconv.FormatFloat(*p.Temperature, 'g', -1, 64))
+	}
+	if p.ToolBudget > 0 {
+		pr("tool budget", fmt.Sprintf("%.0f%% of the window", p.ToolBudget*100))
+	}
+	pr("workspace", orDefault(p.Workspace, "the folder vouch runs in"))
+	pr("tools", orDefault(strings.Join(p.Tools, " "), "none"))
+	pr("skills", orDefault(strings.Join(p.Skills, ", "), "none"))
+	if p.Schedule != nil {
+		pr("schedule", scheduleWords(p.Schedule)+": "+p.Schedule.Task)
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write profile: %w", err)
+	}
+	return nil
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// runDefinitionCmd is `vouch definition add FILE.json | list | show D |
+// remove D`: Role, Flow Agent and Subagents definitions, validated strictly
+// and kept with every revision (SPEC H2).
+func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error {
+	if len(args) == 0 {
+		return fail(exitUsage, "vouch definition needs a subcommand: add, list, show or remove")
+	}
+	sub := args[0]
+	fs := subFlags("definition "+sub, g)
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseInterleaved(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	want := 1
+	switch sub {
+	case "list":
+		want = 0
+	case "add", "show", "remove":
+	default:
+		return fail(exitUsage, "unknown subcommand 'vouch definition %s'; use add, list, show or remove", sub)
+	}
+	if len(pos) != want {
+		return fail(exitUsage, "vouch definition %s takes %d argument(s), not %d", sub, want, len(pos))
+	}
+	return withDB(g, func(db *store.DB) error {
+		ps := &profileService{db: db}
+		switch sub {
+		case "add":
+			data, err := readDefinitionFile(pos[0])
+			if err != nil {
+				return err
+			}
+			d, err := ps.addDefinition(data)
+			if err != nil {
+				return err
+			}
+			if *asJSON {
+				return writeJSON(e.stdout, d)
+			}
+			_, err = fmt.Fprintf(e.stdout, "saved definition %s (%s), revision %d\n", safetext.Line(d.Name, 0), d.Kind, d.Revision)
+			return err
+		case "show":
+			d, err := db.Definition(pos[0], 0)
+			if err != nil {
+				return fail(exitUsage, "no definition is named %q; 'vouch definition list' shows them", pos[0])
+			}
+			return writeJSON(e.stdout, d)
+		case "remove":
+			if err := ps.removeDefinition(pos[0]); err != nil {
+				return err
+			}
+			_, err := fmt.Fprintf(e.stdout, "removed definition %s\n", safetext.Line(pos[0], 0))
+			return err
+		}
+		ds, err := db.Definitions()
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			if ds == nil {
+				ds = []workflow.Definition{}
+			}
+			return writeJSON(e.stdout, ds)
+		}
+		if len(ds) == 0 {
+			_, err := fmt.Fprintln(e.stdout, "no definitions; add one with: vouch definition add FILE.json")
+			return err
+		}
+		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		_, _ = fmt.Fprintln(tw, "NAME\tKIND\tREVISION\tORIGIN")
+		for _, d := range ds {
+			origin := orDefault(d.Origin, "person")
+			if d.EditedByPerson {
+				origin += " (edited)"
+			}
+			_, _ = fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", safetext.Line(d.Name, 40), d.Kind, d.Revision, safetext.Line(origin, 60))
+		}
+		if err := tw.Flush(); err != nil {
+			return fmt.Errorf("write list: %w", err)
+		}
+		return nil
+	})
+}
+
+// maxDefinitionFile bounds a definition file.
+const maxDefinitionFile = 256 << 10
+
+func readDefinitionFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fail(exitUsage, "cannot read %s (%v); pass the path of a definition JSON file", path, err)
+	}
+	defer func() { _ = f.Close() }()
+	data, err := io.ReadAll(io.LimitReader(f, maxDefinitionFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(data) > maxDefinitionFile {
+		return nil, fail(exitRejected, "%s is larger than %d KiB; a definition is a small JSON file", path, maxDefinitionFile>>10)
+	}
+	return data, nil
+}

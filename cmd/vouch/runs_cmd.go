@@ -1,0 +1,302 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"vouch/safetext"
+	"vouch/store"
+)
+
+// runsJSON is `vouch runs --json`: one page, newest first, and the cursor
+// of the next (pass it to --before).
+type runsJSON struct {
+	Runs []store.RunRecord `json:"runs"`
+	Next string            `json:"next,omitempty"`
+}
+
+// runDetailJSON is `vouch runs show ID --json`.
+type runDetailJSON struct {
+	Run    store.RunRecord  `json:"run"`
+	Events []store.RunEvent `json:"events"`
+}
+
+// runRunsCmd is `vouch runs [--limit N] [--before ID] [--json]` and `vouch
+// runs show ID [--json]`: run history with each run's frozen spec, calls,
+// approvals and outcome (SPEC H7, M).
+func runRunsCmd(_ context.Context, g *globals, args []string, e env) error {
+	show := len(args) > 0 && args[0] == "show"
+	if show {
+		args = args[1:]
+	}
+	fs := subFlags("runs", g)
+	asJSON := fs.Bool("json", false, "print JSON")
+	limit := fs.Int("limit", 20, "how many runs to list")
+	before := fs.String("before", "", "list the runs that started before this run ID (the cursor of the previous page)")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case show && len(pos) != 1:
+		return fail(exitUsage, "vouch runs show needs one run ID; 'vouch runs' lists them")
+	case !show && len(pos) > 0:
+		return fail(exitUsage, "vouch runs: unexpected argument %q; to see one run use 'vouch runs show ID'", pos[0])
+	case *limit <= 0 || *limit > 1000:
+		return fail(exitUsage, "--limit must be between 1 and 1000")
+	}
+	return withDB(g, func(db *store.DB) error {
+		if show {
+			return runShow(e, db, pos[0], *asJSON)
+		}
+		runs, next, err := db.Runs(*before, *limit)
+		if err != nil {
+			return fail(exitUsage, "--before %q is not a run ID from 'vouch runs'", *before)
+		}
+		if *asJSON {
+			if runs == nil {
+				runs = []store.RunRecord{}
+			}
+			return writeJSON(e.stdout, runsJSON{Runs: runs, Next: next})
+		}
+		if len(runs) == 0 {
+			_, err := fmt.Fprintln(e.stdout, "no runs yet")
+			return err
+		}
+		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		_, _ = fmt.Fprintln(tw, "ID\tSTARTED\tKIND\tPROFILE\tOUTCOME\tTASK")
+		for _, r := range runs {
+			profile := "-"
+			if r.Profile != "" {
+				profile = fmt.Sprintf("%s@%d", r.Profile, r.ProfileRevision)
+			}
+			_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Started.Local().Format("2006-01-02 15:04"), r.Kind,
+				safetext.Line(profile, 30), r.Outcome, safetext.Line(r.Task, 50))
+		}
+		if err := tw.Flush(); err != nil {
+			return fmt.Errorf("write list: %w", err)
+		}
+		if next != "" {
+			_, err = fmt.Fprintf(e.stdout, "more: vouch runs --before %s\n", next)
+		}
+		return err
+	})
+}
+
+func runShow(e env, db *store.DB, id string, asJSON bool) error {
+	r, err := db.Run(id)
+	if err != nil {
+		return fail(exitUsage, "no run has the ID %q; 'vouch runs' lists them", id)
+	}
+	evs, err := db.RunEvents(id)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		if evs == nil {
+			evs = []store.RunEvent{}
+		}
+		return writeJSON(e.stdout, runDetailJSON{Run: r, Events: evs})
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	pr := func(k, v string) { _, _ = fmt.Fprintf(tw, "%s\t%s\n", k, safetext.Line(v, 0)) }
+	pr("run", r.ID+" ("+string(r.Kind)+")")
+	if r.Profile != "" {
+		pr("profile", fmt.Sprintf("%s revision %d; definition %s revision %d", r.Profile, r.ProfileRevision, r.Definition, r.DefinitionRevision))
+	}
+	pr("task", r.Task)
+	ended := "still running"
+	if !r.Ended.IsZero() {
+		ended = r.Ended.Local().Format(time.DateTime)
+	}
+	pr("time", r.Started.Local().Format(time.DateTime)+" → "+ended)
+	pr("outcome", string(r.Outcome))
+	if r.Error != "" {
+		pr("reason", r.Error)
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write run: %w", err)
+	}
+	if len(r.Spec) > 0 {
+		var spec frozenSpec
+		if err := json.Unmarshal(r.Spec, &spec); err == nil {
+			printSpec(e, spec)
+		}
+	}
+	if len(evs) > 0 {
+		_, _ = fmt.Fprintln(e.stdout, "events")
+	}
+	for _, ev := range evs {
+		line := ev.At.Local().Format(time.TimeOnly) + " " + string(ev.Kind)
+		if ev.Identity != "" {
+			line += " " + ev.Identity
+		}
+		if ev.CorrelationID != "" {
+			line += " [" + ev.CorrelationID + "]"
+		}
+		if ev.Text != "" {
+			line += ": " + ev.Text
+		}
+		_, _ = fmt.Fprintf(e.stdout, "  %s\n", safetext.Line(line, 200))
+	}
+	if r.EventsDropped > 0 {
+		_, _ = fmt.Fprintf(e.stdout, "  (%d later events were not kept: history keeps %d per run)\n", r.EventsDropped, store.MaxRunEvents)
+	}
+	return nil
+}
+
+func printSpec(e env, s frozenSpec) {
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	pr := func(k, v string) { _, _ = fmt.Fprintf(tw, "%s\t%s\n", k, safetext.Line(v, 0)) }
+	pr("model", fmt.Sprintf("%s, window %d (%s)", s.Model, s.ContextWindow, s.WindowSource))
+	if s.Workspace != "" {
+		pr("workspace", s.Workspace)
+	}
+	var tools []string
+	for _, t := range s.Tools {
+		tools = append(tools, t.WireName+"="+t.Identity)
+	}
+	pr("tools", orDefault(strings.Join(tools, " "), "none"))
+	for _, sk := range s.Skills {
+		pr("skill", fmt.Sprintf("%s v%d sha256:%s", sk.Name, sk.Version, sk.SHA256))
+	}
+	pr("policy", s.Policy.String())
+	for _, b := range s.budgets() {
+		pr("budget", b)
+	}
+	_ = tw.Flush()
+}
+
+// workflowsJSON is `vouch workflows status --json`.
+type workflowsJSON struct {
+	Enabled   bool           `json:"enabled"`
+	Profiles  int            `json:"profiles"`
+	Schedules []scheduleJSON `json:"schedules"`
+	Note      string         `json:"note"`
+}
+
+type scheduleJSON struct {
+	Profile string    `json:"profile"`
+	Spec    string    `json:"schedule"`
+	Task    string    `json:"task"`
+	Next    time.Time `json:"next,omitzero"`
+	Paused  string    `json:"paused,omitempty"`
+	Last    string    `json:"last,omitempty"`
+	LastAt  time.Time `json:"last_at,omitzero"`
+}
+
+// scheduleNote is what the settings screen and `vouch workflows status`
+// say about schedules (SPEC H6).
+const scheduleNote = "schedules fire only while vouch's interface is running and the model server, MCP servers and keyring they need are available; vouch is not a server, and a missed run is recorded, never run later"
+
+// runWorkflowsCmd is `vouch workflows on|off|status [--json]` (SPEC H1).
+func runWorkflowsCmd(_ context.Context, g *globals, args []string, e env) error {
+	if len(args) == 0 {
+		return fail(exitUsage, "vouch workflows needs on, off or status")
+	}
+	sub := args[0]
+	fs := subFlags("workflows "+sub, g)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseSub(fs, args[1:]); err != nil {
+		return err
+	}
+	switch sub {
+	case "on", "off", "status":
+	default:
+		return fail(exitUsage, "unknown subcommand 'vouch workflows %s'; use on, off or status", sub)
+	}
+	return withDB(g, func(db *store.DB) error {
+		if sub != "status" {
+			if err := db.SetWorkflowsEnabled(sub == "on"); err != nil {
+				return err
+			}
+		}
+		st, err := workflowsStatus(db, time.Now())
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(e.stdout, st)
+		}
+		state := "on: profiles run, schedules fire, MCP tools and skills are offered"
+		if !st.Enabled {
+			state = "off: no profile or scheduled runs, schedules paused, chat offers only built-in tools; nothing is deleted"
+		}
+		_, _ = fmt.Fprintf(e.stdout, "Agent Workflows is %s\n%d profiles, %d with a schedule; %s\n", state, st.Profiles, len(st.Schedules), scheduleNote)
+		for _, s := range st.Schedules {
+			line := fmt.Sprintf("  %s\t%s", s.Profile, s.Spec)
+			if s.Paused != "" {
+				line += "\tpaused: " + s.Paused
+			} else if !s.Next.IsZero() {
+				line += "\tnext " + s.Next.Local().Format("2006-01-02 15:04")
+			}
+			if s.Last != "" {
+				line += "\tlast: " + s.Last
+			}
+			_, _ = fmt.Fprintln(e.stdout, safetext.Line(line, 0))
+		}
+		return nil
+	})
+}
+
+// workflowsStatus reads the switch and every schedule's state.
+func workflowsStatus(db *store.DB, now time.Time) (workflowsJSON, error) {
+	on, err := db.WorkflowsEnabled()
+	if err != nil {
+		return workflowsJSON{}, err
+	}
+	profiles, err := db.Profiles()
+	if err != nil {
+		return workflowsJSON{}, err
+	}
+	log, err := db.ScheduleLog(200)
+	if err != nil {
+		return workflowsJSON{}, err
+	}
+	out := workflowsJSON{Enabled: on, Profiles: len(profiles), Schedules: []scheduleJSON{}, Note: scheduleNote}
+	for _, p := range profiles {
+		if p.Schedule == nil {
+			continue
+		}
+		row := scheduleJSON{Profile: p.Name, Spec: scheduleWords(p.Schedule), Task: p.Schedule.Task}
+		sched, err := parseSchedule(*p.Schedule)
+		switch {
+		case err != nil:
+			row.Paused = err.Error()
+		case !on:
+			row.Paused = "Agent Workflows is off"
+		default:
+			from := now
+			if mark, ok, err := db.ScheduleMark(p.Name); err == nil && ok && mark.After(now.Add(-24*time.Hour)) {
+				from = mark
+			}
+			if next, ok := sched.next(from); ok {
+				row.Next = next
+			}
+		}
+		for _, entry := range log {
+			if entry.Profile == p.Name {
+				row.Last, row.LastAt = tickWords(entry), entry.Due
+				break
+			}
+		}
+		out.Schedules = append(out.Schedules, row)
+	}
+	return out, nil
+}
+
+// tickWords is a schedule log entry in a few words.
+func tickWords(e store.ScheduleEntry) string {
+	s := string(e.Outcome)
+	if e.Count > 1 {
+		s += fmt.Sprintf(" %d runs", e.Count)
+	}
+	if e.Reason != "" {
+		s += ": " + e.Reason
+	}
+	return s
+}

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"time"
+
+	"vouch/agent"
+	"vouch/mcpclient"
+	"vouch/policy"
+	"vouch/store"
+)
+
+// errWorkflowsOff is the sentence for a profile or scheduled run asked for
+// while the Agent Workflows switch is off (SPEC H1).
+var errWorkflowsOff = errors.New("Agent Workflows is off, so profiles do not run; turn it on with 'vouch workflows on' or in Settings › Tools & Workflows")
+
+// profileRunner starts profile runs: it freezes everything the run may use
+// (SPEC H4, H5, D6), records the run with that frozen spec (H7), and hands
+// the run to agent.Client.RunWorkflow. It is safe for concurrent use.
+type profileRunner struct {
+	db *store.DB
+	// resolve returns the model client and the model to use: model, or the
+	// session's model when model is "".
+	resolve func(ctx context.Context, model string) (*agent.Client, string, error)
+	// mcpTools returns the executable MCP tools from the cached catalogs,
+	// with the effects of the run's frozen policy (nil: none).
+	mcpTools func(effect mcpclient.EffectFunc) []agent.Tool
+	// label names a tool's server.
+	label func(identity string) string
+	// cwd is the workspace of a profile that names none.
+	cwd string
+	// audit records every policy decision of the run.
+	audit  func(policy.Record)
+	limits agent.Limits
+	// onErr receives history write failures.
+	onErr func(error)
+}
+
+// profileRun is one started profile run.
+type profileRun struct {
+	ID     string
+	Spec   frozenSpec
+	Events <-chan agent.Event
+	rec    *runRecorder
+	cancel context.CancelFunc
+}
+
+// stop ends the run with outcome (e.g. waiting-approval) and reason.
+func (r *profileRun) stop(outcome store.RunOutcome, reason string) {
+	r.rec.stop(outcome, reason)
+	r.cancel()
+}
+
+// start freezes profile name's latest revision and starts task on it as a
+// run of kind. The run goes on in the background; Events delivers its
+// events and is closed after Done.
+func (pr *profileRunner) start(ctx context.Context, name, task string, kind store.RunKind) (*profileRun, error) {
+	on, err := pr.db.WorkflowsEnabled()
+	if err != nil {
+		return nil, err
+	}
+	if !on {
+		return nil, &exitError{code: exitFailure, err: errWorkflowsOff}
+	}
+	p, err := pr.db.Profile(name, 0)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fail(exitUsage, "no profile is named %q; 'vouch profile list' shows them", name)
+	} else if err != nil {
+		return nil, err
+	}
+	def, err := pr.db.Definition(p.Definition, p.DefinitionRevision)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fail(exitFailure, "profile %q uses definition %q, which no longer exists; add it again or change the profile with 'vouch profile edit %s --definition D'", p.Name, p.Definition, p.Name)
+	} else if err != nil {
+		return nil, err
+	}
+	skills, skillRecs, err := freezeSkills(pr.db, p.Skills)
+	if errors.Is(err, errSkillMissing) {
+		return nil, fail(exitFailure, "profile %q enables a %v; install it again or change the profile with 'vouch profile edit %s --skill ...'", p.Name, err, p.Name)
+	} else if err != nil {
+		return nil, err
+	}
+	dir := p.Workspace
+	if dir == "" {
+		dir = pr.cwd
+	}
+	ws, err := agent.OpenWorkspace(dir)
+	if err != nil {
+		return nil, fail(exitFailure, "profile %q cannot open its workspace %s (%v); fix it with 'vouch profile edit %s --workspace DIR'", p.Name, dir, err, p.Name)
+	}
+	started := false
+	defer func() {
+		if !started {
+			_ = ws.Close()
+		}
+	}()
+	snap, snapErr := loadSnapshot(pr.db, dir)
+	digest := digestPolicy(pr.db)
+	if snapErr != nil {
+		digest.Error = snapErr.Error()
+	}
+	client, model, err := pr.resolve(ctx, p.Model)
+	if err != nil {
+		return nil, &exitError{code: exitUnavailable, err: err}
+	}
+	window, source, err := client.ContextWindow(ctx, model)
+	if err != nil {
+		window, source = 0, agent.WindowFromDefault
+	}
+	window, source = effectiveWindow(window, source, p)
+	if window <= 0 {
+		window, source = agent.DefaultContextWindow, agent.WindowFromDefault
+	}
+
+	// The allowlist: of every tool available now, those the profile
+	// selected. Selected tools that are not available (a server is down,
+	// a tool left its catalog) are recorded as such.
+	available := append(ws.Tools(), ws.WriteTools()...)
+	if pr.mcpTools != nil {
+		available = append(available, pr.mcpTools(func(id string) mcpclient.Effect { return mcpEffect(snap.Effect(id)) })...)
+	}
+	var offered []agent.Tool
+	var ids []string
+	for _, t := range available {
+		if id := t.Def().Identity; slices.Contains(p.Tools, id) && !slices.Contains(ids, id) {
+			offered, ids = append(offered, t), append(ids, id)
+		}
+	}
+	spec := frozenSpec{Profile: p.Name, ProfileRevision: p.Revision, Definition: def.Name, DefinitionRevision: def.Revision,
+		DefinitionKind: string(def.Kind), Model: model, ContextWindow: window, WindowSource: source, Temperature: p.Temperature,
+		ToolBudget: p.ToolBudget, Workspace: absDir(dir), Skills: skillRecs, Policy: digest, Limits: limitsWithDefaults(pr.limits),
+		SkillBytesPerCall: agent.DefaultSkillBytesPerCall, SkillBytesPerRun: agent.DefaultSkillBytesPerRun}
+	if spec.ToolBudget == 0 {
+		spec.ToolBudget = agent.DefaultToolBudget
+	}
+	for _, id := range p.Tools {
+		if !slices.Contains(ids, id) {
+			spec.Unavailable = append(spec.Unavailable, id)
+		}
+	}
+	wire, err := agent.WireNames(ids)
+	if err != nil {
+		return nil, fmt.Errorf("name the profile's tools: %w", err)
+	}
+	for w, id := range wire {
+		spec.Tools = append(spec.Tools, frozenTool{Identity: id, WireName: w})
+	}
+	sortTools(spec.Tools)
+	raw, err := json.Marshal(spec)
+	if err != nil {
+		return nil, fmt.Errorf("encode the frozen spec: %w", err)
+	}
+	rec, err := pr.db.CreateRun(store.RunRecord{Kind: kind, Profile: p.Name, ProfileRevision: p.Revision,
+		Definition: def.Name, DefinitionRevision: def.Revision, Spec: raw, Task: task})
+	if err != nil {
+		return nil, err
+	}
+	if len(spec.Unavailable) > 0 {
+		pr.fail(pr.db.AppendRunEvents(rec.ID, store.RunEvent{Kind: store.EventNote,
+			Text: fmt.Sprintf("not available, so not offered: %v", spec.Unavailable)}))
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	raw2 := make(chan agent.Event, 64)
+	rs := agent.RunSpec{Model: model, ContextWindow: window, WindowSource: source,
+		History: []agent.Message{{Role: agent.RoleUser, Content: task, Created: time.Now()}},
+		Tools:   offered, ToolBudget: p.ToolBudget, ToolLabel: pr.label, Decide: snap.Decide, Audit: pr.audit, Limits: pr.limits}
+	wspec := agent.WorkflowSpec{Profile: p.Name, ProfileRevision: p.Revision, Definition: def, Skills: skills, Blobs: pr.db}
+	go func() {
+		defer close(raw2)
+		defer func() { _ = ws.Close() }()
+		_ = client.RunWorkflow(ctx, rs, wspec, raw2) // the error is the Done the recorder keeps
+	}()
+	started = true
+	rr := &runRecorder{db: pr.db, onErr: pr.onErr, rec: rec}
+	return &profileRun{ID: rec.ID, Spec: spec, Events: rr.follow(ctx, raw2), rec: rr, cancel: cancel}, nil
+}
+
+func (pr *profileRunner) fail(err error) {
+	if err != nil && pr.onErr != nil {
+		pr.onErr(fmt.Errorf("run history: %w", err))
+	}
+}
+
+func sortTools(ts []frozenTool) {
+	sort.Slice(ts, func(i, j int) bool { return ts[i].Identity < ts[j].Identity })
+}
+
+// limitsWithDefaults fills the zero fields of l as the run will.
+func limitsWithDefaults(l agent.Limits) agent.Limits {
+	d := agent.DefaultLimits()
+	for _, f := range []struct{ v, d *int }{{&l.MaxTurns, &d.MaxTurns}, {&l.MaxToolCalls, &d.MaxToolCalls},
+		{&l.MaxResultBytesPerCall, &d.MaxResultBytesPerCall}, {&l.MaxResultBytesPerRun, &d.MaxResultBytesPerRun}} {
+		if *f.v <= 0 {
+			*f.v = *f.d
+		}
+	}
+	return l
+}
+
+// absDir is dir made absolute where possible.
+func absDir(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
+}
