@@ -19,6 +19,7 @@ type KeyMap struct {
 	Rule     RuleEditorKeyMap
 	Policy   PolicyKeyMap
 	Workflow WorkflowKeyMaps
+	Skills   SkillsKeyMaps
 }
 
 // DefaultKeyMap returns the default bindings of every pane and modal.
@@ -36,6 +37,7 @@ func DefaultKeyMap() KeyMap {
 		Rule:     DefaultRuleEditorKeyMap(),
 		Policy:   DefaultPolicyKeyMap(),
 		Workflow: DefaultWorkflowKeyMaps(),
+		Skills:   DefaultSkillsKeyMaps(),
 	}
 }
 

@@ -48,13 +48,14 @@ type settings struct {
 
 // newSettings returns Settings on its first page, Tools & Workflows › MCP
 // Servers, backed by s (nil: the pages say servers are not available); the
-// Policy page is backed by pe (nil: it says policy is not available).
-func newSettings(c Common, s Servers, pe PolicyEditor) settings {
+// Policy page is backed by pe (nil: it says policy is not available), the
+// Skills page by sc (nil: it says skills are not available).
+func newSettings(c Common, s Servers, pe PolicyEditor, sc SkillCatalog) settings {
 	st := settings{
 		common:  c,
 		keys:    c.Keys.Settings,
 		section: "Tools & Workflows",
-		pages:   []settingsPage{newServerList(c, s), newToolsPage(c, s), newPolicyPage(c, pe)},
+		pages:   []settingsPage{newServerList(c, s), newToolsPage(c, s), newPolicyPage(c, pe), newSkillsPage(c, sc)},
 	}
 	st.syncKeys()
 	return st

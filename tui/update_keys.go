@@ -164,7 +164,7 @@ func (m Model) openPicker() (Model, tea.Cmd) {
 // openSettings pushes Settings (SPEC L2), which loads its first page. The
 // Policy page works when the Backend implements PolicyEditor.
 func (m Model) openSettings() (Model, tea.Cmd) {
-	return m.pushModal(newSettings(m.common, m.opts.Servers, m.policyEditor()))
+	return m.pushModal(newSettings(m.common, m.opts.Servers, m.policyEditor(), m.skillCatalog()))
 }
 
 // copyAnswer copies the last answer, as shown (neutralised), with OSC 52.

@@ -1,0 +1,256 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"vouch/safetext"
+)
+
+// skillInstall is the skill install preview (SPEC G4, L2): the person types
+// the path of a local package, vouch imports it without installing and
+// shows the preview — source, name, version, digests, the instructions
+// (folded), resources kept and excluded, definitions, requested built-in
+// tools marked "request — grants nothing", scanner findings and conflicts,
+// every string neutralised. i installs exactly what was previewed (the
+// digest is checked again), v installs it as a new version when a skill of
+// that name is installed, esc cancels and writes nothing. Installing
+// enables and approves nothing.
+type skillInstall struct {
+	common  Common
+	keys    SkillInstallKeyMap
+	catalog SkillCatalog
+	path    textinput.Model
+
+	stage   installStage
+	seq     int // number of the latest preview; older answers are dropped
+	preview SkillPreview
+	lines   []string // the preview rendered for the current width
+	offset  int      // first preview line shown
+	err     string
+}
+
+// installStage is where the install preview is.
+type installStage int
+
+const (
+	stagePath       installStage = iota // typing the path
+	stagePreviewing                     // waiting for PreviewSkill
+	stagePreview                        // showing the preview
+	stageInstalling                     // waiting for InstallSkill
+)
+
+// previewFoldLines folds the instructions in the TUI preview.
+const previewFoldLines = 12
+
+func newSkillInstall(c Common, sc SkillCatalog) skillInstall {
+	in := textinput.New()
+	in.Prompt = ""
+	in.CharLimit = 4096
+	in.TextStyle = c.Styles.Modal.Item
+	in.PlaceholderStyle = c.Styles.Modal.Detail
+	in.Placeholder = "e.g. ~/Downloads/pdf.zip"
+	in.Focus()
+	m := skillInstall{common: c, keys: c.Keys.Skills.Install, catalog: sc, path: in}
+	m.syncKeys()
+	return m
+}
+
+// Init implements Modal.
+func (m skillInstall) Init() tea.Cmd { return textinput.Blink }
+
+// KeyGrace implements Modal: it opens on the person's own key, and the
+// preview appears only after the person pressed enter.
+func (m skillInstall) KeyGrace() time.Duration { return 0 }
+
+// ShortHelp implements help.KeyMap.
+func (m skillInstall) ShortHelp() []key.Binding {
+	k := m.keys
+	return []key.Binding{k.Preview, k.Install, k.NewRevision, k.Up, k.PageDown, k.ChangePath, k.Cancel}
+}
+
+// FullHelp implements help.KeyMap.
+func (m skillInstall) FullHelp() [][]key.Binding {
+	k := m.keys
+	return [][]key.Binding{{k.Preview, k.ChangePath, k.Cancel}, {k.Install, k.NewRevision}, {k.Up, k.Down, k.PageUp, k.PageDown}}
+}
+
+func (m skillInstall) boxWidth() int { return min(m.common.Width-4, 100) }
+
+func (m skillInstall) inner() int { return innerWidth(m.common.Styles.Modal, m.boxWidth()) }
+
+// SetSize implements Modal.
+func (m skillInstall) SetSize(width, height int) Modal {
+	m.common = m.common.sized(width, height)
+	m.path.Width = m.inner() - 7
+	m.render()
+	return m
+}
+
+// render lays the preview out for the current width.
+func (m *skillInstall) render() {
+	if m.stage == stagePreview || m.stage == stageInstalling {
+		m.lines = m.preview.Lines(m.inner(), previewFoldLines)
+		m.offset = min(m.offset, m.maxOffset())
+	}
+}
+
+// bodyRows is how many preview lines fit: the frame, the title, the path
+// line, a blank line, the scroll line and the footer take the rest.
+func (m skillInstall) bodyRows() int {
+	st := m.common.Styles.Modal
+	return max(m.common.Height-st.Frame.GetVerticalFrameSize()-4-len(m.footer()), 3)
+}
+
+func (m skillInstall) maxOffset() int { return max(len(m.lines)-m.bodyRows(), 0) }
+
+// Update implements Modal.
+func (m skillInstall) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+	m, action, cmd := m.handle(msg)
+	m.syncKeys()
+	return m, action, cmd
+}
+
+func (m skillInstall) handle(msg tea.Msg) (skillInstall, Action, tea.Cmd) {
+	switch msg := msg.(type) {
+	case skillPreviewMsg:
+		if msg.seq != m.seq || m.stage != stagePreviewing {
+			return m, nil, nil
+		}
+		if msg.err != nil {
+			m.stage, m.err = stagePath, sentence(msg.err)
+			return m, nil, m.path.Focus()
+		}
+		m.stage, m.preview, m.offset = stagePreview, msg.preview, 0
+		m.render()
+		return m, nil, nil
+	case skillInstalledMsg:
+		if m.stage != stageInstalling {
+			return m, nil, nil
+		}
+		if msg.err != nil {
+			m.stage, m.err = stagePreview, sentence(msg.err)
+			return m, nil, nil
+		}
+		// The page below says what was installed and reloads.
+		return m, CloseModal{}, deliverMsg(msg)
+	case tea.KeyMsg:
+		return m.key(msg)
+	}
+	if m.stage == stagePath {
+		var cmd tea.Cmd
+		m.path, cmd = m.path.Update(msg)
+		return m, nil, cmd
+	}
+	return m, nil, nil
+}
+
+func (m skillInstall) key(msg tea.KeyMsg) (skillInstall, Action, tea.Cmd) {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Cancel):
+		return m, CloseModal{}, nil
+	case key.Matches(msg, k.Preview):
+		path := strings.TrimSpace(m.path.Value())
+		if path == "" {
+			m.err = "Type the path of a skill package: a .zip, a .tar.gz, a folder or a SKILL.md."
+			return m, nil, nil
+		}
+		m.seq++
+		m.stage, m.err = stagePreviewing, ""
+		m.path.Blur()
+		return m, nil, previewSkill(m.catalog, m.seq, path, SkillInstallOptions{})
+	case key.Matches(msg, k.Install), key.Matches(msg, k.NewRevision):
+		m.stage, m.err = stageInstalling, ""
+		opts := SkillInstallOptions{NewRevision: key.Matches(msg, k.NewRevision), ExpectSHA256: m.preview.SHA256}
+		return m, nil, installSkill(m.catalog, strings.TrimSpace(m.path.Value()), opts)
+	case key.Matches(msg, k.ChangePath):
+		m.stage, m.err = stagePath, ""
+		return m, nil, m.path.Focus()
+	case key.Matches(msg, k.Up):
+		m.offset = max(m.offset-1, 0)
+	case key.Matches(msg, k.Down):
+		m.offset = min(m.offset+1, m.maxOffset())
+	case key.Matches(msg, k.PageUp):
+		m.offset = max(m.offset-m.bodyRows(), 0)
+	case key.Matches(msg, k.PageDown):
+		m.offset = min(m.offset+m.bodyRows(), m.maxOffset())
+	case m.stage == stagePath:
+		var cmd tea.Cmd
+		m.path, cmd = m.path.Update(msg)
+		return m, nil, cmd
+	}
+	return m, nil, nil
+}
+
+// syncKeys enables the bindings of the current stage. Install is offered
+// only when no conflict blocks it; a same-name skill offers a new version
+// instead.
+func (m *skillInstall) syncKeys() {
+	k := &m.keys
+	showing := m.stage == stagePreview
+	blocked, isBlocked := m.preview.Blocked()
+	k.Preview.SetEnabled(m.stage == stagePath)
+	k.Install.SetEnabled(showing && !isBlocked)
+	k.NewRevision.SetEnabled(showing && isBlocked && strings.HasPrefix(blocked.What, "a skill named"))
+	k.ChangePath.SetEnabled(showing)
+	scroll := showing && len(m.lines) > m.bodyRows()
+	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown} {
+		b.SetEnabled(scroll)
+	}
+}
+
+// footer is the error, the blocking conflict, or the state.
+func (m skillInstall) footer() []string {
+	st := m.common.Styles.Modal
+	w := m.inner()
+	switch {
+	case m.err != "":
+		return wrapLines(st.Error, "✗ "+m.err, w, 3)
+	case m.stage == stagePreviewing:
+		return []string{st.Detail.Render("Reading the package…")}
+	case m.stage == stageInstalling:
+		return []string{st.Detail.Render("Installing…")}
+	case m.stage == stagePath:
+		return wrapLines(st.Detail, "A .zip, .tar.gz, folder or SKILL.md on this machine. Nothing in it runs; nothing is installed before you confirm.", w, 2)
+	}
+	if c, ok := m.preview.Blocked(); ok {
+		return wrapLines(st.StatusWarn, "Not installable as is: "+c.What+". Press v for a new version, or rename it with vouch skill install FILE --rename NEW.", w, 3)
+	}
+	return wrapLines(st.Detail, "i installs it; it is enabled nowhere and approves nothing. esc cancels and writes nothing.", w, 2)
+}
+
+// View implements Modal.
+func (m skillInstall) View() string {
+	st := m.common.Styles.Modal
+	w := m.inner()
+	lines := []string{st.Title.Render("Install a skill")}
+	if m.stage == stagePath {
+		lines = append(lines, st.FocusedLabel.Render("File ")+" "+m.path.View())
+	} else {
+		lines = append(lines, st.Label.Render("File ")+" "+st.Item.Render(safetext.Line(m.path.Value(), w-7)))
+	}
+	lines = append(lines, "")
+	rows := m.bodyRows()
+	var body []string
+	scroll := ""
+	if m.stage == stagePreview || m.stage == stageInstalling {
+		end := min(m.offset+rows, len(m.lines))
+		body = append(body, m.lines[m.offset:end]...)
+		if m.maxOffset() > 0 {
+			scroll = st.Detail.Render(fmt.Sprintf("— lines %d–%d of %d; ↑/↓ and pgup/pgdn scroll —", m.offset+1, end, len(m.lines)))
+		}
+	}
+	for len(body) < rows {
+		body = append(body, "")
+	}
+	lines = append(lines, body...)
+	lines = append(lines, scroll)
+	lines = append(lines, m.footer()...)
+	return modalBox(st, w, m.common.Height-st.Frame.GetVerticalFrameSize(), lines)
+}

@@ -1,0 +1,73 @@
+package tui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// The bindings of Settings › Skills and the skill install preview (SPEC
+// G4, L2). Like every group, each is copied by its component and enabled
+// by state with SetEnabled (STYLE habit 3).
+//
+// The install preview starts with a path field: while it has the cursor
+// only enter and esc act, and letters type. Once the preview shows, there
+// is no text field, so letters are safe.
+
+// SkillsKeyMaps groups the skill panes' bindings.
+type SkillsKeyMaps struct {
+	Page    SkillsPageKeyMap
+	Install SkillInstallKeyMap
+}
+
+// DefaultSkillsKeyMaps returns the skill panes' default bindings.
+func DefaultSkillsKeyMaps() SkillsKeyMaps {
+	return SkillsKeyMaps{Page: DefaultSkillsPageKeyMap(), Install: DefaultSkillInstallKeyMap()}
+}
+
+// SkillsPageKeyMap is the bindings of the Skills page.
+type SkillsPageKeyMap struct {
+	Up      key.Binding
+	Down    key.Binding
+	Install key.Binding // open the install preview
+	Remove  key.Binding // remove the selected skill, after a confirmation
+	Refresh key.Binding
+	Close   key.Binding
+}
+
+// DefaultSkillsPageKeyMap returns the Skills page's default bindings.
+func DefaultSkillsPageKeyMap() SkillsPageKeyMap {
+	return SkillsPageKeyMap{
+		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Install: key.NewBinding(key.WithKeys("i", "n"), key.WithHelp("i", "install from file")),
+		Remove:  key.NewBinding(key.WithKeys("x", "delete"), key.WithHelp("x", "remove")),
+		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Close:   key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
+	}
+}
+
+// SkillInstallKeyMap is the install preview's bindings.
+type SkillInstallKeyMap struct {
+	Preview     key.Binding // read the typed path and preview it
+	Install     key.Binding // install what the preview shows
+	NewRevision key.Binding // install as a new version of a same-named skill
+	ChangePath  key.Binding // back to the path field
+	Up          key.Binding
+	Down        key.Binding
+	PageUp      key.Binding
+	PageDown    key.Binding
+	Cancel      key.Binding
+}
+
+// DefaultSkillInstallKeyMap returns the install preview's default
+// bindings.
+func DefaultSkillInstallKeyMap() SkillInstallKeyMap {
+	return SkillInstallKeyMap{
+		Preview:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "preview")),
+		Install:     key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "install"), key.WithDisabled()),
+		NewRevision: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "install as new version"), key.WithDisabled()),
+		ChangePath:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "other file"), key.WithDisabled()),
+		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "scroll"), key.WithDisabled()),
+		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "scroll down"), key.WithDisabled()),
+		PageUp:      key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up"), key.WithDisabled()),
+		PageDown:    key.NewBinding(key.WithKeys("pgdown", " ", "f"), key.WithHelp("pgdn", "page down"), key.WithDisabled()),
+		Cancel:      key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "cancel")),
+	}
+}

@@ -1,0 +1,251 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"vouch/safetext"
+)
+
+// skillsPage is the Skills page of Settings (SPEC G4, G5, L2): every
+// installed skill with its version, origin, install time and number of
+// scanner findings. From here the person opens the install preview and
+// removes a skill after a confirmation whose default is Cancel. A skill's
+// name, description and origin come from a package and pass through
+// safetext. Without a SkillCatalog the page says skills are not available.
+type skillsPage struct {
+	common  Common
+	keys    SkillsPageKeyMap
+	catalog SkillCatalog
+	width   int
+	height  int
+	active  bool
+
+	skills []SkillSummary
+	cursor int
+
+	seq     int
+	loading bool
+	loaded  bool
+	err     string
+	notice  string
+}
+
+// newSkillsPage returns the page; it loads when focused.
+func newSkillsPage(c Common, sc SkillCatalog) skillsPage {
+	p := skillsPage{common: c, keys: c.Keys.Skills.Page, catalog: sc}
+	p.syncKeys()
+	return p
+}
+
+func (p skillsPage) title() string { return "Skills" }
+
+// ShortHelp implements help.KeyMap.
+func (p skillsPage) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Install, k.Remove, k.Refresh, k.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (p skillsPage) FullHelp() [][]key.Binding {
+	k := p.keys
+	return [][]key.Binding{{k.Up, k.Down, k.Refresh, k.Close}, {k.Install, k.Remove}}
+}
+
+func (p skillsPage) setSize(width, height int) settingsPage {
+	p.width, p.height = width, height
+	return p
+}
+
+func (p skillsPage) focus() (settingsPage, tea.Cmd) {
+	p.active = true
+	p, cmd := p.reload()
+	return p, cmd
+}
+
+func (p skillsPage) blur() settingsPage {
+	p.active = false
+	return p
+}
+
+func (p skillsPage) focused() bool { return p.active }
+
+func (p skillsPage) reload() (skillsPage, tea.Cmd) {
+	if p.catalog == nil {
+		return p, nil
+	}
+	p.seq++
+	p.loading = true
+	return p, loadSkills(p.catalog, p.seq)
+}
+
+func (p skillsPage) selected() (SkillSummary, bool) {
+	if p.cursor < 0 || p.cursor >= len(p.skills) {
+		return SkillSummary{}, false
+	}
+	return p.skills[p.cursor], true
+}
+
+func (p skillsPage) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
+	p, action, cmd := p.handle(msg)
+	p.syncKeys()
+	return p, action, cmd
+}
+
+func (p skillsPage) handle(msg tea.Msg) (skillsPage, Action, tea.Cmd) {
+	switch msg := msg.(type) {
+	case skillsMsg:
+		if msg.seq != p.seq {
+			return p, nil, nil
+		}
+		p.loading = false
+		if msg.err != nil {
+			p.err = sentence(msg.err)
+			return p, nil, nil
+		}
+		cur, had := p.selected()
+		p.skills, p.loaded = msg.skills, true
+		p.cursor = min(p.cursor, max(len(p.skills)-1, 0))
+		for i, s := range p.skills {
+			if had && s.Name == cur.Name {
+				p.cursor = i
+			}
+		}
+		return p, nil, nil
+	case skillInstalledMsg:
+		done := fmt.Sprintf("Installed %s version %d; it is enabled nowhere and approves nothing.", safetext.Line(msg.skill.Name, 40), msg.skill.Version)
+		return p.outcome(msg.err, done)
+	case skillRemovedMsg:
+		return p.outcome(msg.err, "Removed "+safetext.Line(msg.name, 40)+".")
+	case tea.KeyMsg:
+		return p.key(msg)
+	}
+	return p, nil, nil
+}
+
+func (p skillsPage) outcome(err error, done string) (skillsPage, Action, tea.Cmd) {
+	p.err, p.notice = outcomeText(err, done)
+	p, cmd := p.reload()
+	return p, nil, cmd
+}
+
+func (p skillsPage) key(msg tea.KeyMsg) (skillsPage, Action, tea.Cmd) {
+	k := p.keys
+	cur, ok := p.selected()
+	switch {
+	case key.Matches(msg, k.Close):
+		return p, CloseModal{}, nil
+	case key.Matches(msg, k.Up):
+		p.cursor = max(p.cursor-1, 0)
+	case key.Matches(msg, k.Down):
+		p.cursor = min(p.cursor+1, max(len(p.skills)-1, 0))
+	case key.Matches(msg, k.Refresh):
+		p.notice = ""
+		p, cmd := p.reload()
+		return p, nil, cmd
+	case key.Matches(msg, k.Install):
+		p.notice, p.err = "", ""
+		m := newSkillInstall(p.common, p.catalog)
+		return p, OpenModal{Modal: m}, nil
+	case key.Matches(msg, k.Remove) && ok:
+		body := "Remove " + safetext.Line(cur.Name, 40) + " and every version of it? " +
+			"Files no other skill uses are deleted; definitions it imported stay."
+		c := newConfirm(p.common, "Remove skill", body, "Remove", removeSkill(p.catalog, cur.Name))
+		return p, OpenModal{Modal: c}, nil
+	}
+	return p, nil, nil
+}
+
+func (p *skillsPage) syncKeys() {
+	k := &p.keys
+	avail := p.catalog != nil
+	_, sel := p.selected()
+	k.Up.SetEnabled(len(p.skills) > 1)
+	k.Down.SetEnabled(len(p.skills) > 1)
+	k.Refresh.SetEnabled(avail)
+	k.Install.SetEnabled(avail)
+	k.Remove.SetEnabled(avail && sel)
+}
+
+// Column widths of the Skills page.
+const (
+	skillVerColWidth       = 4  // "v12"
+	skillInstalledColWidth = 9  // "59m ago"
+	skillFindingsColWidth  = 11 // "12 findings"
+)
+
+func (p skillsPage) view() string {
+	st := p.common.Styles.Modal
+	w := p.width
+	if p.catalog == nil {
+		return st.Detail.Render("Skills are not available here.")
+	}
+	var lines []string
+	switch {
+	case p.loading && !p.loaded:
+		lines = append(lines, st.Detail.Render("Loading the skills…"))
+	case len(p.skills) == 0 && p.loaded:
+		lines = append(lines, wrapLines(st.Detail, "No skills installed. Press i to preview a skill package from a local file (.zip, .tar.gz, a folder or a SKILL.md) and install it.", w, 3)...)
+	default:
+		lines = append(lines, p.rows(w)...)
+	}
+	foot := p.footer(w)
+	avail := max(p.height-len(foot), 1)
+	if len(lines) > avail {
+		lines = lines[:avail]
+	}
+	for len(lines) < avail {
+		lines = append(lines, "")
+	}
+	return strings.Join(append(lines, foot...), "\n")
+}
+
+// rows are the column titles and one row per skill; the selected one has
+// its description and digest below it.
+func (p skillsPage) rows(w int) []string {
+	st := p.common.Styles.Modal
+	rest := w - 2 - skillVerColWidth - skillInstalledColWidth - skillFindingsColWidth - 4
+	nameW := max(rest*2/5, 10)
+	originW := max(rest-nameW, 8)
+	lines := []string{st.Detail.Render("  " + pad("Skill", nameW) + " " + pad("Ver", skillVerColWidth) + " " +
+		pad("Installed", skillInstalledColWidth) + " " + pad("Findings", skillFindingsColWidth) + " Origin")}
+	now := p.common.Now()
+	for i, s := range p.skills {
+		cursor, name := "  ", st.Item.Render(pad(safetext.Line(s.Name, nameW), nameW))
+		if i == p.cursor {
+			cursor, name = st.Prompt.Render("› "), pad(st.Selected.Render(safetext.Line(s.Name, nameW)), nameW)
+		}
+		findings := st.Item.Render(pad("none", skillFindingsColWidth))
+		if s.Findings > 0 {
+			findings = st.StatusWarn.Render(pad(plural(s.Findings, "finding"), skillFindingsColWidth))
+		}
+		lines = append(lines, cursor+name+" "+st.Item.Render(pad(fmt.Sprintf("v%d", s.Version), skillVerColWidth))+" "+
+			st.Item.Render(pad(ago(now, s.Installed), skillInstalledColWidth))+" "+findings+" "+
+			st.Detail.Render(safetext.Line(s.Origin, originW)))
+		if i == p.cursor {
+			if d := firstLine(s.Description, w-4); d != "" {
+				lines = append(lines, st.Detail.Render("    "+d))
+			}
+			lines = append(lines, st.Detail.Render("    "+safetext.Line(fmt.Sprintf("%s · sha256 %s", plural(s.Files, "file"), s.SHA256), w-4)))
+		}
+	}
+	return lines
+}
+
+func (p skillsPage) footer(w int) []string {
+	st := p.common.Styles.Modal
+	switch {
+	case p.err != "":
+		return wrapLines(st.Error, "✗ "+p.err, w, 2)
+	case p.notice != "":
+		return wrapLines(st.Detail, p.notice, w, 2)
+	}
+	s := plural(len(p.skills), "skill") + " installed · a skill is used only where a profile enables it"
+	if p.loading {
+		s += " · refreshing…"
+	}
+	return []string{st.Detail.Render(safetext.Line(s, w))}
+}

@@ -1,0 +1,134 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"vouch/safetext"
+)
+
+// RequestNote marks a requested built-in tool in the preview: listing a
+// tool is a request, not a grant (SPEC G4).
+const RequestNote = "request — grants nothing"
+
+// installNote closes every preview: what confirming does and does not do.
+const installNote = "Installing stores the skill and enables and approves nothing: no tool, policy rule or profile changes; a skill is used only where a profile enables it."
+
+// descriptionLines bounds the description shown; the rest is cut.
+const descriptionLines = 3
+
+// Lines renders the preview as plain text lines of at most width cells,
+// the same for `vouch skill preview` and the TUI's install preview. Every
+// string from the package passes through safetext. The instructions are
+// folded to their first instructionLines lines (0: all of them).
+func (p SkillPreview) Lines(width, instructionLines int) []string {
+	width = max(width, 20)
+	var out []string
+	add := func(s string) { out = append(out, s) }
+	field := func(label, value string) {
+		if value != "" {
+			add(fmt.Sprintf("%-14s%s", label, safetext.Line(value, width-14)))
+		}
+	}
+	field("Source", p.Source)
+	name := p.Name
+	if p.InstallName != p.Name {
+		name += " (installs as " + p.InstallName + ")"
+	}
+	field("Name", name)
+	ver := fmt.Sprintf("installs as version %d", p.InstallVersion)
+	if p.PackageVersion != "" {
+		ver = p.PackageVersion + "; " + ver
+	}
+	field("Version", ver)
+	field("SHA-256", p.SHA256)
+	for i, l := range wrapped(p.Description, width-14, descriptionLines) {
+		label := ""
+		if i == 0 {
+			label = "Description"
+		}
+		add(fmt.Sprintf("%-14s%s", label, l))
+	}
+	field("License", p.License)
+	field("Compatibility", p.Compatibility)
+
+	lines := strings.Split(strings.TrimRight(safetext.Neutralize(p.Instructions), "\n"), "\n")
+	shown := lines
+	if instructionLines > 0 && len(lines) > instructionLines {
+		shown = lines[:instructionLines]
+	}
+	add("")
+	add(fmt.Sprintf("Instructions (%d of %d lines)", len(shown), len(lines)))
+	for _, l := range shown {
+		add("  " + ansi.Truncate(l, width-2, "…"))
+	}
+	if len(shown) < len(lines) {
+		add(fmt.Sprintf("  … %d more lines", len(lines)-len(shown)))
+	}
+
+	add("")
+	add(fmt.Sprintf("Files kept (%d), each with its SHA-256", len(p.Files)))
+	for _, f := range p.Files {
+		add("  " + safetext.Line(fmt.Sprintf("%s (%s)", f.Path, byteSize(int(f.Size))), width-2))
+		add("    " + safetext.Line(f.SHA256, width-4))
+	}
+	section := func(title string, items []string, none string) {
+		add("")
+		add(title)
+		if len(items) == 0 {
+			add("  " + none)
+		}
+		for _, it := range items {
+			add("  " + safetext.Line(it, width-2))
+		}
+	}
+	section("Resources a model may read", p.Resources, "none")
+	var excluded []string
+	for _, e := range p.Excluded {
+		excluded = append(excluded, e.Path+" — "+e.Reason)
+	}
+	section("Excluded (kept out of the catalog)", excluded, "nothing")
+	var defs []string
+	for _, d := range p.Definitions {
+		defs = append(defs, fmt.Sprintf("%s (%s): %s", d.Name, d.Kind, d.Action))
+	}
+	section("Agent definitions it would import", defs, "none")
+	var tools []string
+	for _, t := range p.RequestedTools {
+		tools = append(tools, t+" — "+RequestNote)
+	}
+	section("Built-in tools it requests", tools, "none")
+	var findings []string
+	for _, f := range p.Findings {
+		findings = append(findings, fmt.Sprintf("%s:%d %s (%s): %s", f.File, f.Line, f.Rule, f.Action, f.Detail))
+	}
+	section("Scanner findings", findings, "none")
+	if len(p.Warnings) > 0 {
+		section("Warnings", p.Warnings, "")
+	}
+	var conflicts []string
+	for _, c := range p.Conflicts {
+		conflicts = append(conflicts, c.What+" — "+c.Resolution)
+	}
+	section("Conflicts", conflicts, "none")
+	add("")
+	out = append(out, wrapped(installNote, width, 0)...)
+	return out
+}
+
+// wrapped neutralises s and word-wraps it to width, keeping at most n
+// lines (0: all); a cut is marked with "…".
+func wrapped(s string, width, n int) []string {
+	s = strings.Join(strings.Fields(safetext.Neutralize(s)), " ")
+	if s == "" {
+		return nil
+	}
+	lines := strings.Split(ansi.Wrap(s, width, ""), "\n")
+	if n > 0 && len(lines) > n {
+		lines = lines[:n]
+		lines[n-1] = ansi.Truncate(lines[n-1], width-1, "") + "…"
+	}
+	return lines
+}
