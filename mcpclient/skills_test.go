@@ -207,11 +207,17 @@ func TestSkillSetChangesRevokeApproval(t *testing.T) {
 		want   func(c SkillChange) bool
 	}{
 		{"added", func(sk *mcptest.Skill) { sk.Files["references/extra.md"] = []byte("more\n") },
-			func(c SkillChange) bool { return len(c.Added) == 1 && strings.HasSuffix(c.Added[0], "references/extra.md") }},
+			func(c SkillChange) bool {
+				return len(c.Added) == 1 && strings.HasSuffix(c.Added[0], "references/extra.md")
+			}},
 		{"removed", func(sk *mcptest.Skill) { delete(sk.Files, "references/commits.md") },
-			func(c SkillChange) bool { return len(c.Removed) == 1 && strings.HasSuffix(c.Removed[0], "references/commits.md") }},
+			func(c SkillChange) bool {
+				return len(c.Removed) == 1 && strings.HasSuffix(c.Removed[0], "references/commits.md")
+			}},
 		{"changed", func(sk *mcptest.Skill) { sk.Files["references/commits.md"] = []byte("Anything goes.\n") },
-			func(c SkillChange) bool { return len(c.Changed) == 1 && strings.HasSuffix(c.Changed[0], "references/commits.md") }},
+			func(c SkillChange) bool {
+				return len(c.Changed) == 1 && strings.HasSuffix(c.Changed[0], "references/commits.md")
+			}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
