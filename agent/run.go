@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"maps"
+	"math"
 	"strings"
 	"time"
 
@@ -102,6 +103,10 @@ type RunSpec struct {
 	// IdleTimeout bounds the wait for the first and each next byte of an
 	// answer (0: DefaultIdleTimeout).
 	IdleTimeout time.Duration
+	// Temperature, when set, is sent with every request (a profile's model
+	// default, SPEC H2); nil leaves it to the server. The wire format
+	// omits a zero, so 0 is sent as the smallest positive float32.
+	Temperature *float64
 	// Now stamps messages (nil: time.Now).
 	Now func() time.Time
 }
@@ -281,8 +286,22 @@ func (r *run) turn() ([]ToolCall, *Done) {
 		Tools:         r.oaTools,
 		Stream:        true,
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
+		Temperature:   r.temperature(),
 	})
 	return st.conclude()
+}
+
+// temperature is the request's temperature: 0 (omitted) when the spec
+// sets none, a value the wire format keeps for a set 0.
+func (r *run) temperature() float32 {
+	switch t := r.spec.Temperature; {
+	case t == nil:
+		return 0
+	case *t <= 0:
+		return math.SmallestNonzeroFloat32
+	default:
+		return float32(*t)
+	}
 }
 
 // streamState collects one streamed answer.

@@ -446,3 +446,28 @@ func lastUser(history []Message) string {
 	}
 	return ""
 }
+
+// AllowedTools returns the tools whose identities are on allowlist, in the
+// allowlist's order: what a profile run passes as RunSpec.Tools (SPEC H2,
+// H4). Identities on the allowlist that no tool has — a server that is
+// down, a tool that went away — are returned as missing, for the caller to
+// report; they are never offered.
+func AllowedTools(tools []Tool, allowlist []string) (allowed []Tool, missing []string) {
+	byID := make(map[string]Tool, len(tools))
+	for _, t := range tools {
+		byID[t.Def().Identity] = t
+	}
+	seen := make(map[string]bool, len(allowlist))
+	for _, id := range allowlist {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if t, ok := byID[id]; ok {
+			allowed = append(allowed, t)
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	return allowed, missing
+}

@@ -311,3 +311,43 @@ func TestWorkflowRefusedBeforeStart(t *testing.T) {
 		})
 	}
 }
+
+// TestAllowedTools: only allowlisted tools, in the allowlist's order,
+// each once; identities no tool has are reported missing.
+func TestAllowedTools(t *testing.T) {
+	all := []Tool{echoTool("a", nil), echoTool("b", nil), echoTool("c", nil)}
+	got, missing := AllowedTools(all, []string{"builtin:c", "builtin:gone", "builtin:a", "builtin:c"})
+	var ids []string
+	for _, tool := range got {
+		ids = append(ids, tool.Def().Identity)
+	}
+	if !slices.Equal(ids, []string{"builtin:c", "builtin:a"}) || !slices.Equal(missing, []string{"builtin:gone"}) {
+		t.Errorf("allowed %v, missing %v", ids, missing)
+	}
+}
+
+// TestRunTemperature: a profile's temperature reaches every request; none
+// leaves it to the server; 0 is still sent (SPEC H2 model defaults).
+func TestRunTemperature(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		temp *float64
+		want string
+	}{
+		{"unset", nil, ""},
+		{"set", func() *float64 { v := 0.7; return &v }(), `"temperature":0.7`},
+		{"zero", new(float64), `"temperature":1e-45`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv, _, done := runWorkflowScript(t, agenttest.Script{Turns: []agenttest.Turn{agenttest.Reply("ok")}},
+				RunSpec{Temperature: c.temp}, WorkflowSpec{Definition: roleDef("r")})
+			if done.Reason != StopDone {
+				t.Fatalf("done = %v %v", done.Reason, done.Err)
+			}
+			body := string(srv.Requests()[0].Body)
+			if c.want == "" && strings.Contains(body, "temperature") || c.want != "" && !strings.Contains(body, c.want) {
+				t.Errorf("request body %s, want %q", body, c.want)
+			}
+		})
+	}
+}
