@@ -33,6 +33,10 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.openSettings()
 	case key.Matches(msg, k.NewConversation):
 		return m.startConversation()
+	case key.Matches(msg, k.Runs):
+		return m.openRuns()
+	case key.Matches(msg, k.Inbox):
+		return m.openInbox()
 	case key.Matches(msg, k.CopyAnswer):
 		return m.copyAnswer()
 	case key.Matches(msg, k.CopyCode):
@@ -76,6 +80,9 @@ func (m Model) updateTopModal(msg tea.Msg) (Model, tea.Cmd) {
 		m, open = m.pushModal(a.Modal)
 		return m, tea.Batch(cmd, open)
 	case approvalAction:
+		if ap, ok := next.(approval); ok && ap.req.background != nil {
+			return m.applyInboxApproval(ap.req.background, a, cmd)
+		}
 		return m.applyApproval(a, cmd)
 	}
 	return m, cmd
@@ -164,7 +171,8 @@ func (m Model) openPicker() (Model, tea.Cmd) {
 // openSettings pushes Settings (SPEC L2), which loads its first page. The
 // Policy page works when the Backend implements PolicyEditor.
 func (m Model) openSettings() (Model, tea.Cmd) {
-	return m.pushModal(newSettings(m.common, m.opts.Servers, m.policyEditor(), m.skillCatalog()))
+	st := newSettings(m.common, m.opts.Servers, m.policyEditor(), m.skillCatalog())
+	return m.pushModal(st.withPages(m.workflowPages()...))
 }
 
 // copyAnswer copies the last answer, as shown (neutralised), with OSC 52.

@@ -141,3 +141,11 @@ func (m Model) inboxBadge() string {
 	}
 	return fmt.Sprintf("%d %s waiting (%s)", n, noun, m.keys.Inbox.Help().Key)
 }
+
+// withPages returns Settings with pages added after its own, for pages
+// whose capabilities the root discovers (workflowPages).
+func (s settings) withPages(pages ...settingsPage) settings {
+	s.pages = append(s.pages[:len(s.pages):len(s.pages)], pages...)
+	s.syncKeys()
+	return s
+}
