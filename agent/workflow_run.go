@@ -164,14 +164,7 @@ var sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // freezeWorkflow copies w deeply and checks it.
 func freezeWorkflow(w WorkflowSpec) (frozenWorkflow, error) {
-	raw, err := json.Marshal(w.Definition)
-	if err != nil {
-		return frozenWorkflow{}, workflowError("the definition cannot be copied (%v); save it again and retry", err)
-	}
-	var def workflow.Definition
-	if err := json.Unmarshal(raw, &def); err != nil {
-		return frozenWorkflow{}, workflowError("the definition cannot be copied (%v); save it again and retry", err)
-	}
+	def := w.Definition.Clone()
 	if err := def.Validate(); err != nil {
 		return frozenWorkflow{}, workflowError("%v; fix the definition and retry", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -218,4 +219,30 @@ func ValidToolIdentity(s string) bool {
 		return ok && server != "" && tool != ""
 	}
 	return false
+}
+
+// Clone returns a deep copy of d: a run freezes its definition with it, so
+// that a later edit of the original changes nothing in the run (SPEC H4).
+func (d Definition) Clone() Definition {
+	if d.Role != nil {
+		r := *d.Role
+		r.PreferredTools = slices.Clone(r.PreferredTools)
+		d.Role = &r
+	}
+	if d.Flow != nil {
+		f := Flow{Steps: slices.Clone(d.Flow.Steps)}
+		for i := range f.Steps {
+			f.Steps[i].Tools = slices.Clone(f.Steps[i].Tools)
+		}
+		d.Flow = &f
+	}
+	if d.Subagents != nil {
+		s := Subagents{Lead: d.Subagents.Lead, Helpers: slices.Clone(d.Subagents.Helpers)}
+		s.Lead.Tools = slices.Clone(s.Lead.Tools)
+		for i := range s.Helpers {
+			s.Helpers[i].Tools = slices.Clone(s.Helpers[i].Tools)
+		}
+		d.Subagents = &s
+	}
+	return d
 }
