@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"vouch/safetext"
+	"vouch/store"
+	"vouch/tui"
+)
+
+// previewInstructionLines folds the instructions in `vouch skill preview`;
+// --json carries all of them.
+const previewInstructionLines = 40
+
+// previewWidth is the width of the text preview.
+const previewWidth = 100
+
+// runSkill is `vouch skill preview | install | list | remove` (SPEC G, M).
+func runSkill(ctx context.Context, g *globals, args []string, e env) error {
+	return skillCommand(ctx, g, args, e, importSkill)
+}
+
+// skillCommand is runSkill with the importer passed in.
+func skillCommand(ctx context.Context, g *globals, args []string, e env, load skillLoader) error {
+	if len(args) == 0 {
+		return fail(exitUsage, "vouch skill needs a subcommand: preview, install, list or remove")
+	}
+	sub, rest := args[0], args[1:]
+	switch sub {
+	case "preview", "install", "list", "remove":
+	default:
+		return fail(exitUsage, "unknown subcommand 'vouch skill %s'; use preview, install, list or remove", sub)
+	}
+	fs := subFlags("skill "+sub, g)
+	asJSON := fs.Bool("json", false, "print JSON")
+	var opts tui.SkillInstallOptions
+	if sub == "install" {
+		fs.StringVar(&opts.Rename, "rename", "", "install under another skill name")
+		fs.BoolVar(&opts.NewRevision, "new-revision", false, "add a new version of an installed skill of the same name")
+	}
+	pos, err := parseInterleaved(fs, rest)
+	if err != nil {
+		return err
+	}
+	want := 1
+	if sub == "list" {
+		want = 0
+	}
+	if len(pos) != want {
+		switch {
+		case sub == "list":
+			return fail(exitUsage, "vouch skill list takes no argument")
+		case sub == "remove":
+			return fail(exitUsage, "vouch skill remove needs exactly one skill name")
+		default:
+			return fail(exitUsage, "vouch skill %s needs exactly one FILE: a .zip, .tar.gz, a folder or a SKILL.md", sub)
+		}
+	}
+	var err2 error
+	switch sub {
+	case "preview":
+		err2 = withDB(g, func(db *store.DB) error { return skillPreview(ctx, db, load, pos[0], *asJSON, e) })
+	case "install":
+		err2 = withDB(g, func(db *store.DB) error { return skillInstall(ctx, db, load, pos[0], opts, *asJSON, e) })
+	case "list":
+		err2 = withDB(g, func(db *store.DB) error { return skillList(db, *asJSON, e) })
+	case "remove":
+		err2 = withDB(g, func(db *store.DB) error { return skillRemove(db, pos[0], *asJSON, e) })
+	}
+	if errors.Is(err2, errSkillRejected) {
+		msg := strings.TrimPrefix(err2.Error(), errSkillRejected.Error()+": ")
+		return &exitError{code: exitRejected, err: errors.New(msg)}
+	}
+	return err2
+}
+
+func skillPreview(ctx context.Context, db *store.DB, load skillLoader, path string, asJSON bool, e env) error {
+	p, err := loadSkill(ctx, load, path)
+	if err != nil {
+		return err
+	}
+	plan, err := planSkill(db, p, tui.SkillInstallOptions{})
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(e.stdout, plan.preview)
+	}
+	return printLines(e, plan.preview.Lines(previewWidth, previewInstructionLines))
+}
+
+func printLines(e env, lines []string) error {
+	_, err := fmt.Fprintln(e.stdout, strings.Join(lines, "\n"))
+	return err
+}
+
+func skillInstall(ctx context.Context, db *store.DB, load skillLoader, path string, opts tui.SkillInstallOptions, asJSON bool, e env) error {
+	v, plan, err := installSkill(ctx, db, load, path, opts)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(e.stdout, struct {
+			Skill   tui.SkillSummary `json:"skill"`
+			Preview tui.SkillPreview `json:"preview"`
+		}{skillSummary(v), plan.preview})
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "installed %s version %d (sha256 %s)\n", safetext.Line(v.Name, 80), v.Version, v.SHA256)
+	for _, d := range plan.preview.Definitions {
+		fmt.Fprintf(&b, "definition %s: %s\n", safetext.Line(d.Name, 64), safetext.Line(d.Action, 120))
+	}
+	b.WriteString("It is enabled nowhere and approves nothing; enable it on a profile to use it.\n")
+	_, err = fmt.Fprint(e.stdout, b.String())
+	return err
+}
+
+func skillList(db *store.DB, asJSON bool, e env) error {
+	vs, err := db.Skills()
+	if err != nil {
+		return err
+	}
+	out := []tui.SkillSummary{}
+	for _, v := range vs {
+		out = append(out, skillSummary(v))
+	}
+	if asJSON {
+		return writeJSON(e.stdout, out)
+	}
+	if len(out) == 0 {
+		_, err := fmt.Fprintln(e.stdout, "no skills installed; preview one with 'vouch skill preview FILE', then 'vouch skill install FILE'")
+		return err
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	_, _ = fmt.Fprintf(tw, "NAME\tVERSION\tINSTALLED\tFINDINGS\tORIGIN\n")
+	for _, s := range out {
+		_, _ = fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\n", safetext.Line(s.Name, 40), s.Version,
+			s.Installed.Local().Format(time.DateTime), s.Findings, safetext.Line(s.Origin, 60))
+	}
+	return tw.Flush()
+}
+
+func skillRemove(db *store.DB, name string, asJSON bool, e env) error {
+	err := db.RemoveSkill(name)
+	if errors.Is(err, store.ErrNotFound) {
+		return fail(exitFailure, "no skill named %s is installed; 'vouch skill list' shows them", safetext.Line(name, 80))
+	}
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(e.stdout, map[string]string{"removed": name})
+	}
+	_, err = fmt.Fprintf(e.stdout, "removed %s and every version of it; definitions it imported stay\n", safetext.Line(name, 80))
+	return err
+}

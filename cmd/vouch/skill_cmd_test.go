@@ -1,0 +1,453 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.etcd.io/bbolt"
+
+	"vouch/store"
+	"vouch/tui"
+	"vouch/workflow"
+)
+
+// skillMD is a SKILL.md with frontmatter; its description carries a
+// terminal escape that must never reach the screen.
+func skillMD(name string) string {
+	return "---\nname: " + name + "\ndescription: \"Fill PDF forms.\\e]0;pwned\\a Use it for forms.\"\nlicense: MIT\nallowed-tools: Read Grep\n---\n" +
+		"# " + name + "\n\nRead [the forms guide](references/forms.md) before filling.\n"
+}
+
+// writeTree writes files (path -> content) under a fresh folder.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "pkg")
+	for p, c := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// goodSkill is a folder package named name: SKILL.md, one linked
+// reference, and a script that must be excluded.
+func goodSkill(t *testing.T, name string, extra map[string]string) string {
+	t.Helper()
+	files := map[string]string{
+		"SKILL.md":            skillMD(name),
+		"references/forms.md": "# Forms\n\nField by field.\n",
+		"scripts/fill.py":     "#!/usr/bin/env python3\nprint('hi')\n",
+	}
+	for k, v := range extra {
+		files[k] = v
+	}
+	return writeTree(t, files)
+}
+
+// zipEntry is one entry of a crafted archive.
+type zipEntry struct {
+	name   string
+	body   string
+	method uint16
+	mode   os.FileMode
+}
+
+func writeZip(t *testing.T, entries []zipEntry) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "pkg.zip")
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, e := range entries {
+		h := &zip.FileHeader{Name: e.name, Method: e.method}
+		if e.mode != 0 {
+			h.SetMode(e.mode)
+		}
+		if e.method != zip.Store && e.method != zip.Deflate {
+			// An unsupported method: write the bytes raw under its number.
+			h.CompressedSize64, h.UncompressedSize64 = uint64(len(e.body)), uint64(len(e.body))
+			w, err := zw.CreateRaw(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Write([]byte(e.body)); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		w, err := zw.CreateHeader(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write([]byte(e.body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// withStateDB opens the state dir's database for fn and closes it, so the
+// next command can open it.
+func withStateDB(t *testing.T, state string, fn func(*store.DB)) {
+	t.Helper()
+	db, err := store.Open(filepath.Join(state, store.FileName), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	fn(db)
+}
+
+func catalogDump(t *testing.T, state string) []byte {
+	t.Helper()
+	var d []byte
+	withStateDB(t, state, func(db *store.DB) {
+		var err error
+		if d, err = db.CatalogDump(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	return d
+}
+
+// outsideCatalog dumps every bucket but the skill catalog and the
+// definitions, straight from the file: what installing must not touch.
+func outsideCatalog(t *testing.T, state string) string {
+	t.Helper()
+	bdb, err := bbolt.Open(filepath.Join(state, store.FileName), 0o600, &bbolt.Options{ReadOnly: true, Timeout: 1e9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = bdb.Close() }()
+	var b strings.Builder
+	err = bdb.View(func(tx *bbolt.Tx) error {
+		return tx.ForEach(func(name []byte, bk *bbolt.Bucket) error {
+			switch string(name) {
+			case "skills", "skill_blobs", "definitions":
+				return nil
+			}
+			fmt.Fprintf(&b, "[%s]\n", name)
+			return bk.ForEach(func(k, v []byte) error {
+				fmt.Fprintf(&b, "%x=%x\n", k, v)
+				return nil
+			})
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestSkillPreviewInstallListRemove walks the commands on a folder
+// package (SPEC G1, G4, M): the preview shows every field with untrusted
+// text neutralised, install stores what the preview showed, list and
+// remove work, and a same-name install needs --new-revision or --rename
+// (SPEC G5).
+func TestSkillPreviewInstallListRemove(t *testing.T) {
+	state := t.TempDir()
+	pkg := goodSkill(t, "pdf-forms", nil)
+	sd := []string{"--state-dir", state}
+
+	code, out, errOut := runCLI(t, nil, append(sd, "skill", "preview", pkg, "--json")...)
+	if code != exitOK {
+		t.Fatalf("preview --json: exit %d, stderr %q", code, errOut)
+	}
+	var pv tui.SkillPreview
+	if err := json.Unmarshal([]byte(out), &pv); err != nil {
+		t.Fatalf("preview --json is not JSON: %v\n%s", err, out)
+	}
+	if pv.Name != "pdf-forms" || pv.InstallVersion != 1 || len(pv.SHA256) != 64 || len(pv.Files) < 2 || pv.Files[0].Path != "SKILL.md" {
+		t.Fatalf("preview: %+v", pv)
+	}
+	if len(pv.Excluded) == 0 || !strings.Contains(pv.Excluded[0].Path, "fill.py") {
+		t.Errorf("the script is not listed as excluded: %+v", pv.Excluded)
+	}
+	if len(pv.RequestedTools) == 0 {
+		t.Errorf("allowed-tools Read and Grep requested nothing: %+v", pv)
+	}
+
+	code, text, errOut := runCLI(t, nil, append(sd, "skill", "preview", pkg)...)
+	if code != exitOK {
+		t.Fatalf("preview: exit %d, stderr %q", code, errOut)
+	}
+	wants := []string{pkg, "pdf-forms", pv.SHA256, "Instructions", "Read [the forms guide]", "Excluded", "fill.py",
+		"Resources a model may read", "Built-in tools it requests", tui.RequestNote, "Conflicts", "enables and approves nothing"}
+	for _, f := range pv.Files {
+		wants = append(wants, f.Path, f.SHA256)
+	}
+	for _, tool := range pv.RequestedTools {
+		wants = append(wants, tool+" — "+tui.RequestNote)
+	}
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			t.Errorf("preview text lacks %q:\n%s", w, text)
+		}
+	}
+	if strings.ContainsAny(text, "\x1b\x07") {
+		t.Errorf("preview text carries a control character: %q", text)
+	}
+
+	code, out, errOut = runCLI(t, nil, append(sd, "skill", "install", pkg)...)
+	if code != exitOK || !strings.Contains(out, "installed pdf-forms version 1") {
+		t.Fatalf("install: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	withStateDB(t, state, func(db *store.DB) {
+		v, err := db.Skill("pdf-forms", 0)
+		if err != nil || v.SHA256 != pv.SHA256 || len(v.Files) != len(pv.Files) || !strings.HasPrefix(v.Origin, "local:") {
+			t.Fatalf("installed: %+v, %v", v, err)
+		}
+		for _, f := range v.Files {
+			if _, err := db.SkillBlob(f.SHA256); err != nil {
+				t.Errorf("file %s has no stored content: %v", f.Path, err)
+			}
+		}
+	})
+
+	// Same name again: refused with exit 3, one sentence, nothing written.
+	before := catalogDump(t, state)
+	code, out, errOut = runCLI(t, nil, append(sd, "skill", "install", pkg)...)
+	if code != exitRejected || out != "" || !strings.Contains(errOut, "--new-revision") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Fatalf("same-name install: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if !bytes.Equal(before, catalogDump(t, state)) {
+		t.Fatal("a refused install changed the catalog")
+	}
+	if code, _, errOut = runCLI(t, nil, append(sd, "skill", "install", pkg, "--new-revision")...); code != exitOK {
+		t.Fatalf("--new-revision: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut = runCLI(t, nil, append(sd, "skill", "install", "--rename", "forms-two", pkg)...); code != exitOK {
+		t.Fatalf("--rename: exit %d, %q", code, errOut)
+	}
+
+	code, out, _ = runCLI(t, nil, append(sd, "skill", "list", "--json")...)
+	var list []tui.SkillSummary
+	if err := json.Unmarshal([]byte(out), &list); code != exitOK || err != nil {
+		t.Fatalf("list --json: exit %d, %v, %q", code, err, out)
+	}
+	if len(list) != 2 || list[0].Name != "forms-two" || list[0].Version != 1 || list[1].Name != "pdf-forms" || list[1].Version != 2 {
+		t.Fatalf("list: %+v", list)
+	}
+	code, out, _ = runCLI(t, nil, append(sd, "skill", "list")...)
+	if code != exitOK || !strings.Contains(out, "pdf-forms") || !strings.Contains(out, "local:") {
+		t.Fatalf("list: exit %d, %q", code, out)
+	}
+
+	if code, _, errOut = runCLI(t, nil, append(sd, "skill", "remove", "pdf-forms")...); code != exitOK {
+		t.Fatalf("remove: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut = runCLI(t, nil, append(sd, "skill", "remove", "pdf-forms")...); code != exitFailure || !strings.Contains(errOut, "vouch skill list") {
+		t.Fatalf("second remove: exit %d, %q", code, errOut)
+	}
+}
+
+// TestSkillInstallEnablesNothing: installing writes the catalog and the
+// imported definitions only — no policy rule, setting, profile or anything
+// else changes (SPEC G4, H3).
+func TestSkillInstallEnablesNothing(t *testing.T) {
+	state := t.TempDir()
+	pkg := goodSkill(t, "quiet", map[string]string{
+		"vouch.skill.json": `{"format":1,"requested_tools":["builtin:fs_write"],"resources":["references/forms.md"],` +
+			`"definitions":[{"name":"form-filler","kind":"role","role":{"instructions":"Fill forms.","preferred_tools":["builtin:fs_write"]}}]}`,
+	})
+	withStateDB(t, state, func(*store.DB) {})
+	before := outsideCatalog(t, state)
+	if code, _, errOut := runCLI(t, nil, "--state-dir", state, "skill", "install", pkg); code != exitOK {
+		t.Fatalf("install: exit %d, %q", code, errOut)
+	}
+	if after := outsideCatalog(t, state); after != before {
+		t.Fatalf("installing changed state outside the catalog:\nbefore %s\nafter  %s", before, after)
+	}
+	withStateDB(t, state, func(db *store.DB) {
+		rules, err := db.PolicyRules()
+		if err != nil || len(rules) != 0 {
+			t.Fatalf("policy rules after install: %+v, %v", rules, err)
+		}
+		d, err := db.Definition("form-filler", 0)
+		if err != nil || !strings.HasPrefix(d.Origin, "skill:quiet@") {
+			t.Fatalf("imported definition: %+v, %v", d, err)
+		}
+	})
+}
+
+// TestSkillRejectionsChangeNothing: every crafted bad package is refused
+// with exit 3 and one sentence on stderr, by preview and by install, and
+// the catalog is byte-for-byte what it was (SPEC G3, M).
+func TestSkillRejectionsChangeNothing(t *testing.T) {
+	state := t.TempDir()
+	if code, _, errOut := runCLI(t, nil, "--state-dir", state, "skill", "install", goodSkill(t, "base", nil)); code != exitOK {
+		t.Fatalf("install base: exit %d, %q", code, errOut)
+	}
+	md := skillMD("evil")
+	many := []zipEntry{{name: "SKILL.md", body: md}}
+	for i := range 10000 {
+		many = append(many, zipEntry{name: fmt.Sprintf("references/f%05d.md", i), body: "x"})
+	}
+	bomb := strings.Repeat("\x00", 80<<20)
+	tests := []struct {
+		name string
+		path func(t *testing.T) string
+	}{
+		{"traversal", func(t *testing.T) string {
+			return writeZip(t, []zipEntry{{name: "SKILL.md", body: md}, {name: "../../etc/evil.md", body: "x"}})
+		}},
+		{"absolute path", func(t *testing.T) string {
+			return writeZip(t, []zipEntry{{name: "SKILL.md", body: md}, {name: "/etc/evil.md", body: "x"}})
+		}},
+		{"bzip2 method", func(t *testing.T) string {
+			return writeZip(t, []zipEntry{{name: "SKILL.md", body: md, method: 12}})
+		}},
+		{"deflate bomb", func(t *testing.T) string {
+			return writeZip(t, []zipEntry{{name: "SKILL.md", body: md}, {name: "references/big.md", body: bomb, method: zip.Deflate}})
+		}},
+		{"10,000 files", func(t *testing.T) string { return writeZip(t, many) }},
+		{"frontmatter not YAML", func(t *testing.T) string {
+			return writeTree(t, map[string]string{"SKILL.md": "---\nname: [evil\n  - : :\n---\nbody\n"})
+		}},
+		{"no SKILL.md", func(t *testing.T) string { return writeTree(t, map[string]string{"README.md": "hello"}) }},
+		{"bad sidecar", func(t *testing.T) string {
+			return writeTree(t, map[string]string{"SKILL.md": md, "vouch.skill.json": `{"format":1,"hooks":["rm -rf /"]}`})
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := tt.path(t)
+			before := catalogDump(t, state)
+			for _, sub := range []string{"preview", "install"} {
+				code, out, errOut := runCLI(t, nil, "--state-dir", state, "skill", sub, path)
+				if code != exitRejected {
+					t.Errorf("%s: exit %d, want %d (stderr %q)", sub, code, exitRejected, errOut)
+				}
+				if out != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.HasPrefix(errOut, "vouch: ") {
+					t.Errorf("%s: stdout %q, stderr %q; want one sentence on stderr only", sub, out, errOut)
+				}
+			}
+			if !bytes.Equal(before, catalogDump(t, state)) {
+				t.Fatal("a rejected package changed the catalog")
+			}
+		})
+	}
+}
+
+// TestSkillUsage: bad command lines exit 2 with one sentence.
+func TestSkillUsage(t *testing.T) {
+	state := t.TempDir()
+	pkg := goodSkill(t, "u", nil)
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"skill"}, exitUsage, "needs a subcommand"},
+		{[]string{"skill", "frob"}, exitUsage, "unknown subcommand"},
+		{[]string{"skill", "preview"}, exitUsage, "needs exactly one FILE"},
+		{[]string{"skill", "list", "x"}, exitUsage, "takes no argument"},
+		{[]string{"skill", "remove"}, exitUsage, "exactly one skill name"},
+		{[]string{"skill", "install", pkg, "--rename", "x", "--new-revision"}, exitRejected, "not both"},
+		{[]string{"skill", "install", pkg, "--rename", "Not Valid"}, exitRejected, "lower-case"},
+		{[]string{"skill", "preview", filepath.Join(state, "missing.zip")}, exitFailure, "check the path"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, _, errOut := runCLI(t, nil, append([]string{"--state-dir", state}, tt.args...)...)
+			if code != tt.code || !strings.Contains(errOut, tt.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", code, errOut, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+// TestSkillDefinitionConflicts: an imported definition never overwrites
+// one the person built or edited (SPEC G5): it is renamed, or becomes a
+// new revision only with --new-revision; an update replaces only an
+// unedited earlier import of the same skill; the preview lists each.
+func TestSkillDefinitionConflicts(t *testing.T) {
+	state := t.TempDir()
+	sidecar := func(names ...string) string {
+		var defs []string
+		for _, n := range names {
+			defs = append(defs, `{"name":"`+n+`","kind":"role","role":{"instructions":"imported `+n+`"}}`)
+		}
+		return `{"format":1,"definitions":[` + strings.Join(defs, ",") + `]}`
+	}
+	withStateDB(t, state, func(db *store.DB) {
+		for _, n := range []string{"mine", "mine-conf"} {
+			if _, err := db.PutDefinition(workflow.Definition{Name: n, Kind: workflow.KindRole, Role: &workflow.Role{Instructions: "my own"}, Origin: "person"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	pkg := goodSkill(t, "conf", map[string]string{"vouch.skill.json": sidecar("mine", "fresh", "edited")})
+
+	code, out, errOut := runCLI(t, nil, "--state-dir", state, "skill", "preview", pkg, "--json")
+	var pv tui.SkillPreview
+	if err := json.Unmarshal([]byte(out), &pv); code != exitOK || err != nil {
+		t.Fatalf("preview: exit %d, %v, %q", code, err, errOut)
+	}
+	if len(pv.Definitions) != 3 || pv.Definitions[0].SaveAs != "mine-conf-2" || pv.Definitions[1].SaveAs != "fresh" || len(pv.Conflicts) != 1 {
+		t.Fatalf("preview definitions %+v, conflicts %+v", pv.Definitions, pv.Conflicts)
+	}
+	if code, _, errOut = runCLI(t, nil, "--state-dir", state, "skill", "install", pkg); code != exitOK {
+		t.Fatalf("install: exit %d, %q", code, errOut)
+	}
+	withStateDB(t, state, func(db *store.DB) {
+		mine, err := db.Definition("mine", 0)
+		if err != nil || mine.Revision != 1 || mine.Role.Instructions != "my own" {
+			t.Fatalf("the person's definition changed: %+v, %v", mine, err)
+		}
+		renamed, err := db.Definition("mine-conf-2", 0)
+		if err != nil || renamed.Role.Instructions != "imported mine" {
+			t.Fatalf("renamed import: %+v, %v", renamed, err)
+		}
+		// The person edits one imported definition.
+		ed, err := db.Definition("edited", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ed.EditedByPerson, ed.Role.Instructions = true, "my edit"
+		if _, err := db.PutDefinition(ed); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	// An update of the same skill: "fresh" (unedited) updates, "edited" is
+	// renamed, and "mine" becomes a new revision only with --new-revision.
+	if code, _, errOut = runCLI(t, nil, "--state-dir", state, "skill", "install", pkg, "--new-revision"); code != exitOK {
+		t.Fatalf("update: exit %d, %q", code, errOut)
+	}
+	withStateDB(t, state, func(db *store.DB) {
+		if f, err := db.Definition("fresh", 0); err != nil || f.Revision != 2 {
+			t.Errorf("unedited import not updated: %+v, %v", f, err)
+		}
+		if e, err := db.Definition("edited", 0); err != nil || e.Role.Instructions != "my edit" {
+			t.Errorf("an update replaced the person's edit: %+v, %v", e, err)
+		}
+		if e, err := db.Definition("edited-conf", 0); err != nil || e.Role.Instructions != "imported edited" {
+			t.Errorf("the edited definition's update was not renamed: %+v, %v", e, err)
+		}
+		revs, err := db.DefinitionRevisions("mine")
+		if err != nil || len(revs) != 2 || revs[0].Role.Instructions != "my own" || revs[1].Role.Instructions != "imported mine" {
+			t.Errorf("--new-revision of the person's definition: %+v, %v", revs, err)
+		}
+	})
+}

@@ -1,0 +1,268 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"vouch/safetext"
+	"vouch/skills"
+	"vouch/store"
+	"vouch/tui"
+	"vouch/workflow"
+)
+
+// skillLoader imports a package from a local path; importSkill in
+// production, and it never writes anything.
+type skillLoader func(ctx context.Context, path string) (*skills.Package, error)
+
+// importSkill reads a package with the default limits (SPEC G1–G3).
+func importSkill(ctx context.Context, path string) (*skills.Package, error) {
+	return skills.Import(ctx, path, skills.DefaultLimits())
+}
+
+// skillPlan is what installing one imported package would write: the
+// version and its file contents, the definitions under the names they
+// would be saved as, and the preview the person decides on (SPEC G4, G5).
+type skillPlan struct {
+	version store.SkillVersion
+	blobs   map[string][]byte
+	defs    []workflow.Definition
+	preview tui.SkillPreview
+}
+
+// errSkillRejected marks a package or install the person must change:
+// the CLI exits 3 (SPEC M).
+var errSkillRejected = errors.New("skill rejected")
+
+// rejected wraps a one-sentence reason as an errSkillRejected.
+func rejected(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errSkillRejected, fmt.Sprintf(format, args...))
+}
+
+// loadSkill imports path and turns a *skills.Rejection into an
+// errSkillRejected whose text is the importer's sentence, neutralised.
+func loadSkill(ctx context.Context, load skillLoader, path string) (*skills.Package, error) {
+	p, err := load(ctx, path)
+	var rej *skills.Rejection
+	switch {
+	case errors.As(err, &rej):
+		return nil, rejected("%s", safetext.Line(rej.Reason, 400))
+	case err != nil:
+		return nil, fmt.Errorf("read the skill package %s: %w; check the path", safetext.Line(path, 200), err)
+	}
+	return p, nil
+}
+
+// planSkill decides how p would install under opts (SPEC G5): the skill
+// name (a collision needs --new-revision or --rename), and for each
+// definition whether it is imported as is, updates an unedited earlier
+// import, becomes a new revision of one the person built (only with
+// --new-revision), or is renamed — never saved over one the person edited.
+func planSkill(db *store.DB, p *skills.Package, opts tui.SkillInstallOptions) (skillPlan, error) {
+	if opts.Rename != "" && opts.NewRevision {
+		return skillPlan{}, rejected("choose either --rename or --new-revision, not both")
+	}
+	name := p.Name
+	if opts.Rename != "" {
+		if !workflow.ValidName(opts.Rename) {
+			return skillPlan{}, rejected("the new name %q must be lower-case letters, digits and hyphens, at most %d characters", safetext.Line(opts.Rename, 80), workflow.MaxNameLen)
+		}
+		name = opts.Rename
+	}
+	origin := "local:" + p.Source
+	if abs, err := filepath.Abs(p.Source); err == nil {
+		origin = "local:" + abs
+	}
+	plan := skillPlan{
+		version: store.SkillVersion{
+			Name: name, SHA256: p.SHA256, Origin: origin,
+			Description: p.Description, License: p.License, Compatibility: p.Compatibility, Metadata: p.Metadata,
+			Resources: p.Resources, RequestedTools: p.RequestedTools, Warnings: p.Warnings,
+		},
+		blobs: map[string][]byte{},
+	}
+	for _, f := range p.Files {
+		plan.version.Files = append(plan.version.Files, store.SkillFile{Path: f.Path, SHA256: f.SHA256, Size: f.Size})
+		plan.blobs[f.SHA256] = f.Data
+	}
+	for _, e := range p.Excluded {
+		plan.version.Excluded = append(plan.version.Excluded, store.SkillExcluded{Path: e.Path, Reason: e.Reason})
+	}
+	for _, f := range p.Findings {
+		plan.version.Findings = append(plan.version.Findings, store.SkillFinding{File: f.File, Line: f.Line, Rule: f.Rule, Detail: f.Detail, Action: f.Action})
+	}
+	plan.preview = previewOf(p, name)
+
+	installed, err := db.SkillVersions(name)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		plan.preview.InstallVersion = 1
+	case err != nil:
+		return skillPlan{}, err
+	default:
+		last := installed[len(installed)-1]
+		plan.preview.InstallVersion = last.Version + 1
+		c := tui.SkillConflict{What: fmt.Sprintf("a skill named %s is installed (version %d)", name, last.Version)}
+		if last.SHA256 == p.SHA256 {
+			c.What += " with the same content"
+		}
+		if opts.NewRevision {
+			c.Resolution = fmt.Sprintf("installs as version %d; version %d stays", last.Version+1, last.Version)
+		} else {
+			c.Blocking = true
+			c.Resolution = fmt.Sprintf("install with --new-revision to add version %d, or --rename NEW to install it under another name", last.Version+1)
+		}
+		plan.preview.Conflicts = append(plan.preview.Conflicts, c)
+	}
+
+	taken := map[string]bool{}
+	for _, d := range p.Definitions {
+		d, pd, c, err := planDefinition(db, d, name, p.SHA256, opts, taken)
+		if err != nil {
+			return skillPlan{}, err
+		}
+		taken[d.Name] = true
+		plan.defs = append(plan.defs, d)
+		plan.preview.Definitions = append(plan.preview.Definitions, pd)
+		if c != nil {
+			plan.preview.Conflicts = append(plan.preview.Conflicts, *c)
+		}
+	}
+	return plan, nil
+}
+
+// planDefinition returns d as it would be saved, its preview line and the
+// conflict it met, if any.
+func planDefinition(db *store.DB, d workflow.Definition, skill, sum string, opts tui.SkillInstallOptions, taken map[string]bool) (workflow.Definition, tui.SkillPreviewDefinition, *tui.SkillConflict, error) {
+	d.Origin = "skill:" + skill + "@" + sum
+	d.Revision, d.EditedByPerson = 0, false
+	pd := tui.SkillPreviewDefinition{Name: d.Name, Kind: string(d.Kind), SaveAs: d.Name, Action: "import as " + d.Name}
+	kind, err := db.DefinitionConflict(d.Name)
+	if err != nil {
+		return d, pd, nil, err
+	}
+	if kind == "" && !taken[d.Name] {
+		return d, pd, nil, nil
+	}
+	var existing workflow.Definition
+	if kind != "" {
+		if existing, err = db.Definition(d.Name, 0); err != nil {
+			return d, pd, nil, err
+		}
+	}
+	fromThisSkill := strings.HasPrefix(existing.Origin, "skill:"+skill+"@")
+	builtByPerson := !strings.HasPrefix(existing.Origin, "skill:")
+	c := &tui.SkillConflict{}
+	switch {
+	case taken[d.Name]:
+		c.What = fmt.Sprintf("the package names definition %s twice", d.Name)
+	case kind == "package" && fromThisSkill:
+		pd.Action = fmt.Sprintf("update: new revision %d of the earlier import, which nobody edited", existing.Revision+1)
+		return d, pd, nil, nil
+	case kind == "package":
+		c.What = fmt.Sprintf("definition %s was imported by another skill", d.Name)
+	case builtByPerson && opts.NewRevision:
+		c.What = fmt.Sprintf("you built a definition named %s", d.Name)
+		c.Resolution = fmt.Sprintf("saved as its revision %d (--new-revision); revision %d stays", existing.Revision+1, existing.Revision)
+		pd.Action = "new revision of your definition " + d.Name
+		return d, pd, c, nil
+	case builtByPerson:
+		c.What = fmt.Sprintf("you built a definition named %s", d.Name)
+	default:
+		c.What = fmt.Sprintf("you edited definition %s after it was imported; an update never replaces it", d.Name)
+	}
+	saveAs, err := freeDefinitionName(db, d.Name, skill, taken)
+	if err != nil {
+		return d, pd, nil, err
+	}
+	c.Resolution = "saved as " + saveAs + "; yours is untouched"
+	if builtByPerson && kind == "person" {
+		c.Resolution += " (install with --new-revision to save it as a new revision instead)"
+	}
+	d.Name, pd.SaveAs, pd.Action = saveAs, saveAs, "rename: saved as "+saveAs
+	return d, pd, c, nil
+}
+
+// freeDefinitionName returns "<name>-<skill>", or that with "-2", "-3", …,
+// cut to a legal length, that no definition has and the package does not
+// use.
+func freeDefinitionName(db *store.DB, name, skill string, taken map[string]bool) (string, error) {
+	base := name + "-" + skill
+	for i := 1; i < 1000; i++ {
+		suffix := ""
+		if i > 1 {
+			suffix = fmt.Sprintf("-%d", i)
+		}
+		cand := base
+		if len(cand)+len(suffix) > workflow.MaxNameLen {
+			cand = strings.TrimRight(cand[:workflow.MaxNameLen-len(suffix)], "-")
+		}
+		cand += suffix
+		if taken[cand] || !workflow.ValidName(cand) {
+			continue
+		}
+		kind, err := db.DefinitionConflict(cand)
+		if err != nil {
+			return "", err
+		}
+		if kind == "" {
+			return cand, nil
+		}
+	}
+	return "", rejected("no free name for definition %s; rename or remove your definitions named %s-%s…", name, name, skill)
+}
+
+// previewOf fills the fields of the preview that come from the package.
+func previewOf(p *skills.Package, name string) tui.SkillPreview {
+	pv := tui.SkillPreview{
+		Source: p.Source, Name: p.Name, InstallName: name, PackageVersion: p.Version, SHA256: p.SHA256,
+		Description: p.Description, License: p.License, Compatibility: p.Compatibility, Instructions: p.Instructions,
+		Files: []tui.SkillPreviewFile{}, Resources: append([]string{}, p.Resources...), Excluded: []tui.SkillPreviewExcluded{},
+		Definitions: []tui.SkillPreviewDefinition{}, RequestedTools: append([]string{}, p.RequestedTools...),
+		Findings: []tui.SkillPreviewFinding{}, Warnings: append([]string{}, p.Warnings...), Conflicts: []tui.SkillConflict{},
+	}
+	for _, f := range p.Files {
+		pv.Files = append(pv.Files, tui.SkillPreviewFile{Path: f.Path, SHA256: f.SHA256, Size: f.Size})
+	}
+	for _, e := range p.Excluded {
+		pv.Excluded = append(pv.Excluded, tui.SkillPreviewExcluded{Path: e.Path, Reason: e.Reason})
+	}
+	for _, f := range p.Findings {
+		pv.Findings = append(pv.Findings, tui.SkillPreviewFinding{File: f.File, Line: f.Line, Rule: f.Rule, Detail: f.Detail, Action: f.Action})
+	}
+	return pv
+}
+
+// installSkill imports path, plans it under opts and installs it, in one
+// catalog transaction; a blocking conflict or a rejected package writes
+// nothing (SPEC G3, G5). It enables and approves nothing (SPEC G4).
+func installSkill(ctx context.Context, db *store.DB, load skillLoader, path string, opts tui.SkillInstallOptions) (store.SkillVersion, skillPlan, error) {
+	p, err := loadSkill(ctx, load, path)
+	if err != nil {
+		return store.SkillVersion{}, skillPlan{}, err
+	}
+	if opts.ExpectSHA256 != "" && p.SHA256 != opts.ExpectSHA256 {
+		return store.SkillVersion{}, skillPlan{}, rejected("the package changed since its preview; preview it again before installing")
+	}
+	plan, err := planSkill(db, p, opts)
+	if err != nil {
+		return store.SkillVersion{}, skillPlan{}, err
+	}
+	if c, ok := plan.preview.Blocked(); ok {
+		return store.SkillVersion{}, plan, rejected("%s; %s", safetext.Line(c.What, 200), c.Resolution)
+	}
+	v, err := db.InstallSkill(plan.version, plan.blobs, plan.defs)
+	if err != nil {
+		return store.SkillVersion{}, plan, err
+	}
+	return v, plan, nil
+}
+
+// skillSummary is the listing of one installed version.
+func skillSummary(v store.SkillVersion) tui.SkillSummary {
+	return tui.SkillSummary{Name: v.Name, Version: v.Version, Origin: v.Origin, Installed: v.Installed, SHA256: v.SHA256,
+		Description: v.Description, Files: len(v.Files), Findings: len(v.Findings)}
+}
