@@ -94,7 +94,9 @@
 // definition revisions, the enabled skills in the profile's order as
 // FrozenSkill values (files by sha256, undeclared files absent) and a
 // SkillBlobs to read them. Both are copied deeply before the first event,
-// so editing the profile mid-run changes nothing in the run.
+// so editing the profile mid-run changes nothing in the run. AllowedTools
+// picks the allowlisted tools from what is available (reporting the
+// missing ones); RunSpec.Temperature carries the profile's temperature.
 //
 // Events: WorkflowStarted first (the frozen revisions, skills, allowlist
 // and the skill listing with its ListingLevel), Done last; in between each
