@@ -12,7 +12,7 @@ import (
 
 // Frontmatter limits (Agent Skills specification where it sets one).
 const (
-	MaxFrontmatterBytes = 64 << 10
+	MaxFrontmatterBytes = 256 << 10
 	MaxNameLen          = 64
 	MaxDescriptionLen   = 1024 // characters
 	MaxCompatibilityLen = 500  // characters
@@ -118,7 +118,7 @@ func (fm *frontmatter) decode(head []byte) (err error) {
 			return rejectf("SKILL.md's frontmatter gives %q twice; keep one and import again", key)
 		}
 		seen[key] = true
-		if err := fm.field(key, v); err != nil {
+		if err := fm.field(key, k.Line+1, v); err != nil {
 			return err
 		}
 	}
@@ -141,7 +141,7 @@ func checkNode(n *yaml.Node, depth int) error {
 	return nil
 }
 
-func (fm *frontmatter) field(key string, v *yaml.Node) error {
+func (fm *frontmatter) field(key string, line int, v *yaml.Node) error {
 	switch key {
 	case "name", "description", "license", "compatibility":
 		s, err := scalar(key, v)
@@ -169,11 +169,11 @@ func (fm *frontmatter) field(key string, v *yaml.Node) error {
 	default:
 		lower := strings.ToLower(key)
 		if execKeys[lower] || strings.HasPrefix(lower, "mcp") || strings.Contains(lower, "hook") {
-			fm.Findings = append(fm.Findings, Finding{File: "SKILL.md", Line: v.Line + 1, Rule: RuleExecRequest, Action: ActionStripped,
+			fm.Findings = append(fm.Findings, Finding{File: "SKILL.md", Line: line, Rule: RuleExecRequest, Action: ActionStripped,
 				Detail: fmt.Sprintf("frontmatter key %q asks for command execution, hooks or an MCP server; vouch never runs anything from a package, so it was removed", clip(key, 64))})
 			return nil
 		}
-		fm.Warnings = append(fm.Warnings, fmt.Sprintf("SKILL.md frontmatter key %q is not part of the Agent Skills specification; ignored", clip(key, 64)))
+		fm.Warnings = append(fm.Warnings, fmt.Sprintf("SKILL.md frontmatter key %q (line %d) is not part of the Agent Skills specification; ignored", clip(key, 64), line))
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"unicode/utf8"
 )
@@ -16,8 +15,17 @@ const (
 	mcpMark    = "(MCP server configuration removed by vouch)"
 )
 
-// maxFindingsPerRule bounds the findings one file reports for one rule.
-const maxFindingsPerRule = 50
+const (
+	// maxFindingsPerRule bounds the findings one file reports for one rule.
+	maxFindingsPerRule = 50
+	// maxTriggersPerLine bounds the trigger occurrences examined per line
+	// and check; past it a stripping check strips the whole line.
+	maxTriggersPerLine = 256
+	// scanWindow bounds the bytes a check's expression sees.
+	scanWindow   = 1024
+	minBase64Run = 200
+	minHexRun    = 128
+)
 
 // Scan runs the content scanner over one text file and returns its
 // findings with 1-based line numbers, in line order (SPEC G6; also used for
@@ -26,9 +34,9 @@ const maxFindingsPerRule = 50
 // "stripped" (replaced by a marker, line count unchanged), the rest are
 // "shown" in the preview. Details never repeat a secret.
 //
-// Scan is linear in len(data): each line is tested against cheap literal
-// triggers first, and the regular expressions run only on lines that
-// carry one.
+// Scan is linear in len(data): one pass finds every literal trigger
+// through a two-byte index, and the rules' expressions run anchored at
+// the triggers on bounded windows.
 func Scan(path string, data []byte) []Finding {
 	f, _ := scan(path, data)
 	return f
@@ -40,29 +48,57 @@ type span struct {
 	mark       string
 }
 
+// trigger is one literal of one check.
+type trigger struct {
+	lit   string
+	check int
+}
+
+// triggerSlot maps the first two bytes of every trigger to its bucket in
+// triggerBuckets (0: none). Built once; never changed.
+var triggerSlot, triggerBuckets = func() (*[1 << 16]uint8, [][]trigger) {
+	var slot [1 << 16]uint8
+	buckets := [][]trigger{nil}
+	for i, c := range checks {
+		for _, l := range c.lits {
+			k := uint16(l[0])<<8 | uint16(l[1])
+			if slot[k] == 0 {
+				slot[k] = uint8(len(buckets))
+				buckets = append(buckets, nil)
+			}
+			buckets[slot[k]] = append(buckets[slot[k]], trigger{l, i})
+		}
+	}
+	return &slot, buckets
+}()
+
 type scanner struct {
-	path     string
-	data     []byte
-	lower    []byte // ASCII-lowered copy, same offsets
-	findings []Finding
-	spans    []span
-	counts   map[string]int
-	fences   []span // fenced code blocks: start of the first inner line, end of the last
+	path       string
+	data, low  []byte
+	findings   []Finding
+	spans      []span
+	perRule    map[string]int
+	fences     []span
+	line       int
+	start, end int // the current line
+	tries      []int
+	skip       []int
+	shownRule  map[string]bool
 }
 
 func scan(path string, data []byte) ([]Finding, []span) {
-	s := &scanner{path: path, data: data, lower: asciiLower(data), counts: map[string]int{}}
+	s := &scanner{path: path, data: data, low: asciiLower(data), perRule: map[string]int{},
+		tries: make([]int, len(checks)), skip: make([]int, len(checks)), shownRule: map[string]bool{}}
 	s.fences = fencedBlocks(data)
-	line, off := 0, 0
-	for off <= len(data) {
+	for off := 0; off <= len(data); {
 		end := bytes.IndexByte(data[off:], '\n')
 		if end < 0 {
 			end = len(data)
 		} else {
 			end += off
 		}
-		line++
-		s.line(line, off, end)
+		s.line++
+		s.scanLine(off, end)
 		if end == len(data) {
 			break
 		}
@@ -72,74 +108,174 @@ func scan(path string, data []byte) ([]Finding, []span) {
 	return s.findings, mergeSpans(s.spans)
 }
 
-func (s *scanner) add(line int, rule, action, detail string) {
-	s.counts[rule]++
-	if s.counts[rule] > maxFindingsPerRule {
+func (s *scanner) add(rule, action, detail string) {
+	s.perRule[rule]++
+	if s.perRule[rule] > maxFindingsPerRule {
 		return
 	}
-	s.findings = append(s.findings, Finding{File: s.path, Line: line, Rule: rule, Detail: detail, Action: action})
+	s.findings = append(s.findings, Finding{File: s.path, Line: s.line, Rule: rule, Detail: detail, Action: action})
 }
 
-func (s *scanner) line(n, start, end int) {
-	raw, low := s.data[start:end], s.lower[start:end]
-	s.secrets(n, start, raw, low)
-	s.activation(n, start, end, low)
-	s.injection(n, low)
-	s.exfiltration(n, raw, low)
-	s.blob(n, raw)
-	s.hidden(n, raw)
-}
-
-// --- secrets -------------------------------------------------------------
-
-type secretRule struct {
-	name    string
-	trigger []string // lower-case literals, any of which must appear
-	re      *regexp.Regexp
-	group   int // the submatch holding the secret
-	entropy float64
-}
-
-var secretRules = []secretRule{
-	{"OpenAI or Anthropic API key", []string{"sk-"}, regexp.MustCompile(`\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), 0, 3.2},
-	{"Stripe secret key", []string{"_live_"}, regexp.MustCompile(`\b[rs]k_live_[0-9A-Za-z]{20,}`), 0, 3.2},
-	{"GitHub token", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}`), 0, 3.2},
-	{"GitHub fine-grained token", []string{"github_pat_"}, regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,}`), 0, 3.2},
-	{"AWS access key ID", []string{"akia", "asia"}, regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), 0, 2.8},
-	{"Slack token", []string{"xox"}, regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`), 0, 3.0},
-	{"Google API key", []string{"aiza"}, regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`), 0, 3.2},
-	{"credential assigned in the text", []string{"key", "secret", "token", "passw", "credential", "auth"},
-		regexp.MustCompile(`(?i)(?:api[_-]?key|secret|token|passw(?:or)?d|credential|auth)[A-Za-z0-9_\-]*["']?\s*(?:=|:|=>)\s*["']?([A-Za-z0-9+/_\-.=]{24,})`), 1, 4.0},
-}
-
-func (s *scanner) secrets(n, start int, raw, low []byte) {
-	if bytes.Contains(low, []byte("-----begin ")) && bytes.Contains(low, []byte("private key-----")) {
-		end := bytes.Index(s.lower[start:], []byte("private key-----"))
-		stop := len(s.data)
-		if e := bytes.Index(s.lower[start+end+16:], []byte("-----end ")); e >= 0 {
-			stop = start + end + 16 + e
-			if nl := bytes.IndexByte(s.data[stop:], '\n'); nl >= 0 {
-				stop += nl
-			} else {
-				stop = len(s.data)
+func (s *scanner) scanLine(start, end int) {
+	s.start, s.end = start, end
+	clear(s.tries)
+	clear(s.skip)
+	clear(s.shownRule)
+	b64, hex, hidden := 0, 0, false
+	for i := start; i < end; i++ {
+		c := s.data[i]
+		// Encoded blobs: long base64 or hex runs.
+		isHex := c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f'
+		if isHex {
+			hex++
+		} else {
+			hex = 0
+		}
+		if isHex || c|0x20 >= 'g' && c|0x20 <= 'z' || c == '+' || c == '/' || c == '-' || c == '_' || c == '=' {
+			b64++
+		} else {
+			b64 = 0
+		}
+		if hex == minHexRun {
+			s.once(RuleEncodedBlob, "long hexadecimal run (encoded data)")
+		} else if b64 == minBase64Run && !uniform(s.data[i+1-b64:i+1]) {
+			s.once(RuleEncodedBlob, "long base64 run (encoded data)")
+		}
+		// Hidden Unicode.
+		if c >= 0x80 && !hidden {
+			if r, _ := utf8.DecodeRune(s.data[i:end]); hiddenRune(r, i == 0) != "" {
+				hidden = true
+				s.once(RuleHiddenUnicode, fmt.Sprintf("hidden character U+%04X (%s)", r, hiddenRune(r, false)))
 			}
 		}
-		s.spans = append(s.spans, span{start, stop, secretMark})
-		s.add(n, RuleSecret, ActionStripped, "private key (PEM block)")
-	}
-	for _, r := range secretRules {
-		if !containsAny(low, r.trigger) {
+		// Triggers.
+		if i+1 >= end {
 			continue
 		}
-		for _, m := range r.re.FindAllSubmatchIndex(raw, -1) {
-			a, b := m[2*r.group], m[2*r.group+1]
-			if a < 0 || entropy(raw[a:b]) < r.entropy || placeholder(low[a:b]) {
-				continue
+		k := triggerSlot[uint16(s.low[i])<<8|uint16(s.low[i+1])]
+		if k == 0 {
+			continue
+		}
+		for _, t := range triggerBuckets[k] {
+			if bytes.HasPrefix(s.low[i:end], []byte(t.lit)) {
+				s.try(t, i)
 			}
-			s.spans = append(s.spans, span{start + a, start + b, secretMark})
-			s.add(n, RuleSecret, ActionStripped, r.name)
 		}
 	}
+}
+
+// once adds a shown finding at most once per line and rule.
+func (s *scanner) once(rule, detail string) {
+	if s.shownRule[rule] {
+		return
+	}
+	s.shownRule[rule] = true
+	s.add(rule, ActionShown, detail)
+}
+
+func hiddenRune(r rune, fileStart bool) string {
+	switch {
+	case isBidi(r):
+		return "bidirectional control"
+	case r == 0x200B || r == 0x200C || (r >= 0x2060 && r <= 0x2064):
+		return "zero-width character"
+	case r == 0xFEFF && !fileStart:
+		return "zero-width no-break space"
+	case r >= 0xE0000 && r <= 0xE007F:
+		return "Unicode tag character (invisible text)"
+	}
+	return ""
+}
+
+// try examines one trigger occurrence at p.
+func (s *scanner) try(t trigger, p int) {
+	c := &checks[t.check]
+	if p < s.skip[t.check] {
+		return
+	}
+	s.tries[t.check]++
+	if s.tries[t.check] > maxTriggersPerLine {
+		if s.tries[t.check] == maxTriggersPerLine+1 && c.rule != RuleInjection && c.rule != RuleExfiltration {
+			s.strip(c, s.start, s.end)
+			s.add(c.rule, ActionStripped, "line with too many candidates to check one by one; removed")
+		}
+		return
+	}
+	if c.boundary && p > s.start && isWordByte(s.data[p-1]) {
+		return
+	}
+	if c.needURL && !bytes.Contains(s.low[max(s.start, p-64):p], []byte("://")) {
+		return
+	}
+	if c.before != nil && !c.before.Match(s.data[max(s.start, p-32):p]) {
+		return
+	}
+	a, b := p, p+len(t.lit)
+	if c.re != nil {
+		m := c.re.FindSubmatchIndex(s.data[p:min(s.end, p+scanWindow)])
+		if m == nil {
+			return
+		}
+		a, b = p+m[2*c.group], p+m[2*c.group+1]
+		s.skip[t.check] = p + m[1]
+	}
+	if c.entropy > 0 && (entropy(s.data[a:b]) < c.entropy || placeholder(s.low[a:b])) {
+		return
+	}
+	if c.argsNear {
+		wa, wb := lineWindow(s.data, s.start, s.end, 3)
+		if !argsRE.Match(s.data[max(wa, p-scanWindow):min(wb, p+scanWindow)]) {
+			return
+		}
+	}
+	switch c.rule {
+	case RuleSecret:
+		if c.pem {
+			a, b = s.start, pemEnd(s.data, s.low, p)
+		}
+		s.strip(c, a, b)
+		s.add(c.rule, ActionStripped, c.detail)
+	case RuleMCPActivation:
+		a, b = s.start, s.end
+		for _, f := range s.fences {
+			if f.start <= s.start && s.end <= f.end {
+				a, b = f.start, f.end
+				break
+			}
+		}
+		s.strip(c, a, b)
+		if !s.shownRule[c.rule] {
+			s.shownRule[c.rule] = true
+			s.add(c.rule, ActionStripped, c.detail)
+		}
+	default:
+		s.once(c.rule, c.detail)
+	}
+}
+
+func (s *scanner) strip(c *check, a, b int) {
+	mark := secretMark
+	if c.rule == RuleMCPActivation {
+		mark = mcpMark
+	}
+	s.spans = append(s.spans, span{a, b, mark})
+}
+
+// pemEnd returns the end of the line holding the "-----END " after p, or
+// the end of the data.
+func pemEnd(data, low []byte, p int) int {
+	e := bytes.Index(low[p:], []byte("-----end "))
+	if e < 0 {
+		return len(data)
+	}
+	if nl := bytes.IndexByte(data[p+e:], '\n'); nl >= 0 {
+		return p + e + nl
+	}
+	return len(data)
+}
+
+func isWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z'
 }
 
 // placeholder spots documentation values like "your-api-key-here".
@@ -168,42 +304,6 @@ func entropy(b []byte) float64 {
 	return h
 }
 
-// --- MCP server activation ----------------------------------------------
-
-var (
-	mcpTriggers = []string{"mcpservers", "mcp_servers", "mcp-servers", "mcp add", "mcp install", "\"command\"", "context_servers"}
-	mcpRE       = regexp.MustCompile(`(?i)"?(?:mcpServers|mcp_servers|mcp-servers|context_servers)"?\s*[:=\]]|\[mcp_servers[.\]]|\b(?:claude|codex|gemini|cursor|goose|vouch)\s+mcp\s+(?:add|install|add-json)\b`)
-	commandRE   = regexp.MustCompile(`"command"\s*:\s*"`)
-	argsRE      = regexp.MustCompile(`"args"\s*:\s*\[`)
-)
-
-// activation finds MCP server configurations and install commands. The
-// enclosing fenced code block (or else the line) is stripped.
-func (s *scanner) activation(n, start, end int, low []byte) {
-	if !containsAny(low, mcpTriggers) {
-		return
-	}
-	raw := s.data[start:end]
-	hit := mcpRE.Match(raw)
-	if !hit && commandRE.Match(raw) {
-		// A server config: "command" with "args" within three lines.
-		a, b := lineWindow(s.data, start, end, 3)
-		hit = argsRE.Match(s.data[a:b])
-	}
-	if !hit {
-		return
-	}
-	a, b := start, end
-	for _, f := range s.fences {
-		if f.start <= start && end <= f.end {
-			a, b = f.start, f.end
-			break
-		}
-	}
-	s.spans = append(s.spans, span{a, b, mcpMark})
-	s.add(n, RuleMCPActivation, ActionStripped, "MCP server configuration or install command; a skill cannot install or start an MCP server")
-}
-
 // lineWindow widens [start,end) by k lines either side.
 func lineWindow(data []byte, start, end, k int) (int, int) {
 	a, b := start, end
@@ -229,8 +329,7 @@ func lineWindow(data []byte, start, end, k int) (int, int) {
 func fencedBlocks(data []byte) []span {
 	var out []span
 	open, inner := "", 0
-	off := 0
-	for off < len(data) {
+	for off := 0; off < len(data); {
 		end := bytes.IndexByte(data[off:], '\n')
 		if end < 0 {
 			end = len(data)
@@ -253,84 +352,6 @@ func fencedBlocks(data []byte) []span {
 	return out
 }
 
-// --- injection -----------------------------------------------------------
-
-var (
-	injectionTriggers = []string{"ignore", "disregard", "forget", "you are now", "system prompt", "system>", "system]", "im_start", "override", "do not tell", "don't tell", "without telling", "without informing", "new instructions", "jailbreak", "developer mode"}
-	injectionRE       = regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|every\s+)*(?:previous|prior|above|earlier|preceding|original|system|safety)\s+(?:instructions?|prompts?|messages?|rules|directions|guidelines|context)` +
-		`|\byou\s+are\s+now\s+(?:a\s+|an\s+|in\s+)?(?:dan\b|no\s+longer|free|unrestricted|jailbroken|developer\s+mode|unfiltered|root|admin)` +
-		`|\b(?:new|updated|override|replace(?:\s+the)?|reveal(?:\s+the)?|print(?:\s+the)?|real)\s+system\s+prompt` +
-		`|<\|?im_start\|?>\s*system|<\|?system\|?>|\[/?system\]` +
-		`|\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|mention\s+(?:this|it)\s+to)\s+the\s+user|\bwithout\s+(?:telling|informing|asking)\s+the\s+user` +
-		`|\bjailbreak|\bdeveloper\s+mode\s+enabled`)
-)
-
-func (s *scanner) injection(n int, low []byte) {
-	if !containsAny(low, injectionTriggers) {
-		return
-	}
-	if m := injectionRE.Find(low); m != nil {
-		s.add(n, RuleInjection, ActionShown, fmt.Sprintf("instruction-override phrasing: %q", clip(string(m), 80)))
-	}
-}
-
-// --- exfiltration --------------------------------------------------------
-
-var (
-	exfilTriggers = []string{"http", "curl", "wget", "nc ", "ncat", "/dev/tcp"}
-	exfilHostRE   = regexp.MustCompile(`(?i)https?://[^\s"'<>)]*(?:webhook\.site|ngrok(?:-free)?\.(?:app|io|dev)|pastebin\.com|paste\.ee|hastebin|requestbin|pipedream\.net|hookbin|burpcollaborator|oast\.(?:fun|live|site|online|pro|me)|interact\.sh|transfer\.sh|discord(?:app)?\.com/api/webhooks|hooks\.slack\.com|canarytokens|beeceptor|postb\.in)`)
-	exfilQueryRE  = regexp.MustCompile(`(?i)https?://[^\s"'<>]*[?&][^\s"'<>]*(?:\$\{?[A-Z_][A-Z0-9_]*|\$\(|%[A-Z_]+%|process\.env|os\.environ|getenv|(?:api_?key|token|secret|passw(?:or)?d|credential|session|cookie)=)`)
-	exfilCmdRE    = regexp.MustCompile(`(?i)\b(?:curl|wget)\b[^\n|]*(?:\s-d\s*@|--data(?:-binary|-raw|-urlencode)?[\s=]+["']?@|\s-F\s*["']?[^\s=]+=@|--upload-file|\s-T\s|--post-(?:data|file))|\|\s*(?:curl|wget|nc|ncat)\b|\b(?:curl|wget)\b[^\n]*\$\((?:cat|env|printenv)|/dev/tcp/|\b(?:env|printenv|cat\s+~?/?\.(?:env|ssh|aws))\b[^\n]*\|\s*(?:curl|nc|base64)`)
-)
-
-func (s *scanner) exfiltration(n int, raw, low []byte) {
-	if !containsAny(low, exfilTriggers) {
-		return
-	}
-	switch {
-	case exfilHostRE.Match(raw):
-		s.add(n, RuleExfiltration, ActionShown, "URL of a request-capture, tunnel or paste service")
-	case exfilQueryRE.Match(raw):
-		s.add(n, RuleExfiltration, ActionShown, "URL whose query carries environment variables or secrets")
-	case exfilCmdRE.Match(raw):
-		s.add(n, RuleExfiltration, ActionShown, "command that sends local data or files to a remote host")
-	}
-}
-
-// --- encoded blobs -------------------------------------------------------
-
-const (
-	minBase64Run = 200
-	minHexRun    = 128
-)
-
-// blob finds long base64 or hex runs in one pass.
-func (s *scanner) blob(n int, raw []byte) {
-	b64, hex := 0, 0
-	for i, c := range raw {
-		isHex := c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-		isB64 := isHex || c >= 'g' && c <= 'z' || c >= 'G' && c <= 'Z' || c == '+' || c == '/' || c == '-' || c == '_' || c == '='
-		if isHex {
-			hex++
-		} else {
-			hex = 0
-		}
-		if isB64 {
-			b64++
-		} else {
-			b64 = 0
-		}
-		if hex == minHexRun {
-			s.add(n, RuleEncodedBlob, ActionShown, "long hexadecimal run (encoded data)")
-			return
-		}
-		if b64 == minBase64Run && !uniform(raw[i+1-b64:i+1]) {
-			s.add(n, RuleEncodedBlob, ActionShown, "long base64 run (encoded data)")
-			return
-		}
-	}
-}
-
 // uniform reports a run of one repeated byte ("=====" rules, "aaaa").
 func uniform(b []byte) bool {
 	for _, c := range b {
@@ -341,35 +362,6 @@ func uniform(b []byte) bool {
 	return true
 }
 
-// --- hidden Unicode ------------------------------------------------------
-
-func (s *scanner) hidden(n int, raw []byte) {
-	if !hasNonASCII(raw) {
-		return
-	}
-	for i := 0; i < len(raw); {
-		r, size := utf8.DecodeRune(raw[i:])
-		what := ""
-		switch {
-		case isBidi(r):
-			what = "bidirectional control"
-		case r == 0x200B || r == 0x200C || (r >= 0x2060 && r <= 0x2064):
-			what = "zero-width character"
-		case r == 0xFEFF && !(n == 1 && i == 0):
-			what = "zero-width no-break space"
-		case r >= 0xE0000 && r <= 0xE007F:
-			what = "Unicode tag character (invisible text)"
-		}
-		if what != "" {
-			s.add(n, RuleHiddenUnicode, ActionShown, fmt.Sprintf("hidden character U+%04X (%s)", r, what))
-			return
-		}
-		i += size
-	}
-}
-
-// --- helpers -------------------------------------------------------------
-
 func asciiLower(b []byte) []byte {
 	out := make([]byte, len(b))
 	for i, c := range b {
@@ -379,24 +371,6 @@ func asciiLower(b []byte) []byte {
 		out[i] = c
 	}
 	return out
-}
-
-func containsAny(b []byte, lits []string) bool {
-	for _, l := range lits {
-		if bytes.Contains(b, []byte(l)) {
-			return true
-		}
-	}
-	return false
-}
-
-func hasNonASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= 0x80 {
-			return true
-		}
-	}
-	return false
 }
 
 // mergeSpans sorts spans and merges overlaps; an MCP mark wins over a
