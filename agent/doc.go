@@ -194,4 +194,9 @@
 //   - A tool handler that ignores its context is abandoned on cancel, not
 //     stopped; its result is discarded.
 //   - Tool calls of one answer run one after another, in order.
+//   - In a workflow run a helper's TextDelta events arrive inside the
+//     lead's delegate call, framed by the helper's PartStarted and
+//     PartFinished; a consumer that shows one answer keeps them apart by
+//     those frames. skill_load and skill_read read through SkillBlobs
+//     synchronously: a read that hangs is not interrupted by cancel.
 package agent

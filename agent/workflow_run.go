@@ -128,6 +128,8 @@ type PartStarted struct {
 }
 
 // PartFinished closes one part: it takes the place of that part's Done.
+// A part refused before its first request still gets a PartStarted first,
+// whose Run carries only the model.
 // Output is the part's final answer (the next step's input, or the
 // delegate call's result).
 type PartFinished struct {
@@ -219,6 +221,8 @@ type appTools struct {
 	input  string
 	prompt string
 	tools  []appTool
+	// opened is set once PartStarted was built.
+	opened bool
 }
 
 // started turns the part's RunStarted into its PartStarted.
@@ -226,6 +230,7 @@ func (a *appTools) started(rs RunStarted) Event {
 	if a == nil {
 		return rs
 	}
+	a.opened = true
 	return PartStarted{Part: a.part, Input: a.input, Run: rs}
 }
 
@@ -382,6 +387,11 @@ func (wf *workflowRun) runPart(p partRun) (Done, string) {
 	done := r.execute()
 	done.Messages = r.appended
 	out := finalAnswer(r.appended)
+	if !app.opened && done.Reason == StopError {
+		// Refused before its first request (its tools do not fit, say):
+		// still framed, so every PartFinished has its PartStarted.
+		_ = wf.emit(app.started(RunStarted{Model: spec.Model})) // a cancelled run ends below anyway
+	}
 	if wf.emit(PartFinished{Part: p.part, Reason: done.Reason, Err: done.Err, Output: out}) != nil && done.Reason == StopDone {
 		done = Done{Reason: StopCancelled, Messages: done.Messages}
 	}

@@ -308,6 +308,11 @@ func TestWorkflowRefusedBeforeStart(t *testing.T) {
 			if tc.name != "reserved wire name" && len(evs) != 1 {
 				t.Errorf("events %#v, want only Done", evs)
 			}
+			if tc.name == "reserved wire name" {
+				if got := partsOf(evs); len(got) != 1 || len(eventsOf[PartFinished](evs)) != 1 {
+					t.Errorf("a part refused before its first request is not framed: %#v", evs)
+				}
+			}
 		})
 	}
 }
