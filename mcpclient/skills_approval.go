@@ -695,3 +695,32 @@ func (r *SkillRun) SkillBlob(sha string) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("no frozen skill file has the digest %s", sha)
 }
+
+// StoredServerSkills returns the skills of one server that have a stored
+// approval, evaluated from the records alone — no network, for listings
+// that must not wait on a server (`vouch skill list`). label is the
+// server's name.
+func StoredServerSkills(st SkillStore, serverID, label string) ([]ServerSkill, error) {
+	recs, err := st.ServerSkillRecords(serverID)
+	if err != nil {
+		return nil, err
+	}
+	svc := &SkillService{opts: SkillServiceOptions{Store: st, AllowDynamic: func(string) (bool, error) { return false, nil }}}
+	var out []ServerSkill
+	for _, uri := range sortedKeys(recs) {
+		r, err := decodeRecord(recs[uri], serverID, uri)
+		if err != nil {
+			return nil, err
+		}
+		a := r.current()
+		if a == nil {
+			continue
+		}
+		e := a.Entry
+		if r.Revoked != nil {
+			e = r.Revoked.Entry
+		}
+		out = append(out, svc.evaluate(label, r, e))
+	}
+	return out, nil
+}

@@ -31,6 +31,9 @@ func skillCommand(ctx context.Context, g *globals, args []string, e env, load sk
 		return fail(exitUsage, "vouch skill needs a subcommand: preview, install, list or remove")
 	}
 	sub, rest := args[0], args[1:]
+	if sub == "server" { // skills served by MCP servers (server_skills.go)
+		return runServerSkill(ctx, g, rest, e)
+	}
 	switch sub {
 	case "preview", "install", "list", "remove":
 	default:
@@ -129,6 +132,11 @@ func skillList(db *store.DB, asJSON bool, e env) error {
 	for _, v := range vs {
 		out = append(out, skillSummary(v))
 	}
+	served, err := serverSkillSummaries(db) // approved server skills, origin "server:<label>"
+	if err != nil {
+		return err
+	}
+	out = append(out, served...)
 	if asJSON {
 		return writeJSON(e.stdout, out)
 	}

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"text/tabwriter"
+
+	"vouch/mcpclient"
+	"vouch/safetext"
+	"vouch/skills"
+	"vouch/store"
+	"vouch/tui"
+)
+
+// Skills served by MCP servers on the command line (SPEC I, M):
+//
+//	vouch skill server list SERVER [--json]       the live listing, each skill's state
+//	vouch skill server preview SERVER URI [--json] the approval preview (reads no file)
+//	vouch skill server approve SERVER URI --set DIGEST
+//	vouch skill server pin SERVER URI              fetch, verify, scan and pin every file now
+//	vouch skill server keep SERVER URI             keep the pinned version after a change
+//	vouch skill server rollback SERVER URI N       go back to approval N (pinned files only)
+//	vouch skill server dynamic SERVER on|off       allow "dynamic" skills (each load still asks)
+
+// newSkillService is the trust layer over the state's servers.
+func newSkillService(s *state) (*mcpclient.SkillService, error) {
+	return mcpclient.NewSkillService(s.mcp.mgr, mcpclient.SkillServiceOptions{
+		Store: s.db,
+		Scan:  skills.Scan,
+		AllowDynamic: func(id string) (bool, error) {
+			set, err := s.db.ServerSkillSettings(id)
+			return set.AllowDynamic, err
+		},
+	})
+}
+
+// serverSkillSummaries lists the server skills with a stored approval as
+// rows of `vouch skill list`: named "<server>/<name>", origin
+// "server:<server>". It reads the database only, never a server.
+func serverSkillSummaries(db *store.DB) ([]tui.SkillSummary, error) {
+	servers, err := db.MCPServers()
+	if err != nil {
+		return nil, err
+	}
+	var out []tui.SkillSummary
+	for _, srv := range servers {
+		ks, err := mcpclient.StoredServerSkills(db, srv.ID, srv.Name)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range ks {
+			row := tui.SkillSummary{Name: srv.Name + "/" + k.Entry.Name, Origin: k.Origin() + " (" + string(k.State) + ")",
+				Description: k.Entry.Description, Files: len(k.Entry.Files), Findings: len(k.Findings)}
+			if a := k.Approval; a != nil {
+				row.Version, row.Installed, row.SHA256 = a.N, a.At, a.SetDigest
+			}
+			out = append(out, row)
+		}
+	}
+	return out, nil
+}
+
+// runServerSkill is `vouch skill server ...`.
+func runServerSkill(ctx context.Context, g *globals, args []string, e env) error {
+	const subs = "list, preview, approve, pin, keep, rollback or dynamic"
+	if len(args) == 0 {
+		return fail(exitUsage, "vouch skill server needs a subcommand: %s", subs)
+	}
+	sub, rest := args[0], args[1:]
+	want := map[string]int{"list": 1, "preview": 2, "approve": 2, "pin": 2, "keep": 2, "rollback": 3, "dynamic": 2}
+	n, ok := want[sub]
+	if !ok {
+		return fail(exitUsage, "unknown subcommand 'vouch skill server %s'; use %s", sub, subs)
+	}
+	fs := subFlags("skill server "+sub, g)
+	asJSON := fs.Bool("json", false, "print JSON")
+	set := fs.String("set", "", "the resource set digest the preview showed")
+	pos, err := parseInterleaved(fs, rest)
+	if err != nil {
+		return err
+	}
+	if len(pos) != n {
+		return fail(exitUsage, "vouch skill server %s takes %s", sub, map[string]string{
+			"list": "SERVER", "preview": "SERVER URI", "approve": "SERVER URI --set DIGEST", "pin": "SERVER URI",
+			"keep": "SERVER URI", "rollback": "SERVER URI N", "dynamic": "SERVER on|off"}[sub])
+	}
+	return withState(ctx, g, e, func(s *state) error {
+		srv, err := s.mcp.byName(pos[0])
+		if err != nil {
+			return err
+		}
+		svc, err := newSkillService(s)
+		if err != nil {
+			return err
+		}
+		switch sub {
+		case "list":
+			return serverSkillList(ctx, svc, srv, *asJSON, e)
+		case "preview":
+			p, err := svc.Preview(ctx, srv.ID, pos[1])
+			if err != nil {
+				return skillFailure(err)
+			}
+			if *asJSON {
+				return writeJSON(e.stdout, p)
+			}
+			lines := p.Lines()
+			if p.SetDigest != "" {
+				lines = append(lines, fmt.Sprintf("approve exactly this with: vouch skill server approve %s %s --set %s",
+					shellWord(srv.Name), shellWord(p.Entry.URI), p.SetDigest))
+			}
+			return printLines(e, lines)
+		case "approve":
+			if *set == "" {
+				return fail(exitUsage, "vouch skill server approve needs --set DIGEST from 'vouch skill server preview'")
+			}
+			k, err := svc.Approve(ctx, srv.ID, pos[1], *set)
+			return reportSkill(e, k, err, *asJSON)
+		case "pin":
+			rep, err := svc.Pin(ctx, srv.ID, pos[1])
+			if err != nil {
+				return skillFailure(err)
+			}
+			if *asJSON {
+				return writeJSON(e.stdout, rep)
+			}
+			msg := fmt.Sprintf("pinned %d files", rep.Pinned)
+			if len(rep.Findings) > 0 {
+				msg += fmt.Sprintf("; %d scanner findings hold content back until you preview and approve again", len(rep.Findings))
+			}
+			return printLines(e, []string{msg})
+		case "keep":
+			k, err := svc.Keep(srv.ID, pos[1])
+			return reportSkill(e, k, err, *asJSON)
+		case "rollback":
+			n, err := strconv.Atoi(pos[2])
+			if err != nil || n <= 0 {
+				return fail(exitUsage, "name the approval to roll back to by its number (1 is the first); 'vouch skill server preview' lists them")
+			}
+			k, err := svc.Rollback(srv.ID, pos[1], n)
+			return reportSkill(e, k, err, *asJSON)
+		default: // dynamic
+			on := map[string]bool{"on": true, "off": false}
+			v, ok := on[pos[1]]
+			if !ok {
+				return fail(exitUsage, "vouch skill server dynamic takes on or off")
+			}
+			if err := s.db.PutServerSkillSettings(srv.ID, store.ServerSkillSettings{AllowDynamic: v}); err != nil {
+				return err
+			}
+			return printLines(e, []string{fmt.Sprintf("dynamic skills of %s: %s (each load still asks you)", safetext.Line(srv.Name, 64), pos[1])})
+		}
+	})
+}
+
+// skillFailure turns a refusal of the trust layer into exit 3 with its
+// sentence; other errors pass through.
+func skillFailure(err error) error {
+	var me *mcpclient.Error
+	if errors.As(err, &me) {
+		switch me.Kind {
+		case mcpclient.ErrSkillNotApproved, mcpclient.ErrSkillVerification, mcpclient.ErrSkillDynamic,
+			mcpclient.ErrSkillFindings, mcpclient.ErrSkillInvalid, mcpclient.ErrCrossOrigin, mcpclient.ErrSkillsUnsupported:
+			return fail(exitRejected, "%s", me.Sentence)
+		}
+		return fail(exitUnavailable, "%s", me.Sentence)
+	}
+	return err
+}
+
+func reportSkill(e env, k mcpclient.ServerSkill, err error, asJSON bool) error {
+	if err != nil {
+		return skillFailure(err)
+	}
+	if asJSON {
+		return writeJSON(e.stdout, k)
+	}
+	return printLines(e, []string{safetext.Line(k.Sentence, 400)})
+}
+
+func serverSkillList(ctx context.Context, svc *mcpclient.SkillService, srv store.MCPServer, asJSON bool, e env) error {
+	list, listing, lerr := svc.List(ctx, srv.ID)
+	if asJSON {
+		if err := writeJSON(e.stdout, struct {
+			Skills  []mcpclient.ServerSkill `json:"skills"`
+			Listing mcpclient.SkillListing  `json:"listing"`
+		}{list, listing}); err != nil {
+			return err
+		}
+		if lerr != nil {
+			return skillFailure(lerr)
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	_, _ = fmt.Fprintf(tw, "NAME\tORIGIN\tSTATE\tFILES\tURI\n")
+	for _, k := range list {
+		_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", safetext.Line(srv.Name+"/"+k.Entry.Name, 60), safetext.Line(k.Origin(), 60),
+			k.State, len(k.Entry.Files), safetext.Line(k.Entry.URI, 120))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	lines := []string{safetext.Line(listing.Summary(), 300)}
+	for _, inv := range listing.Invalid {
+		lines = append(lines, "not used: "+safetext.Line(inv.URI, 120)+": "+safetext.Line(inv.Reason, 300))
+	}
+	for _, k := range list {
+		if k.State != mcpclient.SkillApproved && k.State != mcpclient.SkillUnapproved {
+			lines = append(lines, safetext.Line(k.Sentence, 400))
+		}
+	}
+	if err := printLines(e, lines); err != nil {
+		return err
+	}
+	if lerr != nil {
+		return skillFailure(lerr)
+	}
+	return nil
+}
