@@ -98,7 +98,7 @@ func commands() []command {
 		{"definition", "add FILE.json | list | show D | remove D: Role, Flow and Subagents definitions", runDefinitionCmd},
 		{"runs", "run history, newest first [--limit N] [--before ID] [--json]; show ID [--json]: the frozen spec, calls, approvals, outcome", runRunsCmd},
 		{"workflows", "on | off | status [--json]: the Agent Workflows switch and the schedules", runWorkflowsCmd},
-		{"skill", "preview FILE [--json] | install FILE [--rename NEW | --new-revision] [--json] | list [--json] | remove NAME", runSkill},
+		{"skill", "preview FILE [--json] | install FILE [--rename NEW | --new-revision] [--json] | list [--json] | remove NAME | server list|preview|approve|pin|keep|rollback|dynamic SERVER ...", runSkill},
 		{"policy", "list [--json] | set IDENTITY ask|allow|block [--effect E] [--under ARG=PATH] [--one-of ARG=V1,V2] [--note T] | remove IDENTITY", runPolicyCmd},
 		{"version", "print the version", runVersion},
 		{"help", "this help", nil},
