@@ -239,8 +239,36 @@ func (r *run) gate(call ToolCall, def ToolDef, args json.RawMessage) (res ToolRe
 	if r.spec.Decide == nil {
 		return ToolResult{}, false, true
 	}
-	d := r.spec.Decide(policy.Call{Identity: def.Identity, Arguments: args, CorrelationID: call.CorrelationID})
-	rec := policy.Record{CorrelationID: call.CorrelationID, Identity: def.Identity, Reason: d.Reason, At: r.spec.Now()}
+	g := Gate{Decide: r.spec.Decide, Audit: r.audit, Now: r.spec.Now, Ask: r.ask,
+		Preview: func() string { return r.preview(call, def, args) }}
+	return g.Check(call, def, args)
+}
+
+// Gate is the approval gate every tool call passes, in a run or outside
+// one (a call an MCP App view makes, SPEC J4): the policy decides, the
+// person is asked when it asks, and every outcome is audited.
+type Gate struct {
+	Decide func(policy.Call) policy.Decision
+	Audit  func(policy.Record)
+	// Ask publishes the request (its Reply is Ask's to set) and waits for
+	// the person; ok is false when nobody answered (cancelled).
+	Ask func(ApprovalRequested) (d Decision, ok bool)
+	// Preview, if set, renders what the call would do, only when asking.
+	Preview func() string
+	Now     func() time.Time
+}
+
+// Check decides call, whose arguments are args. decided is true when the
+// call must not run, with res the refusal to report; ok is false when the
+// person was asked and nobody answered.
+func (g Gate) Check(call ToolCall, def ToolDef, args json.RawMessage) (res ToolResult, decided, ok bool) {
+	audit := func(rec policy.Record) {
+		if g.Audit != nil {
+			g.Audit(rec)
+		}
+	}
+	d := g.Decide(policy.Call{Identity: def.Identity, Arguments: args, CorrelationID: call.CorrelationID})
+	rec := policy.Record{CorrelationID: call.CorrelationID, Identity: def.Identity, Reason: d.Reason, At: g.Now()}
 	by := "policy default"
 	if d.Rule != nil {
 		by = "policy rule"
@@ -248,27 +276,31 @@ func (r *run) gate(call ToolCall, def ToolDef, args json.RawMessage) (res ToolRe
 	switch d.Verdict {
 	case policy.VerdictAllow:
 		rec.Outcome, rec.By = policy.OutcomeAutoAllow, by
-		r.audit(rec)
+		audit(rec)
 		return ToolResult{}, false, true
 	case policy.VerdictBlock:
 		rec.Outcome, rec.By = policy.OutcomeBlocked, by
-		r.audit(rec)
+		audit(rec)
 		return ToolResult{Text: "Local policy blocks this tool; it did not run. Do not retry it. " + d.Reason, IsError: true}, true, true
 	}
-	ans, answered := r.ask(call, def, d, r.preview(call, def, args))
+	preview := ""
+	if g.Preview != nil {
+		preview = g.Preview()
+	}
+	ans, answered := g.Ask(ApprovalRequested{Call: call, Tool: def, Reason: d.Reason, Effect: string(d.Effect), Preview: preview})
 	rec.By = "person"
 	switch {
 	case !answered:
 		rec.Outcome = policy.OutcomeUnanswered
-		r.audit(rec)
+		audit(rec)
 		return ToolResult{}, true, false
 	case ans.Allow:
 		rec.Outcome = policy.OutcomeAllowed
-		r.audit(rec)
+		audit(rec)
 		return ToolResult{}, false, true
 	default:
 		rec.Outcome, rec.Note = policy.OutcomeDenied, ans.Note
-		r.audit(rec)
+		audit(rec)
 		return ToolResult{Text: deniedResult(ans.Note), IsError: true}, true, true
 	}
 }
@@ -315,11 +347,12 @@ func (r *run) audit(rec policy.Record) {
 	}
 }
 
-// ask publishes an ApprovalRequested and waits for the decision. ok is
-// false when the run was cancelled first.
-func (r *run) ask(call ToolCall, def ToolDef, d policy.Decision, preview string) (Decision, bool) {
+// ask publishes req and waits for the decision. ok is false when the run
+// was cancelled first.
+func (r *run) ask(req ApprovalRequested) (Decision, bool) {
 	reply := make(chan Decision, 1)
-	if r.emit(ApprovalRequested{Call: call, Tool: def, Reason: d.Reason, Effect: string(d.Effect), Preview: preview, Reply: reply}) != nil {
+	req.Reply = reply
+	if r.emit(req) != nil {
 		return Decision{}, false
 	}
 	select {
