@@ -3,7 +3,8 @@
 // test, the tool catalog cache and its background warming, stable tool
 // identities and per-execution wire names, tool calls with session recovery,
 // and the conversion of results into bounded, inert text (SPEC B, C, E).
-// Skills served over MCP and MCP Apps resources will live here too.
+// Skills served by servers (the Skills extension) live here too: see
+// "Skills" below. MCP Apps resources live in ui.go and apps/.
 //
 // # Servers
 //
@@ -80,6 +81,22 @@
 // at Limits.MaxResultBytes (64 KiB) without decoding more than it keeps; a
 // response body beyond Limits.MaxResponseBytes (16 MiB) is cut off as it
 // streams in and the call fails with ErrResponseTooLarge.
+//
+// # Skills
+//
+// skills.go speaks the Skills extension (SEP-2640) on a server's own
+// connection: skills/list and skills/get only for servers that declare it,
+// only on demand, each entry validated on its own (512 files and 16 MiB per
+// skill), a partial listing reported as partial. skills_verify.go checks
+// every file read against the entry's digest and size and SKILL.md's
+// frontmatter against the entry's. skills_approval.go binds approvals to the
+// resource set (a differing set revokes, recording what changed), pins
+// verified content through a SkillStore, scans every file before first use
+// and offers keep, accept and rollback; skills_freeze.go turns approved
+// skills into agent.FrozenSkill values tagged "server:<label>" and keeps a
+// skill's reads on its own server unless the person approves a cross-server
+// read naming both; skills_resolve.go names skills per origin and orders
+// them, local policy first (SPEC I1-I6; docs/server-skills.md).
 //
 // # Concurrency
 //
