@@ -231,6 +231,9 @@ func (svc *mcpService) remove(ctx context.Context, id string) error {
 	if err := svc.db.DeleteMCPServer(id); err != nil {
 		return err
 	}
+	if err := svc.db.DeleteServerSkills(id, mcpclient.RecordBlobs); err != nil {
+		return fmt.Errorf("removed the server, but not its skill approvals and pinned skill files: %w", err)
+	}
 	if svc.secrets != nil {
 		if err := svc.secrets.Delete(ctx, secretKey(id)); err != nil {
 			return fmt.Errorf("removed the server, but not its secret: %w", err)
