@@ -248,7 +248,8 @@ func (c *collector) read(e entry, name string) error {
 	if c.kept+e.size > c.lim.KeptBytes {
 		return rejectf("the package holds more than %s of text; trim it and import again", mib(c.lim.KeptBytes))
 	}
-	data := make([]byte, len(buf), e.size+1)
+	// Grow with the bytes that arrive, not with what the header claims.
+	data := make([]byte, len(buf), min(e.size, 1<<20)+1)
 	copy(data, buf)
 	data, err = fill(data, m, int(e.size)+1)
 	if err != nil {

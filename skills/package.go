@@ -5,8 +5,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // finish turns what the collector gathered into a Package: it finds the
@@ -46,11 +49,7 @@ func (c *collector) finish() (*Package, error) {
 	}
 
 	// Scan and strip every kept file before anything else reads it.
-	for name, data := range kept {
-		f, spans := scan(name, data)
-		p.Findings = append(p.Findings, f...)
-		kept[name] = redact(data, spans)
-	}
+	p.Findings = scanAll(kept)
 	fm, err := parseSkillMD(kept["SKILL.md"])
 	if err != nil {
 		return nil, err
@@ -140,6 +139,42 @@ func (c *collector) finish() (*Package, error) {
 		p.Excluded = []Excluded{}
 	}
 	return p, nil
+}
+
+// scanAll scans the kept files on every CPU, strips what must be stripped
+// in place, and returns the findings.
+func scanAll(kept map[string][]byte) []Finding {
+	names := make([]string, 0, len(kept))
+	for name := range kept {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	type result struct {
+		findings []Finding
+		data     []byte
+	}
+	results := make([]result, len(names))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(names)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(names) {
+					return
+				}
+				f, spans := scan(names[i], kept[names[i]])
+				results[i] = result{f, redact(kept[names[i]], spans)}
+			}
+		})
+	}
+	wg.Wait()
+	var all []Finding
+	for i, name := range names {
+		kept[name] = results[i].data
+		all = append(all, results[i].findings...)
+	}
+	return all
 }
 
 // fileOrder sorts SKILL.md's findings first.

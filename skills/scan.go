@@ -2,6 +2,7 @@ package skills
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"sort"
@@ -54,10 +55,12 @@ type trigger struct {
 	check int
 }
 
-// triggerSlot maps the first two bytes of every trigger to its bucket in
-// triggerBuckets (0: none). Built once; never changed.
-var triggerSlot, triggerBuckets = func() (*[1 << 16]uint8, [][]trigger) {
+// triggerSlot maps the first two (lower-cased) bytes of every trigger to
+// its bucket in triggerBuckets (0: none); triggerBits is the same set as
+// an 8 KiB bitmap that stays in the CPU cache. Built once; never changed.
+var triggerSlot, triggerBuckets, triggerBits = func() (*[1 << 16]uint8, [][]trigger, *[1 << 10]uint64) {
 	var slot [1 << 16]uint8
+	var bits [1 << 10]uint64
 	buckets := [][]trigger{nil}
 	for i, c := range checks {
 		for _, l := range c.lits {
@@ -66,15 +69,55 @@ var triggerSlot, triggerBuckets = func() (*[1 << 16]uint8, [][]trigger) {
 				slot[k] = uint8(len(buckets))
 				buckets = append(buckets, nil)
 			}
+			bits[k>>6] |= 1 << (k & 63)
 			buckets[slot[k]] = append(buckets[slot[k]], trigger{l, i})
 		}
 	}
-	return &slot, buckets
+	return &slot, buckets, &bits
 }()
+
+// Byte classes for the one pass: ASCII lower-casing, and the alphabets of
+// hex and base64 runs.
+const (
+	classHex = 1 << iota
+	classB64
+)
+
+var lowerTab, classTab = func() (lower, class [256]byte) {
+	for i := range 256 {
+		c := byte(i)
+		lower[i] = c
+		if c >= 'A' && c <= 'Z' {
+			lower[i] = c + 'a' - 'A'
+		}
+		l := lower[i]
+		if c >= '0' && c <= '9' || l >= 'a' && l <= 'f' {
+			class[i] |= classHex
+		}
+		if class[i] != 0 || l >= 'g' && l <= 'z' || c == '+' || c == '/' || c == '-' || c == '_' || c == '=' {
+			class[i] |= classB64
+		}
+	}
+	return
+}()
+
+// hasPrefixFold reports whether b starts with lit (lower-case ASCII),
+// ignoring ASCII case.
+func hasPrefixFold(b []byte, lit string) bool {
+	if len(b) < len(lit) {
+		return false
+	}
+	for i := 0; i < len(lit); i++ {
+		if lowerTab[b[i]] != lit[i] {
+			return false
+		}
+	}
+	return true
+}
 
 type scanner struct {
 	path       string
-	data, low  []byte
+	data       []byte
 	findings   []Finding
 	spans      []span
 	perRule    map[string]int
@@ -83,12 +126,12 @@ type scanner struct {
 	start, end int // the current line
 	tries      []int
 	skip       []int
-	shownRule  map[string]bool
+	shown      uint8 // rules with a finding on this line (ruleBit)
 }
 
 func scan(path string, data []byte) ([]Finding, []span) {
-	s := &scanner{path: path, data: data, low: asciiLower(data), perRule: map[string]int{},
-		tries: make([]int, len(checks)), skip: make([]int, len(checks)), shownRule: map[string]bool{}}
+	s := &scanner{path: path, data: data, perRule: map[string]int{},
+		tries: make([]int, len(checks)), skip: make([]int, len(checks))}
 	s.fences = fencedBlocks(data)
 	for off := 0; off <= len(data); {
 		end := bytes.IndexByte(data[off:], '\n')
@@ -120,56 +163,111 @@ func (s *scanner) scanLine(start, end int) {
 	s.start, s.end = start, end
 	clear(s.tries)
 	clear(s.skip)
-	clear(s.shownRule)
-	b64, hex, hidden := 0, 0, false
-	for i := start; i < end; i++ {
-		c := s.data[i]
-		// Encoded blobs: long base64 or hex runs.
-		isHex := c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f'
-		if isHex {
+	s.shown = 0
+	line := s.data[start:end]
+	if len(line) >= minHexRun {
+		s.blobs(line)
+	}
+	if !isASCII(line) {
+		s.hidden(line, start == 0)
+	}
+	if len(line) < 2 {
+		return
+	}
+	// Triggers: a bitmap test per byte pair, the buckets only on a hit.
+	prev := uint16(lowerTab[line[0]])
+	for i := 1; i < len(line); i++ {
+		cur := uint16(lowerTab[line[i]])
+		k := prev<<8 | cur
+		prev = cur
+		if triggerBits[k>>6]&(1<<(k&63)) == 0 {
+			continue
+		}
+		for _, t := range triggerBuckets[triggerSlot[k]] {
+			if hasPrefixFold(line[i-1:], t.lit) {
+				s.try(t, start+i-1)
+			}
+		}
+	}
+}
+
+// blobs finds long base64 or hex runs in one line.
+func (s *scanner) blobs(line []byte) {
+	b64, hex := 0, 0
+	for i, c := range line {
+		cls := classTab[c]
+		if cls&classHex != 0 {
 			hex++
 		} else {
 			hex = 0
 		}
-		if isHex || c|0x20 >= 'g' && c|0x20 <= 'z' || c == '+' || c == '/' || c == '-' || c == '_' || c == '=' {
+		if cls&classB64 != 0 {
 			b64++
 		} else {
 			b64 = 0
 		}
 		if hex == minHexRun {
 			s.once(RuleEncodedBlob, "long hexadecimal run (encoded data)")
-		} else if b64 == minBase64Run && !uniform(s.data[i+1-b64:i+1]) {
+			return
+		}
+		if b64 == minBase64Run && !uniform(line[i+1-b64:i+1]) {
 			s.once(RuleEncodedBlob, "long base64 run (encoded data)")
-		}
-		// Hidden Unicode.
-		if c >= 0x80 && !hidden {
-			if r, _ := utf8.DecodeRune(s.data[i:end]); hiddenRune(r, i == 0) != "" {
-				hidden = true
-				s.once(RuleHiddenUnicode, fmt.Sprintf("hidden character U+%04X (%s)", r, hiddenRune(r, false)))
-			}
-		}
-		// Triggers.
-		if i+1 >= end {
-			continue
-		}
-		k := triggerSlot[uint16(s.low[i])<<8|uint16(s.low[i+1])]
-		if k == 0 {
-			continue
-		}
-		for _, t := range triggerBuckets[k] {
-			if bytes.HasPrefix(s.low[i:end], []byte(t.lit)) {
-				s.try(t, i)
-			}
+			return
 		}
 	}
 }
 
-// once adds a shown finding at most once per line and rule.
+// hidden finds the first invisible or bidi character of one line.
+func (s *scanner) hidden(line []byte, fileStart bool) {
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRune(line[i:])
+		if what := hiddenRune(r, fileStart && i == 0); what != "" {
+			s.once(RuleHiddenUnicode, fmt.Sprintf("hidden character U+%04X (%s)", r, what))
+			return
+		}
+		i += size
+	}
+}
+
+// isASCII reports whether b holds only ASCII, eight bytes at a time.
+func isASCII(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// ruleBit gives each rule a bit of scanner.shown.
+func ruleBit(rule string) uint8 {
+	switch rule {
+	case RuleSecret:
+		return 1
+	case RuleMCPActivation:
+		return 2
+	case RuleInjection:
+		return 4
+	case RuleExfiltration:
+		return 8
+	case RuleEncodedBlob:
+		return 16
+	}
+	return 32
+}
+
+// once adds a finding at most once per line and rule.
 func (s *scanner) once(rule, detail string) {
-	if s.shownRule[rule] {
+	if s.shown&ruleBit(rule) != 0 {
 		return
 	}
-	s.shownRule[rule] = true
+	s.shown |= ruleBit(rule)
 	s.add(rule, ActionShown, detail)
 }
 
@@ -204,7 +302,7 @@ func (s *scanner) try(t trigger, p int) {
 	if c.boundary && p > s.start && isWordByte(s.data[p-1]) {
 		return
 	}
-	if c.needURL && !bytes.Contains(s.low[max(s.start, p-64):p], []byte("://")) {
+	if c.needURL && !bytes.Contains(s.data[max(s.start, p-64):p], []byte("://")) {
 		return
 	}
 	if c.before != nil && !c.before.Match(s.data[max(s.start, p-32):p]) {
@@ -219,7 +317,7 @@ func (s *scanner) try(t trigger, p int) {
 		a, b = p+m[2*c.group], p+m[2*c.group+1]
 		s.skip[t.check] = p + m[1]
 	}
-	if c.entropy > 0 && (entropy(s.data[a:b]) < c.entropy || placeholder(s.low[a:b])) {
+	if c.entropy > 0 && (entropy(s.data[a:b]) < c.entropy || placeholder(asciiLower(s.data[a:b]))) {
 		return
 	}
 	if c.argsNear {
@@ -231,7 +329,7 @@ func (s *scanner) try(t trigger, p int) {
 	switch c.rule {
 	case RuleSecret:
 		if c.pem {
-			a, b = s.start, pemEnd(s.data, s.low, p)
+			a, b = s.start, pemEnd(s.data, p)
 		}
 		s.strip(c, a, b)
 		s.add(c.rule, ActionStripped, c.detail)
@@ -244,8 +342,8 @@ func (s *scanner) try(t trigger, p int) {
 			}
 		}
 		s.strip(c, a, b)
-		if !s.shownRule[c.rule] {
-			s.shownRule[c.rule] = true
+		if s.shown&ruleBit(c.rule) == 0 {
+			s.shown |= ruleBit(c.rule)
 			s.add(c.rule, ActionStripped, c.detail)
 		}
 	default:
@@ -263,8 +361,8 @@ func (s *scanner) strip(c *check, a, b int) {
 
 // pemEnd returns the end of the line holding the "-----END " after p, or
 // the end of the data.
-func pemEnd(data, low []byte, p int) int {
-	e := bytes.Index(low[p:], []byte("-----end "))
+func pemEnd(data []byte, p int) int {
+	e := bytes.Index(data[p:], []byte("-----END "))
 	if e < 0 {
 		return len(data)
 	}
@@ -365,10 +463,7 @@ func uniform(b []byte) bool {
 func asciiLower(b []byte) []byte {
 	out := make([]byte, len(b))
 	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		out[i] = c
+		out[i] = lowerTab[c]
 	}
 	return out
 }

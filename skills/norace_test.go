@@ -1,0 +1,5 @@
+//go:build !race
+
+package skills
+
+const raceEnabled = false
