@@ -216,4 +216,3 @@ func must(tb testing.TB, err error) {
 		tb.Fatal(err)
 	}
 }
-
