@@ -2,8 +2,6 @@ package mcpclient
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -92,12 +90,6 @@ func TestSkillListingsEmptyAndPartial(t *testing.T) {
 			t.Fatalf("List = %+v, %v; want the approved, unlisted skill", list, err)
 		}
 	})
-}
-
-// fileEntry renders a raw resources entry for data at uri.
-func fileEntry(uri string, data []byte) map[string]any {
-	sum := sha256.Sum256(data)
-	return map[string]any{"uri": uri, "digest": "sha256:" + hex.EncodeToString(sum[:]), "size": len(data)}
 }
 
 func fakeFiles(root string, n int, size int64) []any {
