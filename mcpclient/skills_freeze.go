@@ -52,8 +52,7 @@ func (r *SkillRun) Freeze(serverID, uri string, opts FreezeOptions) (agent.Froze
 		}
 		k := s.evaluate(label, rec, fresh)
 		if k.State != SkillApproved && k.State != SkillReview {
-			kind := ErrSkillNotApproved
-			return agent.FrozenSkill{}, &Error{Kind: kind, Sentence: k.Sentence}
+			return agent.FrozenSkill{}, &Error{Kind: ErrSkillNotApproved, Sentence: k.Sentence}
 		}
 		e = rec.current().Entry
 	}
