@@ -1,5 +1,21 @@
-// Package skills owns Agent Skills packages: import from local files,
-// hostile-archive validation, the content scanner, frontmatter parsing,
-// content addressing, the install preview and catalog operations. Nothing in
-// a package is ever executed.
+// Package skills owns Agent Skills packages up to the install preview:
+// import from a local zip, tar.gz, folder or lone SKILL.md (Import),
+// hostile-archive validation under Limits, SKILL.md frontmatter and the
+// vouch.skill.json sidecar, the content scanner (Scan), the mapping of
+// allowed-tools to built-in identities (BuiltinFor), and the Package that
+// the preview shows and the store's catalog keeps. docs/skill-format.md
+// is the user-facing description of every rule.
+//
+// # Nothing runs
+//
+// No file from a package is ever executed, interpreted or loaded as code:
+// scripts, binaries, exec-bit files, nested archives and links are listed
+// as excluded; only UTF-8 text is kept, in memory. Import writes nothing.
+//
+// # Caveats
+//
+// Every limit is checked before the bytes it guards are accepted, so a
+// refused bomb costs little time and memory; but a kept package is held in
+// memory (at most Limits.KeptBytes). Import and Scan are safe for
+// concurrent use; a Package is plain data.
 package skills
