@@ -45,6 +45,10 @@ type backendConfig struct {
 	hc       *http.Client
 	// kind, when set, names the server in the status line (e.g. "demo").
 	kind string
+	// runKind is what run history calls this backend's runs (default
+	// chat); historyErr receives history write failures.
+	runKind    store.RunKind
+	historyErr func(error)
 }
 
 // backend implements tui.Backend over the agent and the store. Its methods
@@ -212,8 +216,34 @@ func (b *backend) History(ctx context.Context) ([]agent.Message, error) {
 }
 
 // Send starts a run on model (or the current model when empty) and
-// remembers the choice.
+// remembers the choice. The run is kept in run history (SPEC H7).
 func (b *backend) Send(ctx context.Context, model, text string) (<-chan agent.Event, error) {
+	events, _, err := b.send(ctx, model, text)
+	return events, err
+}
+
+// send is Send, also returning the run's history recorder (nil without a
+// database).
+func (b *backend) send(ctx context.Context, model, text string) (<-chan agent.Event, *runRecorder, error) {
+	events, err := b.startChat(ctx, model, text)
+	if err != nil || b.cfg.db == nil {
+		return events, nil, err
+	}
+	kind := b.cfg.runKind
+	if kind == "" {
+		kind = store.RunChat
+	}
+	rec := store.RunRecord{Kind: kind, Task: text}
+	b.mu.Lock()
+	if t, ok := b.cfg.transcript.(*storeTranscript); ok {
+		rec.ConversationID = t.convID
+	}
+	b.mu.Unlock()
+	rr := &runRecorder{db: b.cfg.db, onErr: b.cfg.historyErr, rec: rec}
+	return rr.follow(ctx, events), rr, nil
+}
+
+func (b *backend) startChat(ctx context.Context, model, text string) (<-chan agent.Event, error) {
 	_, chat, err := b.connect(ctx)
 	if err != nil {
 		return nil, err

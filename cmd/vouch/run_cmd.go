@@ -20,13 +20,37 @@ import (
 // is present, and the run ends with exit 4 at the first call that asks.
 type approver func(req agent.ApprovalRequested) (agent.Decision, error)
 
-// runRun is `vouch run [--approve-tty] TASK`: one run in a new conversation,
-// the answer on stdout, tool activity on stderr, history kept like any run.
-// A call that needs approval ends the run with exit 4 and its correlation
-// ID, executing nothing — unless --approve-tty asks on the terminal.
+// defaultProfile is the profile `vouch run TASK` uses when none is named:
+// the one named "default", if it exists and Agent Workflows is on.
+// Without it (or with the switch off) the run is a plain headless run with
+// the tools selected for the latest conversation (built-in ones only while
+// the switch is off).
+const defaultProfile = "default"
+
+// runResultJSON is `vouch run --json`: the run's ID in history, its
+// outcome, the answer, and what stopped it.
+type runResultJSON struct {
+	RunID           string `json:"run_id,omitempty"`
+	Profile         string `json:"profile,omitempty"`
+	ProfileRevision int    `json:"profile_revision,omitempty"`
+	Outcome         string `json:"outcome"`
+	Answer          string `json:"answer"`
+	Error           string `json:"error,omitempty"`
+	// CorrelationID is the call that needed approval (exit 4).
+	CorrelationID string `json:"correlation_id,omitempty"`
+}
+
+// runRun is `vouch run [--profile P] [--approve-tty] [--json] TASK`: one
+// run, the answer on stdout, tool activity on stderr, history kept like any
+// run (SPEC M, H7). A call that needs approval ends the run with exit 4 and
+// its correlation ID, executing nothing — unless --approve-tty asks on the
+// terminal. With a profile (or the default one) the run freezes the
+// profile's revision, definition, skills, allowlist and workspace.
 func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	fs := subFlags("run", g)
 	approveTTY := fs.Bool("approve-tty", false, "ask on the terminal when a call needs approval")
+	profile := fs.String("profile", "", "run the task on this Agent Profile")
+	asJSON := fs.Bool("json", false, "print the result as JSON on stdout")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -60,11 +84,24 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	if err != nil {
 		return err
 	}
-	// Headless runs have nobody to wait for warming in the background:
-	// refresh active servers now, bounded by the per-server timeout.
-	s.mcp.mgr.WarmAll(ctx)
-	if _, err := s.newConversation(); err != nil {
+	on, err := s.db.WorkflowsEnabled()
+	if err != nil {
 		return errors.Join(err, s.Close())
+	}
+	name := *profile
+	if name == "" && on {
+		if _, err := s.db.Profile(defaultProfile, 0); err == nil {
+			name = defaultProfile
+		}
+	}
+	if name != "" && !on {
+		return errors.Join(&exitError{code: exitFailure, err: errWorkflowsOff}, s.Close())
+	}
+	// Headless runs have nobody to wait for warming in the background:
+	// refresh active servers now, bounded by the per-server timeout. With
+	// Agent Workflows off no MCP tool is offered, so none is contacted.
+	if on {
+		s.mcp.mgr.WarmAll(ctx)
 	}
 	model := g.model
 	if model == "" {
@@ -72,34 +109,91 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 			model = m
 		}
 	}
+	if name == "" {
+		if _, err := s.newConversation(); err != nil {
+			return errors.Join(err, s.Close())
+		}
+	}
 	cfg := s.backendConfig()
-	cfg.modelURL, cfg.model = g.modelURL, model
-	err = headlessRun(ctx, newBackend(cfg), task, e, ask)
+	cfg.modelURL, cfg.model, cfg.runKind = g.modelURL, model, store.RunHeadless
+	b := newBackend(cfg)
+	out := runResultJSON{Profile: name}
+	if name != "" {
+		err = profileHeadless(ctx, s, b, name, task, e, ask, &out, *asJSON)
+	} else {
+		err = headlessRun(ctx, b, task, e, ask, &out, *asJSON)
+	}
+	if *asJSON {
+		if err != nil {
+			out.Error = err.Error()
+		}
+		err = errors.Join(err, writeJSON(e.stdout, out))
+	}
 	return errors.Join(err, s.Close())
 }
 
+// profileHeadless runs task on a profile and follows it to the end.
+func profileHeadless(ctx context.Context, s *session, b *backend, name, task string, e env, ask approver, out *runResultJSON, quiet bool) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	run, err := s.profileRunner(b).start(ctx, name, task, store.RunHeadless)
+	if err != nil {
+		return err
+	}
+	out.RunID, out.ProfileRevision = run.ID, run.Spec.ProfileRevision
+	return followRun(run.Events, run.stop, e, ask, out, quiet)
+}
+
 // headlessRun sends task and follows the run's events to the end.
-func headlessRun(ctx context.Context, b *backend, task string, e env, ask approver) error {
+func headlessRun(ctx context.Context, b *backend, task string, e env, ask approver, out *runResultJSON, quiet bool) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if _, err := b.Info(ctx); err != nil {
 		return &exitError{code: exitUnavailable, err: err}
 	}
-	events, err := b.Send(ctx, "", task)
+	events, rr, err := b.send(ctx, "", task)
 	if err != nil {
 		return &exitError{code: exitUnavailable, err: err}
 	}
+	stop := func(o store.RunOutcome, reason string) { cancel() }
+	if rr != nil {
+		stop = func(o store.RunOutcome, reason string) { rr.stop(o, reason); cancel() }
+	}
+	err = followRun(events, stop, e, ask, out, quiet)
+	if rr != nil {
+		out.RunID = rr.id()
+	}
+	return err
+}
+
+// followRun follows a run's events to the end: the answer goes to stdout
+// (unless quiet: the caller then prints out as JSON) and into out, tool
+// activity to stderr. A call that needs approval with nobody to ask
+// stops the run, recorded as waiting for approval, with exit 4.
+func followRun(events <-chan agent.Event, stop func(store.RunOutcome, string), e env, ask approver, out *runResultJSON, quiet bool) error {
 	var stopped error // set when the run is ended for want of a person
 	var done agent.Done
-	wroteText := false
+	var answer strings.Builder
+	midLine := false // text was written since the last newline
 	for ev := range events {
 		switch ev := ev.(type) {
 		case agent.TextDelta:
-			if _, err := io.WriteString(e.stdout, safetext.Neutralize(ev.Text)); err != nil {
-				cancel()
-				stopped = fmt.Errorf("write the answer: %w", err)
+			answer.WriteString(ev.Text)
+			if quiet {
+				continue
 			}
-			wroteText = true
+			if _, err := io.WriteString(e.stdout, safetext.Neutralize(ev.Text)); err != nil && stopped == nil {
+				stopped = fmt.Errorf("write the answer: %w", err)
+				stop(store.RunFailed, stopped.Error())
+			}
+			midLine = true
+		case agent.PartFinished:
+			// A flow step's or helper's answer ends its own line.
+			answer.WriteString("\n")
+			if midLine {
+				_, _ = io.WriteString(e.stdout, "\n")
+				midLine = false
+			}
 		case agent.ToolCallStarted:
 			fmt.Fprintf(e.stderr, "vouch: tool %s %s\n", safetext.Line(ev.Call.Identity, 100), safetext.Line(ev.Call.Arguments, 120))
 		case agent.ToolCallFinished:
@@ -113,17 +207,19 @@ func headlessRun(ctx context.Context, b *backend, task string, e env, ask approv
 				continue
 			}
 			if ask == nil {
-				cancel()
 				stopped = &exitError{code: exitApproval, err: fmt.Errorf(
 					"%s needs approval (correlation ID %s); nothing was executed — classify it with 'vouch policy set', or run again with --approve-tty",
 					safetext.Line(ev.Call.Identity, 100), ev.Call.CorrelationID)}
+				out.CorrelationID = ev.Call.CorrelationID
+				stop(store.RunWaitingApproval, stopped.Error())
 				continue
 			}
 			d, err := ask(ev)
 			if err != nil {
-				cancel()
 				stopped = &exitError{code: exitApproval, err: fmt.Errorf("could not ask about %s (correlation ID %s): %w; nothing was executed",
 					safetext.Line(ev.Call.Identity, 100), ev.Call.CorrelationID, err)}
+				out.CorrelationID = ev.Call.CorrelationID
+				stop(store.RunWaitingApproval, stopped.Error())
 				continue
 			}
 			ev.Reply <- d
@@ -131,12 +227,15 @@ func headlessRun(ctx context.Context, b *backend, task string, e env, ask approv
 			done = ev
 		}
 	}
-	if wroteText {
+	if midLine {
 		_, _ = io.WriteString(e.stdout, "\n")
 	}
+	out.Answer = strings.TrimSpace(answer.String())
 	if stopped != nil {
+		out.Outcome = string(store.RunWaitingApproval)
 		return stopped
 	}
+	out.Outcome = outcomeOf(done)
 	switch done.Reason {
 	case agent.StopDone:
 		return nil
@@ -150,6 +249,17 @@ func headlessRun(ctx context.Context, b *backend, task string, e env, ask approv
 	default:
 		return errors.New("the run was cancelled; what was streamed is kept as a partial answer")
 	}
+}
+
+// outcomeOf names a run's end as history does.
+func outcomeOf(d agent.Done) string {
+	switch d.Reason {
+	case agent.StopDone:
+		return string(store.RunDone)
+	case agent.StopCancelled:
+		return string(store.RunCancelled)
+	}
+	return string(store.RunFailed)
 }
 
 // ttyApprover asks on the terminal, showing what vouch knows about the call

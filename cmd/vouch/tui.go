@@ -27,6 +27,8 @@ type session struct {
 	policy *runPolicy
 	// closers run first on Close (e.g. the demo's MCP server).
 	closers []func() error
+	// history counts run history writes that failed.
+	history errSink
 
 	mu         sync.Mutex // guards the current conversation
 	convID     string
@@ -89,7 +91,7 @@ func (s *session) Close() error {
 	for _, c := range s.closers {
 		errs = append(errs, c())
 	}
-	errs = append(errs, s.policy.err(), s.workspace.Close(), s.db.Close())
+	errs = append(errs, s.policy.err(), s.history.err(), s.workspace.Close(), s.db.Close())
 	return errors.Join(errs...)
 }
 
@@ -100,10 +102,15 @@ func (s *session) builtinTools() []agent.Tool {
 
 // runTools is what a run offers: the built-in tools and the executable MCP
 // tools (effects from the policy this run froze, SPEC B7, D1), less those
-// the person turned off for this conversation.
+// the person turned off for this conversation. While Agent Workflows is
+// off, only the built-in tools (SPEC H1).
 func (s *session) runTools() []agent.Tool {
 	convID, _ := s.current()
-	return enabledTools(s.db, convID, append(s.builtinTools(), s.mcp.mgr.AgentTools(s.policy.effect)...))
+	tools := s.builtinTools()
+	if s.workflowsOn() {
+		tools = append(tools, s.mcp.mgr.AgentTools(s.policy.effect)...)
+	}
+	return enabledTools(s.db, convID, tools)
 }
 
 // backendConfig returns the backend wiring of this session.
@@ -119,6 +126,7 @@ func (s *session) backendConfig() backendConfig {
 		decide:          s.policy.freeze,
 		audit:           s.policy.audit,
 		limits:          agent.DefaultLimits(),
+		historyErr:      s.history.report,
 	}
 }
 

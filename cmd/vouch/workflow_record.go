@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"vouch/agent"
 	"vouch/store"
@@ -44,14 +45,22 @@ func (rr *runRecorder) follow(ctx context.Context, in <-chan agent.Event) <-chan
 			select {
 			case out <- ev:
 			case <-ctx.Done():
-				// The follower is gone: keep draining so the run can end,
-				// and still record what it does. An approval nobody sees
-				// stays unanswered; the run is cancelled with ctx.
+				// Cancelled: the follower still reads until the channel
+				// closes (the final Done in particular), as it would from
+				// the run itself; a follower that is gone gets a grace
+				// period, then the rest is only recorded.
+				select {
+				case out <- ev:
+				case <-time.After(followGrace):
+				}
 			}
 		}
 	}()
 	return out
 }
+
+// followGrace is how long a cancelled run's events wait for a follower.
+const followGrace = 5 * time.Second
 
 // stop marks the outcome the follower chose before it cancels the run.
 func (rr *runRecorder) stop(outcome store.RunOutcome, reason string) {

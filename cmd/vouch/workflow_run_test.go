@@ -1,0 +1,214 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"vouch/agent/agenttest"
+	"vouch/store"
+)
+
+// catalogSkill puts a skill with SKILL.md, one declared resource and one
+// undeclared file into the catalog at state, as an import would.
+func catalogSkill(t *testing.T, state, name string) store.SkillVersion {
+	t.Helper()
+	db, err := store.Open(filepath.Join(state, store.FileName), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = db.Close() }()
+	files := map[string]string{
+		"SKILL.md":            "---\nname: " + name + "\ndescription: Writes release notes.\n---\nAlways list breaking changes first.\n",
+		"references/style.md": "Use the past tense.\n",
+		"notes/private.md":    "undeclared: never shown\n",
+	}
+	blobs := map[string][]byte{}
+	v := store.SkillVersion{Name: name, SHA256: strings.Repeat("ab", 32), Origin: "local:/tmp/" + name, Description: "Writes release notes.",
+		Resources: []string{"references/style.md"}}
+	for _, p := range []string{"SKILL.md", "references/style.md", "notes/private.md"} {
+		sum := sha256.Sum256([]byte(files[p]))
+		h := hex.EncodeToString(sum[:])
+		blobs[h] = []byte(files[p])
+		v.Files = append(v.Files, store.SkillFile{Path: p, SHA256: h, Size: int64(len(files[p]))})
+	}
+	got, err := db.InstallSkill(v, blobs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// writeDefinition writes a definition file and returns its path.
+func writeDefinition(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "def.json")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const roleDefinition = `{"name":"notes","kind":"role","role":{"instructions":"You write release notes."}}`
+
+// skillScript loads the skill once, then answers.
+func skillScript() agenttest.Script {
+	return agenttest.Script{Turns: []agenttest.Turn{
+		{Match: agenttest.AfterToolResult(), Repeat: true, Steps: agenttest.Words("Notes written.")},
+		{Match: agenttest.Offers("skill_load"), Repeat: true, Steps: []agenttest.Step{agenttest.ToolCall(0, "c1", "skill_load", `{"name":"release-notes"}`)}},
+		{Repeat: true, Steps: agenttest.Words("No skills here.")},
+	}}
+}
+
+// TestRunProfileJSON: `vouch run --profile P --json` end to end against a
+// scripted model with a skill enabled (SPEC H4, H5, H7, M): the frozen
+// skill version and the allowlist reach the run (skill_load is offered,
+// the skill's instructions come back, only allowlisted tools are offered),
+// stdout is one JSON object, and history keeps the run with its frozen spec
+// and its calls.
+func TestRunProfileJSON(t *testing.T) {
+	model := agenttest.New(skillScript(), agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
+	defer model.Close()
+	state := t.TempDir()
+	skill := catalogSkill(t, state, "release-notes")
+	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
+	cli(t, state, "", exitOK, "profile", "create", "notes", "--definition", "notes", "--tool", "builtin:fs_read", "--skill", "release-notes", "--context", "8192")
+
+	out, _ := cli(t, state, "", exitOK, "--model-url", model.URL(), "--model", "m", "run", "--profile", "notes", "--json", "write the notes")
+	var res runResultJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
+	}
+	if res.Outcome != "done" || res.Answer != "Notes written." || res.Profile != "notes" || res.ProfileRevision != 1 || res.RunID == "" {
+		t.Fatalf("result = %+v", res)
+	}
+	reqs := model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("the model got %d requests, want 2", len(reqs))
+	}
+	offered := strings.Join(reqs[0].Tools, " ")
+	if !strings.Contains(offered, "skill_load") || !strings.Contains(offered, "skill_read") || strings.Contains(offered, "fs_write") || strings.Contains(offered, "fs_list") {
+		t.Fatalf("offered %q: want the skill tools and only the allowlisted built-in", offered)
+	}
+	var sawInstructions bool
+	for _, m := range reqs[1].Messages {
+		if m.Role == "tool" && strings.Contains(m.Content, "Always list breaking changes first.") {
+			sawInstructions = true
+		}
+	}
+	if !sawInstructions {
+		t.Fatal("skill_load did not return the frozen SKILL.md")
+	}
+
+	show, _ := cli(t, state, "", exitOK, "runs", "show", res.RunID, "--json")
+	var detail runDetailJSON
+	if err := json.Unmarshal([]byte(show), &detail); err != nil {
+		t.Fatal(err)
+	}
+	r := detail.Run
+	if r.Kind != store.RunHeadless || r.Profile != "notes" || r.ProfileRevision != 1 || r.Definition != "notes" || r.DefinitionRevision != 1 || r.Outcome != store.RunDone {
+		t.Fatalf("history record = %+v", r)
+	}
+	var spec frozenSpec
+	if err := json.Unmarshal(r.Spec, &spec); err != nil {
+		t.Fatal(err)
+	}
+	if len(spec.Skills) != 1 || spec.Skills[0].Version != skill.Version || spec.Skills[0].Instructions.SHA256 != skill.Files[0].SHA256 ||
+		len(spec.Skills[0].Resources) != 1 || spec.Skills[0].Resources[0].Path != "references/style.md" {
+		t.Fatalf("frozen skills = %+v; want one version with SKILL.md and only the declared resource", spec.Skills)
+	}
+	if len(spec.Tools) != 1 || spec.Tools[0].Identity != "builtin:fs_read" || spec.Tools[0].WireName == "" {
+		t.Fatalf("frozen allowlist = %+v", spec.Tools)
+	}
+	if spec.ContextWindow != 8192 || spec.WindowSource != "profile" || spec.Model != "m" {
+		t.Fatalf("frozen window = %d (%s), model %q; want the profile's 8192 narrowing the server's 16384", spec.ContextWindow, spec.WindowSource, spec.Model)
+	}
+	var loaded bool
+	for _, ev := range detail.Events {
+		if ev.Kind == store.EventToolCall && ev.Identity == "builtin:skill_load" && ev.CorrelationID != "" {
+			loaded = true
+		}
+	}
+	if !loaded {
+		t.Fatalf("history lacks the skill_load call: %+v", detail.Events)
+	}
+	list, _ := cli(t, state, "", exitOK, "runs", "--json")
+	var page runsJSON
+	if err := json.Unmarshal([]byte(list), &page); err != nil || len(page.Runs) != 1 || page.Runs[0].ID != res.RunID {
+		t.Fatalf("runs = %s (%v)", list, err)
+	}
+}
+
+// TestRunProfileErrors: every refusal of `vouch run --profile` and `vouch
+// profile` is one sentence with the documented exit code (SPEC M).
+func TestRunProfileErrors(t *testing.T) {
+	model := agenttest.New(skillScript(), agenttest.WithModels("m"))
+	defer model.Close()
+	state := t.TempDir()
+	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
+	cli(t, state, "", exitOK, "profile", "create", "notes", "--definition", "notes")
+	for _, tc := range []struct {
+		name string
+		code int
+		want string
+		args []string
+	}{
+		{"unknown profile", exitUsage, "no profile is named \"nope\"", []string{"run", "--profile", "nope", "hi"}},
+		{"no task", exitUsage, "needs a task", []string{"run", "--profile", "notes"}},
+		{"model down", exitUnavailable, "127.0.0.1:9", []string{"--model-url", "http://127.0.0.1:9/v1", "run", "--profile", "notes", "hi"}},
+		{"create twice", exitRejected, "already exists", []string{"profile", "create", "notes", "--definition", "notes"}},
+		{"create without definition", exitUsage, "needs --definition", []string{"profile", "create", "x"}},
+		{"unknown definition", exitUsage, "no definition is named \"ghost\"", []string{"profile", "create", "x", "--definition", "ghost"}},
+		{"unknown tool", exitUsage, "no tool has the identity", []string{"profile", "edit", "notes", "--tool", "mcp:nowhere:thing"}},
+		{"reserved tool", exitUsage, "vouch's own", []string{"profile", "edit", "notes", "--tool", "builtin:skill_load"}},
+		{"bad tool shape", exitUsage, "must be a unique tool identity", []string{"profile", "edit", "notes", "--tool", "fs_read"}},
+		{"unknown skill", exitUsage, "no skill named \"ghost\" is installed", []string{"profile", "edit", "notes", "--skill", "ghost"}},
+		{"bad budget", exitUsage, "--tool-budget", []string{"profile", "edit", "notes", "--tool-budget", "1.5"}},
+		{"bad temperature", exitUsage, "--temperature", []string{"profile", "edit", "notes", "--temperature", "hot"}},
+		{"bad context", exitUsage, "--context", []string{"profile", "edit", "notes", "--context", "-1"}},
+		{"bad workspace", exitUsage, "is not a directory", []string{"profile", "edit", "notes", "--workspace", "/no/such/dir"}},
+		{"bad cron", exitUsage, "write five", []string{"profile", "edit", "notes", "--cron", "* *", "--task", "t"}},
+		{"schedule without task", exitUsage, "needs --task", []string{"profile", "edit", "notes", "--every", "1h"}},
+		{"task without schedule", exitUsage, "goes with a schedule", []string{"profile", "edit", "notes", "--task", "t"}},
+		{"edit unknown", exitUsage, "no profile is named", []string{"profile", "edit", "ghost", "--model", "m"}},
+		{"remove unknown", exitUsage, "no profile is named", []string{"profile", "remove", "ghost"}},
+		{"unknown subcommand", exitUsage, "use list, show", []string{"profile", "frob"}},
+		{"definition in use", exitRejected, "used by profile notes", []string{"definition", "remove", "notes"}},
+		{"invalid definition", exitRejected, "fix the file", []string{"definition", "add", writeDefinition(t, `{"name":"x","kind":"role"}`)}},
+		{"unknown run", exitUsage, "no run has the ID", []string{"runs", "show", "0123"}},
+		{"bad cursor", exitUsage, "--before", []string{"runs", "--before", "zz"}},
+		{"workflows bad", exitUsage, "use on, off or status", []string{"workflows", "maybe"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errOut := cli(t, state, "", tc.code, tc.args...)
+			if !strings.Contains(errOut, tc.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+				t.Fatalf("stderr %q, want one line containing %q", errOut, tc.want)
+			}
+		})
+	}
+
+	// The switch off: a profile run is refused in one sentence, exit 1,
+	// and nothing is deleted; on again, the profile is as it was (SPEC H1).
+	cli(t, state, "", exitOK, "workflows", "off")
+	_, errOut := cli(t, state, "", exitFailure, "--model-url", model.URL(), "--model", "m", "run", "--profile", "notes", "hi")
+	if !strings.Contains(errOut, "Agent Workflows is off") || !strings.Contains(errOut, "vouch workflows on") {
+		t.Fatalf("switch off: stderr %q", errOut)
+	}
+	st, _ := cli(t, state, "", exitOK, "workflows", "status", "--json")
+	var status workflowsJSON
+	if err := json.Unmarshal([]byte(st), &status); err != nil || status.Enabled || status.Profiles != 1 {
+		t.Fatalf("status while off = %s (%v)", st, err)
+	}
+	cli(t, state, "", exitOK, "workflows", "on")
+	out, _ := cli(t, state, "", exitOK, "profile", "show", "notes", "--json")
+	if !strings.Contains(out, `"definition": "notes"`) {
+		t.Fatalf("the profile changed across off and on: %s", out)
+	}
+	for _, r := range model.Requests() {
+		t.Fatalf("a refused run reached the model: %+v", r)
+	}
+}
