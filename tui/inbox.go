@@ -249,8 +249,8 @@ func (in inbox) rows(it InboxItem, focused bool, w int) []string {
 	}
 	second := "    " + firstLine(it.Task, 0)
 	return []string{
-		cursor + tool + st.Detail.Render(safetext.Line("  "+who, max(w-2-ansi.StringWidth(tool), 1))),
-		st.Detail.Render(safetext.Line(second+" — "+wait, w)),
+		cursor + tool + st.Detail.Render(cut("  "+who, w-2-ansi.StringWidth(tool))),
+		st.Detail.Render(cut(second+" — "+wait, w)),
 	}
 }
 

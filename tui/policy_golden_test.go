@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"vouch/agent"
@@ -142,15 +143,32 @@ func TestGoldenPolicy(t *testing.T) {
 	t.Run("policy_unavailable", func(t *testing.T) {
 		m := startModel(t, newFakeBackend(), Options{})
 		m, _ = update(m, keyCtrlX)
-		m, _ = update(m, keyShiftTab)
+		m, _ = toPage(t, m, "Policy")
 		golden.RequireEqual(t, []byte(m.View()))
 	})
 }
 
-// openPolicy opens Settings on its Policy page (shift+tab from the first
-// page) and applies the load.
+// openPolicy opens Settings on its Policy page and applies the load.
 func openPolicy(t *testing.T, m Model) Model {
 	t.Helper()
 	m, _ = update(m, keyCtrlX)
-	return press[policyMsg](t, m, keyShiftTab)
+	m, cmd := toPage(t, m, "Policy")
+	m, _ = update(m, awaitMsg[policyMsg](t, cmd))
+	return m
+}
+
+// toPage presses tab in Settings until the page titled title shows, and
+// returns the Cmd of the last switch.
+func toPage(t *testing.T, m Model, title string) (Model, tea.Cmd) {
+	t.Helper()
+	var cmd tea.Cmd
+	for range 10 {
+		s := topModal[settings](t, m)
+		if s.pages[s.active].title() == title {
+			return m, cmd
+		}
+		m, cmd = update(m, keyTab)
+	}
+	t.Fatalf("no Settings page %q", title)
+	return m, nil
 }

@@ -459,14 +459,14 @@ func TestPolicyPage(t *testing.T) {
 func TestPolicyPageUnavailable(t *testing.T) {
 	m := startModel(t, newFakeBackend(), Options{})
 	m, _ = update(m, keyCtrlX)
-	m, cmd := update(m, keyShiftTab)
+	m, cmd := toPage(t, m, "Policy")
 	if cmd != nil {
 		t.Error("the page loads without a PolicyEditor")
 	}
 	if view := m.View(); !strings.Contains(view, "Policy is not available here.") {
 		t.Errorf("page:\n%s", view)
 	}
-	if got, want := helpLine(m), "esc close • tab mcp servers"; got != want {
+	if got, want := helpLine(m), "esc close • tab skills"; got != want {
 		t.Errorf("help line = %q, want %q", got, want)
 	}
 }

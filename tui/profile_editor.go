@@ -312,8 +312,15 @@ func (e profileEditor) form() profileForm {
 
 // chooseDef moves the definition picker d places, wrapping around.
 func (e *profileEditor) chooseDef(d int) {
-	if n := len(e.defs); n > 0 {
-		e.def = ((max(e.def, 0)+d)%n + n) % n
+	n := len(e.defs)
+	switch {
+	case n == 0:
+	case e.def < 0 && d > 0:
+		e.def = 0 // none chosen yet: right starts at the first
+	case e.def < 0:
+		e.def = n - 1
+	default:
+		e.def = ((e.def+d)%n + n) % n
 	}
 }
 

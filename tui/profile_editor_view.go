@@ -103,11 +103,11 @@ func (e profileEditor) defText(w int) string {
 	} else {
 		text = st.Item.Render(text)
 	}
-	rest := " " + about
+	rest := about
 	if desc := firstLine(d.Description, 0); desc != "" {
 		rest += " — " + desc
 	}
-	return text + st.Detail.Render(safetext.Line(rest, max(w-ansi.StringWidth(text), 1)))
+	return text + " " + st.Detail.Render(safetext.Line(rest, max(w-ansi.StringWidth(text)-1, 1)))
 }
 
 // skillLines renders the skills list: up to skillRows rows around the
@@ -148,14 +148,11 @@ func (e profileEditor) skillLines(w int) []string {
 		} else {
 			name = st.Item.Render(name)
 		}
-		about := ""
-		if s.Version != "" {
-			about = " " + safetext.Line(s.Version, 12)
-		}
+		about := safetext.Line(s.Version, 12)
 		if d := firstLine(s.Description, 0); d != "" {
 			about += " — " + d
 		}
-		row := st.Item.Render(box+place) + name
+		row := st.Item.Render(box+place) + name + " "
 		lines = append(lines, lead+" "+row+st.Detail.Render(safetext.Line(about, max(w-ansi.StringWidth(row), 1))))
 	}
 	if more := len(e.skills) - last; more > 0 && len(lines) == skillRows {

@@ -232,5 +232,5 @@ func (l profileList) row(p ProfileSummary, focused bool, w int) string {
 	}
 	rest := pad(safetext.Line(def, 23), 24) + pad(fmt.Sprint(p.Revision), 5) +
 		padLeft(fmt.Sprint(p.Tools), 5) + padLeft(fmt.Sprint(p.Skills), 7) + "  " + sched
-	return cursor + name + st.Detail.Render(safetext.Line(rest, max(w-22, 1)))
+	return cursor + name + st.Detail.Render(cut(rest, w-22))
 }

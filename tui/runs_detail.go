@@ -128,7 +128,7 @@ func (d runDetail) View() string {
 		title += " · " + safetext.Line(d.summary.Profile, 24)
 	}
 	title += " · " + safetext.Line(d.summary.Kind, 12)
-	lines := []string{st.Title.Render(safetext.Line(title, inner))}
+	lines := []string{st.Title.Render(cut(title, inner))}
 	switch {
 	case d.history == nil:
 		lines = append(lines, st.Detail.Render("The run history is not available here."))
@@ -210,20 +210,20 @@ func (d *runDetail) relayout() {
 	}
 	out = append(out, st.Label.Render(fmt.Sprintf("Tools (%d)", len(s.Tools))))
 	for _, t := range s.Tools {
-		out = append(out, st.Item.Render(safetext.Line("  "+safetext.Line(t.WireName, 0)+" → "+safetext.Line(t.Identity, 0), w)))
+		out = append(out, st.Item.Render(cut("  "+safetext.Line(t.WireName, 0)+" → "+safetext.Line(t.Identity, 0), w)))
 	}
 	out = append(out, st.Label.Render(fmt.Sprintf("Skills (%d, in prompt order)", len(s.Skills))))
 	for i, sk := range s.Skills {
 		text := fmt.Sprintf("  %d. %s %s %s", i+1, safetext.Line(sk.Name, 0), safetext.Line(sk.Version, 16), safetext.Line(sk.Digest, 0))
-		out = append(out, st.Item.Render(safetext.Line(text, w)))
+		out = append(out, st.Item.Render(cut(text, w)))
 	}
 
 	head(fmt.Sprintf("Tool calls (%d)", len(r.Calls)))
 	for _, c := range r.Calls {
 		text := fmt.Sprintf("%s  %s → %s  %s", safetext.Line(c.CorrelationID, 0), safetext.Line(c.WireName, 0),
 			safetext.Line(c.Identity, 0), c.Duration.Round(time.Millisecond))
-		out = append(out, st.Item.Render(safetext.Line(text, w)))
-		out = append(out, outcomeStyle(st, c.Outcome).Render(safetext.Line("    "+safetext.Line(c.Outcome, 0), w)))
+		out = append(out, st.Item.Render(cut(text, w)))
+		out = append(out, outcomeStyle(st, c.Outcome).Render(cut("    "+safetext.Line(c.Outcome, 0), w)))
 	}
 	head(fmt.Sprintf("Approvals (%d)", len(r.Approvals)))
 	for _, a := range r.Approvals {
@@ -231,12 +231,12 @@ func (d *runDetail) relayout() {
 		if a.Note != "" {
 			text += " — note: " + safetext.Line(a.Note, 0)
 		}
-		out = append(out, st.Item.Render(safetext.Line(text, w)))
+		out = append(out, st.Item.Render(cut(text, w)))
 	}
 	head(fmt.Sprintf("Events (%d)", len(r.Events)))
 	for _, e := range r.Events {
 		text := e.At.UTC().Format("15:04:05") + "  " + safetext.Line(e.Text, 0)
-		out = append(out, st.Detail.Render(safetext.Line(text, w)))
+		out = append(out, st.Detail.Render(cut(text, w)))
 	}
 	d.body = strings.Split(strings.Join(out, "\n"), "\n")
 }

@@ -230,7 +230,7 @@ func (p workflowsPage) scheduleLines(s ScheduleView, w int) []string {
 	sub := "  " + safetext.Line(s.Task, 0)
 	return []string{
 		head,
-		st.Detail.Render(safetext.Line(sub+" — "+last, w)),
+		st.Detail.Render(cut(sub+" — "+last, w)),
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"vouch/safetext"
 )
@@ -148,4 +149,11 @@ func (s settings) withPages(pages ...settingsPage) settings {
 	s.pages = append(s.pages[:len(s.pages):len(s.pages)], pages...)
 	s.syncKeys()
 	return s
+}
+
+// cut fits s, made of parts already neutralised and styled, in width
+// cells, ending with "…" when it is cut. Unlike safetext.Line it keeps the
+// spaces that align columns.
+func cut(s string, width int) string {
+	return ansi.Truncate(s, max(width, 1), "…")
 }
