@@ -195,7 +195,7 @@ func (l profileList) view() string {
 		body = wrapLines(st.Detail, "No profiles yet. A profile ties a definition to a model, the tools it may "+
 			"use, a workspace folder, skills and an optional schedule; n makes one.", w, 3)
 	default:
-		body = append(body, st.Label.Render(pad("  Profile", 22)+pad("Definition", 24)+pad("Rev", 5)+"Tools Skills  Schedule"))
+		body = append(body, st.Label.Render(pad("  Profile", 22)+pad("Definition", 20)+pad("Rev", 5)+"Tools Skills  Schedule"))
 		for i, p := range l.list {
 			body = append(body, l.row(p, i == l.cursor, w))
 		}
@@ -230,7 +230,7 @@ func (l profileList) row(p ProfileSummary, focused bool, w int) string {
 	if p.Schedule != "" {
 		sched = safetext.Line(p.Schedule, 0)
 	}
-	rest := pad(safetext.Line(def, 23), 24) + pad(fmt.Sprint(p.Revision), 5) +
+	rest := pad(safetext.Line(def, 19), 20) + pad(fmt.Sprint(p.Revision), 5) +
 		padLeft(fmt.Sprint(p.Tools), 5) + padLeft(fmt.Sprint(p.Skills), 7) + "  " + sched
 	return cursor + name + st.Detail.Render(cut(rest, w-22))
 }

@@ -92,7 +92,7 @@ func (t profileTools) View() string {
 	inner := innerWidth(st, t.boxWidth())
 	lines := []string{
 		st.Title.Render("Tools of profile " + safetext.Line(t.name, inner-17)),
-		st.Detail.Render(safetext.Line("Only selected tools are available to its runs; each change is a new revision.", inner)),
+		st.Detail.Render(safetext.Line("Its runs may use only the selected tools; each change is a revision.", inner)),
 	}
 	lines = append(lines, strings.Split(t.page.view(), "\n")...)
 	return modalBox(st, inner, t.common.Height-st.Frame.GetVerticalFrameSize(), lines)
