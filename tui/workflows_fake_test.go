@@ -287,6 +287,12 @@ func (f *fakeWorkflows) recorded() (saved []ProfileInput, toolCalls []toggleCall
 	return slices.Clone(f.saved), slices.Clone(f.toolCalls), slices.Clone(f.answers), slices.Clone(f.switches)
 }
 
+func (f *fakeWorkflows) removedNames() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.removed)
+}
+
 // selectedTools asks the fake, through Profiles, which tools the profile's
 // runs may use.
 func selectedTools(t *testing.T, f *fakeWorkflows, name string) []string {

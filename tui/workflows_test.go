@@ -646,3 +646,40 @@ func TestWorkflowKeysNeedTheirCapabilities(t *testing.T) {
 		t.Errorf("full help lacks the keys:\n%s", view)
 	}
 }
+
+// TestProfileListActions: n and enter open the editor, t the tool pane;
+// x asks first (Cancel by default) and removes only when confirmed.
+func TestProfileListActions(t *testing.T) {
+	f := newFakeWorkflows(t)
+	sampleWorkflows(f)
+	m, _ := startWorkflows(t, f)
+	m, _ = update(m, keyCtrlX)
+	m, cmd := toPage(t, m, "Profiles")
+	m, _ = update(m, awaitMsg[profilesMsg](t, cmd))
+	for _, tc := range []struct {
+		key  tea.KeyMsg
+		want string
+	}{{keyRune('n'), "New profile"}, {keyEnter, "Edit profile daily-report"}, {keyRune('t'), "Tools of profile daily-report"}} {
+		next, _ := update(m, tc.key)
+		if !strings.Contains(next.View(), tc.want) {
+			t.Errorf("%s: frame lacks %q:\n%s", tc.key, tc.want, next.View())
+		}
+	}
+	m, _ = update(m, keyRune('x'))
+	m, _ = update(m, keyEnter) // Cancel
+	if got := f.removedNames(); len(got) != 0 {
+		t.Fatalf("removed without confirmation: %v", got)
+	}
+	m, _ = update(m, keyRune('x'))
+	m, _ = update(m, keyRight)
+	m, cmd = update(m, keyEnter)
+	m, cmd = update(m, awaitMsg[profileRemovedMsg](t, cmd))
+	m, _ = update(m, awaitMsg[profilesMsg](t, cmd))
+	if got := f.removedNames(); !slices.Equal(got, []string{"daily-report"}) {
+		t.Errorf("removed = %v", got)
+	}
+	if view := flat(m.View()); !strings.Contains(view, "Removed daily-report; its past runs stay in the run history.") ||
+		!strings.Contains(view, "No profiles yet") {
+		t.Errorf("after removing:\n%s", m.View())
+	}
+}
