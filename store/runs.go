@@ -50,12 +50,15 @@ const (
 	RunCancelled       RunOutcome = "cancelled"
 	RunWaitingApproval RunOutcome = "waiting-approval"
 	RunSkipped         RunOutcome = "skipped"
+	// RunMissed is a scheduled run that could not start: vouch was not
+	// running, or a resource it needs was down (SPEC H6).
+	RunMissed RunOutcome = "missed"
 )
 
 // Final reports whether o ends a run.
 func (o RunOutcome) Final() bool {
 	switch o {
-	case RunDone, RunFailed, RunCancelled, RunWaitingApproval, RunSkipped:
+	case RunDone, RunFailed, RunCancelled, RunWaitingApproval, RunSkipped, RunMissed:
 		return true
 	}
 	return false

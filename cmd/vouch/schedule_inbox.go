@@ -1,0 +1,137 @@
+package main
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"vouch/agent"
+	"vouch/safetext"
+	"vouch/store"
+	"vouch/tui"
+)
+
+// inbox holds the tool calls of background runs (scheduled ones) that wait
+// for the person (SPEC H6, D4). A run whose call waits keeps waiting until
+// the person answers in the TUI's approvals inbox, or until the call's
+// deadline: then the run is stopped, recorded as waiting-approval with a
+// sentence saying nothing was executed, and can be started again. Time is
+// passed in (expire), never read from a clock here. It is safe for
+// concurrent use.
+type inbox struct {
+	mu      sync.Mutex
+	items   []inboxEntry
+	changes chan int // at most one unread count
+}
+
+type inboxEntry struct {
+	item  tui.InboxItem
+	reply chan<- agent.Decision
+	// stop ends the run when the call times out.
+	stop func(store.RunOutcome, string)
+}
+
+func newInbox() *inbox { return &inbox{changes: make(chan int, 1)} }
+
+// add queues one waiting call.
+func (ib *inbox) add(e inboxEntry) {
+	ib.mu.Lock()
+	ib.items = append(ib.items, e)
+	n := len(ib.items)
+	ib.mu.Unlock()
+	ib.notify(n)
+}
+
+// notify publishes the count, replacing an unread older one; never blocks.
+func (ib *inbox) notify(n int) {
+	for {
+		select {
+		case ib.changes <- n:
+			return
+		default:
+		}
+		select {
+		case <-ib.changes:
+		default:
+		}
+	}
+}
+
+// pending lists the waiting calls, oldest first, with every untrusted
+// string neutralised.
+func (ib *inbox) pending() []tui.InboxItem {
+	ib.mu.Lock()
+	defer ib.mu.Unlock()
+	out := make([]tui.InboxItem, len(ib.items))
+	for i, e := range ib.items {
+		it := e.item
+		it.Task, it.Reason, it.Preview = safetext.Neutralize(it.Task), safetext.Neutralize(it.Reason), safetext.Neutralize(it.Preview)
+		out[i] = it
+	}
+	return out
+}
+
+// answer delivers the person's decision to the run that waits for it.
+func (ib *inbox) answer(runID, correlationID string, d agent.Decision) error {
+	ib.mu.Lock()
+	for i, e := range ib.items {
+		if e.item.RunID == runID && e.item.Call.CorrelationID == correlationID {
+			ib.items = append(ib.items[:i], ib.items[i+1:]...)
+			n := len(ib.items)
+			ib.mu.Unlock()
+			e.reply <- d // buffered: never blocks
+			ib.notify(n)
+			return nil
+		}
+	}
+	ib.mu.Unlock()
+	return fmt.Errorf("that call no longer waits (it timed out or its run ended); nothing was sent")
+}
+
+// expire stops the runs whose calls waited past their deadline at now and
+// returns the earliest deadline still pending (zero: none).
+func (ib *inbox) expire(now time.Time) time.Time {
+	ib.mu.Lock()
+	var keep, gone []inboxEntry
+	var next time.Time
+	for _, e := range ib.items {
+		if !e.item.Deadline.IsZero() && !now.Before(e.item.Deadline) {
+			gone = append(gone, e)
+			continue
+		}
+		keep = append(keep, e)
+		if d := e.item.Deadline; !d.IsZero() && (next.IsZero() || d.Before(next)) {
+			next = d
+		}
+	}
+	ib.items = keep
+	n := len(keep)
+	ib.mu.Unlock()
+	for _, e := range gone {
+		e.stop(store.RunWaitingApproval, fmt.Sprintf(
+			"%s needed approval (correlation ID %s) and nobody answered by %s; nothing was executed — answer sooner, classify it with a policy rule, or run the profile again",
+			safetext.Line(e.item.Call.Identity, 100), e.item.Call.CorrelationID, e.item.Deadline.Local().Format("15:04")))
+	}
+	if len(gone) > 0 {
+		ib.notify(n)
+	}
+	return next
+}
+
+// dropRun removes the calls of a run that ended.
+func (ib *inbox) dropRun(runID string) {
+	ib.mu.Lock()
+	keep := ib.items[:0]
+	for _, e := range ib.items {
+		if e.item.RunID != runID {
+			keep = append(keep, e)
+		}
+	}
+	changed := len(keep) != len(ib.items)
+	ib.items = keep
+	n := len(keep)
+	ib.mu.Unlock()
+	if changed {
+		ib.notify(n)
+	}
+}

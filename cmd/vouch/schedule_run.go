@@ -1,0 +1,280 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"vouch/agent"
+	"vouch/store"
+	"vouch/tui"
+	"vouch/workflow"
+)
+
+// scheduler fires profile schedules (SPEC H6) while vouch's interface runs.
+// It is not a server: a tick due while vouch was closed is recorded as
+// missed, never run late. Each tick due now either starts a run, or is
+// recorded as skipped (Agent Workflows off, the previous run still going)
+// or missed (a resource the run needs is down) with its reason — in the
+// schedule log and in run history. Calls that need approval wait in the
+// inbox until answered or until their deadline.
+//
+// Time comes in as a parameter: tick(ctx, now) does one pass and loop
+// drives it from an injectable clock, so tests never sleep.
+type scheduler struct {
+	db *store.DB
+	// start starts a scheduled run of a profile (see profileRunner.start).
+	start func(ctx context.Context, profile, task string) (*profileRun, error)
+	// ready reports, in one sentence, a resource the profile's run needs
+	// and does not have: the model server, an MCP server, the keyring.
+	ready func(ctx context.Context, p workflow.Profile) error
+	inbox *inbox
+	// approvalWait is how long a call waits in the inbox.
+	approvalWait time.Duration
+	// started is when this scheduler began: ticks before it were missed
+	// because vouch was not running.
+	started time.Time
+	// now is the clock that stamps inbox items.
+	now func() time.Time
+
+	mu      sync.Mutex
+	running map[string]string // profile → ID of its run in flight
+	wg      sync.WaitGroup
+}
+
+// Scheduler defaults.
+const (
+	// defaultApprovalWait is how long a scheduled run's call waits for the
+	// person in the inbox before the run stops.
+	defaultApprovalWait = 30 * time.Minute
+	// lateTick is how late a tick may fire; later, the machine was asleep
+	// or vouch was stopped, and the tick is missed.
+	lateTick = 5 * time.Minute
+	// maxCatchUp bounds the ticks counted in one pass.
+	maxCatchUp = 100000
+	// idleWake is the longest the loop sleeps, so a schedule added or
+	// changed is seen within a minute.
+	idleWake = time.Minute
+)
+
+func newScheduler(db *store.DB, start func(context.Context, string, string) (*profileRun, error),
+	ready func(context.Context, workflow.Profile) error, ib *inbox, now func() time.Time) *scheduler {
+	return &scheduler{db: db, start: start, ready: ready, inbox: ib, approvalWait: defaultApprovalWait,
+		started: now(), now: now, running: map[string]string{}}
+}
+
+// loop runs until ctx ends, waking at the next tick, the next inbox
+// deadline, or idleWake at the latest; after is the clock's timer.
+func (s *scheduler) loop(ctx context.Context, after func(time.Duration) <-chan time.Time) {
+	for {
+		t := s.now()
+		next := s.tick(ctx, t)
+		if d := s.inbox.expire(t); !d.IsZero() && (next.IsZero() || d.Before(next)) {
+			next = d
+		}
+		wait := idleWake
+		if !next.IsZero() && next.Sub(t) < wait {
+			wait = max(next.Sub(t), time.Second)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-after(wait):
+		}
+	}
+}
+
+// wait blocks until every run the scheduler started has ended.
+func (s *scheduler) wait() { s.wg.Wait() }
+
+// tick handles every schedule due at or before now and returns the next
+// tick of any schedule (zero: none).
+func (s *scheduler) tick(ctx context.Context, now time.Time) time.Time {
+	profiles, err := s.db.Profiles()
+	if err != nil {
+		return time.Time{}
+	}
+	on, err := s.db.WorkflowsEnabled()
+	if err != nil {
+		on = false // unreadable: nothing starts on a guess
+	}
+	var next time.Time
+	for _, p := range profiles {
+		if p.Schedule == nil {
+			continue
+		}
+		sched, err := parseSchedule(*p.Schedule)
+		if err != nil {
+			continue // the profile editor and 'vouch workflows status' say why
+		}
+		n := s.tickProfile(ctx, p, sched, on, now)
+		if !n.IsZero() && (next.IsZero() || n.Before(next)) {
+			next = n
+		}
+	}
+	return next
+}
+
+// tickProfile handles one profile's due ticks and returns its next tick.
+func (s *scheduler) tickProfile(ctx context.Context, p workflow.Profile, sched schedule, on bool, now time.Time) time.Time {
+	mark, ok, err := s.db.ScheduleMark(p.Name)
+	if err != nil {
+		return time.Time{}
+	}
+	if !ok {
+		// First sight of this schedule: nothing before now was due.
+		_ = s.db.SetScheduleMark(p.Name, now)
+		n, _ := sched.next(now)
+		return n
+	}
+	// Count the ticks in (mark, now]: those before the scheduler started
+	// were missed while vouch was closed; later ones but the last were
+	// missed while it was suspended; the last fires, unless it is late.
+	var closed, asleep missedSpan
+	var last time.Time
+	t := mark
+	for i := 0; i < maxCatchUp; i++ {
+		n, ok := sched.next(t)
+		if !ok || n.After(now) {
+			break
+		}
+		if !last.IsZero() {
+			if last.Before(s.started) {
+				closed.add(last)
+			} else {
+				asleep.add(last)
+			}
+		}
+		last, t = n, n
+	}
+	if !last.IsZero() && (last.Before(s.started) || now.Sub(last) > lateTick) {
+		if last.Before(s.started) {
+			closed.add(last)
+		} else {
+			asleep.add(last)
+		}
+		last = time.Time{}
+	}
+	s.recordMissed(p, closed, "vouch was not running when it was due; schedules run only while vouch runs")
+	s.recordMissed(p, asleep, "vouch was suspended or the computer was asleep when it was due")
+	if !last.IsZero() {
+		s.fire(ctx, p, on, last)
+	}
+	n, ok := sched.next(t)
+	if ok && !n.After(now) { // the catch-up bound was reached
+		n, _ = sched.next(now)
+	}
+	return n
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// missedSpan is a run of missed ticks.
+type missedSpan struct {
+	first, last time.Time
+	count       int
+}
+
+func (m *missedSpan) add(t time.Time) {
+	if m.count == 0 {
+		m.first = t
+	}
+	m.last, m.count = t, m.count+1
+}
+
+// recordMissed writes one schedule log entry and one history record for
+// a span of missed ticks.
+func (s *scheduler) recordMissed(p workflow.Profile, m missedSpan, reason string) {
+	if m.count == 0 {
+		return
+	}
+	if m.count > 1 {
+		reason = fmt.Sprintf("%d runs from %s to %s were missed: %s", m.count,
+			m.first.Local().Format("2006-01-02 15:04"), m.last.Local().Format("2006-01-02 15:04"), reason)
+	}
+	s.note(p, m.first, m.last, m.count, store.TickMissed, store.RunMissed, reason)
+}
+
+// note records a tick that did not start a run.
+func (s *scheduler) note(p workflow.Profile, due, last time.Time, count int, tick store.ScheduleOutcome, outcome store.RunOutcome, reason string) {
+	rec, err := s.db.CreateRun(store.RunRecord{Kind: store.RunScheduled, Profile: p.Name, ProfileRevision: p.Revision,
+		Definition: p.Definition, Task: p.Schedule.Task, Started: due, Outcome: outcome, Error: reason})
+	entry := store.ScheduleEntry{Profile: p.Name, Due: due, Count: count, Outcome: tick, Reason: reason}
+	if count > 1 {
+		entry.Last = last
+	}
+	if err == nil {
+		entry.RunID = rec.ID
+	}
+	_, _ = s.db.AppendScheduleEntry(entry)
+}
+
+// fire starts the run due at due, or records why it did not start.
+func (s *scheduler) fire(ctx context.Context, p workflow.Profile, on bool, due time.Time) {
+	if !on {
+		s.note(p, due, due, 1, store.TickSkipped, store.RunSkipped, "Agent Workflows is off, so schedules are paused")
+		return
+	}
+	s.mu.Lock()
+	prev, busy := s.running[p.Name]
+	s.mu.Unlock()
+	if busy {
+		s.note(p, due, due, 1, store.TickSkipped, store.RunSkipped, fmt.Sprintf("the previous run (%s) was still going", prev))
+		return
+	}
+	if s.ready != nil {
+		if err := s.ready(ctx, p); err != nil {
+			s.note(p, due, due, 1, store.TickMissed, store.RunMissed, err.Error())
+			return
+		}
+	}
+	run, err := s.start(ctx, p.Name, p.Schedule.Task)
+	if err != nil {
+		var xe *exitError
+		outcome, tick := store.RunMissed, store.TickMissed
+		if errors.As(err, &xe) && errors.Is(xe.err, errWorkflowsOff) {
+			outcome, tick = store.RunSkipped, store.TickSkipped
+		}
+		s.note(p, due, due, 1, tick, outcome, err.Error())
+		return
+	}
+	_, _ = s.db.AppendScheduleEntry(store.ScheduleEntry{Profile: p.Name, Due: due, Count: 1, Outcome: store.TickStarted, RunID: run.ID})
+	s.mu.Lock()
+	s.running[p.Name] = run.ID
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.follow(p, run, due)
+		s.inbox.dropRun(run.ID)
+		s.mu.Lock()
+		delete(s.running, p.Name)
+		s.mu.Unlock()
+	}()
+}
+
+// follow reads a scheduled run's events to the end, queueing each call
+// that needs approval in the inbox.
+func (s *scheduler) follow(p workflow.Profile, run *profileRun, due time.Time) {
+	for ev := range run.Events {
+		ar, ok := ev.(agent.ApprovalRequested)
+		if !ok {
+			continue
+		}
+		requested := maxTime(due, s.now())
+		s.inbox.add(inboxEntry{
+			item: tui.InboxItem{RunID: run.ID, Profile: p.Name, Kind: string(store.RunScheduled), Task: p.Schedule.Task,
+				Requested: requested, Deadline: requested.Add(s.approvalWait), Call: ar.Call, Tool: ar.Tool,
+				Reason: ar.Reason, Effect: ar.Effect, Preview: ar.Preview},
+			reply: ar.Reply,
+			stop:  run.stop,
+		})
+	}
+}
