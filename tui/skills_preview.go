@@ -26,10 +26,13 @@ const descriptionLines = 3
 func (p SkillPreview) Lines(width, instructionLines int) []string {
 	width = max(width, 20)
 	var out []string
-	add := func(s string) { out = append(out, s) }
+	add := func(s string) { out = append(out, ansi.Truncate(s, width, "…")) }
 	field := func(label, value string) {
-		if value != "" {
-			add(fmt.Sprintf("%-14s%s", label, safetext.Line(value, width-14)))
+		for i, l := range wrapped(value, width-14, 2) {
+			if i > 0 {
+				label = ""
+			}
+			add(fmt.Sprintf("%-14s%s", label, l))
 		}
 	}
 	field("Source", p.Source)
@@ -43,7 +46,15 @@ func (p SkillPreview) Lines(width, instructionLines int) []string {
 		ver = p.PackageVersion + "; " + ver
 	}
 	field("Version", ver)
-	field("SHA-256", p.SHA256)
+	field("Contents", fmt.Sprintf("%s kept, %d excluded, %s, %s, %s requested, %s",
+		plural(len(p.Files), "file"), len(p.Excluded), plural(len(p.Findings), "finding"),
+		plural(len(p.Definitions), "definition"), plural(len(p.RequestedTools), "tool"), plural(len(p.Conflicts), "conflict")))
+	if width-14 >= len(p.SHA256) {
+		field("SHA-256", p.SHA256)
+	} else {
+		add("SHA-256")
+		add("  " + safetext.Line(p.SHA256, width-2))
+	}
 	for i, l := range wrapped(p.Description, width-14, descriptionLines) {
 		label := ""
 		if i == 0 {
@@ -81,7 +92,13 @@ func (p SkillPreview) Lines(width, instructionLines int) []string {
 			add("  " + none)
 		}
 		for _, it := range items {
-			add("  " + safetext.Line(it, width-2))
+			for i, l := range wrapped(it, width-4, 0) {
+				if i == 0 {
+					add("  " + l)
+				} else {
+					add("    " + l)
+				}
+			}
 		}
 	}
 	section("Resources a model may read", p.Resources, "none")
