@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"slices"
 	"text/tabwriter"
 
 	"vouch/agent"
 	"vouch/mcpclient"
 	"vouch/safetext"
+	"vouch/workflow"
 )
 
 // planJSON is `vouch tools plan --json`: exactly what a run would send for
@@ -40,11 +42,15 @@ type plannedJSON struct {
 	Asks     bool   `json:"asks"`
 }
 
-// runToolsPlan is `vouch tools plan [--context N] [--json]`.
+// runToolsPlan is `vouch tools plan [--profile P] [--context N] [--json]`.
+// With a profile, the plan is that profile's: its allowlist, its workspace,
+// its tool budget, and its context window setting (see effectiveWindow);
+// --context still wins.
 func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 	fs := subFlags("tools plan", g)
 	asJSON := fs.Bool("json", false, "print JSON")
 	window := fs.Int("context", 0, "plan for this context window instead of the model server's")
+	profileName := fs.String("profile", "", "plan for this Agent Profile's tools, window and tool budget")
 	if err := parseSub(fs, args); err != nil {
 		return err
 	}
@@ -56,6 +62,22 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 		return fmt.Errorf("find the working directory: %w", err)
 	}
 	return withState(ctx, g, e, func(s *state) error {
+		var prof *workflow.Profile
+		if *profileName != "" {
+			p, err := s.profiles().profile(*profileName)
+			if err != nil {
+				return err
+			}
+			if on, err := s.db.WorkflowsEnabled(); err != nil {
+				return err
+			} else if !on {
+				return &exitError{code: exitFailure, err: errWorkflowsOff}
+			}
+			prof = &p
+			if p.Workspace != "" {
+				cwd = p.Workspace
+			}
+		}
 		ws, err := agent.OpenWorkspace(cwd)
 		if err != nil {
 			return fmt.Errorf("open the workspace: %w", err)
@@ -63,17 +85,34 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 		defer func() { _ = ws.Close() }()
 		s.mcp.mgr.WarmAll(ctx)
 		mcpTools := s.mcp.mgr.AgentTools(func(string) mcpclient.Effect { return mcpclient.EffectMutating })
-		tools := enabledTools(s.db, latestConversation(s), append(append(ws.Tools(), ws.WriteTools()...), mcpTools...))
+		all := append(append(ws.Tools(), ws.WriteTools()...), mcpTools...)
+		var tools []agent.Tool
+		if prof != nil {
+			for _, t := range all {
+				if slices.Contains(prof.Tools, t.Def().Identity) {
+					tools = append(tools, t)
+				}
+			}
+		} else {
+			tools = enabledTools(s.db, latestConversation(s), all)
+		}
+		fraction := agent.DefaultToolBudget
+		if prof != nil && prof.ToolBudget > 0 {
+			fraction = prof.ToolBudget
+		}
 
 		out := planJSON{Window: *window, WindowSource: "--context", Counted: "estimate"}
 		count := agent.EstimateTokens
 		if out.Window == 0 {
 			out.Window, out.WindowSource = agent.DefaultContextWindow, "default"
-			if client, model, err := resolveModel(ctx, g, s); err != nil {
+			if client, model, err := resolveModel(ctx, g, s, prof); err != nil {
 				out.ModelServerErr = err.Error()
 			} else {
 				if n, src, err := client.ContextWindow(ctx, model); err == nil && n > 0 {
 					out.Window, out.WindowSource = n, src
+				}
+				if prof != nil {
+					out.Window, out.WindowSource = effectiveWindow(out.Window, out.WindowSource, *prof)
 				}
 				if _, exact := client.CountTokens(ctx, "probe"); exact {
 					out.Counted = "server tokenizer"
@@ -82,9 +121,9 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 			}
 		}
 		snap, _ := loadSnapshot(s.db, cwd)
-		plan := agent.PlanTools(agent.PlanInput{Tools: tools, Window: out.Window, AsksPerson: agent.AsksPersonFrom(snap.Decide),
+		plan := agent.PlanTools(agent.PlanInput{Tools: tools, Window: out.Window, Fraction: fraction, AsksPerson: agent.AsksPersonFrom(snap.Decide),
 			Count: count, Label: s.mcp.label})
-		out.Fraction, out.Budget, out.Sent, out.AllInline = agent.DefaultToolBudget, plan.Budget, plan.SentTokens(), plan.AllInlineTokens
+		out.Fraction, out.Budget, out.Sent, out.AllInline = fraction, plan.Budget, plan.SentTokens(), plan.AllInlineTokens
 		out.MetaTokens, out.ListingTokens, out.Fits, out.Meta = plan.MetaTokens, plan.ListingTokens, plan.Fits, plan.Meta
 		if plan.Err != nil {
 			out.Error = plan.Err.Error()
@@ -146,8 +185,9 @@ func latestConversation(s *state) string {
 	return conv.ID
 }
 
-// resolveModel finds the model server and model as a run would.
-func resolveModel(ctx context.Context, g *globals, s *state) (*agent.Client, string, error) {
+// resolveModel finds the model server and model as a run would (of the
+// profile, when one is given).
+func resolveModel(ctx context.Context, g *globals, s *state, prof *workflow.Profile) (*agent.Client, string, error) {
 	url := g.modelURL
 	if url == "" {
 		for _, ep := range agent.Probe(ctx, &http.Client{}, agent.DefaultEndpoints()) {
@@ -162,6 +202,9 @@ func resolveModel(ctx context.Context, g *globals, s *state) (*agent.Client, str
 	}
 	client := agent.NewClient(url, "", &http.Client{})
 	model := g.model
+	if prof != nil && prof.Model != "" {
+		model = prof.Model
+	}
 	if model == "" {
 		if m, ok, err := s.db.Setting(settingModel); err == nil && ok {
 			model = m

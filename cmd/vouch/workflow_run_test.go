@@ -212,3 +212,46 @@ func TestRunProfileErrors(t *testing.T) {
 		t.Fatalf("a refused run reached the model: %+v", r)
 	}
 }
+
+// TestToolsPlanProfile: `vouch tools plan --profile P` plans the profile's
+// allowlist with its tool budget and its window setting narrowing the
+// server's (SPEC F1, F2, H2, M); --context still wins; an unknown profile
+// is a usage error.
+func TestToolsPlanProfile(t *testing.T) {
+	model := agenttest.New(skillScript(), agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
+	defer model.Close()
+	state := t.TempDir()
+	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
+	cli(t, state, "", exitOK, "profile", "create", "small", "--definition", "notes", "--tool", "builtin:fs_read", "--tool", "builtin:fs_list",
+		"--context", "8192", "--tool-budget", "0.5")
+	plan := func(args ...string) planJSON {
+		t.Helper()
+		out, _ := cli(t, state, "", exitOK, append([]string{"--model-url", model.URL(), "--model", "m", "tools", "plan", "--json"}, args...)...)
+		var p planJSON
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	p := plan("--profile", "small")
+	if p.Window != 8192 || p.WindowSource != "profile" || p.Fraction != 0.5 || p.Budget != 4096 {
+		t.Fatalf("plan window %d (%s), fraction %v, budget %d; want 8192 (profile), 0.5, 4096", p.Window, p.WindowSource, p.Fraction, p.Budget)
+	}
+	var ids []string
+	for _, tool := range append(p.Inline, p.Deferred...) {
+		ids = append(ids, tool.Identity)
+	}
+	if strings.Join(ids, " ") != "builtin:fs_list builtin:fs_read" && strings.Join(ids, " ") != "builtin:fs_read builtin:fs_list" {
+		t.Fatalf("planned tools %v, want exactly the profile's allowlist", ids)
+	}
+	if p := plan("--profile", "small", "--context", "4096"); p.Window != 4096 || p.Budget != 2048 {
+		t.Fatalf("--context with a profile: window %d budget %d", p.Window, p.Budget)
+	}
+	if p := plan(); p.Fraction != 0.25 || p.Window != 16384 || len(p.Inline)+len(p.Deferred) < 3 {
+		t.Fatalf("without a profile: %+v", p)
+	}
+	_, errOut := cli(t, state, "", exitUsage, "tools", "plan", "--profile", "ghost")
+	if !strings.Contains(errOut, "no profile is named \"ghost\"") {
+		t.Fatalf("unknown profile: %q", errOut)
+	}
+}
