@@ -141,6 +141,33 @@
 // What servers say about their tools is shown as "server claims
 // (unverified)" and changes nothing (SPEC D2).
 //
+// # Agent Workflows
+//
+// A Backend may implement [Workflows], [Profiles], [RunHistory] and
+// [Inbox] (workflows_backend.go); the root discovers each by type
+// assertion, and a pane whose capability is missing says so. Settings ›
+// Tools & Workflows gains Workflows (the per-device switch, which moves
+// only once the Backend answered, and every schedule with the sentence
+// that schedules are not a server) and Profiles (profile_list.go). n and
+// enter open the profile editor (profile_editor*.go): a definition picker,
+// model defaults, workspace, skills enabled in prompt order (space, K, J)
+// and a schedule; the form is checked first (profile_input.go), each
+// refusal one sentence on the field to fix, and SaveProfile stores a new
+// revision. t opens the per-profile tool selection pane
+// (profile_tools.go): the Tools page over another toolSource, so the
+// profile's allowlist is edited with the same grouping, filter, status and
+// token cost; a tool not selected is not available to the profile's runs.
+//
+// ctrl+r opens the run history (runs*.go): runs a page at a time, and one
+// run with the specification it froze, its calls with correlation IDs,
+// approvals, events and outcome. ctrl+e opens the approvals inbox
+// (inbox.go): calls of background runs waiting for the person. Enter shows
+// one in the same approval pane as a chat call, with its grace period and
+// focus on Deny; the root sends its answer to that run through
+// Inbox.AnswerApproval from a Cmd (workflows_root.go), and ctrl+c goes
+// back without answering. The status line counts the waiting calls, read
+// from Inbox.InboxChanges through a re-armed Cmd.
+//
 // # Terminal
 //
 // The interface needs [MinWidth] x [MinHeight] cells; below that View is a
