@@ -301,7 +301,8 @@ type Inbox interface {
 	// InboxChanges delivers the number of waiting calls each time it
 	// changes. Only the latest count matters: the implementation keeps at
 	// most one unread value (replacing an older one) and never blocks on
-	// it. The channel is closed when vouch stops delivering.
+	// it. Every call returns the same channel (nil: counts are not
+	// delivered); it is closed when vouch stops delivering.
 	InboxChanges() <-chan int
 }
 
