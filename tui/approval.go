@@ -84,6 +84,7 @@ type approvalAction struct {
 	correlation string
 	decision    agent.Decision
 	stop        bool
+	app         bool // the call is an MCP App view's (apps.go)
 }
 
 func (approvalAction) isAction() {}
@@ -204,7 +205,7 @@ func (a approval) updateKey(msg tea.KeyMsg) (Modal, Action, tea.Cmd) {
 	case key.Matches(msg, k.Stop) && a.req.background != nil:
 		return a, CloseModal{}, nil
 	case key.Matches(msg, k.Stop):
-		return a, approvalAction{correlation: a.req.call.CorrelationID, stop: true}, nil
+		return a, approvalAction{correlation: a.req.call.CorrelationID, stop: true, app: a.req.app}, nil
 	case key.Matches(msg, k.SendNote):
 		return a.decide(false, strings.TrimSpace(a.note.Value()))
 	case key.Matches(msg, k.Back):
@@ -264,6 +265,7 @@ func (a approval) decide(allow bool, note string) (Modal, Action, tea.Cmd) {
 	return a, approvalAction{
 		correlation: a.req.call.CorrelationID,
 		decision:    agent.Decision{Allow: allow, Note: note},
+		app:         a.req.app,
 	}, nil
 }
 

@@ -22,7 +22,10 @@ import (
 // local policy and the tool said about it — the policy's reason for
 // asking, the effect the person reviewed, and the tool's preview.
 type approvalRequest struct {
-	run     int
+	run int
+	// app marks a call an MCP App view made: it waits in the apps' own
+	// queue and outlives runs (apps.go).
+	app     bool
 	call    agent.ToolCall
 	tool    agent.ToolDef
 	reason  string
@@ -81,6 +84,9 @@ func (m Model) showApproval() (Model, tea.Cmd) {
 // the first waiting call, closes its pane and shows the next; or it stops
 // the run, which takes every waiting call with it.
 func (m Model) applyApproval(a approvalAction, cmd tea.Cmd) (Model, tea.Cmd) {
+	if a.app {
+		return m.applyAppApproval(a, cmd)
+	}
 	if a.stop {
 		m = m.cancelRun()
 		return m.dropApprovals(cmd, "not answered: you stopped the run")
@@ -121,7 +127,7 @@ func (m Model) dropApprovals(cmd tea.Cmd, note string) (Model, tea.Cmd) {
 	m.run.approvals = approvalQueue{}
 	kept := make([]modalEntry, 0, len(m.modals.entries))
 	for _, e := range m.modals.entries {
-		if a, ok := e.modal.(approval); !ok || a.req.background != nil {
+		if a, ok := e.modal.(approval); !ok || a.req.background != nil || a.req.app { // not this run's
 			kept = append(kept, e)
 		}
 	}
@@ -145,7 +151,7 @@ func (m Model) noteTool(call agent.ToolCall, note string) {
 func (s modalStack) mapApprovals(f func(approval) approval) modalStack {
 	entries := make([]modalEntry, len(s.entries))
 	for i, e := range s.entries {
-		if a, ok := e.modal.(approval); ok && a.req.background == nil {
+		if a, ok := e.modal.(approval); ok && a.req.background == nil && !a.req.app {
 			e.modal = f(a)
 		}
 		entries[i] = e

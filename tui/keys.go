@@ -69,6 +69,10 @@ type ChatKeyMap struct {
 	// Inbox.
 	Runs  key.Binding
 	Inbox key.Binding
+	// OpenApp ("o") opens an MCP App view just announced, while the input
+	// is empty; OpenLatestApp (alt+o) opens the latest one at any time.
+	OpenApp       key.Binding
+	OpenLatestApp key.Binding
 }
 
 // DefaultChatKeyMap returns the chat screen's default bindings.
@@ -110,12 +114,14 @@ func DefaultChatKeyMap() ChatKeyMap {
 		NewConversation: key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "new conversation"), key.WithDisabled()),
 		Runs:            key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "run history"), key.WithDisabled()),
 		Inbox:           key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "approvals inbox"), key.WithDisabled()),
+		OpenApp:         key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open app"), key.WithDisabled()),
+		OpenLatestApp:   key.NewBinding(key.WithKeys("alt+o"), key.WithHelp("alt+o", "open app"), key.WithDisabled()),
 	}
 }
 
 // ShortHelp implements help.KeyMap.
 func (k ChatKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Send, k.Cancel, k.Newline, k.ModelPicker, k.Help, k.Quit}
+	return []key.Binding{k.Send, k.Cancel, k.OpenApp, k.Newline, k.ModelPicker, k.Help, k.Quit}
 }
 
 // FullHelp implements help.KeyMap.
@@ -123,7 +129,7 @@ func (k ChatKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.Cancel, k.Quit, k.Help},
 		{k.ModelPicker, k.NewConversation, k.Settings, k.CopyAnswer, k.CopyCode},
-		{k.Runs, k.Inbox},
+		{k.Runs, k.Inbox, k.OpenLatestApp},
 		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 	}
 }

@@ -54,6 +54,9 @@ type Options struct {
 	// tools list (SPEC B, L2). Nil means the pages say that MCP servers are
 	// not available here; Settings still opens.
 	Servers Servers
+	// Apps delivers MCP App views and their requests (SPEC J4; apps.go).
+	// Nil means no app is ever announced.
+	Apps AppHost
 }
 
 // WithEnv returns o with NoColor and Tmux set from the environment through
@@ -111,6 +114,8 @@ type Model struct {
 
 	// convPending is true while Conversations.NewConversation is in flight.
 	convPending bool
+	// apps is what the root knows of MCP App views (apps.go).
+	apps appsState
 	// inboxCount is how many calls of background runs wait in the
 	// approvals inbox (workflows_root.go, SPEC H6).
 	inboxCount int
@@ -184,7 +189,7 @@ func New(b Backend, opts Options) Model {
 // Init implements tea.Model: it loads the conversation and the server's
 // description in the background. Models load when the picker first opens.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(loadHistory(m.backend), loadInfo(m.backend), textarea.Blink, m.initInbox())
+	return tea.Batch(loadHistory(m.backend), loadInfo(m.backend), textarea.Blink, m.initInbox(), waitAppEvent(m.opts.Apps))
 }
 
 // Update implements tea.Model. It is a router; each family of messages has
@@ -210,6 +215,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m = m.updateCopied(msg)
 	case conversationStartedMsg:
 		m = m.updateConversationStarted(msg)
+	case appMessage:
+		m, cmd = m.updateAppMessage(msg)
 	case inboxCountMsg:
 		m, cmd = m.updateInboxCount(msg)
 	case inboxAnsweredMsg:
@@ -281,6 +288,8 @@ func (m *Model) syncKeys() {
 	m.keys.CopyAnswer.SetEnabled(answer)
 	m.keys.CopyCode.SetEnabled(answer)
 	m.keys.NewConversation.SetEnabled(m.canStartConversation())
+	m.keys.OpenApp.SetEnabled(m.appKeyEnabled())
+	m.keys.OpenLatestApp.SetEnabled(m.opts.Apps != nil && m.apps.latest != nil)
 	m.keys.Runs.SetEnabled(m.runHistory() != nil)
 	m.keys.Inbox.SetEnabled(m.inboxBackend() != nil)
 }

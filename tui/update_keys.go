@@ -55,6 +55,8 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.chat.toBottom()
 	case key.Matches(msg, k.Help):
 		m.help.ShowAll = !m.help.ShowAll
+	case key.Matches(msg, k.OpenApp), key.Matches(msg, k.OpenLatestApp):
+		return m.openApp()
 	default:
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)

@@ -1,0 +1,112 @@
+package tui
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"vouch/safetext"
+)
+
+// appConsent asks the person whether an app view may open a link or add a
+// message to the conversation (SPEC J4). It appears on its own, so it
+// ignores keys for its grace, and focus starts on Refuse: only a deliberate
+// move and enter agrees. Any way out of it answers: esc refuses.
+type appConsent struct {
+	common Common
+	keys   ConfirmKeyMap
+	grace  time.Duration
+	ev     AppConsent
+	agree  bool // focus is on the agreeing button
+}
+
+// appConsentAnsweredMsg reports that the answer was delivered (or that
+// the view no longer waited); text is the message to put in the input
+// when the person agreed to one.
+type appConsentAnsweredMsg struct {
+	sent bool
+	text string
+}
+
+func newAppConsent(c Common, ev AppConsent, grace time.Duration) appConsent {
+	return appConsent{common: c, keys: c.Keys.Confirm, grace: grace, ev: ev}
+}
+
+// Init implements Modal.
+func (c appConsent) Init() tea.Cmd { return nil }
+
+// KeyGrace implements Modal: the pane appears on its own (SPEC D4).
+func (c appConsent) KeyGrace() time.Duration { return c.grace }
+
+// ShortHelp implements help.KeyMap.
+func (c appConsent) ShortHelp() []key.Binding { return c.keys.ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (c appConsent) FullHelp() [][]key.Binding { return c.keys.FullHelp() }
+
+// SetSize implements Modal.
+func (c appConsent) SetSize(width, height int) Modal {
+	c.common = c.common.sized(width, height)
+	return c
+}
+
+// Update implements Modal.
+func (c appConsent) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return c, nil, nil
+	}
+	switch {
+	case key.Matches(k, c.keys.Cancel):
+		return c, CloseModal{}, answerConsent(c.ev.Reply, false, "")
+	case key.Matches(k, c.keys.Left):
+		c.agree = false
+	case key.Matches(k, c.keys.Right):
+		c.agree = true
+	case key.Matches(k, c.keys.Choose):
+		text := ""
+		if c.agree && c.ev.Link == "" {
+			text = safetext.Neutralize(c.ev.Message)
+		}
+		return c, CloseModal{}, answerConsent(c.ev.Reply, c.agree, text)
+	}
+	return c, nil, nil
+}
+
+// answerConsent sends the answer once, never blocking.
+func answerConsent(reply chan<- bool, yes bool, text string) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case reply <- yes:
+			return appConsentAnsweredMsg{sent: true, text: text}
+		default:
+			return appConsentAnsweredMsg{}
+		}
+	}
+}
+
+// View implements Modal.
+func (c appConsent) View() string {
+	st := c.common.Styles.Modal
+	w := innerWidth(st, min(c.common.Width-4, 72))
+	who := safetext.Line(c.ev.Tool, 60) + " (server " + safetext.Line(c.ev.Server, 60) + ")"
+	title, body, yes := "An app wants to open a link", "", "Open"
+	if c.ev.Link != "" {
+		body = "The app of " + who + " asks to open:\n" + safetext.Line(c.ev.Link, 0)
+	} else {
+		title, yes = "An app wants to add a message", "Add to input"
+		body = "The app of " + who + " asks to add this message to the conversation; it goes into your input, to edit or send:\n" +
+			safetext.Neutralize(c.ev.Message)
+	}
+	button := func(label string, focused bool) string {
+		if focused {
+			return st.FocusedButton.Render("[ " + label + " ]")
+		}
+		return st.Button.Render("  " + label + "  ")
+	}
+	lines := []string{st.Title.Render(title), ""}
+	lines = append(lines, wrapLines(st.Item, body, w, 12)...)
+	lines = append(lines, "", button("Refuse", !c.agree)+"   "+button(yes, c.agree))
+	return modalBox(st, w, 0, lines)
+}
