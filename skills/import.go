@@ -9,7 +9,9 @@ import (
 	"io"
 	"os"
 	"path"
+	"runtime"
 	"strings"
+	"sync"
 )
 
 // Import reads the skill package at path — a .zip, a .tar.gz/.tgz (or plain
@@ -29,6 +31,7 @@ func Import(ctx context.Context, path string, lim Limits) (*Package, error) {
 		return nil, fmt.Errorf("skill package: %w", err)
 	}
 	c := newCollector(ctx, lim)
+	defer c.wait() // no scan outlives Import, refused or not
 	if fi.IsDir() {
 		err = readFolder(c, path)
 	} else {
@@ -104,6 +107,16 @@ type held struct {
 	name string
 	data []byte
 	why  string // non-empty: excluded
+	// scanned is filled by a scan running while later entries are read;
+	// valid after collector.wait.
+	scanned *scanned
+}
+
+// scanned is one kept file's scan: findings (File is the raw entry name)
+// and the text with secrets and activation payloads stripped.
+type scanned struct {
+	findings []Finding
+	data     []byte
 }
 
 // collector applies the rules every format shares and gathers what is
@@ -116,11 +129,29 @@ type collector struct {
 	total int64 // declared uncompressed bytes of all entries
 	kept  int64
 	files []held
+	scans sync.WaitGroup
+	sem   chan struct{}
 }
 
 func newCollector(ctx context.Context, lim Limits) *collector {
-	return &collector{ctx: ctx, lim: lim, names: newNameSet()}
+	return &collector{ctx: ctx, lim: lim, names: newNameSet(), sem: make(chan struct{}, runtime.GOMAXPROCS(0))}
 }
+
+// scanLater scans a kept file on another goroutine, so scanning overlaps
+// with decompressing the entries after it; at most GOMAXPROCS scans run.
+func (c *collector) scanLater(name string, data []byte) *scanned {
+	res := &scanned{}
+	c.scans.Go(func() {
+		c.sem <- struct{}{}
+		defer func() { <-c.sem }()
+		f, spans := scan(name, data)
+		res.findings, res.data = f, redact(data, spans)
+	})
+	return res
+}
+
+// wait returns once every scan has finished.
+func (c *collector) wait() { c.scans.Wait() }
 
 // add judges one entry. Its name and declared size are checked before any
 // of its bytes are read.
@@ -265,7 +296,7 @@ func (c *collector) read(e entry, name string) error {
 		c.files = append(c.files, held{name: name, why: whyLongLine})
 	default:
 		c.kept += e.size
-		c.files = append(c.files, held{name: name, data: data})
+		c.files = append(c.files, held{name: name, data: data, scanned: c.scanLater(name, data)})
 	}
 	return nil
 }

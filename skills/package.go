@@ -5,11 +5,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 )
 
 // finish turns what the collector gathered into a Package: it finds the
@@ -20,6 +17,7 @@ func (c *collector) finish() (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.wait()
 	kept := map[string][]byte{}
 	folded := map[string]string{}
 	excluded := map[string]string{}
@@ -34,7 +32,13 @@ func (c *collector) finish() (*Package, error) {
 			p.Excluded = append(p.Excluded, Excluded{Path: name, Reason: h.why})
 			continue
 		}
-		kept[name] = h.data
+		// Kept text was scanned (and stripped) while the entries after it
+		// were read.
+		kept[name] = h.scanned.data
+		for _, f := range h.scanned.findings {
+			f.File = name
+			p.Findings = append(p.Findings, f)
+		}
 		folded[c.names.key(name)] = name
 	}
 	if why, ok := excluded["SKILL.md"]; ok {
@@ -48,8 +52,6 @@ func (c *collector) finish() (*Package, error) {
 		return nil, rejectf("SKILL.md is %s, more than the %s allowed; move detail into reference files and import again", mib(int64(len(skill))), mib(c.lim.SkillMDBytes))
 	}
 
-	// Scan and strip every kept file before anything else reads it.
-	p.Findings = scanAll(kept)
 	fm, err := parseSkillMD(kept["SKILL.md"])
 	if err != nil {
 		return nil, err
@@ -139,42 +141,6 @@ func (c *collector) finish() (*Package, error) {
 		p.Excluded = []Excluded{}
 	}
 	return p, nil
-}
-
-// scanAll scans the kept files on every CPU, strips what must be stripped
-// in place, and returns the findings.
-func scanAll(kept map[string][]byte) []Finding {
-	names := make([]string, 0, len(kept))
-	for name := range kept {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	type result struct {
-		findings []Finding
-		data     []byte
-	}
-	results := make([]result, len(names))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(names)) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(names) {
-					return
-				}
-				f, spans := scan(names[i], kept[names[i]])
-				results[i] = result{f, redact(kept[names[i]], spans)}
-			}
-		})
-	}
-	wg.Wait()
-	var all []Finding
-	for i, name := range names {
-		kept[name] = results[i].data
-		all = append(all, results[i].findings...)
-	}
-	return all
 }
 
 // fileOrder sorts SKILL.md's findings first.
