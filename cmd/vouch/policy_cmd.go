@@ -117,6 +117,25 @@ func (p *runPolicy) freeze() func(policy.Call) policy.Decision {
 		p.lastErr = err
 	}
 	p.mu.Unlock()
+	return p.decider(snap)
+}
+
+// decideNow returns a decision function on the rules stored now, without
+// touching the current run's snapshot: for a call an MCP App view makes
+// between runs (SPEC J4).
+func (p *runPolicy) decideNow() func(policy.Call) policy.Decision {
+	snap, err := loadSnapshot(p.db, p.workspace)
+	if err != nil {
+		p.mu.Lock()
+		p.lastErr = err
+		p.mu.Unlock()
+	}
+	return p.decider(snap)
+}
+
+// decider decides on snap; a call that would run on its own asks instead
+// while the audit cannot be written.
+func (p *runPolicy) decider(snap policy.Snapshot) func(policy.Call) policy.Decision {
 	return func(c policy.Call) policy.Decision {
 		d := snap.Decide(c)
 		if d.Verdict == policy.VerdictAllow && p.auditFailing() {

@@ -117,5 +117,8 @@ func (s *session) describeTool(identity string) (tui.ToolDescription, error) {
 	if strings.HasPrefix(identity, "builtin:") {
 		return tui.ToolDescription{ServerName: "vouch (built-in)"}, nil
 	}
+	if d, ok := s.describeAppTool(identity); ok { // app-only: not in Tools (SPEC J2)
+		return d, nil
+	}
 	return tui.ToolDescription{}, fmt.Errorf("the tool %s is no longer in any server's catalog", identity)
 }

@@ -27,6 +27,8 @@ type session struct {
 	policy *runPolicy
 	// closers run first on Close (e.g. the demo's MCP server).
 	closers []func() error
+	// apps serves MCP App views to the TUI (apps.go); nil elsewhere.
+	apps *appsService
 	// history counts run history writes that failed.
 	history errSink
 
@@ -87,7 +89,7 @@ func openSession(ctx context.Context, stateDir, dir string, secrets *store.Secre
 
 func (s *session) Close() error {
 	var errs []error
-	errs = append(errs, s.mcp.Close())
+	errs = append(errs, s.closeApps(), s.mcp.Close())
 	for _, c := range s.closers {
 		errs = append(errs, c())
 	}
@@ -108,7 +110,7 @@ func (s *session) runTools() []agent.Tool {
 	convID, _ := s.current()
 	tools := s.builtinTools()
 	if s.workflowsOn() {
-		tools = append(tools, s.mcp.mgr.AgentTools(s.policy.effect)...)
+		tools = append(tools, s.withApps(s.mcp.mgr.AgentTools(s.policy.effect))...)
 	}
 	return enabledTools(s.db, convID, tools)
 }
@@ -176,7 +178,8 @@ func runTUI(ctx context.Context, g *globals, args []string, e env) error {
 	cfg := s.backendConfig()
 	cfg.modelURL, cfg.model = g.modelURL, model
 	b := newBackend(cfg)
-	err = runProgram(ctx, b, tui.Options{Model: model, Servers: &tuiServers{s: s}}, e.getenv)
+	s.apps = newAppsService(s.mcp.mgr, s.policy, version, e.getenv)
+	err = runProgram(ctx, b, tui.Options{Model: model, Servers: &tuiServers{s: s}, Apps: s.apps}, e.getenv)
 	return errors.Join(err, s.Close())
 }
 

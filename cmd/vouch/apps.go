@@ -1,0 +1,423 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"vouch/agent"
+	"vouch/mcpclient"
+	"vouch/mcpclient/apps"
+	"vouch/tui"
+)
+
+// appsService connects MCP Apps (SPEC J) to the rest of vouch. A run's MCP
+// tool bound to a ui:// resource also opens a view when called: the
+// resource is read and checked, the view served by the loopback viewer,
+// and the TUI told (AppEvents). The views' requests come back here: a
+// tools/call passes agent.Gate — the same policy, approval pane and audit
+// as a run's calls — and ui/open-link and ui/message ask the person.
+// Views exist only for tool calls of connected servers (SPEC J5). It is
+// safe for concurrent use.
+type appsService struct {
+	mgr     *mcpclient.Manager
+	policy  *runPolicy
+	version string
+	getenv  func(string) string
+	now     func() time.Time
+
+	events chan tui.AppEvent
+	life   context.Context
+	stop   context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu     sync.Mutex
+	viewer *apps.Viewer
+	views  []*appView // oldest first
+	nextID int
+	closed bool
+}
+
+// appView is one open view.
+type appView struct {
+	id     string
+	bridge *apps.Bridge
+	url    string
+}
+
+// maxAppViews bounds the open views; the oldest is torn down first.
+const maxAppViews = 8
+
+var _ tui.AppHost = (*appsService)(nil)
+
+func newAppsService(mgr *mcpclient.Manager, p *runPolicy, version string, getenv func(string) string) *appsService {
+	life, stop := context.WithCancel(context.Background())
+	return &appsService{mgr: mgr, policy: p, version: version, getenv: getenv, now: time.Now,
+		events: make(chan tui.AppEvent, 16), life: life, stop: stop}
+}
+
+// AppEvents implements tui.AppHost.
+func (s *appsService) AppEvents() <-chan tui.AppEvent { return s.events }
+
+// publish delivers ev to the TUI, waiting for it (events are
+// must-deliver) until ctx or the service ends.
+func (s *appsService) publish(ctx context.Context, ev tui.AppEvent) bool {
+	select {
+	case s.events <- ev:
+		return true
+	case <-ctx.Done():
+	case <-s.life.Done():
+	}
+	return false
+}
+
+// wrap returns tools with every MCP tool bound to an app resource wrapped
+// so that its calls open a view.
+func (s *appsService) wrap(tools []agent.Tool) []agent.Tool {
+	out := make([]agent.Tool, len(tools))
+	for i, t := range tools {
+		out[i] = t
+		serverID, name, ok := mcpclient.ParseIdentity(t.Def().Identity)
+		if !ok {
+			continue
+		}
+		if e, ok := s.mgr.AppTool(serverID, name); ok && e.ResourceURI() != "" {
+			out[i] = &appTool{s: s, inner: t, entry: e}
+		}
+	}
+	return out
+}
+
+// appTool is an MCP tool with a view: the model reads the same text as
+// from any call, and the view receives the result as the server sent it.
+type appTool struct {
+	s     *appsService
+	inner agent.Tool
+	entry mcpclient.ToolEntry
+}
+
+// Def implements agent.Tool.
+func (t *appTool) Def() agent.ToolDef { return t.inner.Def() }
+
+// Call implements agent.Tool. The view is prepared beside the call; a
+// failure to show it never changes the result (SPEC J3).
+func (t *appTool) Call(ctx context.Context, args json.RawMessage) (agent.ToolResult, error) {
+	corr := agent.CorrelationID(ctx)
+	if corr == "" {
+		corr = uuid.NewString()
+	}
+	outcome := make(chan func(*apps.Bridge), 1)
+	if !t.s.startView(t.entry, corr, args, outcome) {
+		return t.inner.Call(ctx, args)
+	}
+	res, raw, err := t.s.mgr.CallRaw(ctx, t.entry.ServerID, t.entry.Name, args, mcpclient.CallOptions{
+		CorrelationID: corr, Effect: t.s.policy.effect(t.entry.Identity)})
+	if err != nil {
+		reason := err.Error()
+		outcome <- func(b *apps.Bridge) { b.SetToolCancelled(reason) }
+		return agent.ToolResult{}, err
+	}
+	outcome <- func(b *apps.Bridge) {
+		if err := b.SetToolResult(raw); err != nil {
+			b.SetToolCancelled(err.Error())
+		}
+	}
+	return agent.ToolResult{Text: res.Text, IsError: res.IsError}, nil
+}
+
+// startView prepares the view of one call in the background; outcome
+// later carries what to tell it. false when the service is closed.
+func (s *appsService) startView(e mcpclient.ToolEntry, corr string, args json.RawMessage, outcome <-chan func(*apps.Bridge)) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.nextID++
+	id := fmt.Sprintf("v%d", s.nextID)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.openView(id, e, corr, args, outcome)
+	}()
+	return true
+}
+
+// resourceTimeout bounds reading and checking a view's resource.
+const resourceTimeout = 30 * time.Second
+
+func (s *appsService) openView(id string, e mcpclient.ToolEntry, corr string, args json.RawMessage, outcome <-chan func(*apps.Bridge)) {
+	problem := func(err error) {
+		s.publish(s.life, tui.AppProblem{CorrelationID: corr, Tool: e.Name, Server: e.ServerName, Sentence: err.Error()})
+	}
+	ctx, cancel := context.WithTimeout(s.life, resourceTimeout)
+	defer cancel()
+	res, err := s.mgr.ReadUIResource(ctx, e.ServerID, e.ResourceURI())
+	if err != nil {
+		problem(err)
+		return
+	}
+	csp, err := apps.ValidateCSP(res.CSP)
+	if err != nil {
+		problem(err)
+		return
+	}
+	viewer, err := s.ensureViewer()
+	if err != nil {
+		problem(err)
+		return
+	}
+	b := apps.NewBridge(apps.BridgeOptions{
+		View: apps.ViewInfo{ID: id, ServerID: e.ServerID, ServerName: e.ServerName, Tool: e.ToolInfo,
+			ResourceURI: e.ResourceURI(), CorrelationID: corr},
+		Resource: res, CSP: csp, Host: s, HostVersion: s.version,
+		Lookup: func(serverID, name string) (mcpclient.ToolInfo, bool) {
+			t, ok := s.mgr.AppTool(serverID, name)
+			return t.ToolInfo, ok
+		},
+	})
+	b.SetToolInput(args)
+	url, err := viewer.Open(b)
+	if err != nil {
+		problem(err)
+		return
+	}
+	s.keep(&appView{id: id, bridge: b, url: url})
+	ev := tui.AppAvailable{ViewID: id, CorrelationID: corr, Tool: e.Name, Server: e.ServerName, URL: url}
+	if s.getenv("SSH_CONNECTION") != "" {
+		ev.SSH = sshLine(viewer)
+	}
+	s.publish(s.life, ev)
+	select {
+	case tell := <-outcome:
+		tell(b)
+	case <-s.life.Done():
+	}
+}
+
+// sshLine is the command to run on the person's machine to reach the
+// viewer through SSH: both ports forwarded to the same numbers.
+func sshLine(v *apps.Viewer) string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "<this host>"
+	}
+	return "ssh -N " + v.SSHForward() + " " + host
+}
+
+// ensureViewer starts the viewer on first use.
+func (s *appsService) ensureViewer() (*apps.Viewer, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, apps.ErrClosed
+	}
+	if s.viewer == nil {
+		v, err := apps.NewViewer(apps.ViewerOptions{})
+		if err != nil {
+			return nil, err
+		}
+		s.viewer = v
+	}
+	return s.viewer, nil
+}
+
+// keep records an open view, tearing down the oldest beyond maxAppViews.
+func (s *appsService) keep(v *appView) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.views = append(s.views, v)
+	for len(s.views) > maxAppViews {
+		old := s.views[0]
+		s.views = s.views[1:]
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.teardown(old, "vouch shows at most 8 app views; this one was the oldest")
+		}()
+	}
+}
+
+// teardownWait bounds how long a view may take to answer
+// ui/resource-teardown.
+const teardownWait = time.Second
+
+func (s *appsService) teardown(v *appView, reason string) {
+	ctx, cancel := context.WithTimeout(context.Background(), teardownWait)
+	defer cancel()
+	v.bridge.Teardown(ctx, reason)
+	s.mu.Lock()
+	viewer := s.viewer
+	s.mu.Unlock()
+	if viewer != nil {
+		viewer.Forget(v.bridge)
+	}
+}
+
+// OpenApp implements tui.AppHost: VOUCH_BROWSER, when set, is the command
+// that opens a URL (its words, then the URL). vouch never starts a browser
+// on its own otherwise — over SSH that would be the wrong machine.
+func (s *appsService) OpenApp(_ context.Context, viewID string) (bool, error) {
+	s.mu.Lock()
+	var url string
+	for _, v := range s.views {
+		if v.id == viewID {
+			url = v.url
+		}
+	}
+	s.mu.Unlock()
+	if url == "" {
+		return false, errors.New("that app view is closed; call its tool again to get a new one")
+	}
+	return s.launch(url)
+}
+
+// launch starts the configured browser at url; false when none is.
+func (s *appsService) launch(url string) (bool, error) {
+	words := strings.Fields(s.getenv("VOUCH_BROWSER"))
+	if len(words) == 0 {
+		return false, nil
+	}
+	cmd := exec.Command(words[0], append(words[1:], url)...)
+	if err := cmd.Start(); err != nil {
+		return false, fmt.Errorf("start the browser (VOUCH_BROWSER=%s): %w; fix the setting or open the URL yourself", words[0], err)
+	}
+	go func() { _ = cmd.Wait() }() // reap it; its exit status says nothing about the page
+	return true, nil
+}
+
+// CallTool implements apps.Host: a view's call, already checked against
+// SPEC J2, passes the same gate as a run's (policy, approval pane, audit)
+// with a correlation ID of its own, then goes to the originating server.
+func (s *appsService) CallTool(ctx context.Context, v apps.ViewInfo, tool mcpclient.ToolInfo, args json.RawMessage) (json.RawMessage, error) {
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	call := agent.ToolCall{CorrelationID: uuid.NewString(), Identity: tool.Identity, Arguments: string(args)}
+	def := agent.ToolDef{Identity: tool.Identity, Description: tool.Description}
+	g := agent.Gate{Decide: s.policy.decideNow(), Audit: s.policy.audit, Now: s.now,
+		Ask: func(req agent.ApprovalRequested) (agent.Decision, bool) {
+			reply := make(chan agent.Decision, 1)
+			req.Reply = reply
+			if !s.publish(ctx, tui.AppApproval{Server: v.ServerName, Request: req}) {
+				return agent.Decision{}, false
+			}
+			select {
+			case d := <-reply:
+				return d, true
+			case <-ctx.Done():
+				return agent.Decision{}, false
+			}
+		}}
+	res, decided, ok := g.Check(call, def, args)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("%w: nobody answered the approval", apps.ErrDenied)
+	case decided:
+		return nil, fmt.Errorf("%w: %s", apps.ErrDenied, res.Text)
+	}
+	_, raw, err := s.mgr.CallRaw(ctx, v.ServerID, tool.Name, args, mcpclient.CallOptions{
+		CorrelationID: call.CorrelationID, Effect: s.policy.effect(tool.Identity)})
+	return raw, err
+}
+
+// OpenLink implements apps.Host: the person agrees in the terminal, then
+// the configured browser opens the link (the TUI copies it otherwise).
+func (s *appsService) OpenLink(ctx context.Context, v apps.ViewInfo, url string) error {
+	if !s.consent(ctx, tui.AppConsent{Tool: v.Tool.Name, Server: v.ServerName, Link: url}) {
+		return fmt.Errorf("%w: the person did not open the link", apps.ErrDenied)
+	}
+	_, err := s.launch(url)
+	return err
+}
+
+// Message implements apps.Host: on the person's consent the text goes
+// into the TUI's input, to edit or send.
+func (s *appsService) Message(ctx context.Context, v apps.ViewInfo, text string) error {
+	if !s.consent(ctx, tui.AppConsent{Tool: v.Tool.Name, Server: v.ServerName, Message: text}) {
+		return fmt.Errorf("%w: the person did not add the message", apps.ErrDenied)
+	}
+	return nil
+}
+
+// consent asks the person and waits for the answer.
+func (s *appsService) consent(ctx context.Context, ev tui.AppConsent) bool {
+	reply := make(chan bool, 1)
+	ev.Reply = reply
+	if !s.publish(ctx, ev) {
+		return false
+	}
+	select {
+	case yes := <-reply:
+		return yes
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// Close tears every view down (each view may answer within a second),
+// stops the viewer and waits for the service's goroutines.
+func (s *appsService) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	views, viewer := s.views, s.viewer
+	s.views = nil
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, v := range views {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.teardown(v, "vouch is closing")
+		}()
+	}
+	wg.Wait()
+	s.stop()
+	s.wg.Wait()
+	if viewer != nil {
+		return viewer.Close()
+	}
+	return nil
+}
+
+// withApps wraps a run's MCP tools for views when the session serves apps.
+func (s *session) withApps(tools []agent.Tool) []agent.Tool {
+	if s.apps == nil {
+		return tools
+	}
+	return s.apps.wrap(tools)
+}
+
+// closeApps closes the apps service, if any.
+func (s *session) closeApps() error {
+	if s.apps == nil {
+		return nil
+	}
+	return s.apps.Close()
+}
+
+// describeAppTool describes an app-only tool for the approval pane: the
+// views may call tools that Tools never lists.
+func (s *session) describeAppTool(identity string) (tui.ToolDescription, bool) {
+	serverID, name, ok := mcpclient.ParseIdentity(identity)
+	if !ok {
+		return tui.ToolDescription{}, false
+	}
+	e, ok := s.mcp.mgr.AppTool(serverID, name)
+	if !ok {
+		return tui.ToolDescription{}, false
+	}
+	d := tui.ToolDescription{ServerName: e.ServerName, Title: e.Title, Claims: claims(e.Annotations)}
+	if st, ok := s.mcp.mgr.Server(serverID); ok {
+		d.ServerHost = hostOf(st.Config.URL)
+	}
+	return d, true
+}
