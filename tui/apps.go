@@ -263,6 +263,10 @@ func (m Model) updateAppMessage(msg appMessage) (Model, tea.Cmd) {
 			m.status = statusState{notice: "The app no longer waits for that answer."}
 			return m, nil
 		}
+		if msg.link != "" {
+			m.status = statusState{notice: "Opening the app's link (in your browser when VOUCH_BROWSER is set); copying it."}
+			return m, copyToClipboard(m.opts.Clipboard, "the app's link", msg.link, m.opts.Tmux)
+		}
 		if msg.text != "" {
 			text := msg.text
 			if cur := m.input.Value(); cur != "" {

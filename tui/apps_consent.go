@@ -27,6 +27,7 @@ type appConsent struct {
 type appConsentAnsweredMsg struct {
 	sent bool
 	text string
+	link string // the link the person agreed to open, copied too
 }
 
 func newAppConsent(c Common, ev AppConsent, grace time.Duration) appConsent {
@@ -59,27 +60,30 @@ func (c appConsent) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(k, c.keys.Cancel):
-		return c, CloseModal{}, answerConsent(c.ev.Reply, false, "")
+		return c, CloseModal{}, answerConsent(c.ev.Reply, false, "", "")
 	case key.Matches(k, c.keys.Left):
 		c.agree = false
 	case key.Matches(k, c.keys.Right):
 		c.agree = true
 	case key.Matches(k, c.keys.Choose):
-		text := ""
-		if c.agree && c.ev.Link == "" {
+		var text, link string
+		switch {
+		case c.agree && c.ev.Link != "":
+			link = c.ev.Link
+		case c.agree:
 			text = safetext.Neutralize(c.ev.Message)
 		}
-		return c, CloseModal{}, answerConsent(c.ev.Reply, c.agree, text)
+		return c, CloseModal{}, answerConsent(c.ev.Reply, c.agree, text, link)
 	}
 	return c, nil, nil
 }
 
 // answerConsent sends the answer once, never blocking.
-func answerConsent(reply chan<- bool, yes bool, text string) tea.Cmd {
+func answerConsent(reply chan<- bool, yes bool, text, link string) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case reply <- yes:
-			return appConsentAnsweredMsg{sent: true, text: text}
+			return appConsentAnsweredMsg{sent: true, text: text, link: link}
 		default:
 			return appConsentAnsweredMsg{}
 		}

@@ -201,7 +201,12 @@ func TestAppConsent(t *testing.T) {
 			if got := <-reply; got != tt.want {
 				t.Fatalf("answer %v, want %v", got, tt.want)
 			}
-			m, _ = update(m, msg)
+			m, cmd = update(m, msg)
+			if tt.want && tt.ev.Link != "" {
+				if c := awaitMsg[copiedMsg](t, cmd); c.err != nil || c.what != "the app's link" {
+					t.Fatalf("the agreed link was not copied: %+v", c)
+				}
+			}
 			if tt.input != "" && m.input.Value() != tt.input {
 				t.Fatalf("input %q, want %q", m.input.Value(), tt.input)
 			}
