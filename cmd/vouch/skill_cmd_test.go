@@ -3,6 +3,8 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
+	"hash/crc32"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -303,7 +305,6 @@ func TestSkillRejectionsChangeNothing(t *testing.T) {
 	for i := range 10000 {
 		many = append(many, zipEntry{name: fmt.Sprintf("references/f%05d.md", i), body: "x"})
 	}
-	bomb := strings.Repeat("\x00", 80<<20)
 	tests := []struct {
 		name string
 		path func(t *testing.T) string
@@ -317,12 +318,20 @@ func TestSkillRejectionsChangeNothing(t *testing.T) {
 		{"bzip2 method", func(t *testing.T) string {
 			return writeZip(t, []zipEntry{{name: "SKILL.md", body: md, method: 12}})
 		}},
-		{"deflate bomb", func(t *testing.T) string {
-			return writeZip(t, []zipEntry{{name: "SKILL.md", body: md}, {name: "references/big.md", body: bomb, method: zip.Deflate}})
-		}},
+		{"deflate bomb", func(t *testing.T) string { return deflateBomb(t, md, 256<<20, 256<<20) }},
+		{"deflate bomb declaring 1 KiB", func(t *testing.T) string { return deflateBomb(t, md, 256<<20, 1<<10) }},
 		{"10,000 files", func(t *testing.T) string { return writeZip(t, many) }},
 		{"frontmatter not YAML", func(t *testing.T) string {
 			return writeTree(t, map[string]string{"SKILL.md": "---\nname: [evil\n  - : :\n---\nbody\n"})
+		}},
+		{"YAML alias bomb", func(t *testing.T) string {
+			return writeTree(t, map[string]string{"SKILL.md": "---\nname: evil\ndescription: &a [x, x]\nmetadata:\n  b: &b [*a, *a, *a]\n  c: [*b, *b, *b]\n---\nbody\n"})
+		}},
+		{"description of 100,000 characters", func(t *testing.T) string {
+			return writeTree(t, map[string]string{"SKILL.md": "---\nname: evil\ndescription: " + strings.Repeat("d", 100000) + "\n---\nbody\n"})
+		}},
+		{"a 10 MB single line", func(t *testing.T) string {
+			return writeTree(t, map[string]string{"SKILL.md": "---\nname: evil\ndescription: x\n---\n" + strings.Repeat("y", 10<<20) + "\n"})
 		}},
 		{"no SKILL.md", func(t *testing.T) string { return writeTree(t, map[string]string{"README.md": "hello"}) }},
 		{"bad sidecar", func(t *testing.T) string {
@@ -450,4 +459,57 @@ func TestSkillDefinitionConflicts(t *testing.T) {
 			t.Errorf("--new-revision of the person's definition: %+v, %v", revs, err)
 		}
 	})
+}
+
+// deflateBomb writes a zip whose references/big.md inflates to size zero
+// bytes from a few hundred KiB, while its header declares declared bytes: one sync-flushed deflate block of 64 KiB
+// of zeros repeated, then an empty final block. Building it compresses
+// only 64 KiB, so the test stays fast.
+func deflateBomb(t *testing.T, md string, size, declared int) string {
+	t.Helper()
+	zero := make([]byte, 64<<10)
+	var blk bytes.Buffer
+	fw, err := flate.NewWriter(&blk, flate.BestCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fw.Write(zero); err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var body bytes.Buffer
+	crc := crc32.NewIEEE()
+	for range size / len(zero) {
+		body.Write(blk.Bytes())
+		crc.Write(zero)
+	}
+	body.Write([]byte{0x03, 0x00}) // a final, empty fixed-Huffman block
+	path := filepath.Join(t.TempDir(), "bomb.zip")
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.Create("SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write([]byte(md)); err != nil {
+		t.Fatal(err)
+	}
+	h := &zip.FileHeader{Name: "references/big.md", Method: zip.Deflate, CRC32: crc.Sum32(),
+		CompressedSize64: uint64(body.Len()), UncompressedSize64: uint64(declared)}
+	raw, err := zw.CreateRaw(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Write(body.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
