@@ -98,6 +98,15 @@
 // read naming both; skills_resolve.go names skills per origin and orders
 // them, local policy first (SPEC I1-I6; docs/server-skills.md).
 //
+// # MCP Apps
+//
+// ui.go advertises the io.modelcontextprotocol/ui extension, reads a
+// tool's _meta.ui.resourceUri (or the deprecated flat "ui/resourceUri")
+// and visibility, keeps tools without "model" visibility out of Tools,
+// Executable and AgentTools (AppTool finds them for a view), and reads a
+// ui:// resource with resources/read, its type, encoding and size checked
+// (SPEC J1-J3). Package apps serves the views.
+//
 // # Concurrency
 //
 // All Manager methods are safe for concurrent use. Submitting a message

@@ -5,7 +5,8 @@
 // after a restart (as TypeScript-SDK servers answer), huge and streamed
 // results, image, audio, blob and resource-link content, invalid tool
 // definitions, tools/list_changed, an OAuth challenge, an HTML or garbage
-// responder, and a server with resources and prompts but no tools.
+// responder, a server with resources and prompts but no tools, and MCP
+// Apps tools with every visibility and ui:// views served from a template.
 //
 // Like net/http/httptest, it lives beside what it imitates. Its
 // constructors need no *testing.T, so `vouch demo` can run a demo server
