@@ -62,7 +62,6 @@ type zipEntry struct {
 	name   string
 	body   string
 	method uint16
-	mode   os.FileMode
 }
 
 func writeZip(t *testing.T, entries []zipEntry) string {
@@ -72,9 +71,6 @@ func writeZip(t *testing.T, entries []zipEntry) string {
 	zw := zip.NewWriter(&buf)
 	for _, e := range entries {
 		h := &zip.FileHeader{Name: e.name, Method: e.method}
-		if e.mode != 0 {
-			h.SetMode(e.mode)
-		}
 		if e.method != zip.Store && e.method != zip.Deflate {
 			// An unsupported method: write the bytes raw under its number.
 			h.CompressedSize64, h.UncompressedSize64 = uint64(len(e.body)), uint64(len(e.body))
