@@ -97,6 +97,8 @@ type RunRecord struct {
 	Error         string `json:"error,omitempty"`
 	Events        int    `json:"events"`
 	EventsDropped int    `json:"events_dropped,omitempty"`
+	// ToolCalls counts the run's tool-call events, kept or not.
+	ToolCalls int `json:"tool_calls"`
 }
 
 // RunEventKind is what a RunEvent records.
@@ -184,7 +186,7 @@ func (db *DB) CreateRun(r RunRecord) (RunRecord, error) {
 	if err != nil {
 		return RunRecord{}, err
 	}
-	r.ID, r.Events, r.EventsDropped = id, 0, 0
+	r.ID, r.Events, r.EventsDropped, r.ToolCalls = id, 0, 0, 0
 	r.Task = capText(r.Task, MaxRunTask)
 	r.Error = capText(r.Error, MaxRunEventText)
 	v, err := json.Marshal(r)
@@ -229,6 +231,9 @@ func (db *DB) AppendRunEvents(id string, evs ...RunEvent) error {
 			return err
 		}
 		for _, ev := range evs {
+			if ev.Kind == EventToolCall {
+				r.ToolCalls++
+			}
 			if r.Events >= MaxRunEvents {
 				r.EventsDropped++
 				continue

@@ -139,7 +139,8 @@ func (db *DB) ScheduleLog(n int) ([]ScheduleEntry, error) {
 	err := db.view(func(tx *bbolt.Tx) error {
 		c := tx.Bucket(bucketScheduleLog).Cursor()
 		// Entries ("e…") sort before marks ("m…"): start below the marks.
-		k, v := c.Seek([]byte("f"))
+		k, _ := c.Seek([]byte("f"))
+		var v []byte
 		if k == nil {
 			k, v = c.Last()
 		} else {

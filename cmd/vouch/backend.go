@@ -49,12 +49,17 @@ type backendConfig struct {
 	// chat); historyErr receives history write failures.
 	runKind    store.RunKind
 	historyErr func(error)
+	// workflows serves the TUI's Agent Workflows panes (nil: none).
+	workflows *workflowsTUI
 }
 
 // backend implements tui.Backend over the agent and the store. Its methods
 // run inside tea.Cmds, never in Update or View.
 type backend struct {
 	cfg backendConfig
+	// The Agent Workflows capabilities (tui.Workflows, Profiles,
+	// RunHistory, Inbox); nil-safe.
+	*workflowsTUI
 
 	mu     sync.Mutex
 	client *agent.Client
@@ -75,7 +80,7 @@ func newBackend(cfg backendConfig) *backend {
 	if cfg.candidates == nil {
 		cfg.candidates = agent.DefaultEndpoints()
 	}
-	return &backend{cfg: cfg, model: cfg.model}
+	return &backend{cfg: cfg, model: cfg.model, workflowsTUI: cfg.workflows}
 }
 
 // errNoServer says what to do when no model server answers.

@@ -177,9 +177,14 @@ func runTUI(ctx context.Context, g *globals, args []string, e env) error {
 	}
 	cfg := s.backendConfig()
 	cfg.modelURL, cfg.model = g.modelURL, model
+	ib := newInbox()
+	cfg.workflows = newWorkflowsTUI(s, ib)
 	b := newBackend(cfg)
+	// Schedules fire only while the interface runs (SPEC H6).
+	stopSchedules := s.startScheduler(ctx, b, ib)
 	s.apps = newAppsService(s.mcp.mgr, s.policy, version, e.getenv)
 	err = runProgram(ctx, b, tui.Options{Model: model, Servers: &tuiServers{s: s}, Apps: s.apps}, e.getenv)
+	stopSchedules()
 	return errors.Join(err, s.Close())
 }
 

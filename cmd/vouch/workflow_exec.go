@@ -18,7 +18,7 @@ import (
 
 // errWorkflowsOff is the sentence for a profile or scheduled run asked for
 // while the Agent Workflows switch is off (SPEC H1).
-var errWorkflowsOff = errors.New("Agent Workflows is off, so profiles do not run; turn it on with 'vouch workflows on' or in Settings › Tools & Workflows")
+var errWorkflowsOff = errors.New("the Agent Workflows switch is off, so profiles do not run; turn it on with 'vouch workflows on' or in Settings › Tools & Workflows")
 
 // profileRunner starts profile runs: it freezes everything the run may use
 // (SPEC H4, H5, D6), records the run with that frozen spec (H7), and hands

@@ -195,7 +195,7 @@ func TestRunProfileErrors(t *testing.T) {
 	// and nothing is deleted; on again, the profile is as it was (SPEC H1).
 	cli(t, state, "", exitOK, "workflows", "off")
 	_, errOut := cli(t, state, "", exitFailure, "--model-url", model.URL(), "--model", "m", "run", "--profile", "notes", "hi")
-	if !strings.Contains(errOut, "Agent Workflows is off") || !strings.Contains(errOut, "vouch workflows on") {
+	if !strings.Contains(errOut, "Agent Workflows switch is off") || !strings.Contains(errOut, "vouch workflows on") {
 		t.Fatalf("switch off: stderr %q", errOut)
 	}
 	st, _ := cli(t, state, "", exitOK, "workflows", "status", "--json")

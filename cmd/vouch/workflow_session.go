@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"vouch/agent"
 	"vouch/mcpclient"
+	"vouch/store"
+	"vouch/workflow"
 )
 
 // errSink counts failures that must not stop what is running (a history
@@ -69,5 +72,58 @@ func (s *session) profileRunner(b *backend) *profileRunner {
 		audit:    s.policy.audit,
 		limits:   agent.DefaultLimits(),
 		onErr:    s.history.report,
+	}
+}
+
+// startScheduler runs the schedules while the interface runs (SPEC H6) and
+// returns the function that stops it and waits for its runs to end.
+func (s *session) startScheduler(ctx context.Context, b *backend, ib *inbox) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	runner := s.profileRunner(b)
+	start := func(ctx context.Context, name, task string) (*profileRun, error) {
+		return runner.start(ctx, name, task, store.RunScheduled)
+	}
+	sch := newScheduler(s.db, start, s.readyFor(b), ib, time.Now)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sch.loop(ctx, time.After)
+	}()
+	return func() {
+		cancel()
+		<-done
+		sch.wait()
+	}
+}
+
+// readyTimeout bounds the check that a scheduled run's resources are up.
+const readyTimeout = 10 * time.Second
+
+// readyFor checks what a profile's run needs before a tick starts it: the
+// model server answers, and every MCP server of its allowlist is active,
+// connected and not locked behind the keyring. It never prompts.
+func (s *session) readyFor(b *backend) func(context.Context, workflow.Profile) error {
+	return func(ctx context.Context, p workflow.Profile) error {
+		ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+		defer cancel()
+		if _, err := b.Info(ctx); err != nil {
+			return fmt.Errorf("the model server was not available (%v)", err)
+		}
+		for _, id := range p.Tools {
+			serverID, _, ok := mcpclient.ParseIdentity(id)
+			if !ok {
+				continue
+			}
+			st, ok := s.mcp.mgr.Server(serverID)
+			switch {
+			case !ok:
+				return fmt.Errorf("the MCP server of %s is no longer configured", id)
+			case st.Status == mcpclient.StatusLocked:
+				return fmt.Errorf("MCP server %q was locked: its secret in the keyring needs you", st.Config.Name)
+			case st.Status != mcpclient.StatusConnected:
+				return fmt.Errorf("MCP server %q was %s", st.Config.Name, st.Status)
+			}
+		}
+		return nil
 	}
 }

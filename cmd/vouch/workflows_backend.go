@@ -1,0 +1,429 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"vouch/agent"
+	"vouch/safetext"
+	"vouch/store"
+	"vouch/tui"
+	"vouch/workflow"
+)
+
+// workflowsTUI implements the TUI's Agent Workflows capabilities —
+// tui.Workflows, tui.Profiles, tui.RunHistory and tui.Inbox — over the
+// session: the same profile service as `vouch profile`, the run history of
+// `vouch runs`, the scheduler's inbox. The backend embeds it; a nil one
+// (a backend without a session) answers every call with errNoDatabase.
+// Its methods run inside tea.Cmds and are safe for concurrent use.
+type workflowsTUI struct {
+	s     *session
+	ps    *profileService
+	inbox *inbox
+	now   func() time.Time
+}
+
+var (
+	_ tui.Workflows  = (*backend)(nil)
+	_ tui.Profiles   = (*backend)(nil)
+	_ tui.RunHistory = (*backend)(nil)
+	_ tui.Inbox      = (*backend)(nil)
+)
+
+func newWorkflowsTUI(s *session, ib *inbox) *workflowsTUI {
+	return &workflowsTUI{s: s, inbox: ib, now: time.Now, ps: &profileService{db: s.db, knownTools: func() []string {
+		ids := builtinIdentities()
+		for _, t := range s.mcp.mgr.Tools() {
+			ids = append(ids, t.Identity)
+		}
+		return ids
+	}}}
+}
+
+// WorkflowsEnabled reports the Agent Workflows switch (SPEC H1).
+func (w *workflowsTUI) WorkflowsEnabled(context.Context) (bool, error) {
+	if w == nil {
+		return false, errNoDatabase
+	}
+	return w.s.db.WorkflowsEnabled()
+}
+
+// SetWorkflowsEnabled turns the switch; nothing is deleted.
+func (w *workflowsTUI) SetWorkflowsEnabled(_ context.Context, on bool) error {
+	if w == nil {
+		return errNoDatabase
+	}
+	return w.s.db.SetWorkflowsEnabled(on)
+}
+
+// Schedules lists every profile's schedule with its next and last tick.
+func (w *workflowsTUI) Schedules(context.Context) ([]tui.ScheduleView, error) {
+	if w == nil {
+		return nil, errNoDatabase
+	}
+	st, err := workflowsStatus(w.s.db, w.now())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tui.ScheduleView, 0, len(st.Schedules))
+	for _, s := range st.Schedules {
+		out = append(out, tui.ScheduleView{Profile: s.Profile, Spec: safetext.Line(s.Spec, 0), Task: safetext.Neutralize(s.Task),
+			Next: s.Next, Paused: safetext.Line(s.Paused, 0), Last: safetext.Line(s.Last, 0), LastAt: s.LastAt})
+	}
+	return out, nil
+}
+
+// ListProfiles returns every profile's latest revision, by name.
+func (w *workflowsTUI) ListProfiles(context.Context) ([]tui.ProfileSummary, error) {
+	if w == nil {
+		return nil, errNoDatabase
+	}
+	ps, err := w.s.db.Profiles()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tui.ProfileSummary, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, tui.ProfileSummary{Name: p.Name, Definition: p.Definition, Kind: w.kindOf(p), Revision: p.Revision,
+			Tools: len(p.Tools), Skills: len(p.Skills), Schedule: safetext.Line(scheduleWords(p.Schedule), 0), Updated: p.Updated})
+	}
+	return out, nil
+}
+
+func (w *workflowsTUI) kindOf(p workflow.Profile) string {
+	d, err := w.s.db.Definition(p.Definition, p.DefinitionRevision)
+	if err != nil {
+		return ""
+	}
+	return string(d.Kind)
+}
+
+// Profile returns one profile's latest revision.
+func (w *workflowsTUI) Profile(_ context.Context, name string) (tui.ProfileView, error) {
+	if w == nil {
+		return tui.ProfileView{}, errNoDatabase
+	}
+	p, err := w.ps.profile(name)
+	if err != nil {
+		return tui.ProfileView{}, err
+	}
+	return w.view(p), nil
+}
+
+func (w *workflowsTUI) view(p workflow.Profile) tui.ProfileView {
+	v := tui.ProfileView{Name: p.Name, Definition: p.Definition, Kind: w.kindOf(p), Model: safetext.Line(p.Model, 0),
+		ContextWindow: p.ContextWindow, Temperature: p.Temperature, ToolBudget: p.ToolBudget, Workspace: safetext.Line(p.Workspace, 0),
+		Skills: slices.Clone(p.Skills), Tools: slices.Clone(p.Tools), Revision: p.Revision, Updated: p.Updated}
+	if p.Schedule != nil {
+		v.Schedule = &tui.ScheduleInput{Every: p.Schedule.Every, Cron: p.Schedule.Cron, Task: safetext.Neutralize(p.Schedule.Task)}
+	}
+	return v
+}
+
+// SaveProfile stores the editor's input as a new revision, keeping the
+// allowlist as it is (a new profile starts with none).
+func (w *workflowsTUI) SaveProfile(_ context.Context, in tui.ProfileInput) (tui.ProfileView, error) {
+	if w == nil {
+		return tui.ProfileView{}, errNoDatabase
+	}
+	p := workflow.Profile{Name: strings.TrimSpace(in.Name)}
+	if !in.Create {
+		old, err := w.ps.profile(p.Name)
+		if err != nil {
+			return tui.ProfileView{}, err
+		}
+		p = old
+	}
+	p.Definition, p.Model, p.ContextWindow = strings.TrimSpace(in.Definition), strings.TrimSpace(in.Model), in.ContextWindow
+	p.Temperature, p.ToolBudget, p.Workspace = in.Temperature, in.ToolBudget, strings.TrimSpace(in.Workspace)
+	p.Skills, p.Schedule = slices.Clone(in.Skills), nil
+	if in.Schedule != nil {
+		p.Schedule = &workflow.Schedule{Every: strings.TrimSpace(in.Schedule.Every), Cron: strings.TrimSpace(in.Schedule.Cron), Task: in.Schedule.Task}
+	}
+	saved, err := w.ps.save(p, in.Create)
+	if err != nil {
+		return tui.ProfileView{}, err
+	}
+	return w.view(saved), nil
+}
+
+// RemoveProfile deletes a profile; its runs stay in history.
+func (w *workflowsTUI) RemoveProfile(_ context.Context, name string) error {
+	if w == nil {
+		return errNoDatabase
+	}
+	return w.ps.remove(name)
+}
+
+// Definitions lists the definitions a profile may use.
+func (w *workflowsTUI) Definitions(context.Context) ([]tui.DefinitionChoice, error) {
+	if w == nil {
+		return nil, errNoDatabase
+	}
+	ds, err := w.s.db.Definitions()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tui.DefinitionChoice, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, tui.DefinitionChoice{Name: d.Name, Kind: string(d.Kind), Revision: d.Revision,
+			Description: safetext.Line(d.Description, 0), EditedByPerson: d.EditedByPerson})
+	}
+	return out, nil
+}
+
+// ProfileTools lists every selectable tool grouped by server, Enabled
+// meaning "in the profile's allowlist", each with its inline token cost.
+func (w *workflowsTUI) ProfileTools(ctx context.Context, name string) (tui.ToolSelection, error) {
+	if w == nil {
+		return tui.ToolSelection{}, errNoDatabase
+	}
+	p, err := w.ps.profile(name)
+	if err != nil {
+		return tui.ToolSelection{}, err
+	}
+	servers, err := (&tuiServers{s: w.s}).ListServers(ctx)
+	if err != nil {
+		return tui.ToolSelection{}, err
+	}
+	sel := tui.ToolSelection{Servers: servers}
+	for _, t := range w.s.builtinTools() {
+		d := t.Def()
+		sel.Tools = append(sel.Tools, tui.ToolView{Identity: d.Identity, ServerID: "builtin", ServerName: "built-in",
+			Name: strings.TrimPrefix(d.Identity, "builtin:"), Description: d.Description, Executable: true})
+	}
+	for _, e := range w.s.mcp.mgr.Tools() {
+		sel.Tools = append(sel.Tools, tui.ToolView{Identity: e.Identity, ServerID: e.ServerID, ServerName: e.ServerName, Name: e.Name,
+			Title: e.Title, Description: e.Description, Executable: e.Executable, Claims: claims(e.Annotations)})
+	}
+	tokens := toolTokens(append(w.s.builtinTools(), w.s.mcp.mgr.AgentTools(nil)...))
+	for i := range sel.Tools {
+		t := &sel.Tools[i]
+		t.Enabled, t.Tokens = slices.Contains(p.Tools, t.Identity), tokens[t.Identity]
+		t.Name, t.Title, t.Description = safetext.Line(t.Name, 0), safetext.Line(t.Title, 0), safetext.Neutralize(t.Description)
+		t.ServerName = safetext.Line(t.ServerName, 0)
+	}
+	return sel, nil
+}
+
+// toolTokens is what each tool costs inline, as the budget counts it.
+func toolTokens(tools []agent.Tool) map[string]int {
+	plan := agent.PlanTools(agent.PlanInput{Tools: tools, Window: 1 << 30, Fraction: 1})
+	out := make(map[string]int, len(plan.Inline))
+	for _, t := range append(plan.Inline, plan.Deferred...) {
+		out[t.Identity] = t.Tokens
+	}
+	return out
+}
+
+// SetProfileTool adds or removes one tool of the allowlist, as a new
+// revision.
+func (w *workflowsTUI) SetProfileTool(_ context.Context, name, identity string, on bool) error {
+	if w == nil {
+		return errNoDatabase
+	}
+	p, err := w.ps.profile(name)
+	if err != nil {
+		return err
+	}
+	has := slices.Contains(p.Tools, identity)
+	switch {
+	case on && !has:
+		p.Tools = append(slices.Clone(p.Tools), identity)
+	case !on && has:
+		p.Tools = slices.DeleteFunc(slices.Clone(p.Tools), func(id string) bool { return id == identity })
+	default:
+		return nil
+	}
+	_, err = w.ps.save(p, false)
+	return err
+}
+
+// SkillsForProfile lists installed skills: the profile's enabled ones in
+// its order, then the rest by name.
+func (w *workflowsTUI) SkillsForProfile(_ context.Context, name string) ([]tui.SkillChoice, error) {
+	if w == nil {
+		return nil, errNoDatabase
+	}
+	var enabled []string
+	if name != "" {
+		p, err := w.ps.profile(name)
+		if err != nil {
+			return nil, err
+		}
+		enabled = p.Skills
+	}
+	installed, err := w.s.db.Skills()
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]store.SkillVersion{}
+	for _, v := range installed {
+		byName[v.Name] = v
+	}
+	var out []tui.SkillChoice
+	choice := func(v store.SkillVersion, on bool) tui.SkillChoice {
+		return tui.SkillChoice{Name: safetext.Line(v.Name, 0), Version: strconv.Itoa(v.Version), Description: safetext.Line(v.Description, 0), Enabled: on}
+	}
+	for _, n := range enabled {
+		if v, ok := byName[n]; ok {
+			out = append(out, choice(v, true))
+		}
+	}
+	for _, v := range installed {
+		if !slices.Contains(enabled, v.Name) {
+			out = append(out, choice(v, false))
+		}
+	}
+	return out, nil
+}
+
+// ListRuns returns one page of run history, newest first.
+func (w *workflowsTUI) ListRuns(_ context.Context, cursor string, limit int) (tui.RunPage, error) {
+	if w == nil {
+		return tui.RunPage{}, errNoDatabase
+	}
+	runs, next, err := w.s.db.Runs(cursor, limit)
+	if err != nil {
+		return tui.RunPage{}, err
+	}
+	page := tui.RunPage{Next: next}
+	for _, r := range runs {
+		page.Runs = append(page.Runs, runSummary(r))
+	}
+	return page, nil
+}
+
+func runSummary(r store.RunRecord) tui.RunSummary {
+	task, _, _ := strings.Cut(r.Task, "\n")
+	outcome := string(r.Outcome)
+	if r.Outcome == store.RunWaitingApproval {
+		outcome = "waiting for approval"
+	}
+	return tui.RunSummary{ID: r.ID, Kind: string(r.Kind), Profile: safetext.Line(r.Profile, 0), Task: safetext.Line(task, 0),
+		Started: r.Started, Ended: r.Ended, Outcome: outcome, Err: safetext.Line(r.Error, 0), Calls: r.ToolCalls}
+}
+
+// Run returns one run in full: what it froze, its events, calls and
+// approvals.
+func (w *workflowsTUI) Run(_ context.Context, id string) (tui.RunDetail, error) {
+	if w == nil {
+		return tui.RunDetail{}, errNoDatabase
+	}
+	r, err := w.s.db.Run(id)
+	if errors.Is(err, store.ErrNotFound) {
+		return tui.RunDetail{}, fmt.Errorf("the run %s is no longer in history", id)
+	} else if err != nil {
+		return tui.RunDetail{}, err
+	}
+	evs, err := w.s.db.RunEvents(id)
+	if err != nil {
+		return tui.RunDetail{}, err
+	}
+	return runDetail(r, evs), nil
+}
+
+// runDetail turns a stored run into the history pane's view, every string
+// neutralised.
+func runDetail(r store.RunRecord, evs []store.RunEvent) tui.RunDetail {
+	d := tui.RunDetail{RunSummary: runSummary(r)}
+	var spec frozenSpec
+	if len(r.Spec) > 0 && json.Unmarshal(r.Spec, &spec) == nil {
+		d.Spec = tui.FrozenSpec{ProfileRevision: r.ProfileRevision, Definition: safetext.Line(r.Definition, 0), DefinitionRevision: r.DefinitionRevision,
+			Model: safetext.Line(spec.Model, 0), ContextWindow: spec.ContextWindow, Workspace: safetext.Line(spec.Workspace, 0),
+			Policy: safetext.Line(spec.Policy.String(), 0), Budgets: spec.budgets()}
+		if spec.Temperature != nil {
+			d.Spec.Temperature = strconv.FormatFloat(*spec.Temperature, 'g', -1, 64)
+		}
+		for _, t := range spec.Tools {
+			d.Spec.Tools = append(d.Spec.Tools, tui.FrozenTool{Identity: safetext.Line(t.Identity, 0), WireName: t.WireName})
+		}
+		for _, s := range spec.Skills {
+			d.Spec.Skills = append(d.Spec.Skills, tui.FrozenSkill{Name: safetext.Line(s.Name, 0), Version: strconv.Itoa(s.Version), Digest: s.SHA256})
+		}
+	}
+	calls := map[string]int{} // correlation ID → index in d.Calls
+	for _, ev := range evs {
+		line := string(ev.Kind)
+		if ev.Identity != "" {
+			line += " " + ev.Identity
+		}
+		if ev.Text != "" {
+			line += ": " + ev.Text
+		}
+		d.Events = append(d.Events, tui.RunEvent{At: ev.At, Text: safetext.Line(line, 300)})
+		switch ev.Kind {
+		case store.EventToolCall:
+			wire, _, _ := strings.Cut(ev.Text, " ")
+			calls[ev.CorrelationID] = len(d.Calls)
+			d.Calls = append(d.Calls, tui.RunCall{CorrelationID: ev.CorrelationID, Identity: safetext.Line(ev.Identity, 0),
+				WireName: safetext.Line(wire, 0), Outcome: "running", Started: ev.At})
+		case store.EventToolResult:
+			if i, ok := calls[ev.CorrelationID]; ok {
+				c := &d.Calls[i]
+				c.Outcome, c.Duration = "ok", ev.At.Sub(c.Started)
+				if ev.IsError {
+					c.Outcome = "error: " + safetext.Line(ev.Text, 120)
+				}
+			}
+		case store.EventApproval:
+			decision, note := ev.Text, ""
+			if rest, ok := strings.CutPrefix(decision, "denied: "); ok {
+				decision, note = "denied", rest
+			}
+			if strings.HasPrefix(decision, "asked") {
+				d.Approvals = append(d.Approvals, tui.RunApproval{CorrelationID: ev.CorrelationID, Identity: safetext.Line(ev.Identity, 0),
+					Decision: "waiting", At: ev.At})
+				continue
+			}
+			// The answer replaces the call's "waiting" line.
+			for i := len(d.Approvals) - 1; i >= 0; i-- {
+				if a := &d.Approvals[i]; a.CorrelationID == ev.CorrelationID && a.Decision == "waiting" {
+					a.Decision, a.Note, a.At = safetext.Line(decision, 0), safetext.Line(note, 0), ev.At
+					break
+				}
+			}
+		}
+	}
+	if r.Outcome == store.RunWaitingApproval {
+		for i := range d.Approvals {
+			if d.Approvals[i].Decision == "waiting" {
+				d.Approvals[i].Decision = "timed out"
+			}
+		}
+	}
+	d.RunSummary.Calls = max(d.RunSummary.Calls, len(d.Calls))
+	return d
+}
+
+// PendingApprovals lists the calls of background runs waiting for the
+// person, oldest first.
+func (w *workflowsTUI) PendingApprovals(context.Context) ([]tui.InboxItem, error) {
+	if w == nil {
+		return nil, errNoDatabase
+	}
+	return w.inbox.pending(), nil
+}
+
+// AnswerApproval answers one waiting call.
+func (w *workflowsTUI) AnswerApproval(_ context.Context, runID, correlationID string, d agent.Decision) error {
+	if w == nil {
+		return errNoDatabase
+	}
+	return w.inbox.answer(runID, correlationID, d)
+}
+
+// InboxChanges delivers the inbox count each time it changes.
+func (w *workflowsTUI) InboxChanges() <-chan int {
+	if w == nil {
+		return nil
+	}
+	return w.inbox.changes
+}
