@@ -255,3 +255,61 @@ func TestToolsPlanProfile(t *testing.T) {
 		t.Fatalf("unknown profile: %q", errOut)
 	}
 }
+
+// TestChatAndHeadlessHistory: a plain `vouch run` and a chat message are
+// kept in run history with what they froze (SPEC H7); a headless run that
+// stops for approval is recorded as waiting for it.
+func TestChatAndHeadlessHistory(t *testing.T) {
+	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
+		{Match: agenttest.LastUserContains("write"), Repeat: true, Steps: []agenttest.Step{agenttest.ToolCall(0, "c1", "fs_write", `{"path":"x.txt","content":"x"}`)}},
+		{Repeat: true, Steps: agenttest.Words("Plain answer.")},
+	}}, agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
+	defer model.Close()
+	state := t.TempDir()
+	out, _ := cli(t, state, "", exitOK, "--model-url", model.URL(), "--model", "m", "run", "--json", "say", "something")
+	var res runResultJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Outcome != "done" || res.Answer != "Plain answer." || res.RunID == "" {
+		t.Fatalf("plain run --json = %s (%v)", out, err)
+	}
+	_, errOut := cli(t, state, "", exitApproval, "--model-url", model.URL(), "--model", "m", "run", "write it")
+	if !strings.Contains(errOut, "needs approval") {
+		t.Fatalf("stderr %q", errOut)
+	}
+
+	s, err := openSession(t.Context(), state, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	cfg := s.backendConfig()
+	cfg.modelURL, cfg.model = model.URL(), "m"
+	events, err := newBackend(cfg).Send(t.Context(), "", "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range events {
+	}
+	runs, _, err := s.db.Runs("", 10)
+	if err != nil || len(runs) != 3 {
+		t.Fatalf("runs = %+v, %v", runs, err)
+	}
+	chat, waiting, plain := runs[0], runs[1], runs[2]
+	convID, _ := s.current()
+	if chat.Kind != store.RunChat || chat.Outcome != store.RunDone || chat.ConversationID != convID || chat.Task != "hello" {
+		t.Fatalf("chat run = %+v", chat)
+	}
+	var spec frozenSpec
+	if err := json.Unmarshal(chat.Spec, &spec); err != nil || spec.Model != "m" || spec.ContextWindow != 16384 || len(spec.Tools) == 0 {
+		t.Fatalf("chat spec = %s (%v)", chat.Spec, err)
+	}
+	if waiting.Kind != store.RunHeadless || waiting.Outcome != store.RunWaitingApproval || !strings.Contains(waiting.Error, "correlation ID") {
+		t.Fatalf("approval run = %+v", waiting)
+	}
+	if plain.Kind != store.RunHeadless || plain.Outcome != store.RunDone || plain.ID != res.RunID {
+		t.Fatalf("plain run = %+v", plain)
+	}
+	evs, err := s.db.RunEvents(plain.ID)
+	if err != nil || len(evs) < 2 || evs[len(evs)-1].Kind != store.EventText || evs[len(evs)-1].Text != "Plain answer." {
+		t.Fatalf("plain run events = %+v, %v; want the text coalesced into one event", evs, err)
+	}
+}
