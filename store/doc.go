@@ -23,7 +23,12 @@
 // by tool identity, and the append-only audit of policy decisions with an
 // index by correlation ID, and the skill catalog (skills.go: file contents
 // by sha256, stored once, and every version of every skill, installed with
-// the definitions it imports in one transaction). Records are JSON. migrations is append-only: version v+1 is
+// the definitions it imports in one transaction), definitions and profiles
+// with every revision (revisions.go), run history (runs.go: one record per
+// run with its frozen spec, its bounded events, listed newest first by a
+// time-ordered ID), the schedule log with each profile's last tick
+// (schedules.go), and the Agent Workflows switch among the settings
+// (switch.go). Records are JSON. migrations is append-only: version v+1 is
 // migrations[v] applied to version v in its own transaction, so a kill
 // mid-way leaves the last completed version.
 //
@@ -32,7 +37,9 @@
 // oldest byte is 250 ms old or 4 KiB are waiting; Finish writes the final
 // status. A message whose writer died with the process is still marked
 // streaming in the file; the next Open marks it partial, so an interrupted
-// reply never looks complete (SPEC A5, K3).
+// reply never looks complete (SPEC A5, K3). Likewise a run still marked
+// running at Open is recorded as failed, with a sentence saying vouch
+// stopped before it ended.
 //
 // Secrets keeps credentials in the OS keyring only (SPEC K2): the Secret
 // Service ("login" collection) when a session bus is advertised, else the
