@@ -31,9 +31,11 @@ import (
 	"time"
 )
 
-// Flags are the Chromium flags every test browser runs with.
-var Flags = []string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-	"--disable-background-networking", "--disable-component-update", "--disable-sync"}
+// Flags returns the Chromium flags every test browser runs with.
+func Flags() []string {
+	return []string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync"}
+}
 
 // Browser is a running Chromium with a DevTools connection.
 type Browser struct {
@@ -67,7 +69,7 @@ type reply struct {
 // Launch starts binary (e.g. "chromium") with Flags and a fresh profile in
 // dir, and connects to it.
 func Launch(ctx context.Context, binary, dir string) (*Browser, error) {
-	args := append(append([]string{}, Flags...), "--user-data-dir="+dir, "--remote-debugging-port=0", "about:blank")
+	args := append(Flags(), "--user-data-dir="+dir, "--remote-debugging-port=0", "about:blank")
 	cmd := exec.Command(binary, args...)
 	stderr := &strings.Builder{}
 	cmd.Stderr = &lockedWriter{w: stderr}
