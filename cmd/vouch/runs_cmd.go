@@ -226,7 +226,13 @@ func runWorkflowsCmd(_ context.Context, g *globals, args []string, e env) error 
 		if !st.Enabled {
 			state = "off: no profile or scheduled runs, schedules paused, chat offers only built-in tools; nothing is deleted"
 		}
-		_, _ = fmt.Fprintf(e.stdout, "Agent Workflows is %s\n%d profiles, %d with a schedule; %s\n", state, st.Profiles, len(st.Schedules), scheduleNote)
+		noun := "profiles"
+		if st.Profiles == 1 {
+			noun = "profile"
+		}
+		if _, err := fmt.Fprintf(e.stdout, "Agent Workflows is %s\n%d %s, %d with a schedule; %s\n", state, st.Profiles, noun, len(st.Schedules), scheduleNote); err != nil {
+			return err
+		}
 		for _, s := range st.Schedules {
 			line := fmt.Sprintf("  %s\t%s", s.Profile, s.Spec)
 			if s.Paused != "" {
@@ -237,7 +243,9 @@ func runWorkflowsCmd(_ context.Context, g *globals, args []string, e env) error 
 			if s.Last != "" {
 				line += "\tlast: " + s.Last
 			}
-			_, _ = fmt.Fprintln(e.stdout, safetext.Line(line, 0))
+			if _, err := fmt.Fprintln(e.stdout, safetext.Line(line, 0)); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
