@@ -58,8 +58,7 @@ func runDemo(ctx context.Context, g *globals, args []string, e env) error {
 	defer srv.Close()
 	cfg := s.backendConfig()
 	cfg.modelURL, cfg.model, cfg.kind = srv.URL(), "vouch-demo", "demo"
-	b := newBackend(cfg)
-	err = runProgram(ctx, b, tui.Options{Model: "vouch-demo", Demo: true, Servers: &tuiServers{s: s}}, e.getenv)
+	err = s.runInterface(ctx, cfg, tui.Options{Model: "vouch-demo", Demo: true}, e)
 	return errors.Join(err, s.Close())
 }
 

@@ -177,15 +177,24 @@ func runTUI(ctx context.Context, g *globals, args []string, e env) error {
 	}
 	cfg := s.backendConfig()
 	cfg.modelURL, cfg.model = g.modelURL, model
+	err = s.runInterface(ctx, cfg, tui.Options{Model: model}, e)
+	return errors.Join(err, s.Close())
+}
+
+// runInterface runs the terminal interface over s until the person quits:
+// the backend with the workflow panes and the approvals inbox, the
+// scheduler (schedules fire only while the interface runs, SPEC H6), and
+// the MCP Apps viewer. `vouch` and `vouch demo` both start here.
+func (s *session) runInterface(ctx context.Context, cfg backendConfig, opts tui.Options, e env) error {
 	ib := newInbox()
 	cfg.workflows = newWorkflowsTUI(s, ib)
 	b := newBackend(cfg)
-	// Schedules fire only while the interface runs (SPEC H6).
 	stopSchedules := s.startScheduler(ctx, b, ib)
 	s.apps = newAppsService(s.mcp.mgr, s.policy, version, e.getenv)
-	err = runProgram(ctx, b, tui.Options{Model: model, Servers: &tuiServers{s: s}, Apps: s.apps}, e.getenv)
+	opts.Servers, opts.Apps = &tuiServers{s: s}, s.apps
+	err := runProgram(ctx, b, opts, e.getenv)
 	stopSchedules()
-	return errors.Join(err, s.Close())
+	return err
 }
 
 // runProgram runs the interface until the person quits or ctx ends.
