@@ -101,6 +101,15 @@ func SkillListing(skills []FrozenSkill, budget int, count func(string) int) (str
 	return text, ListingNames
 }
 
+// withPrecedence ends a non-empty skill listing with the run's precedence
+// sentence (SPEC I6); a run without skills gets neither.
+func withPrecedence(listing, precedence string) string {
+	if listing == "" || precedence == "" {
+		return listing
+	}
+	return listing + "\nPrecedence: " + oneLine(precedence)
+}
+
 // moreSkills ends a cut listing.
 const moreSkills = "\n(+%d more enabled skills not listed for lack of room)"
 

@@ -51,6 +51,10 @@ type WorkflowSpec struct {
 	Skills []FrozenSkill
 	// Blobs reads the skills' files; required when Skills is not empty.
 	Blobs SkillBlobs
+	// Precedence, when set, ends the skill listing: vouch's own sentence
+	// saying which skills outrank which (SPEC I6), e.g. that server skills
+	// are documentation and local policy skills outrank them.
+	Precedence string
 	// SkillBytesPerCall bounds what one skill_load or skill_read returns
 	// (0: DefaultSkillBytesPerCall); SkillBytesPerRun bounds all of them in
 	// the run together, every step and helper included (0:
@@ -305,7 +309,12 @@ func (c *Client) runWorkflow(ctx context.Context, spec RunSpec, w WorkflowSpec, 
 		n, _ := c.CountTokens(ctx, s)
 		return n
 	})
-	listing, level := SkillListing(f.Skills, int(SkillListingShare*float64(window)), count)
+	budget := int(SkillListingShare * float64(window))
+	if f.Precedence != "" {
+		budget -= count(f.Precedence)
+	}
+	listing, level := SkillListing(f.Skills, budget, count)
+	listing = withPrecedence(listing, f.Precedence)
 	wf := &workflowRun{c: c, ctx: ctx, spec: spec, w: f, events: events, counts: &loopCounts{}, listing: listing}
 	if len(f.Skills) > 0 {
 		wf.skills = newSkillState(f)
