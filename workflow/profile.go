@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -30,6 +31,10 @@ type Profile struct {
 	Workspace string `json:"workspace,omitempty"`
 	// Skills are enabled skill names in the order the prompt lists them.
 	Skills []string `json:"skills,omitempty"`
+	// PolicySkills are the enabled local skills this profile treats as
+	// policy: they outrank skills served by MCP servers, which are
+	// documentation whatever they claim (SPEC I6).
+	PolicySkills []string `json:"policy_skills,omitempty"`
 	// Schedule, when set, starts runs of Task on its own (SPEC H6).
 	Schedule *Schedule `json:"schedule,omitempty"`
 
@@ -76,6 +81,11 @@ func (p Profile) Validate() error {
 			return fmt.Errorf("profile %q: skill %q is empty or listed twice", p.Name, s)
 		}
 		seenSkill[s] = true
+	}
+	for _, s := range p.PolicySkills {
+		if !seenSkill[s] || strings.Contains(s, "/") {
+			return fmt.Errorf("profile %q: policy skill %q must be a local skill the profile enables (a server skill is never policy)", p.Name, s)
+		}
 	}
 	if p.Schedule != nil {
 		if (p.Schedule.Every == "") == (p.Schedule.Cron == "") {
