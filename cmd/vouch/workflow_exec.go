@@ -168,7 +168,7 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 
 	ctx, cancel := context.WithCancel(ctx)
 	raw2 := make(chan agent.Event, 64)
-	rs := agent.RunSpec{Model: model, ContextWindow: window, WindowSource: source,
+	rs := agent.RunSpec{Model: model, ContextWindow: window, WindowSource: source, SystemPrompt: appSystemPrompt,
 		History: []agent.Message{{Role: agent.RoleUser, Content: task, Created: time.Now()}},
 		Tools:   offered, ToolBudget: p.ToolBudget, ToolLabel: pr.label, Decide: snap.Decide, Audit: pr.audit, Limits: pr.limits}
 	wspec := agent.WorkflowSpec{Profile: p.Name, ProfileRevision: p.Revision, Definition: def, Skills: skills, Blobs: pr.db}

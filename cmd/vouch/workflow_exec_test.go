@@ -1,0 +1,59 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"vouch/agent/agenttest"
+)
+
+// TestProfileRunPromptOrder: a profile run through `vouch run --profile`
+// sends the model exactly two messages — the system prompt, then the task
+// — and the system prompt is, in order, vouch's safety and tool policy,
+// the definition, and the attributed skill listing (SPEC H4).
+func TestProfileRunPromptOrder(t *testing.T) {
+	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Done.")}}},
+		agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
+	defer model.Close()
+	state := t.TempDir()
+	catalogSkill(t, state, "release-notes")
+	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
+	cli(t, state, "", exitOK, "profile", "create", "notes", "--definition", "notes", "--tool", "builtin:fs_read", "--skill", "release-notes")
+	cli(t, state, "", exitOK, "--model-url", model.URL(), "--model", "m", "run", "--profile", "notes", "write the notes")
+
+	reqs := model.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("the model got %d requests, want 1", len(reqs))
+	}
+	msgs := reqs[0].Messages
+	if len(msgs) != 2 || msgs[0].Role != "system" || msgs[1].Role != "user" || msgs[1].Content != "write the notes" {
+		t.Fatalf("messages = %+v; want the system prompt, then the task", msgs)
+	}
+	sys := msgs[0].Content
+	if !strings.HasPrefix(sys, appSystemPrompt) {
+		t.Fatalf("the system prompt does not lead with vouch's safety and tool policy:\n%s", sys)
+	}
+	order := []string{appSystemPrompt, "# Agent definition: notes (revision 1)\nYou write release notes.", "# Skills\n",
+		"skill release-notes (from local): Writes release notes."}
+	at := 0
+	for _, part := range order {
+		i := strings.Index(sys[at:], part)
+		if i < 0 {
+			t.Fatalf("the system prompt lacks %q after byte %d (SPEC H4 order: policy, definition, skills):\n%s", part, at, sys)
+		}
+		at += i + len(part)
+	}
+}
+
+// requestTemperature is the temperature a request carried (nil: none).
+func requestTemperature(t *testing.T, r agenttest.Request) *float64 {
+	t.Helper()
+	var body struct {
+		Temperature *float64 `json:"temperature"`
+	}
+	if err := json.Unmarshal(r.Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	return body.Temperature
+}
