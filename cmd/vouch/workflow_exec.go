@@ -171,6 +171,10 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	rs := agent.RunSpec{Model: model, ContextWindow: window, WindowSource: source, SystemPrompt: appSystemPrompt,
 		History: []agent.Message{{Role: agent.RoleUser, Content: task, Created: time.Now()}},
 		Tools:   offered, ToolBudget: p.ToolBudget, ToolLabel: pr.label, Decide: snap.Decide, Audit: pr.audit, Limits: pr.limits}
+	if p.Temperature != nil {
+		temp := *p.Temperature // the run's own copy (SPEC D6)
+		rs.Temperature = &temp
+	}
 	wspec := agent.WorkflowSpec{Profile: p.Name, ProfileRevision: p.Revision, Definition: def, Skills: skills, Blobs: pr.db}
 	go func() {
 		defer close(raw2)

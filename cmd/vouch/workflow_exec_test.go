@@ -57,3 +57,42 @@ func requestTemperature(t *testing.T, r agenttest.Request) *float64 {
 	}
 	return body.Temperature
 }
+
+// TestProfileRunTemperature: the profile's temperature, frozen in the run's
+// spec, is what every request carries; a profile without one sends none
+// (SPEC H2, H4).
+func TestProfileRunTemperature(t *testing.T) {
+	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Done.")}}}, agenttest.WithModels("m"))
+	defer model.Close()
+	state := t.TempDir()
+	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
+	cli(t, state, "", exitOK, "profile", "create", "warm", "--definition", "notes", "--temperature", "0.7")
+	cli(t, state, "", exitOK, "profile", "create", "plain", "--definition", "notes")
+
+	out, _ := cli(t, state, "", exitOK, "--model-url", model.URL(), "--model", "m", "run", "--profile", "warm", "--json", "go")
+	var res runResultJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	show, _ := cli(t, state, "", exitOK, "runs", "show", res.RunID, "--json")
+	var detail runDetailJSON
+	if err := json.Unmarshal([]byte(show), &detail); err != nil {
+		t.Fatal(err)
+	}
+	var spec frozenSpec
+	if err := json.Unmarshal(detail.Run.Spec, &spec); err != nil || spec.Temperature == nil || *spec.Temperature != 0.7 {
+		t.Fatalf("frozen temperature = %v (%v), want 0.7", spec.Temperature, err)
+	}
+	cli(t, state, "", exitOK, "--model-url", model.URL(), "--model", "m", "run", "--profile", "plain", "go")
+
+	reqs := model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("the model got %d requests, want 2", len(reqs))
+	}
+	if got := requestTemperature(t, reqs[0]); got == nil || *got < 0.6999 || *got > 0.7001 {
+		t.Fatalf("the profile run sent temperature %v, want 0.7", got)
+	}
+	if got := requestTemperature(t, reqs[1]); got != nil {
+		t.Fatalf("a profile without a temperature sent %v, want none", *got)
+	}
+}
