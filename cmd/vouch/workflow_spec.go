@@ -40,6 +40,9 @@ type frozenSpec struct {
 	// skill_read (SPEC H5).
 	SkillBytesPerCall int `json:"skill_bytes_per_call,omitempty"`
 	SkillBytesPerRun  int `json:"skill_bytes_per_run,omitempty"`
+	// Precedence is the precedence sentence the skill listing ended with
+	// (SPEC I6), when the run had server skills.
+	Precedence string `json:"precedence,omitempty"`
 }
 
 // frozenTool is one allowlisted tool and the wire name the model saw.
@@ -57,6 +60,12 @@ type frozenSkill struct {
 	Origin       string             `json:"origin"`
 	Instructions agent.FrozenFile   `json:"instructions"`
 	Resources    []agent.FrozenFile `json:"resources,omitempty"`
+	// ServerID and URI identify a skill served by an MCP server (SPEC I4);
+	// its SHA256 is then the approved set digest and Version the approval.
+	ServerID string `json:"server_id,omitempty"`
+	URI      string `json:"uri,omitempty"`
+	// Policy marks a local skill the profile treats as policy (SPEC I6).
+	Policy bool `json:"policy,omitempty"`
 }
 
 // policyDigest names the policy snapshot a run froze: how many reviewed
