@@ -46,19 +46,24 @@ type PolicyRule struct {
 	Updated     time.Time          `json:"updated"`
 }
 
-// DecisionRecord is one audited decision, field for field a policy.Record:
-// who or what decided, when, for which call (issue 4 "Audit").
+// DecisionRecord is one audited decision, field for field a policy.Record
+// plus the run it belongs to: who or what decided, when, for which call
+// (issue 4 "Audit", SPEC H7).
 type DecisionRecord struct {
 	// Seq orders the audit; AppendDecision assigns it, starting at 1.
-	Seq            uint64    `json:"-"`
-	CorrelationID  string    `json:"correlation_id"`
-	ConversationID string    `json:"conversation_id,omitempty"`
-	Identity       string    `json:"identity"`
-	Outcome        string    `json:"outcome"`
-	By             string    `json:"by"`
-	Reason         string    `json:"reason,omitempty"`
-	Note           string    `json:"note,omitempty"`
-	At             time.Time `json:"at"`
+	Seq            uint64 `json:"-"`
+	CorrelationID  string `json:"correlation_id"`
+	ConversationID string `json:"conversation_id,omitempty"`
+	// RunID is the run history ID of a profile, scheduled or headless
+	// profile run, whose decisions belong to no conversation. Records
+	// written before it existed decode with it empty.
+	RunID    string    `json:"run_id,omitempty"`
+	Identity string    `json:"identity"`
+	Outcome  string    `json:"outcome"`
+	By       string    `json:"by"`
+	Reason   string    `json:"reason,omitempty"`
+	Note     string    `json:"note,omitempty"`
+	At       time.Time `json:"at"`
 }
 
 // maxDecisionsFor bounds DecisionsFor: one call is decided once, and asked
