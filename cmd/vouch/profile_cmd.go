@@ -33,7 +33,8 @@ type profileFlags struct {
 	every, cron, task, temperature               *string
 	context                                      *int
 	toolBudget                                   *float64
-	tools, skills                                stringList
+	tools, skills, policySkills                  stringList
+	noPolicySkills                               *bool
 	noTools, noSkills, noSchedule, noTemperature *bool
 }
 
@@ -59,6 +60,8 @@ func newProfileFlags(sub string, g *globals) *profileFlags {
 	f.task = fs.String("task", "", "the task a schedule runs")
 	f.noTools = fs.Bool("no-tools", false, "clear the tool allowlist")
 	f.noSkills = fs.Bool("no-skills", false, "enable no skills")
+	fs.Var(&f.policySkills, "policy-skill", "an enabled local skill that outranks server skills (repeat; SPEC I6)")
+	f.noPolicySkills = fs.Bool("no-policy-skills", false, "mark no skill as policy")
 	f.noSchedule = fs.Bool("no-schedule", false, "remove the schedule")
 	f.noTemperature = fs.Bool("no-temperature", false, "use the model's default temperature")
 	return f
@@ -110,6 +113,12 @@ func (f *profileFlags) apply(p *workflow.Profile) error {
 	}
 	if len(f.skills) > 0 {
 		p.Skills = append(p.Skills[:0:0], f.skills...)
+	}
+	if *f.noPolicySkills || *f.noSkills {
+		p.PolicySkills = nil
+	}
+	if len(f.policySkills) > 0 {
+		p.PolicySkills = append(p.PolicySkills[:0:0], f.policySkills...)
 	}
 	switch {
 	case *f.noSchedule:
@@ -281,6 +290,9 @@ func printProfile(e env, p workflow.Profile, asJSON bool) error {
 	pr("workspace", orDefault(p.Workspace, "the folder vouch runs in"))
 	pr("tools", orDefault(strings.Join(p.Tools, " "), "none"))
 	pr("skills", orDefault(strings.Join(p.Skills, ", "), "none"))
+	if len(p.Skills) > 0 {
+		pr("precedence", strings.Join(precedenceOrder(p), ", "))
+	}
 	if p.Schedule != nil {
 		pr("schedule", scheduleWords(p.Schedule)+": "+p.Schedule.Task)
 	}

@@ -9,7 +9,6 @@ import (
 
 	"vouch/mcpclient"
 	"vouch/safetext"
-	"vouch/skills"
 	"vouch/store"
 	"vouch/tui"
 )
@@ -26,14 +25,7 @@ import (
 
 // newSkillService is the trust layer over the state's servers.
 func newSkillService(s *state) (*mcpclient.SkillService, error) {
-	return mcpclient.NewSkillService(s.mcp.mgr, mcpclient.SkillServiceOptions{
-		Store: s.db,
-		Scan:  skills.Scan,
-		AllowDynamic: func(id string) (bool, error) {
-			set, err := s.db.ServerSkillSettings(id)
-			return set.AllowDynamic, err
-		},
-	})
+	return newSkillServiceOn(s.db, s.mcp.mgr)
 }
 
 // serverSkillSummaries lists the server skills with a stored approval as

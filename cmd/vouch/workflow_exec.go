@@ -40,6 +40,9 @@ type profileRunner struct {
 	limits agent.Limits
 	// onErr receives history write failures.
 	onErr func(error)
+	// serverSkills loads the skills MCP servers serve (nil: none can be
+	// enabled); see workflow_server_skills.go.
+	serverSkills *mcpclient.SkillService
 }
 
 // profileRun is one started profile run.
@@ -80,7 +83,8 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	} else if err != nil {
 		return nil, err
 	}
-	skills, skillRecs, err := freezeSkills(pr.db, p.Skills)
+	frozen, err := pr.freezeProfileSkills(ctx, p)
+	skills, skillRecs := frozen.run, frozen.recs
 	if errors.Is(err, errSkillMissing) {
 		return nil, fail(exitFailure, "profile %q enables a %v; install it again or change the profile with 'vouch profile edit %s --skill ...'", p.Name, err, p.Name)
 	} else if err != nil {
@@ -135,7 +139,7 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	spec := frozenSpec{Profile: p.Name, ProfileRevision: p.Revision, Definition: def.Name, DefinitionRevision: def.Revision,
 		DefinitionKind: string(def.Kind), Model: model, ContextWindow: window, WindowSource: source, Temperature: p.Temperature,
 		ToolBudget: p.ToolBudget, Workspace: absDir(dir), Skills: skillRecs, Policy: digest, Limits: limitsWithDefaults(pr.limits),
-		SkillBytesPerCall: agent.DefaultSkillBytesPerCall, SkillBytesPerRun: agent.DefaultSkillBytesPerRun}
+		SkillBytesPerCall: agent.DefaultSkillBytesPerCall, SkillBytesPerRun: agent.DefaultSkillBytesPerRun, Precedence: frozen.precedence}
 	if spec.ToolBudget == 0 {
 		spec.ToolBudget = agent.DefaultToolBudget
 	}
@@ -175,7 +179,7 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 		temp := *p.Temperature // the run's own copy (SPEC D6)
 		rs.Temperature = &temp
 	}
-	wspec := agent.WorkflowSpec{Profile: p.Name, ProfileRevision: p.Revision, Definition: def, Skills: skills, Blobs: pr.db}
+	wspec := agent.WorkflowSpec{Profile: p.Name, ProfileRevision: p.Revision, Definition: def, Skills: skills, Blobs: frozen.blobs, Precedence: frozen.precedence}
 	go func() {
 		defer close(raw2)
 		defer func() { _ = ws.Close() }()

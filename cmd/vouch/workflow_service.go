@@ -87,12 +87,8 @@ func (ps *profileService) check(p *workflow.Profile) error {
 	} else if err != nil {
 		return err
 	}
-	for _, s := range p.Skills {
-		if _, err := ps.db.Skill(s, 0); errors.Is(err, store.ErrNotFound) {
-			return fail(exitUsage, "no skill named %q is installed; 'vouch skill list' shows the installed ones", s)
-		} else if err != nil {
-			return err
-		}
+	if err := checkProfileSkills(ps.db, *p); err != nil {
+		return err
 	}
 	for _, id := range p.Tools {
 		if slices.Contains(reservedTools, id) {

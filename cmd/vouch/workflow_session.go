@@ -72,6 +72,9 @@ func (s *session) profileRunner(b *backend) *profileRunner {
 		audit:    s.policy.audit,
 		limits:   agent.DefaultLimits(),
 		onErr:    s.history.report,
+		// Without a skill service no server skill loads, and a profile
+		// enabling one is refused in a sentence.
+		serverSkills: s.serverSkillService(),
 	}
 }
 
