@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"sort"
 	"time"
 
@@ -129,12 +128,10 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	if pr.mcpTools != nil {
 		available = append(available, pr.mcpTools(func(id string) mcpclient.Effect { return mcpEffect(snap.Effect(id)) })...)
 	}
-	var offered []agent.Tool
-	var ids []string
-	for _, t := range available {
-		if id := t.Def().Identity; slices.Contains(p.Tools, id) && !slices.Contains(ids, id) {
-			offered, ids = append(offered, t), append(ids, id)
-		}
+	offered, missing := agent.AllowedTools(available, p.Tools)
+	ids := make([]string, len(offered))
+	for i, t := range offered {
+		ids[i] = t.Def().Identity
 	}
 	spec := frozenSpec{Profile: p.Name, ProfileRevision: p.Revision, Definition: def.Name, DefinitionRevision: def.Revision,
 		DefinitionKind: string(def.Kind), Model: model, ContextWindow: window, WindowSource: source, Temperature: p.Temperature,
@@ -143,11 +140,7 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	if spec.ToolBudget == 0 {
 		spec.ToolBudget = agent.DefaultToolBudget
 	}
-	for _, id := range p.Tools {
-		if !slices.Contains(ids, id) {
-			spec.Unavailable = append(spec.Unavailable, id)
-		}
-	}
+	spec.Unavailable = missing
 	wire, err := agent.WireNames(ids)
 	if err != nil {
 		return nil, fmt.Errorf("name the profile's tools: %w", err)

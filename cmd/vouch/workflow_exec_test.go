@@ -2,10 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
+	"vouch/agent"
 	"vouch/agent/agenttest"
+	"vouch/store"
+	"vouch/store/storetest"
+	"vouch/workflow"
 )
 
 // TestProfileRunPromptOrder: a profile run through `vouch run --profile`
@@ -94,5 +99,35 @@ func TestProfileRunTemperature(t *testing.T) {
 	}
 	if got := requestTemperature(t, reqs[1]); got != nil {
 		t.Fatalf("a profile without a temperature sent %v, want none", *got)
+	}
+}
+
+// TestProfileRunAllowlistOrder: a profile run offers exactly its
+// allowlisted tools, in the order the person selected them (agent.
+// AllowedTools), and records a selected tool no longer available as such
+// (SPEC H2, H4).
+func TestProfileRunAllowlistOrder(t *testing.T) {
+	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Done.")}}}, agenttest.WithModels("m"))
+	defer model.Close()
+	db := storetest.MustOpen(t)
+	mustDefinition(t, db)
+	mustProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes",
+		Tools: []string{agent.IdentityFSSearch, "mcp:gone:thing", agent.IdentityFSList}})
+	run, err := testRunner(t, db, model.URL(), t.TempDir()).start(t.Context(), "notes", "go", store.RunProfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range run.Events {
+	}
+	reqs := model.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("the model got %d requests, want 1", len(reqs))
+	}
+	want := []string{wireOf(t, agent.IdentityFSSearch), wireOf(t, agent.IdentityFSList)}
+	if !slices.Equal(reqs[0].Tools, want) {
+		t.Fatalf("offered %v, want %v: the allowlist in the person's order", reqs[0].Tools, want)
+	}
+	if !slices.Equal(run.Spec.Unavailable, []string{"mcp:gone:thing"}) {
+		t.Fatalf("unavailable = %v, want the tool no server offers", run.Spec.Unavailable)
 	}
 }
