@@ -176,6 +176,9 @@ type SkillChoice struct {
 	Version     string
 	Description string
 	Enabled     bool
+	// Origin is "" for a local skill, "from <server label>" (with its
+	// state when not approved) for a skill an MCP server serves (SPEC I1).
+	Origin string
 }
 
 // RunHistory is every run — chat, profile, scheduled, headless — with what

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"vouch/agent"
@@ -12,6 +13,7 @@ import (
 	"vouch/safetext"
 	"vouch/skills"
 	"vouch/store"
+	"vouch/tui"
 	"vouch/workflow"
 )
 
@@ -291,4 +293,49 @@ func (s *session) serverSkillService() *mcpclient.SkillService {
 		return nil
 	}
 	return svc
+}
+
+// keepEnabled is policy without the names enabled does not hold: a skill
+// taken off a profile stops being its policy skill.
+func keepEnabled(policy, enabled []string) []string {
+	return slices.DeleteFunc(slices.Clone(policy), func(n string) bool { return !slices.Contains(enabled, n) })
+}
+
+// profileSkillChoices lists every skill a profile may enable for the
+// picker: the enabled ones in the profile's order, then the rest by name,
+// server skills marked "from <server label>" with their state. It reads
+// the database only.
+func profileSkillChoices(db *store.DB, enabled []string) ([]tui.SkillChoice, error) {
+	c, err := loadSkillCatalog(db)
+	if err != nil {
+		return nil, err
+	}
+	choice := func(n mcpclient.NamedSkill, on bool) tui.SkillChoice {
+		if n.Local() {
+			v := c.local[n.Qualified]
+			return tui.SkillChoice{Name: safetext.Line(v.Name, 0), Version: strconv.Itoa(v.Version), Description: safetext.Line(v.Description, 0), Enabled: on}
+		}
+		k := c.server[n.Qualified]
+		out := tui.SkillChoice{Name: safetext.Line(n.Qualified, 0), Description: safetext.Line(k.Entry.Description, 0), Enabled: on,
+			Origin: "from " + safetext.Line(n.ServerLabel, 64)}
+		if k.Approval != nil {
+			out.Version = "approval " + strconv.Itoa(k.Approval.N)
+		}
+		if k.State != mcpclient.SkillApproved {
+			out.Origin += " (" + string(k.State) + ")"
+		}
+		return out
+	}
+	var out []tui.SkillChoice
+	for _, name := range enabled {
+		if n, ok := c.lookup(name); ok {
+			out = append(out, choice(n, true))
+		}
+	}
+	for _, n := range c.named {
+		if !slices.Contains(enabled, n.Qualified) {
+			out = append(out, choice(n, false))
+		}
+	}
+	return out, nil
 }

@@ -144,6 +144,7 @@ func (w *workflowsTUI) SaveProfile(_ context.Context, in tui.ProfileInput) (tui.
 	p.Definition, p.Model, p.ContextWindow = strings.TrimSpace(in.Definition), strings.TrimSpace(in.Model), in.ContextWindow
 	p.Temperature, p.ToolBudget, p.Workspace = in.Temperature, in.ToolBudget, strings.TrimSpace(in.Workspace)
 	p.Skills, p.Schedule = slices.Clone(in.Skills), nil
+	p.PolicySkills = keepEnabled(p.PolicySkills, p.Skills)
 	if in.Schedule != nil {
 		p.Schedule = &workflow.Schedule{Every: strings.TrimSpace(in.Schedule.Every), Cron: strings.TrimSpace(in.Schedule.Cron), Task: in.Schedule.Task}
 	}
@@ -246,8 +247,9 @@ func (w *workflowsTUI) SetProfileTool(_ context.Context, name, identity string, 
 	return err
 }
 
-// SkillsForProfile lists installed skills: the profile's enabled ones in
-// its order, then the rest by name.
+// SkillsForProfile lists the skills a profile may enable — installed ones
+// and approved server skills, marked "from <server>" — the profile's
+// enabled ones in its order, then the rest by name.
 func (w *workflowsTUI) SkillsForProfile(_ context.Context, name string) ([]tui.SkillChoice, error) {
 	if w == nil {
 		return nil, errNoDatabase
@@ -260,29 +262,7 @@ func (w *workflowsTUI) SkillsForProfile(_ context.Context, name string) ([]tui.S
 		}
 		enabled = p.Skills
 	}
-	installed, err := w.s.db.Skills()
-	if err != nil {
-		return nil, err
-	}
-	byName := map[string]store.SkillVersion{}
-	for _, v := range installed {
-		byName[v.Name] = v
-	}
-	var out []tui.SkillChoice
-	choice := func(v store.SkillVersion, on bool) tui.SkillChoice {
-		return tui.SkillChoice{Name: safetext.Line(v.Name, 0), Version: strconv.Itoa(v.Version), Description: safetext.Line(v.Description, 0), Enabled: on}
-	}
-	for _, n := range enabled {
-		if v, ok := byName[n]; ok {
-			out = append(out, choice(v, true))
-		}
-	}
-	for _, v := range installed {
-		if !slices.Contains(enabled, v.Name) {
-			out = append(out, choice(v, false))
-		}
-	}
-	return out, nil
+	return profileSkillChoices(w.s.db, enabled)
 }
 
 // ListRuns returns one page of run history, newest first.
