@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -57,15 +60,35 @@ func recordFromStore(r store.DecisionRecord) policy.Record {
 // loadSnapshot freezes the stored rules. When they cannot be read it
 // returns the error and a snapshot under which every call asks.
 func loadSnapshot(db *store.DB, workspace string) (policy.Snapshot, error) {
+	snap, _, err := loadPolicy(db, workspace)
+	return snap, err
+}
+
+// loadPolicy freezes the stored rules and digests exactly the rules it
+// froze, from one read, so that the digest a run records in history is
+// that of the snapshot it decides with (SPEC D6, H7). When the rules
+// cannot be read every call asks and the digest says why.
+func loadPolicy(db *store.DB, workspace string) (policy.Snapshot, policyDigest, error) {
 	stored, err := db.PolicyRules()
 	if err != nil {
-		return policy.AskEverything(reasonNoPolicy), err
+		return policy.AskEverything(reasonNoPolicy), policyDigest{Error: err.Error()}, err
 	}
 	rules := make([]policy.Rule, len(stored))
 	for i, r := range stored {
 		rules[i] = ruleFromStore(r)
 	}
-	return policy.NewSnapshot(rules, policy.Options{Workspace: workspace}), nil
+	return policy.NewSnapshot(rules, policy.Options{Workspace: workspace}), digestRules(stored), nil
+}
+
+// digestRules digests stored rules: their count and the sha256 of their
+// stored form.
+func digestRules(rules []store.PolicyRule) policyDigest {
+	raw, err := json.Marshal(rules)
+	if err != nil {
+		return policyDigest{Error: err.Error()}
+	}
+	sum := sha256.Sum256(raw)
+	return policyDigest{Rules: len(rules), SHA256: hex.EncodeToString(sum[:])}
 }
 
 // mcpEffect maps a reviewed effect to the MCP adapter's, so session
@@ -91,6 +114,7 @@ type runPolicy struct {
 
 	mu       sync.Mutex
 	frozen   policy.Snapshot
+	digest   policyDigest // of frozen, from the same read
 	isFrozen bool
 	failing  bool  // the last audit write failed
 	lost     int   // audit records that could not be written
@@ -110,9 +134,9 @@ func newRunPolicy(db *store.DB, workspace string, convID func() string) *runPoli
 // while the audit cannot be written; nothing else can change a decision
 // mid-run.
 func (p *runPolicy) freeze() func(policy.Call) policy.Decision {
-	snap, err := loadSnapshot(p.db, p.workspace)
+	snap, digest, err := loadPolicy(p.db, p.workspace)
 	p.mu.Lock()
-	p.frozen, p.isFrozen = snap, true
+	p.frozen, p.digest, p.isFrozen = snap, digest, true
 	if err != nil {
 		p.lastErr = err
 	}
@@ -157,6 +181,18 @@ func (p *runPolicy) snapshot() policy.Snapshot {
 	return snap
 }
 
+// frozenDigest is the digest of the snapshot the current chat run froze:
+// what its history record keeps. A chat runs one message at a time, so the
+// run that reports RunStarted is the one that froze last.
+func (p *runPolicy) frozenDigest() policyDigest {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.isFrozen {
+		return policyDigest{Error: "no run has frozen the policy yet"}
+	}
+	return p.digest
+}
+
 // effect is the mcpclient.EffectFunc of the current run's snapshot.
 func (p *runPolicy) effect(identity string) mcpclient.Effect {
 	return mcpEffect(p.snapshot().Effect(identity))
@@ -169,7 +205,25 @@ func (p *runPolicy) audit(rec policy.Record) {
 	if rec.ConversationID == "" && p.convID != nil {
 		rec.ConversationID = p.convID()
 	}
-	err := p.db.AppendDecision(recordToStore(rec))
+	p.appendDecision(recordToStore(rec))
+}
+
+// auditRun returns the audit of one profile, scheduled or headless profile
+// run: its records carry the run's history ID and no conversation, for
+// 'vouch runs show' to list them with the run (SPEC H7). Failures count
+// as audit's do.
+func (p *runPolicy) auditRun(runID string) func(policy.Record) {
+	return func(rec policy.Record) {
+		d := recordToStore(rec)
+		d.ConversationID, d.RunID = "", runID
+		p.appendDecision(d)
+	}
+}
+
+// appendDecision stores d; a failure makes automatic allows ask until a
+// write succeeds.
+func (p *runPolicy) appendDecision(d store.DecisionRecord) {
+	err := p.db.AppendDecision(d)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.failing = err != nil

@@ -19,10 +19,36 @@ type runsJSON struct {
 	Next string            `json:"next,omitempty"`
 }
 
-// runDetailJSON is `vouch runs show ID --json`.
+// runDetailJSON is `vouch runs show ID --json`: the run, its events, and
+// the audited policy decisions on its calls.
 type runDetailJSON struct {
-	Run    store.RunRecord  `json:"run"`
-	Events []store.RunEvent `json:"events"`
+	Run       store.RunRecord        `json:"run"`
+	Events    []store.RunEvent       `json:"events"`
+	Decisions []store.DecisionRecord `json:"decisions"`
+}
+
+// runDecisions returns the audited decisions on the calls of run r, in
+// the order of its events: found by each call's correlation ID, and kept
+// when they name this run or, written by a chat run, no run at all.
+func runDecisions(db *store.DB, r store.RunRecord, evs []store.RunEvent) ([]store.DecisionRecord, error) {
+	out := []store.DecisionRecord{}
+	seen := map[string]bool{}
+	for _, ev := range evs {
+		if ev.CorrelationID == "" || seen[ev.CorrelationID] {
+			continue
+		}
+		seen[ev.CorrelationID] = true
+		ds, err := db.DecisionsFor(ev.CorrelationID)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range ds {
+			if d.RunID == r.ID || d.RunID == "" {
+				out = append(out, d)
+			}
+		}
+	}
+	return out, nil
 }
 
 // runRunsCmd is `vouch runs [--limit N] [--before ID] [--json]` and `vouch
@@ -96,11 +122,15 @@ func runShow(e env, db *store.DB, id string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
+	decisions, err := runDecisions(db, r, evs)
+	if err != nil {
+		return err
+	}
 	if asJSON {
 		if evs == nil {
 			evs = []store.RunEvent{}
 		}
-		return writeJSON(e.stdout, runDetailJSON{Run: r, Events: evs})
+		return writeJSON(e.stdout, runDetailJSON{Run: r, Events: evs, Decisions: decisions})
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	pr := func(k, v string) { _, _ = fmt.Fprintf(tw, "%s\t%s\n", k, safetext.Line(v, 0)) }
@@ -145,6 +175,19 @@ func runShow(e env, db *store.DB, id string, asJSON bool) error {
 	}
 	if r.EventsDropped > 0 {
 		_, _ = fmt.Fprintf(e.stdout, "  (%d later events were not kept: history keeps %d per run)\n", r.EventsDropped, store.MaxRunEvents)
+	}
+	if len(decisions) > 0 {
+		_, _ = fmt.Fprintln(e.stdout, "decisions")
+	}
+	for _, d := range decisions {
+		line := fmt.Sprintf("%s %s %s [%s] by %s", d.At.Local().Format(time.TimeOnly), d.Outcome, d.Identity, d.CorrelationID, d.By)
+		if d.Reason != "" {
+			line += ": " + d.Reason
+		}
+		if d.Note != "" {
+			line += " (note: " + d.Note + ")"
+		}
+		_, _ = fmt.Fprintf(e.stdout, "  %s\n", safetext.Line(line, 200))
 	}
 	return nil
 }

@@ -164,7 +164,7 @@ func testRunner(t *testing.T, db *store.DB, url, dir string) *profileRunner {
 			return agent.NewClient(url, "", &http.Client{}), model, nil
 		},
 		cwd:    dir,
-		audit:  func(policy.Record) {},
+		audit:  func(string) func(policy.Record) { return func(policy.Record) {} },
 		limits: agent.DefaultLimits(),
 		onErr:  func(err error) { t.Errorf("history: %v", err) },
 	}

@@ -34,8 +34,9 @@ type profileRunner struct {
 	label func(identity string) string
 	// cwd is the workspace of a profile that names none.
 	cwd string
-	// audit records every policy decision of the run.
-	audit  func(policy.Record)
+	// audit returns what records every policy decision of the run with
+	// ID runID, tied to that run (SPEC H7).
+	audit  func(runID string) func(policy.Record)
 	limits agent.Limits
 	// onErr receives history write failures.
 	onErr func(error)
@@ -103,11 +104,9 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 			_ = ws.Close()
 		}
 	}()
-	snap, snapErr := loadSnapshot(pr.db, dir)
-	digest := digestPolicy(pr.db)
-	if snapErr != nil {
-		digest.Error = snapErr.Error()
-	}
+	// The digest history keeps is that of the snapshot the run decides
+	// with, from the same read (an unreadable policy: every call asks).
+	snap, digest, _ := loadPolicy(pr.db, dir)
 	client, model, err := pr.resolve(ctx, p.Model)
 	if err != nil {
 		return nil, &exitError{code: exitUnavailable, err: err}
@@ -167,7 +166,7 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	raw2 := make(chan agent.Event, 64)
 	rs := agent.RunSpec{Model: model, ContextWindow: window, WindowSource: source, SystemPrompt: appSystemPrompt,
 		History: []agent.Message{{Role: agent.RoleUser, Content: task, Created: time.Now()}},
-		Tools:   offered, ToolBudget: p.ToolBudget, ToolLabel: pr.label, Decide: snap.Decide, Audit: pr.audit, Limits: pr.limits}
+		Tools:   offered, ToolBudget: p.ToolBudget, ToolLabel: pr.label, Decide: snap.Decide, Audit: pr.audit(rec.ID), Limits: pr.limits}
 	if p.Temperature != nil {
 		temp := *p.Temperature // the run's own copy (SPEC D6)
 		rs.Temperature = &temp

@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"vouch/agent"
 	"vouch/agent/agenttest"
+	"vouch/policy"
 	"vouch/store"
 	"vouch/store/storetest"
 	"vouch/workflow"
@@ -129,5 +132,53 @@ func TestProfileRunAllowlistOrder(t *testing.T) {
 	}
 	if !slices.Equal(run.Spec.Unavailable, []string{"mcp:gone:thing"}) {
 		t.Fatalf("unavailable = %v, want the tool no server offers", run.Spec.Unavailable)
+	}
+}
+
+// TestProfileRunAuditCarriesRunID: the policy decisions of a profile run
+// are audited with the run's own ID, not the chat's conversation, and
+// `vouch runs show ID` lists them with the run: the read allowed by
+// default and the write left unanswered when the headless run stopped for
+// approval (SPEC H7, D4; issue 4 "Audit").
+func TestProfileRunAuditCarriesRunID(t *testing.T) {
+	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
+		{Match: agenttest.AfterToolResult(), Steps: []agenttest.Step{agenttest.ToolCall(0, "c2", "fs_write", `{"path":"b.txt","content":"x"}`)}},
+		{Steps: []agenttest.Step{agenttest.ToolCall(0, "c1", "fs_read", `{"path":"a.txt"}`)}},
+	}}, agenttest.WithModels("m"))
+	defer model.Close()
+	state, ws := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("hello"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
+	cli(t, state, "", exitOK, "profile", "create", "notes", "--definition", "notes", "--tool", agent.IdentityFSRead, "--tool", agent.IdentityFSWrite,
+		"--workspace", ws)
+	out, _ := cli(t, state, "", exitApproval, "--model-url", model.URL(), "--model", "m", "run", "--profile", "notes", "--json", "copy it")
+	var res runResultJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.RunID == "" {
+		t.Fatalf("result %s (%v)", out, err)
+	}
+
+	show, _ := cli(t, state, "", exitOK, "runs", "show", res.RunID, "--json")
+	var detail runDetailJSON
+	if err := json.Unmarshal([]byte(show), &detail); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]store.DecisionRecord{}
+	for _, d := range detail.Decisions {
+		if d.RunID != res.RunID || d.ConversationID != "" {
+			t.Fatalf("decision %+v: want run ID %s and no conversation", d, res.RunID)
+		}
+		got[d.Identity] = d
+	}
+	if r := got[agent.IdentityFSRead]; r.Outcome != string(policy.OutcomeAutoAllow) || r.CorrelationID == "" {
+		t.Fatalf("the read's decision = %+v, want auto-allowed with its correlation ID (all: %+v)", r, detail.Decisions)
+	}
+	if w := got[agent.IdentityFSWrite]; w.Outcome != string(policy.OutcomeUnanswered) || w.CorrelationID == "" {
+		t.Fatalf("the write's decision = %+v, want unanswered (all: %+v)", w, detail.Decisions)
+	}
+	text, _ := cli(t, state, "", exitOK, "runs", "show", res.RunID)
+	if !strings.Contains(text, "decisions\n") || !strings.Contains(text, "unanswered "+agent.IdentityFSWrite+" ["+got[agent.IdentityFSWrite].CorrelationID+"]") {
+		t.Fatalf("runs show lacks the run's decisions:\n%s", text)
 	}
 }

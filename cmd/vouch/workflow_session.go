@@ -69,7 +69,7 @@ func (s *session) profileRunner(b *backend) *profileRunner {
 		mcpTools: func(effect mcpclient.EffectFunc) []agent.Tool { return s.mcp.mgr.AgentTools(effect) },
 		label:    s.mcp.label,
 		cwd:      s.policy.workspace,
-		audit:    s.policy.audit,
+		audit:    s.policy.auditRun,
 		limits:   agent.DefaultLimits(),
 		onErr:    s.history.report,
 		// Without a skill service no server skill loads, and a profile
