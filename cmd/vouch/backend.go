@@ -32,8 +32,10 @@ type backendConfig struct {
 	moreTools func() []agent.Tool
 	// toolLabel names a tool's server in listings and tool_search.
 	toolLabel func(identity string) string
-	// decide returns the policy frozen for one run.
-	decide func() func(policy.Call) policy.Decision
+	// decide returns the policy frozen for one run; policyDigest the
+	// digest of the snapshot it froze last, which run history keeps.
+	decide       func() func(policy.Call) policy.Decision
+	policyDigest func() policyDigest
 	// audit records every decision.
 	audit  func(policy.Record)
 	limits agent.Limits
@@ -244,7 +246,7 @@ func (b *backend) send(ctx context.Context, model, text string) (<-chan agent.Ev
 		rec.ConversationID = t.convID
 	}
 	b.mu.Unlock()
-	rr := &runRecorder{db: b.cfg.db, onErr: b.cfg.historyErr, rec: rec}
+	rr := &runRecorder{db: b.cfg.db, onErr: b.cfg.historyErr, rec: rec, digest: b.cfg.policyDigest}
 	return rr.follow(ctx, events), rr, nil
 }
 

@@ -126,6 +126,7 @@ func (s *session) backendConfig() backendConfig {
 		moreTools:       s.runTools,
 		toolLabel:       s.mcp.label,
 		decide:          s.policy.freeze,
+		policyDigest:    s.policy.frozenDigest,
 		audit:           s.policy.audit,
 		limits:          agent.DefaultLimits(),
 		historyErr:      s.history.report,

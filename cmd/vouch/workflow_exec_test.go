@@ -182,3 +182,51 @@ func TestProfileRunAuditCarriesRunID(t *testing.T) {
 		t.Fatalf("runs show lacks the run's decisions:\n%s", text)
 	}
 }
+
+// TestChatRunPolicyDigest: a chat run's history keeps the digest of the
+// very snapshot it froze, even when the person changes a rule after the
+// freeze and before the run reports RunStarted (SPEC D6, H7).
+func TestChatRunPolicyDigest(t *testing.T) {
+	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Hi.")}}}, agenttest.WithModels("m"))
+	defer model.Close()
+	s, err := openSession(t.Context(), t.TempDir(), t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	rules, err := s.db.PolicyRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	frozen := digestRules(rules)
+	cfg := s.backendConfig()
+	cfg.modelURL, cfg.model = model.URL(), "m"
+	// The chat asks for its tools right after it froze the policy: the
+	// person adds a rule at that moment.
+	cfg.moreTools = func() []agent.Tool {
+		if err := s.db.PutPolicyRule(store.PolicyRule{Identity: agent.IdentityFSWrite, Class: "block", Effect: "mutating"}); err != nil {
+			t.Error(err)
+		}
+		return nil
+	}
+	events, err := newBackend(cfg).Send(t.Context(), "", "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range events {
+	}
+	runs, _, err := s.db.Runs("", 1)
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("runs %+v, %v", runs, err)
+	}
+	var spec frozenSpec
+	if err := json.Unmarshal(runs[0].Spec, &spec); err != nil {
+		t.Fatal(err)
+	}
+	if spec.Policy != frozen {
+		t.Fatalf("recorded policy %+v, want the frozen snapshot's %+v", spec.Policy, frozen)
+	}
+	if now, _ := s.db.PolicyRules(); digestRules(now) == frozen {
+		t.Fatal("the rule change did not happen; the test proves nothing")
+	}
+}

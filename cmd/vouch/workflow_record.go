@@ -22,6 +22,9 @@ import (
 type runRecorder struct {
 	db    *store.DB
 	onErr func(error)
+	// digest, for a chat run, is the digest of the policy snapshot the
+	// run froze (nil: the run had none).
+	digest func() policyDigest
 
 	mu  sync.Mutex
 	rec store.RunRecord // rec.ID is empty until the record exists
@@ -127,7 +130,7 @@ func (rr *runRecorder) observe(ctx context.Context, ev agent.Event) agent.Event 
 		}
 	case agent.RunStarted:
 		if rr.rec.ID == "" {
-			rr.rec.Spec = chatSpec(rr.db, ev)
+			rr.rec.Spec = chatSpec(rr.policyDigest(), ev)
 		}
 		rr.add(store.RunEvent{Kind: store.EventNote, Text: planNote(ev)})
 	case agent.WorkflowStarted:
@@ -219,10 +222,19 @@ func planNote(rs agent.RunStarted) string {
 		rs.Model, rs.ContextWindow, rs.WindowSource, t.Inline, t.Deferred, t.Sent, t.Budget)
 }
 
-// chatSpec is what a chat run froze, from its RunStarted.
-func chatSpec(db *store.DB, rs agent.RunStarted) json.RawMessage {
+// policyDigest is the digest of the snapshot a chat run froze.
+func (rr *runRecorder) policyDigest() policyDigest {
+	if rr.digest == nil {
+		return policyDigest{Error: "this run had no policy snapshot"}
+	}
+	return rr.digest()
+}
+
+// chatSpec is what a chat run froze, from its RunStarted, with the digest
+// of the policy snapshot it decides with.
+func chatSpec(digest policyDigest, rs agent.RunStarted) json.RawMessage {
 	spec := frozenSpec{Model: rs.Model, ContextWindow: rs.ContextWindow, WindowSource: rs.WindowSource,
-		Limits: rs.Limits, Policy: digestPolicy(db), ToolBudget: agent.DefaultToolBudget}
+		Limits: rs.Limits, Policy: digest, ToolBudget: agent.DefaultToolBudget}
 	for wire, id := range rs.WireNames {
 		spec.Tools = append(spec.Tools, frozenTool{Identity: id, WireName: wire})
 	}

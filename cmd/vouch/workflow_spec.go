@@ -1,9 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -86,20 +83,6 @@ func (p policyDigest) String() string {
 		short = short[:12]
 	}
 	return fmt.Sprintf("%d rules · %s", p.Rules, short)
-}
-
-// digestPolicy reads the stored rules and digests them.
-func digestPolicy(db *store.DB) policyDigest {
-	rules, err := db.PolicyRules()
-	if err != nil {
-		return policyDigest{Error: err.Error()}
-	}
-	raw, err := json.Marshal(rules)
-	if err != nil {
-		return policyDigest{Error: err.Error()}
-	}
-	sum := sha256.Sum256(raw)
-	return policyDigest{Rules: len(rules), SHA256: hex.EncodeToString(sum[:])}
 }
 
 // budgets lists the run's bounds in words.
