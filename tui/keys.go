@@ -20,6 +20,10 @@ type KeyMap struct {
 	Policy   PolicyKeyMap
 	Workflow WorkflowKeyMaps
 	Skills   SkillsKeyMaps
+	// ServerSkills and SkillApproval: a server's skills and the approval
+	// preview of one (SPEC I1-I6).
+	ServerSkills  ServerSkillsKeyMap
+	SkillApproval SkillApprovalKeyMap
 }
 
 // DefaultKeyMap returns the default bindings of every pane and modal.
@@ -38,6 +42,9 @@ func DefaultKeyMap() KeyMap {
 		Policy:   DefaultPolicyKeyMap(),
 		Workflow: DefaultWorkflowKeyMaps(),
 		Skills:   DefaultSkillsKeyMaps(),
+
+		ServerSkills:  DefaultServerSkillsKeyMap(),
+		SkillApproval: DefaultSkillApprovalKeyMap(),
 	}
 }
 

@@ -37,6 +37,8 @@ type ServerListKeyMap struct {
 	Remove  key.Binding
 	Refresh key.Binding
 	Close   key.Binding
+	// Skills lists the server's skills, only when the person asks (SPEC I1).
+	Skills key.Binding
 }
 
 // DefaultServerListKeyMap returns the MCP Servers page's default bindings.
@@ -51,6 +53,7 @@ func DefaultServerListKeyMap() ServerListKeyMap {
 		Remove:  key.NewBinding(key.WithKeys("x", "delete"), key.WithHelp("x", "remove")),
 		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		Close:   key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
+		Skills:  key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "skills"), key.WithDisabled()),
 	}
 }
 

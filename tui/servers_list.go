@@ -49,7 +49,7 @@ func (l serverList) title() string { return "MCP Servers" }
 // ShortHelp implements help.KeyMap.
 func (l serverList) ShortHelp() []key.Binding {
 	k := l.keys
-	return []key.Binding{k.Add, k.Edit, k.Test, k.Toggle, k.Remove, k.Close}
+	return []key.Binding{k.Add, k.Edit, k.Test, k.Toggle, k.Skills, k.Remove, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
@@ -57,7 +57,7 @@ func (l serverList) FullHelp() [][]key.Binding {
 	k := l.keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Refresh, k.Close},
-		{k.Add, k.Edit, k.Test, k.Toggle, k.Remove},
+		{k.Add, k.Edit, k.Test, k.Toggle, k.Skills, k.Remove},
 	}
 }
 
@@ -191,6 +191,10 @@ func (l serverList) key(msg tea.KeyMsg) (serverList, Action, tea.Cmd) {
 		}
 		l.err, l.notice = "", "Deactivating "+cur.Name+"…"
 		return l, nil, setServerActive(l.servers, cur.ID, cur.Name, false)
+	case key.Matches(msg, k.Skills):
+		if ss, ok := l.servers.(ServerSkills); ok {
+			return l, OpenModal{Modal: newServerSkillsPane(l.common, ss, cur)}, nil
+		}
 	case key.Matches(msg, k.Remove):
 		body := fmt.Sprintf("Remove %s? Its configuration, cached tools and stored secret are deleted; this cannot be undone.",
 			safetext.Line(cur.Name, 40))
@@ -219,6 +223,8 @@ func (l *serverList) syncKeys() {
 		k.Toggle.SetHelp(k.Toggle.Help().Key, "activate")
 	}
 	k.Remove.SetEnabled(sel)
+	_, skills := l.servers.(ServerSkills)
+	k.Skills.SetEnabled(sel && skills && cur.Active)
 }
 
 // Column widths of the list; name and host share what is left.

@@ -1,0 +1,221 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"vouch/safetext"
+)
+
+// serverSkillsPane lists the skills one MCP server serves, under that
+// server (SPEC I1): each with its per-origin name, its state (unapproved,
+// approved, review, changed, pinned, dynamic), its file count and its
+// description in the server's words. It asks for the listing only when the
+// person opens it — never on connect — and enter opens a skill's approval
+// preview. An empty or partial listing says so; it never reads as "no
+// skills".
+type serverSkillsPane struct {
+	common Common
+	keys   ServerSkillsKeyMap
+	skills ServerSkills
+	server ServerView
+
+	seq     int
+	loading bool
+	loaded  bool
+	listing ServerSkillListing
+	err     string
+	cursor  int
+}
+
+// newServerSkillsPane returns the pane; Init lists the server's skills.
+func newServerSkillsPane(c Common, ss ServerSkills, v ServerView) serverSkillsPane {
+	p := serverSkillsPane{common: c, keys: c.Keys.ServerSkills, skills: ss, server: v, seq: 1, loading: true}
+	p.syncKeys()
+	return p
+}
+
+// Init implements Modal: the listing is asked for now, when the person
+// opened the pane.
+func (p serverSkillsPane) Init() tea.Cmd {
+	return listServerSkills(p.skills, p.server.ID, p.seq)
+}
+
+// KeyGrace implements Modal: the pane opens on the person's own key.
+func (p serverSkillsPane) KeyGrace() time.Duration { return 0 }
+
+// ShortHelp implements help.KeyMap.
+func (p serverSkillsPane) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Up, k.Down, k.Preview, k.Refresh, k.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (p serverSkillsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+
+// SetSize implements Modal.
+func (p serverSkillsPane) SetSize(width, height int) Modal {
+	p.common = p.common.sized(width, height)
+	return p
+}
+
+// reveal lists again when the preview above closes: an approval there
+// changed a state shown here.
+func (p serverSkillsPane) reveal() (Modal, tea.Cmd) {
+	p, cmd := p.reload()
+	p.syncKeys()
+	return p, cmd
+}
+
+func (p serverSkillsPane) reload() (serverSkillsPane, tea.Cmd) {
+	p.seq++
+	p.loading = true
+	return p, listServerSkills(p.skills, p.server.ID, p.seq)
+}
+
+// Update implements Modal.
+func (p serverSkillsPane) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+	p, action, cmd := p.handle(msg)
+	p.syncKeys()
+	return p, action, cmd
+}
+
+func (p serverSkillsPane) handle(msg tea.Msg) (serverSkillsPane, Action, tea.Cmd) {
+	switch msg := msg.(type) {
+	case serverSkillsMsg:
+		if msg.seq != p.seq {
+			return p, nil, nil
+		}
+		p.loading, p.loaded = false, true
+		p.listing, p.err = msg.listing, ""
+		if msg.err != nil {
+			p.err = sentence(msg.err)
+		}
+		p.cursor = min(p.cursor, max(len(p.listing.Skills)-1, 0))
+		return p, nil, nil
+	case tea.KeyMsg:
+		k := p.keys
+		switch {
+		case key.Matches(msg, k.Close):
+			return p, CloseModal{}, nil
+		case key.Matches(msg, k.Up):
+			p.cursor = max(p.cursor-1, 0)
+		case key.Matches(msg, k.Down):
+			p.cursor = min(p.cursor+1, max(len(p.listing.Skills)-1, 0))
+		case key.Matches(msg, k.Refresh):
+			var cmd tea.Cmd
+			p, cmd = p.reload()
+			return p, nil, cmd
+		case key.Matches(msg, k.Preview):
+			if p.cursor < len(p.listing.Skills) {
+				return p, OpenModal{Modal: newSkillApproval(p.common, p.skills, p.server, p.listing.Skills[p.cursor])}, nil
+			}
+		}
+	}
+	return p, nil, nil
+}
+
+func (p *serverSkillsPane) syncKeys() {
+	n := len(p.listing.Skills)
+	p.keys.Up.SetEnabled(n > 1)
+	p.keys.Down.SetEnabled(n > 1)
+	p.keys.Preview.SetEnabled(n > 0)
+	p.keys.Refresh.SetEnabled(!p.loading)
+}
+
+func (p serverSkillsPane) boxWidth() int { return min(p.common.Width-4, 76) }
+
+// skillStateBadge renders a state as a symbol and a word, readable without
+// colour.
+func skillStateBadge(st ModalStyles, s ServerSkillState) string {
+	var style lipgloss.Style
+	var sym string
+	switch s {
+	case SkillStateApproved:
+		style, sym = st.StatusOK, "●"
+	case SkillStatePinned:
+		style, sym = st.StatusOK, "◆"
+	case SkillStateChanged, SkillStateReview:
+		style, sym = st.StatusWarn, "◐"
+	case SkillStateDynamic:
+		style, sym = st.StatusBad, "✗"
+	default:
+		style, sym = st.StatusOff, "○"
+	}
+	return style.Render(sym + " " + safetext.Line(string(s), 10))
+}
+
+// skillStateWidth is the widest badge, "◐ unapproved".
+const skillStateWidth = 12
+
+// View implements Modal.
+func (p serverSkillsPane) View() string {
+	st := p.common.Styles.Modal
+	w := innerWidth(st, p.boxWidth())
+	height := max(p.common.Height-4, 8)
+	lines := []string{
+		st.Title.Render(safetext.Line("Skills › "+p.server.Name, w)),
+		st.Detail.Render(safetext.Line("Served by "+p.server.Name+"; untrusted until you approve them. Listed when you open this, never on connect.", w)),
+		"",
+	}
+	var foot []string
+	if sel := p.selected(); sel != nil && sel.Sentence != "" {
+		foot = append(foot, wrapLines(st.Detail, sel.Sentence, w, 2)...)
+	}
+	switch {
+	case p.loading && !p.loaded:
+		foot = append(foot, st.Detail.Render("Listing skills…"))
+	default:
+		if p.err != "" {
+			foot = append(foot, wrapLines(st.Error, "✗ "+p.err, w, 2)...)
+		}
+		if p.listing.Summary != "" {
+			foot = append(foot, wrapLines(st.Detail, p.listing.Summary, w, 2)...)
+		}
+		for i, inv := range p.listing.Invalid {
+			if i == 2 {
+				foot = append(foot, st.Detail.Render(fmt.Sprintf("…and %d more not used", len(p.listing.Invalid)-2)))
+				break
+			}
+			foot = append(foot, st.Error.Render(safetext.Line("not used: "+inv, w)))
+		}
+	}
+	rows := max(height-len(lines)-len(foot)-1, 2)
+	nameW := max((w-skillStateWidth-12)*2/5, 10)
+	first := max(0, min(p.cursor-rows/2, len(p.listing.Skills)-rows))
+	for i := first; i < len(p.listing.Skills) && i < first+rows; i++ {
+		s := p.listing.Skills[i]
+		cursor, name := "  ", st.Item.Render(pad(safetext.Line(s.Name, nameW), nameW))
+		if i == p.cursor {
+			cursor, name = st.Prompt.Render("› "), pad(st.Selected.Render(safetext.Line(s.Name, nameW)), nameW)
+		}
+		files := fmt.Sprintf("%d files", s.Files)
+		if s.State == SkillStateDynamic {
+			files = "dynamic"
+		}
+		about := firstLine(s.Description, 0)
+		if !s.Listed {
+			about = "(not in the current listing) " + about
+		}
+		row := cursor + name + " " + pad(skillStateBadge(st, s.State), skillStateWidth) + " " + st.Detail.Render(pad(files, 9)) + " "
+		lines = append(lines, row+st.Detail.Render(safetext.Line(about, max(w-lipgloss.Width(row), 1))))
+	}
+	if p.loaded && len(p.listing.Skills) == 0 && p.err == "" {
+		lines = append(lines, st.Detail.Render("Nothing to show from this listing."))
+	}
+	for len(lines) < height-len(foot) {
+		lines = append(lines, "")
+	}
+	return modalBox(st, w, height, append(lines, foot...))
+}
+
+func (p serverSkillsPane) selected() *ServerSkillView {
+	if p.cursor < 0 || p.cursor >= len(p.listing.Skills) {
+		return nil
+	}
+	return &p.listing.Skills[p.cursor]
+}

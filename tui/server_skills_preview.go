@@ -1,0 +1,219 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"vouch/safetext"
+)
+
+// skillApproval is the approval preview of one server skill (SPEC I3-I6):
+// vouch's rendering of the skill's current entry — origin, the server's
+// words, every file with size and digest, the set digest, what changed
+// since the last approval, the allowed-tools request that grants nothing,
+// scanner findings, the approval history — and where the skill stands in
+// the profiles that enable it. Its keys follow the state: approve an
+// unapproved or held skill, keep the pinned version or accept the update
+// after a change, roll back to the approval before the one in effect.
+// Approve and accept send back the set digest shown, so a set that changed
+// since is refused and nothing is approved that the person did not see.
+type skillApproval struct {
+	common Common
+	keys   SkillApprovalKeyMap
+	skills ServerSkills
+	server ServerView
+	skill  ServerSkillView
+
+	seq     int
+	loading bool
+	loaded  bool
+	preview ServerSkillPreview
+	err     string
+	acting  string // the action in flight, "" when none
+	// notice and actErr are what the last action did, one sentence.
+	notice, actErr string
+	scroll         int
+}
+
+// newSkillApproval returns the preview of skill; Init asks for it.
+func newSkillApproval(c Common, ss ServerSkills, server ServerView, skill ServerSkillView) skillApproval {
+	a := skillApproval{common: c, keys: c.Keys.SkillApproval, skills: ss, server: server, skill: skill, seq: 1, loading: true}
+	a.syncKeys()
+	return a
+}
+
+// Init implements Modal.
+func (a skillApproval) Init() tea.Cmd {
+	return previewServerSkill(a.skills, a.server.ID, a.skill.URI, a.seq)
+}
+
+// KeyGrace implements Modal: it opens on the person's own key, and no
+// action is enabled before the preview is on screen.
+func (a skillApproval) KeyGrace() time.Duration { return 0 }
+
+// ShortHelp implements help.KeyMap.
+func (a skillApproval) ShortHelp() []key.Binding {
+	k := a.keys
+	return []key.Binding{k.Approve, k.Accept, k.Keep, k.Rollback, k.Down, k.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (a skillApproval) FullHelp() [][]key.Binding {
+	k := a.keys
+	return [][]key.Binding{{k.Up, k.Down, k.Close}, {k.Approve, k.Accept, k.Keep, k.Rollback}}
+}
+
+// SetSize implements Modal.
+func (a skillApproval) SetSize(width, height int) Modal {
+	a.common = a.common.sized(width, height)
+	return a
+}
+
+// Update implements Modal.
+func (a skillApproval) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+	a, action, cmd := a.handle(msg)
+	a.syncKeys()
+	return a, action, cmd
+}
+
+func (a skillApproval) handle(msg tea.Msg) (skillApproval, Action, tea.Cmd) {
+	switch msg := msg.(type) {
+	case serverSkillPreviewMsg:
+		if msg.seq != a.seq {
+			return a, nil, nil
+		}
+		a.loading, a.loaded, a.err = false, true, ""
+		if msg.err != nil {
+			a.err, a.preview = sentence(msg.err), ServerSkillPreview{}
+			return a, nil, nil
+		}
+		a.preview, a.skill = msg.preview, msg.preview.Skill
+		return a, nil, nil
+	case serverSkillActedMsg:
+		if msg.seq != a.seq || a.acting == "" {
+			return a, nil, nil
+		}
+		a.acting = ""
+		a.actErr, a.notice = outcomeText(msg.err, msg.view.Sentence)
+		// Show what the record says now.
+		a.seq++
+		a.loading = true
+		return a, nil, previewServerSkill(a.skills, a.server.ID, a.skill.URI, a.seq)
+	case tea.KeyMsg:
+		return a.key(msg)
+	}
+	return a, nil, nil
+}
+
+func (a skillApproval) key(msg tea.KeyMsg) (skillApproval, Action, tea.Cmd) {
+	k := a.keys
+	act := func(verb string, n int) (skillApproval, Action, tea.Cmd) {
+		a.acting, a.notice, a.actErr = verb, "", ""
+		return a, nil, actOnServerSkill(a.skills, verb, a.server.ID, a.skill.URI, a.preview.SetDigest, n, a.seq)
+	}
+	switch {
+	case key.Matches(msg, k.Close):
+		return a, CloseModal{}, nil
+	case key.Matches(msg, k.Up):
+		a.scroll = max(a.scroll-1, 0)
+	case key.Matches(msg, k.Down):
+		a.scroll++
+	case key.Matches(msg, k.Approve), key.Matches(msg, k.Accept):
+		return act("approve", 0)
+	case key.Matches(msg, k.Keep):
+		return act("keep", 0)
+	case key.Matches(msg, k.Rollback):
+		return act("rollback", a.rollbackTarget())
+	}
+	return a, nil, nil
+}
+
+// rollbackTarget is the approval before the one in effect, 0 when none.
+func (a skillApproval) rollbackTarget() int {
+	n := a.preview.Skill.Approval - 1
+	if n < 1 || !slices.Contains(a.preview.Approvals, n) {
+		return 0
+	}
+	return n
+}
+
+// syncKeys enables the actions the skill's state allows, once the preview
+// is on screen and no action is in flight.
+func (a *skillApproval) syncKeys() {
+	k := &a.keys
+	ready := a.loaded && !a.loading && a.acting == "" && a.err == ""
+	s := a.preview.Skill.State
+	bound := a.preview.SetDigest != ""
+	k.Approve.SetEnabled(ready && bound && (s == SkillStateUnapproved || s == SkillStateReview))
+	k.Accept.SetEnabled(ready && bound && (s == SkillStateChanged || s == SkillStatePinned))
+	k.Keep.SetEnabled(ready && s == SkillStateChanged)
+	k.Rollback.SetEnabled(ready && a.rollbackTarget() > 0)
+	if n := a.rollbackTarget(); n > 0 {
+		k.Rollback.SetHelp(k.Rollback.Help().Key, fmt.Sprintf("roll back to %d", n))
+	}
+}
+
+func (a skillApproval) boxWidth() int { return min(a.common.Width-4, 76) }
+
+// View implements Modal.
+func (a skillApproval) View() string {
+	st := a.common.Styles.Modal
+	w := innerWidth(st, a.boxWidth())
+	height := max(a.common.Height-4, 8)
+	head := []string{
+		st.Title.Render(safetext.Line("Server skill › "+a.skill.Name, w)),
+		st.Detail.Render(safetext.Line("from "+a.server.Name+" · "+string(a.skill.State), w)),
+	}
+	var foot []string
+	switch {
+	case a.acting != "":
+		foot = append(foot, st.Detail.Render(safetext.Line(a.acting+"…", w)))
+	case a.err != "" || a.actErr != "":
+		foot = append(foot, wrapLines(st.Error, "✗ "+a.err+a.actErr, w, 3)...)
+	case a.notice != "":
+		foot = append(foot, wrapLines(st.StatusOK, a.notice, w, 3)...)
+	case a.loaded && a.preview.SetDigest != "":
+		foot = append(foot, wrapLines(st.Detail, "Approving binds to exactly these files (set "+short(a.preview.SetDigest)+"); it grants no tool or permission.", w, 2)...)
+	}
+	var body []string
+	switch {
+	case a.loading && !a.loaded:
+		body = append(body, st.Detail.Render("Preparing the preview… (no skill file is read)"))
+	case a.err != "":
+		body = append(body, st.Detail.Render("Nothing to preview."))
+	default:
+		for _, l := range a.preview.Lines {
+			body = append(body, wrapLines(st.Item, l, w, 3)...)
+		}
+		if len(a.preview.Precedence) > 0 {
+			body = append(body, "", st.Label.Render("Precedence (local policy skills outrank server skills)"))
+			for _, l := range a.preview.Precedence {
+				body = append(body, wrapLines(st.Detail, "  "+l, w, 2)...)
+			}
+		}
+	}
+	rows := max(height-len(head)-len(foot)-1, 1)
+	scroll := min(a.scroll, max(len(body)-rows, 0))
+	shown := body[scroll:min(scroll+rows, len(body))]
+	lines := append(append([]string{}, head...), "")
+	lines = append(lines, shown...)
+	for len(lines) < height-len(foot) {
+		lines = append(lines, "")
+	}
+	if more := len(body) - scroll - len(shown); more > 0 && len(lines) > len(head)+1 {
+		lines[len(lines)-1] = st.Detail.Render(fmt.Sprintf("↓ %d more lines", more))
+	}
+	return modalBox(st, w, height, append(lines, foot...))
+}
+
+// short is the first 16 hex digits of a digest.
+func short(digest string) string {
+	if len(digest) > 16 {
+		return digest[:16]
+	}
+	return digest
+}
