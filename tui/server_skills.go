@@ -159,7 +159,7 @@ func (p serverSkillsPane) View() string {
 	height := max(p.common.Height-4, 8)
 	lines := []string{
 		st.Title.Render(safetext.Line("Skills › "+p.server.Name, w)),
-		st.Detail.Render(safetext.Line("Served by "+p.server.Name+"; untrusted until you approve them. Listed when you open this, never on connect.", w)),
+		st.Detail.Render(safetext.Line("Served by "+p.server.Name+"; untrusted until approved. Listed only when opened.", w)),
 		"",
 	}
 	var foot []string
