@@ -124,7 +124,9 @@ func (t *tuiServers) KeepServerSkill(_ context.Context, serverID, uri string) (t
 
 // RollbackServerSkill goes back to approval n.
 func (t *tuiServers) RollbackServerSkill(_ context.Context, serverID, uri string, n int) (tui.ServerSkillView, error) {
-	return t.act(func(svc *mcpclient.SkillService) (mcpclient.ServerSkill, error) { return svc.Rollback(serverID, uri, n) })
+	return t.act(func(svc *mcpclient.SkillService) (mcpclient.ServerSkill, error) {
+		return svc.Rollback(serverID, uri, n)
+	})
 }
 
 func (t *tuiServers) act(fn func(*mcpclient.SkillService) (mcpclient.ServerSkill, error)) (tui.ServerSkillView, error) {
