@@ -85,6 +85,17 @@ type Profiles interface {
 	SkillsForProfile(ctx context.Context, name string) ([]SkillChoice, error)
 }
 
+// ProfileRunner is an optional capability of a Profiles backend: start a
+// profile run now, in the background (the Profiles page's "run now"). The
+// run goes on as a scheduled run does — calls that need approval wait in
+// the Inbox, the run history keeps it — and RunProfile returns its ID at
+// once. A refusal (Agent Workflows off, the profile already running, an
+// empty task, the model server down) is an error of one sentence, and
+// nothing started.
+type ProfileRunner interface {
+	RunProfile(ctx context.Context, name, task string) (runID string, err error)
+}
+
 // ProfileSummary is one row of the profile list.
 type ProfileSummary struct {
 	Name       string

@@ -16,12 +16,14 @@ import (
 // the person answers in the TUI's approvals inbox, or until the call's
 // deadline: then the run is stopped, recorded as waiting-approval with a
 // sentence saying nothing was executed, and can be started again. Time is
-// passed in (expire), never read from a clock here. It is safe for
-// concurrent use.
+// passed in (expire), never read from a clock here. close ends the count
+// channel once no background run is left, so the TUI's listener returns.
+// It is safe for concurrent use.
 type inbox struct {
 	mu      sync.Mutex
 	items   []inboxEntry
-	changes chan int // at most one unread count
+	changes chan int // at most one unread count; closed by close
+	closed  bool
 }
 
 type inboxEntry struct {
@@ -36,14 +38,19 @@ func newInbox() *inbox { return &inbox{changes: make(chan int, 1)} }
 // add queues one waiting call.
 func (ib *inbox) add(e inboxEntry) {
 	ib.mu.Lock()
+	defer ib.mu.Unlock()
 	ib.items = append(ib.items, e)
-	n := len(ib.items)
-	ib.mu.Unlock()
-	ib.notify(n)
+	ib.notify()
 }
 
-// notify publishes the count, replacing an unread older one; never blocks.
-func (ib *inbox) notify(n int) {
+// notify publishes the current count, replacing an unread older one; it
+// never blocks, and does nothing once the inbox is closed. ib.mu is held,
+// so counts are published in the order they changed.
+func (ib *inbox) notify() {
+	if ib.closed {
+		return
+	}
+	n := len(ib.items)
 	for {
 		select {
 		case ib.changes <- n:
@@ -54,6 +61,17 @@ func (ib *inbox) notify(n int) {
 		case <-ib.changes:
 		default:
 		}
+	}
+}
+
+// close ends the count channel: vouch delivers no more counts. Later
+// changes are not published; closing twice does nothing.
+func (ib *inbox) close() {
+	ib.mu.Lock()
+	defer ib.mu.Unlock()
+	if !ib.closed {
+		ib.closed = true
+		close(ib.changes)
 	}
 }
 
@@ -77,10 +95,9 @@ func (ib *inbox) answer(runID, correlationID string, d agent.Decision) error {
 	for i, e := range ib.items {
 		if e.item.RunID == runID && e.item.Call.CorrelationID == correlationID {
 			ib.items = append(ib.items[:i], ib.items[i+1:]...)
-			n := len(ib.items)
+			ib.notify()
 			ib.mu.Unlock()
 			e.reply <- d // buffered: never blocks
-			ib.notify(n)
 			return nil
 		}
 	}
@@ -105,15 +122,14 @@ func (ib *inbox) expire(now time.Time) time.Time {
 		}
 	}
 	ib.items = keep
-	n := len(keep)
+	if len(gone) > 0 {
+		ib.notify()
+	}
 	ib.mu.Unlock()
 	for _, e := range gone {
 		e.stop(store.RunWaitingApproval, fmt.Sprintf(
 			"%s needed approval (correlation ID %s) and nobody answered by %s; nothing was executed — answer sooner, classify it with a policy rule, or run the profile again",
 			safetext.Line(e.item.Call.Identity, 100), e.item.Call.CorrelationID, e.item.Deadline.Local().Format("15:04")))
-	}
-	if len(gone) > 0 {
-		ib.notify(n)
 	}
 	return next
 }
@@ -129,9 +145,8 @@ func (ib *inbox) dropRun(runID string) {
 	}
 	changed := len(keep) != len(ib.items)
 	ib.items = keep
-	n := len(keep)
-	ib.mu.Unlock()
 	if changed {
-		ib.notify(n)
+		ib.notify()
 	}
+	ib.mu.Unlock()
 }

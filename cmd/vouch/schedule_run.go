@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,8 +26,8 @@ import (
 // drives it from an injectable clock, so tests never sleep.
 type scheduler struct {
 	db *store.DB
-	// start starts a scheduled run of a profile (see profileRunner.start).
-	start func(ctx context.Context, profile, task string) (*profileRun, error)
+	// start starts a run of a profile as kind (see profileRunner.start).
+	start func(ctx context.Context, profile, task string, kind store.RunKind) (*profileRun, error)
 	// ready reports, in one sentence, a resource the profile's run needs
 	// and does not have: the model server, an MCP server, the keyring.
 	ready func(ctx context.Context, p workflow.Profile) error
@@ -40,8 +41,9 @@ type scheduler struct {
 	now func() time.Time
 
 	mu      sync.Mutex
-	running map[string]string // profile → ID of its run in flight
-	wg      sync.WaitGroup
+	running map[string]string // profile → ID of its run in flight ("" while it starts)
+	closed  bool              // shutdown was called: no run starts any more
+	wg      sync.WaitGroup    // one per entry of running
 }
 
 // Scheduler defaults.
@@ -59,7 +61,7 @@ const (
 	idleWake = time.Minute
 )
 
-func newScheduler(db *store.DB, start func(context.Context, string, string) (*profileRun, error),
+func newScheduler(db *store.DB, start func(context.Context, string, string, store.RunKind) (*profileRun, error),
 	ready func(context.Context, workflow.Profile) error, ib *inbox, now func() time.Time) *scheduler {
 	return &scheduler{db: db, start: start, ready: ready, inbox: ib, approvalWait: defaultApprovalWait,
 		started: now(), now: now, running: map[string]string{}}
@@ -88,6 +90,15 @@ func (s *scheduler) loop(ctx context.Context, after func(time.Duration) <-chan t
 
 // wait blocks until every run the scheduler started has ended.
 func (s *scheduler) wait() { s.wg.Wait() }
+
+// shutdown stops new runs from starting, runNow's included, and waits for
+// the runs going to end.
+func (s *scheduler) shutdown() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.wg.Wait()
+}
 
 // tick handles every schedule due at or before now and returns the next
 // tick of any schedule (zero: none).
@@ -222,21 +233,21 @@ func (s *scheduler) fire(ctx context.Context, p workflow.Profile, on bool, due t
 		s.note(p, due, due, 1, store.TickSkipped, store.RunSkipped, "Agent Workflows is off, so schedules are paused")
 		return
 	}
-	s.mu.Lock()
-	prev, busy := s.running[p.Name]
-	s.mu.Unlock()
-	if busy {
+	prev, ok := s.reserve(p.Name)
+	if !ok {
 		s.note(p, due, due, 1, store.TickSkipped, store.RunSkipped, fmt.Sprintf("the previous run (%s) was still going", prev))
 		return
 	}
 	if s.ready != nil {
 		if err := s.ready(ctx, p); err != nil {
+			s.release(p.Name)
 			s.note(p, due, due, 1, store.TickMissed, store.RunMissed, err.Error())
 			return
 		}
 	}
-	run, err := s.start(ctx, p.Name, p.Schedule.Task)
+	run, err := s.start(ctx, p.Name, p.Schedule.Task, store.RunScheduled)
 	if err != nil {
+		s.release(p.Name)
 		var xe *exitError
 		outcome, tick := store.RunMissed, store.TickMissed
 		if errors.As(err, &xe) && errors.Is(xe.err, errWorkflowsOff) {
@@ -246,31 +257,94 @@ func (s *scheduler) fire(ctx context.Context, p workflow.Profile, on bool, due t
 		return
 	}
 	_, _ = s.db.AppendScheduleEntry(store.ScheduleEntry{Profile: p.Name, Due: due, Count: 1, Outcome: store.TickStarted, RunID: run.ID})
+	s.background(p.Name, run, store.RunScheduled, p.Schedule.Task, due)
+}
+
+// runNow starts a run of profile name on task at the person's request (the
+// TUI's "run now", tui.ProfileRunner) and returns its ID. It runs as a
+// scheduled run does: in the background until it ends or vouch's
+// interface closes, calls that need approval waiting in the inbox, kept in
+// run history as a profile run (SPEC H6, H7). A profile with a run going
+// does not start a second one.
+func (s *scheduler) runNow(ctx context.Context, name, task string) (string, error) {
+	task = strings.TrimSpace(task)
+	if task == "" {
+		return "", errors.New("type what the run should do, e.g. \"summarise the open issues\"")
+	}
+	if prev, ok := s.reserve(name); !ok {
+		switch {
+		case s.isClosed():
+			return "", errors.New("vouch is closing, so no run starts now; run it with 'vouch run --profile' instead")
+		case prev == "":
+			return "", fmt.Errorf("profile %q is starting a run already; wait for it, then find it in the run history (ctrl+r)", name)
+		}
+		return "", fmt.Errorf("profile %q has a run going (%s); wait for it to end, or answer its calls in the approvals inbox (ctrl+e)", name, prev)
+	}
+	run, err := s.start(ctx, name, task, store.RunProfile)
+	if err != nil {
+		s.release(name)
+		return "", err
+	}
+	s.background(name, run, store.RunProfile, task, s.now())
+	return run.ID, nil
+}
+
+// reserve marks profile as having a run, or returns the ID of the run it
+// has ("" while that one starts, or when the scheduler is closed). wait
+// waits for every reservation to be released.
+func (s *scheduler) reserve(profile string) (string, bool) {
 	s.mu.Lock()
-	s.running[p.Name] = run.ID
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return "", false
+	}
+	if prev, busy := s.running[profile]; busy {
+		return prev, false
+	}
+	s.running[profile] = ""
 	s.wg.Add(1)
+	return "", true
+}
+
+// release ends profile's reservation.
+func (s *scheduler) release(profile string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.running, profile)
+	s.wg.Done()
+}
+
+func (s *scheduler) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// background follows a started run of a reserved profile until it ends,
+// then releases the profile.
+func (s *scheduler) background(profile string, run *profileRun, kind store.RunKind, task string, since time.Time) {
+	s.mu.Lock()
+	s.running[profile] = run.ID
+	s.mu.Unlock()
 	go func() {
-		defer s.wg.Done()
-		s.follow(p, run, due)
+		defer s.release(profile)
+		s.follow(profile, run, kind, task, since)
 		s.inbox.dropRun(run.ID)
-		s.mu.Lock()
-		delete(s.running, p.Name)
-		s.mu.Unlock()
 	}()
 }
 
-// follow reads a scheduled run's events to the end, queueing each call
-// that needs approval in the inbox.
-func (s *scheduler) follow(p workflow.Profile, run *profileRun, due time.Time) {
+// follow reads a background run's events to the end, queueing each call
+// that needs approval in the inbox; a call never waits as if asked before
+// since (a scheduled run's due time).
+func (s *scheduler) follow(profile string, run *profileRun, kind store.RunKind, task string, since time.Time) {
 	for ev := range run.Events {
 		ar, ok := ev.(agent.ApprovalRequested)
 		if !ok {
 			continue
 		}
-		requested := maxTime(due, s.now())
+		requested := maxTime(since, s.now())
 		s.inbox.add(inboxEntry{
-			item: tui.InboxItem{RunID: run.ID, Profile: p.Name, Kind: string(store.RunScheduled), Task: p.Schedule.Task,
+			item: tui.InboxItem{RunID: run.ID, Profile: profile, Kind: string(kind), Task: task,
 				Requested: requested, Deadline: requested.Add(s.approvalWait), Call: ar.Call, Tool: ar.Tool,
 				Reason: ar.Reason, Effect: ar.Effect, Preview: ar.Preview},
 			reply: ar.Reply,

@@ -70,7 +70,7 @@ func TestScheduleTicks(t *testing.T) {
 	}
 	var starts int
 	run, events := fakeRun(db, "run-1")
-	start := func(context.Context, string, string) (*profileRun, error) { starts++; return run, nil }
+	start := func(context.Context, string, string, store.RunKind) (*profileRun, error) { starts++; return run, nil }
 	var down error
 	ready := func(context.Context, workflow.Profile) error { return down }
 	clock := t0.Add(150 * time.Minute)
@@ -241,9 +241,7 @@ func TestScheduledApprovalInbox(t *testing.T) {
 	}
 	ib := newInbox()
 	clock := t0
-	s := newScheduler(db, func(ctx context.Context, name, task string) (*profileRun, error) {
-		return runner.start(ctx, name, task, store.RunScheduled)
-	}, nil, ib, func() time.Time { return clock })
+	s := newScheduler(db, runner.start, nil, ib, func() time.Time { return clock })
 
 	waitCount := func(want int) {
 		t.Helper()

@@ -190,11 +190,14 @@ func (s *session) runInterface(ctx context.Context, cfg backendConfig, opts tui.
 	ib := newInbox()
 	cfg.workflows = newWorkflowsTUI(s, ib)
 	b := newBackend(cfg)
-	stopSchedules := s.startScheduler(ctx, b, ib)
+	// The profile runs the person starts from the Profiles page run on the
+	// scheduler's terms; bg.stop waits for them and closes ib.
+	bg := s.startScheduler(ctx, b, ib)
+	cfg.workflows.runNow = bg.runNow
 	s.apps = newAppsService(s.mcp.mgr, s.policy, version, e.getenv)
 	opts.Servers, opts.Apps = &tuiServers{s: s}, s.apps
 	err := runProgram(ctx, b, opts, e.getenv)
-	stopSchedules()
+	bg.stop()
 	return err
 }
 

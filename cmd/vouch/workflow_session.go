@@ -8,7 +8,6 @@ import (
 
 	"vouch/agent"
 	"vouch/mcpclient"
-	"vouch/store"
 	"vouch/workflow"
 )
 
@@ -78,24 +77,36 @@ func (s *session) profileRunner(b *backend) *profileRunner {
 	}
 }
 
-// startScheduler runs the schedules while the interface runs (SPEC H6) and
-// returns the function that stops it and waits for its runs to end.
-func (s *session) startScheduler(ctx context.Context, b *backend, ib *inbox) (stop func()) {
+// background is what startScheduler returns: runNow starts a background
+// run of a profile at the person's request, on the scheduler's terms;
+// wait blocks until the background runs going now have ended; stop stops
+// the scheduler, cancels and waits for every background run, then closes
+// the inbox, so that the TUI's inbox listener returns.
+type background struct {
+	runNow func(name, task string) (string, error)
+	wait   func()
+	stop   func()
+}
+
+// startScheduler runs the schedules while the interface runs (SPEC H6).
+func (s *session) startScheduler(ctx context.Context, b *backend, ib *inbox) background {
 	ctx, cancel := context.WithCancel(ctx)
 	runner := s.profileRunner(b)
-	start := func(ctx context.Context, name, task string) (*profileRun, error) {
-		return runner.start(ctx, name, task, store.RunScheduled)
-	}
-	sch := newScheduler(s.db, start, s.readyFor(b), ib, time.Now)
+	sch := newScheduler(s.db, runner.start, s.readyFor(b), ib, time.Now)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		sch.loop(ctx, time.After)
 	}()
-	return func() {
-		cancel()
-		<-done
-		sch.wait()
+	return background{
+		runNow: func(name, task string) (string, error) { return sch.runNow(ctx, name, task) },
+		wait:   sch.wait,
+		stop: func() {
+			cancel()
+			<-done
+			sch.shutdown()
+			ib.close()
+		},
 	}
 }
 

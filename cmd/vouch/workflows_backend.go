@@ -28,13 +28,17 @@ type workflowsTUI struct {
 	ps    *profileService
 	inbox *inbox
 	now   func() time.Time
+	// runNow starts a background profile run (the scheduler's runNow); nil
+	// where no scheduler runs. Set before the interface starts.
+	runNow func(name, task string) (string, error)
 }
 
 var (
-	_ tui.Workflows  = (*backend)(nil)
-	_ tui.Profiles   = (*backend)(nil)
-	_ tui.RunHistory = (*backend)(nil)
-	_ tui.Inbox      = (*backend)(nil)
+	_ tui.Workflows     = (*backend)(nil)
+	_ tui.Profiles      = (*backend)(nil)
+	_ tui.ProfileRunner = (*backend)(nil)
+	_ tui.RunHistory    = (*backend)(nil)
+	_ tui.Inbox         = (*backend)(nil)
 )
 
 func newWorkflowsTUI(s *session, ib *inbox) *workflowsTUI {
@@ -153,6 +157,19 @@ func (w *workflowsTUI) SaveProfile(_ context.Context, in tui.ProfileInput) (tui.
 		return tui.ProfileView{}, err
 	}
 	return w.view(saved), nil
+}
+
+// RunProfile starts a background run of a profile on task now, as a
+// scheduled run runs (calls that need approval wait in the inbox, history
+// keeps it as a profile run), and returns its ID (SPEC H6, H7).
+func (w *workflowsTUI) RunProfile(_ context.Context, name, task string) (string, error) {
+	if w == nil {
+		return "", errNoDatabase
+	}
+	if w.runNow == nil {
+		return "", errors.New("profiles cannot run from here; use 'vouch run --profile NAME TASK'")
+	}
+	return w.runNow(name, task)
 }
 
 // RemoveProfile deletes a profile; its runs stay in history.
