@@ -130,6 +130,11 @@
 // [Options.Servers] inside Cmds (servers_cmds.go); a nil Servers makes the
 // pages say that MCP servers are not available here.
 //
+// When the Servers backend also implements [ServerSkills], s on an active
+// server opens its skills (server_skills.go), listed only then, and enter
+// a skill's approval preview (server_skills_preview.go) whose keys follow
+// the skill's state (SPEC I1, I3-I6).
+//
 // The server editor (servers_editor.go), the test report
 // (servers_report.go) and the remove confirmation (confirm.go) are modals
 // above Settings. The secret field is masked and write-only: editing shows
