@@ -9,6 +9,7 @@ import "github.com/charmbracelet/bubbles/key"
 type WorkflowKeyMaps struct {
 	Switch   WorkflowsKeyMap
 	Profiles ProfileListKeyMap
+	RunNow   ProfileRunKeyMap
 	Editor   ProfileEditorKeyMap
 	Runs     RunsKeyMap
 	Run      RunDetailKeyMap
@@ -21,6 +22,7 @@ func DefaultWorkflowKeyMaps() WorkflowKeyMaps {
 	return WorkflowKeyMaps{
 		Switch:   DefaultWorkflowsKeyMap(),
 		Profiles: DefaultProfileListKeyMap(),
+		RunNow:   DefaultProfileRunKeyMap(),
 		Editor:   DefaultProfileEditorKeyMap(),
 		Runs:     DefaultRunsKeyMap(),
 		Run:      DefaultRunDetailKeyMap(),
@@ -55,9 +57,25 @@ type ProfileListKeyMap struct {
 	New     key.Binding
 	Edit    key.Binding
 	Tools   key.Binding // the per-profile tool selection pane
+	Run     key.Binding // run the profile now, in the background
 	Remove  key.Binding
 	Refresh key.Binding
 	Close   key.Binding
+}
+
+// ProfileRunKeyMap is the bindings of the "run now" prompt, which asks
+// for the task of a profile run started from the Profiles page.
+type ProfileRunKeyMap struct {
+	Start  key.Binding
+	Cancel key.Binding
+}
+
+// DefaultProfileRunKeyMap returns the "run now" prompt's default bindings.
+func DefaultProfileRunKeyMap() ProfileRunKeyMap {
+	return ProfileRunKeyMap{
+		Start:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "start")),
+		Cancel: key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "cancel")),
+	}
 }
 
 // DefaultProfileListKeyMap returns the Profiles page's default bindings.
@@ -68,6 +86,7 @@ func DefaultProfileListKeyMap() ProfileListKeyMap {
 		New:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
 		Edit:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit")),
 		Tools:   key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tools")),
+		Run:     key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "run now")),
 		Remove:  key.NewBinding(key.WithKeys("x", "delete"), key.WithHelp("x", "remove")),
 		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		Close:   key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
