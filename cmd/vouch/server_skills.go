@@ -29,12 +29,21 @@ func newSkillService(s *state) (*mcpclient.SkillService, error) {
 }
 
 // serverSkillSummaries lists the server skills with a stored approval as
-// rows of `vouch skill list`: named "<server>/<name>", origin
+// rows of `vouch skill list`: named per origin as a profile names them
+// ("<server>/<name>", with the path prefix when one server has two), origin
 // "server:<server>". It reads the database only, never a server.
 func serverSkillSummaries(db *store.DB) ([]tui.SkillSummary, error) {
 	servers, err := db.MCPServers()
 	if err != nil {
 		return nil, err
+	}
+	c, err := loadSkillCatalog(db)
+	if err != nil {
+		return nil, err
+	}
+	qualified := map[[2]string]string{}
+	for _, n := range c.named {
+		qualified[[2]string{n.ServerID, n.URI}] = n.Qualified
 	}
 	var out []tui.SkillSummary
 	for _, srv := range servers {
@@ -43,7 +52,11 @@ func serverSkillSummaries(db *store.DB) ([]tui.SkillSummary, error) {
 			return nil, err
 		}
 		for _, k := range ks {
-			row := tui.SkillSummary{Name: srv.Name + "/" + k.Entry.Name, Origin: k.Origin() + " (" + string(k.State) + ")",
+			name := qualified[[2]string{srv.ID, k.Entry.URI}]
+			if name == "" {
+				name = srv.Name + "/" + k.Entry.Name
+			}
+			row := tui.SkillSummary{Name: name, Origin: k.Origin() + " (" + string(k.State) + ")",
 				Description: k.Entry.Description, Files: len(k.Entry.Files), Findings: len(k.Findings)}
 			if a := k.Approval; a != nil {
 				row.Version, row.Installed, row.SHA256 = a.N, a.At, a.SetDigest

@@ -152,3 +152,38 @@ func TestProfileRunServerSkill(t *testing.T) {
 		t.Errorf("a refused run reached the model (%d requests)", n)
 	}
 }
+
+// TestServerSkillNamesOnOneServer: two skills of one name on one server
+// are listed and enabled by their path-prefixed names, the same in `vouch
+// skill list` and on a profile; the bare name stays ambiguous (SPEC I4).
+func TestServerSkillNamesOnOneServer(t *testing.T) {
+	srv, err := mcptest.NewSkillsServer(mcptest.SkillsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	var uris []string
+	for _, path := range []string{"acme/refunds", "beta/refunds"} {
+		sk := mcptest.Skill{Path: path, Description: "Refunds of " + path, Files: map[string][]byte{
+			"SKILL.md": mcptest.SkillMD("refunds", "Refunds of "+path, "Body.")}}
+		srv.PutSkill(sk)
+		uris = append(uris, sk.URI())
+	}
+	state := t.TempDir()
+	cli(t, state, "", exitOK, "server", "add", "docs", "--url", srv.URL)
+	cli(t, state, "", exitOK, "server", "activate", "docs")
+	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
+	for _, u := range uris {
+		approveServerSkill(t, state, "docs", u)
+	}
+	out, _ := cli(t, state, "", exitOK, "skill", "list", "--json")
+	var rows []struct{ Name string }
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 2 || rows[0].Name != "docs/acme/refunds" || rows[1].Name != "docs/beta/refunds" {
+		t.Fatalf("skill list = %s (%v)", out, err)
+	}
+	cli(t, state, "", exitOK, "profile", "create", "p", "--definition", "notes", "--skill", "docs/beta/refunds")
+	_, errOut := cli(t, state, "", exitUsage, "profile", "edit", "p", "--skill", "docs/refunds")
+	if !strings.Contains(errOut, `no approved server skill is named "docs/refunds"`) {
+		t.Fatalf("ambiguous name: %q", errOut)
+	}
+}
