@@ -36,11 +36,18 @@ func (t *tuiServers) ListServerSkills(ctx context.Context, serverID string) (tui
 	for i, k := range list {
 		refs[i] = mcpclient.SkillRef{Name: k.Entry.Name, ServerID: k.ServerID, ServerLabel: k.ServerLabel, URI: k.Entry.URI}
 	}
+	// An approved skill carries the name profiles use (the catalog's); the
+	// rest are named among this listing.
 	named := mcpclient.NameSkills(refs)
+	c, err := loadSkillCatalog(t.s.db)
+	if err != nil {
+		return out, err
+	}
+	named = append(named, c.named...)
 	for _, k := range list {
 		q := k.ServerLabel + "/" + k.Entry.Name
 		for _, n := range named {
-			if n.URI == k.Entry.URI {
+			if n.ServerID == k.ServerID && n.URI == k.Entry.URI {
 				q = n.Qualified
 			}
 		}
