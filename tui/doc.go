@@ -162,6 +162,9 @@
 // (profile_tools.go): the Tools page over another toolSource, so the
 // profile's allowlist is edited with the same grouping, filter, status and
 // token cost; a tool not selected is not available to the profile's runs.
+// When the Backend is also a [ProfileRunner], g asks for a task and starts
+// the profile now in the background (profile_run.go); its approvals wait
+// in the inbox like a scheduled run's.
 //
 // ctrl+r opens the run history (runs*.go): runs a page at a time, and one
 // run with the specification it froze, its calls with correlation IDs,

@@ -13,13 +13,15 @@ import (
 // profileList is the Profiles page of Settings › Tools & Workflows (SPEC
 // H2, L2): every Agent Profile with its definition, revision, tool and
 // skill counts and schedule. n opens the profile editor for a new profile,
-// enter for the one under the cursor, t its tool selection pane; x removes
-// it after a confirmation whose default is Cancel. The panes above it
-// reload the list when they close (reveal).
+// enter for the one under the cursor, t its tool selection pane; g runs it
+// now in the background, after asking for the task, when the backend is a
+// ProfileRunner; x removes it after a confirmation whose default is
+// Cancel. The panes above it reload the list when they close (reveal).
 type profileList struct {
 	common   Common
 	keys     ProfileListKeyMap
 	profiles Profiles
+	runner   ProfileRunner // nil: profiles cannot run from here
 	width    int
 	height   int
 	active   bool
@@ -36,6 +38,9 @@ type profileList struct {
 
 func newProfileList(c Common, p Profiles) profileList {
 	l := profileList{common: c, keys: c.Keys.Workflow.Profiles, profiles: p}
+	if r, ok := p.(ProfileRunner); ok {
+		l.runner = r
+	}
 	l.syncKeys()
 	return l
 }
@@ -45,13 +50,13 @@ func (l profileList) title() string { return "Profiles" }
 // ShortHelp implements help.KeyMap.
 func (l profileList) ShortHelp() []key.Binding {
 	k := l.keys
-	return []key.Binding{k.New, k.Edit, k.Tools, k.Remove, k.Close}
+	return []key.Binding{k.New, k.Edit, k.Tools, k.Run, k.Remove, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
 func (l profileList) FullHelp() [][]key.Binding {
 	k := l.keys
-	return [][]key.Binding{{k.Up, k.Down, k.Refresh}, {k.New, k.Edit, k.Tools, k.Remove, k.Close}}
+	return [][]key.Binding{{k.Up, k.Down, k.Refresh}, {k.New, k.Edit, k.Tools, k.Run, k.Remove, k.Close}}
 }
 
 func (l profileList) setSize(width, height int) settingsPage {
@@ -115,6 +120,12 @@ func (l profileList) handle(msg tea.Msg) (profileList, Action, tea.Cmd) {
 		l.err, l.notice = "", "Removed "+safetext.Line(msg.name, 40)+"; its past runs stay in the run history."
 		l, cmd := l.reload()
 		return l, nil, cmd
+	case profileRunMsg:
+		if msg.err == nil {
+			l.err, l.notice = "", fmt.Sprintf("Started run %s of %s in the background; calls that need approval wait in the approvals inbox (%s).",
+				safetext.Line(msg.runID, 40), safetext.Line(msg.profile, 40), l.common.Keys.Chat.Inbox.Help().Key)
+		}
+		return l, nil, nil
 	case tea.KeyMsg:
 		return l.key(msg)
 	}
@@ -144,6 +155,9 @@ func (l profileList) key(msg tea.KeyMsg) (profileList, Action, tea.Cmd) {
 	case key.Matches(msg, k.Tools) && sel:
 		l.notice = ""
 		return l, OpenModal{Modal: newProfileTools(l.common, l.profiles, p.Name)}, nil
+	case key.Matches(msg, k.Run) && sel && l.runner != nil:
+		l.notice = ""
+		return l, OpenModal{Modal: newProfileRun(l.common, l.runner, p.Name)}, nil
 	case key.Matches(msg, k.Remove) && sel:
 		body := fmt.Sprintf("Remove the profile %s with its schedule? Its past runs stay in the run history.",
 			safetext.Line(p.Name, 40))
@@ -169,6 +183,7 @@ func (l *profileList) syncKeys() {
 	k.New.SetEnabled(avail)
 	k.Edit.SetEnabled(avail && sel)
 	k.Tools.SetEnabled(avail && sel)
+	k.Run.SetEnabled(avail && sel && l.runner != nil)
 	k.Remove.SetEnabled(avail && sel)
 	k.Refresh.SetEnabled(avail)
 }
