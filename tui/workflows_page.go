@@ -11,9 +11,10 @@ import (
 	"vouch/safetext"
 )
 
-// schedulesNote is what the Workflows page says about schedules, always
-// (SPEC H6): they are not a server.
-const schedulesNote = "Schedules are not a server: they fire only while vouch runs and what a run " +
+// SchedulesNote is what vouch says about schedules wherever it shows them
+// — the Workflows page, always, and 'vouch workflows status' (SPEC H6):
+// they are not a server. It is the one copy of that sentence.
+const SchedulesNote = "Schedules are not a server: they fire only while vouch runs and what a run " +
 	"needs (model server, MCP servers, keyring) is available. A missed or skipped run is recorded " +
 	"with its reason; a call that needs approval waits in the approvals inbox."
 
@@ -183,7 +184,7 @@ func (p workflowsPage) view() string {
 			"Off stops new workflow activity and deletes nothing.", w, 2)...)
 	}
 	lines = append(lines, "")
-	lines = append(lines, wrapLines(st.Detail, schedulesNote, w, 4)...)
+	lines = append(lines, wrapLines(st.Detail, SchedulesNote, w, 4)...)
 	lines = append(lines, "", st.Group.Render(fmt.Sprintf("Schedules (%d)", len(p.schedules))))
 
 	var foot []string

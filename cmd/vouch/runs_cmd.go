@@ -10,6 +10,7 @@ import (
 
 	"vouch/safetext"
 	"vouch/store"
+	"vouch/tui"
 )
 
 // runsJSON is `vouch runs --json`: one page, newest first, and the cursor
@@ -232,10 +233,6 @@ type scheduleJSON struct {
 	LastAt  time.Time `json:"last_at,omitzero"`
 }
 
-// scheduleNote is what the settings screen and `vouch workflows status`
-// say about schedules (SPEC H6).
-const scheduleNote = "schedules fire only while vouch's interface is running and the model server, MCP servers and keyring they need are available; vouch is not a server, and a missed run is recorded, never run later"
-
 // runWorkflowsCmd is `vouch workflows on|off|status [--json]` (SPEC H1).
 func runWorkflowsCmd(_ context.Context, g *globals, args []string, e env) error {
 	if len(args) == 0 {
@@ -273,7 +270,7 @@ func runWorkflowsCmd(_ context.Context, g *globals, args []string, e env) error 
 		if st.Profiles == 1 {
 			noun = "profile"
 		}
-		if _, err := fmt.Fprintf(e.stdout, "Agent Workflows is %s\n%d %s, %d with a schedule; %s\n", state, st.Profiles, noun, len(st.Schedules), scheduleNote); err != nil {
+		if _, err := fmt.Fprintf(e.stdout, "Agent Workflows is %s\n%d %s, %d with a schedule.\n%s\n", state, st.Profiles, noun, len(st.Schedules), tui.SchedulesNote); err != nil {
 			return err
 		}
 		for _, s := range st.Schedules {
@@ -308,7 +305,7 @@ func workflowsStatus(db *store.DB, now time.Time) (workflowsJSON, error) {
 	if err != nil {
 		return workflowsJSON{}, err
 	}
-	out := workflowsJSON{Enabled: on, Profiles: len(profiles), Schedules: []scheduleJSON{}, Note: scheduleNote}
+	out := workflowsJSON{Enabled: on, Profiles: len(profiles), Schedules: []scheduleJSON{}, Note: tui.SchedulesNote}
 	for _, p := range profiles {
 		if p.Schedule == nil {
 			continue

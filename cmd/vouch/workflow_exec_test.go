@@ -13,6 +13,7 @@ import (
 	"vouch/policy"
 	"vouch/store"
 	"vouch/store/storetest"
+	"vouch/tui"
 	"vouch/workflow"
 )
 
@@ -228,5 +229,21 @@ func TestChatRunPolicyDigest(t *testing.T) {
 	}
 	if now, _ := s.db.PolicyRules(); digestRules(now) == frozen {
 		t.Fatal("the rule change did not happen; the test proves nothing")
+	}
+}
+
+// TestWorkflowsStatusNote: `vouch workflows status`, as text and JSON,
+// says that schedules are not a server in the very sentence the Settings
+// screen's Workflows page shows (SPEC H6).
+func TestWorkflowsStatusNote(t *testing.T) {
+	state := t.TempDir()
+	out, _ := cli(t, state, "", exitOK, "workflows", "status")
+	if !strings.Contains(out, tui.SchedulesNote) {
+		t.Fatalf("status lacks the Workflows page's note:\n%s", out)
+	}
+	js, _ := cli(t, state, "", exitOK, "workflows", "status", "--json")
+	var st workflowsJSON
+	if err := json.Unmarshal([]byte(js), &st); err != nil || st.Note != tui.SchedulesNote {
+		t.Fatalf("status --json note = %q (%v), want the Workflows page's", st.Note, err)
 	}
 }
