@@ -151,9 +151,10 @@ type frozenSkills struct {
 // and pins them, then orders them — local policy skills first (SPEC I6).
 // ctx bounds every server read the run makes for its skills.
 func (pr *profileRunner) freezeProfileSkills(ctx context.Context, p workflow.Profile) (frozenSkills, error) {
-	out := frozenSkills{blobs: pr.db}
+	local := newPinnedBlobs() // local skill files, read now (workflow_blobs.go)
+	out := frozenSkills{blobs: local}
 	if !slices.ContainsFunc(p.Skills, isServerSkillName) {
-		run, recs, err := freezeSkills(pr.db, p.Skills)
+		run, recs, err := freezeSkills(pr.db, p.Skills, local)
 		if err != nil {
 			return out, err
 		}
@@ -178,7 +179,7 @@ func (pr *profileRunner) freezeProfileSkills(ctx context.Context, p workflow.Pro
 		}
 		named = append(named, n)
 		if n.Local() {
-			run, recs, err := freezeSkills(pr.db, []string{name})
+			run, recs, err := freezeSkills(pr.db, []string{name}, local)
 			if err != nil {
 				return out, err
 			}
@@ -190,7 +191,7 @@ func (pr *profileRunner) freezeProfileSkills(ctx context.Context, p workflow.Pro
 		}
 		if sr == nil {
 			sr = pr.serverSkills.NewRun(ctx)
-			sr.Local = pr.db
+			sr.Local = local
 			out.blobs = sr
 		}
 		fs, err := sr.Freeze(n.ServerID, n.URI, mcpclient.FreezeOptions{Name: n.Qualified})

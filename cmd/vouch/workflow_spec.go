@@ -104,9 +104,9 @@ var errSkillMissing = errors.New("skill not installed")
 
 // freezeSkills turns the latest installed version of each enabled skill
 // into what the run reads: SKILL.md and the manifest-declared resources,
-// by content address. Undeclared files are left out, so the model cannot
-// see them (SPEC H5).
-func freezeSkills(db *store.DB, names []string) ([]agent.FrozenSkill, []frozenSkill, error) {
+// by content address, their content pinned in pin for the whole run.
+// Undeclared files are left out, so the model cannot see them (SPEC H5).
+func freezeSkills(db *store.DB, names []string, pin *pinnedBlobs) ([]agent.FrozenSkill, []frozenSkill, error) {
 	var run []agent.FrozenSkill
 	var rec []frozenSkill
 	for _, name := range names {
@@ -130,6 +130,9 @@ func freezeSkills(db *store.DB, names []string) ([]agent.FrozenSkill, []frozenSk
 			if declared[f.Path] {
 				fs.Resources = append(fs.Resources, agent.FrozenFile{Path: f.Path, SHA256: f.SHA256, Size: f.Size})
 			}
+		}
+		if err := pin.pin(db, fs); err != nil {
+			return nil, nil, err
 		}
 		run = append(run, fs)
 		rec = append(rec, frozenSkill{Name: v.Name, Version: v.Version, SHA256: v.SHA256, Origin: fs.Origin,
