@@ -247,3 +247,53 @@ func TestWorkflowsStatusNote(t *testing.T) {
 		t.Fatalf("status --json note = %q (%v), want the Workflows page's", st.Note, err)
 	}
 }
+
+// TestSkillRemovedMidRun: a skill removed from the catalog while a profile
+// run that froze it is in flight — its files deleted — is still read by
+// that run, exactly as frozen: skill_load and skill_read answer from what
+// the run pinned at start. A run started after the removal is refused in
+// one sentence (SPEC H4, H5).
+func TestSkillRemovedMidRun(t *testing.T) {
+	gate := make(chan struct{})
+	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
+		{Match: agenttest.AfterToolResult(), Repeat: true, Steps: agenttest.Words("Done.")},
+		{Steps: []agenttest.Step{agenttest.Wait(gate),
+			agenttest.ToolCall(0, "c1", "skill_load", `{"name":"release-notes"}`),
+			agenttest.ToolCall(1, "c2", "skill_read", `{"name":"release-notes","path":"references/style.md"}`)}},
+	}}, agenttest.WithModels("m"))
+	defer model.Close()
+	db := storetest.MustOpen(t)
+	mustDefinition(t, db)
+	skill := putSkill(t, db, "release-notes")
+	mustProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes", Skills: []string{"release-notes"}})
+	runner := testRunner(t, db, model.URL(), t.TempDir())
+	run, err := runner.start(t.Context(), "notes", "go", store.RunProfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	if err := db.RemoveSkill("release-notes"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SkillBlob(skill.Files[0].SHA256); err == nil {
+		t.Fatal("the removal kept the skill's files; the test proves nothing")
+	}
+	close(gate)
+	results := map[string]agent.ToolCallFinished{}
+	for ev := range run.Events {
+		if f, ok := ev.(agent.ToolCallFinished); ok {
+			results[f.Call.WireName] = f
+		}
+	}
+	if r := results["skill_load"]; r.IsError || !strings.Contains(r.Result, "Always list breaking changes first.") {
+		t.Fatalf("skill_load after the removal = %+v; want the frozen SKILL.md", r)
+	}
+	if r := results["skill_read"]; r.IsError || !strings.Contains(r.Result, "Use the past tense.") {
+		t.Fatalf("skill_read after the removal = %+v; want the frozen resource", r)
+	}
+
+	_, err = runner.start(t.Context(), "notes", "again", store.RunProfile)
+	if err == nil || !strings.Contains(err.Error(), "release-notes") || strings.Count(err.Error(), "\n") != 0 {
+		t.Fatalf("a run after the removal: %v; want one sentence naming the skill", err)
+	}
+}

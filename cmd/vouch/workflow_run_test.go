@@ -22,6 +22,12 @@ func catalogSkill(t *testing.T, state, name string) store.SkillVersion {
 		t.Fatal(err)
 	}
 	defer func() { _ = db.Close() }()
+	return putSkill(t, db, name)
+}
+
+// putSkill is catalogSkill on an open database.
+func putSkill(t *testing.T, db *store.DB, name string) store.SkillVersion {
+	t.Helper()
 	files := map[string]string{
 		"SKILL.md":            "---\nname: " + name + "\ndescription: Writes release notes.\n---\nAlways list breaking changes first.\n",
 		"references/style.md": "Use the past tense.\n",
