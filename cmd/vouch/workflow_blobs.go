@@ -25,9 +25,12 @@ type pinnedBlobs struct {
 	mu    sync.Mutex
 	files map[string][]byte // sha256 → content
 	size  int64
+	limit int64 // bytes it may hold
 }
 
-func newPinnedBlobs() *pinnedBlobs { return &pinnedBlobs{files: map[string][]byte{}} }
+func newPinnedBlobs() *pinnedBlobs {
+	return &pinnedBlobs{files: map[string][]byte{}, limit: maxPinnedBytes}
+}
 
 // pin reads the frozen files of s from db and keeps them. A file gone from
 // the catalog means the skill was removed as the run started.
@@ -50,8 +53,8 @@ func (p *pinnedBlobs) pin(db *store.DB, s agent.FrozenSkill) error {
 		p.size += int64(len(data))
 		size := p.size
 		p.mu.Unlock()
-		if size > maxPinnedBytes {
-			return fmt.Errorf("the enabled skills' files come to more than the %d MiB one run holds; enable fewer skills on the profile", maxPinnedBytes>>20)
+		if size > p.limit {
+			return fmt.Errorf("the enabled skills' files come to more than the %s one run holds; enable fewer skills on the profile", fmt.Sprintf("%d KiB", p.limit>>10))
 		}
 	}
 	return nil

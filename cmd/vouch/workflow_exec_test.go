@@ -297,3 +297,30 @@ func TestSkillRemovedMidRun(t *testing.T) {
 		t.Fatalf("a run after the removal: %v; want one sentence naming the skill", err)
 	}
 }
+
+// TestPinnedBlobsBound: a run holds at most its limit of local skill text;
+// past it the run is refused in one sentence, and a file the run did not
+// freeze is never served (SPEC H5).
+func TestPinnedBlobsBound(t *testing.T) {
+	db := storetest.MustOpen(t)
+	v := putSkill(t, db, "release-notes")
+	fs, _, err := freezeSkills(db, []string{"release-notes"}, newPinnedBlobs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := &pinnedBlobs{files: map[string][]byte{}, limit: 16}
+	if err := small.pin(db, fs[0]); err == nil || !strings.Contains(err.Error(), "enable fewer skills") {
+		t.Fatalf("over the limit: %v", err)
+	}
+	p := newPinnedBlobs()
+	if err := p.pin(db, fs[0]); err != nil {
+		t.Fatal(err)
+	}
+	undeclared := v.Files[2] // notes/private.md
+	if _, err := p.SkillBlob(undeclared.SHA256); err == nil {
+		t.Fatal("an undeclared file was pinned and served")
+	}
+	if data, err := p.SkillBlob(v.Files[0].SHA256); err != nil || !strings.Contains(string(data), "Always list breaking changes first.") {
+		t.Fatalf("SKILL.md = %q, %v", data, err)
+	}
+}
