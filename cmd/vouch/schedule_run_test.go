@@ -11,7 +11,6 @@ import (
 
 	"vouch/agent"
 	"vouch/agent/agenttest"
-	"vouch/policy"
 	"vouch/store"
 	"vouch/store/storetest"
 	"vouch/workflow"
@@ -164,7 +163,7 @@ func testRunner(t *testing.T, db *store.DB, url, dir string) *profileRunner {
 			return agent.NewClient(url, "", &http.Client{}), model, nil
 		},
 		cwd:    dir,
-		audit:  func(string) func(policy.Record) { return func(policy.Record) {} },
+		policy: newRunPolicy(db, dir, nil),
 		limits: agent.DefaultLimits(),
 		onErr:  func(err error) { t.Errorf("history: %v", err) },
 	}

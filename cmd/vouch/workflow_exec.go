@@ -11,7 +11,6 @@ import (
 
 	"vouch/agent"
 	"vouch/mcpclient"
-	"vouch/policy"
 	"vouch/store"
 )
 
@@ -34,9 +33,10 @@ type profileRunner struct {
 	label func(identity string) string
 	// cwd is the workspace of a profile that names none.
 	cwd string
-	// audit returns what records every policy decision of the run with
-	// ID runID, tied to that run (SPEC H7).
-	audit  func(runID string) func(policy.Record)
+	// policy decides every call of a run on the snapshot the run froze —
+	// automatic allows ask while the audit cannot be written, as in chat —
+	// and audits each decision with the run's ID (SPEC D6, H7).
+	policy *runPolicy
 	limits agent.Limits
 	// onErr receives history write failures.
 	onErr func(error)
@@ -166,7 +166,7 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	raw2 := make(chan agent.Event, 64)
 	rs := agent.RunSpec{Model: model, ContextWindow: window, WindowSource: source, SystemPrompt: appSystemPrompt,
 		History: []agent.Message{{Role: agent.RoleUser, Content: task, Created: time.Now()}},
-		Tools:   offered, ToolBudget: p.ToolBudget, ToolLabel: pr.label, Decide: snap.Decide, Audit: pr.audit(rec.ID), Limits: pr.limits}
+		Tools:   offered, ToolBudget: p.ToolBudget, ToolLabel: pr.label, Decide: pr.policy.decider(snap), Audit: pr.policy.auditRun(rec.ID), Limits: pr.limits}
 	if p.Temperature != nil {
 		temp := *p.Temperature // the run's own copy (SPEC D6)
 		rs.Temperature = &temp

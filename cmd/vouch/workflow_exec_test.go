@@ -324,3 +324,45 @@ func TestPinnedBlobsBound(t *testing.T) {
 		t.Fatalf("SKILL.md = %q, %v", data, err)
 	}
 }
+
+// TestProfileRunAsksWhileAuditFails: a profile run decides on the same
+// terms as a chat run — while the policy audit cannot be written, a call
+// the rules would allow on its own waits for the person instead (SPEC D6;
+// issue 4 "Audit").
+func TestProfileRunAsksWhileAuditFails(t *testing.T) {
+	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
+		{Match: agenttest.AfterToolResult(), Repeat: true, Steps: agenttest.Words("Done.")},
+		{Repeat: true, Steps: []agenttest.Step{agenttest.ToolCall(0, "c1", "fs_read", `{"path":"a.txt"}`)}},
+	}}, agenttest.WithModels("m"))
+	defer model.Close()
+	db := storetest.MustOpen(t)
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("hello"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mustDefinition(t, db)
+	mustProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes", Tools: []string{agent.IdentityFSRead}, Workspace: ws})
+	for _, failing := range []bool{false, true} {
+		pr := testRunner(t, db, model.URL(), ws)
+		pr.policy.mu.Lock()
+		pr.policy.failing = failing // as after a failed audit write
+		pr.policy.mu.Unlock()
+		run, err := pr.start(t.Context(), "notes", "read a.txt", store.RunProfile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var asked []agent.ApprovalRequested
+		for ev := range run.Events {
+			if a, ok := ev.(agent.ApprovalRequested); ok {
+				asked = append(asked, a)
+				a.Reply <- agent.Decision{Allow: true}
+			}
+		}
+		switch {
+		case !failing && len(asked) != 0:
+			t.Fatalf("with a working audit the default-allowed read asked: %+v", asked)
+		case failing && (len(asked) != 1 || asked[0].Reason != reasonNoAudit):
+			t.Fatalf("with a failing audit: asked %+v, want one approval with %q", asked, reasonNoAudit)
+		}
+	}
+}

@@ -68,7 +68,7 @@ func (s *session) profileRunner(b *backend) *profileRunner {
 		mcpTools: func(effect mcpclient.EffectFunc) []agent.Tool { return s.mcp.mgr.AgentTools(effect) },
 		label:    s.mcp.label,
 		cwd:      s.policy.workspace,
-		audit:    s.policy.auditRun,
+		policy:   s.policy,
 		limits:   agent.DefaultLimits(),
 		onErr:    s.history.report,
 		// Without a skill service no server skill loads, and a profile
