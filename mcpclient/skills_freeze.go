@@ -1,10 +1,12 @@
 package mcpclient
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"sync"
 
 	"vouch/agent"
 )
@@ -174,4 +176,50 @@ func (r *SkillRun) ReadForSkill(fromServerID, skillURI, toServerID, uri string, 
 			a.Entry.Name, fromLabel, cleanText(uri, 200), toLabel)}
 	}
 	return s.m.readResource(r.ctx, toServerID, uri)
+}
+
+// SkillRun serves the files of the server skills frozen for one run
+// (agent.SkillBlobs). Local, when set, serves every other digest (the local
+// skill catalog). It is safe for concurrent use.
+type SkillRun struct {
+	svc   *SkillService
+	ctx   context.Context
+	Local interface {
+		SkillBlob(sha256 string) ([]byte, error)
+	}
+
+	mu    sync.Mutex
+	files map[string]frozenRef
+	mem   map[string][]byte // dynamic content fetched for this run only
+}
+
+type frozenRef struct {
+	label, serverID, skillURI string
+	entry                     SkillEntry
+	uri                       string
+	pinnedOnly                bool
+}
+
+// NewRun starts the freezing of server skills for one run; ctx bounds every
+// server read the run makes through it.
+func (s *SkillService) NewRun(ctx context.Context) *SkillRun {
+	return &SkillRun{svc: s, ctx: ctx, files: map[string]frozenRef{}, mem: map[string][]byte{}}
+}
+
+// SkillBlob returns the content of one frozen file by digest: pinned, or
+// fetched and verified on first read (SPEC I2, I5).
+func (r *SkillRun) SkillBlob(sha string) ([]byte, error) {
+	r.mu.Lock()
+	data, inMem := r.mem[sha]
+	ref, ok := r.files[sha]
+	r.mu.Unlock()
+	switch {
+	case inMem:
+		return data, nil
+	case ok:
+		return r.svc.readVerified(r.ctx, ref.label, ref.serverID, ref.skillURI, ref.entry, ref.uri, ref.pinnedOnly)
+	case r.Local != nil:
+		return r.Local.SkillBlob(sha)
+	}
+	return nil, fmt.Errorf("no frozen skill file has the digest %s", sha)
 }
