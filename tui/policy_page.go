@@ -23,24 +23,16 @@ import (
 // model wrote. Without a PolicyEditor the page says policy is not
 // available here.
 type policyPage struct {
+	pageFrame
+	loads  // err is the last action's failure; a load's are below
 	common Common
 	keys   PolicyKeyMap
 	policy PolicyEditor
-	width  int
-	height int
-	active bool // shown
 
-	rules   []policy.Rule
-	records []policy.Record
-	cursor  int
-
-	seq        int // number of the latest load; older answers are dropped
-	loading    bool
-	loaded     bool
+	rules      listCursor[policy.Rule]
+	records    []policy.Record
 	rulesErr   string
 	recordsErr string
-	err        string // the last action's failure, one sentence
-	notice     string
 }
 
 // newPolicyPage returns the page; it loads when focused.
@@ -65,7 +57,7 @@ func (p policyPage) FullHelp() [][]key.Binding {
 }
 
 func (p policyPage) setSize(width, height int) settingsPage {
-	p.width, p.height = width, height
+	p.resize(width, height)
 	return p
 }
 
@@ -82,25 +74,13 @@ func (p policyPage) blur() settingsPage {
 	return p
 }
 
-func (p policyPage) focused() bool { return p.active }
-
 // reload asks for the rules and decisions again; the current ones stay on
 // screen.
 func (p policyPage) reload() (policyPage, tea.Cmd) {
 	if p.policy == nil {
 		return p, nil
 	}
-	p.seq++
-	p.loading = true
-	return p, loadPolicy(p.policy, p.seq)
-}
-
-// selected returns the rule under the cursor.
-func (p policyPage) selected() (policy.Rule, bool) {
-	if p.cursor < 0 || p.cursor >= len(p.rules) {
-		return policy.Rule{}, false
-	}
-	return p.rules[p.cursor], true
+	return p, loadPolicy(p.policy, p.begin())
 }
 
 func (p policyPage) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
@@ -134,14 +114,7 @@ func (p policyPage) loadedMsg(msg policyMsg) policyPage {
 	if msg.rulesErr != nil {
 		p.rulesErr = sentence(msg.rulesErr)
 	} else {
-		cur, had := p.selected()
-		p.rules = msg.rules
-		p.cursor = min(p.cursor, max(len(p.rules)-1, 0))
-		for i, r := range p.rules {
-			if had && r.Identity == cur.Identity {
-				p.cursor = i
-			}
-		}
+		p.rules.set(msg.rules, func(a, b policy.Rule) bool { return a.Identity == b.Identity })
 	}
 	if msg.recordsErr != nil {
 		p.recordsErr = sentence(msg.recordsErr)
@@ -154,21 +127,21 @@ func (p policyPage) loadedMsg(msg policyMsg) policyPage {
 
 // outcome reports what a Cmd did, in one sentence, and reloads.
 func (p policyPage) outcome(err error, done string) (policyPage, Action, tea.Cmd) {
-	p.err, p.notice = outcomeText(err, done)
+	p.report(err, done)
 	p, cmd := p.reload()
 	return p, nil, cmd
 }
 
 func (p policyPage) key(msg tea.KeyMsg) (policyPage, Action, tea.Cmd) {
 	k := p.keys
-	cur, ok := p.selected()
+	cur, ok := p.rules.selected()
 	switch {
 	case key.Matches(msg, k.Close):
 		return p, CloseModal{}, nil
 	case key.Matches(msg, k.Up):
-		p.cursor = max(p.cursor-1, 0)
+		p.rules.up()
 	case key.Matches(msg, k.Down):
-		p.cursor = min(p.cursor+1, max(len(p.rules)-1, 0))
+		p.rules.down()
 	case key.Matches(msg, k.Refresh):
 		p.notice = ""
 		p, cmd := p.reload()
@@ -190,10 +163,10 @@ func (p policyPage) key(msg tea.KeyMsg) (policyPage, Action, tea.Cmd) {
 func (p *policyPage) syncKeys() {
 	k := &p.keys
 	avail := p.policy != nil
-	_, sel := p.selected()
+	_, sel := p.rules.selected()
 	sel = sel && avail
-	k.Up.SetEnabled(len(p.rules) > 1)
-	k.Down.SetEnabled(len(p.rules) > 1)
+	k.Up.SetEnabled(len(p.rules.items) > 1)
+	k.Down.SetEnabled(len(p.rules.items) > 1)
 	k.Refresh.SetEnabled(avail)
 	k.Edit.SetEnabled(sel)
 	k.Delete.SetEnabled(sel)

@@ -449,7 +449,7 @@ func TestPolicyPage(t *testing.T) {
 		t.Errorf("DeleteRule got %q, want the selected rule", deleted)
 	}
 	view = m.View()
-	if p := settingsPageOf[policyPage](t, m); !strings.Contains(view, "Deleted the rule for builtin:fs_write") || len(p.rules) != 2 {
+	if p := settingsPageOf[policyPage](t, m); !strings.Contains(view, "Deleted the rule for builtin:fs_write") || len(p.rules.items) != 2 {
 		t.Errorf("page after the delete:\n%s", view)
 	}
 }

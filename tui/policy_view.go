@@ -64,7 +64,7 @@ func (p policyPage) footer(w int) []string {
 	case p.notice != "":
 		return []string{st.Detail.Render(safetext.Line(p.notice, w))}
 	}
-	s := fmt.Sprintf("%s · %s", plural(len(p.rules), "rule"), plural(len(p.records), "recent decision"))
+	s := fmt.Sprintf("%s · %s", plural(len(p.rules.items), "rule"), plural(len(p.records), "recent decision"))
 	if p.loading {
 		s += " · refreshing…"
 	}
@@ -79,10 +79,10 @@ func (p policyPage) ruleBlocks(w int) [][]string {
 	st := p.common.Styles.Modal
 	idW := ruleIDWidth(w)
 	consW := max(w-2-idW-classColWidth-effectColWidth-3, 8)
-	blocks := make([][]string, len(p.rules))
-	for i, r := range p.rules {
+	blocks := make([][]string, len(p.rules.items))
+	for i, r := range p.rules.items {
 		cursor, id := "  ", st.Item.Render(pad(shortIdentity(r.Identity, idW), idW))
-		if i == p.cursor {
+		if i == p.rules.cursor {
 			cursor = st.Prompt.Render("› ")
 			id = pad(st.Selected.Render(shortIdentity(r.Identity, idW)), idW)
 		}
@@ -90,7 +90,7 @@ func (p policyPage) ruleBlocks(w int) [][]string {
 			st.Item.Render(pad(safetext.Line(string(r.Effect), effectColWidth), effectColWidth)) + " " +
 			st.Detail.Render(safetext.Line(constraintSummary(r.Constraints), consW))
 		blocks[i] = []string{row}
-		if i == p.cursor {
+		if i == p.rules.cursor {
 			detail := []string{safetext.Line(r.Identity, 0)}
 			if !r.Updated.IsZero() {
 				detail = append(detail, "updated "+ago(p.common.Now(), r.Updated))
@@ -112,7 +112,7 @@ func (p policyPage) ruleLines(blocks [][]string, rows, w int) []string {
 	switch {
 	case p.rulesErr != "":
 		return append(lines, wrapLines(st.Error, "✗ "+p.rulesErr, w, 2)...)
-	case len(p.rules) == 0:
+	case len(p.rules.items) == 0:
 		return append(lines, st.Detail.Render(safetext.Line(
 			"No rules yet: every external tool asks. Classify one with c in its approval pane.", w)))
 	}
@@ -120,26 +120,7 @@ func (p policyPage) ruleLines(blocks [][]string, rows, w int) []string {
 	lines = append(lines, st.Detail.Render("  "+pad("Tool", idW)+" "+pad("Class", classColWidth)+" "+
 		pad("Effect", effectColWidth)+" Constraints"))
 	room := max(rows-2, 1)
-	first := 0
-	for p.blockLines(blocks, first, p.cursor) > room && first < p.cursor {
-		first++
-	}
-	for i := first; i < len(blocks); i++ {
-		if len(lines)-2+len(blocks[i]) > room {
-			break
-		}
-		lines = append(lines, blocks[i]...)
-	}
-	return lines
-}
-
-// blockLines counts the lines of blocks from..to.
-func (p policyPage) blockLines(blocks [][]string, from, to int) int {
-	n := 0
-	for i := from; i <= to && i < len(blocks); i++ {
-		n += len(blocks[i])
-	}
-	return n
+	return append(lines, scrollBlocks(blocks, p.rules.cursor, room)...)
 }
 
 // decisionLines is the recent decisions section, newest first: each

@@ -18,22 +18,14 @@ import (
 // ProfileRunner; x removes it after a confirmation whose default is
 // Cancel. The panes above it reload the list when they close (reveal).
 type profileList struct {
+	pageFrame
+	loads
 	common   Common
 	keys     ProfileListKeyMap
 	profiles Profiles
 	runner   ProfileRunner // nil: profiles cannot run from here
-	width    int
-	height   int
-	active   bool
 
-	list   []ProfileSummary
-	cursor int
-
-	seq     int
-	loading bool
-	loaded  bool
-	err     string
-	notice  string
+	list listCursor[ProfileSummary]
 }
 
 func newProfileList(c Common, p Profiles) profileList {
@@ -60,7 +52,7 @@ func (l profileList) FullHelp() [][]key.Binding {
 }
 
 func (l profileList) setSize(width, height int) settingsPage {
-	l.width, l.height = width, height
+	l.resize(width, height)
 	return l
 }
 
@@ -74,17 +66,13 @@ func (l profileList) reload() (profileList, tea.Cmd) {
 	if l.profiles == nil {
 		return l, nil
 	}
-	l.seq++
-	l.loading = true
-	return l, listProfiles(l.profiles, l.seq)
+	return l, listProfiles(l.profiles, l.begin())
 }
 
 func (l profileList) blur() settingsPage {
 	l.active = false
 	return l
 }
-
-func (l profileList) focused() bool { return l.active }
 
 func (l profileList) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
 	l, action, cmd := l.handle(msg)
@@ -95,21 +83,9 @@ func (l profileList) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
 func (l profileList) handle(msg tea.Msg) (profileList, Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case profilesMsg:
-		if msg.seq != l.seq {
-			return l, nil, nil
-		}
-		l.loading = false
-		if msg.err != nil {
-			l.err = sentence(msg.err)
-			return l, nil, nil
-		}
-		cur, had := l.selected()
-		l.err, l.loaded, l.list = "", true, msg.profiles
-		l.cursor = min(l.cursor, max(len(l.list)-1, 0))
-		for i, p := range l.list {
-			if had && p.Name == cur.Name {
-				l.cursor = i
-			}
+		if l.settle(msg.seq, msg.err) {
+			l.err = ""
+			l.list.set(msg.profiles, func(a, b ProfileSummary) bool { return a.Name == b.Name })
 		}
 		return l, nil, nil
 	case profileRemovedMsg:
@@ -134,14 +110,14 @@ func (l profileList) handle(msg tea.Msg) (profileList, Action, tea.Cmd) {
 
 func (l profileList) key(msg tea.KeyMsg) (profileList, Action, tea.Cmd) {
 	k := l.keys
-	p, sel := l.selected()
+	p, sel := l.list.selected()
 	switch {
 	case key.Matches(msg, k.Close):
 		return l, CloseModal{}, nil
 	case key.Matches(msg, k.Up):
-		l.cursor = max(l.cursor-1, 0)
+		l.list.up()
 	case key.Matches(msg, k.Down):
-		l.cursor = min(l.cursor+1, max(len(l.list)-1, 0))
+		l.list.down()
 	case key.Matches(msg, k.Refresh):
 		l.notice = ""
 		l, cmd := l.reload()
@@ -167,19 +143,12 @@ func (l profileList) key(msg tea.KeyMsg) (profileList, Action, tea.Cmd) {
 	return l, nil, nil
 }
 
-func (l profileList) selected() (ProfileSummary, bool) {
-	if l.cursor < 0 || l.cursor >= len(l.list) {
-		return ProfileSummary{}, false
-	}
-	return l.list[l.cursor], true
-}
-
 func (l *profileList) syncKeys() {
 	k := &l.keys
 	avail := l.profiles != nil
-	_, sel := l.selected()
-	k.Up.SetEnabled(len(l.list) > 1)
-	k.Down.SetEnabled(len(l.list) > 1)
+	_, sel := l.list.selected()
+	k.Up.SetEnabled(len(l.list.items) > 1)
+	k.Down.SetEnabled(len(l.list.items) > 1)
 	k.New.SetEnabled(avail)
 	k.Edit.SetEnabled(avail && sel)
 	k.Tools.SetEnabled(avail && sel)
@@ -206,18 +175,18 @@ func (l profileList) view() string {
 	var body []string
 	switch {
 	case !l.loaded:
-	case len(l.list) == 0:
+	case len(l.list.items) == 0:
 		body = wrapLines(st.Detail, "No profiles yet. A profile ties a definition to a model, the tools it may "+
 			"use, a workspace folder, skills and an optional schedule; n makes one.", w, 3)
 	default:
 		body = append(body, st.Label.Render(pad("  Profile", 22)+pad("Definition", 20)+pad("Rev", 5)+"Tools Skills  Schedule"))
-		for i, p := range l.list {
-			body = append(body, l.row(p, i == l.cursor, w))
+		for i, p := range l.list.items {
+			body = append(body, l.row(p, i == l.list.cursor, w))
 		}
 	}
 	rows := max(l.height-len(foot), 1)
 	if len(body) > rows {
-		first := max(0, min(l.cursor+1-rows/2, len(body)-rows))
+		first := window(l.list.cursor, rows, len(body))
 		body = append(body[:1:1], body[first+1:first+rows]...)
 	}
 	for len(body) < rows {

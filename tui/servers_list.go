@@ -21,20 +21,13 @@ import (
 // an inactive server runs a test, and the report offers "activate" once it
 // connected. Deactivation acts at once.
 type serverList struct {
+	pageFrame
+	loads
 	common  Common
 	keys    ServerListKeyMap
 	servers Servers
-	width   int
-	height  int
-	active  bool // shown
 
-	list    []ServerView
-	cursor  int
-	seq     int // number of the latest load; older answers are dropped
-	loading bool
-	loaded  bool
-	err     string // the last failure, one sentence
-	notice  string
+	list listCursor[ServerView]
 }
 
 // newServerList returns the page; it loads when first focused.
@@ -62,7 +55,7 @@ func (l serverList) FullHelp() [][]key.Binding {
 }
 
 func (l serverList) setSize(width, height int) settingsPage {
-	l.width, l.height = width, height
+	l.resize(width, height)
 	return l
 }
 
@@ -80,24 +73,12 @@ func (l serverList) blur() settingsPage {
 	return l
 }
 
-func (l serverList) focused() bool { return l.active }
-
 // reload asks for the list again; the current one stays on screen.
 func (l serverList) reload() (serverList, tea.Cmd) {
 	if l.servers == nil {
 		return l, nil
 	}
-	l.seq++
-	l.loading = true
-	return l, listServers(l.servers, l.seq)
-}
-
-// selected returns the server under the cursor.
-func (l serverList) selected() (ServerView, bool) {
-	if l.cursor < 0 || l.cursor >= len(l.list) {
-		return ServerView{}, false
-	}
-	return l.list[l.cursor], true
+	return l, listServers(l.servers, l.begin())
 }
 
 func (l serverList) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
@@ -109,23 +90,9 @@ func (l serverList) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
 func (l serverList) handle(msg tea.Msg) (serverList, Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case serversMsg:
-		if msg.seq != l.seq {
-			return l, nil, nil
-		}
-		l.loading = false
-		if msg.err != nil {
-			l.err = sentence(msg.err)
-			return l, nil, nil
-		}
-		l.err = ""
-		l.loaded = true
-		cur, had := l.selected()
-		l.list = msg.servers
-		l.cursor = min(l.cursor, max(len(l.list)-1, 0))
-		for i, v := range l.list {
-			if had && v.ID == cur.ID {
-				l.cursor = i
-			}
+		if l.settle(msg.seq, msg.err) {
+			l.err = ""
+			l.list.set(msg.servers, func(a, b ServerView) bool { return a.ID == b.ID })
 		}
 		return l, nil, nil
 	case serverActiveMsg:
@@ -145,32 +112,23 @@ func (l serverList) handle(msg tea.Msg) (serverList, Action, tea.Cmd) {
 	return l, nil, nil
 }
 
-// outcomeText is what a page says after a Cmd: the error as one sentence,
-// or the notice done.
-func outcomeText(err error, done string) (errText, notice string) {
-	if err != nil {
-		return sentence(err), ""
-	}
-	return "", done
-}
-
 // outcome reports what a Cmd did, in one sentence, and reloads.
 func (l serverList) outcome(err error, done string) (serverList, Action, tea.Cmd) {
-	l.err, l.notice = outcomeText(err, done)
+	l.report(err, done)
 	l, cmd := l.reload()
 	return l, nil, cmd
 }
 
 func (l serverList) key(msg tea.KeyMsg) (serverList, Action, tea.Cmd) {
 	k := l.keys
-	cur, ok := l.selected()
+	cur, ok := l.list.selected()
 	switch {
 	case key.Matches(msg, k.Close):
 		return l, CloseModal{}, nil
 	case key.Matches(msg, k.Up):
-		l.cursor = max(l.cursor-1, 0)
+		l.list.up()
 	case key.Matches(msg, k.Down):
-		l.cursor = min(l.cursor+1, max(len(l.list)-1, 0))
+		l.list.down()
 	case key.Matches(msg, k.Refresh):
 		l.notice = ""
 		var cmd tea.Cmd
@@ -208,10 +166,10 @@ func (l serverList) key(msg tea.KeyMsg) (serverList, Action, tea.Cmd) {
 func (l *serverList) syncKeys() {
 	k := &l.keys
 	avail := l.servers != nil
-	cur, sel := l.selected()
+	cur, sel := l.list.selected()
 	sel = sel && avail
-	k.Up.SetEnabled(len(l.list) > 1)
-	k.Down.SetEnabled(len(l.list) > 1)
+	k.Up.SetEnabled(len(l.list.items) > 1)
+	k.Down.SetEnabled(len(l.list.items) > 1)
 	k.Add.SetEnabled(avail)
 	k.Refresh.SetEnabled(avail)
 	k.Edit.SetEnabled(sel)
@@ -253,17 +211,17 @@ func (l serverList) view() string {
 		foot = st.Detail.Render("Loading servers…")
 	default:
 		active := 0
-		for _, v := range l.list {
+		for _, v := range l.list.items {
 			if v.Active {
 				active++
 			}
 		}
-		foot = st.Detail.Render(fmt.Sprintf("%d servers · %d active", len(l.list), active))
+		foot = st.Detail.Render(fmt.Sprintf("%d servers · %d active", len(l.list.items), active))
 		if l.loading {
 			foot += st.Detail.Render(" · refreshing…")
 		}
 	}
-	if len(l.list) == 0 {
+	if len(l.list.items) == 0 {
 		lines := []string{}
 		if l.loaded {
 			lines = append(lines, st.Detail.Render(fmt.Sprintf("No MCP servers yet. Press %s to add one.", l.keys.Add.Help().Key)))
@@ -273,35 +231,16 @@ func (l serverList) view() string {
 
 	header := "  " + pad("Name", nameW) + " " + pad("Endpoint", hostW) + " " + pad("Status", statusWidth) + " " +
 		padLeft("Tools", toolsColWidth) + " " + padLeft("Fetched", fetchedColWidth)
-	blocks := make([][]string, len(l.list))
-	for i, v := range l.list {
-		blocks[i] = l.rows(v, i == l.cursor, nameW, hostW)
+	blocks := make([][]string, len(l.list.items))
+	for i, v := range l.list.items {
+		blocks[i] = l.rows(v, i == l.list.cursor, nameW, hostW)
 	}
 	rows := max(l.height-1-lipgloss.Height(foot), 1) // the column titles and the footer
-	first := 0
-	for used := l.blockLines(blocks, first, l.cursor); used > rows && first < l.cursor; used = l.blockLines(blocks, first, l.cursor) {
-		first++
-	}
-	lines := []string{st.Detail.Render(header)}
-	for i := first; i < len(blocks); i++ {
-		if len(lines)-1+len(blocks[i]) > rows {
-			break
-		}
-		lines = append(lines, blocks[i]...)
-	}
+	lines := append([]string{st.Detail.Render(header)}, scrollBlocks(blocks, l.list.cursor, rows)...)
 	for len(lines) < rows+1 {
 		lines = append(lines, "")
 	}
 	return strings.Join(append(lines, foot), "\n")
-}
-
-// blockLines counts the lines of blocks from..to.
-func (l serverList) blockLines(blocks [][]string, from, to int) int {
-	n := 0
-	for i := from; i <= to && i < len(blocks); i++ {
-		n += len(blocks[i])
-	}
-	return n
 }
 
 // rows renders one server: its row, its details when selected, and its

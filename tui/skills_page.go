@@ -17,21 +17,13 @@ import (
 // name, description and origin come from a package and pass through
 // safetext. Without a SkillCatalog the page says skills are not available.
 type skillsPage struct {
+	pageFrame
+	loads
 	common  Common
 	keys    SkillsPageKeyMap
 	catalog SkillCatalog
-	width   int
-	height  int
-	active  bool
 
-	skills []SkillSummary
-	cursor int
-
-	seq     int
-	loading bool
-	loaded  bool
-	err     string
-	notice  string
+	skills listCursor[SkillSummary]
 }
 
 // newSkillsPage returns the page; it loads when focused.
@@ -56,7 +48,7 @@ func (p skillsPage) FullHelp() [][]key.Binding {
 }
 
 func (p skillsPage) setSize(width, height int) settingsPage {
-	p.width, p.height = width, height
+	p.resize(width, height)
 	return p
 }
 
@@ -71,22 +63,11 @@ func (p skillsPage) blur() settingsPage {
 	return p
 }
 
-func (p skillsPage) focused() bool { return p.active }
-
 func (p skillsPage) reload() (skillsPage, tea.Cmd) {
 	if p.catalog == nil {
 		return p, nil
 	}
-	p.seq++
-	p.loading = true
-	return p, loadSkills(p.catalog, p.seq)
-}
-
-func (p skillsPage) selected() (SkillSummary, bool) {
-	if p.cursor < 0 || p.cursor >= len(p.skills) {
-		return SkillSummary{}, false
-	}
-	return p.skills[p.cursor], true
+	return p, loadSkills(p.catalog, p.begin())
 }
 
 func (p skillsPage) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
@@ -98,21 +79,8 @@ func (p skillsPage) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
 func (p skillsPage) handle(msg tea.Msg) (skillsPage, Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case skillsMsg:
-		if msg.seq != p.seq {
-			return p, nil, nil
-		}
-		p.loading = false
-		if msg.err != nil {
-			p.err = sentence(msg.err)
-			return p, nil, nil
-		}
-		cur, had := p.selected()
-		p.skills, p.loaded = msg.skills, true
-		p.cursor = min(p.cursor, max(len(p.skills)-1, 0))
-		for i, s := range p.skills {
-			if had && s.Name == cur.Name {
-				p.cursor = i
-			}
+		if p.settle(msg.seq, msg.err) {
+			p.skills.set(msg.skills, func(a, b SkillSummary) bool { return a.Name == b.Name })
 		}
 		return p, nil, nil
 	case skillInstalledMsg:
@@ -127,21 +95,21 @@ func (p skillsPage) handle(msg tea.Msg) (skillsPage, Action, tea.Cmd) {
 }
 
 func (p skillsPage) outcome(err error, done string) (skillsPage, Action, tea.Cmd) {
-	p.err, p.notice = outcomeText(err, done)
+	p.report(err, done)
 	p, cmd := p.reload()
 	return p, nil, cmd
 }
 
 func (p skillsPage) key(msg tea.KeyMsg) (skillsPage, Action, tea.Cmd) {
 	k := p.keys
-	cur, ok := p.selected()
+	cur, ok := p.skills.selected()
 	switch {
 	case key.Matches(msg, k.Close):
 		return p, CloseModal{}, nil
 	case key.Matches(msg, k.Up):
-		p.cursor = max(p.cursor-1, 0)
+		p.skills.up()
 	case key.Matches(msg, k.Down):
-		p.cursor = min(p.cursor+1, max(len(p.skills)-1, 0))
+		p.skills.down()
 	case key.Matches(msg, k.Refresh):
 		p.notice = ""
 		p, cmd := p.reload()
@@ -162,9 +130,9 @@ func (p skillsPage) key(msg tea.KeyMsg) (skillsPage, Action, tea.Cmd) {
 func (p *skillsPage) syncKeys() {
 	k := &p.keys
 	avail := p.catalog != nil
-	_, sel := p.selected()
-	k.Up.SetEnabled(len(p.skills) > 1)
-	k.Down.SetEnabled(len(p.skills) > 1)
+	_, sel := p.skills.selected()
+	k.Up.SetEnabled(len(p.skills.items) > 1)
+	k.Down.SetEnabled(len(p.skills.items) > 1)
 	k.Refresh.SetEnabled(avail)
 	k.Install.SetEnabled(avail)
 	k.Remove.SetEnabled(avail && sel)
@@ -187,7 +155,7 @@ func (p skillsPage) view() string {
 	switch {
 	case p.loading && !p.loaded:
 		lines = append(lines, st.Detail.Render("Loading the skills…"))
-	case len(p.skills) == 0 && p.loaded:
+	case len(p.skills.items) == 0 && p.loaded:
 		lines = append(lines, wrapLines(st.Detail, "No skills installed. Press i to preview a skill package from a local file (.zip, .tar.gz, a folder or a SKILL.md) and install it.", w, 3)...)
 	default:
 		lines = append(lines, p.rows(w)...)
@@ -213,9 +181,9 @@ func (p skillsPage) rows(w int) []string {
 	lines := []string{st.Detail.Render("  " + pad("Skill", nameW) + " " + pad("Ver", skillVerColWidth) + " " +
 		pad("Installed", skillInstalledColWidth) + " " + pad("Findings", skillFindingsColWidth) + " Origin")}
 	now := p.common.Now()
-	for i, s := range p.skills {
+	for i, s := range p.skills.items {
 		cursor, name := "  ", st.Item.Render(pad(safetext.Line(s.Name, nameW), nameW))
-		if i == p.cursor {
+		if i == p.skills.cursor {
 			cursor, name = st.Prompt.Render("› "), pad(st.Selected.Render(safetext.Line(s.Name, nameW)), nameW)
 		}
 		findings := st.Item.Render(pad("none", skillFindingsColWidth))
@@ -225,7 +193,7 @@ func (p skillsPage) rows(w int) []string {
 		lines = append(lines, cursor+name+" "+st.Item.Render(pad(fmt.Sprintf("v%d", s.Version), skillVerColWidth))+" "+
 			st.Item.Render(pad(ago(now, s.Installed), skillInstalledColWidth))+" "+findings+" "+
 			st.Detail.Render(safetext.Line(s.Origin, originW)))
-		if i == p.cursor {
+		if i == p.skills.cursor {
 			if d := firstLine(s.Description, w-4); d != "" {
 				lines = append(lines, st.Detail.Render("    "+d))
 			}
@@ -243,7 +211,7 @@ func (p skillsPage) footer(w int) []string {
 	case p.notice != "":
 		return wrapLines(st.Detail, p.notice, w, 2)
 	}
-	s := plural(len(p.skills), "skill") + " installed · a skill is used only where a profile enables it"
+	s := plural(len(p.skills.items), "skill") + " installed · a skill is used only where a profile enables it"
 	if p.loading {
 		s += " · refreshing…"
 	}
