@@ -28,21 +28,15 @@ type inbox struct {
 	policy PolicyEditor
 	desc   ToolDescriber
 
-	items  []InboxItem
-	cursor int
-
-	seq     int
-	loading bool
-	loaded  bool
-	err     string
-	notice  string
+	loads
+	items listCursor[InboxItem]
 }
 
 // newInbox returns the inbox; Init loads it (load 1). grace, d and pe are
 // what the approval pane it opens needs, as for a chat call.
 func newInbox(c Common, ib Inbox, grace time.Duration, d ToolDescriber, pe PolicyEditor) inbox {
 	in := inbox{common: c, keys: c.Keys.Workflow.Inbox, ib: ib, grace: grace, desc: d, policy: pe,
-		seq: 1, loading: ib != nil}
+		loads: loads{seq: 1, loading: ib != nil}}
 	in.syncKeys()
 	return in
 }
@@ -86,17 +80,10 @@ func (in inbox) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 func (in inbox) handle(msg tea.Msg) (inbox, Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case inboxMsg:
-		if msg.seq != in.seq {
-			return in, nil, nil
+		if in.settle(msg.seq, msg.err) {
+			in.err = ""
+			in.items.set(msg.items, nil)
 		}
-		in.loading = false
-		if msg.err != nil {
-			in.err = sentence(msg.err)
-			return in, nil, nil
-		}
-		in.err, in.loaded = "", true
-		in.items = msg.items
-		in.cursor = min(in.cursor, max(len(in.items)-1, 0))
 		return in, nil, nil
 	case inboxAnsweredMsg:
 		if msg.err != nil {
@@ -111,7 +98,7 @@ func (in inbox) handle(msg tea.Msg) (inbox, Action, tea.Cmd) {
 		}
 		return in.reload()
 	case inboxCountMsg:
-		if msg.err == nil && !msg.closed && msg.count != len(in.items) {
+		if msg.err == nil && !msg.closed && msg.count != len(in.items.items) {
 			return in.reload()
 		}
 		return in, nil, nil
@@ -121,16 +108,16 @@ func (in inbox) handle(msg tea.Msg) (inbox, Action, tea.Cmd) {
 		case key.Matches(msg, k.Close):
 			return in, CloseModal{}, nil
 		case key.Matches(msg, k.Up):
-			in.cursor = max(in.cursor-1, 0)
+			in.items.up()
 		case key.Matches(msg, k.Down):
-			in.cursor = min(in.cursor+1, max(len(in.items)-1, 0))
+			in.items.down()
 		case key.Matches(msg, k.Refresh):
 			in.notice = ""
 			return in.reload()
 		case key.Matches(msg, k.Open):
-			if in.cursor < len(in.items) {
+			if it, ok := in.items.selected(); ok {
 				in.notice = ""
-				return in, OpenModal{Modal: in.approvalFor(in.items[in.cursor])}, nil
+				return in, OpenModal{Modal: in.approvalFor(it)}, nil
 			}
 		}
 	}
@@ -142,9 +129,7 @@ func (in inbox) reload() (inbox, Action, tea.Cmd) {
 	if in.ib == nil {
 		return in, nil, nil
 	}
-	in.seq++
-	in.loading = true
-	return in, nil, loadInbox(in.ib, in.seq)
+	return in, nil, loadInbox(in.ib, in.begin())
 }
 
 // reveal implements revealer: the approval pane above closed.
@@ -167,9 +152,9 @@ func (in inbox) approvalFor(it InboxItem) approval {
 
 func (in *inbox) syncKeys() {
 	k := &in.keys
-	k.Up.SetEnabled(len(in.items) > 1)
-	k.Down.SetEnabled(len(in.items) > 1)
-	k.Open.SetEnabled(len(in.items) > 0)
+	k.Up.SetEnabled(len(in.items.items) > 1)
+	k.Down.SetEnabled(len(in.items.items) > 1)
+	k.Open.SetEnabled(len(in.items.items) > 0)
 	k.Refresh.SetEnabled(in.ib != nil)
 }
 
@@ -180,7 +165,7 @@ func (in inbox) View() string {
 	height := in.common.Height - st.Frame.GetVerticalFrameSize()
 	title := "Approvals inbox"
 	if in.loaded {
-		title += fmt.Sprintf(" (%d waiting)", len(in.items))
+		title += fmt.Sprintf(" (%d waiting)", len(in.items.items))
 	}
 	lines := []string{st.Title.Render(title)}
 	lines = append(lines, wrapLines(st.Detail, "Calls of scheduled and profile runs that need your approval. "+
@@ -197,16 +182,16 @@ func (in inbox) View() string {
 	case in.loading && !in.loaded:
 		foot = []string{st.Detail.Render("Loading…")}
 	}
-	if in.loaded && len(in.items) == 0 {
+	if in.loaded && len(in.items.items) == 0 {
 		lines = append(lines, st.Detail.Render("Nothing waits for you."))
 	}
 	var body []string
 	focus := 0
-	for i, it := range in.items {
-		if i == in.cursor {
+	for i, it := range in.items.items {
+		if i == in.items.cursor {
 			focus = len(body)
 		}
-		body = append(body, in.rows(it, i == in.cursor, inner)...)
+		body = append(body, in.rows(it, i == in.items.cursor, inner)...)
 	}
 	room := max(height-len(lines)-len(foot), 1)
 	if len(body) > room {

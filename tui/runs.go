@@ -24,19 +24,14 @@ type runList struct {
 	keys    RunsKeyMap
 	history RunHistory
 
-	runs   []RunSummary
-	next   string // cursor of the next page, "" at the end
-	cursor int
-
-	seq     int
-	loading bool
-	loaded  bool
-	err     string
+	loads
+	runs listCursor[RunSummary]
+	next string // cursor of the next page, "" at the end
 }
 
 // newRunList returns the pane; Init loads the newest page (load 1).
 func newRunList(c Common, h RunHistory) runList {
-	l := runList{common: c, keys: c.Keys.Workflow.Runs, history: h, seq: 1, loading: h != nil}
+	l := runList{common: c, keys: c.Keys.Workflow.Runs, history: h, loads: loads{seq: 1, loading: h != nil}}
 	l.syncKeys()
 	return l
 }
@@ -82,22 +77,16 @@ func (l runList) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 func (l runList) handle(msg tea.Msg) (runList, Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case runsMsg:
-		if msg.seq != l.seq {
+		if !l.settle(msg.seq, msg.err) {
 			return l, nil, nil
 		}
-		l.loading = false
-		if msg.err != nil {
-			l.err = sentence(msg.err)
-			return l, nil, nil
-		}
-		l.err, l.loaded = "", true
+		l.err = ""
+		old := l.runs.items
 		if msg.cursor == "" {
-			l.runs = append([]RunSummary(nil), msg.page.Runs...)
-		} else {
-			l.runs = append(l.runs[:len(l.runs):len(l.runs)], msg.page.Runs...)
+			old = nil // a fresh first page
 		}
+		l.runs.set(append(old[:len(old):len(old)], msg.page.Runs...), nil)
 		l.next = msg.page.Next
-		l.cursor = min(l.cursor, max(len(l.runs)-1, 0))
 		return l, nil, nil
 	case tea.KeyMsg:
 		k := l.keys
@@ -105,21 +94,19 @@ func (l runList) handle(msg tea.Msg) (runList, Action, tea.Cmd) {
 		case key.Matches(msg, k.Close):
 			return l, CloseModal{}, nil
 		case key.Matches(msg, k.Up):
-			l.cursor = max(l.cursor-1, 0)
+			l.runs.up()
 		case key.Matches(msg, k.Down):
-			l.cursor = min(l.cursor+1, max(len(l.runs)-1, 0))
-			if l.cursor == len(l.runs)-1 && l.next != "" && !l.loading {
+			l.runs.down()
+			if l.runs.last() && l.next != "" && !l.loading {
 				return l.more()
 			}
 		case key.Matches(msg, k.More):
 			return l.more()
 		case key.Matches(msg, k.Refresh):
-			l.seq++
-			l.loading = true
-			return l, nil, listRuns(l.history, l.seq, "", runsPageSize)
+			return l, nil, listRuns(l.history, l.begin(), "", runsPageSize)
 		case key.Matches(msg, k.Open):
-			if l.cursor < len(l.runs) {
-				return l, OpenModal{Modal: newRunDetail(l.common, l.history, l.runs[l.cursor])}, nil
+			if r, ok := l.runs.selected(); ok {
+				return l, OpenModal{Modal: newRunDetail(l.common, l.history, r)}, nil
 			}
 		}
 	}
@@ -131,16 +118,14 @@ func (l runList) more() (runList, Action, tea.Cmd) {
 	if l.next == "" || l.loading {
 		return l, nil, nil
 	}
-	l.seq++
-	l.loading = true
-	return l, nil, listRuns(l.history, l.seq, l.next, runsPageSize)
+	return l, nil, listRuns(l.history, l.begin(), l.next, runsPageSize)
 }
 
 func (l *runList) syncKeys() {
 	k := &l.keys
-	k.Up.SetEnabled(len(l.runs) > 1)
-	k.Down.SetEnabled(len(l.runs) > 1)
-	k.Open.SetEnabled(len(l.runs) > 0)
+	k.Up.SetEnabled(len(l.runs.items) > 1)
+	k.Down.SetEnabled(len(l.runs.items) > 1)
+	k.Open.SetEnabled(len(l.runs.items) > 0)
 	k.More.SetEnabled(l.next != "" && !l.loading)
 	k.Refresh.SetEnabled(l.history != nil)
 }
@@ -151,12 +136,12 @@ func (l runList) View() string {
 	inner := innerWidth(st, l.boxWidth())
 	height := l.common.Height - st.Frame.GetVerticalFrameSize()
 	title := "Run history"
-	if len(l.runs) > 0 {
+	if len(l.runs.items) > 0 {
 		more := ""
 		if l.next != "" {
 			more = "+"
 		}
-		title += fmt.Sprintf(" (%d%s)", len(l.runs), more)
+		title += fmt.Sprintf(" (%d%s)", len(l.runs.items), more)
 	}
 	lines := []string{st.Title.Render(title)}
 	var foot []string
@@ -171,18 +156,18 @@ func (l runList) View() string {
 		foot = []string{st.Detail.Render("Loading…")}
 	}
 	var body []string
-	if l.loaded && len(l.runs) == 0 {
+	if l.loaded && len(l.runs.items) == 0 {
 		body = []string{st.Detail.Render("No runs yet: every chat turn, profile run and scheduled run is kept here.")}
 	}
-	if len(l.runs) > 0 {
+	if len(l.runs.items) > 0 {
 		body = append(body, st.Label.Render("  "+pad("Started", 10)+pad("Kind", 10)+pad("Profile", 18)+pad("Outcome", 18)+"Task"))
 	}
 	focus := 0
-	for i, r := range l.runs {
-		if i == l.cursor {
+	for i, r := range l.runs.items {
+		if i == l.runs.cursor {
 			focus = len(body)
 		}
-		body = append(body, l.row(r, i == l.cursor, inner))
+		body = append(body, l.row(r, i == l.runs.cursor, inner))
 	}
 	rows := max(height-len(lines)-len(foot), 1)
 	if len(body) > rows {

@@ -24,17 +24,14 @@ type serverSkillsPane struct {
 	skills ServerSkills
 	server ServerView
 
-	seq     int
-	loading bool
-	loaded  bool
+	loads   // a listing with an error is still shown: it may be partial
 	listing ServerSkillListing
-	err     string
 	cursor  int
 }
 
 // newServerSkillsPane returns the pane; Init lists the server's skills.
 func newServerSkillsPane(c Common, ss ServerSkills, v ServerView) serverSkillsPane {
-	p := serverSkillsPane{common: c, keys: c.Keys.ServerSkills, skills: ss, server: v, seq: 1, loading: true}
+	p := serverSkillsPane{common: c, keys: c.Keys.ServerSkills, skills: ss, server: v, loads: loads{seq: 1, loading: true}}
 	p.syncKeys()
 	return p
 }
@@ -72,9 +69,7 @@ func (p serverSkillsPane) reveal() (Modal, tea.Cmd) {
 }
 
 func (p serverSkillsPane) reload() (serverSkillsPane, tea.Cmd) {
-	p.seq++
-	p.loading = true
-	return p, listServerSkills(p.skills, p.server.ID, p.seq)
+	return p, listServerSkills(p.skills, p.server.ID, p.begin())
 }
 
 // Update implements Modal.

@@ -27,12 +27,11 @@ import (
 // The same page, over another toolSource, is the per-profile tool selection
 // pane (profile_tools.go): there a switch edits the profile's allowlist.
 type toolsPage struct {
+	pageFrame
+	loads
 	common Common
 	keys   ToolsKeyMap
 	src    toolSource
-	width  int
-	height int
-	active bool // shown
 
 	filter    textinput.Model
 	filtering bool
@@ -42,12 +41,6 @@ type toolsPage struct {
 	visible []int        // indexes into tools that pass the filter, in display order
 	cursor  int          // index into visible
 	pending map[string]bool
-
-	seq     int
-	loading bool
-	loaded  bool
-	err     string
-	notice  string
 }
 
 // toolSource is whose tool selection the tools page shows and switches:
@@ -119,7 +112,7 @@ func (p toolsPage) FullHelp() [][]key.Binding {
 }
 
 func (p toolsPage) setSize(width, height int) settingsPage {
-	p.width, p.height = width, height
+	p.resize(width, height)
 	p.filter.Width = max(width-4, 10)
 	return p
 }
@@ -137,9 +130,7 @@ func (p toolsPage) reload() (toolsPage, tea.Cmd) {
 	if p.src.load == nil {
 		return p, nil
 	}
-	p.seq++
-	p.loading = true
-	return p, p.src.load(p.seq)
+	return p, p.src.load(p.begin())
 }
 
 func (p toolsPage) blur() settingsPage {
@@ -148,8 +139,6 @@ func (p toolsPage) blur() settingsPage {
 	p.filter.Blur()
 	return p
 }
-
-func (p toolsPage) focused() bool { return p.active }
 
 func (p toolsPage) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
@@ -160,15 +149,10 @@ func (p toolsPage) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
 func (p toolsPage) handle(msg tea.Msg) (toolsPage, Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case toolsMsg:
-		if msg.scope != p.src.scope || msg.seq != p.seq {
+		if msg.scope != p.src.scope || !p.settle(msg.seq, msg.err) {
 			return p, nil, nil
 		}
-		p.loading = false
-		if msg.err != nil {
-			p.err = sentence(msg.err)
-			return p, nil, nil
-		}
-		p.err, p.loaded = "", true
+		p.err = ""
 		cur, had := p.selected()
 		p.tools, p.order = msg.tools, msg.servers
 		p.refilter()

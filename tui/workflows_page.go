@@ -22,23 +22,16 @@ const SchedulesNote = "Schedules are not a server: they fire only while vouch ru
 // (SPEC H1, H6, L2): the Agent Workflows switch and every profile's
 // schedule. The switch moves only once SetWorkflowsEnabled has answered.
 type workflowsPage struct {
+	pageFrame
+	loads
 	common Common
 	keys   WorkflowsKeyMap
 	w      Workflows
-	width  int
-	height int
-	active bool
 
 	on        bool
 	schedules []ScheduleView
 	scroll    int
-
-	seq      int
-	loading  bool
-	loaded   bool
-	toggling bool
-	err      string
-	notice   string
+	toggling  bool
 }
 
 func newWorkflowsPage(c Common, w Workflows) workflowsPage {
@@ -62,7 +55,7 @@ func (p workflowsPage) FullHelp() [][]key.Binding {
 }
 
 func (p workflowsPage) setSize(width, height int) settingsPage {
-	p.width, p.height = width, height
+	p.resize(width, height)
 	return p
 }
 
@@ -76,17 +69,13 @@ func (p workflowsPage) reload() (workflowsPage, tea.Cmd) {
 	if p.w == nil {
 		return p, nil
 	}
-	p.seq++
-	p.loading = true
-	return p, loadWorkflows(p.w, p.seq)
+	return p, loadWorkflows(p.w, p.begin())
 }
 
 func (p workflowsPage) blur() settingsPage {
 	p.active = false
 	return p
 }
-
-func (p workflowsPage) focused() bool { return p.active }
 
 func (p workflowsPage) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
@@ -97,16 +86,10 @@ func (p workflowsPage) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
 func (p workflowsPage) handle(msg tea.Msg) (workflowsPage, Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case workflowsMsg:
-		if msg.seq != p.seq {
-			return p, nil, nil
+		if p.settle(msg.seq, msg.err) {
+			p.err = ""
+			p.on, p.schedules = msg.on, msg.schedules
 		}
-		p.loading = false
-		if msg.err != nil {
-			p.err = sentence(msg.err)
-			return p, nil, nil
-		}
-		p.err, p.loaded = "", true
-		p.on, p.schedules = msg.on, msg.schedules
 		return p, nil, nil
 	case workflowsSetMsg:
 		if !p.toggling {

@@ -474,8 +474,8 @@ func TestInboxAnswerGoesToItsRun(t *testing.T) {
 		t.Errorf("answers = %+v, want %+v", answers, want)
 	}
 	in := topModal[inbox](t, m)
-	if len(in.items) != 1 || in.items[0].RunID != "r-105" {
-		t.Errorf("inbox after answering = %+v, want only r-105's call", in.items)
+	if len(in.items.items) != 1 || in.items.items[0].RunID != "r-105" {
+		t.Errorf("inbox after answering = %+v, want only r-105's call", in.items.items)
 	}
 	if !strings.Contains(flat(m.View()), "Allowed once: the call c-9 of run r-106.") {
 		t.Errorf("no notice:\n%s", m.View())
@@ -594,12 +594,12 @@ func TestRunHistory(t *testing.T) {
 	m, _ := startWorkflows(t, f)
 	m = press[runsMsg](t, m, keyCtrlR)
 	l := topModal[runList](t, m)
-	if len(l.runs) != 2 || l.next != "r-104" {
-		t.Fatalf("first page: %d runs, next %q", len(l.runs), l.next)
+	if len(l.runs.items) != 2 || l.next != "r-104" {
+		t.Fatalf("first page: %d runs, next %q", len(l.runs.items), l.next)
 	}
 	m = press[runsMsg](t, m, keyRune('m'))
-	if l := topModal[runList](t, m); len(l.runs) != 4 || l.next != "" || l.keys.More.Enabled() {
-		t.Errorf("after m: %d runs, next %q, more enabled %v", len(l.runs), l.next, l.keys.More.Enabled())
+	if l := topModal[runList](t, m); len(l.runs.items) != 4 || l.next != "" || l.keys.More.Enabled() {
+		t.Errorf("after m: %d runs, next %q, more enabled %v", len(l.runs.items), l.next, l.keys.More.Enabled())
 	}
 	if f.pages[0] != "" || f.pages[1] != "r-104" {
 		t.Errorf("pages asked = %v", f.pages)
