@@ -3,7 +3,6 @@ package tui
 import (
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/safetext"
@@ -14,11 +13,10 @@ import (
 // ignores keys for its grace, and focus starts on Refuse: only a deliberate
 // move and enter agrees. Any way out of it answers: esc refuses.
 type appConsent struct {
+	choice // the acting button agrees
 	common Common
-	keys   ConfirmKeyMap
 	grace  time.Duration
 	ev     AppConsent
-	agree  bool // focus is on the agreeing button
 }
 
 // appConsentAnsweredMsg reports that the answer was delivered (or that
@@ -31,20 +29,11 @@ type appConsentAnsweredMsg struct {
 }
 
 func newAppConsent(c Common, ev AppConsent, grace time.Duration) appConsent {
-	return appConsent{common: c, keys: c.Keys.Confirm, grace: grace, ev: ev}
+	return appConsent{choice: choice{keys: c.Keys.Confirm}, common: c, grace: grace, ev: ev}
 }
-
-// Init implements Modal.
-func (c appConsent) Init() tea.Cmd { return nil }
 
 // KeyGrace implements Modal: the pane appears on its own (SPEC D4).
 func (c appConsent) KeyGrace() time.Duration { return c.grace }
-
-// ShortHelp implements help.KeyMap.
-func (c appConsent) ShortHelp() []key.Binding { return c.keys.ShortHelp() }
-
-// FullHelp implements help.KeyMap.
-func (c appConsent) FullHelp() [][]key.Binding { return c.keys.FullHelp() }
 
 // SetSize implements Modal.
 func (c appConsent) SetSize(width, height int) Modal {
@@ -58,24 +47,18 @@ func (c appConsent) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 	if !ok {
 		return c, nil, nil
 	}
-	switch {
-	case key.Matches(k, c.keys.Cancel):
-		return c, CloseModal{}, answerConsent(c.ev.Reply, false, "", "")
-	case key.Matches(k, c.keys.Left):
-		c.agree = false
-	case key.Matches(k, c.keys.Right):
-		c.agree = true
-	case key.Matches(k, c.keys.Choose):
-		var text, link string
-		switch {
-		case c.agree && c.ev.Link != "":
-			link = c.ev.Link
-		case c.agree:
-			text = safetext.Neutralize(c.ev.Message)
-		}
-		return c, CloseModal{}, answerConsent(c.ev.Reply, c.agree, text, link)
+	answered, yes := c.key(k)
+	if !answered {
+		return c, nil, nil
 	}
-	return c, nil, nil
+	var text, link string
+	switch {
+	case yes && c.ev.Link != "":
+		link = c.ev.Link
+	case yes:
+		text = safetext.Neutralize(c.ev.Message)
+	}
+	return c, CloseModal{}, answerConsent(c.ev.Reply, yes, text, link)
 }
 
 // answerConsent sends the answer once, never blocking.
@@ -103,14 +86,8 @@ func (c appConsent) View() string {
 		body = "The app of " + who + " asks to add this message to the conversation; it goes into your input, to edit or send:\n" +
 			safetext.Neutralize(c.ev.Message)
 	}
-	button := func(label string, focused bool) string {
-		if focused {
-			return st.FocusedButton.Render("[ " + label + " ]")
-		}
-		return st.Button.Render("  " + label + "  ")
-	}
 	lines := []string{st.Title.Render(title), ""}
 	lines = append(lines, wrapLines(st.Item, body, w, 12)...)
-	lines = append(lines, "", button("Refuse", !c.agree)+"   "+button(yes, c.agree))
+	lines = append(lines, "", c.buttons(st, "Refuse", yes))
 	return modalBox(st, w, 0, lines)
 }

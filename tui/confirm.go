@@ -13,33 +13,70 @@ import (
 // yes it closes and returns onYes, a Cmd whose result message goes to the
 // modal below, which asked.
 type confirm struct {
+	choice
 	common Common
-	keys   ConfirmKeyMap
 	title  string
 	body   string // already neutralised by the caller
 	yes    string
 	onYes  tea.Cmd
-	onAct  bool // focus is on the action, not on Cancel
+}
+
+// choice is the focus and keys every yes-or-no modal shares (confirm,
+// appConsent): two buttons, the harmless one first and focused, so enter
+// alone never agrees; left and right move, enter answers with the focused
+// button, esc answers no. The modal says what the buttons are called and
+// what an answer does.
+type choice struct {
+	keys  ConfirmKeyMap
+	onAct bool // focus is on the acting button, not on the harmless one
+}
+
+// Init implements Modal.
+func (choice) Init() tea.Cmd { return nil }
+
+// ShortHelp implements help.KeyMap.
+func (c choice) ShortHelp() []key.Binding { return c.keys.ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (c choice) FullHelp() [][]key.Binding { return c.keys.FullHelp() }
+
+// key applies a key: answered once the person chose (enter) or left
+// (esc); yes only for enter on the acting button.
+func (c *choice) key(k tea.KeyMsg) (answered, yes bool) {
+	switch {
+	case key.Matches(k, c.keys.Cancel):
+		return true, false
+	case key.Matches(k, c.keys.Left):
+		c.onAct = false
+	case key.Matches(k, c.keys.Right):
+		c.onAct = true
+	case key.Matches(k, c.keys.Choose):
+		return true, c.onAct
+	}
+	return false, false
+}
+
+// buttons renders the harmless button no and the acting one yes. The
+// focused one is bracketed, so the choice reads without colour.
+func (c choice) buttons(st ModalStyles, no, yes string) string {
+	button := func(label string, focused bool) string {
+		if focused {
+			return st.FocusedButton.Render("[ " + label + " ]")
+		}
+		return st.Button.Render("  " + label + "  ")
+	}
+	return button(no, !c.onAct) + "   " + button(yes, c.onAct)
 }
 
 // newConfirm returns a confirmation titled title that explains body and
 // offers yes (e.g. "Remove") against Cancel.
 func newConfirm(c Common, title, body, yes string, onYes tea.Cmd) confirm {
-	return confirm{common: c, keys: c.Keys.Confirm, title: title, body: body, yes: yes, onYes: onYes}
+	return confirm{choice: choice{keys: c.Keys.Confirm}, common: c, title: title, body: body, yes: yes, onYes: onYes}
 }
-
-// Init implements Modal.
-func (c confirm) Init() tea.Cmd { return nil }
 
 // KeyGrace implements Modal: it opens on the person's own key, and its
 // default is the harmless choice.
 func (c confirm) KeyGrace() time.Duration { return 0 }
-
-// ShortHelp implements help.KeyMap.
-func (c confirm) ShortHelp() []key.Binding { return c.keys.ShortHelp() }
-
-// FullHelp implements help.KeyMap.
-func (c confirm) FullHelp() [][]key.Binding { return c.keys.FullHelp() }
 
 // SetSize implements Modal.
 func (c confirm) SetSize(width, height int) Modal {
@@ -53,17 +90,11 @@ func (c confirm) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 	if !ok {
 		return c, nil, nil
 	}
+	answered, yes := c.key(k)
 	switch {
-	case key.Matches(k, c.keys.Cancel):
-		return c, CloseModal{}, nil
-	case key.Matches(k, c.keys.Left):
-		c.onAct = false
-	case key.Matches(k, c.keys.Right):
-		c.onAct = true
-	case key.Matches(k, c.keys.Choose):
-		if c.onAct {
-			return c, CloseModal{}, c.onYes
-		}
+	case yes:
+		return c, CloseModal{}, c.onYes
+	case answered:
 		return c, CloseModal{}, nil
 	}
 	return c, nil, nil
@@ -71,19 +102,12 @@ func (c confirm) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 
 func (c confirm) boxWidth() int { return min(c.common.Width-4, 60) }
 
-// View implements Modal. The focused button is bracketed, so the choice
-// reads without colour.
+// View implements Modal.
 func (c confirm) View() string {
 	st := c.common.Styles.Modal
 	w := innerWidth(st, c.boxWidth())
-	button := func(label string, focused bool) string {
-		if focused {
-			return st.FocusedButton.Render("[ " + label + " ]")
-		}
-		return st.Button.Render("  " + label + "  ")
-	}
 	lines := []string{st.Title.Render(c.title), ""}
 	lines = append(lines, wrapLines(st.Item, c.body, w, 4)...)
-	lines = append(lines, "", button("Cancel", !c.onAct)+"   "+button(c.yes, c.onAct))
+	lines = append(lines, "", c.buttons(st, "Cancel", c.yes))
 	return modalBox(st, w, 0, lines)
 }
