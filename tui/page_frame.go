@@ -1,5 +1,11 @@
 package tui
 
+import (
+	"github.com/charmbracelet/bubbles/textinput"
+
+	"vouch/safetext"
+)
+
 // The pieces of state every Settings page and list pane keeps the same
 // way, each a small type the page embeds (the way bubbles' components
 // compose): where the page is shown (pageFrame), how its loads are
@@ -139,4 +145,21 @@ func blockLines(blocks [][]string, from, to int) int {
 		n += len(blocks[i])
 	}
 	return n
+}
+
+// fieldInput is a form's text field: no prompt (the form draws the
+// label), at most limit characters, styled as the modal's items with a
+// detail-styled placeholder. value is shown neutralised, and saved as
+// shown: what a server or a store supplied may hold control sequences.
+func fieldInput(st ModalStyles, value, placeholder string, limit int) textinput.Model {
+	in := textinput.New()
+	in.Prompt = ""
+	in.CharLimit = limit
+	in.TextStyle = st.Item
+	in.PlaceholderStyle = st.Detail
+	in.Placeholder = placeholder
+	if value != "" {
+		in.SetValue(safetext.Line(value, 0))
+	}
+	return in
 }

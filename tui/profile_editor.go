@@ -59,13 +59,7 @@ func newProfileEditor(c Common, p Profiles, name string) profileEditor {
 		pfTask:        "what each scheduled run is asked",
 	}
 	for i := range e.inputs {
-		in := textinput.New()
-		in.Prompt = ""
-		in.CharLimit = 2048
-		in.TextStyle = st.Item
-		in.PlaceholderStyle = st.Detail
-		in.Placeholder = placeholders[i]
-		e.inputs[i] = in
+		e.inputs[i] = fieldInput(st, "", placeholders[i], 2048)
 	}
 	e.inputs[pfName].SetValue(safetext.Line(name, 0))
 	e.focus = pfName

@@ -37,12 +37,7 @@ type profileRunMsg struct {
 }
 
 func newProfileRun(c Common, r ProfileRunner, profile string) profileRun {
-	in := textinput.New()
-	in.Prompt = ""
-	in.CharLimit = 4096
-	in.TextStyle = c.Styles.Modal.Item
-	in.PlaceholderStyle = c.Styles.Modal.Detail
-	in.Placeholder = "e.g. summarise what changed since yesterday"
+	in := fieldInput(c.Styles.Modal, "", "e.g. summarise what changed since yesterday", 4096)
 	in.Focus()
 	p := profileRun{common: c, keys: c.Keys.Workflow.RunNow, runner: r, profile: profile, task: in}
 	p.syncKeys()

@@ -70,15 +70,7 @@ const valuesLimit = 2048
 func newRuleEditor(c Common, pe PolicyEditor, d ruleDraft, grace time.Duration) ruleEditor {
 	st := c.Styles.Modal
 	text := func(value, placeholder string, limit int) textinput.Model {
-		in := textinput.New()
-		in.Prompt = ""
-		in.CharLimit = limit
-		in.TextStyle = st.Item
-		in.PlaceholderStyle = st.Detail
-		in.Placeholder = placeholder
-		// Stored text is shown neutralised, and saved as shown.
-		in.SetValue(safetext.Line(value, 0))
-		return in
+		return fieldInput(st, value, placeholder, limit)
 	}
 	e := ruleEditor{
 		common: c,

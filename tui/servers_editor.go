@@ -65,15 +65,7 @@ func newServerEditor(c Common, s Servers, v ServerView) serverEditor {
 	values := [fieldCount]string{v.Name, v.URL, v.HeaderName, ""}
 	placeholders := [fieldCount]string{"e.g. files", "https://host/mcp", "optional, e.g. Authorization", secretNone}
 	for i := range e.inputs {
-		in := textinput.New()
-		in.Prompt = ""
-		in.CharLimit = 2048
-		in.TextStyle = st.Item
-		in.PlaceholderStyle = st.Detail
-		in.Placeholder = placeholders[i]
-		// What the server supplied is shown neutralised, and saved as shown.
-		in.SetValue(safetext.Line(values[i], 0))
-		e.inputs[i] = in
+		e.inputs[i] = fieldInput(st, values[i], placeholders[i], 2048)
 	}
 	secret := &e.inputs[fieldSecret]
 	secret.EchoMode = textinput.EchoPassword

@@ -49,12 +49,7 @@ const (
 const previewFoldLines = 12
 
 func newSkillInstall(c Common, sc SkillCatalog) skillInstall {
-	in := textinput.New()
-	in.Prompt = ""
-	in.CharLimit = 4096
-	in.TextStyle = c.Styles.Modal.Item
-	in.PlaceholderStyle = c.Styles.Modal.Detail
-	in.Placeholder = "e.g. ~/Downloads/pdf.zip"
+	in := fieldInput(c.Styles.Modal, "", "e.g. ~/Downloads/pdf.zip", 4096)
 	in.Focus()
 	m := skillInstall{common: c, keys: c.Keys.Skills.Install, catalog: sc, path: in}
 	m.syncKeys()
