@@ -171,14 +171,11 @@ func (in inbox) View() string {
 	lines = append(lines, wrapLines(st.Detail, "Calls of scheduled and profile runs that need your approval. "+
 		"Each run waits, or stops waiting at its deadline.", inner, 2)...)
 	lines = append(lines, "")
-	var foot []string
+	foot := in.said(st, inner)
 	switch {
 	case in.ib == nil:
 		lines = append(lines, st.Detail.Render("The approvals inbox is not available here."))
-	case in.err != "":
-		foot = wrapLines(st.Error, "✗ "+in.err, inner, 2)
-	case in.notice != "":
-		foot = wrapLines(st.Detail, in.notice, inner, 2)
+	case foot != nil:
 	case in.loading && !in.loaded:
 		foot = []string{st.Detail.Render("Loading…")}
 	}

@@ -67,6 +67,19 @@ func (s *loads) settle(seq int, err error) bool {
 // sentence, or the notice done.
 func (s *loads) report(err error, done string) { s.err, s.notice = outcomeText(err, done) }
 
+// said is what the pane says under its content, in at most two lines of
+// width w: the last failure marked ✗, else the last notice; nil when
+// neither.
+func (s loads) said(st ModalStyles, w int) []string {
+	switch {
+	case s.err != "":
+		return wrapLines(st.Error, "✗ "+s.err, w, 2)
+	case s.notice != "":
+		return wrapLines(st.Detail, s.notice, w, 2)
+	}
+	return nil
+}
+
 // outcomeText is what a page says after a Cmd: the error as one sentence,
 // or the notice done.
 func outcomeText(err error, done string) (errText, notice string) {

@@ -163,13 +163,8 @@ func (l profileList) view() string {
 	if l.profiles == nil {
 		return st.Detail.Render("Agent Profiles are not available here.")
 	}
-	var foot []string
-	switch {
-	case l.err != "":
-		foot = wrapLines(st.Error, "✗ "+l.err, w, 2)
-	case l.notice != "":
-		foot = wrapLines(st.Detail, l.notice, w, 2)
-	case l.loading && !l.loaded:
+	foot := l.said(st, w)
+	if foot == nil && l.loading && !l.loaded {
 		foot = []string{st.Detail.Render("Loading profiles…")}
 	}
 	var body []string

@@ -205,11 +205,8 @@ func (p skillsPage) rows(w int) []string {
 
 func (p skillsPage) footer(w int) []string {
 	st := p.common.Styles.Modal
-	switch {
-	case p.err != "":
-		return wrapLines(st.Error, "✗ "+p.err, w, 2)
-	case p.notice != "":
-		return wrapLines(st.Detail, p.notice, w, 2)
+	if said := p.said(st, w); said != nil {
+		return said
 	}
 	s := plural(len(p.skills.items), "skill") + " installed · a skill is used only where a profile enables it"
 	if p.loading {

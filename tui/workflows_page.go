@@ -170,13 +170,7 @@ func (p workflowsPage) view() string {
 	lines = append(lines, wrapLines(st.Detail, SchedulesNote, w, 4)...)
 	lines = append(lines, "", st.Group.Render(fmt.Sprintf("Schedules (%d)", len(p.schedules))))
 
-	var foot []string
-	switch {
-	case p.err != "":
-		foot = wrapLines(st.Error, "✗ "+p.err, w, 2)
-	case p.notice != "":
-		foot = wrapLines(st.Detail, p.notice, w, 2)
-	}
+	foot := p.said(st, w)
 	room := max(p.height-len(lines)-len(foot), 1)
 	var body []string
 	if p.loaded && len(p.schedules) == 0 {
