@@ -114,7 +114,7 @@ Usage:
 Commands:
 `
 
-func usage(w io.Writer) {
+func usage(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString(usageHead)
 	for _, c := range commands() {
@@ -128,7 +128,10 @@ Global flags:
 
 Exit codes: 0 done, 1 failure, 2 usage, 3 input rejected, 4 approval needed, 5 unavailable.
 `)
-	_, _ = io.WriteString(w, b.String())
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write the usage: %w", err)
+	}
+	return nil
 }
 
 // run parses args and runs the chosen command, returning the exit code.
@@ -139,11 +142,9 @@ func run(ctx context.Context, args []string, e env) int {
 	g.register(fs, e)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			usage(e.stdout)
-			return exitOK
+			return report(usage(e.stdout), e)
 		}
-		fmt.Fprintf(e.stderr, "vouch: %v; run 'vouch help' for usage.\n", err)
-		return exitUsage
+		return report(fail(exitUsage, "%v; run 'vouch help' for usage", err), e)
 	}
 	rest := fs.Args()
 	var err error
@@ -157,8 +158,7 @@ func run(ctx context.Context, args []string, e env) int {
 
 func dispatch(ctx context.Context, g *globals, name string, args []string, e env) error {
 	if name == "help" || name == "-h" || name == "--help" {
-		usage(e.stdout)
-		return nil
+		return usage(e.stdout)
 	}
 	for _, c := range commands() {
 		if c.name == name && c.run != nil {
@@ -169,6 +169,8 @@ func dispatch(ctx context.Context, g *globals, name string, args []string, e env
 }
 
 // report prints err as one sentence on stderr and maps it to an exit code.
+// It is the last resort: a failure to write to stderr has nowhere left to
+// be reported, so its write error is ignored; the exit code still tells.
 func report(err error, e env) int {
 	if err == nil {
 		return exitOK
@@ -182,7 +184,7 @@ func report(err error, e env) int {
 	if !strings.HasSuffix(msg, ".") {
 		msg += "."
 	}
-	fmt.Fprintf(e.stderr, "vouch: %s\n", msg)
+	_, _ = fmt.Fprintf(e.stderr, "vouch: %s\n", msg) // nowhere to report a failure; see above
 	return code
 }
 

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"vouch/agent"
@@ -149,8 +148,8 @@ func doctorKeyringCheck(ctx context.Context, stateDir string, e env) doctorKeyri
 }
 
 func printDoctor(w io.Writer, rep doctorReport) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	p := func(format string, args ...any) { _, _ = fmt.Fprintf(tw, format, args...) }
+	tw := newTable(w)
+	p := tw.Printf
 	p("Model servers\n")
 	for _, s := range rep.ModelServers {
 		if s.Error != "" {
@@ -194,10 +193,7 @@ func printDoctor(w io.Writer, rep doctorReport) error {
 			p("  \t%s\n", safetext.Line(m.Error, 100))
 		}
 	}
-	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("write report: %w", err)
-	}
-	return nil
+	return tw.Flush("report")
 }
 
 // resolveStateDir returns --state-dir, VOUCH_STATE_DIR, or the XDG default.

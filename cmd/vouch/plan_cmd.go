@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os"
 	"slices"
-	"text/tabwriter"
 
 	"vouch/agent"
 	"vouch/mcpclient"
@@ -142,8 +141,8 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 }
 
 func printPlan(e env, p planJSON) error {
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	pr := func(format string, args ...any) { _, _ = fmt.Fprintf(tw, format, args...) }
+	tw := newTable(e.stdout)
+	pr := tw.Printf
 	pr("window\t%d tokens (%s); tool budget %d (%.0f%%), counted by %s\n", p.Window, p.WindowSource, p.Budget, p.Fraction*100, p.Counted)
 	if p.ModelServerErr != "" {
 		pr("model server\t%s\n", safetext.Line(p.ModelServerErr, 120))
@@ -170,10 +169,7 @@ func printPlan(e env, p planJSON) error {
 	if p.Error != "" {
 		pr("error\t%s\n", p.Error)
 	}
-	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("write the plan: %w", err)
-	}
-	return nil
+	return tw.Flush("the plan")
 }
 
 // latestConversation is the conversation the TUI would open, or "".

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 
 	"vouch/mcpclient"
@@ -341,8 +340,8 @@ func policyList(g *globals, args []string, e env) error {
 }
 
 func printPolicy(e env, l policyListJSON) error {
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	p := func(format string, args ...any) { _, _ = fmt.Fprintf(tw, format, args...) }
+	tw := newTable(e.stdout)
+	p := tw.Printf
 	if len(l.Rules) == 0 {
 		p("no rules: built-in reads run inside the workspace, anything that writes asks, every external tool asks\n")
 	} else {
@@ -365,10 +364,7 @@ func printPolicy(e env, l policyListJSON) error {
 				safetext.Line(d.By, 20), safetext.Line(d.Identity, 70), safetext.Line(d.CorrelationID, 40))
 		}
 	}
-	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("write the policy: %w", err)
-	}
-	return nil
+	return tw.Flush("the policy")
 }
 
 func constraintText(cs []policy.Constraint) string {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"vouch/safetext"
 	"vouch/store"
@@ -242,16 +241,13 @@ func profileList(e env, db *store.DB, asJSON bool) error {
 		_, err := fmt.Fprintln(e.stdout, "no profiles; create one with: vouch profile create NAME --definition D")
 		return err
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	_, _ = fmt.Fprintln(tw, "NAME\tREVISION\tDEFINITION\tTOOLS\tSKILLS\tSCHEDULE")
+	tw := newTable(e.stdout)
+	tw.Println("NAME\tREVISION\tDEFINITION\tTOOLS\tSKILLS\tSCHEDULE")
 	for _, p := range ps {
-		_, _ = fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%s\n", safetext.Line(p.Name, 40), p.Revision, safetext.Line(p.Definition, 40),
+		tw.Printf("%s\t%d\t%s\t%d\t%d\t%s\n", safetext.Line(p.Name, 40), p.Revision, safetext.Line(p.Definition, 40),
 			len(p.Tools), len(p.Skills), safetext.Line(scheduleWords(p.Schedule), 40))
 	}
-	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("write list: %w", err)
-	}
-	return nil
+	return tw.Flush("list")
 }
 
 // scheduleWords is a schedule in a few words, "" for none.
@@ -269,8 +265,8 @@ func printProfile(e env, p workflow.Profile, asJSON bool) error {
 	if asJSON {
 		return writeJSON(e.stdout, p)
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	pr := func(k, v string) { _, _ = fmt.Fprintf(tw, "%s\t%s\n", k, safetext.Line(v, 0)) }
+	tw := newTable(e.stdout)
+	pr := tw.Field
 	pr("profile", fmt.Sprintf("%s (revision %d, %s)", p.Name, p.Revision, p.Updated.Local().Format("2006-01-02 15:04")))
 	def := p.Definition
 	if p.DefinitionRevision > 0 {
@@ -296,10 +292,7 @@ func printProfile(e env, p workflow.Profile, asJSON bool) error {
 	if p.Schedule != nil {
 		pr("schedule", scheduleWords(p.Schedule)+": "+p.Schedule.Task)
 	}
-	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("write profile: %w", err)
-	}
-	return nil
+	return tw.Flush("profile")
 }
 
 func orDefault(s, d string) string {
@@ -378,19 +371,16 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 			_, err := fmt.Fprintln(e.stdout, "no definitions; add one with: vouch definition add FILE.json")
 			return err
 		}
-		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-		_, _ = fmt.Fprintln(tw, "NAME\tKIND\tREVISION\tORIGIN")
+		tw := newTable(e.stdout)
+		tw.Println("NAME\tKIND\tREVISION\tORIGIN")
 		for _, d := range ds {
 			origin := orDefault(d.Origin, "person")
 			if d.EditedByPerson {
 				origin += " (edited)"
 			}
-			_, _ = fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", safetext.Line(d.Name, 40), d.Kind, d.Revision, safetext.Line(origin, 60))
+			tw.Printf("%s\t%s\t%d\t%s\n", safetext.Line(d.Name, 40), d.Kind, d.Revision, safetext.Line(origin, 60))
 		}
-		if err := tw.Flush(); err != nil {
-			return fmt.Errorf("write list: %w", err)
-		}
-		return nil
+		return tw.Flush("list")
 	})
 }
 

@@ -171,10 +171,18 @@ func headlessRun(ctx context.Context, b *backend, task string, e env, ask approv
 // activity to stderr. A call that needs approval with nobody to ask
 // stops the run, recorded as waiting for approval, with exit 4.
 func followRun(events <-chan agent.Event, stop func(store.RunOutcome, string), e env, ask approver, out *runResultJSON, quiet bool) error {
-	var stopped error // set when the run is ended for want of a person
+	var stopped error // set when the run is ended for want of a person, or its output cannot be written
 	var done agent.Done
 	var answer strings.Builder
 	midLine := false // text was written since the last newline
+	// write writes to stdout or stderr; output that cannot be written
+	// ends the run (SPEC M: a closed pipe is a failure, not silence).
+	write := func(w io.Writer, what, format string, args ...any) {
+		if _, err := fmt.Fprintf(w, format, args...); err != nil && stopped == nil {
+			stopped = fmt.Errorf("write %s: %w", what, err)
+			stop(store.RunFailed, stopped.Error())
+		}
+	}
 	for ev := range events {
 		switch ev := ev.(type) {
 		case agent.TextDelta:
@@ -182,26 +190,23 @@ func followRun(events <-chan agent.Event, stop func(store.RunOutcome, string), e
 			if quiet {
 				continue
 			}
-			if _, err := io.WriteString(e.stdout, safetext.Neutralize(ev.Text)); err != nil && stopped == nil {
-				stopped = fmt.Errorf("write the answer: %w", err)
-				stop(store.RunFailed, stopped.Error())
-			}
+			write(e.stdout, "the answer", "%s", safetext.Neutralize(ev.Text))
 			midLine = true
 		case agent.PartFinished:
 			// A flow step's or helper's answer ends its own line.
 			answer.WriteString("\n")
 			if midLine {
-				_, _ = io.WriteString(e.stdout, "\n")
+				write(e.stdout, "the answer", "\n")
 				midLine = false
 			}
 		case agent.ToolCallStarted:
-			fmt.Fprintf(e.stderr, "vouch: tool %s %s\n", safetext.Line(ev.Call.Identity, 100), safetext.Line(ev.Call.Arguments, 120))
+			write(e.stderr, "tool activity", "vouch: tool %s %s\n", safetext.Line(ev.Call.Identity, 100), safetext.Line(ev.Call.Arguments, 120))
 		case agent.ToolCallFinished:
 			outcome := "done"
 			if ev.IsError {
 				outcome = "error: " + safetext.Line(ev.Result, 160)
 			}
-			fmt.Fprintf(e.stderr, "vouch: tool %s %s\n", safetext.Line(ev.Call.Identity, 100), outcome)
+			write(e.stderr, "tool activity", "vouch: tool %s %s\n", safetext.Line(ev.Call.Identity, 100), outcome)
 		case agent.ApprovalRequested:
 			if stopped != nil {
 				continue
@@ -228,11 +233,18 @@ func followRun(events <-chan agent.Event, stop func(store.RunOutcome, string), e
 		}
 	}
 	if midLine {
-		_, _ = io.WriteString(e.stdout, "\n")
+		// The run has ended: a failed last newline fails the command but
+		// leaves the run's recorded outcome alone.
+		if _, err := io.WriteString(e.stdout, "\n"); err != nil && stopped == nil {
+			stopped = fmt.Errorf("write the answer: %w", err)
+		}
 	}
 	out.Answer = strings.TrimSpace(answer.String())
 	if stopped != nil {
-		out.Outcome = string(store.RunWaitingApproval)
+		out.Outcome = string(store.RunFailed)
+		if xe := (*exitError)(nil); errors.As(stopped, &xe) && xe.code == exitApproval {
+			out.Outcome = string(store.RunWaitingApproval)
+		}
 		return stopped
 	}
 	out.Outcome = outcomeOf(done)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"vouch/safetext"
@@ -94,18 +93,18 @@ func runRunsCmd(_ context.Context, g *globals, args []string, e env) error {
 			_, err := fmt.Fprintln(e.stdout, "no runs yet")
 			return err
 		}
-		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-		_, _ = fmt.Fprintln(tw, "ID\tSTARTED\tKIND\tPROFILE\tOUTCOME\tTASK")
+		tw := newTable(e.stdout)
+		tw.Println("ID\tSTARTED\tKIND\tPROFILE\tOUTCOME\tTASK")
 		for _, r := range runs {
 			profile := "-"
 			if r.Profile != "" {
 				profile = fmt.Sprintf("%s@%d", r.Profile, r.ProfileRevision)
 			}
-			_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Started.Local().Format("2006-01-02 15:04"), r.Kind,
+			tw.Printf("%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Started.Local().Format("2006-01-02 15:04"), r.Kind,
 				safetext.Line(profile, 30), r.Outcome, safetext.Line(r.Task, 50))
 		}
-		if err := tw.Flush(); err != nil {
-			return fmt.Errorf("write list: %w", err)
+		if err := tw.Flush("list"); err != nil {
+			return err
 		}
 		if next != "" {
 			_, err = fmt.Fprintf(e.stdout, "more: vouch runs --before %s\n", next)
@@ -133,8 +132,8 @@ func runShow(e env, db *store.DB, id string, asJSON bool) error {
 		}
 		return writeJSON(e.stdout, runDetailJSON{Run: r, Events: evs, Decisions: decisions})
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	pr := func(k, v string) { _, _ = fmt.Fprintf(tw, "%s\t%s\n", k, safetext.Line(v, 0)) }
+	tw := newTable(e.stdout)
+	pr := tw.Field
 	pr("run", r.ID+" ("+string(r.Kind)+")")
 	if r.Profile != "" {
 		pr("profile", fmt.Sprintf("%s revision %d; definition %s revision %d", r.Profile, r.ProfileRevision, r.Definition, r.DefinitionRevision))
@@ -149,17 +148,20 @@ func runShow(e env, db *store.DB, id string, asJSON bool) error {
 	if r.Error != "" {
 		pr("reason", r.Error)
 	}
-	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("write run: %w", err)
+	if err := tw.Flush("run"); err != nil {
+		return err
 	}
 	if len(r.Spec) > 0 {
 		var spec frozenSpec
 		if err := json.Unmarshal(r.Spec, &spec); err == nil {
-			printSpec(e, spec)
+			if err := printSpec(e, spec); err != nil {
+				return err
+			}
 		}
 	}
+	out := newPrinter(e.stdout)
 	if len(evs) > 0 {
-		_, _ = fmt.Fprintln(e.stdout, "events")
+		out.Println("events")
 	}
 	for _, ev := range evs {
 		line := ev.At.Local().Format(time.TimeOnly) + " " + string(ev.Kind)
@@ -172,13 +174,13 @@ func runShow(e env, db *store.DB, id string, asJSON bool) error {
 		if ev.Text != "" {
 			line += ": " + ev.Text
 		}
-		_, _ = fmt.Fprintf(e.stdout, "  %s\n", safetext.Line(line, 200))
+		out.Printf("  %s\n", safetext.Line(line, 200))
 	}
 	if r.EventsDropped > 0 {
-		_, _ = fmt.Fprintf(e.stdout, "  (%d later events were not kept: history keeps %d per run)\n", r.EventsDropped, store.MaxRunEvents)
+		out.Printf("  (%d later events were not kept: history keeps %d per run)\n", r.EventsDropped, store.MaxRunEvents)
 	}
 	if len(decisions) > 0 {
-		_, _ = fmt.Fprintln(e.stdout, "decisions")
+		out.Println("decisions")
 	}
 	for _, d := range decisions {
 		line := fmt.Sprintf("%s %s %s [%s] by %s", d.At.Local().Format(time.TimeOnly), d.Outcome, d.Identity, d.CorrelationID, d.By)
@@ -188,14 +190,14 @@ func runShow(e env, db *store.DB, id string, asJSON bool) error {
 		if d.Note != "" {
 			line += " (note: " + d.Note + ")"
 		}
-		_, _ = fmt.Fprintf(e.stdout, "  %s\n", safetext.Line(line, 200))
+		out.Printf("  %s\n", safetext.Line(line, 200))
 	}
-	return nil
+	return out.Flush("run")
 }
 
-func printSpec(e env, s frozenSpec) {
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	pr := func(k, v string) { _, _ = fmt.Fprintf(tw, "%s\t%s\n", k, safetext.Line(v, 0)) }
+func printSpec(e env, s frozenSpec) error {
+	tw := newTable(e.stdout)
+	pr := tw.Field
 	pr("model", fmt.Sprintf("%s, window %d (%s)", s.Model, s.ContextWindow, s.WindowSource))
 	if s.Workspace != "" {
 		pr("workspace", s.Workspace)
@@ -212,7 +214,7 @@ func printSpec(e env, s frozenSpec) {
 	for _, b := range s.budgets() {
 		pr("budget", b)
 	}
-	_ = tw.Flush()
+	return tw.Flush("run")
 }
 
 // workflowsJSON is `vouch workflows status --json`.

@@ -7,7 +7,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"vouch/agent"
@@ -200,8 +199,8 @@ func serverTest(ctx context.Context, s *state, e env, name string, asJSON bool) 
 	if asJSON {
 		return writeJSON(e.stdout, rep)
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	p := func(format string, args ...any) { _, _ = fmt.Fprintf(tw, format, args...) }
+	tw := newTable(e.stdout)
+	p := tw.Printf
 	era := "legacy (initialize and session)"
 	if rep.Stateless {
 		era = "stateless"
@@ -219,10 +218,7 @@ func serverTest(ctx context.Context, s *state, e env, name string, asJSON bool) 
 	if !rec.Active {
 		p("next\tvouch server activate %s\n", shellWord(rec.Name))
 	}
-	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("write report: %w", err)
-	}
-	return nil
+	return tw.Flush("report")
 }
 
 // printServers lists servers (only ids when given).
@@ -244,18 +240,15 @@ func printServers(e env, s *state, ids []string, asJSON bool) error {
 		_, err := fmt.Fprintln(e.stdout, "no MCP servers; add one with: vouch server add NAME --url URL")
 		return err
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	_, _ = fmt.Fprintln(tw, "NAME\tSTATUS\tTOOLS\tURL")
+	tw := newTable(e.stdout)
+	tw.Println("NAME\tSTATUS\tTOOLS\tURL")
 	for _, r := range rows {
-		_, _ = fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", safetext.Line(r.Name, 40), r.Status, r.Tools, safetext.Line(r.URL, 60))
+		tw.Printf("%s\t%s\t%d\t%s\n", safetext.Line(r.Name, 40), r.Status, r.Tools, safetext.Line(r.URL, 60))
 		if r.Error != "" {
-			_, _ = fmt.Fprintf(tw, "\t%s\n", safetext.Line(r.Error, 100))
+			tw.Printf("\t%s\n", safetext.Line(r.Error, 100))
 		}
 	}
-	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("write list: %w", err)
-	}
-	return nil
+	return tw.Flush("list")
 }
 
 func serverRow(st mcpclient.ServerState) serverJSON {
@@ -298,19 +291,16 @@ func runTools(ctx context.Context, g *globals, args []string, e env) error {
 		if *asJSON {
 			return writeJSON(e.stdout, rows)
 		}
-		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-		_, _ = fmt.Fprintln(tw, "IDENTITY\tWIRE NAME\tSERVER\tCLASSIFICATION\tSTATUS")
+		tw := newTable(e.stdout)
+		tw.Println("IDENTITY\tWIRE NAME\tSERVER\tCLASSIFICATION\tSTATUS")
 		for _, r := range rows {
 			status := r.Status
 			if !r.Executable {
 				status += " (not offered)"
 			}
-			_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safetext.Line(r.Identity, 70), r.WireName,
+			tw.Printf("%s\t%s\t%s\t%s\t%s\n", safetext.Line(r.Identity, 70), r.WireName,
 				safetext.Line(r.Server, 30), r.Classification, status)
 		}
-		if err := tw.Flush(); err != nil {
-			return fmt.Errorf("write list: %w", err)
-		}
-		return nil
+		return tw.Flush("list")
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"text/tabwriter"
 
 	"vouch/mcpclient"
 	"vouch/safetext"
@@ -199,13 +198,13 @@ func serverSkillList(ctx context.Context, svc *mcpclient.SkillService, srv store
 		}
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	_, _ = fmt.Fprintf(tw, "NAME\tORIGIN\tSTATE\tFILES\tURI\n")
+	tw := newTable(e.stdout)
+	tw.Printf("NAME\tORIGIN\tSTATE\tFILES\tURI\n")
 	for _, k := range list {
-		_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", safetext.Line(srv.Name+"/"+k.Entry.Name, 60), safetext.Line(k.Origin(), 60),
+		tw.Printf("%s\t%s\t%s\t%d\t%s\n", safetext.Line(srv.Name+"/"+k.Entry.Name, 60), safetext.Line(k.Origin(), 60),
 			k.State, len(k.Entry.Files), safetext.Line(k.Entry.URI, 120))
 	}
-	if err := tw.Flush(); err != nil {
+	if err := tw.Flush("the list"); err != nil {
 		return err
 	}
 	lines := []string{safetext.Line(listing.Summary(), 300)}

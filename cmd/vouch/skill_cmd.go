@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"vouch/safetext"
@@ -144,13 +143,13 @@ func skillList(db *store.DB, asJSON bool, e env) error {
 		_, err := fmt.Fprintln(e.stdout, "no skills installed; preview one with 'vouch skill preview FILE', then 'vouch skill install FILE'")
 		return err
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	_, _ = fmt.Fprintf(tw, "NAME\tVERSION\tINSTALLED\tFINDINGS\tORIGIN\n")
+	tw := newTable(e.stdout)
+	tw.Printf("NAME\tVERSION\tINSTALLED\tFINDINGS\tORIGIN\n")
 	for _, s := range out {
-		_, _ = fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\n", safetext.Line(s.Name, 40), s.Version,
+		tw.Printf("%s\t%d\t%s\t%d\t%s\n", safetext.Line(s.Name, 40), s.Version,
 			s.Installed.Local().Format(time.DateTime), s.Findings, safetext.Line(s.Origin, 60))
 	}
-	return tw.Flush()
+	return tw.Flush("the list")
 }
 
 func skillRemove(db *store.DB, name string, asJSON bool, e env) error {
