@@ -96,7 +96,8 @@ func DefaultProfileListKeyMap() ProfileListKeyMap {
 // ProfileEditorKeyMap is the profile editor's bindings. Moving between
 // fields uses tab, and up and down outside the skills list; in the
 // definition field left and right choose; in the skills list space enables
-// a skill and shift+up or shift+down (K or J) moves it in the order.
+// a skill, p marks a local one as policy (SPEC I6) and shift+up or
+// shift+down (K or J) moves it in the order.
 type ProfileEditorKeyMap struct {
 	Next     key.Binding
 	Prev     key.Binding
@@ -105,6 +106,7 @@ type ProfileEditorKeyMap struct {
 	Choose   key.Binding // left/right: another definition
 	ChooseR  key.Binding
 	Enable   key.Binding // a skill on or off
+	Policy   key.Binding // a local skill marked as policy, or not (SPEC I6)
 	MoveUp   key.Binding // the skill earlier in the prompt
 	MoveDown key.Binding
 	Save     key.Binding
@@ -121,6 +123,7 @@ func DefaultProfileEditorKeyMap() ProfileEditorKeyMap {
 		Choose:   key.NewBinding(key.WithKeys("left"), key.WithHelp("←/→", "definition"), key.WithDisabled()),
 		ChooseR:  key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next definition"), key.WithDisabled()),
 		Enable:   key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "enable"), key.WithDisabled()),
+		Policy:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "policy"), key.WithDisabled()),
 		MoveUp:   key.NewBinding(key.WithKeys("shift+up", "K"), key.WithHelp("K", "move up"), key.WithDisabled()),
 		MoveDown: key.NewBinding(key.WithKeys("shift+down", "J"), key.WithHelp("J", "move down"), key.WithDisabled()),
 		Save:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "save")),

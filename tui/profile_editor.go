@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -92,7 +93,7 @@ func (e profileEditor) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (e profileEditor) FullHelp() [][]key.Binding {
 	k := e.keys
-	return [][]key.Binding{{k.Next, k.Prev, k.Up, k.Down}, {k.Choose, k.Enable, k.MoveUp, k.MoveDown}, {k.Save, k.Cancel}}
+	return [][]key.Binding{{k.Next, k.Prev, k.Up, k.Down}, {k.Choose, k.Enable, k.Policy, k.MoveUp, k.MoveDown}, {k.Save, k.Cancel}}
 }
 
 // boxWidth is the width of the editor's box.
@@ -179,15 +180,16 @@ func (e *profileEditor) fill(msg profileFormMsg) {
 			e.defs = append(e.defs, DefinitionChoice{Name: v.Definition, Kind: v.Kind})
 			e.def = len(e.defs) - 1
 		}
-		e.orderSkills(v.Skills)
+		e.orderSkills(v.Skills, v.PolicySkills)
 	} else if len(e.defs) == 1 {
 		e.def = 0
 	}
 }
 
 // orderSkills puts the enabled skills first, in the profile's order, and
-// keeps a skill the profile enables that is no longer listed.
-func (e *profileEditor) orderSkills(enabled []string) {
+// keeps a skill the profile enables that is no longer listed; the enabled
+// local skills named in policy are marked as policy.
+func (e *profileEditor) orderSkills(enabled, policy []string) {
 	byName := make(map[string]SkillChoice, len(e.skills))
 	for _, s := range e.skills {
 		byName[s.Name] = s
@@ -200,12 +202,13 @@ func (e *profileEditor) orderSkills(enabled []string) {
 			s = SkillChoice{Name: n, Description: "not installed any more"}
 		}
 		s.Enabled = true
+		s.Policy = s.local() && slices.Contains(policy, n)
 		out = append(out, s)
 		seen[n] = true
 	}
 	for _, s := range e.skills {
 		if !seen[s.Name] {
-			s.Enabled = false
+			s.Enabled, s.Policy = false, false
 			out = append(out, s)
 		}
 	}
@@ -233,8 +236,12 @@ func (e profileEditor) key(msg tea.KeyMsg) (profileEditor, Action, tea.Cmd) {
 		return e, nil, nil
 	case key.Matches(msg, k.Enable):
 		e.skills = append([]SkillChoice(nil), e.skills...)
-		e.skills[e.skill].Enabled = !e.skills[e.skill].Enabled
+		s := &e.skills[e.skill]
+		s.Enabled = !s.Enabled
+		s.Policy = s.Policy && s.Enabled // a skill taken off is no one's policy
 		return e, nil, nil
+	case key.Matches(msg, k.Policy):
+		return e.togglePolicy(), nil, nil
 	case key.Matches(msg, k.MoveUp):
 		e.moveSkill(-1)
 		return e, nil, nil
@@ -300,8 +307,31 @@ func (e profileEditor) form() profileForm {
 		if s.Enabled {
 			f.skills = append(f.skills, s.Name)
 		}
+		if s.Enabled && s.Policy {
+			f.policy = append(f.policy, s.Name)
+		}
 	}
 	return f
+}
+
+// togglePolicy marks the local skill under the cursor as policy, enabling
+// it (a policy skill is one the profile uses), or unmarks it (SPEC I6). A
+// server skill only documents: it is refused in one sentence.
+func (e profileEditor) togglePolicy() profileEditor {
+	cur := e.skills[e.skill]
+	if !cur.local() {
+		e.err = safetext.Line(cur.Name, 40) + " is a server skill: it documents and can never be policy; mark a local skill instead."
+		e.errField = pfSkills
+		return e
+	}
+	e.skills = append([]SkillChoice(nil), e.skills...)
+	s := &e.skills[e.skill]
+	s.Policy = !s.Policy
+	s.Enabled = s.Enabled || s.Policy
+	if e.errField == pfSkills {
+		e.err, e.errField = "", -1
+	}
+	return e
 }
 
 // chooseDef moves the definition picker d places, wrapping around.
@@ -379,6 +409,12 @@ func (e *profileEditor) syncKeys() {
 	k.ChooseR.SetEnabled(idle && e.focus == pfDefinition && len(e.defs) > 1)
 	onSkill := idle && e.focus == pfSkills && len(e.skills) > 0
 	k.Enable.SetEnabled(onSkill)
+	k.Policy.SetEnabled(onSkill)
+	if onSkill && e.skills[e.skill].Policy {
+		k.Policy.SetHelp("p", "not policy")
+	} else {
+		k.Policy.SetHelp("p", "policy")
+	}
 	k.MoveUp.SetEnabled(onSkill && e.skill > 0)
 	k.MoveDown.SetEnabled(onSkill && e.skill < len(e.skills)-1)
 	if onSkill && e.skills[e.skill].Enabled {

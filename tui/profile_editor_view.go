@@ -149,6 +149,9 @@ func (e profileEditor) skillLines(w int) []string {
 			name = st.Item.Render(name)
 		}
 		about := safetext.Line(s.Version, 12)
+		if s.Policy && s.Enabled {
+			about = "policy · " + about
+		}
 		if s.Origin != "" {
 			about = safetext.Line(s.Origin, 40) + " · " + about
 		}

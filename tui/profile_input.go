@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -51,6 +52,7 @@ type profileForm struct {
 	budget     string
 	workspace  string
 	skills     []string // enabled, in order
+	policy     []string // enabled local skills marked as policy
 	schedule   string
 	task       string
 }
@@ -67,6 +69,11 @@ func parseProfileForm(f profileForm) (ProfileInput, error) {
 		Model:      strings.TrimSpace(f.model),
 		Workspace:  strings.TrimSpace(f.workspace),
 		Skills:     append([]string(nil), f.skills...),
+	}
+	for _, s := range f.policy {
+		if slices.Contains(in.Skills, s) {
+			in.PolicySkills = append(in.PolicySkills, s)
+		}
 	}
 	if !workflow.ValidName(in.Name) {
 		return in, fieldError{pfName, fmt.Sprintf("The name must be lower-case letters, digits and hyphens, "+
@@ -185,3 +192,8 @@ func asFieldError(err error) (fieldError, bool) {
 	ok := errors.As(err, &fe)
 	return fe, ok
 }
+
+// local reports whether the skill is installed here rather than served by
+// an MCP server; only a local skill may be policy (SPEC I6). A server
+// skill's name is qualified by its origin ("label/name").
+func (s SkillChoice) local() bool { return s.Origin == "" && !strings.Contains(s.Name, "/") }

@@ -129,6 +129,9 @@ type ProfileView struct {
 	Workspace string
 	// Skills are the enabled skills' names, in prompt order.
 	Skills []string
+	// PolicySkills are the enabled local skills the profile treats as
+	// policy: they outrank server skills, which only document (SPEC I6).
+	PolicySkills []string
 	// Tools is the allowlist, as tool identities; shown, never edited here.
 	Tools []string
 	// Schedule is nil without one.
@@ -150,8 +153,11 @@ type ProfileInput struct {
 	ToolBudget    float64
 	Workspace     string
 	// Skills are enabled skill names in prompt order (SPEC H4).
-	Skills   []string
-	Schedule *ScheduleInput
+	Skills []string
+	// PolicySkills are enabled local skills marked as policy (SPEC I6); a
+	// server skill is never one.
+	PolicySkills []string
+	Schedule     *ScheduleInput
 }
 
 // ScheduleInput is a profile's optional schedule: exactly one of Every (a
@@ -190,6 +196,9 @@ type SkillChoice struct {
 	// Origin is "" for a local skill, "from <server label>" (with its
 	// state when not approved) for a skill an MCP server serves (SPEC I1).
 	Origin string
+	// Policy marks an enabled local skill the profile treats as policy
+	// (SPEC I6); the profile editor sets it from ProfileView.PolicySkills.
+	Policy bool
 }
 
 // RunHistory is every run — chat, profile, scheduled, headless — with what

@@ -198,3 +198,97 @@ func TestEditorKeysFollowTheField(t *testing.T) {
 		t.Error("on the first skill: enable and move down should act, move up not")
 	}
 }
+
+// editorSkill moves the editor's skills cursor to the skill named name.
+func editorSkill(t *testing.T, m Model, name string) Model {
+	t.Helper()
+	m = toField(t, m, pfSkills)
+	for range 10 {
+		if e := topModal[profileEditor](t, m); e.skills[e.skill].Name == name {
+			return m
+		}
+		m, _ = update(m, keyDown)
+	}
+	t.Fatalf("no skill %s in the editor", name)
+	return m
+}
+
+// TestProfileEditorPolicySkill: p marks the local skill under the cursor
+// as policy — enabling it when it was off — and the list shows it; the
+// save carries PolicySkills, a reopened editor shows them again, and a
+// skill taken off stops being policy (SPEC I6).
+func TestProfileEditorPolicySkill(t *testing.T) {
+	f := newFakeWorkflows(t)
+	sampleWorkflows(f)
+	m := openEditor(t, f, "daily-report")
+	m = editorSkill(t, m, "style-guide")
+	m, _ = update(m, keyRune('p'))
+	if e := topModal[profileEditor](t, m); !e.skills[e.skill].Policy || e.keys.Policy.Help().Desc != "not policy" {
+		t.Errorf("style-guide after p: policy %v, help %q", e.skills[e.skill].Policy, e.keys.Policy.Help().Desc)
+	}
+	if !strings.Contains(flat(m.View()), "style-guide policy · 2.0.0") {
+		t.Errorf("the list does not show style-guide as policy:\n%s", m.View())
+	}
+	m = editorSkill(t, m, "git-basics")
+	m, _ = update(m, keyRune('p')) // off before: p enables it too
+	m = press[profileSavedMsg](t, m, keyEnter)
+	saved, _, _, _ := f.recorded()
+	last := saved[len(saved)-1]
+	if want := []string{"style-guide", "changelog", "git-basics"}; !slices.Equal(last.Skills, want) {
+		t.Errorf("skills = %v, want %v", last.Skills, want)
+	}
+	if want := []string{"style-guide", "git-basics"}; !slices.Equal(last.PolicySkills, want) {
+		t.Errorf("policy skills = %v, want %v", last.PolicySkills, want)
+	}
+
+	m = openEditor(t, f, "daily-report")
+	e := topModal[profileEditor](t, m)
+	var policy []string
+	for _, s := range e.skills {
+		if s.Policy {
+			policy = append(policy, s.Name)
+		}
+	}
+	if want := []string{"style-guide", "git-basics"}; !slices.Equal(policy, want) {
+		t.Errorf("reopened editor marks %v as policy, want %v", policy, want)
+	}
+	m = editorSkill(t, m, "style-guide")
+	m, _ = update(m, keySpace) // taken off: no longer policy
+	m = editorSkill(t, m, "git-basics")
+	m, _ = update(m, keyRune('p')) // unmarked, still enabled
+	m = press[profileSavedMsg](t, m, keyEnter)
+	saved, _, _, _ = f.recorded()
+	last = saved[len(saved)-1]
+	if want := []string{"changelog", "git-basics"}; !slices.Equal(last.Skills, want) || len(last.PolicySkills) != 0 {
+		t.Errorf("after taking style-guide off and unmarking git-basics: skills %v, policy %v; want %v and none",
+			last.Skills, last.PolicySkills, want)
+	}
+}
+
+// TestProfileEditorServerSkillNeverPolicy: p on a skill an MCP server
+// serves is refused in one sentence; the skill stays as it was and the
+// profile saves without it as policy (SPEC I6).
+func TestProfileEditorServerSkillNeverPolicy(t *testing.T) {
+	f := newFakeWorkflows(t)
+	sampleWorkflows(f)
+	f.skills = append(f.skills, SkillChoice{Name: "docs/api-guide", Version: "1", Origin: "from docs",
+		Description: "How the API works."})
+	m := openEditor(t, f, "daily-report")
+	m = editorSkill(t, m, "docs/api-guide")
+	m, _ = update(m, keyRune('p'))
+	e := topModal[profileEditor](t, m)
+	if s := e.skills[e.skill]; s.Policy || s.Enabled {
+		t.Errorf("server skill after p: policy %v, enabled %v; want neither", s.Policy, s.Enabled)
+	}
+	if want := "docs/api-guide is a server skill: it documents and can never be policy; mark a local skill instead."; !strings.Contains(flat(m.View()), want) {
+		t.Errorf("no refusal %q:\n%s", want, m.View())
+	}
+	m, _ = update(m, keySpace) // enabling it is fine; it documents
+	m, _ = update(m, keyRune('p'))
+	m = press[profileSavedMsg](t, m, keyEnter)
+	saved, _, _, _ := f.recorded()
+	last := saved[len(saved)-1]
+	if !slices.Contains(last.Skills, "docs/api-guide") || len(last.PolicySkills) != 0 {
+		t.Errorf("saved skills %v, policy %v; want the server skill enabled and no policy", last.Skills, last.PolicySkills)
+	}
+}

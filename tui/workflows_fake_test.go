@@ -153,7 +153,7 @@ func (f *fakeWorkflows) SaveProfile(_ context.Context, in ProfileInput) (Profile
 	}
 	v := ProfileView{Name: in.Name, Definition: in.Definition, Model: in.Model, ContextWindow: in.ContextWindow,
 		Temperature: in.Temperature, ToolBudget: in.ToolBudget, Workspace: in.Workspace, Skills: in.Skills,
-		Schedule: in.Schedule, Tools: old.Tools, Revision: old.Revision + 1, Updated: t0}
+		PolicySkills: in.PolicySkills, Schedule: in.Schedule, Tools: old.Tools, Revision: old.Revision + 1, Updated: t0}
 	f.profiles[in.Name] = v
 	return v, nil
 }

@@ -69,6 +69,15 @@ func TestGoldenWorkflows(t *testing.T) {
 			},
 		},
 		{
+			name: "profile_editor_policy",
+			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
+				m = pushAndLoad[profileFormMsg](t, m, newProfileEditor(m.common, f, "daily-report"))
+				m = toField(t, m, pfSkills)
+				m, _ = update(m, keyRune('p'))
+				return m
+			},
+		},
+		{
 			name: "profile_tools",
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
 				m = pushAndLoad[toolsMsg](t, m, newProfileTools(m.common, f, "daily-report"))
