@@ -124,7 +124,7 @@ func (w *workflowsTUI) Profile(_ context.Context, name string) (tui.ProfileView,
 func (w *workflowsTUI) view(p workflow.Profile) tui.ProfileView {
 	v := tui.ProfileView{Name: p.Name, Definition: p.Definition, Kind: w.kindOf(p), Model: safetext.Line(p.Model, 0),
 		ContextWindow: p.ContextWindow, Temperature: p.Temperature, ToolBudget: p.ToolBudget, Workspace: safetext.Line(p.Workspace, 0),
-		Skills: slices.Clone(p.Skills), Tools: slices.Clone(p.Tools), Revision: p.Revision, Updated: p.Updated}
+		Skills: slices.Clone(p.Skills), PolicySkills: slices.Clone(p.PolicySkills), Tools: slices.Clone(p.Tools), Revision: p.Revision, Updated: p.Updated}
 	if p.Schedule != nil {
 		v.Schedule = &tui.ScheduleInput{Every: p.Schedule.Every, Cron: p.Schedule.Cron, Task: safetext.Neutralize(p.Schedule.Task)}
 	}
@@ -148,7 +148,9 @@ func (w *workflowsTUI) SaveProfile(_ context.Context, in tui.ProfileInput) (tui.
 	p.Definition, p.Model, p.ContextWindow = strings.TrimSpace(in.Definition), strings.TrimSpace(in.Model), in.ContextWindow
 	p.Temperature, p.ToolBudget, p.Workspace = in.Temperature, in.ToolBudget, strings.TrimSpace(in.Workspace)
 	p.Skills, p.Schedule = slices.Clone(in.Skills), nil
-	p.PolicySkills = keepEnabled(p.PolicySkills, p.Skills)
+	// The editor says which enabled local skills are policy; a server
+	// skill among them is refused when the profile is saved (SPEC I6).
+	p.PolicySkills = keepEnabled(in.PolicySkills, p.Skills)
 	if in.Schedule != nil {
 		p.Schedule = &workflow.Schedule{Every: strings.TrimSpace(in.Schedule.Every), Cron: strings.TrimSpace(in.Schedule.Cron), Task: in.Schedule.Task}
 	}
