@@ -1,8 +1,6 @@
 package mcpclient
 
 import (
-	"vouch/agent"
-
 	"bytes"
 	"context"
 	"encoding/json"
@@ -13,12 +11,14 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"vouch/agent"
+	"vouch/internal/e2epeer"
 )
 
 // everythingBin is the npm reference server, installed by
@@ -154,19 +154,10 @@ func (c *callCounter) count(tool string) int {
 // is retried once on a fresh connection and succeeds; a mutating call fails
 // with its correlation ID and is not re-sent.
 func TestE2EEverything(t *testing.T) {
-	bin, err := filepath.Abs(everythingBin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, statErr := os.Stat(bin)
-	_, nodeErr := exec.LookPath("node")
-	if missing := errors.Join(statErr, nodeErr); missing != nil {
-		if os.Getenv("VOUCH_E2E") == "1" {
-			t.Fatalf("VOUCH_E2E=1 but the reference server is missing (%v); run: npm ci --prefix e2e", missing)
-		}
-		t.Skipf("skipping: the reference MCP server is not installed (%v); run: npm ci --prefix e2e", missing)
-	}
-	srv := &everything{t: t, bin: bin, port: freePort(t), out: &lockedBuffer{}}
+	bin, binErr := e2epeer.File("the reference MCP server", everythingBin, "npm ci --prefix e2e")
+	_, nodeErr := e2epeer.Command("node", "apt-get install nodejs")
+	e2epeer.Require(t, binErr, nodeErr)
+	srv := &everything{t: t, bin: bin, port: e2epeer.FreePort(t), out: &lockedBuffer{}}
 	srv.start()
 	t.Cleanup(srv.stop)
 	defer func() {
@@ -284,17 +275,4 @@ func TestE2EEverything(t *testing.T) {
 	if res, err := call("echo", `{"message":"still here"}`, EffectReadOnly, "e3"); err != nil || res.Retried {
 		t.Fatalf("call after the failed mutation = %+v, %v", res, err)
 	}
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	if err := ln.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return port
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 
+	"vouch/internal/e2epeer"
+
 	"github.com/godbus/dbus"
 	"golang.org/x/sys/unix"
 )
@@ -61,12 +63,7 @@ func TestKeyctlRoundTrip(t *testing.T) {
 // gnome-keyring under dbus-run-session). Without one it skips, unless
 // VOUCH_E2E=1, where a missing Secret Service fails.
 func TestSecretServiceRoundTrip(t *testing.T) {
-	if reason := secretServiceMissing(); reason != "" {
-		if os.Getenv("VOUCH_E2E") == "1" {
-			t.Fatalf("VOUCH_E2E=1 but %s", reason)
-		}
-		t.Skipf("skipped: %s (run under dbus-run-session with gnome-keyring to test it)", reason)
-	}
+	requireSecretService(t)
 	s, err := NewSecrets(SecretsOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +72,15 @@ func TestSecretServiceRoundTrip(t *testing.T) {
 		t.Fatalf("Backend() = %q with a session bus, want secret-service", got)
 	}
 	roundTrip(t, s)
+}
+
+// requireSecretService skips t, or fails it under VOUCH_E2E=1, when no
+// Secret Service is on the session bus.
+func requireSecretService(t *testing.T) {
+	t.Helper()
+	if reason := secretServiceMissing(); reason != "" {
+		e2epeer.Require(t, fmt.Errorf("the Secret Service: %s (run under dbus-run-session with gnome-keyring to test it)", reason))
+	}
 }
 
 // secretServiceMissing says why the Secret Service cannot be reached, or "".

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"vouch/internal/e2epeer"
+
 	"github.com/godbus/dbus"
 )
 
@@ -18,20 +20,12 @@ import (
 // plain Get would raise (SPEC B6). Runs where a Secret Service is on the
 // session bus; fails under VOUCH_E2E=1 when it is missing.
 func TestGetNoPromptLockedSecretService(t *testing.T) {
-	if reason := secretServiceMissing(); reason != "" {
-		if os.Getenv("VOUCH_E2E") == "1" {
-			t.Fatalf("VOUCH_E2E=1 but %s", reason)
-		}
-		t.Skipf("skipped: %s (run under dbus-run-session with gnome-keyring to test it)", reason)
-	}
+	requireSecretService(t)
 	// The test relocks nothing it cannot unlock: it needs the collection's
 	// password (set by .ci/with-keyring) to unlock it again afterwards.
 	password := os.Getenv("VOUCH_TEST_KEYRING_PASSWORD")
 	if password == "" {
-		if os.Getenv("VOUCH_E2E") == "1" {
-			t.Fatal("VOUCH_E2E=1 but VOUCH_TEST_KEYRING_PASSWORD is not set")
-		}
-		t.Skip("skipped: VOUCH_TEST_KEYRING_PASSWORD is not set, so the login collection could not be unlocked again")
+		e2epeer.Require(t, errors.New("VOUCH_TEST_KEYRING_PASSWORD is not set, so the login collection could not be unlocked again"))
 	}
 	s, err := NewSecrets(SecretsOptions{})
 	if err != nil {

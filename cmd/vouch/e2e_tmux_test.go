@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"vouch/internal/e2epeer"
 )
 
 // tmuxSession drives the real binary inside a private tmux server.
@@ -18,8 +20,8 @@ type tmuxSession struct {
 
 func newTmux(t *testing.T, cols, rows int, command string) *tmuxSession {
 	t.Helper()
-	_, err := exec.LookPath("tmux")
-	requirePeer(t, err == nil, "tmux is not installed")
+	_, err := e2epeer.Command("tmux", "apt-get install tmux")
+	e2epeer.Require(t, err)
 	s := &tmuxSession{t: t, sock: filepath.Join(t.TempDir(), "tmux.sock"), name: "vouch-e2e"}
 	s.run("new-session", "-d", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), "-s", s.name, command)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-S", s.sock, "kill-server").Run() })

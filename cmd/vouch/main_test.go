@@ -51,16 +51,3 @@ func buildVouch(tb testing.TB) string {
 	}
 	return binary.path
 }
-
-// requirePeer skips the test with reason when a peer is missing, unless
-// VOUCH_E2E=1, under which a missing peer fails the test.
-func requirePeer(tb testing.TB, ok bool, reason string) {
-	tb.Helper()
-	if ok {
-		return
-	}
-	if os.Getenv("VOUCH_E2E") == "1" {
-		tb.Fatalf("VOUCH_E2E=1 but %s", reason)
-	}
-	tb.Skipf("skipping: %s (set VOUCH_E2E=1 to make this a failure)", reason)
-}

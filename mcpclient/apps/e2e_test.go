@@ -3,7 +3,6 @@ package apps_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"vouch/internal/cdp"
+	"vouch/internal/e2epeer"
 	"vouch/mcpclient"
 	"vouch/mcpclient/apps"
 )
@@ -30,44 +30,18 @@ const basicServer = "node_modules/@modelcontextprotocol/server-basic-vanillajs/d
 // the example server is missing, and returns the chromium binary.
 func needPeers(t *testing.T) string {
 	t.Helper()
-	var missing []error
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		missing = append(missing, fmt.Errorf("chromium: %w (apt-get install chromium)", err))
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		missing = append(missing, fmt.Errorf("node: %w", err))
-	}
-	if _, err := os.Stat(filepath.Join(e2eDir, basicServer)); err != nil {
-		missing = append(missing, fmt.Errorf("the example server: %w (npm ci --prefix e2e)", err))
-	}
-	if err := errors.Join(missing...); err != nil {
-		if os.Getenv("VOUCH_E2E") == "1" {
-			t.Fatalf("VOUCH_E2E=1 but an end-to-end peer is missing: %v", err)
-		}
-		t.Skipf("skipping: an end-to-end peer is missing: %v", err)
-	}
+	chromium, chromiumErr := e2epeer.Command("chromium", "apt-get install chromium")
+	_, nodeErr := e2epeer.Command("node", "apt-get install nodejs")
+	_, serverErr := e2epeer.File("the example server", filepath.Join(e2eDir, basicServer), "npm ci --prefix e2e")
+	e2epeer.Require(t, chromiumErr, nodeErr, serverErr)
 	return chromium
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	if err := ln.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return port
 }
 
 // startBasicServer runs the example server on a free loopback port and
 // returns its endpoint.
 func startBasicServer(t *testing.T) string {
 	t.Helper()
-	port := freePort(t)
+	port := e2epeer.FreePort(t)
 	cmd := exec.Command("node", basicServer)
 	cmd.Dir = e2eDir
 	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
