@@ -231,7 +231,7 @@ func TestProfileEditorPolicySkill(t *testing.T) {
 	}
 	m = editorSkill(t, m, "git-basics")
 	m, _ = update(m, keyRune('p')) // off before: p enables it too
-	m = press[profileSavedMsg](t, m, keyEnter)
+	press[profileSavedMsg](t, m, keyEnter)
 	saved, _, _, _ := f.recorded()
 	last := saved[len(saved)-1]
 	if want := []string{"style-guide", "changelog", "git-basics"}; !slices.Equal(last.Skills, want) {
@@ -256,7 +256,7 @@ func TestProfileEditorPolicySkill(t *testing.T) {
 	m, _ = update(m, keySpace) // taken off: no longer policy
 	m = editorSkill(t, m, "git-basics")
 	m, _ = update(m, keyRune('p')) // unmarked, still enabled
-	m = press[profileSavedMsg](t, m, keyEnter)
+	press[profileSavedMsg](t, m, keyEnter)
 	saved, _, _, _ = f.recorded()
 	last = saved[len(saved)-1]
 	if want := []string{"changelog", "git-basics"}; !slices.Equal(last.Skills, want) || len(last.PolicySkills) != 0 {
@@ -285,7 +285,7 @@ func TestProfileEditorServerSkillNeverPolicy(t *testing.T) {
 	}
 	m, _ = update(m, keySpace) // enabling it is fine; it documents
 	m, _ = update(m, keyRune('p'))
-	m = press[profileSavedMsg](t, m, keyEnter)
+	press[profileSavedMsg](t, m, keyEnter)
 	saved, _, _, _ := f.recorded()
 	last := saved[len(saved)-1]
 	if !slices.Contains(last.Skills, "docs/api-guide") || len(last.PolicySkills) != 0 {
