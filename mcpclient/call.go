@@ -168,18 +168,39 @@ func (m *Manager) markUnreachable(s *server, e error) {
 	m.publishLocked()
 }
 
-// callable checks that serverID is active and its catalog lists toolName.
-func (m *Manager) callable(serverID, toolName string) (*server, error) {
+// activeServer returns the server serverID when it is configured and active.
+func (m *Manager) activeServer(serverID string) (*server, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	return m.activeServerLocked(serverID)
+}
+
+// activeServerLocked is activeServer with m.mu held.
+func (m *Manager) activeServerLocked(serverID string) (*server, error) {
 	s, ok := m.servers[serverID]
 	switch {
 	case m.closed:
 		return nil, ErrClosed
 	case !ok:
-		return nil, &Error{Kind: ErrUnknownServer, Sentence: "That MCP server is not configured; add it with vouch server add."}
+		return nil, errUnknownServer()
 	case !s.cfg.Active:
 		return nil, &Error{Kind: ErrInactive, Sentence: fmt.Sprintf("The MCP server %q is not active; activate it first.", s.cfg.Name)}
+	}
+	return s, nil
+}
+
+// errUnknownServer is the error for a server ID that is not configured.
+func errUnknownServer() error {
+	return &Error{Kind: ErrUnknownServer, Sentence: "That MCP server is not configured; add it with vouch server add."}
+}
+
+// callable checks that serverID is active and its catalog lists toolName.
+func (m *Manager) callable(serverID, toolName string) (*server, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, err := m.activeServerLocked(serverID)
+	if err != nil {
+		return nil, err
 	}
 	if _, ok := s.catalog.Tool(toolName); !s.hasCatalog || !ok {
 		return nil, &Error{Kind: ErrUnknownTool, Sentence: fmt.Sprintf("The MCP server %q does not list that tool (any more); refresh its catalog.", s.cfg.Name)}

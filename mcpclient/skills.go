@@ -180,17 +180,9 @@ func (m *Manager) skillConn(ctx context.Context, serverID string) (*server, *con
 // activeConn connects to an active server, which must declare the skills
 // extension when skillsOnly is set.
 func (m *Manager) activeConn(ctx context.Context, serverID string, skillsOnly bool) (*server, *conn, error) {
-	m.mu.Lock()
-	s, ok := m.servers[serverID]
-	closed := m.closed
-	m.mu.Unlock()
-	switch {
-	case closed:
-		return nil, nil, ErrClosed
-	case !ok:
-		return nil, nil, &Error{Kind: ErrUnknownServer, Sentence: "That MCP server is not configured; add it with vouch server add."}
-	case !s.cfg.Active:
-		return nil, nil, &Error{Kind: ErrInactive, Sentence: fmt.Sprintf("The MCP server %q is not active; activate it first.", s.cfg.Name)}
+	s, err := m.activeServer(serverID)
+	if err != nil {
+		return nil, nil, err
 	}
 	c, err := m.connect(ctx, s, NonInteractive, m.opts.Timeout)
 	if err != nil {

@@ -287,7 +287,7 @@ func (s *SkillService) evaluate(label string, r *skillRecord, e SkillEntry) Serv
 func (s *SkillService) label(serverID string) (string, error) {
 	st, ok := s.m.Server(serverID)
 	if !ok {
-		return "", &Error{Kind: ErrUnknownServer, Sentence: "That MCP server is not configured; add it with vouch server add."}
+		return "", errUnknownServer()
 	}
 	return st.Config.Name, nil
 }

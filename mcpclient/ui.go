@@ -211,22 +211,6 @@ func (m *Manager) ReadUIResource(ctx context.Context, serverID, uri string) (UIR
 	}
 }
 
-// activeServer returns the server serverID when it is configured and active.
-func (m *Manager) activeServer(serverID string) (*server, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	s, ok := m.servers[serverID]
-	switch {
-	case m.closed:
-		return nil, ErrClosed
-	case !ok:
-		return nil, &Error{Kind: ErrUnknownServer, Sentence: "That MCP server is not configured; add it with vouch server add."}
-	case !s.cfg.Active:
-		return nil, &Error{Kind: ErrInactive, Sentence: fmt.Sprintf("The MCP server %q is not active; activate it first.", s.cfg.Name)}
-	}
-	return s, nil
-}
-
 // parseUIResource checks a resources/read result for uri (SPEC J3).
 func parseUIResource(raw json.RawMessage, uri string) (UIResource, error) {
 	bad := func(sentence string) (UIResource, error) {
