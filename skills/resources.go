@@ -5,16 +5,27 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
-var (
-	// mdLinkRE finds inline link and image targets: [text](target "title").
-	mdLinkRE = regexp.MustCompile(`\]\(\s*<?([^)\s>]+)`)
-	// refLinkRE finds reference definitions: [id]: target.
-	refLinkRE = regexp.MustCompile(`(?m)^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)`)
-	// barePathRE finds relative file paths written in prose or code spans.
-	barePathRE = regexp.MustCompile(`(?:^|[\s(\x60'"])((?:\.{1,2}/)?(?:[\p{L}\p{N}_.\-]+/)*[\p{L}\p{N}_\-][\p{L}\p{N}_.\-]*\.[\p{L}\p{N}]{1,8})`)
-)
+// linkPatterns find what SKILL.md's body refers to; compiled on first use,
+// not at program start.
+type linkPatterns struct {
+	// md finds inline link and image targets: [text](target "title").
+	md *regexp.Regexp
+	// ref finds reference definitions: [id]: target.
+	ref *regexp.Regexp
+	// bare finds relative file paths written in prose or code spans.
+	bare *regexp.Regexp
+}
+
+var links = sync.OnceValue(func() linkPatterns {
+	return linkPatterns{
+		md:   regexp.MustCompile(`\]\(\s*<?([^)\s>]+)`),
+		ref:  regexp.MustCompile(`(?m)^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)`),
+		bare: regexp.MustCompile(`(?:^|[\s(\x60'"])((?:\.{1,2}/)?(?:[\p{L}\p{N}_.\-]+/)*[\p{L}\p{N}_\-][\p{L}\p{N}_.\-]*\.[\p{L}\p{N}]{1,8})`),
+	}
+})
 
 // linkedResources returns the kept text files SKILL.md's body refers to —
 // by markdown link or by a relative path written out — in path order: the
@@ -45,13 +56,14 @@ func linkedResources(body string, lookup func(string) string, excluded map[strin
 			warnings = append(warnings, "SKILL.md links to "+t+", which was left out ("+why+")")
 		}
 	}
-	for _, m := range mdLinkRE.FindAllStringSubmatch(body, -1) {
+	lp := links()
+	for _, m := range lp.md.FindAllStringSubmatch(body, -1) {
 		try(m[1], true)
 	}
-	for _, m := range refLinkRE.FindAllStringSubmatch(body, -1) {
+	for _, m := range lp.ref.FindAllStringSubmatch(body, -1) {
 		try(m[1], true)
 	}
-	for _, m := range barePathRE.FindAllStringSubmatch(body, -1) {
+	for _, m := range lp.bare.FindAllStringSubmatch(body, -1) {
 		try(m[1], false)
 	}
 	for name := range found {

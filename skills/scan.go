@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -55,26 +56,34 @@ type trigger struct {
 	check int
 }
 
-// triggerSlot maps the first two (lower-cased) bytes of every trigger to
-// its bucket in triggerBuckets (0: none); triggerBits is the same set as
-// an 8 KiB bitmap that stays in the CPU cache. Built once; never changed.
-var triggerSlot, triggerBuckets, triggerBits = func() (*[1 << 16]uint8, [][]trigger, *[1 << 10]uint64) {
-	var slot [1 << 16]uint8
-	var bits [1 << 10]uint64
-	buckets := [][]trigger{nil}
-	for i, c := range checks {
+// rules are the scanner's checks and their trigger index, built on the
+// first scan — not at program start, where every vouch command would pay
+// for compiling them (~3 ms and ~1 MB) — and never changed after.
+type rules struct {
+	checks []check
+	// slot maps the first two (lower-cased) bytes of every trigger to its
+	// bucket in buckets (0: none); bits is the same set as an 8 KiB bitmap
+	// that stays in the CPU cache.
+	slot    *[1 << 16]uint8
+	buckets [][]trigger
+	bits    *[1 << 10]uint64
+}
+
+var scanRules = sync.OnceValue(func() *rules {
+	r := &rules{checks: checks(), slot: new([1 << 16]uint8), bits: new([1 << 10]uint64), buckets: [][]trigger{nil}}
+	for i, c := range r.checks {
 		for _, l := range c.lits {
 			k := uint16(l[0])<<8 | uint16(l[1])
-			if slot[k] == 0 {
-				slot[k] = uint8(len(buckets))
-				buckets = append(buckets, nil)
+			if r.slot[k] == 0 {
+				r.slot[k] = uint8(len(r.buckets))
+				r.buckets = append(r.buckets, nil)
 			}
-			bits[k>>6] |= 1 << (k & 63)
-			buckets[slot[k]] = append(buckets[slot[k]], trigger{l, i})
+			r.bits[k>>6] |= 1 << (k & 63)
+			r.buckets[r.slot[k]] = append(r.buckets[r.slot[k]], trigger{l, i})
 		}
 	}
-	return &slot, buckets, &bits
-}()
+	return r
+})
 
 // Byte classes for the one pass: ASCII lower-casing, and the alphabets of
 // hex and base64 runs.
@@ -116,6 +125,7 @@ func hasPrefixFold(b []byte, lit string) bool {
 }
 
 type scanner struct {
+	rules      *rules
 	path       string
 	data       []byte
 	findings   []Finding
@@ -130,8 +140,9 @@ type scanner struct {
 }
 
 func scan(path string, data []byte) ([]Finding, []span) {
-	s := &scanner{path: path, data: data, perRule: map[string]int{},
-		tries: make([]int, len(checks)), skip: make([]int, len(checks))}
+	r := scanRules()
+	s := &scanner{rules: r, path: path, data: data, perRule: map[string]int{},
+		tries: make([]int, len(r.checks)), skip: make([]int, len(r.checks))}
 	s.fences = fencedBlocks(data)
 	for off := 0; off <= len(data); {
 		end := bytes.IndexByte(data[off:], '\n')
@@ -180,10 +191,10 @@ func (s *scanner) scanLine(start, end int) {
 		cur := uint16(lowerTab[line[i]])
 		k := prev<<8 | cur
 		prev = cur
-		if triggerBits[k>>6]&(1<<(k&63)) == 0 {
+		if s.rules.bits[k>>6]&(1<<(k&63)) == 0 {
 			continue
 		}
-		for _, t := range triggerBuckets[triggerSlot[k]] {
+		for _, t := range s.rules.buckets[s.rules.slot[k]] {
 			if hasPrefixFold(line[i-1:], t.lit) {
 				s.try(t, start+i-1)
 			}
@@ -287,7 +298,7 @@ func hiddenRune(r rune, fileStart bool) string {
 
 // try examines one trigger occurrence at p.
 func (s *scanner) try(t trigger, p int) {
-	c := &checks[t.check]
+	c := &s.rules.checks[t.check]
 	if p < s.skip[t.check] {
 		return
 	}
