@@ -18,8 +18,9 @@ func fixedNow() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 // finish in milliseconds, so hitting it means a hang.
 const testTimeout = 20 * time.Second
 
-// startRun runs spec on c in a goroutine and returns its event channel.
-func startRun(ctx context.Context, c *Client, spec RunSpec) <-chan Event {
+// withTestDefaults fills what a test's spec leaves empty: the fixed clock,
+// the demo model and an 8192-token window.
+func withTestDefaults(spec RunSpec) RunSpec {
 	if spec.Now == nil {
 		spec.Now = fixedNow
 	}
@@ -29,13 +30,25 @@ func startRun(ctx context.Context, c *Client, spec RunSpec) <-chan Event {
 	if spec.ContextWindow == 0 {
 		spec.ContextWindow = 8192
 	}
+	return spec
+}
+
+// startRun runs spec on c in a goroutine and returns its event channel.
+func startRun(ctx context.Context, c *Client, spec RunSpec) <-chan Event {
 	ch := make(chan Event)
-	go c.Run(ctx, spec, ch)
+	go c.Run(ctx, withTestDefaults(spec), ch)
 	return ch
 }
 
-// collect reads events until Done.
+// collect reads events until Done; approvals are left unanswered.
 func collect(t *testing.T, ch <-chan Event) ([]Event, Done) {
+	t.Helper()
+	return collectWith(t, ch, nil)
+}
+
+// collectWith reads events until Done, handing each ApprovalRequested to
+// onApproval when it is set.
+func collectWith(t *testing.T, ch <-chan Event, onApproval func(ApprovalRequested)) ([]Event, Done) {
 	t.Helper()
 	timer := time.NewTimer(testTimeout)
 	defer timer.Stop()
@@ -44,8 +57,13 @@ func collect(t *testing.T, ch <-chan Event) ([]Event, Done) {
 		select {
 		case ev := <-ch:
 			evs = append(evs, ev)
-			if d, ok := ev.(Done); ok {
-				return evs, d
+			switch v := ev.(type) {
+			case ApprovalRequested:
+				if onApproval != nil {
+					onApproval(v)
+				}
+			case Done:
+				return evs, v
 			}
 		case <-timer.C:
 			t.Fatalf("no Done after %s; events so far: %#v", testTimeout, evs)

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"vouch/agent/agenttest"
 	"vouch/workflow"
@@ -63,15 +62,7 @@ func roleDef(instructions string, preferred ...string) workflow.Definition {
 
 // startWorkflow runs RunWorkflow in a goroutine with test defaults.
 func startWorkflow(ctx context.Context, c *Client, spec RunSpec, w WorkflowSpec) <-chan Event {
-	if spec.Now == nil {
-		spec.Now = fixedNow
-	}
-	if spec.Model == "" {
-		spec.Model = "demo-model"
-	}
-	if spec.ContextWindow == 0 {
-		spec.ContextWindow = 8192
-	}
+	spec = withTestDefaults(spec)
 	if spec.History == nil {
 		spec.History = []Message{{Role: RoleUser, Content: "the task"}}
 	}
@@ -84,27 +75,13 @@ func startWorkflow(ctx context.Context, c *Client, spec RunSpec, w WorkflowSpec)
 // answer (nil: allow).
 func collectWorkflow(t *testing.T, ch <-chan Event, answer func(ApprovalRequested) Decision) ([]Event, Done) {
 	t.Helper()
-	timer := time.NewTimer(testTimeout)
-	defer timer.Stop()
-	var evs []Event
-	for {
-		select {
-		case ev := <-ch:
-			evs = append(evs, ev)
-			switch v := ev.(type) {
-			case ApprovalRequested:
-				d := Decision{Allow: true}
-				if answer != nil {
-					d = answer(v)
-				}
-				v.Reply <- d
-			case Done:
-				return evs, v
-			}
-		case <-timer.C:
-			t.Fatalf("no Done after %s; events so far: %#v", testTimeout, evs)
+	return collectWith(t, ch, func(v ApprovalRequested) {
+		d := Decision{Allow: true}
+		if answer != nil {
+			d = answer(v)
 		}
-	}
+		v.Reply <- d
+	})
 }
 
 // runWorkflowScript runs w against a fresh scripted server.
