@@ -68,19 +68,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 		defer func() { _ = tty.Close() }()
 		ask = ttyApprover(tty, tty)
 	}
-	stateDir, err := resolveStateDir(g)
-	if err != nil {
-		return err
-	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return fmt.Errorf("find the working directory: %w", err)
-	}
-	secrets, err := store.NewSecrets(store.SecretsOptions{StateDir: stateDir, Getenv: e.getenv})
-	if err != nil {
-		secrets = nil
-	}
-	s, err := openSession(ctx, stateDir, cwd, secrets)
+	s, err := openSessionHere(ctx, g, e)
 	if err != nil {
 		return err
 	}

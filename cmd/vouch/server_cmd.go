@@ -32,12 +32,7 @@ func openState(ctx context.Context, g *globals, e env) (*state, error) {
 	if err != nil {
 		return nil, storeError(err)
 	}
-	// No keyring is not fatal: servers without a secret still work, and a
-	// command that needs one says so.
-	secrets, err := store.NewSecrets(store.SecretsOptions{StateDir: dir, Getenv: e.getenv})
-	if err != nil {
-		secrets = nil
-	}
+	secrets := openSecrets(dir, e)
 	svc, err := newMCPService(ctx, db, secrets)
 	if err != nil {
 		return nil, errors.Join(err, db.Close())

@@ -58,6 +58,32 @@ func (s *session) newConversation() (agent.Transcript, error) {
 	return t, nil
 }
 
+// openSessionHere opens the session of an interactive or headless run: the
+// state directory of g, the workspace in the working directory, and the
+// keyring when it opens.
+func openSessionHere(ctx context.Context, g *globals, e env) (*session, error) {
+	stateDir, err := resolveStateDir(g)
+	if err != nil {
+		return nil, err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("find the working directory: %w", err)
+	}
+	return openSession(ctx, stateDir, cwd, openSecrets(stateDir, e))
+}
+
+// openSecrets opens the keyring of stateDir, or returns nil. No keyring is
+// not fatal: servers without a secret still work, servers with one stay
+// locked, and a command that needs one says so.
+func openSecrets(stateDir string, e env) *store.Secrets {
+	secrets, err := store.NewSecrets(store.SecretsOptions{StateDir: stateDir, Getenv: e.getenv})
+	if err != nil {
+		return nil
+	}
+	return secrets
+}
+
 // openSession opens the database in stateDir and the latest conversation (or
 // a new one), the workspace at dir, and the configured MCP servers with
 // their cached catalogs (no connection yet). secrets may be nil: servers
@@ -147,19 +173,7 @@ func runTUI(ctx context.Context, g *globals, args []string, e env) error {
 	if !e.isTerminal {
 		return fail(exitUsage, "vouch needs a terminal for its interface; run it in one, or use 'vouch doctor' to check the setup")
 	}
-	stateDir, err := resolveStateDir(g)
-	if err != nil {
-		return err
-	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return fmt.Errorf("find the working directory: %w", err)
-	}
-	secrets, err := store.NewSecrets(store.SecretsOptions{StateDir: stateDir, Getenv: e.getenv})
-	if err != nil {
-		secrets = nil // servers with a secret stay locked; the rest works
-	}
-	s, err := openSession(ctx, stateDir, cwd, secrets)
+	s, err := openSessionHere(ctx, g, e)
 	if err != nil {
 		return err
 	}
