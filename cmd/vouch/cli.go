@@ -114,20 +114,23 @@ Usage:
 Commands:
 `
 
-func usage(w io.Writer) error {
-	var b strings.Builder
-	b.WriteString(usageHead)
-	for _, c := range commands() {
-		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
-	}
-	b.WriteString(`
+// globalHelp ends every usage text.
+const globalHelp = `
 Global flags:
   --state-dir DIR   state directory (env VOUCH_STATE_DIR)
   --model-url URL   OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1 (env VOUCH_MODEL_URL)
   --model NAME      model name (env VOUCH_MODEL)
 
 Exit codes: 0 done, 1 failure, 2 usage, 3 input rejected, 4 approval needed, 5 unavailable.
-`)
+`
+
+func usage(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString(usageHead)
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
+	}
+	b.WriteString(globalHelp)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write the usage: %w", err)
 	}
@@ -162,10 +165,39 @@ func dispatch(ctx context.Context, g *globals, name string, args []string, e env
 	}
 	for _, c := range commands() {
 		if c.name == name && c.run != nil {
+			if asksHelp(args) {
+				return commandUsage(e.stdout, c)
+			}
 			return c.run(ctx, g, args, e)
 		}
 	}
 	return fail(exitUsage, "unknown command %q; run 'vouch help' for the list", name)
+}
+
+// asksHelp reports whether a command's arguments ask for its help: -h,
+// -help or --help before any "--", or "help" as its first word (a task
+// given to 'vouch run' is one argument, so its words never match).
+func asksHelp(args []string) bool {
+	if len(args) > 0 && args[0] == "help" {
+		return true
+	}
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// commandUsage prints one command's usage: its forms and flags, then the
+// global flags and the exit codes.
+func commandUsage(w io.Writer, c command) error {
+	p := newPrinter(w)
+	p.Printf("Usage: vouch %s %s\n%s", c.name, c.summary, globalHelp)
+	return p.Flush("print the help")
 }
 
 // report prints err as one sentence on stderr and maps it to an exit code.
