@@ -50,6 +50,9 @@ func runDemo(ctx context.Context, g *globals, args []string, e env) error {
 	if err := addDemoServer(ctx, s); err != nil {
 		return errors.Join(err, s.Close())
 	}
+	if err := seedDemo(ctx, s, tmp); err != nil {
+		return errors.Join(err, s.Close())
+	}
 	srv := agenttest.New(agenttest.DemoScript(),
 		agenttest.WithFlavor(agenttest.LlamaCpp),
 		agenttest.WithModels("vouch-demo"),
@@ -79,14 +82,8 @@ func addDemoServer(ctx context.Context, s *session) error {
 }
 
 func writeDemoFiles(dir string) error {
-	for name, body := range demoFiles() {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			return fmt.Errorf("create the demo workspace: %w", err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-			return fmt.Errorf("create the demo workspace: %w", err)
-		}
+	if err := writeFiles(dir, demoFiles()); err != nil {
+		return fmt.Errorf("create the demo workspace: %w", err)
 	}
 	return nil
 }

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"vouch/agent"
+	"vouch/tui"
+	"vouch/workflow"
+)
+
+// demoSkill is a small skill package the demo imports through the same
+// importer, scanner and catalog as `vouch skill install`, so Settings ›
+// Skills and the profile editor have something real to show. Its script
+// is excluded like any package's.
+func demoSkill() map[string]string {
+	return map[string]string{
+		"SKILL.md": `---
+name: release-notes
+description: Writes short release notes from a list of changes. Use when asked for release notes.
+license: MIT
+allowed-tools: Read Bash(git log:*)
+metadata:
+  version: "1.0"
+---
+# Release notes
+
+Follow [the style guide](references/style.md): one line per change, newest first.
+`,
+		"references/style.md": "# Style\n\nShort sentences. Name the change, not the commit.\n",
+		"scripts/collect.sh":  "#!/bin/sh\ngit log --oneline\n",
+	}
+}
+
+// seedDemo installs the demo skill and adds a Role definition and a
+// profile that uses it, in the demo's throwaway state.
+func seedDemo(ctx context.Context, s *session, dir string) error {
+	pkg := filepath.Join(dir, "release-notes")
+	if err := writeFiles(pkg, demoSkill()); err != nil {
+		return fmt.Errorf("write the demo skill: %w", err)
+	}
+	if _, _, err := installSkill(ctx, s.db, importSkill, pkg, tui.SkillInstallOptions{}); err != nil {
+		return fmt.Errorf("install the demo skill: %w", err)
+	}
+	ps := &profileService{db: s.db}
+	def := `{"name":"notes-writer","kind":"role","description":"Writes notes and release notes in the workspace.",` +
+		`"role":{"instructions":"You write concise notes. Read the workspace before writing, and write only what the person asked for."}}`
+	if _, err := ps.addDefinition([]byte(def)); err != nil {
+		return fmt.Errorf("add the demo definition: %w", err)
+	}
+	_, err := ps.save(workflow.Profile{Name: "notes", Definition: "notes-writer",
+		Tools:  []string{agent.IdentityFSList, agent.IdentityFSRead, agent.IdentityFSWrite},
+		Skills: []string{"release-notes"}}, true)
+	if err != nil {
+		return fmt.Errorf("add the demo profile: %w", err)
+	}
+	return nil
+}
+
+// writeFiles writes files (slash-separated paths → content) under dir.
+func writeFiles(dir string, files map[string]string) error {
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
+}
