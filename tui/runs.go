@@ -87,7 +87,14 @@ func (l runList) handle(msg tea.Msg) (runList, Action, tea.Cmd) {
 		}
 		l.runs.set(append(old[:len(old):len(old)], msg.page.Runs...), nil)
 		l.next = msg.page.Next
-		return l, nil, nil
+		return l, nil, l.watch()
+	case runsTickMsg:
+		// Reload the first page unless another load came since the tick
+		// was set, or the person has paged past it.
+		if msg.seq != l.seq || l.loading || len(l.runs.items) > runsPageSize {
+			return l, nil, nil
+		}
+		return l, nil, listRuns(l.history, l.begin(), "", runsPageSize)
 	case tea.KeyMsg:
 		k := l.keys
 		switch {
@@ -111,6 +118,30 @@ func (l runList) handle(msg tea.Msg) (runList, Action, tea.Cmd) {
 		}
 	}
 	return l, nil, nil
+}
+
+// runsRefreshEvery is how often the pane reloads while a run it shows is
+// still going, so a run finishing shows without a key.
+const runsRefreshEvery = 2 * time.Second
+
+// runsTickMsg asks the pane to reload its first page; seq is the load it
+// followed.
+type runsTickMsg struct{ seq int }
+
+// watch returns a tick when a run on the first page is still going (or
+// waiting for the person), else nil.
+func (l runList) watch() tea.Cmd {
+	if len(l.runs.items) > runsPageSize {
+		return nil
+	}
+	for _, r := range l.runs.items {
+		o := strings.ToLower(r.Outcome)
+		if r.Ended.IsZero() && (o == "" || o == "running" || strings.HasPrefix(o, "waiting")) {
+			seq := l.seq
+			return tea.Tick(runsRefreshEvery, func(time.Time) tea.Msg { return runsTickMsg{seq: seq} })
+		}
+	}
+	return nil
 }
 
 // more fetches the page after the last run shown.
