@@ -81,21 +81,15 @@ func (in inbox) handle(msg tea.Msg) (inbox, Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case inboxMsg:
 		if in.settle(msg.seq, msg.err) {
-			in.err = ""
 			in.items.set(msg.items, nil)
 		}
 		return in, nil, nil
 	case inboxAnsweredMsg:
-		if msg.err != nil {
-			in.err, in.notice = sentence(msg.err), ""
-		} else {
-			in.err = ""
-			verb := "Denied"
-			if msg.allow {
-				verb = "Allowed once"
-			}
-			in.notice = fmt.Sprintf("%s: the call %s of run %s.", verb, safetext.Line(msg.correlation, 24), safetext.Line(msg.runID, 24))
+		verb := "Denied"
+		if msg.allow {
+			verb = "Allowed once"
 		}
+		in.report(msg.err, fmt.Sprintf("%s: the call %s of run %s.", verb, safetext.Line(msg.correlation, 24), safetext.Line(msg.runID, 24)))
 		return in.reload()
 	case inboxCountMsg:
 		if msg.err == nil && !msg.closed && msg.count != len(in.items.items) {

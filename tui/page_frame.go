@@ -35,7 +35,11 @@ type loads struct {
 	loading bool
 	loaded  bool
 	err     string // the last failure, one sentence
-	notice  string
+	// errOfLoad says err is a failed load's, which the next successful
+	// load clears; an action's failure (report) stays until the next
+	// action says something else.
+	errOfLoad bool
+	notice    string
 }
 
 // begin starts a load and returns its number, for the Cmd to carry back.
@@ -48,24 +52,31 @@ func (s *loads) begin() int {
 // settle applies the answer to load seq. It reports whether the answer's
 // data is to be taken: false for an answer to an older load (dropped) and
 // for a failed load (its error becomes the pane's sentence; the data on
-// screen stays). A success marks the pane loaded; clearing an earlier
-// error is the pane's choice.
+// screen stays). A success marks the pane loaded and clears a failed
+// load's sentence, never an action's: the person reads why an action
+// failed until the next action.
 func (s *loads) settle(seq int, err error) bool {
 	if seq != s.seq {
 		return false
 	}
 	s.loading = false
 	if err != nil {
-		s.err = sentence(err)
+		s.err, s.errOfLoad = sentence(err), true
 		return false
 	}
 	s.loaded = true
+	if s.errOfLoad {
+		s.err, s.errOfLoad = "", false
+	}
 	return true
 }
 
 // report sets what the pane says after an action: the error as one
 // sentence, or the notice done.
-func (s *loads) report(err error, done string) { s.err, s.notice = outcomeText(err, done) }
+func (s *loads) report(err error, done string) {
+	s.err, s.notice = outcomeText(err, done)
+	s.errOfLoad = false
+}
 
 // said is what the pane says under its content, in at most two lines of
 // width w: the last failure marked ✗, else the last notice; nil when

@@ -84,7 +84,6 @@ func (l profileList) handle(msg tea.Msg) (profileList, Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case profilesMsg:
 		if l.settle(msg.seq, msg.err) {
-			l.err = ""
 			l.list.set(msg.profiles, func(a, b ProfileSummary) bool { return a.Name == b.Name })
 		}
 		return l, nil, nil

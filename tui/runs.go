@@ -80,7 +80,6 @@ func (l runList) handle(msg tea.Msg) (runList, Action, tea.Cmd) {
 		if !l.settle(msg.seq, msg.err) {
 			return l, nil, nil
 		}
-		l.err = ""
 		old := l.runs.items
 		if msg.cursor == "" {
 			old = nil // a fresh first page

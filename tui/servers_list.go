@@ -91,7 +91,6 @@ func (l serverList) handle(msg tea.Msg) (serverList, Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case serversMsg:
 		if l.settle(msg.seq, msg.err) {
-			l.err = ""
 			l.list.set(msg.servers, func(a, b ServerView) bool { return a.ID == b.ID })
 		}
 		return l, nil, nil

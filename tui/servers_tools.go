@@ -152,7 +152,6 @@ func (p toolsPage) handle(msg tea.Msg) (toolsPage, Action, tea.Cmd) {
 		if msg.scope != p.src.scope || !p.settle(msg.seq, msg.err) {
 			return p, nil, nil
 		}
-		p.err = ""
 		cur, had := p.selected()
 		p.tools, p.order = msg.tools, msg.servers
 		p.refilter()
@@ -184,10 +183,10 @@ func (p toolsPage) toggled(msg toolToggledMsg) toolsPage {
 	p.pending = maps.Clone(p.pending)
 	delete(p.pending, msg.identity)
 	if msg.err != nil {
-		p.err, p.notice = sentence(msg.err), ""
+		p.report(msg.err, "")
 		return p
 	}
-	p.err = ""
+	p.report(nil, "")
 	tools := append([]ToolView(nil), p.tools...)
 	for i := range tools {
 		if tools[i].Identity == msg.identity {

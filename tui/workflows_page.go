@@ -87,7 +87,6 @@ func (p workflowsPage) handle(msg tea.Msg) (workflowsPage, Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case workflowsMsg:
 		if p.settle(msg.seq, msg.err) {
-			p.err = ""
 			p.on, p.schedules = msg.on, msg.schedules
 		}
 		return p, nil, nil
