@@ -31,7 +31,15 @@ func (wf *workflowRun) subagents() Done {
 
 // delegateTool is the lead's delegate tool.
 func (wf *workflowRun) delegateTool() appTool {
-	helpers := wf.w.Definition.Subagents.Helpers
+	def := delegateDef(wf.w.Definition.Subagents.Helpers)
+	return appTool{wire: "delegate", def: def, call: func(r *run, call ToolCall, args json.RawMessage) (ToolResult, bool) {
+		return wf.delegate(args)
+	}}
+}
+
+// delegateDef is the delegate tool as the lead sees it: helper is one of
+// the definition's helper names.
+func delegateDef(helpers []workflow.Part) ToolDef {
 	names := make([]string, len(helpers))
 	for i, h := range helpers {
 		names[i] = h.Name
@@ -40,13 +48,42 @@ func (wf *workflowRun) delegateTool() appTool {
 	if err != nil { // a []string always marshals
 		enum = []byte("[]")
 	}
-	def := ToolDef{Identity: DelegateIdentity,
+	return ToolDef{Identity: DelegateIdentity,
 		Description: "Hand a task to one of your helpers; its final answer comes back as the result.",
 		Parameters: json.RawMessage(`{"type":"object","properties":{"helper":{"type":"string","enum":` + string(enum) + `},` +
 			`"task":{"type":"string","description":"what the helper should do, with everything it needs to know"}},"required":["helper","task"]}`)}
-	return appTool{wire: "delegate", def: def, call: func(r *run, call ToolCall, args json.RawMessage) (ToolResult, bool) {
-		return wf.delegate(args)
-	}}
+}
+
+// WorkflowTool is one of the tools a workflow run adds beside its
+// allowlist: skill_load and skill_read when it has enabled skills, delegate
+// for a Subagents lead. They are outside the tool budget (never deferred)
+// and count against the window (SPEC H5).
+type WorkflowTool struct {
+	Wire   string
+	Def    ToolDef
+	Tokens int // its entry in a request's tools array, counted by count
+}
+
+// WorkflowTools returns the tools a run of def with skills enabled skills
+// adds, each with its token cost under count (nil: EstimateTokens) — what
+// `vouch tools plan --profile` shows beside the plan.
+func WorkflowTools(def workflow.Definition, skills int, count func(string) int) []WorkflowTool {
+	if count == nil {
+		count = EstimateTokens
+	}
+	var defs []ToolDef
+	if skills > 0 {
+		defs = skillToolDefs()
+	}
+	if def.Kind == workflow.KindSubagents && def.Subagents != nil {
+		defs = append(defs, delegateDef(def.Subagents.Helpers))
+	}
+	out := make([]WorkflowTool, len(defs))
+	for i, d := range defs {
+		wire := strings.TrimPrefix(d.Identity, "builtin:")
+		out[i] = WorkflowTool{Wire: wire, Def: d, Tokens: count(toolEntryJSON(wire, d))}
+	}
+	return out
 }
 
 // delegate runs one helper for a delegate call. ok is false when the run

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"slices"
+	"strings"
 
 	"vouch/agent"
 	"vouch/mcpclient"
@@ -16,20 +16,26 @@ import (
 // planJSON is `vouch tools plan --json`: exactly what a run would send for
 // tools, inline and deferred, with token counts (SPEC F1–F3).
 type planJSON struct {
-	Window         int           `json:"window"`
-	WindowSource   string        `json:"window_source"`
-	Fraction       float64       `json:"fraction"`
-	Budget         int           `json:"budget"`
-	Counted        string        `json:"counted"` // "server tokenizer" or "estimate"
-	Sent           int           `json:"sent_tokens"`
-	AllInline      int           `json:"all_inline_tokens"`
-	MetaTokens     int           `json:"meta_tokens"`
-	ListingTokens  int           `json:"listing_tokens"`
-	Fits           bool          `json:"fits"`
-	Error          string        `json:"error,omitempty"`
-	Inline         []plannedJSON `json:"inline"`
-	Deferred       []plannedJSON `json:"deferred"`
-	Meta           []string      `json:"meta_tools"`
+	Window        int           `json:"window"`
+	WindowSource  string        `json:"window_source"`
+	Fraction      float64       `json:"fraction"`
+	Budget        int           `json:"budget"`
+	Counted       string        `json:"counted"` // "server tokenizer" or "estimate"
+	Sent          int           `json:"sent_tokens"`
+	AllInline     int           `json:"all_inline_tokens"`
+	MetaTokens    int           `json:"meta_tokens"`
+	ListingTokens int           `json:"listing_tokens"`
+	Fits          bool          `json:"fits"`
+	Error         string        `json:"error,omitempty"`
+	Inline        []plannedJSON `json:"inline"`
+	Deferred      []plannedJSON `json:"deferred"`
+	Meta          []string      `json:"meta_tools"`
+	// With --profile: the selected tools no server offers now, and the
+	// tools the run adds beside its allowlist (skill_load, skill_read,
+	// delegate), outside the budget but inside the window (SPEC H5).
+	Unavailable    []string      `json:"unavailable,omitempty"`
+	Workflow       []plannedJSON `json:"workflow_tools,omitempty"`
+	WorkflowTokens int           `json:"workflow_tokens,omitempty"`
 	ModelServerErr string        `json:"model_server_error,omitempty"`
 }
 
@@ -86,12 +92,9 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 		mcpTools := s.mcp.mgr.AgentTools(func(string) mcpclient.Effect { return mcpclient.EffectMutating })
 		all := append(append(ws.Tools(), ws.WriteTools()...), mcpTools...)
 		var tools []agent.Tool
+		var unavailable []string
 		if prof != nil {
-			for _, t := range all {
-				if slices.Contains(prof.Tools, t.Def().Identity) {
-					tools = append(tools, t)
-				}
-			}
+			tools, unavailable = agent.AllowedTools(all, prof.Tools) // as a run offers them
 		} else {
 			tools = enabledTools(s.db, latestConversation(s), all)
 		}
@@ -126,6 +129,17 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 		out.MetaTokens, out.ListingTokens, out.Fits, out.Meta = plan.MetaTokens, plan.ListingTokens, plan.Fits, plan.Meta
 		if plan.Err != nil {
 			out.Error = plan.Err.Error()
+		}
+		if prof != nil {
+			def, err := s.db.Definition(prof.Definition, prof.DefinitionRevision)
+			if err != nil {
+				return err
+			}
+			out.Unavailable = unavailable
+			for _, t := range agent.WorkflowTools(def, len(prof.Skills), count) {
+				out.Workflow = append(out.Workflow, plannedJSON{t.Def.Identity, t.Wire, "vouch", t.Tokens, false})
+				out.WorkflowTokens += t.Tokens
+			}
 		}
 		for _, t := range plan.Inline {
 			out.Inline = append(out.Inline, plannedJSON{t.Identity, t.Wire, t.Label, t.Tokens, t.Asks})
@@ -165,6 +179,15 @@ func printPlan(e env, p planJSON) error {
 		for _, t := range p.Deferred {
 			pr("  %s\t%s\t%d\n", t.Wire, safetext.Line(t.Identity, 70), t.Tokens)
 		}
+	}
+	if len(p.Workflow) > 0 {
+		pr("added by the profile's run (%d, %d tokens; outside the budget, inside the window)\n", len(p.Workflow), p.WorkflowTokens)
+		for _, t := range p.Workflow {
+			pr("  %s\t%s\t%d\n", t.Wire, t.Identity, t.Tokens)
+		}
+	}
+	if len(p.Unavailable) > 0 {
+		pr("selected but not available now\t%s\n", safetext.Line(strings.Join(p.Unavailable, ", "), 120))
 	}
 	if p.Error != "" {
 		pr("error\t%s\n", p.Error)

@@ -250,6 +250,28 @@ func TestToolsPlanProfile(t *testing.T) {
 	if strings.Join(ids, " ") != "builtin:fs_list builtin:fs_read" && strings.Join(ids, " ") != "builtin:fs_read builtin:fs_list" {
 		t.Fatalf("planned tools %v, want exactly the profile's allowlist", ids)
 	}
+	if len(p.Workflow) != 0 {
+		t.Fatalf("a profile without skills adds %v", p.Workflow)
+	}
+	pkg := filepath.Join(t.TempDir(), "release-notes")
+	if err := writeFiles(pkg, demoSkill()); err != nil {
+		t.Fatal(err)
+	}
+	cli(t, state, "", exitOK, "skill", "install", pkg)
+	cli(t, state, "", exitOK, "profile", "edit", "small", "--skill", "release-notes")
+	p = plan("--profile", "small")
+	sum := 0
+	var added []string
+	for _, w := range p.Workflow {
+		added = append(added, w.Wire)
+		if w.Tokens <= 0 {
+			t.Errorf("%s counted as %d tokens", w.Wire, w.Tokens)
+		}
+		sum += w.Tokens
+	}
+	if strings.Join(added, " ") != "skill_load skill_read" || sum != p.WorkflowTokens {
+		t.Fatalf("with a skill the plan adds %v (%d tokens, total %d), want skill_load and skill_read", added, sum, p.WorkflowTokens)
+	}
 	if p := plan("--profile", "small", "--context", "4096"); p.Window != 4096 || p.Budget != 2048 {
 		t.Fatalf("--context with a profile: window %d budget %d", p.Window, p.Budget)
 	}
