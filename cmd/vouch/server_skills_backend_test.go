@@ -16,21 +16,7 @@ import (
 // picker then offers it "from docs"; a changed set revokes; keep pins; a
 // rollback to an approval that does not exist is refused in a sentence.
 func TestServerSkillsBackend(t *testing.T) {
-	srv, err := mcptest.NewSkillsServer(mcptest.SkillsOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	sk := mcptest.Skill{Path: "acme/refunds", Description: "How refunds work", Files: map[string][]byte{
-		"SKILL.md": mcptest.SkillMD("refunds", "How refunds work", "Refund within 30 days."),
-	}}
-	sk.Frontmatter = map[string]any{"name": "refunds", "description": "How refunds work", "allowed-tools": "Bash(curl:*)"}
-	srv.PutSkill(sk)
-	state := t.TempDir()
-	cli(t, state, "", exitOK, "server", "add", "docs", "--url", srv.URL)
-	cli(t, state, "", exitOK, "server", "activate", "docs")
-	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
-	catalogSkill(t, state, "refunds")
+	srv, sk, state := refundsServer(t, map[string]any{"name": "refunds", "description": "How refunds work", "allowed-tools": "Bash(curl:*)"})
 
 	s := openTestSession(t, state)
 	defer func() { _ = s.Close() }()
@@ -107,4 +93,30 @@ func TestServerSkillsBackend(t *testing.T) {
 	if _, err := ts.RollbackServerSkill(ctx, id, sk.URI(), 7); err == nil || !strings.Contains(err.Error(), "has no approval 7") {
 		t.Fatalf("rollback to a missing approval: %v", err)
 	}
+}
+
+// refundsServer starts a skills server offering docs' "refunds" skill
+// (with frontmatter fm when not nil), and a state dir where it is added
+// and active as "docs", with the "notes" definition and a local skill
+// also named "refunds" installed.
+func refundsServer(t *testing.T, fm map[string]any) (*mcptest.SkillsServer, mcptest.Skill, string) {
+	t.Helper()
+	srv, err := mcptest.NewSkillsServer(mcptest.SkillsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	sk := mcptest.Skill{Path: "acme/refunds", Description: "How refunds work", Files: map[string][]byte{
+		"SKILL.md": mcptest.SkillMD("refunds", "How refunds work", "Refund within 30 days."),
+	}}
+	if fm != nil {
+		sk.Frontmatter = fm
+	}
+	srv.PutSkill(sk)
+	state := t.TempDir()
+	cli(t, state, "", exitOK, "server", "add", "docs", "--url", srv.URL)
+	cli(t, state, "", exitOK, "server", "activate", "docs")
+	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
+	catalogSkill(t, state, "refunds")
+	return srv, sk, state
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/mcpclient/mcptest"
 	"vouch/tui"
 )
 
@@ -17,20 +16,7 @@ import (
 // validation and the stored revision is left as it was; a skill taken off
 // stops being policy.
 func TestTUIPolicySkillRoundTrip(t *testing.T) {
-	srv, err := mcptest.NewSkillsServer(mcptest.SkillsOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	sk := mcptest.Skill{Path: "acme/refunds", Description: "How refunds work", Files: map[string][]byte{
-		"SKILL.md": mcptest.SkillMD("refunds", "How refunds work", "Refund within 30 days."),
-	}}
-	srv.PutSkill(sk)
-	state := t.TempDir()
-	cli(t, state, "", exitOK, "server", "add", "docs", "--url", srv.URL)
-	cli(t, state, "", exitOK, "server", "activate", "docs")
-	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
-	catalogSkill(t, state, "refunds")
+	_, sk, state := refundsServer(t, nil)
 
 	s := openTestSession(t, state)
 	defer func() { _ = s.Close() }()
