@@ -152,6 +152,9 @@ type run struct {
 
 	toolsJSON string
 	oaTools   []openai.Tool
+	// leftOut is how many earlier messages the latest request left out
+	// to fit the window (see fitHistory).
+	leftOut int
 	// counts are measured against limits; the parts of a workflow run
 	// share one (SPEC A4).
 	counts *loopCounts
@@ -276,8 +279,16 @@ func (r *run) turn() ([]ToolCall, *Done) {
 	if r.ctx.Err() != nil {
 		return nil, &Done{Reason: StopCancelled}
 	}
+	r.leftOut = 0
 	if reserve := min(1024, r.window/8); need+reserve > r.window {
-		return nil, &Done{Reason: StopError, Err: overflowError(need+reserve, r.window, r.spec.Model, nil)}
+		fit, n, left, ok := r.fitHistory(reserve)
+		if r.ctx.Err() != nil {
+			return nil, &Done{Reason: StopCancelled}
+		}
+		if !ok {
+			return nil, &Done{Reason: StopError, Err: overflowError(need+reserve, r.window, r.spec.Model, nil)}
+		}
+		msgs, need, r.leftOut = fit, n, left
 	}
 	st := &streamState{r: r, promptEstimate: need}
 	st.stream(openai.ChatCompletionRequest{
@@ -493,7 +504,7 @@ func (st *streamState) save(msg Message) error {
 }
 
 func (st *streamState) usageEvent() Usage {
-	u := Usage{ContextWindow: st.r.window, TokensPerSecond: st.tps}
+	u := Usage{ContextWindow: st.r.window, TokensPerSecond: st.tps, LeftOut: st.r.leftOut}
 	if st.usage != nil {
 		u.PromptTokens, u.CompletionTokens = st.usage.PromptTokens, st.usage.CompletionTokens
 	} else {

@@ -92,6 +92,10 @@ type Usage struct {
 	// Estimated is true when the server reported no usage and the token
 	// counts are vouch's own (see EstimateTokens).
 	Estimated bool
+	// LeftOut is how many of the conversation's earlier messages the
+	// request left out because the whole conversation did not fit the
+	// window; they stay stored and shown, only the model did not get them.
+	LeftOut int
 }
 
 // RunStarted is the first event of a run. It records what the run froze

@@ -72,6 +72,26 @@ func TestSendStreamsAnswer(t *testing.T) {
 	}
 }
 
+// TestStatusSaysEarlierMessagesLeftOut: when a run leaves earlier messages
+// out of the request to fit the window, the status line says how many next
+// to the context use, and the next fitting answer clears it (SPEC A3, L1).
+func TestStatusSaysEarlierMessagesLeftOut(t *testing.T) {
+	b := newFakeBackend()
+	m := startModel(t, b, Options{})
+	m, wait := sendText(t, m, "and now?")
+	m, _ = deliver(t, m, b, wait,
+		agent.Usage{PromptTokens: 7000, CompletionTokens: 20, ContextWindow: 8192, LeftOut: 14},
+		agent.Done{Reason: agent.StopDone})
+	if view := m.View(); !strings.Contains(view, "ctx 7.0k/8.2k (-14 earlier)") {
+		t.Fatalf("status lacks the left-out count:\n%s", view)
+	}
+	m, wait = sendText(t, m, "thanks")
+	m, _ = deliver(t, m, b, wait, agent.Usage{PromptTokens: 900, CompletionTokens: 5, ContextWindow: 8192}, agent.Done{Reason: agent.StopDone})
+	if view := m.View(); strings.Contains(view, "earlier)") {
+		t.Fatalf("status still says messages were left out:\n%s", view)
+	}
+}
+
 // TestCancelMarksInterrupted: Esc cancels the run's context; the Done that
 // follows marks the partial answer "(interrupted)" (SPEC A5).
 func TestCancelMarksInterrupted(t *testing.T) {

@@ -167,7 +167,9 @@ func (m Model) toolTokens() string {
 	return s
 }
 
-// contextUsed is "ctx 1.2k/8.2k" from the last Usage event.
+// contextUsed is "ctx 1.2k/8.2k" from the last Usage event, with "(-N
+// earlier)" when the request left out that many earlier messages to fit
+// the window.
 func (m Model) contextUsed() (string, bool) {
 	if !m.hasUsage {
 		if m.window > 0 {
@@ -176,10 +178,14 @@ func (m Model) contextUsed() (string, bool) {
 		return "", false
 	}
 	used := m.usage.PromptTokens + m.usage.CompletionTokens
+	s := "ctx " + tokens(used)
 	if m.window > 0 {
-		return fmt.Sprintf("ctx %s/%s", tokens(used), tokens(m.window)), true
+		s += "/" + tokens(m.window)
 	}
-	return "ctx " + tokens(used), true
+	if m.usage.LeftOut > 0 {
+		s += fmt.Sprintf(" (-%d earlier)", m.usage.LeftOut)
+	}
+	return s, true
 }
 
 // rate is the generation rate: measured live while streaming, else the one
