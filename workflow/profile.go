@@ -88,8 +88,8 @@ func (p Profile) Validate() error {
 		}
 	}
 	if p.Schedule != nil {
-		if (p.Schedule.Every == "") == (p.Schedule.Cron == "") {
-			return fmt.Errorf("profile %q: a schedule has either every or cron", p.Name)
+		if _, err := ParseSchedule(*p.Schedule); err != nil {
+			return fmt.Errorf("profile %q: %w", p.Name, err)
 		}
 		if p.Schedule.Task == "" {
 			return fmt.Errorf("profile %q: a schedule needs a task", p.Name)

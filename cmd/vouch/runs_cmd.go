@@ -10,6 +10,7 @@ import (
 	"vouch/safetext"
 	"vouch/store"
 	"vouch/tui"
+	"vouch/workflow"
 )
 
 // runsJSON is `vouch runs --json`: one page, newest first, and the cursor
@@ -313,7 +314,7 @@ func workflowsStatus(db *store.DB, now time.Time) (workflowsJSON, error) {
 			continue
 		}
 		row := scheduleJSON{Profile: p.Name, Spec: scheduleWords(p.Schedule), Task: p.Schedule.Task}
-		sched, err := parseSchedule(*p.Schedule)
+		sched, err := workflow.ParseSchedule(*p.Schedule)
 		switch {
 		case err != nil:
 			row.Paused = err.Error()
@@ -324,7 +325,7 @@ func workflowsStatus(db *store.DB, now time.Time) (workflowsJSON, error) {
 			if mark, ok, err := db.ScheduleMark(p.Name); err == nil && ok && mark.After(now.Add(-24*time.Hour)) {
 				from = mark
 			}
-			if next, ok := sched.next(from); ok {
+			if next, ok := sched.Next(from); ok {
 				row.Next = next
 			}
 		}

@@ -116,7 +116,7 @@ func (s *scheduler) tick(ctx context.Context, now time.Time) time.Time {
 		if p.Schedule == nil {
 			continue
 		}
-		sched, err := parseSchedule(*p.Schedule)
+		sched, err := workflow.ParseSchedule(*p.Schedule)
 		if err != nil {
 			continue // the profile editor and 'vouch workflows status' say why
 		}
@@ -129,7 +129,7 @@ func (s *scheduler) tick(ctx context.Context, now time.Time) time.Time {
 }
 
 // tickProfile handles one profile's due ticks and returns its next tick.
-func (s *scheduler) tickProfile(ctx context.Context, p workflow.Profile, sched schedule, on bool, now time.Time) time.Time {
+func (s *scheduler) tickProfile(ctx context.Context, p workflow.Profile, sched workflow.Timetable, on bool, now time.Time) time.Time {
 	mark, ok, err := s.db.ScheduleMark(p.Name)
 	if err != nil {
 		return time.Time{}
@@ -137,7 +137,7 @@ func (s *scheduler) tickProfile(ctx context.Context, p workflow.Profile, sched s
 	if !ok {
 		// First sight of this schedule: nothing before now was due.
 		_ = s.db.SetScheduleMark(p.Name, now)
-		n, _ := sched.next(now)
+		n, _ := sched.Next(now)
 		return n
 	}
 	// Count the ticks in (mark, now]: those before the scheduler started
@@ -147,7 +147,7 @@ func (s *scheduler) tickProfile(ctx context.Context, p workflow.Profile, sched s
 	var last time.Time
 	t := mark
 	for i := 0; i < maxCatchUp; i++ {
-		n, ok := sched.next(t)
+		n, ok := sched.Next(t)
 		if !ok || n.After(now) {
 			break
 		}
@@ -173,9 +173,9 @@ func (s *scheduler) tickProfile(ctx context.Context, p workflow.Profile, sched s
 	if !last.IsZero() {
 		s.fire(ctx, p, on, last)
 	}
-	n, ok := sched.next(t)
+	n, ok := sched.Next(t)
 	if ok && !n.After(now) { // the catch-up bound was reached
-		n, _ = sched.next(now)
+		n, _ = sched.Next(now)
 	}
 	return n
 }

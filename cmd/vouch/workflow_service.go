@@ -114,7 +114,7 @@ func (ps *profileService) check(p *workflow.Profile) error {
 		p.Workspace = abs
 	}
 	if p.Schedule != nil {
-		if _, err := parseSchedule(*p.Schedule); err != nil {
+		if _, err := workflow.ParseSchedule(*p.Schedule); err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
 		if strings.TrimSpace(p.Schedule.Task) == "" {

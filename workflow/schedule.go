@@ -1,4 +1,4 @@
-package main
+package workflow
 
 import (
 	"errors"
@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"vouch/workflow"
 )
 
 // A schedule (SPEC H6) is an interval ("every": a Go duration of at least a
@@ -22,11 +20,11 @@ import (
 // from the person or from a profile file, and everything about it must be
 // refusable with one clear sentence.
 
-// schedule computes ticks.
-type schedule interface {
-	// next returns the first tick strictly after t; ok is false when there
+// Timetable computes a schedule's ticks.
+type Timetable interface {
+	// Next returns the first tick strictly after t; ok is false when there
 	// is none within five years (e.g. "0 0 31 2 *").
-	next(t time.Time) (time.Time, bool)
+	Next(t time.Time) (time.Time, bool)
 	// String is the schedule in words, e.g. "every 1h0m0s" or "cron 0 9 * * 1-5".
 	String() string
 }
@@ -34,29 +32,30 @@ type schedule interface {
 // minEvery is the shortest interval a schedule may have.
 const minEvery = time.Minute
 
-// parseSchedule parses a profile's schedule.
-func parseSchedule(s workflow.Schedule) (schedule, error) {
+// ParseSchedule parses a profile's schedule; an error is one sentence
+// that says what to write instead.
+func ParseSchedule(s Schedule) (Timetable, error) {
 	switch {
 	case s.Every != "" && s.Cron != "":
-		return nil, errors.New("a schedule is either --every or --cron, not both")
+		return nil, errors.New("a schedule is either every DURATION or cron EXPR, not both")
 	case s.Every != "":
 		d, err := time.ParseDuration(s.Every)
 		if err != nil {
-			return nil, fmt.Errorf("--every %q is not a duration; write it like 30m, 2h or 24h", s.Every)
+			return nil, fmt.Errorf("every %q is not a duration; write it like 30m, 2h or 24h", s.Every)
 		}
 		if d < minEvery {
-			return nil, fmt.Errorf("--every %q is shorter than a minute; schedules run at most once a minute", s.Every)
+			return nil, fmt.Errorf("every %q is shorter than a minute; schedules run at most once a minute", s.Every)
 		}
 		return every(d), nil
 	case s.Cron != "":
 		return parseCron(s.Cron)
 	}
-	return nil, errors.New("a schedule needs --every DURATION or --cron EXPR")
+	return nil, errors.New("a schedule needs every DURATION or cron EXPR")
 }
 
 type every time.Duration
 
-func (e every) next(t time.Time) (time.Time, bool) { return t.Add(time.Duration(e)), true }
+func (e every) Next(t time.Time) (time.Time, bool) { return t.Add(time.Duration(e)), true }
 func (e every) String() string                     { return "every " + time.Duration(e).String() }
 
 // cronSpec is a parsed five-field expression: one bit per allowed value.
@@ -86,11 +85,11 @@ const maxCronLen = 256
 // parseCron parses a five-field cron expression.
 func parseCron(expr string) (*cronSpec, error) {
 	if len(expr) > maxCronLen {
-		return nil, fmt.Errorf("--cron is longer than %d characters; a schedule has five short fields", maxCronLen)
+		return nil, fmt.Errorf("cron is longer than %d characters; a schedule has five short fields", maxCronLen)
 	}
 	fields := strings.Fields(expr)
 	if len(fields) != 5 {
-		return nil, fmt.Errorf("--cron %q has %d fields; write five: minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\"", expr, len(fields))
+		return nil, fmt.Errorf("cron %q has %d fields; write five: minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\"", expr, len(fields))
 	}
 	defs := []cronField{
 		{name: "minute", min: 0, max: 59},
@@ -103,7 +102,7 @@ func parseCron(expr string) (*cronSpec, error) {
 	for i, f := range fields {
 		b, err := parseCronField(f, defs[i])
 		if err != nil {
-			return nil, fmt.Errorf("--cron %q: %w", expr, err)
+			return nil, fmt.Errorf("cron %q: %w", expr, err)
 		}
 		bits[i] = b
 	}
@@ -192,9 +191,9 @@ func (c *cronSpec) dayMatches(t time.Time) bool {
 // cronHorizon bounds the search for the next tick.
 const cronHorizon = 5 * 366 * 24 * time.Hour
 
-// next skips whole months, days and hours that cannot match, so even a
+// Next skips whole months, days and hours that cannot match, so even a
 // schedule that fires once in four years is found in a few thousand steps.
-func (c *cronSpec) next(after time.Time) (time.Time, bool) {
+func (c *cronSpec) Next(after time.Time) (time.Time, bool) {
 	t := after.Truncate(time.Minute).Add(time.Minute)
 	end := after.Add(cronHorizon)
 	// forward moves to u, or one minute on where a daylight-saving change

@@ -1,11 +1,9 @@
-package main
+package workflow
 
 import (
 	"strings"
 	"testing"
 	"time"
-
-	"vouch/workflow"
 )
 
 // TestCronNext: classic five-field semantics, names, steps, lists, the
@@ -40,9 +38,9 @@ func TestCronNext(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, ok := c.next(at(tc.after).Add(30 * time.Second))
+			got, ok := c.Next(at(tc.after).Add(30 * time.Second))
 			if tc.name != "seconds are dropped" {
-				got, ok = c.next(at(tc.after))
+				got, ok = c.Next(at(tc.after))
 			}
 			if !ok || !got.Equal(at(tc.want)) {
 				t.Fatalf("next(%s) = %v %v, want %s", tc.after, got, ok, tc.want)
@@ -53,7 +51,7 @@ func TestCronNext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, ok := never.next(at("2026-01-01 00:00")); ok {
+	if got, ok := never.Next(at("2026-01-01 00:00")); ok {
 		t.Fatalf("February 31st fired at %v", got)
 	}
 }
@@ -72,7 +70,7 @@ func TestCronAcrossDST(t *testing.T) {
 	for _, start := range []time.Time{time.Date(2026, 3, 7, 23, 0, 0, 0, loc), time.Date(2026, 10, 31, 23, 0, 0, 0, loc)} {
 		cur := start
 		for range 10 {
-			next, ok := c.next(cur)
+			next, ok := c.Next(cur)
 			if !ok || !next.After(cur) {
 				t.Fatalf("from %v: next %v %v, want a later tick", cur, next, ok)
 			}
@@ -85,33 +83,33 @@ func TestCronAcrossDST(t *testing.T) {
 // to write instead.
 func TestScheduleRefusals(t *testing.T) {
 	for _, tc := range []struct {
-		s    workflow.Schedule
+		s    Schedule
 		want string
 	}{
-		{workflow.Schedule{Every: "1h", Cron: "* * * * *"}, "not both"},
-		{workflow.Schedule{}, "needs --every"},
-		{workflow.Schedule{Every: "soon"}, "write it like 30m"},
-		{workflow.Schedule{Every: "30s"}, "shorter than a minute"},
-		{workflow.Schedule{Cron: "* * * *"}, "has 4 fields; write five"},
-		{workflow.Schedule{Cron: "60 * * * *"}, "minute value \"60\" must be a number from 0 to 59"},
-		{workflow.Schedule{Cron: "* 5-2 * * *"}, "runs backwards"},
-		{workflow.Schedule{Cron: "*/0 * * * *"}, "step \"0\""},
-		{workflow.Schedule{Cron: "* * 0 * *"}, "day-of-month value \"0\""},
-		{workflow.Schedule{Cron: "* * * foo *"}, "month value \"foo\""},
-		{workflow.Schedule{Cron: "* * * * 8"}, "day-of-week value \"8\""},
-		{workflow.Schedule{Cron: strings.Repeat("1,", 200) + "1 * * * *"}, "longer than"},
+		{Schedule{Every: "1h", Cron: "* * * * *"}, "not both"},
+		{Schedule{}, "needs every"},
+		{Schedule{Every: "soon"}, "write it like 30m"},
+		{Schedule{Every: "30s"}, "shorter than a minute"},
+		{Schedule{Cron: "* * * *"}, "has 4 fields; write five"},
+		{Schedule{Cron: "60 * * * *"}, "minute value \"60\" must be a number from 0 to 59"},
+		{Schedule{Cron: "* 5-2 * * *"}, "runs backwards"},
+		{Schedule{Cron: "*/0 * * * *"}, "step \"0\""},
+		{Schedule{Cron: "* * 0 * *"}, "day-of-month value \"0\""},
+		{Schedule{Cron: "* * * foo *"}, "month value \"foo\""},
+		{Schedule{Cron: "* * * * 8"}, "day-of-week value \"8\""},
+		{Schedule{Cron: strings.Repeat("1,", 200) + "1 * * * *"}, "longer than"},
 	} {
-		_, err := parseSchedule(tc.s)
+		_, err := ParseSchedule(tc.s)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: got %v, want an error containing %q", tc.s, err, tc.want)
 		}
 	}
-	s, err := parseSchedule(workflow.Schedule{Every: "90m"})
+	s, err := ParseSchedule(Schedule{Every: "90m"})
 	if err != nil || s.String() != "every 1h30m0s" {
 		t.Fatalf("every 90m = %v, %v", s, err)
 	}
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	if next, _ := s.next(t0); !next.Equal(t0.Add(90 * time.Minute)) {
+	if next, _ := s.Next(t0); !next.Equal(t0.Add(90 * time.Minute)) {
 		t.Fatalf("every 90m from %v = %v", t0, next)
 	}
 }
@@ -131,7 +129,7 @@ func FuzzParseCron(f *testing.F) {
 			}
 			return
 		}
-		next, ok := c.next(from)
+		next, ok := c.Next(from)
 		if !ok {
 			return
 		}
@@ -142,4 +140,18 @@ func FuzzParseCron(f *testing.F) {
 			t.Fatalf("%q: next %v does not match its own fields", expr, next)
 		}
 	})
+}
+
+// TestProfileValidatesItsSchedule: a profile with a schedule that does not
+// parse is invalid wherever it is saved from — the CLI, the TUI's editor
+// or the store — with the parser's sentence (SPEC H2, H6).
+func TestProfileValidatesItsSchedule(t *testing.T) {
+	p := Profile{Name: "nightly", Definition: "notes", Schedule: &Schedule{Cron: "0 25 * * *", Task: "summarise"}}
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "hour value \"25\"") {
+		t.Fatalf("bad cron: %v", err)
+	}
+	p.Schedule.Cron = "0 2 * * *"
+	if err := p.Validate(); err != nil {
+		t.Fatalf("good cron: %v", err)
+	}
 }
