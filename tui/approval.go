@@ -242,18 +242,8 @@ func (a approval) updateKey(msg tea.KeyMsg) (Modal, Action, tea.Cmd) {
 	case key.Matches(msg, k.View):
 		a.unfold = !a.unfold
 		a.relayout()
-	case key.Matches(msg, k.Up):
-		a.scroll--
-	case key.Matches(msg, k.Down):
-		a.scroll++
-	case key.Matches(msg, k.PageUp):
-		a.scroll -= a.bodyRows()
-	case key.Matches(msg, k.PageDown):
-		a.scroll += a.bodyRows()
-	case key.Matches(msg, k.Top):
-		a.scroll = 0
-	case key.Matches(msg, k.Bottom):
-		a.scroll = len(a.body)
+	default:
+		a.scroll, _ = scrollKey(msg, scrollKeys{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, a.scroll, a.bodyRows(), len(a.body))
 	}
 	a.clampScroll()
 	a.syncKeys()

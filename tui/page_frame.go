@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/safetext"
 )
@@ -186,4 +188,33 @@ func fieldInput(st ModalStyles, value, placeholder string, limit int) textinput.
 		in.SetValue(safetext.Line(value, 0))
 	}
 	return in
+}
+
+// scrollKeys are the bindings that move a scrollable body; a zero binding
+// never matches.
+type scrollKeys struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+}
+
+// scrollKey returns the offset msg moves a body of total lines, rows of
+// which are shown, to from at — a line, a page, or an end — kept within
+// [0, total-rows]. ok is false when msg is none of the keys.
+func scrollKey(msg tea.KeyMsg, k scrollKeys, at, rows, total int) (offset int, ok bool) {
+	switch {
+	case key.Matches(msg, k.Up):
+		at--
+	case key.Matches(msg, k.Down):
+		at++
+	case key.Matches(msg, k.PageUp):
+		at -= rows
+	case key.Matches(msg, k.PageDown):
+		at += rows
+	case key.Matches(msg, k.Top):
+		at = 0
+	case key.Matches(msg, k.Bottom):
+		at = total
+	default:
+		return at, false
+	}
+	return max(min(at, total-rows), 0), true
 }

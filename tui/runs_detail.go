@@ -97,18 +97,8 @@ func (d runDetail) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 		switch {
 		case key.Matches(msg, k.Close):
 			return d, CloseModal{}, nil
-		case key.Matches(msg, k.Up):
-			d.scroll--
-		case key.Matches(msg, k.Down):
-			d.scroll++
-		case key.Matches(msg, k.PageUp):
-			d.scroll -= d.rows()
-		case key.Matches(msg, k.PageDown):
-			d.scroll += d.rows()
-		case key.Matches(msg, k.Top):
-			d.scroll = 0
-		case key.Matches(msg, k.Bottom):
-			d.scroll = len(d.body)
+		default:
+			d.scroll, _ = scrollKey(msg, scrollKeys{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, d.scroll, d.rows(), len(d.body))
 		}
 		d.clamp()
 	}

@@ -167,15 +167,9 @@ func (m skillInstall) key(msg tea.KeyMsg) (skillInstall, Action, tea.Cmd) {
 	case key.Matches(msg, k.ChangePath):
 		m.stage, m.err = stagePath, ""
 		return m, nil, m.path.Focus()
-	case key.Matches(msg, k.Up):
-		m.offset = max(m.offset-1, 0)
-	case key.Matches(msg, k.Down):
-		m.offset = min(m.offset+1, m.maxOffset())
-	case key.Matches(msg, k.PageUp):
-		m.offset = max(m.offset-m.bodyRows(), 0)
-	case key.Matches(msg, k.PageDown):
-		m.offset = min(m.offset+m.bodyRows(), m.maxOffset())
-	case m.stage == stagePath:
+	case m.stage != stagePath:
+		m.offset, _ = scrollKey(msg, scrollKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown}, m.offset, m.bodyRows(), len(m.lines))
+	default:
 		var cmd tea.Cmd
 		m.path, cmd = m.path.Update(msg)
 		return m, nil, cmd
