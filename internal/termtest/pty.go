@@ -1,6 +1,13 @@
 // Package termtest runs programs on a real pseudo-terminal for tests and
-// benchmarks of the terminal interface: the first frame, resizing, and idle
-// memory of the real binary.
+// benchmarks of the terminal interface: the first frame, resizing, idle
+// memory of the real binary, and prompts that must discard type-ahead.
+//
+// A [Term] is the keyboard-and-screen side of the terminal: [Term.Write]
+// types, and [Term.WaitFor] / [Term.WaitForFrom] wait for output text. Tests
+// synchronise on text with a generous timeout, never on sleeps: take
+// [Term.Len] before an action, then wait for what must follow it.
+// [Start] runs a program on the terminal; [Open] leaves the terminal side
+// to the caller, for code under test in the same process.
 package termtest
 
 import (
@@ -21,8 +28,9 @@ import (
 // Term is a program running on a pseudo-terminal. Output is collected in the
 // background; WaitFor blocks until it contains a string.
 type Term struct {
-	cmd    *exec.Cmd
+	cmd    *exec.Cmd // nil for a terminal from Open
 	master *os.File
+	slave  *os.File // the program's side, held only by a terminal from Open
 
 	mu      sync.Mutex
 	out     bytes.Buffer
@@ -31,42 +39,69 @@ type Term struct {
 	done    chan struct{}
 }
 
-// Start runs cmd on a new pseudo-terminal of cols x rows. The caller must
+// Start runs cmd on a new pseudo-terminal of cols x rows, as its
+// controlling terminal (so the program can open /dev/tty). The caller must
 // call Close.
 func Start(cmd *exec.Cmd, cols, rows int) (*Term, error) {
-	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	master, slave, err := openPair(cols, rows)
 	if err != nil {
-		return nil, fmt.Errorf("open /dev/ptmx: %w", err)
-	}
-	fd := int(master.Fd())
-	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
-		_ = master.Close()
-		return nil, fmt.Errorf("unlock pty: %w", err)
-	}
-	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
-	if err != nil {
-		_ = master.Close()
-		return nil, fmt.Errorf("pty number: %w", err)
-	}
-	slave, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		_ = master.Close()
-		return nil, fmt.Errorf("open pty slave: %w", err)
+		return nil, err
 	}
 	defer func() { _ = slave.Close() }()
-	if err := unix.IoctlSetWinsize(int(slave.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: uint16(rows), Col: uint16(cols)}); err != nil {
-		_ = master.Close()
-		return nil, fmt.Errorf("set pty size: %w", err)
-	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if err := cmd.Start(); err != nil {
 		_ = master.Close()
 		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
-	t := &Term{cmd: cmd, master: master, changed: make(chan struct{}), done: make(chan struct{})}
+	return newTerm(cmd, master, nil), nil
+}
+
+// Open opens a new pseudo-terminal of cols x rows with no program on it. It
+// returns the keyboard-and-screen side and the program's side (the file a
+// program would have as /dev/tty), in its default cooked mode: line
+// editing, echo. Close closes both.
+func Open(cols, rows int) (*Term, *os.File, error) {
+	master, slave, err := openPair(cols, rows)
+	if err != nil {
+		return nil, nil, err
+	}
+	return newTerm(nil, master, slave), slave, nil
+}
+
+// openPair opens a pseudo-terminal's master and slave, sized cols x rows.
+func openPair(cols, rows int) (master, slave *os.File, err error) {
+	master, err = os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open /dev/ptmx: %w", err)
+	}
+	fd := int(master.Fd())
+	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+		_ = master.Close()
+		return nil, nil, fmt.Errorf("unlock pty: %w", err)
+	}
+	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	if err != nil {
+		_ = master.Close()
+		return nil, nil, fmt.Errorf("pty number: %w", err)
+	}
+	slave, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		_ = master.Close()
+		return nil, nil, fmt.Errorf("open pty slave: %w", err)
+	}
+	if err := unix.IoctlSetWinsize(int(slave.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: uint16(rows), Col: uint16(cols)}); err != nil {
+		_ = master.Close()
+		_ = slave.Close()
+		return nil, nil, fmt.Errorf("set pty size: %w", err)
+	}
+	return master, slave, nil
+}
+
+func newTerm(cmd *exec.Cmd, master, slave *os.File) *Term {
+	t := &Term{cmd: cmd, master: master, slave: slave, changed: make(chan struct{}), done: make(chan struct{})}
 	go t.read()
-	return t, nil
+	return t
 }
 
 func (t *Term) read() {
@@ -119,11 +154,27 @@ var ErrTimeout = errors.New("termtest: text did not appear in time")
 // WaitFor blocks until the output contains s, the program's output ends, or
 // timeout passes.
 func (t *Term) WaitFor(s string, timeout time.Duration) error {
+	return t.WaitForFrom(0, s, timeout)
+}
+
+// Len is how many bytes of output have arrived so far: a mark to pass to
+// WaitForFrom.
+func (t *Term) Len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.out.Len()
+}
+
+// WaitForFrom is WaitFor for output that arrives after the first from
+// bytes (a mark taken with Len): it finds the second prompt of a kind, not
+// the first one again.
+func (t *Term) WaitForFrom(from int, s string, timeout time.Duration) error {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	for {
 		t.mu.Lock()
-		found := strings.Contains(t.out.String(), s)
+		out := t.out.Bytes()
+		found := strings.Contains(string(out[min(from, len(out)):]), s)
 		ch, rerr := t.changed, t.readErr
 		t.mu.Unlock()
 		if found {
@@ -143,8 +194,13 @@ func (t *Term) WaitFor(s string, timeout time.Duration) error {
 // Write sends input to the program as if typed.
 func (t *Term) Write(p []byte) (int, error) { return t.master.Write(p) }
 
-// Pid is the program's process ID.
-func (t *Term) Pid() int { return t.cmd.Process.Pid }
+// Pid is the program's process ID (0 for a terminal from Open).
+func (t *Term) Pid() int {
+	if t.cmd == nil {
+		return 0
+	}
+	return t.cmd.Process.Pid
+}
 
 // Resize changes the terminal size; the program receives SIGWINCH.
 func (t *Term) Resize(cols, rows int) error {
@@ -152,20 +208,31 @@ func (t *Term) Resize(cols, rows int) error {
 }
 
 // Wait waits for the program to exit.
-func (t *Term) Wait() error { return t.cmd.Wait() }
+func (t *Term) Wait() error {
+	if t.cmd == nil {
+		return errors.New("termtest: no program runs on this terminal (it came from Open)")
+	}
+	return t.cmd.Wait()
+}
 
 // Close kills the program if it still runs and releases the terminal.
 func (t *Term) Close() error {
-	if t.cmd.ProcessState == nil {
+	if t.cmd != nil && t.cmd.ProcessState == nil {
 		_ = t.cmd.Process.Kill()
 		_, _ = t.cmd.Process.Wait()
+	}
+	var serr error
+	if t.slave != nil {
+		if serr = t.slave.Close(); errors.Is(serr, os.ErrClosed) {
+			serr = nil
+		}
 	}
 	err := t.master.Close()
 	<-t.done
 	if errors.Is(err, os.ErrClosed) {
-		return nil
+		err = nil
 	}
-	return err
+	return errors.Join(err, serr)
 }
 
 // RSS returns the resident set size of pid in bytes, read from /proc.

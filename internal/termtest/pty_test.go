@@ -40,3 +40,47 @@ func TestWaitForTimesOut(t *testing.T) {
 		t.Fatal("WaitFor: got nil error, want a timeout")
 	}
 }
+
+// TestOpenGivesTheProgramSide: the caller reads what is typed on the slave
+// side, and WaitForFrom finds text only after its mark.
+func TestOpenGivesTheProgramSide(t *testing.T) {
+	term, tty, err := Open(80, 24)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := term.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
+	if _, err := tty.WriteString("prompt> "); err != nil {
+		t.Fatal(err)
+	}
+	if err := term.WaitFor("prompt> ", 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	mark := term.Len()
+	if _, err := term.Write([]byte("hello\n")); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64)
+	n, err := tty.Read(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(buf[:n]); got != "hello\n" {
+		t.Fatalf("the program side read %q, want %q", got, "hello\n")
+	}
+	if _, err := tty.WriteString("prompt> "); err != nil {
+		t.Fatal(err)
+	}
+	if err := term.WaitForFrom(mark, "prompt> ", 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := term.WaitForFrom(term.Len(), "prompt> ", 50*time.Millisecond); err == nil {
+		t.Fatal("WaitForFrom found text from before its mark")
+	}
+	if err := term.Wait(); err == nil {
+		t.Fatal("Wait on a terminal with no program: got nil error, want one")
+	}
+}
