@@ -22,11 +22,18 @@ func bigArgs(n int) json.RawMessage {
 
 // benchDecide times one decision that reads every byte of the arguments:
 // an allow rule with an "under" and a "one-of" constraint that hold.
-func benchDecide(b *testing.B, call Call) {
-	s := NewSnapshot([]Rule{{Identity: testTool, Class: Allow, Effect: ReadOnly, Constraints: []Constraint{
+func benchDecide(b *testing.B, call Call) { benchDecidePin(b, call, nil) }
+
+// benchDecidePin is benchDecide with the rule pinned to pin (SPEC D8); the
+// call then carries the served definition's digest, as the product's do.
+func benchDecidePin(b *testing.B, call Call, pin *Pin) {
+	s := NewSnapshot([]Rule{{Identity: testTool, Class: Allow, Effect: ReadOnly, Pin: pin, Constraints: []Constraint{
 		{Arg: "path", Kind: Under, Values: []string{"/srv/data"}},
 		{Arg: "mode", Kind: OneOf, Values: []string{"safe", "fast"}},
 	}}}, Options{Workspace: testWS})
+	if pin != nil {
+		call.Definition = pin.Digest
+	}
 	if d := s.Decide(call); d.Verdict != VerdictAllow {
 		b.Fatalf("got %s (%s), want allow", d.Verdict, d.Reason)
 	}
@@ -58,6 +65,53 @@ func BenchmarkDecide100B(b *testing.B) {
 		b.Fatalf("arguments are %d bytes, want 100", len(args))
 	}
 	benchDecide(b, Call{Identity: testTool, Arguments: args, CorrelationID: "c"})
+}
+
+// BenchmarkDecidePinned100B and BenchmarkDecidePinned64KB are the
+// decisions above with the rule pinned to a definition (SPEC D8, issue 12
+// "Speed": the pin check adds under 50 µs). Run beside the unpinned ones
+// for a same-run ratio:
+//
+//	go test -run '^$' -bench 'Decide(Pinned)?(100B|64KB)$' -benchmem ./policy
+func BenchmarkDecidePinned100B(b *testing.B) {
+	args := json.RawMessage(`{"path":"/srv/data/reports/q3.md","mode":"safe","content":"a short note, nothing more."}`)
+	pin := mustPin(b, pinBenchDef())
+	benchDecidePin(b, Call{Identity: testTool, Arguments: args, CorrelationID: "c"}, &pin)
+}
+
+// BenchmarkDecidePinned64KB: the pinned decision on 64 KB of arguments.
+func BenchmarkDecidePinned64KB(b *testing.B) {
+	pin := mustPin(b, pinBenchDef())
+	benchDecidePin(b, Call{Identity: testTool, Arguments: bigArgs(64 << 10), CorrelationID: "c"}, &pin)
+}
+
+// BenchmarkDecideChanged: a pinned rule whose tool changed; the decision
+// asks with the pinned definition attached (a 16 KB schema).
+func BenchmarkDecideChanged(b *testing.B) {
+	pin := mustPin(b, pinBenchDef())
+	s := NewSnapshot([]Rule{{Identity: testTool, Class: Allow, Effect: ReadOnly, Pin: &pin}}, Options{})
+	call := Call{Identity: testTool, Arguments: json.RawMessage(`{"path":"/srv/data/x"}`), Definition: mustPin(b, rugPulled()).Digest}
+	if d := s.Decide(call); d.Changed == nil {
+		b.Fatalf("got %+v, want a changed tool", d)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Decide(call)
+	}
+}
+
+// pinBenchDef is a definition with a 16 KB input schema.
+func pinBenchDef() Definition {
+	var props strings.Builder
+	for i := 0; props.Len() < 16<<10; i++ {
+		if i > 0 {
+			props.WriteByte(',')
+		}
+		props.WriteString(`"field_` + strings.Repeat("x", 8) + string(rune('a'+i%26)) + strings.Repeat("y", i%7) + `_` + string(rune('0'+i%10)) + `":{"type":"string","description":"one of many fields"}`)
+	}
+	d := filesDef
+	d.InputSchema = json.RawMessage(`{"type":"object","properties":{` + props.String() + `}}`)
+	return d
 }
 
 // BenchmarkDecide64KBBuiltinRead: the default for a built-in read with 64

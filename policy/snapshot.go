@@ -89,6 +89,10 @@ func AskEverything(reason string) Snapshot {
 }
 
 func (r Rule) clone() Rule {
+	if r.Pin != nil {
+		pin := *r.Pin // its Definition is an immutable string
+		r.Pin = &pin
+	}
 	r.Constraints = slices.Clone(r.Constraints)
 	for i := range r.Constraints {
 		r.Constraints[i].Values = slices.Clone(r.Constraints[i].Values)
@@ -108,15 +112,16 @@ func (s Snapshot) Rule(identity string) (Rule, bool) {
 
 // Effect returns the effect the person reviewed for identity (SPEC D1),
 // which is what session recovery (SPEC B7) reads before replaying a call:
-// the rule's effect when a valid rule exists, ReadOnly for the built-in
-// workspace reads, and Mutating for everything else — whatever a server
-// annotates.
-func (s Snapshot) Effect(identity string) Effect {
+// the rule's effect when a valid rule exists and its pin (if any) is the
+// definition served now (definition, a Digest; SPEC D8), ReadOnly for the
+// built-in workspace reads, and Mutating for everything else — a changed
+// tool included, whatever a server annotates.
+func (s Snapshot) Effect(identity, definition string) Effect {
 	if s.askAll != "" {
 		return Mutating
 	}
 	if e, ok := s.rules[identity]; ok {
-		if e.invalid != "" {
+		if e.invalid != "" || e.changed(definition) {
 			return Mutating
 		}
 		return e.rule.Effect
@@ -127,10 +132,28 @@ func (s Snapshot) Effect(identity string) Effect {
 	return Mutating
 }
 
+// changed reports whether e's rule is pinned to a definition other than
+// the one served (definition, a Digest; "" when unknown).
+func (e entry) changed(definition string) bool {
+	return e.rule.Pin != nil && e.rule.Pin.Digest != definition
+}
+
+// Changed reports whether identity has a rule pinned to a definition other
+// than definition, the digest of the one served now (SPEC D8): what
+// listings mark "changed since you classified it".
+func (s Snapshot) Changed(identity, definition string) bool {
+	e, ok := s.rules[identity]
+	return ok && e.changed(definition)
+}
+
 // Decide classifies one call: the identity and the arguments exactly as
 // the tool will receive them. The order:
 //
-//   - A blocking rule blocks; an asking rule asks.
+//   - A blocking rule blocks — even when its tool changed.
+//   - A rule pinned to a definition other than Call.Definition does not
+//     apply: the call asks with ReasonChanged, its effect is Mutating, and
+//     Decision.Changed carries the pinned definition (SPEC D8).
+//   - An asking rule asks.
 //   - A built-in tool that writes (every built-in but fs_list, fs_read and
 //     fs_search) asks, always.
 //   - An external tool without a rule asks (ReasonNewExternal).
@@ -147,7 +170,7 @@ func (s Snapshot) Decide(c Call) Decision {
 		return Decision{Verdict: VerdictAsk, Effect: Mutating, Reason: s.askAll}
 	}
 	e, has := s.rules[c.Identity]
-	d := Decision{Verdict: VerdictAsk, Effect: s.Effect(c.Identity)}
+	d := Decision{Verdict: VerdictAsk, Effect: s.Effect(c.Identity, c.Definition)}
 	if has {
 		r := e.rule.clone()
 		d.Rule = &r
@@ -164,6 +187,9 @@ func (s Snapshot) Decide(c Call) Decision {
 		return d
 	case has && e.invalid != "":
 		return ask(e.invalid)
+	case has && e.changed(c.Definition):
+		d.Changed = &Change{Pinned: d.Rule.Pin.Definition}
+		return ask(ReasonChanged)
 	case has && e.rule.Class == Ask:
 		return ask("You classified this tool to ask before every call.")
 	case builtin && !isWorkspaceRead(c.Identity):
@@ -301,10 +327,16 @@ func constraintsWords(cs []Constraint) string {
 	return strings.Join(parts, " and ")
 }
 
+// MarkChanged is how listings mark a tool whose definition changed since
+// the person classified it (SPEC D8).
+const MarkChanged = "changed since you classified it"
+
 // Summary words identity's classification for listings such as
 // `vouch tools`, starting with the class: "ask (default for a new external
-// tool)", "allow (your rule: "path" is under "/srv/data")".
-func (s Snapshot) Summary(identity string) string {
+// tool)", "allow (your rule: "path" is under "/srv/data")", "ask (changed
+// since you classified it)". definition is the digest of the definition
+// served now ("" when unknown).
+func (s Snapshot) Summary(identity, definition string) string {
 	if s.askAll != "" {
 		return "ask (the policy could not be read)"
 	}
@@ -314,6 +346,8 @@ func (s Snapshot) Summary(identity string) string {
 			return "block (your rule)"
 		case e.invalid != "":
 			return "ask (your stored rule is invalid)"
+		case e.changed(definition):
+			return "ask (" + MarkChanged + ")"
 		case e.rule.Class == Allow && len(e.rule.Constraints) > 0:
 			return "allow (your rule: " + constraintsWords(e.rule.Constraints) + ")"
 		case e.rule.Class == Allow && IsBuiltin(identity):

@@ -210,7 +210,7 @@ func TestDecideInvalidStoredRules(t *testing.T) {
 		{name: "unknown class asks", identity: testTool, args: `{}`, want: VerdictAsk, wantEffect: Mutating, wantReason: "invalid"},
 		{name: "invalid block blocks", identity: "mcp:" + testServer + ":x", args: `{}`, want: VerdictBlock},
 	})
-	if got := s.Effect(testTool); got != Mutating {
+	if got := s.Effect(testTool, ""); got != Mutating {
 		t.Errorf("Effect of an invalid rule: got %s, want mutating", got)
 	}
 }
@@ -236,7 +236,7 @@ func TestEffect(t *testing.T) {
 		{"", Mutating},
 	} {
 		t.Run(tc.identity, func(t *testing.T) {
-			if got := s.Effect(tc.identity); got != tc.want {
+			if got := s.Effect(tc.identity, ""); got != tc.want {
 				t.Errorf("got %s, want %s", got, tc.want)
 			}
 		})
@@ -252,7 +252,7 @@ func TestAskEverything(t *testing.T) {
 		if d.Verdict != VerdictAsk || d.Effect != Mutating || !strings.Contains(d.Reason, "disk full") {
 			t.Errorf("%s: got %+v, want ask, mutating, the reason", id, d)
 		}
-		if got := s.Effect(id); got != Mutating {
+		if got := s.Effect(id, ""); got != Mutating {
 			t.Errorf("%s effect: got %s, want mutating", id, got)
 		}
 	}
@@ -297,7 +297,7 @@ func TestDecideConcurrent(t *testing.T) {
 					t.Errorf("got %s, want %s", d.Verdict, want)
 					return
 				}
-				_ = s.Effect(testTool)
+				_ = s.Effect(testTool, "")
 			}
 		})
 	}
@@ -314,7 +314,7 @@ func TestSummary(t *testing.T) {
 		{"builtin:fs_read", "allow (built-in, read-only, inside the workspace)"},
 		{"builtin:fs_write", "ask (built-in that writes; always asks)"},
 	} {
-		if got := s.Summary(tc.identity); got != tc.want {
+		if got := s.Summary(tc.identity, ""); got != tc.want {
 			t.Errorf("Summary(%s): got %q, want %q", tc.identity, got, tc.want)
 		}
 	}

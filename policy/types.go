@@ -59,6 +59,11 @@ type Rule struct {
 	// Note is the person's own reminder of why.
 	Note    string    `json:"note,omitempty"`
 	Updated time.Time `json:"updated"`
+	// Pin is the tool's definition as the person saw it when they
+	// classified it (SPEC D8); nil when vouch had none (a rule may precede
+	// discovery). While the served definition differs from a pin, the rule
+	// does not apply: the tool asks and its effect counts as Mutating.
+	Pin *Pin `json:"pin,omitempty"`
 }
 
 // Verdict is what a decision requires for one call.
@@ -80,6 +85,10 @@ type Decision struct {
 	Reason  string
 	// Rule is the identity's rule, if one exists.
 	Rule *Rule
+	// Changed is set when the rule's pinned definition is not the one
+	// served now (SPEC D8): the call asks and the pane shows what changed.
+	// Its Served half is for the caller to fill.
+	Changed *Change
 }
 
 // Call is the sanitized operation a decision classifies: the identity and
@@ -88,6 +97,10 @@ type Call struct {
 	Identity      string
 	Arguments     json.RawMessage
 	CorrelationID string
+	// Definition is the digest (Digest of Canonical) of the tool's
+	// definition as served now; "" when the caller knows none. A pinned
+	// rule applies only when it matches (SPEC D8).
+	Definition string
 }
 
 // Record is one audited decision (issue 4 "Audit"): who or what decided,

@@ -138,7 +138,29 @@ func ValidateRule(r Rule) error {
 	if len(r.Note) > maxNote {
 		return invalid("the note is %d bytes; keep it under %d", len(r.Note), maxNote)
 	}
+	if p := r.Pin; p != nil {
+		if !validDigest(p.Digest) {
+			return invalid("the pinned definition's digest %s is not sha256: and 64 hex digits; classify the tool again to pin it", quote(p.Digest))
+		}
+		if len(p.Definition) > 0 && Digest(p.Definition) != p.Digest {
+			return invalid("the pinned definition does not match its digest; classify the tool again to pin it")
+		}
+	}
 	return nil
+}
+
+// validDigest reports whether d has the form Digest returns.
+func validDigest(d string) bool {
+	hexPart, ok := strings.CutPrefix(d, digestPrefix)
+	if !ok || len(hexPart) != 64 {
+		return false
+	}
+	for i := 0; i < len(hexPart); i++ {
+		if c := hexPart[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func validateConstraint(c Constraint) error {
