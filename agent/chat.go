@@ -204,6 +204,11 @@ func (c *Chat) Send(ctx context.Context, model, text string) (<-chan Event, erro
 	go func() {
 		defer close(out)
 		defer release()
+		// The run recovers its own panics; this catches those before it
+		// starts (the transcript, the window, the tools, the policy).
+		defer Recover("the reply", "preparing the run", func(e *InternalError) {
+			deliverDone(ctx, out, Done{Reason: StopError, Err: e})
+		})
 		c.run(ctx, model, out)
 	}()
 	return out, nil

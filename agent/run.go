@@ -125,7 +125,7 @@ var errIdle = errors.New("idle timeout")
 // Done{Reason: StopCancelled} for a few seconds. Run never closes events.
 func (c *Client) Run(ctx context.Context, spec RunSpec, events chan<- Event) []Message {
 	r := newRun(c, ctx, spec, events)
-	done := r.execute()
+	done := r.guarded()
 	done.Messages = r.appended
 	deliverDone(ctx, events, done)
 	return r.appended
@@ -161,6 +161,11 @@ type run struct {
 	// app, in a workflow run part, adds the part's prompt and vouch's own
 	// workflow tools; nil in any other run.
 	app *appTools
+	// site names what the run is doing for an internal error's sentence
+	// ("" : the agent loop); internal is set when a tool's goroutine or a
+	// helper part panicked, and ends the run failed.
+	site     string
+	internal *InternalError
 }
 
 // loopCounts is what a run has used of its Limits.
@@ -168,21 +173,60 @@ type loopCounts struct {
 	turns, toolCalls, resultBytes int
 }
 
-func newRun(c *Client, ctx context.Context, spec RunSpec, events chan<- Event) *run {
-	spec.History = append([]Message(nil), spec.History...)
-	spec.Tools = append([]Tool(nil), spec.Tools...)
+// withDefaults fills every field a caller may leave empty with the
+// default its documentation names: the clock, the idle timeout, the
+// limits and the context window. It is the one place a run's defaults are
+// applied; Run, RunWorkflow and every part of a workflow run start from
+// its result, so no code path dereferences a field the real callers (the
+// CLI, the TUI, the scheduler) leave nil.
+func (spec RunSpec) withDefaults() RunSpec {
 	if spec.Now == nil {
 		spec.Now = time.Now
 	}
 	if spec.IdleTimeout <= 0 {
 		spec.IdleTimeout = DefaultIdleTimeout
 	}
-	r := &run{c: c, ctx: ctx, spec: spec, limits: spec.Limits.withDefaults(), events: events, history: spec.History, counts: &loopCounts{}}
-	r.window = spec.ContextWindow
-	if r.window <= 0 {
-		r.window, r.spec.WindowSource = DefaultContextWindow, WindowFromDefault
+	spec.Limits = spec.Limits.withDefaults()
+	if spec.ContextWindow <= 0 {
+		spec.ContextWindow, spec.WindowSource = DefaultContextWindow, WindowFromDefault
 	}
-	return r
+	return spec
+}
+
+func newRun(c *Client, ctx context.Context, spec RunSpec, events chan<- Event) *run {
+	spec = spec.withDefaults()
+	spec.History = append([]Message(nil), spec.History...)
+	spec.Tools = append([]Tool(nil), spec.Tools...)
+	return &run{c: c, ctx: ctx, spec: spec, limits: spec.Limits, window: spec.ContextWindow, events: events,
+		history: spec.History, counts: &loopCounts{}}
+}
+
+// guarded is execute with a panic anywhere in the run's goroutine — the
+// model stream, the policy, the transcript, a preview — turned into a
+// failed run whose error carries the stack (SPEC H7): the process goes on.
+func (r *run) guarded() (done Done) {
+	defer Recover("the run", r.where(), func(e *InternalError) {
+		e.What = r.where() // where it was when it panicked
+		done = Done{Reason: StopError, Err: e}
+	})
+	return r.execute()
+}
+
+// where names what the run was doing, for an internal error's sentence.
+func (r *run) where() string {
+	if r.site == "" {
+		return "vouch's agent loop"
+	}
+	return r.site
+}
+
+// doing sets what the run is doing until the returned func is called;
+// callers call it without defer, so that a panic leaves the site set for
+// guarded to name.
+func (r *run) doing(site string) func() {
+	prev := r.site
+	r.site = site
+	return func() { r.site = prev }
 }
 
 func (r *run) execute() Done {
@@ -291,6 +335,7 @@ func (r *run) turn() ([]ToolCall, *Done) {
 		msgs, need, r.leftOut = fit, n, left
 	}
 	st := &streamState{r: r, promptEstimate: need}
+	streamed := r.doing("the model stream")
 	st.stream(openai.ChatCompletionRequest{
 		Model:         r.spec.Model,
 		Messages:      msgs,
@@ -299,6 +344,7 @@ func (r *run) turn() ([]ToolCall, *Done) {
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
 		Temperature:   r.temperature(),
 	})
+	streamed()
 	return st.conclude()
 }
 

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -33,7 +34,7 @@ func (wf *workflowRun) subagents() Done {
 func (wf *workflowRun) delegateTool() appTool {
 	def := delegateDef(wf.w.Definition.Subagents.Helpers)
 	return appTool{wire: "delegate", def: def, call: func(r *run, call ToolCall, args json.RawMessage) (ToolResult, bool) {
-		return wf.delegate(args)
+		return wf.delegate(r, args)
 	}}
 }
 
@@ -86,9 +87,10 @@ func WorkflowTools(def workflow.Definition, skills int, count func(string) int) 
 	return out
 }
 
-// delegate runs one helper for a delegate call. ok is false when the run
-// was cancelled.
-func (wf *workflowRun) delegate(args json.RawMessage) (ToolResult, bool) {
+// delegate runs one helper for the lead's run r. ok is false when the run
+// was cancelled. A helper that failed on an internal error fails the lead
+// with it (r.internal): the whole run fails, as it would without helpers.
+func (wf *workflowRun) delegate(r *run, args json.RawMessage) (ToolResult, bool) {
 	d := wf.w.Definition
 	var in struct {
 		Helper string `json:"helper"`
@@ -112,6 +114,10 @@ func (wf *workflowRun) delegate(args json.RawMessage) (ToolResult, bool) {
 	done, out := wf.runPart(partRun{part: part, input: in.Task,
 		history: []Message{{Role: RoleUser, Content: in.Task, Created: wf.spec.Now()}},
 		tools:   wf.subset(h.Tools), prompt: helperPrompt(d, h)})
+	if ie := (*InternalError)(nil); errors.As(done.Err, &ie) {
+		r.internal = ie
+		return ToolResult{}, true
+	}
 	switch done.Reason {
 	case StopCancelled:
 		return ToolResult{}, false

@@ -105,6 +105,7 @@ func newCorrelationID() string { return uuid.NewString() }
 const (
 	notRunLimit    = "not run: the run reached its limit before this call"
 	cancelledCall  = "cancelled: the person stopped the run before this call finished"
+	internalCall   = "failed: an internal error stopped the run during or before this call; whether it took effect is unknown"
 	truncateMarker = "\n[… truncated by vouch: the result was %d bytes; only the first %d are shown]"
 )
 
@@ -125,6 +126,9 @@ func (r *run) runTools(calls []ToolCall) *Done {
 			return r.abandon(calls[i:], cancelledCall, Done{Reason: StopCancelled})
 		}
 		res, ok := r.exec(call)
+		if r.internal != nil {
+			return r.abandon(calls[i:], internalCall, Done{Reason: StopError, Err: r.internal})
+		}
 		if !ok {
 			return r.abandon(calls[i:], cancelledCall, Done{Reason: StopCancelled})
 		}
@@ -204,21 +208,24 @@ func (r *run) exec(call ToolCall) (res ToolResult, ok bool) {
 // ok is false when the run was cancelled first.
 func (r *run) callHandler(call ToolCall, t *frozenTool, args json.RawMessage) (res ToolResult, ok bool) {
 	type outcome struct {
-		res ToolResult
-		err error
+		res      ToolResult
+		err      error
+		internal *InternalError
 	}
 	ch := make(chan outcome, 1)
 	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				ch <- outcome{err: fmt.Errorf("the tool failed unexpectedly: %v", p)}
-			}
-		}()
+		// A tool that panics fails the run, never the process; the stack
+		// goes to the run's history with Done.Err.
+		defer Recover("the run", "the tool "+t.wire, func(e *InternalError) { ch <- outcome{internal: e} })
 		res, err := t.tool.Call(WithCorrelationID(r.ctx, call.CorrelationID), args)
-		ch <- outcome{res, err}
+		ch <- outcome{res: res, err: err}
 	}()
 	select {
 	case o := <-ch:
+		if o.internal != nil {
+			r.internal = o.internal
+			return ToolResult{}, true
+		}
 		if r.ctx.Err() != nil {
 			return ToolResult{}, false
 		}
@@ -248,14 +255,17 @@ func (r *run) gate(call ToolCall, def ToolDef, args json.RawMessage) (res ToolRe
 // one (a call an MCP App view makes, SPEC J4): the policy decides, the
 // person is asked when it asks, and every outcome is audited.
 type Gate struct {
+	// Decide is the policy (nil: every call asks).
 	Decide func(policy.Call) policy.Decision
 	Audit  func(policy.Record)
 	// Ask publishes the request (its Reply is Ask's to set) and waits for
-	// the person; ok is false when nobody answered (cancelled).
+	// the person; ok is false when nobody answered (cancelled). Nil: nobody
+	// can be asked, so a call that asks does not run.
 	Ask func(ApprovalRequested) (d Decision, ok bool)
 	// Preview, if set, renders what the call would do, only when asking.
 	Preview func() string
-	Now     func() time.Time
+	// Now stamps the audit records (nil: time.Now).
+	Now func() time.Time
 }
 
 // Check decides call, whose arguments are args. decided is true when the
@@ -267,8 +277,15 @@ func (g Gate) Check(call ToolCall, def ToolDef, args json.RawMessage) (res ToolR
 			g.Audit(rec)
 		}
 	}
-	d := g.Decide(policy.Call{Identity: def.Identity, Arguments: args, CorrelationID: call.CorrelationID})
-	rec := policy.Record{CorrelationID: call.CorrelationID, Identity: def.Identity, Reason: d.Reason, At: g.Now()}
+	now := g.Now
+	if now == nil {
+		now = time.Now
+	}
+	d := policy.Decision{Verdict: policy.VerdictAsk, Effect: policy.Mutating, Reason: "no local policy was available for this call"}
+	if g.Decide != nil {
+		d = g.Decide(policy.Call{Identity: def.Identity, Arguments: args, CorrelationID: call.CorrelationID})
+	}
+	rec := policy.Record{CorrelationID: call.CorrelationID, Identity: def.Identity, Reason: d.Reason, At: now()}
 	by := "policy default"
 	if d.Rule != nil {
 		by = "policy rule"
@@ -287,7 +304,11 @@ func (g Gate) Check(call ToolCall, def ToolDef, args json.RawMessage) (res ToolR
 	if g.Preview != nil {
 		preview = g.Preview()
 	}
-	ans, answered := g.Ask(ApprovalRequested{Call: call, Tool: def, Reason: d.Reason, Effect: string(d.Effect), Preview: preview})
+	var ans Decision
+	answered := false
+	if g.Ask != nil {
+		ans, answered = g.Ask(ApprovalRequested{Call: call, Tool: def, Reason: d.Reason, Effect: string(d.Effect), Preview: preview})
+	}
 	rec.By = "person"
 	switch {
 	case !answered:
@@ -319,7 +340,9 @@ func (r *run) preview(call ToolCall, def ToolDef, args json.RawMessage) string {
 	}
 	ctx, cancel := context.WithTimeout(WithCorrelationID(r.ctx, call.CorrelationID), previewTimeout)
 	defer cancel()
+	previewed := r.doing("the preview of the tool " + call.WireName)
 	out, err := p.Preview(ctx, args)
+	previewed()
 	if err != nil {
 		return "(no preview: " + err.Error() + ")"
 	}

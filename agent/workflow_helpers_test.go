@@ -60,9 +60,13 @@ func roleDef(instructions string, preferred ...string) workflow.Definition {
 		Role: &workflow.Role{Instructions: instructions, PreferredTools: preferred}}
 }
 
-// startWorkflow runs RunWorkflow in a goroutine with test defaults.
+// startWorkflow runs RunWorkflow in a goroutine with test defaults, but
+// no clock: the real callers (`vouch run --profile`, the scheduler) set
+// none, and a test clock here once hid a nil-clock panic in delegate.
 func startWorkflow(ctx context.Context, c *Client, spec RunSpec, w WorkflowSpec) <-chan Event {
+	now := spec.Now
 	spec = withTestDefaults(spec)
+	spec.Now = now
 	if spec.History == nil {
 		spec.History = []Message{{Role: RoleUser, Content: "the task"}}
 	}

@@ -286,11 +286,15 @@ type workflowRun struct {
 
 // runWorkflow freezes the inputs and runs the definition; it returns the
 // final Done, which the caller delivers.
-func (c *Client) runWorkflow(ctx context.Context, spec RunSpec, w WorkflowSpec, events chan<- Event) Done {
+func (c *Client) runWorkflow(ctx context.Context, spec RunSpec, w WorkflowSpec, events chan<- Event) (done Done) {
+	// Each part recovers its own panics; this catches the rest (the skill
+	// listing, the framing), so the run fails and the process goes on.
+	defer Recover("the run", "vouch's workflow runner", func(e *InternalError) { done = Done{Reason: StopError, Err: e} })
 	f, err := freezeWorkflow(w)
 	if err != nil {
 		return Done{Reason: StopError, Err: err}
 	}
+	spec = spec.withDefaults()
 	spec.History = slices.Clone(spec.History)
 	spec.Tools = slices.Clone(spec.Tools)
 	allow := make([]string, 0, len(spec.Tools))
@@ -302,9 +306,6 @@ func (c *Client) runWorkflow(ctx context.Context, spec RunSpec, w WorkflowSpec, 
 		allow = append(allow, id)
 	}
 	window := spec.ContextWindow
-	if window <= 0 {
-		window = DefaultContextWindow
-	}
 	count := CachedCount(func(s string) int {
 		n, _ := c.CountTokens(ctx, s)
 		return n
@@ -393,7 +394,7 @@ func (wf *workflowRun) runPart(p partRun) (Done, string) {
 	r := newRun(wf.c, wf.ctx, spec, wf.events)
 	r.counts = wf.counts
 	r.app = app
-	done := r.execute()
+	done := r.guarded()
 	done.Messages = r.appended
 	out := finalAnswer(r.appended)
 	if !app.opened && done.Reason == StopError {
