@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/safetext"
 )
 
 // approval is the tool approval pane (SPEC D3, D4, L2): a modal that shows
@@ -19,10 +20,12 @@ import (
 // pre-filled from the call; saving a rule does not answer the call.
 //
 // It appears on its own, in the middle of whatever the person was doing,
-// so it ignores keys for its KeyGrace (at least the root's) and its focus
-// starts on Deny: no key in flight and no stray enter can allow a call.
-// When the rule editor above it closes, it ignores keys for its grace
-// again, so an enter meant for the editor cannot answer the call.
+// so it settles for its KeyGrace (at least the root's; SPEC D7): no key
+// reaches it until the keyboard has been quiet that long, and the keys
+// typed meanwhile go to the chat input (settle.go). Its focus starts on
+// Deny: no stray enter can allow a call. When the rule editor above it
+// closes, it settles again, so an enter meant for the editor cannot answer
+// the call. While it settles, its keys are drawn dimmed.
 // It never answers the run itself: it returns an approvalAction, and the
 // root sends the decision from a Cmd, exactly once, and shows the next call
 // in its queue (approval_queue.go).
@@ -64,8 +67,8 @@ type approval struct {
 	// marks it as a failure.
 	notice    string
 	noticeErr bool
-	// regrace is when keys act again after the pane was on top again.
-	regrace time.Time
+	// settling is true while the root holds its keys back (settle.go).
+	settling bool
 }
 
 // approvalButton is a button of the pane, left to right.
@@ -154,10 +157,11 @@ func (a approval) FullHelp() [][]key.Binding { return a.keys.FullHelp() }
 // SetSize implements Modal. The arguments are laid out again only when the
 // width changes; the height only decides how many lines show.
 func (a approval) SetSize(width, height int) Modal {
+	compact := a.compact()
 	relayout := width != a.common.Width
 	a.common = a.common.sized(width, height)
 	a.note.Width = max(a.innerWidth()-len(a.note.Prompt)-2, 10)
-	if relayout {
+	if relayout || compact != a.compact() {
 		a.relayout()
 	}
 	a.clampScroll()
@@ -185,9 +189,6 @@ func (a approval) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 		}
 		return a, nil, nil
 	case tea.KeyMsg:
-		if a.common.Now().Before(a.regrace) {
-			return a, nil, nil
-		}
 		return a.updateKey(msg)
 	}
 	if a.noting {
@@ -198,7 +199,7 @@ func (a approval) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 	return a, nil, nil
 }
 
-// updateKey handles a key after the grace period.
+// updateKey handles a key once the pane has settled.
 func (a approval) updateKey(msg tea.KeyMsg) (Modal, Action, tea.Cmd) {
 	k := a.keys
 	switch {
@@ -292,11 +293,15 @@ func (a *approval) syncKeys() {
 	}
 }
 
-// reveal implements revealer: the rule editor above the pane closed. Keys
-// are ignored for the pane's grace once more, measured from now.
-func (a approval) reveal() (Modal, tea.Cmd) {
-	a.regrace = a.common.Now().Add(a.grace)
-	return a, nil
+// withSettling implements settleShower.
+func (a approval) withSettling(settling bool) Modal {
+	a.settling = settling
+	return a
+}
+
+// waitingFor implements waiter.
+func (a approval) waitingFor() string {
+	return "a tool call waits for your approval: " + safetext.Line(a.identity(), 60)
 }
 
 // ruleNotice is what the pane says about a rule saved from it.

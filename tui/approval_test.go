@@ -89,24 +89,25 @@ func decided(t *testing.T, cmd tea.Cmd, reply chan agent.Decision) agent.Decisio
 	}
 }
 
-// pressAll sends each key and fails if any returned a Cmd: in the grace
-// period a key must do nothing at all.
+// pressAll sends each key and fails if any returned a Cmd: while a pane
+// settles a key must start nothing (its text goes to the input).
 func pressAll(t *testing.T, m Model, keys ...tea.KeyMsg) Model {
 	t.Helper()
 	for _, k := range keys {
 		var cmd tea.Cmd
 		m, cmd = update(m, k)
 		if cmd != nil {
-			t.Errorf("key %q during the grace period returned a Cmd", k.String())
+			t.Errorf("key %q during the settle period returned a Cmd", k.String())
 		}
 	}
 	return m
 }
 
-// TestApprovalGraceDropsEarlyKeys: keys that arrive within the grace period
-// after the pane appears cannot answer it, move its focus or open the note
-// (SPEC D4; STYLE habit 9). After it, one "a" allows the call exactly once.
-// The clock is a test clock: nothing waits.
+// TestApprovalGraceDropsEarlyKeys: keys that arrive while the pane settles
+// cannot answer it, move its focus or open the note, and each one restarts
+// the settle period (SPEC D7; STYLE habit 9). Once the keyboard has been
+// quiet for the period, one "a" allows the call exactly once. The clock is
+// a test clock: nothing waits.
 func TestApprovalGraceDropsEarlyKeys(t *testing.T) {
 	clk := &clock{now: t0}
 	b := newFakeBackend()
@@ -116,14 +117,20 @@ func TestApprovalGraceDropsEarlyKeys(t *testing.T) {
 	m = pressAll(t, m, keyRune('a'), keyEnter, keyRight, keyRune('n'), keyRune('d'), keyEsc)
 	clk.advance(DefaultKeyGrace - time.Millisecond)
 	m = pressAll(t, m, keyRune('a'), keyEnter)
+	clk.advance(DefaultKeyGrace - time.Millisecond) // past the pane's appearance + period, not past the last key's
+	m = pressAll(t, m, keyRune('a'))
 	a := topApproval(t, m)
 	if a.focus != buttonDeny || a.noting {
-		t.Errorf("keys in the grace period acted: focus %v, noting %v", a.focus, a.noting)
+		t.Errorf("keys in the settle period acted: focus %v, noting %v", a.focus, a.noting)
 	}
 	if len(replies[0]) != 0 || len(m.run.approvals.pending) != 1 {
-		t.Fatalf("a decision left during the grace period: reply has %d, queue %d", len(replies[0]), len(m.run.approvals.pending))
+		t.Fatalf("a decision left during the settle period: reply has %d, queue %d", len(replies[0]), len(m.run.approvals.pending))
+	}
+	if got := m.input.Value(); got != "andaa" {
+		t.Errorf("input = %q, want the settle period's text %q (enter, esc and arrows type nothing)", got, "andaa")
 	}
 
+	clk.advance(DefaultKeyGrace)
 	clk.advance(time.Millisecond)
 	m, cmd := update(m, keyRune('a'))
 	if got := decided(t, cmd, replies[0]); got != (agent.Decision{Allow: true}) {

@@ -13,6 +13,15 @@ import (
 // approvalLabelWidth is the width of the pane's field labels ("called as ").
 const approvalLabelWidth = 10
 
+// approvalCompactBelow is the height under which the pane takes its
+// compact form (SPEC L6): the title, the tool, its server and host, any
+// warning, the arguments folded, and the keys; the policy's reason, the
+// effect and the wire name are left out.
+const approvalCompactBelow = 14
+
+// compact reports whether the pane is drawn in its compact form.
+func (a approval) compact() bool { return a.common.Height < approvalCompactBelow }
+
 // approvalFooterLines is the height of the pane's footer: a blank line (or
 // what became of a rule saved from the pane) and the buttons (or the note
 // input).
@@ -82,6 +91,8 @@ func (a approval) View() string {
 		lines = append(lines, st.Error.Render(ansi.Truncate("✗ "+a.notice, w, "…")))
 	case a.notice != "":
 		lines = append(lines, st.StatusOK.Render(ansi.Truncate("✓ "+a.notice, w, "…")))
+	case a.settling:
+		lines = append(lines, st.Detail.Render(ansi.Truncate(settlingNotice, w, "…")))
 	default:
 		lines = append(lines, "")
 	}
@@ -123,17 +134,27 @@ func (a approval) header(w int) []string {
 		field("run", run, st.Item)
 	}
 	field("server", a.serverLine(), st.Item)
+	if a.compact() {
+		a.warn(field)
+		return lines
+	}
 	called := a.req.call.WireName
 	if called == "" {
 		called = "(no name)"
 	}
 	field("called as", called+" · call ID "+a.req.call.CorrelationID, st.Item)
-	if c, t := a.req.call.Identity, a.req.tool.Identity; c != "" && t != "" && c != t {
-		field("warning", "the call maps to "+c+", but the tool that would run is "+t, st.Error)
-	}
+	a.warn(field)
 	field("policy", a.reason(), st.Item)
 	field("effect", a.effect(), st.Item)
 	return lines
+}
+
+// warn adds the warning line when the call maps to another tool than the
+// one that would run; the compact form keeps it.
+func (a approval) warn(field func(label, value string, style lipgloss.Style)) {
+	if c, t := a.req.call.Identity, a.req.tool.Identity; c != "" && t != "" && c != t {
+		field("warning", "the call maps to "+c+", but the tool that would run is "+t, a.common.Styles.Modal.Error)
+	}
 }
 
 // serverLine says where the tool comes from: vouch itself, or the server's
@@ -262,6 +283,9 @@ func (a approval) styleLine(l argLine) string {
 // reads without colour, and the classify key when it acts.
 func (a approval) buttons(w int) string {
 	st := a.common.Styles.Modal
+	if a.settling {
+		return a.settlingButtons(w)
+	}
 	var row string
 	for b := range buttonCount {
 		label := strings.ToUpper(b.label()[:1]) + b.label()[1:]
@@ -280,6 +304,33 @@ func (a approval) buttons(w int) string {
 		return row
 	}
 	return apart(row, st.Detail.Render(later), w)
+}
+
+// settlingNotice is what a pane says while it settles (SPEC D7).
+const settlingNotice = "keys active in a moment"
+
+// settlingButtons is the row of buttons while the pane settles: the same
+// words, dimmed (SPEC D7).
+func (a approval) settlingButtons(w int) string {
+	st := a.common.Styles.Modal
+	var row string
+	for b := range buttonCount {
+		label := strings.ToUpper(b.label()[:1]) + b.label()[1:]
+		if b == a.focus {
+			row += "[ " + label + " ]"
+		} else {
+			row += "  " + label + "  "
+		}
+	}
+	c := a.keys.Classify.Help()
+	later := c.Key + " " + c.Desc
+	if !a.keys.Classify.Enabled() {
+		later = "(classify: not available here)"
+	}
+	if ansi.StringWidth(row)+1+ansi.StringWidth(later) > w {
+		return st.Detail.Render(row)
+	}
+	return apart(st.Detail.Render(row), st.Detail.Render(later), w)
 }
 
 // apart puts left and right on one line of width cells, apart.

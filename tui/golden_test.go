@@ -153,7 +153,7 @@ func TestGolden(t *testing.T) {
 		{
 			name: "too_small",
 			drive: func(t *testing.T, m Model, b *fakeBackend) Model {
-				m, _ = update(m, tea.WindowSizeMsg{Width: 72, Height: 20})
+				m, _ = update(m, tea.WindowSizeMsg{Width: 59, Height: 15})
 				return m
 			},
 		},

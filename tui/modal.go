@@ -38,10 +38,15 @@ type Modal interface {
 	// SetSize gives the modal the area it may draw in. The root calls it on
 	// push and on every resize.
 	SetSize(width, height int) Modal
-	// KeyGrace is how long after the modal appears its keys are ignored, so
-	// that keys already in flight cannot answer it (SPEC D4). Prompts that
-	// appear on their own, such as tool approval, must return at least the
-	// root's grace period.
+	// KeyGrace is the modal's settle period (SPEC D7): no key reaches the
+	// modal until the keyboard has been quiet this long since it appeared,
+	// and every key that arrives meanwhile restarts it. The root puts those
+	// keys' text in the chat input instead (settle.go), so that a sentence
+	// typed across the modal's appearance is neither lost nor an answer.
+	// Panes that appear on their own and grant something — tool approval,
+	// app consent — return at least the root's settle period. A modal
+	// opened by the person's own key returns 0; if a key of it can still
+	// grant something it implements granter.
 	KeyGrace() time.Duration
 }
 
@@ -69,10 +74,20 @@ type revealer interface {
 	reveal() (Modal, tea.Cmd)
 }
 
-// modalEntry is a modal on the stack and when it was shown.
+// modalEntry is a modal on the stack, when it was shown, and where it
+// stands in its settle period (settle.go).
 type modalEntry struct {
 	modal Modal
 	shown time.Time
+	// quiet is when the keyboard last went quiet for the modal: when it
+	// appeared (again), or the last key that arrived while it settled.
+	quiet time.Time
+	// settled latches once the keyboard was quiet for the settle period
+	// since quiet; it is cleared when the modal appears again (on top
+	// again, drawn again, or showing something else to grant).
+	settled bool
+	// granting is the granter's granting() when last looked at.
+	granting string
 }
 
 // modalStack is the root's stack of modals; the last entry is on top.
@@ -90,7 +105,7 @@ func (s modalStack) top() Modal {
 
 // push returns the stack with m on top, shown at now.
 func (s modalStack) push(m Modal, now time.Time) modalStack {
-	s.entries = append(s.entries[:len(s.entries):len(s.entries)], modalEntry{modal: m, shown: now})
+	s.entries = append(s.entries[:len(s.entries):len(s.entries)], modalEntry{modal: m, shown: now, quiet: now})
 	return s
 }
 
@@ -113,13 +128,23 @@ func (s modalStack) replaceTop(m Modal) modalStack {
 	return s
 }
 
-// inGrace reports whether keys for the top modal are still ignored at now.
-func (s modalStack) inGrace(now time.Time) bool {
+// topEntry returns the top entry; ok is false when the stack is empty.
+func (s modalStack) topEntry() (e modalEntry, ok bool) {
 	if s.empty() {
-		return false
+		return modalEntry{}, false
 	}
-	e := s.entries[len(s.entries)-1]
-	return now.Sub(e.shown) < e.modal.KeyGrace()
+	return s.entries[len(s.entries)-1], true
+}
+
+// setTop returns the stack with its top entry replaced by e.
+func (s modalStack) setTop(e modalEntry) modalStack {
+	if s.empty() {
+		return s
+	}
+	entries := append([]modalEntry(nil), s.entries...)
+	entries[len(entries)-1] = e
+	s.entries = entries
+	return s
 }
 
 // resize returns the stack with every modal given the new size.

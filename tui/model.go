@@ -14,15 +14,18 @@ import (
 	"vouch/agent"
 )
 
-// The smallest terminal the interface draws in (SPEC L1). Below it, View is
-// a one-line notice.
+// The smallest terminal the interface draws in (SPEC L1, L6): a common
+// tmux split. Below it, View is a notice that names a waiting approval,
+// and no key answers a modal (settle.go).
 const (
-	MinWidth  = 80
-	MinHeight = 24
+	MinWidth  = 60
+	MinHeight = 16
 )
 
-// DefaultKeyGrace is how long a newly shown modal ignores keys.
-const DefaultKeyGrace = 400 * time.Millisecond
+// DefaultKeyGrace is the settle period of a pane that grants something
+// (SPEC D7): it takes no key until the keyboard has been quiet this long
+// since it appeared, every key restarting the period (settle.go).
+const DefaultKeyGrace = 500 * time.Millisecond
 
 // inputHeight is the number of text lines in the input.
 const inputHeight = 3
@@ -48,7 +51,8 @@ type Options struct {
 	// Clipboard receives OSC 52 sequences: the terminal the program draws
 	// on. Nil means os.Stdout, the default output of a tea.Program.
 	Clipboard io.Writer
-	// KeyGrace overrides DefaultKeyGrace when positive.
+	// KeyGrace overrides DefaultKeyGrace, the settle period, when
+	// positive.
 	KeyGrace time.Duration
 	// Servers backs Settings › Tools & Workflows › MCP Servers and the
 	// tools list (SPEC B, L2). Nil means the pages say that MCP servers are
@@ -119,6 +123,8 @@ type Model struct {
 	// inboxCount is how many calls of background runs wait in the
 	// approvals inbox (workflows_root.go, SPEC H6).
 	inboxCount int
+	// settle is the armed settle tick (settle.go, SPEC D7).
+	settle settleState
 }
 
 // loadState is the progress of a start-up look-up.
@@ -221,8 +227,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.updateInboxCount(msg)
 	case inboxAnsweredMsg:
 		m, cmd = m.updateInboxAnswered(msg)
+	case settleTickMsg:
+		m = m.updateSettleTick(msg)
 	default:
 		m, cmd = m.updateOther(msg)
+	}
+	var settle tea.Cmd
+	m, settle = m.syncSettle()
+	if settle != nil {
+		cmd = tea.Batch(cmd, settle)
 	}
 	before := m.chatHeight
 	m.syncKeys()
@@ -238,7 +251,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // resize applies a new terminal size to every part. Items re-wrap lazily:
 // their caches are keyed by width, and only visible items render.
 func (m Model) resize(width, height int) Model {
+	drawn := m.drawable()
 	m.common = m.common.sized(width, height)
+	if m.drawable() != drawn {
+		m = m.unsettle() // the top modal disappears, or appears again
+	}
 	m.input.SetWidth(width)
 	m.help.Width = width
 	m.layout()

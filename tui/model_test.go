@@ -149,7 +149,7 @@ func TestErrorKeepsTranscript(t *testing.T) {
 		}
 	}
 	lines := strings.Split(view, "\n")
-	if got, want := lines[MinHeight-3], "✗ The model server closed the stream mid-answer; check its log and retry."; got != want {
+	if got, want := lines[24-3], "✗ The model server closed the stream mid-answer; check its log and retry."; got != want {
 		t.Errorf("line above the status line = %q, want %q", got, want)
 	}
 }
@@ -386,9 +386,11 @@ func TestResizeRewraps(t *testing.T) {
 	}
 }
 
+// TestTooSmall: below 60x16 (SPEC L6) the view is a one-line notice; at
+// 60x16 the interface is drawn.
 func TestTooSmall(t *testing.T) {
 	m := startModel(t, newFakeBackend(), Options{})
-	for _, size := range [][2]int{{79, 24}, {80, 23}, {40, 10}} {
+	for _, size := range [][2]int{{59, 24}, {80, 15}, {40, 10}} {
 		m, _ = update(m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		view := m.View()
 		if strings.Contains(view, "\n") || !strings.HasPrefix(view, "Terminal too small") {
@@ -397,6 +399,10 @@ func TestTooSmall(t *testing.T) {
 		if w := ansi.StringWidth(view); w > size[0] {
 			t.Errorf("%dx%d: notice is %d wide", size[0], size[1], w)
 		}
+	}
+	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 16})
+	if view := m.View(); strings.Contains(view, "Terminal too small") || len(strings.Split(view, "\n")) != 16 {
+		t.Errorf("60x16: view is not the interface:\n%s", view)
 	}
 }
 

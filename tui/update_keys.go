@@ -10,14 +10,12 @@ import (
 	"vouch/safetext"
 )
 
-// updateKey routes a key: to the top modal when there is one (and its grace
-// period is over), else to the chat screen's bindings, else to the input.
+// updateKey routes a key: to the top modal when there is one (once it has
+// settled; until then to the input, settle.go), else to the chat screen's
+// bindings, else to the input.
 func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if !m.modals.empty() {
-		if m.modals.inGrace(m.common.Now()) {
-			return m, nil
-		}
-		return m.updateTopModal(msg)
+		return m.keyForModal(msg)
 	}
 	k := m.keys
 	switch {
@@ -113,6 +111,8 @@ func (m Model) modalsChanged(cmd tea.Cmd) (Model, tea.Cmd) {
 	if m.modals.empty() {
 		return m, tea.Batch(cmd, m.input.Focus())
 	}
+	m = m.unsettle() // on top again: keys meant for the closed modal must not answer it
+
 	if r, ok := m.modals.top().(revealer); ok {
 		next, revealCmd := r.reveal()
 		m.modals = m.modals.replaceTop(next)

@@ -14,10 +14,9 @@ func (m Model) View() string {
 		return ""
 	}
 	st := m.common.Styles
-	w, h := m.common.Width, m.common.Height
-	if w < MinWidth || h < MinHeight {
-		msg := fmt.Sprintf("Terminal too small: %dx%d; vouch needs %dx%d.", w, h, MinWidth, MinHeight)
-		return st.TooSmall.Render(ansi.Truncate(msg, max(w, 1), "…"))
+	w := m.common.Width
+	if !m.drawable() {
+		return m.tooSmall()
 	}
 
 	body := m.chat.visible()
@@ -46,7 +45,47 @@ func (m Model) View() string {
 	}
 	b.WriteString(m.statusView())
 	b.WriteByte('\n')
-	b.WriteString(m.help.View(m.helpKeys()))
+	b.WriteString(m.helpView())
+	return b.String()
+}
+
+// helpView is the help line; while the top modal settles and takes no key
+// (SPEC D7), it is dimmed: the pane itself says when its keys act.
+func (m Model) helpView() string {
+	e, ok := m.modals.topEntry()
+	if !ok || e.settled {
+		return m.help.View(m.helpKeys())
+	}
+	if _, every := m.settlePeriod(e); !every {
+		return m.help.View(m.helpKeys())
+	}
+	st := m.common.Styles
+	h := m.help
+	h.Styles.ShortKey, h.Styles.ShortDesc = st.Help.ShortDesc, st.Help.ShortDesc
+	h.Styles.FullKey, h.Styles.FullDesc = st.Help.FullDesc, st.Help.FullDesc
+	return h.View(m.helpKeys())
+}
+
+// tooSmall is the screen below the minimum size (SPEC L6): a notice and,
+// when a pane waits for the person, what it waits for. No key answers it
+// while it is not drawn (settle.go).
+func (m Model) tooSmall() string {
+	st := m.common.Styles
+	w, h := m.common.Width, m.common.Height
+	lines := []string{fmt.Sprintf("Terminal too small: %dx%d; vouch needs %dx%d.", w, h, MinWidth, MinHeight)}
+	for i := len(m.modals.entries) - 1; i >= 0; i-- {
+		if wt, ok := m.modals.entries[i].modal.(waiter); ok {
+			lines = append(lines, "Waiting: "+wt.waitingFor()+".", "Make the terminal larger to answer it; ctrl+c stops the run.")
+			break
+		}
+	}
+	var b strings.Builder
+	for i, l := range lines[:min(len(lines), max(h, 1))] {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(st.TooSmall.Render(ansi.Truncate(l, max(w, 1), "…")))
+	}
 	return b.String()
 }
 

@@ -1,0 +1,211 @@
+package tui
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// A decision is a deliberate act (SPEC D7). A pane that grants something
+// does not take a key until the keyboard has been quiet for its settle
+// period since the pane appeared; every key that arrives meanwhile restarts
+// the period. The period is counted from the keys themselves, not from a
+// fixed moment, so a sentence typed at 8–12 keys/s across the pane's
+// appearance never reaches it, however long the sentence is.
+//
+// Keys that arrive while a pane settles are neither lost nor given to the
+// pane: printable text and editing keys go to the chat input, in order, so
+// the sentence the person was typing is intact; enter does not send it.
+// ctrl+c keeps its meaning and goes to the pane (stop the run).
+//
+// A modal settles in one of two ways. One that appears on its own (tool
+// approval, app consent, the rule editor over an approval pane) has a
+// KeyGrace and settles for every key. One that opens on the person's own
+// key takes its keys at once, but if it implements granter its granting
+// keys wait for the root's settle period too, counted from when it
+// appeared or last changed what it would grant (a preview arrived, another
+// item came under the cursor).
+//
+// A pane that is not drawn (the terminal is below the minimum size) takes
+// no key at all but ctrl+c; when it is drawn again it settles again. The
+// same holds when a modal is on top again after the one above it closed.
+
+// granter is a modal opened by the person's own key some of whose keys
+// grant something: install a skill, approve a server skill.
+type granter interface {
+	// grants reports whether msg would grant something in the modal's
+	// current state.
+	grants(msg tea.KeyMsg) bool
+	// granting names what a granting key would grant now; when it
+	// changes, the settle period starts again.
+	granting() string
+}
+
+// settleShower is a modal that shows whether it takes keys yet, for
+// instance with its key hints dimmed.
+type settleShower interface {
+	withSettling(settling bool) Modal
+}
+
+// waiter is a modal that waits for the person's decision; the "too small"
+// screen names what it waits for.
+type waiter interface {
+	// waitingFor is one line, already neutralised.
+	waitingFor() string
+}
+
+// settleTickMsg re-renders the top modal when its settle period may be
+// over. It carries its time and a tag; a tick whose tag is not the latest
+// one armed is stale and dropped.
+type settleTickMsg struct {
+	tag int
+	at  time.Time
+}
+
+// settleState is the root's one armed settle tick.
+type settleState struct {
+	tag   int
+	armed bool
+	due   time.Time
+}
+
+// settleTick waits d with after, then reports the tick.
+func settleTick(after func(time.Duration) <-chan time.Time, d time.Duration, tag int) tea.Cmd {
+	return func() tea.Msg { return settleTickMsg{tag: tag, at: <-after(d)} }
+}
+
+// settlePeriod is e's settle period, and whether it holds back every key
+// (true) or only the granter's granting keys.
+func (m Model) settlePeriod(e modalEntry) (d time.Duration, every bool) {
+	if d := e.modal.KeyGrace(); d > 0 {
+		return d, true
+	}
+	if _, ok := e.modal.(granter); ok {
+		return m.opts.KeyGrace, false
+	}
+	return 0, false
+}
+
+// drawable reports whether the interface is drawn: below the minimum size
+// only a notice is, and no modal can be seen.
+func (m Model) drawable() bool {
+	return m.common.Width >= MinWidth && m.common.Height >= MinHeight
+}
+
+// keyForModal routes a key while a modal is open: to the modal once it has
+// settled, else aside into the chat input (or nowhere).
+func (m Model) keyForModal(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if key.Matches(msg, m.common.Keys.Approval.Stop) {
+		return m.updateTopModal(msg) // ctrl+c keeps its meaning
+	}
+	e, _ := m.modals.topEntry()
+	now := m.common.Now()
+	if !m.drawable() {
+		// No blind answers: what cannot be seen cannot be answered.
+		e.quiet, e.settled = now, false
+		m.modals = m.modals.setTop(e)
+		return m.aside(msg)
+	}
+	d, every := m.settlePeriod(e)
+	if d <= 0 {
+		return m.updateTopModal(msg)
+	}
+	if !e.settled && now.Sub(e.quiet) >= d {
+		e.settled = true
+	}
+	if e.settled {
+		m.modals = m.modals.setTop(e)
+		return m.updateTopModal(msg)
+	}
+	e.quiet = now
+	m.modals = m.modals.setTop(e)
+	if every {
+		return m.aside(msg)
+	}
+	if e.modal.(granter).grants(msg) {
+		return m, nil
+	}
+	return m.updateTopModal(msg)
+}
+
+// aside puts a key that no modal may take into the chat input: text and
+// editing keys edit it as if it had the focus; enter does not send.
+func (m Model) aside(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if msg.Type == tea.KeyEnter || msg.Type == tea.KeyEsc || msg.Type == tea.KeyTab {
+		return m, nil
+	}
+	// The input blurs again at once, so its Cmds (the cursor's blink, a
+	// clipboard paste) would arrive at a blurred input: none is run.
+	m.input.Focus()
+	m.input, _ = m.input.Update(msg)
+	m.input.Blur()
+	return m, nil
+}
+
+// updateSettleTick applies a settle tick: the latest one may latch the top
+// modal as settled; stale ones are dropped.
+func (m Model) updateSettleTick(msg settleTickMsg) Model {
+	if msg.tag != m.settle.tag || !m.settle.armed {
+		return m
+	}
+	m.settle.armed = false
+	if e, ok := m.modals.topEntry(); ok && m.drawable() {
+		if d, _ := m.settlePeriod(e); !e.settled && msg.at.Sub(e.quiet) >= d {
+			e.settled = true
+			m.modals = m.modals.setTop(e)
+		}
+	}
+	return m
+}
+
+// unsettle makes the top modal settle again from now: it is on top again,
+// or drawn again.
+func (m Model) unsettle() Model {
+	if e, ok := m.modals.topEntry(); ok {
+		e.quiet, e.settled = m.common.Now(), false
+		m.modals = m.modals.setTop(e)
+	}
+	return m
+}
+
+// settling reports whether the top modal does not take (all its) keys yet.
+func (m Model) settling() bool {
+	e, ok := m.modals.topEntry()
+	return ok && !e.settled
+}
+
+// syncSettle runs after every message: it restarts the top modal's settle
+// period when a granter changed what it would grant, latches it as settled
+// when the period is over, tells the modal, and arms a tick for the moment
+// it may be over.
+func (m Model) syncSettle() (Model, tea.Cmd) {
+	e, ok := m.modals.topEntry()
+	if !ok {
+		return m, nil
+	}
+	now := m.common.Now()
+	if g, ok := e.modal.(granter); ok {
+		if s := g.granting(); s != e.granting {
+			e.granting, e.quiet, e.settled = s, now, false
+		}
+	}
+	d, _ := m.settlePeriod(e)
+	if !e.settled && m.drawable() && now.Sub(e.quiet) >= d {
+		e.settled = true
+	}
+	if s, ok := e.modal.(settleShower); ok {
+		e.modal = s.withSettling(!e.settled)
+	}
+	m.modals = m.modals.setTop(e)
+	if e.settled || !m.drawable() {
+		return m, nil
+	}
+	due := e.quiet.Add(d)
+	if m.settle.armed && !m.settle.due.After(due) {
+		return m, nil // the armed tick comes first, and re-arms
+	}
+	m.settle.tag++
+	m.settle.armed, m.settle.due = true, due
+	return m, settleTick(m.after, due.Sub(now), m.settle.tag)
+}
