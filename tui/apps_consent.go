@@ -10,13 +10,16 @@ import (
 
 // appConsent asks the person whether an app view may open a link or add a
 // message to the conversation (SPEC J4). It appears on its own, so it
-// ignores keys for its grace, and focus starts on Refuse: only a deliberate
-// move and enter agrees. Any way out of it answers: esc refuses.
+// settles for its grace (SPEC D7, settle.go): keys typed meanwhile go to
+// the chat input. Focus starts on Refuse: only a deliberate move and
+// enter agrees. Any way out of it answers: esc refuses.
 type appConsent struct {
 	choice // the acting button agrees
 	common Common
 	grace  time.Duration
 	ev     AppConsent
+	// settling is true while the root holds its keys back.
+	settling bool
 }
 
 // appConsentAnsweredMsg reports that the answer was delivered (or that
@@ -32,8 +35,19 @@ func newAppConsent(c Common, ev AppConsent, grace time.Duration) appConsent {
 	return appConsent{choice: choice{keys: c.Keys.Confirm}, common: c, grace: grace, ev: ev}
 }
 
-// KeyGrace implements Modal: the pane appears on its own (SPEC D4).
+// KeyGrace implements Modal: the pane appears on its own (SPEC D4, D7).
 func (c appConsent) KeyGrace() time.Duration { return c.grace }
+
+// withSettling implements settleShower.
+func (c appConsent) withSettling(settling bool) Modal {
+	c.settling = settling
+	return c
+}
+
+// waitingFor implements waiter.
+func (c appConsent) waitingFor() string {
+	return "an app of " + safetext.Line(c.ev.Tool, 40) + " waits for your consent"
+}
 
 // SetSize implements Modal.
 func (c appConsent) SetSize(width, height int) Modal {
@@ -88,6 +102,10 @@ func (c appConsent) View() string {
 	}
 	lines := []string{st.Title.Render(title), ""}
 	lines = append(lines, wrapLines(st.Item, body, w, 12)...)
-	lines = append(lines, "", c.buttons(st, "Refuse", yes))
+	gap := ""
+	if c.settling {
+		gap = st.Detail.Render(settlingNotice)
+	}
+	lines = append(lines, gap, c.buttons(st, "Refuse", yes))
 	return modalBox(st, w, 0, lines)
 }

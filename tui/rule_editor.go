@@ -28,7 +28,8 @@ import (
 // says so.
 //
 // Opened from the approval pane, the editor sits on a prompt that appeared
-// on its own, so it keeps that pane's grace period too.
+// on its own, so it settles like that pane (SPEC D7, settle.go): its keys
+// act once the keyboard has been quiet for the pane's settle period.
 type ruleEditor struct {
 	common Common
 	keys   RuleEditorKeyMap
@@ -44,6 +45,8 @@ type ruleEditor struct {
 
 	saving bool
 	err    string
+	// settling is true while the root holds its keys back (settle.go).
+	settling bool
 }
 
 // ruleConstraint is one constraint of the form: on or off, its kind, and
@@ -108,8 +111,15 @@ func indexOf[T comparable](vs []T, v T, def int) int {
 // Init implements Modal.
 func (e ruleEditor) Init() tea.Cmd { return nil }
 
-// KeyGrace implements Modal.
+// KeyGrace implements Modal: the settle period, that of the approval pane
+// it was opened from (0 from Settings › Policy).
 func (e ruleEditor) KeyGrace() time.Duration { return e.grace }
+
+// withSettling implements settleShower.
+func (e ruleEditor) withSettling(settling bool) Modal {
+	e.settling = settling
+	return e
+}
 
 // ShortHelp implements help.KeyMap.
 func (e ruleEditor) ShortHelp() []key.Binding { return e.keys.ShortHelp() }

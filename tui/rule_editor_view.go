@@ -62,6 +62,9 @@ func (e ruleEditor) View() string {
 		title = "Edit the rule"
 	}
 	lines := []string{st.Title.Render(title), ""}
+	if e.settling {
+		lines[1] = st.Detail.Render(settlingNotice)
+	}
 	for i, l := range strings.Split(ansi.Wrap(safetext.Line(e.draft.identity, 0), w-ruleLabelWidth, ""), "\n") {
 		head := strings.Repeat(" ", ruleLabelWidth)
 		if i == 0 {

@@ -37,6 +37,9 @@ type skillApproval struct {
 	// notice and actErr are what the last action did, one sentence.
 	notice, actErr string
 	scroll         int
+	// settling is true while approving waits for the keyboard to be
+	// quiet after the preview appeared (settle.go, SPEC D7).
+	settling bool
 }
 
 // newSkillApproval returns the preview of skill; Init asks for it.
@@ -52,8 +55,30 @@ func (a skillApproval) Init() tea.Cmd {
 }
 
 // KeyGrace implements Modal: it opens on the person's own key, and no
-// action is enabled before the preview is on screen.
+// action is enabled before the preview is on screen. Approve, accept and
+// roll back grant: they wait for the root's settle period after each
+// preview appeared (granter, SPEC D7).
 func (a skillApproval) KeyGrace() time.Duration { return 0 }
+
+// grants implements granter.
+func (a skillApproval) grants(msg tea.KeyMsg) bool {
+	k := a.keys
+	return key.Matches(msg, k.Approve) || key.Matches(msg, k.Accept) || key.Matches(msg, k.Rollback)
+}
+
+// granting implements granter: the preview on screen.
+func (a skillApproval) granting() string {
+	if !a.loaded || a.loading {
+		return ""
+	}
+	return fmt.Sprintf("%d %s", a.seq, a.preview.SetDigest)
+}
+
+// withSettling implements settleShower.
+func (a skillApproval) withSettling(settling bool) Modal {
+	a.settling = settling
+	return a
+}
 
 // ShortHelp implements help.KeyMap.
 func (a skillApproval) ShortHelp() []key.Binding {
@@ -177,7 +202,11 @@ func (a skillApproval) View() string {
 	case a.notice != "":
 		foot = append(foot, wrapLines(st.StatusOK, a.notice, w, 3)...)
 	case a.loaded && a.preview.SetDigest != "":
-		foot = append(foot, wrapLines(st.Detail, "Approving binds to exactly these files (set "+short(a.preview.SetDigest)+"); it grants no tool or permission.", w, 2)...)
+		lead := ""
+		if a.settling {
+			lead = "Keys active in a moment. "
+		}
+		foot = append(foot, wrapLines(st.Detail, lead+"Approving binds to exactly these files (set "+short(a.preview.SetDigest)+"); it grants no tool or permission.", w, 2)...)
 	}
 	var body []string
 	switch {

@@ -183,6 +183,7 @@ func TestSkillApprovalActions(t *testing.T) {
 	if _, cmd := update(m, keyRune('p')); cmd != nil {
 		t.Error("keep acted on an unapproved skill")
 	}
+	m = afterQuiet(m) // approving waits for the settle period (SPEC D7)
 	m, cmd := update(m, keyRune('a'))
 	m, cmd = update(m, awaitMsg[serverSkillActedMsg](t, cmd))
 	if len(fs.acts) != 1 || fs.acts[0] != "approve "+refundsURI+" "+setDigest {
@@ -204,6 +205,7 @@ func TestSkillApprovalActions(t *testing.T) {
 		key  rune
 		want string
 	}{{'p', "keep " + changedURI + " "}, {'b', "rollback " + changedURI + " |"}, {'u', "approve " + changedURI + " " + strings.Repeat("9", 64)}} {
+		m = afterQuiet(m) // each new preview settles again
 		m, cmd = update(m, keyRune(c.key))
 		m, cmd = update(m, awaitMsg[serverSkillActedMsg](t, cmd))
 		m, _ = update(m, awaitMsg[serverSkillPreviewMsg](t, cmd))
@@ -213,6 +215,7 @@ func TestSkillApprovalActions(t *testing.T) {
 	}
 
 	fs.actErr = errors.New(`Skill "style" from "files" changed since the preview you approved, so nothing was approved; preview it again.`)
+	m = afterQuiet(m)
 	m, cmd = update(m, keyRune('u'))
 	m, cmd = update(m, awaitMsg[serverSkillActedMsg](t, cmd))
 	m, _ = update(m, awaitMsg[serverSkillPreviewMsg](t, cmd))

@@ -33,6 +33,9 @@ type skillInstall struct {
 	lines   []string // the preview rendered for the current width
 	offset  int      // first preview line shown
 	err     string
+	// settling is true while install waits for the keyboard to be quiet
+	// after the preview appeared (settle.go, SPEC D7).
+	settling bool
 }
 
 // installStage is where the install preview is.
@@ -60,8 +63,30 @@ func newSkillInstall(c Common, sc SkillCatalog) skillInstall {
 func (m skillInstall) Init() tea.Cmd { return textinput.Blink }
 
 // KeyGrace implements Modal: it opens on the person's own key, and the
-// preview appears only after the person pressed enter.
+// preview appears only after the person pressed enter. Installing is a
+// granting key: it waits for the root's settle period after the preview
+// appeared (granter, SPEC D7), so an "i" typed ahead of the preview
+// installs nothing.
 func (m skillInstall) KeyGrace() time.Duration { return 0 }
+
+// grants implements granter: install and install as a new version.
+func (m skillInstall) grants(msg tea.KeyMsg) bool {
+	return key.Matches(msg, m.keys.Install) || key.Matches(msg, m.keys.NewRevision)
+}
+
+// granting implements granter: the preview on screen.
+func (m skillInstall) granting() string {
+	if m.stage != stagePreview {
+		return ""
+	}
+	return fmt.Sprintf("%d %s", m.seq, m.preview.SHA256)
+}
+
+// withSettling implements settleShower.
+func (m skillInstall) withSettling(settling bool) Modal {
+	m.settling = settling
+	return m
+}
 
 // ShortHelp implements help.KeyMap.
 func (m skillInstall) ShortHelp() []key.Binding {
@@ -211,7 +236,11 @@ func (m skillInstall) footer() []string {
 	if c, ok := m.preview.Blocked(); ok {
 		return wrapLines(st.StatusWarn, "Not installable as is: "+c.What+". Press v for a new version, or rename it with vouch skill install FILE --rename NEW.", w, 3)
 	}
-	return wrapLines(st.Detail, "i installs it; it is enabled nowhere and approves nothing. esc cancels and writes nothing.", w, 2)
+	lead := ""
+	if m.settling {
+		lead = "Keys active in a moment. "
+	}
+	return wrapLines(st.Detail, lead+"i installs it; it is enabled nowhere and approves nothing. esc cancels and writes nothing.", w, 2)
 }
 
 // View implements Modal.

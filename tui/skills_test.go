@@ -214,6 +214,7 @@ func TestSkillInstallFlow(t *testing.T) {
 			t.Errorf("preview lacks %q:\n%s", want, v)
 		}
 	}
+	m = afterQuiet(m) // installing waits for the settle period (SPEC D7)
 	m, cmd := update(m, keyRune('i'))
 	msg := awaitMsg[skillInstalledMsg](t, cmd)
 	if _, in, _ := b.calls(); len(in) != 1 || in[0].ExpectSHA256 != sampleSum || in[0].NewRevision || in[0].Rename != "" {
@@ -257,6 +258,7 @@ func TestSkillInstallBlocked(t *testing.T) {
 		t.Fatal("i acted on a blocked preview")
 	}
 	b.installErr = errors.New("the package changed since its preview; preview it again before installing")
+	m = afterQuiet(m)
 	m = press[skillInstalledMsg](t, m, keyRune('v'))
 	if _, in, _ := b.calls(); len(in) != 1 || !in[0].NewRevision {
 		t.Fatalf("installs %+v, want one new revision", in)
