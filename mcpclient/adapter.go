@@ -19,13 +19,16 @@ func WithCorrelationID(ctx context.Context, id string) context.Context {
 func CorrelationIDFrom(ctx context.Context) string { return agent.CorrelationID(ctx) }
 
 // EffectFunc returns the reviewed effect of a tool identity from local
-// policy (SPEC D1). Unknown identities should return EffectMutating.
-type EffectFunc func(identity string) Effect
+// policy (SPEC D1) for the definition whose digest is definition (SPEC
+// D8): a rule pinned to another definition gives EffectMutating. Unknown
+// identities should return EffectMutating.
+type EffectFunc func(identity, definition string) Effect
 
 // AgentTool makes one cached MCP tool an agent.Tool. effect is the tool's
-// reviewed effect from local policy, never from its annotations (SPEC D2).
-// The tool must be in the server's current catalog; whether it should be
-// offered is the caller's decision (see Executable).
+// reviewed effect from local policy, never from its annotations (SPEC D2),
+// for the definition cached now. The tool must be in the server's current
+// catalog; whether it should be offered is the caller's decision (see
+// Executable).
 func (m *Manager) AgentTool(identity string, effect Effect) (agent.Tool, error) {
 	serverID, name, ok := ParseIdentity(identity)
 	if !ok {
@@ -41,7 +44,7 @@ func (m *Manager) AgentTool(identity string, effect Effect) (agent.Tool, error) 
 	if !s.hasCatalog || !ok || !info.ModelVisible() {
 		return nil, fmt.Errorf("%w: %s", ErrUnknownTool, cleanText(identity, 200))
 	}
-	return &mcpTool{m: m, serverID: serverID, info: info, effect: effect}, nil
+	return &mcpTool{m: m, serverID: serverID, info: info, effect: effect, reviewed: info.Digest}, nil
 }
 
 // AgentTools returns an agent.Tool for every executable tool, in the order
@@ -53,9 +56,9 @@ func (m *Manager) AgentTools(effect EffectFunc) []agent.Tool {
 	for _, t := range exec {
 		e := EffectMutating
 		if effect != nil {
-			e = effect(t.Identity)
+			e = effect(t.Identity, t.Digest)
 		}
-		out = append(out, &mcpTool{m: m, serverID: t.ServerID, info: t.ToolInfo, effect: e})
+		out = append(out, &mcpTool{m: m, serverID: t.ServerID, info: t.ToolInfo, effect: e, reviewed: t.Digest})
 	}
 	return out
 }
@@ -66,6 +69,7 @@ type mcpTool struct {
 	serverID string
 	info     ToolInfo
 	effect   Effect
+	reviewed string // the definition digest effect was read for (SPEC D8)
 }
 
 // Def implements agent.Tool. The description is the server's, sanitized and
@@ -86,6 +90,7 @@ func (t *mcpTool) Call(ctx context.Context, args json.RawMessage) (agent.ToolRes
 	res, err := t.m.Call(ctx, t.serverID, t.info.Name, args, CallOptions{
 		CorrelationID: CorrelationIDFrom(ctx),
 		Effect:        t.effect,
+		Reviewed:      t.reviewed,
 	})
 	if err != nil {
 		return agent.ToolResult{}, err

@@ -42,7 +42,7 @@ func deadServersManager(tb testing.TB) *Manager {
 	return m
 }
 
-func readOnlyPolicy(string) Effect { return EffectReadOnly }
+func readOnlyPolicy(string, string) Effect { return EffectReadOnly }
 
 // BenchmarkToolsWithDeadServers measures what a submission does with MCP:
 // read the offerable tools and wrap them as agent tools, with 10 active

@@ -47,6 +47,12 @@ type CallOptions struct {
 	CorrelationID string
 	// Effect is the reviewed effect from local policy (zero: mutating).
 	Effect Effect
+	// Reviewed is the digest of the definition Effect was read for
+	// (ToolInfo.Digest; SPEC D8). When set, a read-only or idempotent call
+	// is replayed only while the server still serves that definition: the
+	// effect of a changed tool is not trusted. "" means the caller vouches
+	// for Effect itself.
+	Reviewed string
 	// Timeout bounds the call, connection included (default
 	// Options.CallTimeout). Cancelling ctx cancels the call.
 	Timeout time.Duration
@@ -62,9 +68,11 @@ type CallOptions struct {
 //
 // When the server has lost the session (SPEC B7), or the connection broke
 // before the answer (a restart, a crash), the call is re-sent once on a
-// fresh connection only if opts.Effect is read-only or idempotent. A
-// mutating call fails with ErrSessionLost or ErrConnectionLost and is never
-// re-sent: after a broken connection it may or may not have run.
+// fresh connection only if opts.Effect is read-only or idempotent — and,
+// when opts.Reviewed is set, the cached definition is still the one that
+// effect was reviewed for (SPEC D8). A mutating call (or one of a changed
+// tool) fails with ErrSessionLost or ErrConnectionLost and is never re-sent:
+// after a broken connection it may or may not have run.
 func (m *Manager) Call(ctx context.Context, serverID, toolName string, args json.RawMessage, opts CallOptions) (Result, error) {
 	res, _, err := m.call(ctx, serverID, toolName, args, opts)
 	return res, err
@@ -112,8 +120,11 @@ func (m *Manager) call(ctx context.Context, serverID, toolName string, args json
 			return res, raw, nil
 		}
 		var e *Error
+		// B7 replays what the person reviewed as read-only or idempotent,
+		// and only for the definition they reviewed (SPEC D8).
+		changed := opts.Reviewed != "" && !m.servedDigestIs(serverID, toolName, opts.Reviewed)
 		if c.sessionLost(err, p) {
-			e = &Error{Kind: ErrSessionLost, Err: err, Sentence: sessionLostSentence(opts.Effect, retried)}
+			e = &Error{Kind: ErrSessionLost, Err: err, Sentence: sessionLostSentence(opts.Effect, retried, changed)}
 		} else if e = c.classifyWithin(err, p, timeout); errors.Is(e, ErrUnreachable) && !isRefused(err) && !isDNS(err) {
 			e = &Error{Kind: ErrConnectionLost, Err: err,
 				Sentence: "The connection to the server broke before the answer, so the call may or may not have run; vouch did not re-send it."}
@@ -122,7 +133,7 @@ func (m *Manager) call(ctx context.Context, serverID, toolName string, args json
 			m.mu.Lock()
 			m.dropConnLocked(s, c)
 			m.mu.Unlock()
-			if opts.Effect.replayable() && !retried {
+			if opts.Effect.replayable() && !retried && !changed {
 				retried = true
 				continue
 			}
@@ -137,9 +148,12 @@ func (m *Manager) call(ctx context.Context, serverID, toolName string, args json
 	}
 }
 
-func sessionLostSentence(effect Effect, retried bool) string {
+func sessionLostSentence(effect Effect, retried, changed bool) string {
 	if retried {
 		return "The server lost the session again right after reconnecting; check the server, then retry."
+	}
+	if changed && effect.replayable() {
+		return "The server's session expired before this call, and the tool's definition changed since you classified it, so vouch did not re-send it; review the change, then run it again."
 	}
 	return fmt.Sprintf("The server's session expired before this %s call, and vouch never re-sends a call that may change something; check whether it is still wanted and run it again.", effect)
 }

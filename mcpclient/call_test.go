@@ -315,7 +315,7 @@ func TestAgentTool(t *testing.T) {
 	srv := newServer(t, mcptest.Options{Era: mcptest.EraLegacy})
 	m, _ := newManager(t, Options{})
 	cfg := activeServer(t, m, "s", srv.URL)
-	tools := m.AgentTools(func(id string) Effect {
+	tools := m.AgentTools(func(id, _ string) Effect {
 		if strings.HasSuffix(id, ":lookup") {
 			return EffectReadOnly
 		}

@@ -28,6 +28,7 @@ func (c Catalog) Clone() Catalog {
 	out.Tools = make([]ToolInfo, len(c.Tools))
 	for i, t := range c.Tools {
 		t.InputSchema = slices.Clone(t.InputSchema)
+		t.OutputSchema = slices.Clone(t.OutputSchema)
 		if t.Annotations != nil {
 			a := make(map[string]any, len(t.Annotations))
 			for k, v := range t.Annotations {

@@ -193,7 +193,7 @@ func TestE2EEverything(t *testing.T) {
 
 	// The live catalog through the tool budget (issue 5 evidence): what
 	// everything-inline costs against what the plan sends, per window.
-	live := m.AgentTools(func(string) Effect { return EffectMutating })
+	live := m.AgentTools(func(string, string) Effect { return EffectMutating })
 	for _, window := range []int{4096, 8192, 32768} {
 		plan := agent.PlanTools(agent.PlanInput{Tools: live, Window: window})
 		if plan.Err != nil || !plan.Fits || plan.SentTokens() > plan.Budget {

@@ -1,10 +1,13 @@
 package mcpclient
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"vouch/policy"
 )
 
 // ToolInfo is one valid tool of a server, sanitized and bounded (SPEC B3,
@@ -18,6 +21,9 @@ type ToolInfo struct {
 	Description string `json:"description,omitempty"`
 	// InputSchema is the server's JSON Schema, compacted and bounded.
 	InputSchema json.RawMessage `json:"input_schema"`
+	// OutputSchema is the server's schema of structured results, compacted
+	// and bounded; nil when it declares none.
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 	// Annotations are the server's claims (title, readOnlyHint,
 	// destructiveHint, idempotentHint, openWorldHint), shown as claims and
 	// never used to lower an approval requirement or to decide a retry
@@ -28,6 +34,44 @@ type ToolInfo struct {
 	// UI is the tool's MCP Apps metadata, nil when it has none (SPEC J1,
 	// J2; see ui.go).
 	UI *ToolUI `json:"ui,omitempty"`
+	// Digest is policy.Digest of the definition's canonical form (name,
+	// title, description, schemas, annotations; SPEC D8), computed by vouch
+	// whenever a catalog is fetched or loaded, never read from the store.
+	// It is "" when the definition cannot be canonicalized, and then no
+	// pinned rule applies to the tool.
+	Digest string `json:"-"`
+}
+
+// Definition returns the tool's definition as policy pins it (SPEC D8).
+func (t ToolInfo) Definition() (policy.Definition, error) {
+	d := policy.Definition{Name: t.Name, Title: t.Title, Description: t.Description,
+		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
+	if len(t.Annotations) > 0 {
+		raw, err := json.Marshal(t.Annotations)
+		if err != nil {
+			return policy.Definition{}, fmt.Errorf("encode the annotations of %q: %w", cleanText(t.Name, 80), err)
+		}
+		d.Annotations = raw
+	}
+	return d, nil
+}
+
+// Pin returns the tool's pin: its definition's digest and canonical form.
+func (t ToolInfo) Pin() (policy.Pin, error) {
+	d, err := t.Definition()
+	if err != nil {
+		return policy.Pin{}, err
+	}
+	return policy.PinOf(d)
+}
+
+// withDigest returns t with Digest computed.
+func withDigest(t ToolInfo) ToolInfo {
+	t.Digest = ""
+	if p, err := t.Pin(); err == nil {
+		t.Digest = p.Digest
+	}
+	return t
 }
 
 // Rejection is a tool definition that was skipped, with the reason (SPEC B3).
@@ -95,12 +139,13 @@ const (
 // wireTool is a tool definition as listed; every field is decoded leniently
 // so one bad field rejects one tool, not the list.
 type wireTool struct {
-	Name        json.RawMessage `json:"name"`
-	Title       json.RawMessage `json:"title"`
-	Description json.RawMessage `json:"description"`
-	InputSchema json.RawMessage `json:"inputSchema"`
-	Annotations json.RawMessage `json:"annotations"`
-	Meta        json.RawMessage `json:"_meta"`
+	Name         json.RawMessage `json:"name"`
+	Title        json.RawMessage `json:"title"`
+	Description  json.RawMessage `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+	Annotations  json.RawMessage `json:"annotations"`
+	Meta         json.RawMessage `json:"_meta"`
 }
 
 // validateTools turns raw tool definitions into valid tools and rejections.
@@ -142,6 +187,11 @@ func validateTools(serverID string, raws []json.RawMessage, lim Limits) ([]ToolI
 			reject(name, err.Error())
 			continue
 		}
+		output, reason := boundOutputSchema(w.OutputSchema, lim.MaxSchemaBytes)
+		if reason != "" {
+			reject(name, reason)
+			continue
+		}
 		ui, reason := parseToolUI(w.Meta)
 		if reason != "" {
 			reject(name, reason)
@@ -151,17 +201,36 @@ func validateTools(serverID string, raws []json.RawMessage, lim Limits) ([]ToolI
 			reject(name, fmt.Sprintf("the server lists more than %d tools", lim.MaxTools))
 			continue
 		}
-		tools = append(tools, ToolInfo{
-			Name:        name,
-			Title:       cleanText(jsonString(w.Title), maxTitleLen),
-			Description: cleanText(jsonString(w.Description), lim.MaxDescription),
-			InputSchema: schema,
-			Annotations: annotations(w.Annotations),
-			Identity:    Identity(serverID, name),
-			UI:          ui,
-		})
+		tools = append(tools, withDigest(ToolInfo{
+			Name:         name,
+			Title:        cleanText(jsonString(w.Title), maxTitleLen),
+			Description:  cleanText(jsonString(w.Description), lim.MaxDescription),
+			InputSchema:  schema,
+			OutputSchema: output,
+			Annotations:  annotations(w.Annotations),
+			Identity:     Identity(serverID, name),
+			UI:           ui,
+		}))
 	}
 	return tools, rejected
+}
+
+// boundOutputSchema checks an optional outputSchema: absent, or a JSON
+// object of at most max bytes once compacted. It returns the compacted
+// schema or why the tool is rejected.
+func boundOutputSchema(raw json.RawMessage, max int) (json.RawMessage, string) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil, ""
+	}
+	var buf bytes.Buffer
+	if len(raw) > 4*max || json.Compact(&buf, raw) != nil || buf.Len() > max {
+		return nil, fmt.Sprintf("outputSchema is not valid JSON of at most %d bytes", max)
+	}
+	if buf.Bytes()[0] != '{' {
+		return nil, "outputSchema is not a JSON object"
+	}
+	return buf.Bytes(), ""
 }
 
 // checkToolName returns why name is unusable, or "".

@@ -28,6 +28,7 @@ func (m *Manager) Load(ctx context.Context) error {
 		c.ServerID = id
 		for i := range c.Tools {
 			c.Tools[i].Identity = Identity(id, c.Tools[i].Name)
+			c.Tools[i] = withDigest(c.Tools[i])
 		}
 		m.mu.Lock()
 		if s := m.servers[id]; s != nil && !s.hasCatalog {

@@ -96,6 +96,7 @@ var migrations = []migration{
 	{name: "skills served by MCP servers", up: func(tx *bbolt.Tx) error {
 		return createBuckets(tx, bucketServerSkills, bucketServerSkillBlobs, bucketServerSkillSettings)
 	}},
+	{name: "pin policy rules to the cached tool definitions", up: pinRulesToCatalogs},
 }
 
 func createBuckets(tx *bbolt.Tx, names ...[]byte) error {

@@ -35,8 +35,9 @@ type PolicyConstraint struct {
 }
 
 // PolicyRule is a stored classification of one tool identity, field for
-// field a policy.Rule (the store does not import policy; cmd/vouch
-// converts). Only the person writes one (SPEC D1, D6).
+// field a policy.Rule (cmd/vouch converts; the store reads the policy
+// package only to pin rules in a migration). Only the person writes one
+// (SPEC D1, D6).
 type PolicyRule struct {
 	Identity    string             `json:"identity"`
 	Class       string             `json:"class"`
@@ -44,6 +45,16 @@ type PolicyRule struct {
 	Constraints []PolicyConstraint `json:"constraints,omitempty"`
 	Note        string             `json:"note,omitempty"`
 	Updated     time.Time          `json:"updated"`
+	// Pin is the tool definition the rule was classified against (SPEC
+	// D8; see policy.Pin); nil when vouch had none.
+	Pin *PolicyPin `json:"pin,omitempty"`
+}
+
+// PolicyPin is a rule's pinned tool definition: the digest and the
+// canonical JSON it digests, kept to show what changed.
+type PolicyPin struct {
+	Digest     string          `json:"digest"`
+	Definition json.RawMessage `json:"definition,omitempty"`
 }
 
 // DecisionRecord is one audited decision, field for field a policy.Record

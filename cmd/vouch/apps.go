@@ -119,7 +119,7 @@ func (t *appTool) Call(ctx context.Context, args json.RawMessage) (agent.ToolRes
 		return t.inner.Call(ctx, args)
 	}
 	res, raw, err := t.s.mgr.CallRaw(ctx, t.entry.ServerID, t.entry.Name, args, mcpclient.CallOptions{
-		CorrelationID: corr, Effect: t.s.policy.effect(t.entry.Identity)})
+		CorrelationID: corr, Effect: t.s.policy.effect(t.entry.Identity, t.entry.Digest), Reviewed: t.entry.Digest})
 	if err != nil {
 		reason := err.Error()
 		outcome <- func(b *apps.Bridge) { b.SetToolCancelled(reason) }
@@ -325,7 +325,7 @@ func (s *appsService) CallTool(ctx context.Context, v apps.ViewInfo, tool mcpcli
 		return nil, fmt.Errorf("%w: %s", apps.ErrDenied, res.Text)
 	}
 	_, raw, err := s.mgr.CallRaw(ctx, v.ServerID, tool.Name, args, mcpclient.CallOptions{
-		CorrelationID: call.CorrelationID, Effect: s.policy.effect(tool.Identity)})
+		CorrelationID: call.CorrelationID, Effect: s.policy.effect(tool.Identity, tool.Digest), Reviewed: tool.Digest})
 	return raw, err
 }
 

@@ -286,6 +286,10 @@ type toolRow struct {
 	Executable     bool     `json:"executable"`
 	Claims         []string `json:"server_claims,omitempty"`
 	Description    string   `json:"description,omitempty"`
+	// Changed says the tool's definition is not the one its rule pinned
+	// (SPEC D8): the rule does not apply until the person classifies it
+	// again.
+	Changed bool `json:"changed,omitempty"`
 }
 
 // tools lists built-in and MCP tools with the wire names a run offering all
@@ -299,12 +303,12 @@ func (svc *mcpService) tools(builtins []agent.Tool) []toolRow {
 	for _, t := range builtins {
 		d := t.Def()
 		rows = append(rows, toolRow{Identity: d.Identity, Server: "built-in", Name: strings.TrimPrefix(d.Identity, "builtin:"),
-			Classification: snap.Summary(d.Identity), Status: "available", Executable: true, Description: firstLine(d.Description)})
+			Classification: snap.Summary(d.Identity, ""), Status: "available", Executable: true, Description: firstLine(d.Description)})
 	}
 	for _, e := range svc.mgr.Tools() {
 		rows = append(rows, toolRow{Identity: e.Identity, Server: e.ServerName, Name: e.Name, Title: e.Title,
-			Classification: snap.Summary(e.Identity), Status: string(e.Status), Executable: e.Executable,
-			Claims: claims(e.Annotations), Description: firstLine(e.Description)})
+			Classification: snap.Summary(e.Identity, e.Digest), Status: string(e.Status), Executable: e.Executable,
+			Claims: claims(e.Annotations), Description: firstLine(e.Description), Changed: snap.Changed(e.Identity, e.Digest)})
 	}
 	ids := make([]string, len(rows))
 	for i, r := range rows {

@@ -89,7 +89,7 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 		}
 		defer func() { _ = ws.Close() }()
 		s.mcp.mgr.WarmAll(ctx)
-		mcpTools := s.mcp.mgr.AgentTools(func(string) mcpclient.Effect { return mcpclient.EffectMutating })
+		mcpTools := s.mcp.mgr.AgentTools(func(string, string) mcpclient.Effect { return mcpclient.EffectMutating })
 		all := append(append(ws.Tools(), ws.WriteTools()...), mcpTools...)
 		var tools []agent.Tool
 		var unavailable []string

@@ -32,12 +32,19 @@ func (b *backend) Rules(context.Context) ([]policy.Rule, error) {
 	return out, nil
 }
 
-// SaveRule validates and stores a rule the person made in the TUI. It
-// applies to runs that start afterwards (SPEC D1, D6).
+// SaveRule validates and stores a rule the person made in the TUI (the
+// approval pane's classify or the policy page's editor), pinned to the
+// tool's definition as cached now, whatever pin the draft carried (SPEC
+// D8). It applies to runs that start afterwards (SPEC D1, D6).
 func (b *backend) SaveRule(_ context.Context, r policy.Rule) error {
 	if b.cfg.db == nil {
 		return errNoDatabase
 	}
+	pin, err := cachedPin(b.cfg.db, r.Identity)
+	if err != nil {
+		return err
+	}
+	r.Pin = pin
 	if err := policy.ValidateRule(r); err != nil {
 		return err
 	}
@@ -46,6 +53,15 @@ func (b *backend) SaveRule(_ context.Context, r policy.Rule) error {
 		return fmt.Errorf("save the rule: %w", err)
 	}
 	return nil
+}
+
+// ChangedTools implements tui.PinChecker: the identities whose rule is
+// pinned to a definition other than the one cached now (SPEC D8).
+func (b *backend) ChangedTools(context.Context) (map[string]bool, error) {
+	if b.cfg.db == nil {
+		return nil, errNoDatabase
+	}
+	return changedTools(b.cfg.db)
 }
 
 // DeleteRule removes a rule; the tool then follows the defaults again.

@@ -35,6 +35,11 @@ func ruleFromStore(r store.PolicyRule) policy.Rule {
 	for _, c := range r.Constraints {
 		out.Constraints = append(out.Constraints, policy.Constraint{Arg: c.Arg, Kind: c.Kind, Values: c.Values})
 	}
+	if r.Pin != nil {
+		// Stored bytes as stored: a definition that no longer digests to
+		// its pin makes the rule invalid (it then never allows).
+		out.Pin = &policy.Pin{Digest: r.Pin.Digest, Definition: policy.CanonicalJSON(r.Pin.Definition)}
+	}
 	return out
 }
 
@@ -42,6 +47,9 @@ func ruleToStore(r policy.Rule) store.PolicyRule {
 	out := store.PolicyRule{Identity: r.Identity, Class: string(r.Class), Effect: string(r.Effect), Note: r.Note, Updated: r.Updated}
 	for _, c := range r.Constraints {
 		out.Constraints = append(out.Constraints, store.PolicyConstraint{Arg: c.Arg, Kind: c.Kind, Values: c.Values})
+	}
+	if r.Pin != nil {
+		out.Pin = &store.PolicyPin{Digest: r.Pin.Digest, Definition: json.RawMessage(r.Pin.Definition)}
 	}
 	return out
 }
@@ -110,6 +118,10 @@ type runPolicy struct {
 	db        *store.DB
 	workspace string        // absolute; "" when unknown (absolute paths then ask)
 	convID    func() string // the current conversation
+	// defs tells which tool definitions are served now (the MCP manager),
+	// so a pinned rule applies only to the definition it pinned (SPEC
+	// D8); nil: none is known and every pinned rule asks.
+	defs servedDefinitions
 
 	mu       sync.Mutex
 	frozen   policy.Snapshot
@@ -156,11 +168,31 @@ func (p *runPolicy) decideNow() func(policy.Call) policy.Decision {
 	return p.decider(snap)
 }
 
+// servedDefinitions is what the policy reads of the MCP catalog (SPEC D8):
+// the digest of the definition a tool serves now, and its pin.
+type servedDefinitions interface {
+	Served(identity string) string
+	ServedPin(identity string) (policy.Pin, bool)
+}
+
 // decider decides on snap; a call that would run on its own asks instead
-// while the audit cannot be written.
+// while the audit cannot be written. Each call carries the digest of the
+// definition its tool serves now (whatever the caller set): a rule pinned
+// to another asks, and the decision then carries both definitions for the
+// pane's diff (SPEC D8). Chat runs, deferred calls through tool_invoke,
+// profile runs and MCP App view calls all decide here.
 func (p *runPolicy) decider(snap policy.Snapshot) func(policy.Call) policy.Decision {
 	return func(c policy.Call) policy.Decision {
+		c.Definition = ""
+		if p.defs != nil && !policy.IsBuiltin(c.Identity) {
+			c.Definition = p.defs.Served(c.Identity)
+		}
 		d := snap.Decide(c)
+		if d.Changed != nil && p.defs != nil {
+			if pin, ok := p.defs.ServedPin(c.Identity); ok {
+				d.Changed.Served = pin.Definition
+			}
+		}
 		if d.Verdict == policy.VerdictAllow && p.auditFailing() {
 			d.Verdict, d.Reason = policy.VerdictAsk, reasonNoAudit
 		}
@@ -192,9 +224,11 @@ func (p *runPolicy) frozenDigest() policyDigest {
 	return p.digest
 }
 
-// effect is the mcpclient.EffectFunc of the current run's snapshot.
-func (p *runPolicy) effect(identity string) mcpclient.Effect {
-	return mcpEffect(p.snapshot().Effect(identity))
+// effect is the mcpclient.EffectFunc of the current run's snapshot: the
+// reviewed effect of identity for the definition whose digest is
+// definition (SPEC D8; a changed tool's is mutating).
+func (p *runPolicy) effect(identity, definition string) mcpclient.Effect {
+	return mcpEffect(p.snapshot().Effect(identity, definition))
 }
 
 // audit stores rec with the current conversation. A failure never stops
@@ -295,10 +329,80 @@ func runPolicyCmd(_ context.Context, g *globals, args []string, e env) error {
 }
 
 // ruleJSON is one rule in `vouch policy list --json`; Problem says why a
-// stored rule does not validate (it then never allows).
+// stored rule does not validate (it then never allows); Changed says the
+// tool's cached definition is not the one the rule pinned (SPEC D8).
 type ruleJSON struct {
 	policy.Rule
 	Problem string `json:"problem,omitempty"`
+	Changed bool   `json:"changed,omitempty"`
+}
+
+// cachedTool returns identity's tool in its server's cached catalog (what
+// vouch last fetched, SPEC B5); ok is false for a built-in tool or one not
+// cached.
+func cachedTool(db *store.DB, identity string) (mcpclient.ToolInfo, bool, error) {
+	serverID, name, ok := mcpclient.ParseIdentity(identity)
+	if !ok {
+		return mcpclient.ToolInfo{}, false, nil
+	}
+	cat, ok, err := catalogStore{db}.LoadCatalog(context.Background(), serverID)
+	if err != nil || !ok {
+		return mcpclient.ToolInfo{}, false, err
+	}
+	t, ok := cat.Tool(name)
+	return t, ok, nil
+}
+
+// cachedPin returns the pin of identity's definition as cached now, for a
+// rule the person is saving (SPEC D8); nil when no definition is known (a
+// built-in tool, or one not discovered yet: the rule then pins nothing).
+func cachedPin(db *store.DB, identity string) (*policy.Pin, error) {
+	t, ok, err := cachedTool(db, identity)
+	if err != nil || !ok {
+		return nil, err
+	}
+	pin, err := t.Pin()
+	if err != nil {
+		return nil, fmt.Errorf("pin the definition of %s: %w; the server serves a definition vouch cannot pin, so a rule for it cannot allow", safetext.Line(identity, 80), err)
+	}
+	return &pin, nil
+}
+
+// changedTools returns the identities whose rule is pinned to a definition
+// other than the one cached now (SPEC D8).
+func changedTools(db *store.DB) (map[string]bool, error) {
+	stored, err := db.PolicyRules()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, r := range stored {
+		if r.Pin == nil {
+			continue
+		}
+		served, err := cachedDigest(db, r.Identity)
+		if err != nil {
+			return nil, err
+		}
+		if served != r.Pin.Digest {
+			out[r.Identity] = true
+		}
+	}
+	return out, nil
+}
+
+// cachedDigest is the digest of identity's cached definition, "" when
+// none is cached.
+func cachedDigest(db *store.DB, identity string) (string, error) {
+	t, ok, err := cachedTool(db, identity)
+	if err != nil || !ok {
+		return "", err
+	}
+	pin, err := t.Pin()
+	if err != nil {
+		return "", nil // cannot be pinned: no pinned rule applies, as with ""
+	}
+	return pin.Digest, nil
 }
 
 type policyListJSON struct {
@@ -327,6 +431,13 @@ func policyList(g *globals, args []string, e env) error {
 			if err := policy.ValidateRule(rj.Rule); err != nil {
 				rj.Problem = err.Error()
 			}
+			if rj.Pin != nil {
+				served, err := cachedDigest(db, rj.Identity)
+				if err != nil {
+					return err
+				}
+				rj.Changed = served != rj.Pin.Digest
+			}
 			out.Rules = append(out.Rules, rj)
 		}
 		for _, r := range recs {
@@ -351,6 +462,9 @@ func printPolicy(e env, l policyListJSON) error {
 				safetext.Line(string(r.Effect), 12), safetext.Line(constraintText(r.Constraints), 60), safetext.Line(r.Note, 40))
 			if r.Problem != "" {
 				p("\t%s\n", safetext.Line("invalid, so it never allows: "+r.Problem, 100))
+			}
+			if r.Changed {
+				p("\t%s\n", policy.MarkChanged+": the rule does not apply until you classify it again ('vouch tools' shows it)")
 			}
 		}
 	}
@@ -442,11 +556,20 @@ func policySet(g *globals, args []string, e env) error {
 		if err != nil {
 			return err
 		}
+		// Re-classifying pins the definition cached now (SPEC D8).
+		pin, err := cachedPin(db, identity)
+		if err != nil {
+			return err
+		}
+		served := ""
+		if pin != nil {
+			served = pin.Digest
+		}
 		if eff == "" {
-			eff = snap.Effect(identity) // the current rule's, else the default
+			eff = snap.Effect(identity, served) // the current rule's, else the default
 		}
 		rule := policy.Rule{Identity: identity, Class: class, Effect: eff, Constraints: constraints,
-			Note: strings.TrimSpace(*note), Updated: time.Now().UTC()}
+			Note: strings.TrimSpace(*note), Updated: time.Now().UTC(), Pin: pin}
 		if err := policy.ValidateRule(rule); err != nil {
 			return &exitError{code: exitRejected, err: err}
 		}
@@ -456,8 +579,12 @@ func policySet(g *globals, args []string, e env) error {
 		if *asJSON {
 			return writeJSON(e.stdout, rule)
 		}
-		summary := policy.NewSnapshot([]policy.Rule{rule}, policy.Options{}).Summary(identity)
-		_, err = fmt.Fprintf(e.stdout, "%s: %s, effect %s\n", safetext.Line(identity, 0), safetext.Line(summary, 0), rule.Effect)
+		summary := policy.NewSnapshot([]policy.Rule{rule}, policy.Options{}).Summary(identity, served)
+		pinned := ""
+		if pin != nil {
+			pinned = ", pinned to its definition as served now"
+		}
+		_, err = fmt.Fprintf(e.stdout, "%s: %s, effect %s%s\n", safetext.Line(identity, 0), safetext.Line(summary, 0), rule.Effect, pinned)
 		return err
 	})
 }
@@ -483,7 +610,7 @@ func policyRemove(g *globals, args []string, e env) error {
 		if *asJSON {
 			return writeJSON(e.stdout, map[string]string{"removed": identity})
 		}
-		now := policy.NewSnapshot(nil, policy.Options{}).Summary(identity)
+		now := policy.NewSnapshot(nil, policy.Options{}).Summary(identity, "")
 		_, err := fmt.Fprintf(e.stdout, "removed the rule for %s; it now follows the default: %s\n", safetext.Line(identity, 0), now)
 		return err
 	})

@@ -179,7 +179,7 @@ func TestWorkspaceToolsArePolicyReads(t *testing.T) {
 	snap := policy.NewSnapshot(nil, policy.Options{})
 	for _, tool := range ws.Tools() {
 		id := tool.Def().Identity
-		if got := snap.Effect(id); got != policy.ReadOnly {
+		if got := snap.Effect(id, ""); got != policy.ReadOnly {
 			t.Errorf("%s: effect got %s, want read-only", id, got)
 		}
 		if d := snap.Decide(policy.Call{Identity: id, Arguments: json.RawMessage(`{}`)}); d.Verdict != policy.VerdictAllow {
@@ -326,7 +326,7 @@ func TestRunPolicyFallbacks(t *testing.T) {
 		"mcp:0f8fad5b-d9cb-469f-a165-70867728950e:get": mcpclient.EffectReadOnly,
 		"mcp:0f8fad5b-d9cb-469f-a165-70867728950e:new": mcpclient.EffectMutating,
 	} {
-		if got := p.effect(id); got != want {
+		if got := p.effect(id, ""); got != want {
 			t.Errorf("effect of %s: got %v, want %v", id, got, want)
 		}
 	}
@@ -344,7 +344,7 @@ func TestRunPolicyFallbacks(t *testing.T) {
 		if d.Verdict != policy.VerdictAsk || d.Reason != reasonNoPolicy || d.Effect != policy.Mutating {
 			t.Errorf("got %+v, want ask, mutating, %q", d, reasonNoPolicy)
 		}
-		if got := p.effect(policyTool); got != mcpclient.EffectMutating {
+		if got := p.effect(policyTool, ""); got != mcpclient.EffectMutating {
 			t.Errorf("effect: got %v, want mutating", got)
 		}
 	})

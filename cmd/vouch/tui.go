@@ -110,6 +110,7 @@ func openSession(ctx context.Context, stateDir, dir string, secrets *store.Secre
 	}
 	s := &session{db: db, convID: conv.ID, transcript: &storeTranscript{db: db, convID: conv.ID}, workspace: ws, mcp: svc}
 	s.policy = newRunPolicy(db, dir, func() string { id, _ := s.current(); return id })
+	s.policy.defs = svc.mgr // pinned rules apply to the definitions they pinned (SPEC D8)
 	return s, nil
 }
 

@@ -125,7 +125,7 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	// a tool left its catalog) are recorded as such.
 	available := append(ws.Tools(), ws.WriteTools()...)
 	if pr.mcpTools != nil {
-		available = append(available, pr.mcpTools(func(id string) mcpclient.Effect { return mcpEffect(snap.Effect(id)) })...)
+		available = append(available, pr.mcpTools(func(id, def string) mcpclient.Effect { return mcpEffect(snap.Effect(id, def)) })...)
 	}
 	offered, missing := agent.AllowedTools(available, p.Tools)
 	ids := make([]string, len(offered))

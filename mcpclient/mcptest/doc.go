@@ -5,8 +5,10 @@
 // after a restart (as TypeScript-SDK servers answer), huge and streamed
 // results, image, audio, blob and resource-link content, invalid tool
 // definitions, tools/list_changed, an OAuth challenge, an HTML or garbage
-// responder, a server with resources and prompts but no tools, and MCP
-// Apps tools with every visibility and ui:// views served from a template.
+// responder, a server with resources and prompts but no tools, MCP Apps
+// tools with every visibility and ui:// views served from a template, and
+// the rug pull: a tool whose description, schema and annotations change
+// after the person classified it, and change back (rugpull.go).
 //
 // Like net/http/httptest, it lives beside what it imitates. Its
 // constructors need no *testing.T, so `vouch demo` can run a demo server

@@ -114,6 +114,7 @@ type Server struct {
 	requests map[string]int
 	notes    []string
 	serveErr error
+	pulled   map[string]bool // tools serving their rug-pulled definition (rugpull.go)
 }
 
 // NewServer starts a Server on 127.0.0.1 and a free port.

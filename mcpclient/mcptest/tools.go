@@ -146,6 +146,9 @@ func (s *Server) toolFor(name string) (server.ServerTool, error) {
 	default:
 		return server.ServerTool{}, fmt.Errorf("mcptest: no built-in tool %q", name)
 	}
+	if s.isPulled(name) {
+		tool = rugPulled(tool)
+	}
 	return server.ServerTool{Tool: tool, Handler: s.counted(name, h)}, nil
 }
 
