@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"vouch/agent"
 	"vouch/safetext"
 )
 
@@ -45,8 +46,17 @@ func newProfileRun(c Common, r ProfileRunner, profile string) profileRun {
 }
 
 // runProfile starts profile on task in the background.
+//
+// A panic in the runner fails the start in a sentence instead of ending
+// the program (Bubble Tea would catch it, restore the terminal and quit).
 func runProfile(r ProfileRunner, profile, task string) tea.Cmd {
-	return func() tea.Msg {
+	return func() (msg tea.Msg) {
+		defer agent.Recover("the run", "starting the profile run", func(e *agent.InternalError) {
+			// Nothing here can keep the stack, so the sentence does not
+			// point at the run's events.
+			msg = profileRunMsg{profile: profile, err: fmt.Errorf("the run did not start: an internal error in vouch stopped it; "+
+				"try again, and please report it (%w)", agent.ErrInternal)}
+		})
 		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
 		defer cancel()
 		id, err := r.RunProfile(ctx, profile, task)

@@ -15,12 +15,17 @@ type runnerFake struct {
 	mu      sync.Mutex
 	started []string // "profile: task"
 	err     error
+	panics  bool
 }
 
 func (f *runnerFake) RunProfile(_ context.Context, name, task string) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.started = append(f.started, name+": "+task)
+	if f.panics {
+		var m map[string]int
+		m[name]++ // a bug in the runner
+	}
 	if f.err != nil {
 		return "", f.err
 	}
@@ -101,5 +106,23 @@ func TestProfileRunNeedsRunner(t *testing.T) {
 	m, _ = update(m, keyRune('g'))
 	if strings.Contains(m.View(), "Run profile") {
 		t.Fatalf("g opened the prompt without the capability:\n%s", m.View())
+	}
+}
+
+// TestProfileRunPanics: a runner that panics while it starts the run
+// fails the start in a sentence in the prompt, with the task as typed;
+// the Cmd returns instead of taking the program down (invariant: no input
+// panics the process).
+func TestProfileRunPanics(t *testing.T) {
+	f := &runnerFake{fakeWorkflows: newFakeWorkflows(t), panics: true}
+	sampleWorkflows(f.fakeWorkflows)
+	m := profilesPage(t, f)
+	m, _ = update(m, keyRune('g'))
+	m = typeText(m, "draft the notes")
+	m, cmd := update(m, keyEnter)
+	m, _ = update(m, awaitMsg[profileRunMsg](t, cmd))
+	view := flat(m.View())
+	if !strings.Contains(view, "The run did not start: an internal error in vouch stopped it") || !strings.Contains(view, "draft the notes") {
+		t.Fatalf("a panicking start must stay in the prompt with a sentence:\n%s", m.View())
 	}
 }

@@ -120,12 +120,23 @@ func (s *scheduler) tick(ctx context.Context, now time.Time) time.Time {
 		if err != nil {
 			continue // the profile editor and 'vouch workflows status' say why
 		}
-		n := s.tickProfile(ctx, p, sched, on, now)
+		n := s.guardedTick(ctx, p, sched, on, now)
 		if !n.IsZero() && (next.IsZero() || n.Before(next)) {
 			next = n
 		}
 	}
 	return next
+}
+
+// guardedTick is tickProfile, with a panic recorded as a failed scheduled
+// run of p (its stack in the run's events) instead of stopping the
+// scheduler or the process; the profile is looked at again next pass.
+func (s *scheduler) guardedTick(ctx context.Context, p workflow.Profile, sched workflow.Timetable, on bool, now time.Time) (next time.Time) {
+	defer agent.Recover("the scheduled run", "the scheduler", func(e *agent.InternalError) {
+		next = time.Time{}
+		s.note(p, now, now, 1, store.TickMissed, store.RunFailed, e.Error(), stackEvents(e)...)
+	})
+	return s.tickProfile(ctx, p, sched, on, now)
 }
 
 // tickProfile handles one profile's due ticks and returns its next tick.
@@ -213,10 +224,14 @@ func (s *scheduler) recordMissed(p workflow.Profile, m missedSpan, reason string
 	s.note(p, m.first, m.last, m.count, store.TickMissed, store.RunMissed, reason)
 }
 
-// note records a tick that did not start a run.
-func (s *scheduler) note(p workflow.Profile, due, last time.Time, count int, tick store.ScheduleOutcome, outcome store.RunOutcome, reason string) {
+// note records a tick that did not start a run, with events evs in its
+// history record.
+func (s *scheduler) note(p workflow.Profile, due, last time.Time, count int, tick store.ScheduleOutcome, outcome store.RunOutcome, reason string, evs ...store.RunEvent) {
 	rec, err := s.db.CreateRun(store.RunRecord{Kind: store.RunScheduled, Profile: p.Name, ProfileRevision: p.Revision,
 		Definition: p.Definition, Task: p.Schedule.Task, Started: due, Outcome: outcome, Error: reason})
+	if err == nil && len(evs) > 0 {
+		_ = s.db.AppendRunEvents(rec.ID, evs...) // as the entry below: the schedule log is best effort
+	}
 	entry := store.ScheduleEntry{Profile: p.Name, Due: due, Count: count, Outcome: tick, Reason: reason}
 	if count > 1 {
 		entry.Last = last
@@ -238,14 +253,23 @@ func (s *scheduler) fire(ctx context.Context, p workflow.Profile, on bool, due t
 		s.note(p, due, due, 1, store.TickSkipped, store.RunSkipped, fmt.Sprintf("the previous run (%s) was still going", prev))
 		return
 	}
-	if s.ready != nil {
-		if err := s.ready(ctx, p); err != nil {
-			s.release(p.Name)
-			s.note(p, due, due, 1, store.TickMissed, store.RunMissed, err.Error())
+	if err := s.checkReady(ctx, p); err != nil {
+		s.release(p.Name)
+		var ie *agent.InternalError
+		if errors.As(err, &ie) {
+			s.note(p, due, due, 1, store.TickMissed, store.RunFailed, err.Error(), stackEvents(ie)...)
 			return
 		}
+		s.note(p, due, due, 1, store.TickMissed, store.RunMissed, err.Error())
+		return
 	}
 	run, err := s.start(ctx, p.Name, p.Schedule.Task, store.RunScheduled)
+	if errors.Is(err, agent.ErrInternal) {
+		// start kept it as a failed run with its stack; the log says so.
+		s.release(p.Name)
+		_, _ = s.db.AppendScheduleEntry(store.ScheduleEntry{Profile: p.Name, Due: due, Count: 1, Outcome: store.TickMissed, Reason: err.Error()})
+		return
+	}
 	if err != nil {
 		s.release(p.Name)
 		var xe *exitError
@@ -258,6 +282,16 @@ func (s *scheduler) fire(ctx context.Context, p workflow.Profile, on bool, due t
 	}
 	_, _ = s.db.AppendScheduleEntry(store.ScheduleEntry{Profile: p.Name, Due: due, Count: 1, Outcome: store.TickStarted, RunID: run.ID})
 	s.background(p.Name, run, store.RunScheduled, p.Schedule.Task, due)
+}
+
+// checkReady is ready, with a panic (in the model server's or an MCP
+// server's client) returned as its *agent.InternalError.
+func (s *scheduler) checkReady(ctx context.Context, p workflow.Profile) (err error) {
+	if s.ready == nil {
+		return nil
+	}
+	defer agent.Recover("the scheduled run", "the check of what it needs", func(e *agent.InternalError) { err = e })
+	return s.ready(ctx, p)
 }
 
 // runNow starts a run of profile name on task at the person's request (the
@@ -328,8 +362,19 @@ func (s *scheduler) background(profile string, run *profileRun, kind store.RunKi
 	s.mu.Unlock()
 	go func() {
 		defer s.release(profile)
+		defer s.inbox.dropRun(run.ID)
+		// A panic while following ends the run failed (the recorder keeps
+		// the sentence and, with Done, the stack); the events are drained
+		// so that the run is not left waiting on its follower.
+		defer agent.Recover("the run", "the scheduler's follower", func(e *agent.InternalError) {
+			run.rec.mu.Lock()
+			run.rec.add(stackEvents(e)...)
+			run.rec.mu.Unlock()
+			run.stop(store.RunFailed, e.Error())
+			for range run.Events {
+			}
+		})
 		s.follow(profile, run, kind, task, since)
-		s.inbox.dropRun(run.ID)
 	}()
 }
 

@@ -229,8 +229,27 @@ func runProgram(ctx context.Context, b tui.Backend, opts tui.Options, getenv fun
 		lipgloss.SetHasDarkBackground(true)
 	}
 	p := tea.NewProgram(tui.New(b, opts), append(tui.ProgramOptions(), tea.WithContext(ctx))...)
-	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
-		return fmt.Errorf("run the interface: %w", err)
+	_, err := p.Run()
+	return programError(err)
+}
+
+// errInterfacePanic is the one sentence for an interface that still died
+// of a panic (in Update, View or a Cmd: Bubble Tea recovers those, restores
+// the terminal and stops the program). Runs recover their own panics, so
+// this is the last resort.
+var errInterfacePanic = errors.New("vouch's interface stopped on an internal error; the terminal was restored, and your conversations, runs and settings are saved — start vouch again, and please report it with what you were doing")
+
+// programError maps what Program.Run returned: a panic Bubble Tea caught
+// becomes errInterfacePanic (it used to pass for a normal exit, since the
+// error wraps ErrProgramKilled too), a kill by ctx is a normal end.
+func programError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, tea.ErrProgramPanic):
+		return &exitError{code: exitFailure, err: errInterfacePanic}
+	case errors.Is(err, tea.ErrProgramKilled):
+		return nil
 	}
-	return nil
+	return fmt.Errorf("run the interface: %w", err)
 }

@@ -63,7 +63,15 @@ func (r *profileRun) stop(outcome store.RunOutcome, reason string) {
 // start freezes profile name's latest revision and starts task on it as a
 // run of kind. The run goes on in the background; Events delivers its
 // events and is closed after Done.
-func (pr *profileRunner) start(ctx context.Context, name, task string, kind store.RunKind) (*profileRun, error) {
+//
+// A panic while it starts (resolving the model server, the catalogs, the
+// policy) is recorded as a failed run with its stack and returned as the
+// error; one inside the run ends that run failed (see run_guard.go).
+func (pr *profileRunner) start(ctx context.Context, name, task string, kind store.RunKind) (_ *profileRun, err error) {
+	recID := "" // set once the run's record exists
+	defer agent.Recover("the run", "starting the profile run", func(e *agent.InternalError) {
+		_, err = recordInternal(pr.db, pr.fail, recID, store.RunRecord{Kind: kind, Profile: name, Task: task}, e)
+	})
 	on, err := pr.db.WorkflowsEnabled()
 	if err != nil {
 		return nil, err
@@ -157,6 +165,7 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	if err != nil {
 		return nil, err
 	}
+	recID = rec.ID
 	if len(spec.Unavailable) > 0 {
 		pr.fail(pr.db.AppendRunEvents(rec.ID, store.RunEvent{Kind: store.EventNote,
 			Text: fmt.Sprintf("not available, so not offered: %v", spec.Unavailable)}))
@@ -175,6 +184,14 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	go func() {
 		defer close(raw2)
 		defer func() { _ = ws.Close() }()
+		// RunWorkflow recovers its own panics; this is the last resort of
+		// the run's goroutine: the run ends failed, the process goes on.
+		defer agent.Recover("the run", "vouch's profile runner", func(e *agent.InternalError) {
+			select {
+			case raw2 <- agent.Done{Reason: agent.StopError, Err: e}:
+			case <-time.After(followGrace):
+			}
+		})
 		_ = client.RunWorkflow(ctx, rs, wspec, raw2) // the error is the Done the recorder keeps
 	}()
 	started = true

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -44,7 +45,7 @@ func (rr *runRecorder) follow(ctx context.Context, in <-chan agent.Event) <-chan
 	go func() {
 		defer close(out)
 		for ev := range in {
-			ev = rr.observe(ctx, ev)
+			ev = rr.guardedObserve(ctx, ev)
 			select {
 			case out <- ev:
 			case <-ctx.Done():
@@ -161,9 +162,34 @@ func (rr *runRecorder) observe(ctx context.Context, ev agent.Event) agent.Event 
 		return ev
 	case agent.Done:
 		rr.flushText()
+		if ie := (*agent.InternalError)(nil); errors.As(ev.Err, &ie) {
+			rr.add(stackEvents(ie)...)
+		}
 		rr.finish(ev)
 	}
 	return ev
+}
+
+// guardedObserve is observe, with a panic of its own recorded as the
+// run's failure (the stack in its events) instead of ending the process;
+// the event goes on unchanged, so the run is not left waiting.
+func (rr *runRecorder) guardedObserve(ctx context.Context, ev agent.Event) (out agent.Event) {
+	defer agent.Recover("the run's history", "vouch's run recorder", func(e *agent.InternalError) {
+		out = ev
+		rr.mu.Lock()
+		defer rr.mu.Unlock()
+		rr.add(stackEvents(e)...)
+		if rr.override == "" {
+			rr.override, rr.overrideErr = store.RunFailed, e.Error()
+		}
+		if d, ok := ev.(agent.Done); ok { // the last event: keep the outcome
+			func() {
+				defer agent.Recover("the run's history", "vouch's run recorder", func(e *agent.InternalError) { rr.fail(e) })
+				rr.finish(d)
+			}()
+		}
+	})
+	return rr.observe(ctx, ev)
 }
 
 // relay returns a reply channel for the follower and passes its decision

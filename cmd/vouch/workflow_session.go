@@ -96,6 +96,10 @@ func (s *session) startScheduler(ctx context.Context, b *backend, ib *inbox) bac
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		// Each profile's tick recovers its own panics (a failed scheduled
+		// run); one outside them stops the schedules, not the session, and
+		// is reported when the session closes.
+		defer agent.Recover("the scheduler", "its loop", func(e *agent.InternalError) { s.history.report(e) })
 		sch.loop(ctx, time.After)
 	}()
 	return background{

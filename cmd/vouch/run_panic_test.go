@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"vouch/agent"
+	"vouch/agent/agenttest"
+	"vouch/mcpclient"
+	"vouch/store"
+	"vouch/tui"
+	"vouch/workflow"
+)
+
+// brokenRead is fs_read with a bug: while broken is set its Call panics
+// (a nil map write), else it answers. It stands in for any tool — built-in
+// or a server's adapter — whose code panics on some input.
+type brokenRead struct{ broken *atomic.Bool }
+
+func (b brokenRead) Def() agent.ToolDef {
+	return agent.ToolDef{Identity: agent.IdentityFSRead, Description: "Read a file.", Parameters: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (b brokenRead) Call(context.Context, json.RawMessage) (agent.ToolResult, error) {
+	if b.broken.Load() {
+		var m map[string]int
+		m["x"]++
+	}
+	return agent.ToolResult{Text: "file content"}, nil
+}
+
+// readScript reads a file once, then answers.
+func readScript() agenttest.Script {
+	return agenttest.Script{Turns: []agenttest.Turn{
+		{Match: agenttest.AfterToolResult(), Repeat: true, Steps: agenttest.Words("Read it.")},
+		{Repeat: true, Steps: []agenttest.Step{agenttest.ToolCall(0, "c1", "fs_read", `{"path":"a.txt"}`)}},
+	}}
+}
+
+// brokenSession is interfaceSession with the profile runner's tools
+// including a brokenRead in place of fs_read: the session, backend and
+// scheduler are the product's, only the tool is the test's.
+func brokenSession(t *testing.T, modelURL string, broken *atomic.Bool) (*session, *backend, *scheduler) {
+	t.Helper()
+	s, err := openSession(t.Context(), t.TempDir(), t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ib := newInbox()
+	cfg := s.backendConfig()
+	cfg.modelURL, cfg.model, cfg.workflows = modelURL, "m", newWorkflowsTUI(s, ib)
+	b := newBackend(cfg)
+	runner := s.profileRunner(b)
+	runner.mcpTools = func(mcpclient.EffectFunc) []agent.Tool { return []agent.Tool{brokenRead{broken}} }
+	sch := newScheduler(s.db, runner.start, s.readyFor(b), ib, time.Now)
+	cfg.workflows.runNow = func(name, task string) (string, error) { return sch.runNow(t.Context(), name, task) }
+	t.Cleanup(func() {
+		sch.shutdown()
+		ib.close()
+		if err := s.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	mustDefinition(t, s.db)
+	mustProfile(t, s.db, workflow.Profile{Name: "reader", Definition: "notes", Tools: []string{agent.IdentityFSRead}})
+	return s, b, sch
+}
+
+// wantFailedWithStack checks that run id is recorded failed with the
+// internal error's sentence and that its events keep the stack.
+func wantFailedWithStack(t *testing.T, db *store.DB, id string) {
+	t.Helper()
+	rec, err := db.Run(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sentence = "the run failed: an internal error in the tool fs_read; the stack is in the run's events — please report it"
+	if rec.Outcome != store.RunFailed || rec.Error != sentence {
+		t.Fatalf("history: outcome %q, error %q; want failed with %q", rec.Outcome, rec.Error, sentence)
+	}
+	evs, err := db.RunEvents(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stack bool
+	for _, ev := range evs {
+		if ev.Kind == store.EventError && strings.Contains(ev.Text, "assignment to entry in nil map") && strings.Contains(ev.Text, "brokenRead.Call") {
+			stack = true
+		}
+	}
+	if !stack {
+		t.Fatalf("no event keeps the panic and its stack: %+v", evs)
+	}
+}
+
+// TestProfileRunToolPanic: a profile run whose tool panics is recorded
+// failed with one sentence and the stack in its events; the session goes
+// on, and the next run of the same profile works (invariant: no input
+// panics the process; SPEC H7).
+func TestProfileRunToolPanic(t *testing.T) {
+	model := agenttest.New(readScript(), agenttest.WithModels("m"))
+	defer model.Close()
+	var broken atomic.Bool
+	broken.Store(true)
+	s, b, sch := brokenSession(t, model.URL(), &broken)
+
+	id, err := b.RunProfile(t.Context(), "reader", "read a.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch.wait()
+	wantFailedWithStack(t, s.db, id)
+
+	broken.Store(false)
+	id, err = b.RunProfile(t.Context(), "reader", "read a.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch.wait()
+	if rec, err := s.db.Run(id); err != nil || rec.Outcome != store.RunDone {
+		t.Fatalf("the next run: %+v, %v; want done", rec, err)
+	}
+}
+
+// TestTUIProfileRunToolPanic drives the real Bubble Tea loop over the
+// product's backend: g on the Profiles page starts a run whose tool
+// panics; the interface keeps running, the run history shows the run
+// failed with the sentence, and the program still quits normally.
+func TestTUIProfileRunToolPanic(t *testing.T) {
+	model := agenttest.New(readScript(), agenttest.WithModels("m"))
+	defer model.Close()
+	var broken atomic.Bool
+	broken.Store(true)
+	s, b, sch := brokenSession(t, model.URL(), &broken)
+
+	tm := teatest.NewTestModel(t, tui.New(b, tui.Options{Model: "m"}), teatest.WithInitialTermSize(140, 40))
+	wait := func(what string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(out []byte) bool { return bytes.Contains(out, []byte(what)) },
+			teatest.WithDuration(eventually))
+	}
+	key := func(k tea.KeyType) { tm.Send(tea.KeyMsg{Type: k}) }
+	wait("Type a message")
+	key(tea.KeyCtrlX)
+	for range 5 { // Servers, Tools, Policy, Skills, Workflows, then Profiles
+		key(tea.KeyTab)
+	}
+	wait("g run now")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("g")})
+	wait("Run profile reader now")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("read a.txt")})
+	key(tea.KeyEnter)
+	wait("in the background")
+	sch.wait()
+	runs, _, err := s.db.Runs("", 10)
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("runs = %+v, %v", runs, err)
+	}
+	wantFailedWithStack(t, s.db, runs[0].ID)
+
+	key(tea.KeyEsc)
+	key(tea.KeyCtrlR)
+	wait("failed")
+	key(tea.KeyEsc)
+	key(tea.KeyCtrlC)
+	tm.WaitFinished(t, teatest.WithFinalTimeout(eventually))
+}
