@@ -150,7 +150,23 @@
 // StopLimit; Done.Err is one sentence that says what to do and wraps one of
 // the sentinel errors (ErrUnreachable, ErrTimeout, ErrServer, ErrBadStream,
 // ErrDropped, ErrContextOverflow, ErrLimit, ErrPersist, ErrBadTool,
-// ErrToolBudget, ErrWorkflow). What was persisted before the failure stays. Problems with a single tool call
+// ErrToolBudget, ErrWorkflow, ErrInternal). What was persisted before the failure stays.
+//
+// A panic never leaves a run: Recover, deferred in every goroutine that
+// runs model, tool or server code (the run's own, each tool call's, a
+// Chat's), turns it into an *InternalError — "the run failed: an internal
+// error in <where>; the stack is in the run's events — please report it"
+// — which ends the run with StopError and carries the panic value and the
+// stack for the caller's history (Report). A tool whose Call panics, a
+// panic while the answer streams or in a preview, and a helper that failed
+// so all end the whole run this way; the panicking call gets an error
+// result, so the conversation stays well-formed. Callers that run their
+// own goroutines around a run (the CLI, the scheduler, the TUI's Cmds)
+// use the same Recover. Every field of RunSpec a caller may leave empty
+// is filled once, by one defaults function, before any part of a run
+// (a workflow's helpers and steps included) reads it.
+//
+// Problems with a single tool call
 // — an unknown wire name, arguments that are not a JSON object, a handler
 // error — are not run errors: they go back to the model as an error tool
 // result, and nothing is executed on a guess (SPEC A2, C2).

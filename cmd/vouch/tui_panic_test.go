@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// panicModel panics in Update on its Init message, or, with inCmd, in the
+// Cmd that Init returns.
+type panicModel struct{ inCmd bool }
+
+type bang struct{}
+
+func (m panicModel) Init() tea.Cmd {
+	return func() tea.Msg {
+		if m.inCmd {
+			var p map[string]int
+			p["cmd"]++
+		}
+		return bang{}
+	}
+}
+
+func (m panicModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(bang); ok {
+		var p map[string]int
+		p["update"]++
+	}
+	return m, nil
+}
+
+func (panicModel) View() string { return "" }
+
+// TestProgramPanicIsNotANormalExit: Bubble Tea v1.3 recovers a panic in
+// Update or in a Cmd goroutine, restores the terminal and returns an error
+// that wraps both ErrProgramKilled and ErrProgramPanic; vouch used to take
+// it for a normal exit (status 0, no word). It is now one sentence and
+// exit 1, while a kill by the context stays a normal end.
+func TestProgramPanicIsNotANormalExit(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		inCmd bool
+	}{{"update", false}, {"cmd", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			p := tea.NewProgram(panicModel{inCmd: tc.inCmd}, tea.WithInput(nil), tea.WithOutput(&out), tea.WithoutSignalHandler())
+			_, err := p.Run()
+			if !errors.Is(err, tea.ErrProgramPanic) {
+				t.Fatalf("Run = %v, want ErrProgramPanic", err)
+			}
+			var xe *exitError
+			got := programError(err)
+			if !errors.As(got, &xe) || xe.code != exitFailure || !errors.Is(got, errInterfacePanic) {
+				t.Fatalf("programError = %v, want exit %d with the sentence", got, exitFailure)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out bytes.Buffer
+	_, err := tea.NewProgram(panicModel{}, tea.WithInput(nil), tea.WithOutput(&out), tea.WithContext(ctx), tea.WithoutSignalHandler()).Run()
+	if got := programError(err); got != nil {
+		t.Fatalf("a program killed by its context: %v, want a normal end", got)
+	}
+}
