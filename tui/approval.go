@@ -319,6 +319,9 @@ func (a *approval) relayout() {
 	a.hdrW, a.hdrPos, a.hdrTotal = a.innerWidth(), a.pos, a.total
 	a.headerLen = len(a.hdr)
 	a.body = a.bodyLines(a.innerWidth())
+	if a.compact() && !a.unfold {
+		a.body = compactBody(a.body)
+	}
 	a.syncKeys()
 	a.clampScroll()
 }

@@ -24,8 +24,16 @@ func (a approval) compact() bool { return a.common.Height < approvalCompactBelow
 
 // approvalFooterLines is the height of the pane's footer: a blank line (or
 // what became of a rule saved from the pane) and the buttons (or the note
-// input).
+// input). The compact form leaves the blank line out.
 const approvalFooterLines = 2
+
+// footerLines is the footer's height in the pane's current form.
+func (a approval) footerLines() int {
+	if a.compact() && a.notice == "" {
+		return approvalFooterLines - 1
+	}
+	return approvalFooterLines
+}
 
 // label is the button's word, as enter's help says it and, capitalised, as
 // the button shows it.
@@ -56,7 +64,7 @@ func (a approval) bodyRows() int {
 func (a approval) rowsFor(headerLines int) int {
 	st := a.common.Styles.Modal
 	inner := a.common.Height - st.Frame.GetVerticalFrameSize()
-	return max(inner-headerLines-1-approvalFooterLines, 1)
+	return max(inner-headerLines-1-a.footerLines(), 1)
 }
 
 // View implements Modal. Everything the call, the model or a server
@@ -77,6 +85,9 @@ func (a approval) View() string {
 	if a.req.preview != "" {
 		label = "preview by vouch, then the arguments"
 	}
+	if a.compact() && !a.unfold {
+		label = "arguments, folded"
+	}
 	where := ""
 	if len(a.body) > rows {
 		where = fmt.Sprintf("lines %d–%d of %d", a.scroll+1, end, len(a.body))
@@ -91,6 +102,8 @@ func (a approval) View() string {
 		lines = append(lines, st.Error.Render(ansi.Truncate("✗ "+a.notice, w, "…")))
 	case a.notice != "":
 		lines = append(lines, st.StatusOK.Render(ansi.Truncate("✓ "+a.notice, w, "…")))
+	case a.compact():
+		// no blank line: the buttons say when they act
 	case a.settling:
 		lines = append(lines, st.Detail.Render(ansi.Truncate(settlingNotice, w, "…")))
 	default:
@@ -327,10 +340,45 @@ func (a approval) settlingButtons(w int) string {
 	if !a.keys.Classify.Enabled() {
 		later = "(classify: not available here)"
 	}
+	if a.compact() {
+		later = settlingNotice
+	}
 	if ansi.StringWidth(row)+1+ansi.StringWidth(later) > w {
+		if a.compact() {
+			return st.Detail.Render(settlingNotice)
+		}
 		return st.Detail.Render(row)
 	}
 	return apart(st.Detail.Render(row), st.Detail.Render(later), w)
+}
+
+// compactBody is the body of the compact form with the arguments folded:
+// the outer braces of the arguments are left out, so that the few rows
+// there are show arguments; every other line, vouch's fold markers and
+// notes included, is as in the full form. v unfolds the full layout.
+func compactBody(body []argLine) []argLine {
+	first, last := -1, -1
+	for i, l := range body {
+		if l.kind != lineJSON {
+			continue
+		}
+		if first < 0 && l.text == "{" {
+			first = i
+		}
+		if l.text == "}" {
+			last = i
+		}
+	}
+	if first < 0 || last <= first {
+		return body
+	}
+	out := make([]argLine, 0, len(body))
+	for i, l := range body {
+		if i != first && i != last {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // apart puts left and right on one line of width cells, apart.

@@ -96,10 +96,15 @@ func (m Model) welcome() []string {
 		return []string{"", st.Welcome.Render("  Loading the conversation…")}
 	}
 	k := m.common.Keys.Chat
-	return []string{
-		"",
-		st.Welcome.Render("  Type a message and press enter to send it."),
-		st.Welcome.Render(fmt.Sprintf("  %s picks a model, %s opens settings; %s shows every key.",
-			k.ModelPicker.Help().Key, k.Settings.Help().Key, k.Help.Help().Key)),
+	lines := []string{""}
+	for _, s := range []string{
+		"Type a message and press enter to send it.",
+		fmt.Sprintf("%s picks a model, %s opens settings; %s shows every key.",
+			k.ModelPicker.Help().Key, k.Settings.Help().Key, k.Help.Help().Key),
+	} {
+		for _, l := range strings.Split(ansi.Wordwrap(s, max(m.common.Width-2, 10), ""), "\n") {
+			lines = append(lines, st.Welcome.Render("  "+l))
+		}
 	}
+	return lines
 }
