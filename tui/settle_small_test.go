@@ -62,7 +62,7 @@ func TestNoBlindAnswers(t *testing.T) {
 			t.Errorf("%dx%d: the notice does not name the waiting call:\n%s", size[0], size[1], view)
 		}
 	}
-	if got := m.input.Value(); got != "ad" + "ad" + "ad" {
+	if got := m.input.Value(); got != "ad"+"ad"+"ad" {
 		t.Errorf("input = %q: keys while the pane was not drawn go to the input", got)
 	}
 
