@@ -300,9 +300,9 @@ func (g Gate) Check(call ToolCall, def ToolDef, args json.RawMessage) (res ToolR
 		audit(rec)
 		return ToolResult{Text: "Local policy blocks this tool; it did not run. Do not retry it. " + d.Reason, IsError: true}, true, true
 	}
-	preview := ""
+	preview := changePreview(d.Changed) // a changed tool shows what changed first (SPEC D8)
 	if g.Preview != nil {
-		preview = g.Preview()
+		preview += g.Preview()
 	}
 	var ans Decision
 	answered := false

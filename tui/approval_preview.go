@@ -54,12 +54,12 @@ func layoutPreview(preview string, width int, unfold bool, viewKey string) []arg
 		limit = previewFoldAbove + 1
 	}
 	var out []argLine
-	var ends []int // for each source line laid out whole, the display lines up to its end
-	inHunk := false
+	var ends []int                                   // for each source line laid out whole, the display lines up to its end
+	inHunk, changed := false, isChangedPreview(text) // a changed tool's diffs (approval_changed.go)
 	for rest, more := text, true; more; {
 		var line string
 		line, rest, more = strings.Cut(rest, "\n")
-		kind := diffKind(line, &inHunk)
+		kind := changedKind(line, &inHunk, changed)
 		budget := -1
 		if limit >= 0 {
 			budget = limit - len(out)

@@ -24,3 +24,11 @@ type PolicyEditor interface {
 	// RecentDecisions returns up to n audited decisions, newest last.
 	RecentDecisions(ctx context.Context, n int) ([]policy.Record, error)
 }
+
+// PinChecker MAY be implemented by a PolicyEditor: it names the tools whose
+// rule is pinned to a definition other than the one their server serves
+// now (SPEC D8). Such a rule does not apply until the person classifies
+// the tool again; the policy page marks it. Called only from a tea.Cmd.
+type PinChecker interface {
+	ChangedTools(ctx context.Context) (map[string]bool, error)
+}

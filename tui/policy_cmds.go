@@ -25,6 +25,8 @@ type policyMsg struct {
 	rulesErr   error
 	records    []policy.Record
 	recordsErr error
+	// changed names the rules whose tool changed (SPEC D8; PinChecker).
+	changed map[string]bool
 }
 
 // ruleSavedMsg carries SaveRule. The editor that asked handles it; when
@@ -60,6 +62,12 @@ func loadPolicy(pe PolicyEditor, seq int) tea.Cmd {
 		msg.rules, msg.rulesErr = pe.Rules(ctx)
 		if msg.rulesErr != nil {
 			msg.rulesErr = fmt.Errorf("could not load the rules: %w", msg.rulesErr)
+		}
+		if pc, ok := pe.(PinChecker); ok && msg.rulesErr == nil {
+			var err error
+			if msg.changed, err = pc.ChangedTools(ctx); err != nil {
+				msg.rulesErr = fmt.Errorf("could not check which classified tools changed: %w", err)
+			}
 		}
 		msg.records, msg.recordsErr = pe.RecentDecisions(ctx, recentDecisions)
 		if msg.recordsErr != nil {

@@ -30,6 +30,7 @@ type policyPage struct {
 	policy PolicyEditor
 
 	rules      listCursor[policy.Rule]
+	changed    map[string]bool // rules whose tool changed since (SPEC D8)
 	records    []policy.Record
 	rulesErr   string
 	recordsErr string
@@ -115,6 +116,7 @@ func (p policyPage) loadedMsg(msg policyMsg) policyPage {
 		p.rulesErr = sentence(msg.rulesErr)
 	} else {
 		p.rules.set(msg.rules, func(a, b policy.Rule) bool { return a.Identity == b.Identity })
+		p.changed = msg.changed
 	}
 	if msg.recordsErr != nil {
 		p.recordsErr = sentence(msg.recordsErr)

@@ -90,6 +90,10 @@ func (p policyPage) ruleBlocks(w int) [][]string {
 			st.Item.Render(pad(safetext.Line(string(r.Effect), effectColWidth), effectColWidth)) + " " +
 			st.Detail.Render(safetext.Line(constraintSummary(r.Constraints), consW))
 		blocks[i] = []string{row}
+		if p.changed[r.Identity] {
+			blocks[i] = append(blocks[i], st.StatusWarn.Render("    "+safetext.Line(
+				"⚠ "+policy.MarkChanged+": this rule does not apply; press "+p.keys.Edit.Help().Key+" to classify it again", w-4)))
+		}
 		if i == p.rules.cursor {
 			detail := []string{safetext.Line(r.Identity, 0)}
 			if !r.Updated.IsZero() {

@@ -107,4 +107,8 @@ type ToolView struct {
 	// Tokens is what the tool's metadata costs in the context window when
 	// offered inline (SPEC F1); 0 when unknown, and then not shown.
 	Tokens int
+	// Changed says the tool's definition is not the one its rule pinned
+	// (SPEC D8): the rule does not apply until the person classifies the
+	// tool again.
+	Changed bool
 }

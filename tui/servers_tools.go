@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"vouch/policy"
 	"vouch/safetext"
 )
 
@@ -19,7 +20,9 @@ import (
 // 3). A row shows the switch, the tool's name, title and the first line of
 // its description, and says when the tool cannot run now. The focused row
 // also shows what the server claims about the tool, labelled as unverified
-// (SPEC D2): the claims change nothing about approval.
+// (SPEC D2): the claims change nothing about approval. A tool whose
+// definition changed since the person classified it is marked so (SPEC
+// D8).
 //
 // A switch is flipped only when SetToolEnabled has answered: until then the
 // row shows it pending, and a failure leaves it as it was, with the error.
@@ -435,6 +438,9 @@ func (p toolsPage) row(t ToolView, srv ServerView, known, focused bool, nameW, w
 	}
 	if t.Tokens > 0 {
 		mark = " " + st.Detail.Render(tokens(t.Tokens)+" tok") + mark
+	}
+	if t.Changed {
+		mark = " " + st.StatusWarn.Render(policy.MarkChanged) + mark
 	}
 	name := safetext.Line(t.Name, nameW)
 	nameCell := st.Item.Render(pad(name, nameW))

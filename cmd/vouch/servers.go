@@ -86,10 +86,13 @@ func (t *tuiServers) Tools(context.Context) ([]tui.ToolView, error) {
 			Description: d.Description, Executable: true, Enabled: !off[d.Identity],
 		})
 	}
+	// Unreadable rules mark nothing here: every call asks anyway.
+	snap, _ := loadSnapshot(t.s.db, "")
 	for _, e := range t.s.mcp.mgr.Tools() {
 		out = append(out, tui.ToolView{
 			Identity: e.Identity, ServerID: e.ServerID, ServerName: e.ServerName, Name: e.Name, Title: e.Title,
 			Description: e.Description, Executable: e.Executable, Enabled: !off[e.Identity], Claims: claims(e.Annotations),
+			Changed: snap.Changed(e.Identity, e.Digest),
 		})
 	}
 	return out, nil
