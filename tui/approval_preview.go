@@ -54,8 +54,9 @@ func layoutPreview(preview string, width int, unfold bool, viewKey string) []arg
 		limit = previewFoldAbove + 1
 	}
 	var out []argLine
-	var ends []int                                   // for each source line laid out whole, the display lines up to its end
-	inHunk, changed := false, isChangedPreview(text) // a changed tool's diffs (approval_changed.go)
+	var ends []int // for each source line laid out whole, the display lines up to its end
+	// A changed tool's preview holds several diffs (approval_changed.go).
+	inHunk, changed := false, isChangedPreview(text)
 	for rest, more := text, true; more; {
 		var line string
 		line, rest, more = strings.Cut(rest, "\n")
