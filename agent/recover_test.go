@@ -17,10 +17,9 @@ import (
 func panicTool(name string) Tool {
 	return funcTool{
 		def: ToolDef{Identity: "builtin:" + name, Description: "breaks", Parameters: json.RawMessage(`{"type":"object"}`)},
-		fn: func(context.Context, json.RawMessage) (ToolResult, error) {
-			var m map[string]int
-			m["boom"]++ // a nil map write: a real bug, not a panic(…) call
-			return ToolResult{}, nil
+		fn: func(_ context.Context, args json.RawMessage) (ToolResult, error) {
+			var found []ToolResult
+			return found[len(args)], nil // out of range: a real bug, not a panic(…) call
 		},
 	}
 }

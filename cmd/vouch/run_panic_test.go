@@ -21,7 +21,7 @@ import (
 )
 
 // brokenRead is fs_read with a bug: while broken is set its Call panics
-// (a nil map write), else it answers. It stands in for any tool — built-in
+// (an index out of range), else it answers. It stands in for any tool — built-in
 // or a server's adapter — whose code panics on some input.
 type brokenRead struct{ broken *atomic.Bool }
 
@@ -29,10 +29,10 @@ func (b brokenRead) Def() agent.ToolDef {
 	return agent.ToolDef{Identity: agent.IdentityFSRead, Description: "Read a file.", Parameters: json.RawMessage(`{"type":"object"}`)}
 }
 
-func (b brokenRead) Call(context.Context, json.RawMessage) (agent.ToolResult, error) {
+func (b brokenRead) Call(_ context.Context, args json.RawMessage) (agent.ToolResult, error) {
 	if b.broken.Load() {
-		var m map[string]int
-		m["x"]++
+		var found []agent.ToolResult
+		return found[len(args)], nil // out of range: the bug
 	}
 	return agent.ToolResult{Text: "file content"}, nil
 }
@@ -92,7 +92,7 @@ func wantFailedWithStack(t *testing.T, db *store.DB, id string) {
 	}
 	var stack bool
 	for _, ev := range evs {
-		if ev.Kind == store.EventError && strings.Contains(ev.Text, "assignment to entry in nil map") && strings.Contains(ev.Text, "brokenRead.Call") {
+		if ev.Kind == store.EventError && strings.Contains(ev.Text, "index out of range") && strings.Contains(ev.Text, "brokenRead.Call") {
 			stack = true
 		}
 	}

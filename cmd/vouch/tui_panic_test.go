@@ -11,15 +11,18 @@ import (
 
 // panicModel panics in Update on its Init message, or, with inCmd, in the
 // Cmd that Init returns.
-type panicModel struct{ inCmd bool }
+type panicModel struct {
+	inCmd bool
+	name  string // non-empty: its length indexes an empty slice
+}
 
 type bang struct{}
 
 func (m panicModel) Init() tea.Cmd {
 	return func() tea.Msg {
 		if m.inCmd {
-			var p map[string]int
-			p["cmd"]++
+			var none []tea.Msg
+			return none[len(m.name)]
 		}
 		return bang{}
 	}
@@ -27,8 +30,8 @@ func (m panicModel) Init() tea.Cmd {
 
 func (m panicModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(bang); ok {
-		var p map[string]int
-		p["update"]++
+		var none []tea.Model
+		return none[len(m.name)], nil
 	}
 	return m, nil
 }
@@ -47,7 +50,7 @@ func TestProgramPanicIsNotANormalExit(t *testing.T) {
 	}{{"update", false}, {"cmd", true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			p := tea.NewProgram(panicModel{inCmd: tc.inCmd}, tea.WithInput(nil), tea.WithOutput(&out), tea.WithoutSignalHandler())
+			p := tea.NewProgram(panicModel{inCmd: tc.inCmd, name: tc.name}, tea.WithInput(nil), tea.WithOutput(&out), tea.WithoutSignalHandler())
 			_, err := p.Run()
 			if !errors.Is(err, tea.ErrProgramPanic) {
 				t.Fatalf("Run = %v, want ErrProgramPanic", err)
