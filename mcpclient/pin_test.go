@@ -148,3 +148,37 @@ func TestNoReplayOfChangedTool(t *testing.T) {
 		t.Fatalf("restored, after session loss: %+v, %v; want a replayed read", res, err)
 	}
 }
+
+// BenchmarkServed: the per-call half of the pin check (SPEC D8; issue 12
+// "Speed": under 50 µs per call): finding the digest of the definition a
+// tool serves now, the last of a cached catalog of 512 tools (the most a
+// server may list). Run beside policy's BenchmarkDecidePinned*:
+//
+//	go test -run '^$' -bench Served -benchmem ./mcpclient
+func BenchmarkServed(b *testing.B) {
+	ms := NewMemoryStore()
+	cfg := NewServerConfig("big", "http://127.0.0.1:1/mcp", "")
+	var tools []ToolInfo
+	for i := range 512 {
+		tools = append(tools, ToolInfo{Name: fmt.Sprintf("tool_%03d", i), Description: "A tool.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)})
+	}
+	if err := ms.SaveCatalog(context.Background(), Catalog{ServerID: cfg.ID, Tools: tools}); err != nil {
+		b.Fatal(err)
+	}
+	m, _ := newManager(b, Options{Store: ms})
+	if err := m.Put(cfg); err != nil {
+		b.Fatal(err)
+	}
+	if err := m.Load(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	id := Identity(cfg.ID, "tool_511")
+	if m.Served(id) == "" {
+		b.Fatal("no digest")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Served(id)
+	}
+}
