@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"vouch/agent/agenttest"
 	"vouch/mcpclient"
 	"vouch/store"
+	"vouch/store/storetest"
 	"vouch/tui"
 	"vouch/workflow"
 )
@@ -172,4 +174,31 @@ func TestTUIProfileRunToolPanic(t *testing.T) {
 	key(tea.KeyEsc)
 	key(tea.KeyCtrlC)
 	tm.WaitFinished(t, teatest.WithFinalTimeout(eventually))
+}
+
+// TestProfileRunStartPanic: a panic while a profile run starts (here in
+// resolving the model server) returns the sentence as the error and keeps
+// a failed run with the stack in history; nothing is left running.
+func TestProfileRunStartPanic(t *testing.T) {
+	db := storetest.MustOpen(t)
+	mustDefinition(t, db)
+	mustProfile(t, db, workflow.Profile{Name: "reader", Definition: "notes"})
+	pr := testRunner(t, db, "http://127.0.0.1:9/v1", t.TempDir())
+	pr.resolve = func(context.Context, string) (*agent.Client, string, error) {
+		var clients []*agent.Client
+		return clients[len(pr.cwd)], "m", nil // out of range: the bug
+	}
+	run, err := pr.start(t.Context(), "reader", "read it", store.RunHeadless)
+	const sentence = "the run failed: an internal error in starting the profile run; the stack is in the run's events — please report it"
+	if run != nil || !errors.Is(err, agent.ErrInternal) || err.Error() != sentence {
+		t.Fatalf("start = %v, %v; want no run and %q", run, err, sentence)
+	}
+	runs, _, err := db.Runs("", 10)
+	if err != nil || len(runs) != 1 || runs[0].Outcome != store.RunFailed || runs[0].Error != sentence || runs[0].Profile != "reader" {
+		t.Fatalf("history = %+v, %v", runs, err)
+	}
+	evs, err := db.RunEvents(runs[0].ID)
+	if err != nil || len(evs) == 0 || !strings.Contains(evs[0].Text, "index out of range") || !strings.Contains(evs[0].Text, "TestProfileRunStartPanic") {
+		t.Fatalf("events = %+v, %v; want the panic and its stack", evs, err)
+	}
 }
