@@ -53,8 +53,14 @@
 // Modals implement [Modal] and live on an explicit stack in the root. Only
 // the top modal gets keys, and the help line shows its bindings; it answers
 // with an [Action] the root applies, and it receives the current size when
-// pushed and on every resize. Keys that arrive within a modal's KeyGrace of
-// it appearing are dropped, measured with the injected clock (SPEC D4). The
+// pushed and on every resize. A modal that grants something settles
+// (settle.go, SPEC D7): no key reaches it until the keyboard has been
+// quiet for its settle period (KeyGrace, 500 ms by default) since it
+// appeared, every key restarting the period, measured with the injected
+// clock; those keys go to the chat input, so a sentence typed across the
+// modal's appearance stays whole. Modals opened by the person's key settle
+// only for their granting keys (granter). A tick, tagged so stale ones are
+// dropped, redraws the modal when it settles. The
 // model picker, Settings and tool approval are modals; skill install
 // preview, run history and the approvals inbox (SPEC L2) fit the same
 // interface.
@@ -73,7 +79,7 @@
 // — identity, wire name, correlation ID, the local class and why, and every
 // argument in the model's key order with control characters escaped and
 // long values folded behind a key (SPEC D3). Its focus starts on Deny and it
-// has its own grace period, as does each queued call when its turn comes. A
+// settles on its own, as does each queued call when its turn comes. A
 // decision is sent once, from a Cmd, as the call leaves the queue; when the
 // run ends or is stopped its waiting calls go with it. A Backend that also
 // implements [ToolDescriber] lets the pane name the server and list its
@@ -100,8 +106,8 @@
 // refusal stays under the form with every field kept, and success closes
 // the editor. Saving never answers the call: a rule applies to runs that
 // start later (SPEC D6), so the pane is back, says the rule is stored, and
-// ignores keys for its grace period again before a or d answers it. The
-// editor itself keeps the pane's grace period.
+// settles again before a or d answers it. The editor itself settles like
+// the pane.
 //
 // Settings › Policy (policy_page.go, policy_view.go) lists the rules and
 // the 20 most recent audited decisions, newest first, with times relative
@@ -170,7 +176,7 @@
 // run with the specification it froze, its calls with correlation IDs,
 // approvals, events and outcome. ctrl+e opens the approvals inbox
 // (inbox.go): calls of background runs waiting for the person. Enter shows
-// one in the same approval pane as a chat call, with its grace period and
+// one in the same approval pane as a chat call, settling like it, with
 // focus on Deny; the root sends its answer to that run through
 // Inbox.AnswerApproval from a Cmd (workflows_root.go), and ctrl+c goes
 // back without answering. The status line counts the waiting calls, read
@@ -178,8 +184,12 @@
 //
 // # Terminal
 //
-// The interface needs [MinWidth] x [MinHeight] cells; below that View is a
-// one-line notice. [ProgramOptions] asks for the alternate screen and no
+// The interface needs [MinWidth] x [MinHeight] cells (60x16, SPEC L6);
+// below that View is a notice that names a waiting approval, and no key
+// answers a modal it does not show but ctrl+c, which stops the run; drawn
+// again, the modal settles again. Under 14 rows the approval pane takes a
+// compact form: the tool, its server and host, the arguments folded, the
+// keys. [ProgramOptions] asks for the alternate screen and no
 // mouse capture, so the terminal's text selection keeps working. NO_COLOR
 // ([Options.NoColor]) removes every colour code; emphasis falls back to bold,
 // faint and reverse. "Copy answer" and "copy code" write OSC 52 to

@@ -169,12 +169,6 @@ func (m Model) unsettle() Model {
 	return m
 }
 
-// settling reports whether the top modal does not take (all its) keys yet.
-func (m Model) settling() bool {
-	e, ok := m.modals.topEntry()
-	return ok && !e.settled
-}
-
 // syncSettle runs after every message: it restarts the top modal's settle
 // period when a granter changed what it would grant, latches it as settled
 // when the period is over, tells the modal, and arms a tick for the moment
