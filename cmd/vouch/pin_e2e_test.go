@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/mcpclient"
 	"vouch/mcpclient/mcptest"
 	"vouch/policy"
 )
@@ -132,5 +134,116 @@ func TestRugPullHeadless(t *testing.T) {
 	run(exitOK)
 	if n := tools.Calls("lookup"); n != 3 {
 		t.Fatalf("re-classified: the tool ran %d times, want 3", n)
+	}
+}
+
+// TestRugPullProfileRun (SPEC D8, D6, H7): a profile run's frozen policy
+// snapshot carries the pinned definition digests, and a profile run that
+// calls a tool changed since it was classified stops for approval (exit
+// 4) instead of executing it, through `vouch run --profile`.
+func TestRugPullProfileRun(t *testing.T) {
+	model := agenttest.New(lookupScript(), agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
+	defer model.Close()
+	tools := mcpServer(t, mcptest.Options{})
+	state := t.TempDir()
+	cli(t, state, "", exitOK, "server", "add", "tools", "--url", tools.URL)
+	cli(t, state, "", exitOK, "server", "activate", "tools")
+	var servers []serverJSON
+	sl, _ := cli(t, state, "", exitOK, "server", "list", "--json")
+	if err := json.Unmarshal([]byte(sl), &servers); err != nil || len(servers) != 1 {
+		t.Fatalf("server list: %v %s", err, sl)
+	}
+	id := "mcp:" + servers[0].ID + ":lookup"
+	toolRowOf(t, state, id)
+	cli(t, state, "", exitOK, "policy", "set", id, "allow", "--effect", "read-only")
+	pin := ruleOf(t, state, id).Pin
+	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
+	cli(t, state, "", exitOK, "profile", "create", "look", "--definition", "notes", "--tool", id, "--workspace", t.TempDir())
+	runProfile := func(want int) runResultJSON {
+		t.Helper()
+		out, _ := cli(t, state, "", want, "--model-url", model.URL(), "--model", "m", "run", "--profile", "look", "--json", "look it up")
+		var res runResultJSON
+		if err := json.Unmarshal([]byte(out), &res); err != nil || res.RunID == "" {
+			t.Fatalf("result %s (%v)", out, err)
+		}
+		return res
+	}
+	res := runProfile(exitOK)
+	if n := tools.Calls("lookup"); n != 1 {
+		t.Fatalf("classified: %d calls, want 1", n)
+	}
+	show, _ := cli(t, state, "", exitOK, "runs", "show", res.RunID, "--json")
+	var detail runDetailJSON
+	if err := json.Unmarshal([]byte(show), &detail); err != nil {
+		t.Fatal(err)
+	}
+	var spec frozenSpec
+	if err := json.Unmarshal(detail.Run.Spec, &spec); err != nil {
+		t.Fatal(err)
+	}
+	if pin == nil || spec.Policy.Pins[id] != pin.Digest {
+		t.Errorf("the frozen spec's pins %v, want %s → %v", spec.Policy.Pins, id, pin)
+	}
+
+	if err := tools.RugPull("lookup"); err != nil {
+		t.Fatal(err)
+	}
+	runProfile(exitApproval)
+	if n := tools.Calls("lookup"); n != 1 {
+		t.Fatalf("the changed tool ran in a profile run: %d calls, want still 1", n)
+	}
+}
+
+// TestTUIClassifyPins (SPEC D8, D4): a rule saved from the TUI — the
+// approval pane's classify or the policy page's editor, both through
+// SaveRule — pins the tool's definition as cached now, whatever pin the
+// draft carried (an old rule's, when the person edits it after a rug
+// pull); ChangedTools names a rule whose tool then changes.
+func TestTUIClassifyPins(t *testing.T) {
+	s := openTestSession(t, t.TempDir())
+	defer func() { _ = s.Close() }()
+	b := newBackend(s.backendConfig())
+	ctx := context.Background()
+	const sid = "0b0c5a52-8d3e-4f7e-9a53-1f2a3b4c5d6e"
+	id := "mcp:" + sid + ":lookup"
+	cache := func(desc string) mcpclient.ToolInfo {
+		tool := mcpclient.ToolInfo{Name: "lookup", Description: desc, Identity: id,
+			InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: map[string]any{"readOnlyHint": true}}
+		if err := (catalogStore{s.db}).SaveCatalog(ctx, mcpclient.Catalog{ServerID: sid, Tools: []mcpclient.ToolInfo{tool}}); err != nil {
+			t.Fatal(err)
+		}
+		return tool
+	}
+	first := cache("Look up a key.")
+	old, err := first.Pin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.SaveRule(ctx, policy.Rule{Identity: id, Class: policy.Allow, Effect: policy.ReadOnly}); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := b.Rules(ctx); len(r) != 1 || r[0].Pin == nil || *r[0].Pin != old {
+		t.Fatalf("classified: %+v, want pinned to %s", r, old.Digest)
+	}
+	if ch, err := b.ChangedTools(ctx); err != nil || len(ch) != 0 {
+		t.Fatalf("ChangedTools before the change: %v, %v", ch, err)
+	}
+	pulled, err := cache(mcptest.RugPullDescription).Pin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch, err := b.ChangedTools(ctx); err != nil || !ch[id] {
+		t.Fatalf("ChangedTools after the change: %v, %v; want %s", ch, err, id)
+	}
+	// The editor's draft still carries the old pin; saving re-pins.
+	rules, _ := b.Rules(ctx)
+	if err := b.SaveRule(ctx, rules[0]); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := b.Rules(ctx); r[0].Pin == nil || *r[0].Pin != pulled {
+		t.Fatalf("re-classified: %+v, want pinned to %s", r[0].Pin, pulled.Digest)
+	}
+	if ch, _ := b.ChangedTools(ctx); ch[id] {
+		t.Error("re-classified, the tool is still marked changed")
 	}
 }

@@ -87,15 +87,24 @@ func loadPolicy(db *store.DB, workspace string) (policy.Snapshot, policyDigest, 
 	return policy.NewSnapshot(rules, policy.Options{Workspace: workspace}), digestRules(stored), nil
 }
 
-// digestRules digests stored rules: their count and the sha256 of their
-// stored form.
+// digestRules digests stored rules: their count, the sha256 of their
+// stored form, and each pinned rule's definition digest (SPEC D8).
 func digestRules(rules []store.PolicyRule) policyDigest {
 	raw, err := json.Marshal(rules)
 	if err != nil {
 		return policyDigest{Error: err.Error()}
 	}
 	sum := sha256.Sum256(raw)
-	return policyDigest{Rules: len(rules), SHA256: hex.EncodeToString(sum[:])}
+	d := policyDigest{Rules: len(rules), SHA256: hex.EncodeToString(sum[:])}
+	for _, r := range rules {
+		if r.Pin != nil {
+			if d.Pins == nil {
+				d.Pins = map[string]string{}
+			}
+			d.Pins[r.Identity] = r.Pin.Digest
+		}
+	}
+	return d
 }
 
 // mcpEffect maps a reviewed effect to the MCP adapter's, so session

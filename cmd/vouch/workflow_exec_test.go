@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -224,10 +225,10 @@ func TestChatRunPolicyDigest(t *testing.T) {
 	if err := json.Unmarshal(runs[0].Spec, &spec); err != nil {
 		t.Fatal(err)
 	}
-	if spec.Policy != frozen {
+	if !reflect.DeepEqual(spec.Policy, frozen) {
 		t.Fatalf("recorded policy %+v, want the frozen snapshot's %+v", spec.Policy, frozen)
 	}
-	if now, _ := s.db.PolicyRules(); digestRules(now) == frozen {
+	if now, _ := s.db.PolicyRules(); reflect.DeepEqual(digestRules(now), frozen) {
 		t.Fatal("the rule change did not happen; the test proves nothing")
 	}
 }

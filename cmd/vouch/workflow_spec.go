@@ -66,12 +66,17 @@ type frozenSkill struct {
 }
 
 // policyDigest names the policy snapshot a run froze: how many reviewed
-// rules and the sha256 of their stored form. Error says why the rules
+// rules, the sha256 of their stored form (pins included) and the pinned
+// definition digests. Error says why the rules
 // could not be read (every call then asked).
 type policyDigest struct {
 	Rules  int    `json:"rules"`
 	SHA256 string `json:"sha256"`
 	Error  string `json:"error,omitempty"`
+	// Pins names, by tool identity, the definition digest each pinned rule
+	// of the snapshot binds to (SPEC D8): the run applied a rule only to
+	// that definition.
+	Pins map[string]string `json:"pins,omitempty"`
 }
 
 func (p policyDigest) String() string {
