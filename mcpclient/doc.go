@@ -65,12 +65,18 @@
 // Effect from local policy: read-only, idempotent or mutating (the zero
 // value; unknown counts as mutating). Annotations never set it (SPEC D2).
 //
+// Every cached tool carries ToolInfo.Digest, policy.Digest of its
+// canonical definition (SPEC D8), computed whenever a catalog is fetched or
+// loaded; Served and ServedPin give the digest and definition served now,
+// which the policy compares with a rule's pin on every call.
+//
 // When the session is lost (HTTP 404 from mcp-go servers, HTTP 400 "No valid
 // session ID provided" from TypeScript-SDK servers, or JSON-RPC -32001), or
 // the connection broke before the answer, the connection is replaced by a
 // fresh one (a new transport and HTTP pool: TypeScript servers refuse
 // re-initialization on the old one) and a read-only or idempotent call is
-// re-sent once. A mutating call fails with ErrSessionLost or
+// re-sent once — only while the server still serves the definition that
+// effect was reviewed for (CallOptions.Reviewed). A mutating call fails with ErrSessionLost or
 // ErrConnectionLost and is never re-sent (SPEC B7).
 //
 // Results become text (SPEC E1, E2): text content neutralized, structured

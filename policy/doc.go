@@ -22,6 +22,21 @@
 // rule that would allow a built-in tool that writes (ErrWriteAllow):
 // anything that writes asks.
 //
+// # Pinned definitions
+//
+// A rule also pins the tool's definition as the person saw it when they
+// classified it (Rule.Pin, SPEC D8; pin.go): the digest of its canonical
+// JSON — name, title, description, input and output schema, annotations,
+// with keys sorted and white space dropped — and that JSON, to show what
+// changed. A Call carries the digest of the definition served now
+// (Call.Definition, which whoever serves the tool computes once per fetched
+// catalog). While the two differ the rule does not apply: Decide asks with
+// ReasonChanged and the pinned definition in Decision.Changed, Effect says
+// Mutating (no session-recovery replay), Summary and Changed mark the tool
+// for listings; a blocking rule still blocks. The same definition served
+// again gets the rule back. A rule saved before vouch saw a definition
+// pins nothing and applies as written.
+//
 // # Defaults
 //
 // With no rule for an identity, Snapshot.Decide:
@@ -55,8 +70,9 @@
 //
 // # What never enters a decision
 //
-// Decide's only inputs are the snapshot and the Call: identity, arguments
-// and correlation ID. There is no parameter for a server's annotations
+// Decide's only inputs are the snapshot and the Call: identity, arguments,
+// correlation ID and the served definition's digest — which can only take
+// a rule away, never grant one. There is no parameter for a server's annotations
 // (readOnlyHint, destructiveHint and the rest, SPEC D2), a tool's
 // description, a tool result, a skill, or anything the model says; they
 // cannot lower the approval requirement because they never reach the code
@@ -76,5 +92,6 @@
 // A decision is a map lookup, plus — for the built-in reads and allow rules
 // — one validating scan of the arguments and one scan for the top-level
 // keys; only keys and the string values a decision reads are decoded.
-// BenchmarkDecide64KB measures 64 KB of arguments.
+// BenchmarkDecide64KB measures 64 KB of arguments; the pin check is one
+// string comparison (BenchmarkDecidePinned*).
 package policy

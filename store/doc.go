@@ -20,7 +20,9 @@
 // returns with a cursor from the end), an index of messages still
 // streaming, MCP server configurations (never a secret), their cached tool
 // catalogs, the tools a person turned off per conversation, policy rules
-// by tool identity, and the append-only audit of policy decisions with an
+// by tool identity (each with the tool definition it pins; schema 7 pinned
+// the rules it found to the definitions then cached, policy_pin.go), and
+// the append-only audit of policy decisions with an
 // index by correlation ID, and the skill catalog (skills.go: file contents
 // by sha256, stored once, and every version of every skill, installed with
 // the definitions it imports in one transaction), definitions and profiles
