@@ -123,7 +123,10 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 			}
 		}
 		snap, _ := loadSnapshot(s.db, cwd)
-		plan := agent.PlanTools(agent.PlanInput{Tools: tools, Window: out.Window, Fraction: fraction, AsksPerson: agent.AsksPersonFrom(snap.Decide),
+		// Decided as a run decides: against the definitions served now (SPEC D8).
+		rp := newRunPolicy(s.db, cwd, nil)
+		rp.defs = s.mcp.mgr
+		plan := agent.PlanTools(agent.PlanInput{Tools: tools, Window: out.Window, Fraction: fraction, AsksPerson: agent.AsksPersonFrom(rp.decider(snap)),
 			Count: count, Label: s.mcp.label})
 		out.Fraction, out.Budget, out.Sent, out.AllInline = fraction, plan.Budget, plan.SentTokens(), plan.AllInlineTokens
 		out.MetaTokens, out.ListingTokens, out.Fits, out.Meta = plan.MetaTokens, plan.ListingTokens, plan.Fits, plan.Meta
