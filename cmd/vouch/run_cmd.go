@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -59,18 +56,23 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	if task == "" {
 		return fail(exitUsage, "vouch run needs a task, e.g. vouch run \"summarise README.md\"")
 	}
-	var ask approver
+	var tty *os.File
 	if *approveTTY {
-		tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		tty, err = os.OpenFile("/dev/tty", os.O_RDWR, 0)
 		if err != nil {
 			return fail(exitUsage, "--approve-tty needs a terminal, and /dev/tty cannot be opened (%v); run without it to stop at the first approval", err)
 		}
 		defer func() { _ = tty.Close() }()
-		ask = ttyApprover(tty, tty)
 	}
 	s, err := openSessionHere(ctx, g, e)
 	if err != nil {
 		return err
+	}
+	var ask approver
+	if tty != nil {
+		// The prompt names the server and host as the approval pane does
+		// (SPEC D3) and discards type-ahead before each question (SPEC D7).
+		ask = newTTYPrompt(tty, s.describeTool).approver(ctx)
 	}
 	on, err := s.db.WorkflowsEnabled()
 	if err != nil {
@@ -209,7 +211,7 @@ func followRun(events <-chan agent.Event, stop func(store.RunOutcome, string), e
 			}
 			d, err := ask(ev)
 			if err != nil {
-				stopped = &exitError{code: exitApproval, err: fmt.Errorf("could not ask about %s (correlation ID %s): %w; nothing was executed",
+				stopped = &exitError{code: exitApproval, err: fmt.Errorf("could not ask about %s on the terminal (correlation ID %s): %w; nothing was executed — run it again from a terminal you can type in, or classify the tool with 'vouch policy set'",
 					safetext.Line(ev.Call.Identity, 100), ev.Call.CorrelationID, err)}
 				out.CorrelationID = ev.Call.CorrelationID
 				stop(store.RunWaitingApproval, stopped.Error())
@@ -260,49 +262,4 @@ func outcomeOf(d agent.Done) string {
 		return string(store.RunCancelled)
 	}
 	return string(store.RunFailed)
-}
-
-// ttyApprover asks on the terminal, showing what vouch knows about the call
-// — never the server's own description — with every control character
-// neutralised (SPEC D3, D4). Only "y" or "yes" allows.
-func ttyApprover(in io.Reader, out io.Writer) approver {
-	r := bufio.NewReader(in)
-	return func(req agent.ApprovalRequested) (agent.Decision, error) {
-		var b strings.Builder
-		fmt.Fprintf(&b, "\nTool call waiting for your approval\n  tool       %s\n  called as  %s\n  call ID    %s\n  policy     %s\n",
-			safetext.Line(req.Call.Identity, 0), safetext.Line(req.Call.WireName, 0), req.Call.CorrelationID, safetext.Line(req.Reason, 0))
-		if req.Preview != "" {
-			b.WriteString("  preview\n")
-			for _, line := range strings.Split(safetext.Neutralize(req.Preview), "\n") {
-				b.WriteString("    " + line + "\n")
-			}
-		}
-		b.WriteString("  arguments\n")
-		for _, line := range strings.Split(prettyArgs(req.Call.Arguments), "\n") {
-			b.WriteString("    " + line + "\n")
-		}
-		b.WriteString("Allow once? [y/N] ")
-		if _, err := io.WriteString(out, b.String()); err != nil {
-			return agent.Decision{}, err
-		}
-		line, err := r.ReadString('\n')
-		if err != nil && line == "" {
-			return agent.Decision{}, fmt.Errorf("read the answer: %w", err)
-		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "y", "yes":
-			return agent.Decision{Allow: true}, nil
-		}
-		return agent.Decision{Allow: false, Note: "denied on the terminal"}, nil
-	}
-}
-
-// prettyArgs indents JSON arguments; JSON escapes keep control characters
-// visible. Anything that is not JSON is shown neutralised as it is.
-func prettyArgs(raw string) string {
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, []byte(raw), "", "  "); err != nil {
-		return safetext.Neutralize(raw)
-	}
-	return safetext.Neutralize(buf.String())
 }

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
 
-	"vouch/agent"
 	"vouch/agent/agenttest"
 	"vouch/mcpclient/mcptest"
 	"vouch/policy"
@@ -69,41 +67,6 @@ func TestRunHeadless(t *testing.T) {
 		t.Errorf("model down: stderr %q", errOut)
 	}
 	cli(t, state, "", exitUsage, "run")
-}
-
-// TestTTYApprover: only y/yes allows; the prompt shows vouch's own view of
-// the call with control characters made harmless (SPEC D3, D4).
-func TestTTYApprover(t *testing.T) {
-	req := agent.ApprovalRequested{
-		Call:    agent.ToolCall{Identity: "mcp:s:write\x1b]52;c;aGk=\a", WireName: "mcp_write", CorrelationID: "corr-1", Arguments: `{"text":"\u001b[2Jgone","n":1}`},
-		Reason:  "every new external tool asks until you classify it",
-		Preview: "--- a/x\n+++ b/x\n+\x1b[31mred\n",
-	}
-	for _, tc := range []struct {
-		answer string
-		allow  bool
-	}{{"y\n", true}, {"YES\n", true}, {"\n", false}, {"n\n", false}, {"yep\n", false}} {
-		var out bytes.Buffer
-		d, err := ttyApprover(strings.NewReader(tc.answer), &out)(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.Allow != tc.allow {
-			t.Errorf("answer %q: got allow=%v, want %v", tc.answer, d.Allow, tc.allow)
-		}
-		shown := out.String()
-		if strings.ContainsRune(shown, 0x1b) || strings.ContainsRune(shown, 0x07) {
-			t.Fatalf("the prompt carries control characters: %q", shown)
-		}
-		for _, want := range []string{"corr-1", `\u001b[2Jgone`, "mcp_write", "every new external tool asks", "+++ b/x"} {
-			if !strings.Contains(shown, want) {
-				t.Errorf("the prompt lacks %q:\n%s", want, shown)
-			}
-		}
-	}
-	if _, err := ttyApprover(strings.NewReader(""), &bytes.Buffer{})(req); err == nil {
-		t.Error("no answer at all: got nil error, want one")
-	}
 }
 
 // TestRunToolBudgetExceeded: when the tools that must stay inline (they ask)

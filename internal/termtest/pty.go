@@ -70,32 +70,62 @@ func Open(cols, rows int) (*Term, *os.File, error) {
 }
 
 // openPair opens a pseudo-terminal's master and slave, sized cols x rows.
+// Both stay in non-blocking mode (no Fd call), so Close interrupts a read
+// and read deadlines work on them.
 func openPair(cols, rows int) (master, slave *os.File, err error) {
 	master, err = os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open /dev/ptmx: %w", err)
 	}
-	fd := int(master.Fd())
-	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
-		_ = master.Close()
-		return nil, nil, fmt.Errorf("unlock pty: %w", err)
-	}
-	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	var n int
+	err = control(master, func(fd int) error {
+		if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+			return fmt.Errorf("unlock pty: %w", err)
+		}
+		var err error
+		if n, err = unix.IoctlGetInt(fd, unix.TIOCGPTN); err != nil {
+			return fmt.Errorf("pty number: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
 		_ = master.Close()
-		return nil, nil, fmt.Errorf("pty number: %w", err)
+		return nil, nil, err
 	}
 	slave, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
 		_ = master.Close()
 		return nil, nil, fmt.Errorf("open pty slave: %w", err)
 	}
-	if err := unix.IoctlSetWinsize(int(slave.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: uint16(rows), Col: uint16(cols)}); err != nil {
+	if err := setSize(slave, cols, rows); err != nil {
 		_ = master.Close()
 		_ = slave.Close()
-		return nil, nil, fmt.Errorf("set pty size: %w", err)
+		return nil, nil, err
 	}
 	return master, slave, nil
+}
+
+// control runs f on f's descriptor without switching it to blocking mode.
+func control(f *os.File, do func(fd int) error) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return fmt.Errorf("pty descriptor: %w", err)
+	}
+	var derr error
+	if err := rc.Control(func(fd uintptr) { derr = do(int(fd)) }); err != nil {
+		return fmt.Errorf("pty descriptor: %w", err)
+	}
+	return derr
+}
+
+// setSize sets the terminal size of f.
+func setSize(f *os.File, cols, rows int) error {
+	return control(f, func(fd int) error {
+		if err := unix.IoctlSetWinsize(fd, unix.TIOCSWINSZ, &unix.Winsize{Row: uint16(rows), Col: uint16(cols)}); err != nil {
+			return fmt.Errorf("set pty size: %w", err)
+		}
+		return nil
+	})
 }
 
 func newTerm(cmd *exec.Cmd, master, slave *os.File) *Term {
@@ -203,9 +233,7 @@ func (t *Term) Pid() int {
 }
 
 // Resize changes the terminal size; the program receives SIGWINCH.
-func (t *Term) Resize(cols, rows int) error {
-	return unix.IoctlSetWinsize(int(t.master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: uint16(rows), Col: uint16(cols)})
-}
+func (t *Term) Resize(cols, rows int) error { return setSize(t.master, cols, rows) }
 
 // Wait waits for the program to exit.
 func (t *Term) Wait() error {
