@@ -133,21 +133,19 @@ func TestE2ESecondInstance(t *testing.T) {
 	}
 }
 
-// answerPane presses key until the approval pane closes: keys pressed in
-// the pane's first 400 ms are ignored by design (SPEC D4), so the first
-// presses may not count.
+// answerPane waits until the approval pane has settled (SPEC D7: it says
+// "keys active in a moment" while keys cannot answer it, and every key that
+// arrives restarts the wait), then presses key once and waits for the pane
+// to close.
 func (s *tmuxSession) answerPane(key string) {
 	s.t.Helper()
-	deadline := time.Now().Add(e2eTimeout)
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for strings.Contains(s.capture(), "waiting for your approval") {
-		if time.Now().After(deadline) {
-			s.t.Fatalf("the approval pane did not take %q in %s:\n%s", key, e2eTimeout, s.capture())
-		}
-		s.run("send-keys", "-t", s.name, key)
-		<-tick.C
-	}
+	s.waitFor("the approval pane's keys to act", func(p string) bool {
+		return strings.Contains(p, "waiting for your approval") && !strings.Contains(p, "keys active in a moment")
+	})
+	s.run("send-keys", "-t", s.name, key)
+	s.waitFor(fmt.Sprintf("the approval pane to take %q", key), func(p string) bool {
+		return !strings.Contains(p, "waiting for your approval")
+	})
 }
 
 // TestE2ETmuxApproval drives the approval pane of the real binary: the demo

@@ -179,6 +179,11 @@ func e2eSkillInstall(t *testing.T) {
 	if t.Failed() {
 		return
 	}
+	// The preview settles before i can install (SPEC D7): every key of the
+	// scrolling above restarted the wait.
+	s.waitFor("the install keys to act", func(p string) bool {
+		return strings.Contains(p, "i installs it") && !strings.Contains(p, "eys active in a moment")
+	})
 	s.keys("i")
 	s.waitText("Installed tidy-notes version 1")
 	s.waitFor("the skill in the list", func(p string) bool {
