@@ -200,6 +200,10 @@ func (p *ttyPrompt) readLine(ctx context.Context) (string, error) {
 func (p *ttyPrompt) details(req agent.ApprovalRequested, unfold bool) (string, bool) {
 	var b strings.Builder
 	folded := false
+	desc, derr := tui.ToolDescription{}, error(nil)
+	if !unfold {
+		desc, derr = p.describeTool(toolIdentity(req))
+	}
 	block := func(title, text string) {
 		b.WriteString("  " + title + "\n")
 		lines, f := foldLines(text, unfold)
@@ -219,7 +223,7 @@ func (p *ttyPrompt) details(req agent.ApprovalRequested, unfold bool) (string, b
 		}
 		b.WriteString("\nTool call waiting for your approval\n")
 		field("tool", identity)
-		field("server", p.serverLine(identity))
+		field("server", serverLine(identity, desc, derr))
 		field("called as", called+" · call ID "+req.Call.CorrelationID)
 		if c, t := req.Call.Identity, req.Tool.Identity; c != "" && t != "" && c != t {
 			field("warning", "the call maps to "+c+", but the tool that would run is "+t)
@@ -241,8 +245,8 @@ func (p *ttyPrompt) details(req agent.ApprovalRequested, unfold bool) (string, b
 		block("preview", safetext.Neutralize(req.Preview))
 	}
 	block("arguments (JSON; keys in the model's order)", prettyArgs(req.Call.Arguments))
-	if !unfold {
-		b.WriteString(p.claims(toolIdentity(req)))
+	if !unfold && derr == nil {
+		b.WriteString(claimLines(desc))
 	}
 	return b.String(), folded
 }
@@ -255,8 +259,16 @@ func toolIdentity(req agent.ApprovalRequested) string {
 	return req.Call.Identity
 }
 
+// describeTool asks where the tool comes from, once per question.
+func (p *ttyPrompt) describeTool(identity string) (tui.ToolDescription, error) {
+	if p.describe == nil {
+		return tui.ToolDescription{}, nil
+	}
+	return p.describe(identity)
+}
+
 // serverLine says where the tool comes from, in the approval pane's words.
-func (p *ttyPrompt) serverLine(identity string) string {
+func serverLine(identity string, d tui.ToolDescription, err error) string {
 	if strings.HasPrefix(identity, "builtin:") {
 		return "built into vouch; runs on this machine"
 	}
@@ -264,10 +276,6 @@ func (p *ttyPrompt) serverLine(identity string) string {
 	if parts := strings.SplitN(identity, ":", 3); len(parts) == 3 && parts[0] == "mcp" {
 		id = parts[1]
 	}
-	if p.describe == nil {
-		return "id " + id + " (no label known)"
-	}
-	d, err := p.describe(identity)
 	switch {
 	case err != nil:
 		return "unknown (" + id + "): " + err.Error()
@@ -285,16 +293,9 @@ func (p *ttyPrompt) serverLine(identity string) string {
 	return "unknown"
 }
 
-// claims lists what the server says about the tool as its claims, never a
+// claimLines lists what the server says about the tool as its claims, never a
 // reason to allow (SPEC D2).
-func (p *ttyPrompt) claims(identity string) string {
-	if p.describe == nil {
-		return ""
-	}
-	d, err := p.describe(identity)
-	if err != nil {
-		return "" // serverLine already says why nothing is known
-	}
+func claimLines(d tui.ToolDescription) string {
 	var claims []string
 	if d.Title != "" {
 		claims = append(claims, "title: "+d.Title)

@@ -245,12 +245,14 @@ func TestTTYPromptShows(t *testing.T) {
 	}
 
 	// Built-in tools and unknown servers are named as the pane names them.
-	p := &ttyPrompt{describe: func(string) (tui.ToolDescription, error) { return tui.ToolDescription{}, errors.New("gone") }}
-	if got := p.serverLine("builtin:write_file"); got != "built into vouch; runs on this machine" {
+	if got := serverLine("builtin:write_file", tui.ToolDescription{}, nil); got != "built into vouch; runs on this machine" {
 		t.Errorf("built-in: %q", got)
 	}
-	if got := p.serverLine("mcp:s9:x"); got != "unknown (s9): gone" {
+	if got := serverLine("mcp:s9:x", tui.ToolDescription{}, errors.New("gone")); got != "unknown (s9): gone" {
 		t.Errorf("unknown server: %q", got)
+	}
+	if got := serverLine("mcp:s9:x", tui.ToolDescription{}, nil); got != "id s9 (no label known)" {
+		t.Errorf("no label: %q", got)
 	}
 }
 
