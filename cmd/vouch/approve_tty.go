@@ -33,7 +33,9 @@ import (
 // allows once; n, no or deny denies, and what follows the word goes to the
 // model as the note. "more" shows long values whole. Anything else (an
 // empty line included) asks again, at most ttyAttempts times, then denies.
-// End of input (ctrl+d, or a terminal that went away) denies.
+// End of input (ctrl+d, or a hung-up terminal) denies. A terminal that
+// cannot be read, written or flushed is an error: the run stops, nothing
+// executed.
 type ttyPrompt struct {
 	// tty is /dev/tty opened for reading and writing (a pty's slave side
 	// in tests).
