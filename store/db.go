@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -86,9 +87,10 @@ func Open(path string, opts Options) (*DB, error) {
 	return db, nil
 }
 
-// openBolt opens the file with a lock timeout, turning a bbolt panic on a
-// mangled file into an error.
+// openBolt opens the file with a lock timeout, turning a bbolt panic (or
+// a memory fault on a mangled mapping) into an error.
 func openBolt(path string, timeout time.Duration) (bdb *bbolt.DB, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			bdb, err = nil, fmt.Errorf("%w: bbolt panicked: %v", berrors.ErrInvalid, r)
@@ -102,7 +104,7 @@ func openBolt(path string, timeout time.Duration) (bdb *bbolt.DB, err error) {
 func (db *DB) prepare() (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("open %s: %w (bbolt panicked: %v)", db.path, ErrCorrupt, r)
+			err = damaged(db.path, r)
 		}
 	}()
 	if err := db.migrate(migrations); err != nil {
@@ -171,8 +173,11 @@ func (db *DB) Check() error {
 }
 
 // update runs fn in one managed read-write transaction (one commit, one
-// fsync) and counts the commit.
-func (db *DB) update(fn func(*bbolt.Tx) error) error {
+// fsync) and counts the commit. A panic inside it (bbolt meeting a damaged
+// page) is the damaged sentence, never a crash (see guard).
+func (db *DB) update(fn func(*bbolt.Tx) error) (err error) {
+	defer db.guard(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	if err := db.bolt.Update(fn); err != nil {
 		return err
 	}
@@ -181,7 +186,10 @@ func (db *DB) update(fn func(*bbolt.Tx) error) error {
 }
 
 // view runs fn in one managed read-only transaction. fn must copy every
-// byte it keeps: bbolt's slices die with the transaction.
-func (db *DB) view(fn func(*bbolt.Tx) error) error {
+// byte it keeps: bbolt's slices die with the transaction. A panic inside
+// it is the damaged sentence (see guard).
+func (db *DB) view(fn func(*bbolt.Tx) error) (err error) {
+	defer db.guard(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	return db.bolt.View(fn)
 }

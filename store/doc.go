@@ -75,9 +75,15 @@
 // Messages are append-only: MessageCount is the bucket's sequence, which
 // would overcount once deletion exists.
 //
-// bbolt trusts its pages. Open turns unreadable meta pages (and panics while
-// migrating) into ErrCorrupt and Check walks the whole file, but damage
-// inside a data page can still crash the process when read. Every commit
+// bbolt trusts its pages: it has no page checksums. Open turns unreadable
+// meta pages (and panics while migrating) into ErrCorrupt, and every View
+// and Update runs under a guard (damage.go) that turns a panic, or a
+// memory fault on the mapping, into ErrCorrupt's sentence naming the file:
+// damage inside a data page fails the operation that reads it, never the
+// process, and the rest of the file stays usable. DeepCheck (for `vouch
+// doctor --check`) walks every bucket, re-hashes every content-addressed
+// file and runs bbolt's page check, reporting each problem; Check runs
+// only the page check. Every commit
 // is fsynced, so a crash or kill loses nothing committed (SPEC K3); the
 // SIGKILL test proves it for this file system.
 //

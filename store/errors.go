@@ -18,8 +18,10 @@ var (
 	ErrNewerSchema = errors.New("the database was written by a newer vouch; upgrade vouch or pass another --state-dir")
 
 	// ErrCorrupt means the file is not a readable vouch database (bbolt
-	// rejected it, or its records do not decode). vouch never deletes it.
-	ErrCorrupt = errors.New("the database file is damaged; move it aside (do not delete it) and start vouch again to create a fresh one")
+	// rejected it or panicked on one of its pages, or its records do not
+	// decode). vouch never deletes it. A damaged page met while reading is
+	// wrapped with the file's path (see damaged).
+	ErrCorrupt = errors.New("the database file is damaged; restore a copy of it, or move it aside (do not delete it) and start vouch again to create a fresh one; `vouch doctor --check` lists what is damaged")
 
 	// ErrReadOnly means the database file or its directory cannot be written
 	// (permissions, a read-only file system, or a directory in the way).
