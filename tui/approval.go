@@ -11,6 +11,7 @@ import (
 
 	"vouch/agent"
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // approval is the tool approval pane (SPEC D3, D4, L2): a modal that shows
@@ -90,7 +91,7 @@ type approvalAction struct {
 	app         bool // the call is an MCP App view's (apps.go)
 }
 
-func (approvalAction) isAction() {}
+func (approvalAction) IsAction() {}
 
 // noteLimit bounds a note, in characters.
 const noteLimit = 500
@@ -156,7 +157,7 @@ func (a approval) FullHelp() [][]key.Binding { return a.keys.FullHelp() }
 
 // SetSize implements Modal. The arguments are laid out again only when the
 // width changes; the height only decides how many lines show.
-func (a approval) SetSize(width, height int) Modal {
+func (a approval) SetSize(width, height int) kit.Modal {
 	compact := a.compact()
 	relayout := width != a.common.Width
 	a.common = a.common.sized(width, height)
@@ -169,7 +170,7 @@ func (a approval) SetSize(width, height int) Modal {
 }
 
 // Update implements Modal.
-func (a approval) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (a approval) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case toolDescribedMsg:
 		if msg.identity != a.identity() || !a.looking {
@@ -177,7 +178,7 @@ func (a approval) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 		}
 		a.looking = false
 		if msg.err != nil {
-			a.descErr = sentence(msg.err)
+			a.descErr = kit.Sentence(msg.err)
 		} else {
 			a.desc = msg.desc
 		}
@@ -200,11 +201,11 @@ func (a approval) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 }
 
 // updateKey handles a key once the pane has settled.
-func (a approval) updateKey(msg tea.KeyMsg) (Modal, Action, tea.Cmd) {
+func (a approval) updateKey(msg tea.KeyMsg) (kit.Modal, kit.Action, tea.Cmd) {
 	k := a.keys
 	switch {
 	case key.Matches(msg, k.Stop) && a.req.background != nil:
-		return a, CloseModal{}, nil
+		return a, kit.CloseModal{}, nil
 	case key.Matches(msg, k.Stop):
 		return a, approvalAction{correlation: a.req.call.CorrelationID, stop: true, app: a.req.app}, nil
 	case key.Matches(msg, k.SendNote):
@@ -226,7 +227,7 @@ func (a approval) updateKey(msg tea.KeyMsg) (Modal, Action, tea.Cmd) {
 		return a.startNote()
 	case key.Matches(msg, k.Classify):
 		d := draftFromCall(a.identity(), a.req.call.Arguments)
-		return a, OpenModal{Modal: newRuleEditor(a.common, a.policy, d, a.grace)}, nil
+		return a, kit.OpenModal{Modal: newRuleEditor(a.common, a.policy, d, a.grace)}, nil
 	case key.Matches(msg, k.Choose):
 		switch a.focus {
 		case buttonAllow:
@@ -244,7 +245,7 @@ func (a approval) updateKey(msg tea.KeyMsg) (Modal, Action, tea.Cmd) {
 		a.unfold = !a.unfold
 		a.relayout()
 	default:
-		a.scroll, _ = scrollKey(msg, scrollKeys{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, a.scroll, a.bodyRows(), len(a.body))
+		a.scroll, _ = kit.ScrollKey(msg, kit.ScrollKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Top: k.Top, Bottom: k.Bottom}, a.scroll, a.bodyRows(), len(a.body))
 	}
 	a.clampScroll()
 	a.syncKeys()
@@ -252,7 +253,7 @@ func (a approval) updateKey(msg tea.KeyMsg) (Modal, Action, tea.Cmd) {
 }
 
 // decide returns the action that answers the call.
-func (a approval) decide(allow bool, note string) (Modal, Action, tea.Cmd) {
+func (a approval) decide(allow bool, note string) (kit.Modal, kit.Action, tea.Cmd) {
 	return a, approvalAction{
 		correlation: a.req.call.CorrelationID,
 		decision:    agent.Decision{Allow: allow, Note: note},
@@ -261,7 +262,7 @@ func (a approval) decide(allow bool, note string) (Modal, Action, tea.Cmd) {
 }
 
 // startNote opens the one-line note input.
-func (a approval) startNote() (Modal, Action, tea.Cmd) {
+func (a approval) startNote() (kit.Modal, kit.Action, tea.Cmd) {
 	a.noting = true
 	a.focus = buttonNote
 	cmd := a.note.Focus()
@@ -293,21 +294,21 @@ func (a *approval) syncKeys() {
 	}
 }
 
-// withSettling implements settleShower.
-func (a approval) withSettling(settling bool) Modal {
+// WithSettling implements kit.SettleShower.
+func (a approval) WithSettling(settling bool) kit.Modal {
 	a.settling = settling
 	return a
 }
 
-// waitingFor implements waiter.
-func (a approval) waitingFor() string {
+// WaitingFor implements kit.Waiter.
+func (a approval) WaitingFor() string {
 	return "a tool call waits for your approval: " + safetext.Line(a.identity(), 60)
 }
 
 // ruleNotice is what the pane says about a rule saved from it.
 func ruleNotice(msg ruleSavedMsg) string {
 	if msg.err != nil {
-		return sentence(msg.err)
+		return kit.Sentence(msg.err)
 	}
 	return fmt.Sprintf("Rule saved (%s, %s): it applies to new runs; this call still needs your answer.",
 		msg.rule.Class, msg.rule.Effect)

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"vouch/agent"
+	"vouch/tool"
 )
 
 // TestQuoteVisible: a string is shown as a JSON literal that decodes back
@@ -238,7 +239,7 @@ func BenchmarkApprovalPreview64KB(b *testing.B) {
 	}
 	sb.WriteString(`","mode":"overwrite"}`)
 	req := approvalRequest{call: agent.ToolCall{CorrelationID: "c1", WireName: "mcp_files_write", Identity: "mcp:s:write",
-		Arguments: sb.String()}, tool: agent.ToolDef{Identity: "mcp:s:write"}}
+		Arguments: sb.String()}, tool: tool.Def{Identity: "mcp:s:write"}}
 	m := New(newFakeBackend(), Options{})
 	b.Run("build", func(b *testing.B) { // parse, escape, lay out, fold
 		b.ReportAllocs()

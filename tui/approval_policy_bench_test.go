@@ -8,6 +8,7 @@ import (
 
 	"vouch/agent"
 	"vouch/policy"
+	"vouch/tool"
 )
 
 // BenchmarkDecideAndPreview64KB is issue 4's figure in one operation: the
@@ -36,7 +37,7 @@ func BenchmarkDecideAndPreview64KB(b *testing.B) {
 			b.Fatalf("verdict %s, want ask (the path is outside the rule)", d.Verdict)
 		}
 		req := approvalRequest{call: agent.ToolCall{CorrelationID: "c1", WireName: "mcp_write", Identity: id, Arguments: args},
-			tool: agent.ToolDef{Identity: id}, reason: d.Reason}
+			tool: tool.Def{Identity: id}, reason: d.Reason}
 		_ = newApproval(common, req, 1, 1, DefaultKeyGrace, nil, nil).SetSize(80, 18).View()
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"vouch/agent"
 	"vouch/safetext"
+	"vouch/tool"
 )
 
 // The root's side of tool approval (SPEC D4). A run publishes an
@@ -27,7 +28,7 @@ type approvalRequest struct {
 	// queue and outlives runs (apps.go).
 	app     bool
 	call    agent.ToolCall
-	tool    agent.ToolDef
+	tool    tool.Def
 	reason  string
 	effect  string
 	preview string

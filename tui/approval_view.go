@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // approvalLabelWidth is the width of the pane's field labels ("called as ").
@@ -49,7 +50,7 @@ func (b approvalButton) label() string {
 
 func (a approval) boxWidth() int { return min(a.common.Width-4, 100) }
 
-func (a approval) innerWidth() int { return innerWidth(a.common.Styles.Modal, a.boxWidth()) }
+func (a approval) innerWidth() int { return kit.InnerWidth(a.common.Styles.Modal, a.boxWidth()) }
 
 // bodyRows is how many lines of the body (arguments and claims) show.
 func (a approval) bodyRows() int {
@@ -105,7 +106,7 @@ func (a approval) View() string {
 	case a.compact():
 		// no blank line: the buttons say when they act
 	case a.settling:
-		lines = append(lines, st.Detail.Render(ansi.Truncate(settlingNotice, w, "…")))
+		lines = append(lines, st.Detail.Render(ansi.Truncate(kit.SettlingNotice, w, "…")))
 	default:
 		lines = append(lines, "")
 	}
@@ -114,7 +115,7 @@ func (a approval) View() string {
 	} else {
 		lines = append(lines, a.buttons(w))
 	}
-	return modalBox(st, w, 0, lines)
+	return kit.ModalBox(st, w, 0, lines)
 }
 
 // header is the pane's title and the facts about the call, each value
@@ -133,7 +134,7 @@ func (a approval) header(w int) []string {
 		for i, l := range wrapped {
 			head := strings.Repeat(" ", approvalLabelWidth)
 			if i == 0 {
-				head = st.Label.Render(pad(label, approvalLabelWidth))
+				head = st.Label.Render(kit.Pad(label, approvalLabelWidth))
 			}
 			lines = append(lines, head+style.Render(l))
 		}
@@ -319,9 +320,6 @@ func (a approval) buttons(w int) string {
 	return apart(row, st.Detail.Render(later), w)
 }
 
-// settlingNotice is what a pane says while it settles (SPEC D7).
-const settlingNotice = "keys active in a moment"
-
 // settlingButtons is the row of buttons while the pane settles: the same
 // words, dimmed (SPEC D7).
 func (a approval) settlingButtons(w int) string {
@@ -341,11 +339,11 @@ func (a approval) settlingButtons(w int) string {
 		later = "(classify: not available here)"
 	}
 	if a.compact() {
-		later = settlingNotice
+		later = kit.SettlingNotice
 	}
 	if ansi.StringWidth(row)+1+ansi.StringWidth(later) > w {
 		if a.compact() {
-			return st.Detail.Render(settlingNotice)
+			return st.Detail.Render(kit.SettlingNotice)
 		}
 		return st.Detail.Render(row)
 	}

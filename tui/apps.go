@@ -8,6 +8,7 @@ import (
 
 	"vouch/agent"
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // MCP Apps in the terminal (SPEC J4). A tool bound to a ui:// resource
@@ -156,7 +157,7 @@ func (m Model) openApp() (Model, tea.Cmd) {
 func (m Model) updateAppOpened(msg appOpenedMsg) (Model, tea.Cmd) {
 	switch {
 	case msg.err != nil:
-		m.status = statusState{err: sentence(msg.err)}
+		m.status = statusState{err: kit.Sentence(msg.err)}
 	case msg.launched:
 		m.status = statusState{notice: "The app opened in your browser."}
 	default:

@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // appConsent asks the person whether an app view may open a link or add a
@@ -14,10 +15,10 @@ import (
 // the chat input. Focus starts on Refuse: only a deliberate move and
 // enter agrees. Any way out of it answers: esc refuses.
 type appConsent struct {
-	choice // the acting button agrees
-	common Common
-	grace  time.Duration
-	ev     AppConsent
+	kit.Choice // the acting button agrees
+	common     Common
+	grace      time.Duration
+	ev         AppConsent
 	// settling is true while the root holds its keys back.
 	settling bool
 }
@@ -32,36 +33,36 @@ type appConsentAnsweredMsg struct {
 }
 
 func newAppConsent(c Common, ev AppConsent, grace time.Duration) appConsent {
-	return appConsent{choice: choice{keys: c.Keys.Confirm}, common: c, grace: grace, ev: ev}
+	return appConsent{Choice: kit.Choice{Keys: c.Keys.Confirm}, common: c, grace: grace, ev: ev}
 }
 
 // KeyGrace implements Modal: the pane appears on its own (SPEC D4, D7).
 func (c appConsent) KeyGrace() time.Duration { return c.grace }
 
-// withSettling implements settleShower.
-func (c appConsent) withSettling(settling bool) Modal {
+// WithSettling implements kit.SettleShower.
+func (c appConsent) WithSettling(settling bool) kit.Modal {
 	c.settling = settling
 	return c
 }
 
-// waitingFor implements waiter.
-func (c appConsent) waitingFor() string {
+// WaitingFor implements kit.Waiter.
+func (c appConsent) WaitingFor() string {
 	return "an app of " + safetext.Line(c.ev.Tool, 40) + " waits for your consent"
 }
 
 // SetSize implements Modal.
-func (c appConsent) SetSize(width, height int) Modal {
+func (c appConsent) SetSize(width, height int) kit.Modal {
 	c.common = c.common.sized(width, height)
 	return c
 }
 
 // Update implements Modal.
-func (c appConsent) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (c appConsent) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return c, nil, nil
 	}
-	answered, yes := c.key(k)
+	answered, yes := c.Key(k)
 	if !answered {
 		return c, nil, nil
 	}
@@ -72,7 +73,7 @@ func (c appConsent) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 	case yes:
 		text = safetext.Neutralize(c.ev.Message)
 	}
-	return c, CloseModal{}, answerConsent(c.ev.Reply, yes, text, link)
+	return c, kit.CloseModal{}, answerConsent(c.ev.Reply, yes, text, link)
 }
 
 // answerConsent sends the answer once, never blocking.
@@ -90,7 +91,7 @@ func answerConsent(reply chan<- bool, yes bool, text, link string) tea.Cmd {
 // View implements Modal.
 func (c appConsent) View() string {
 	st := c.common.Styles.Modal
-	w := innerWidth(st, min(c.common.Width-4, 72))
+	w := kit.InnerWidth(st, min(c.common.Width-4, 72))
 	who := safetext.Line(c.ev.Tool, 60) + " (server " + safetext.Line(c.ev.Server, 60) + ")"
 	title, body, yes := "An app wants to open a link", "", "Open"
 	if c.ev.Link != "" {
@@ -101,11 +102,11 @@ func (c appConsent) View() string {
 			safetext.Neutralize(c.ev.Message)
 	}
 	lines := []string{st.Title.Render(title), ""}
-	lines = append(lines, wrapLines(st.Item, body, w, 12)...)
+	lines = append(lines, kit.WrapLines(st.Item, body, w, 12)...)
 	gap := ""
 	if c.settling {
-		gap = st.Detail.Render(settlingNotice)
+		gap = st.Detail.Render(kit.SettlingNotice)
 	}
-	lines = append(lines, gap, c.buttons(st, "Refuse", yes))
-	return modalBox(st, w, 0, lines)
+	lines = append(lines, gap, c.Buttons(st, "Refuse", yes))
+	return kit.ModalBox(st, w, 0, lines)
 }

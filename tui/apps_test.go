@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/tool"
 )
 
 // fakeApps is an AppHost whose events the test publishes.
@@ -128,7 +129,7 @@ func TestAppApprovalUsesThePane(t *testing.T) {
 	reply := make(chan agent.Decision, 2)
 	call := agent.ToolCall{CorrelationID: "app-1", Identity: "mcp:s:get-time", Arguments: `{}`}
 	m, _ = appEvent(t, m, apps, AppApproval{Server: "basic", Request: agent.ApprovalRequested{Call: call,
-		Tool: agent.ToolDef{Identity: call.Identity}, Reason: "new tool", Reply: reply}})
+		Tool: tool.Def{Identity: call.Identity}, Reason: "new tool", Reply: reply}})
 	a := topApproval(t, m)
 	if !a.req.app {
 		t.Fatal("the pane is not marked as an app's")
@@ -154,7 +155,7 @@ func TestAppApprovalUsesThePane(t *testing.T) {
 	// Stop on an app's pane denies: there is no run to stop.
 	reply2 := make(chan agent.Decision, 2)
 	m, _ = appEvent(t, m, apps, AppApproval{Server: "basic", Request: agent.ApprovalRequested{Call: agent.ToolCall{CorrelationID: "app-2", Identity: call.Identity, Arguments: `{}`},
-		Tool: agent.ToolDef{Identity: call.Identity}, Reply: reply2}})
+		Tool: tool.Def{Identity: call.Identity}, Reply: reply2}})
 	clk.advance(time.Second)
 	_, cmd = update(m, keyCtrlC)
 	if d := decided(t, cmd, reply2); d.Allow {

@@ -7,21 +7,17 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/tui/kit"
 )
 
 // Every function in this file returns a tea.Cmd. They are the only place the
 // interface does I/O: each captures copies of its inputs, calls the Backend
 // (or writes to the terminal) inside the closure, and returns a typed result
 // message. None of them reads or writes the Model (STYLE habits 5 and 6).
-
-// loadTimeout bounds each Backend look-up, so a dead server shows an error in
-// the status line instead of a loading state that never ends.
-const loadTimeout = 15 * time.Second
 
 // maxCopyBytes bounds what one OSC 52 write carries; terminals cap it, and
 // some drop the whole sequence beyond their cap.
@@ -42,12 +38,6 @@ type historyMsg struct {
 	err      error
 }
 
-// modelsMsg carries the result of Backend.Models.
-type modelsMsg struct {
-	models []agent.ModelInfo
-	err    error
-}
-
 // sendMsg carries the result of Backend.Send for run.
 type sendMsg struct {
 	run    int
@@ -63,7 +53,7 @@ type copiedMsg struct {
 
 func loadInfo(b Backend) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		info, err := b.Info(ctx)
 		if err != nil {
@@ -75,7 +65,7 @@ func loadInfo(b Backend) tea.Cmd {
 
 func loadHistory(b Backend) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		msgs, err := b.History(ctx)
 		if err != nil {
@@ -87,7 +77,7 @@ func loadHistory(b Backend) tea.Cmd {
 
 func loadModels(b Backend) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		models, err := b.Models(ctx)
 		if err != nil {
@@ -134,4 +124,10 @@ func osc52(text string, tmux bool) string {
 		return seq
 	}
 	return seq + "\x1bPtmux;" + strings.ReplaceAll(seq, "\x1b", "\x1b\x1b") + "\x1b\\"
+}
+
+// modelsMsg carries the result of Backend.Models.
+type modelsMsg struct {
+	models []agent.ModelInfo
+	err    error
 }

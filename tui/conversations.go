@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/tui/kit"
 )
 
 // Conversations is an optional interface a [Backend] may implement so that
@@ -42,7 +43,7 @@ type conversationStartedMsg struct {
 // newConversation asks c for a new, empty conversation.
 func newConversation(c Conversations) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		err := c.NewConversation(ctx)
 		if err != nil {
@@ -90,7 +91,7 @@ func (m Model) startConversation() (Model, tea.Cmd) {
 func (m Model) updateConversationStarted(msg conversationStartedMsg) Model {
 	m.convPending = false
 	if msg.err != nil {
-		m.status = statusState{warning: m.status.warning, err: sentence(msg.err)}
+		m.status = statusState{warning: m.status.warning, err: kit.Sentence(msg.err)}
 		return m
 	}
 	m.chat = newTranscript(m.common.Styles)

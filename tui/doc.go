@@ -12,9 +12,9 @@
 // top modal when one is open, else to the chat screen's [ChatKeyMap], else to
 // the input; results of Cmds go to the handler of their family
 // (update_keys.go, update_stream.go, update_backend.go). Shared state — size,
-// [Styles], [KeyMap], the clock — travels explicitly in [Common]; the package
-// has no mutable globals. Colours exist only as semantic tokens of a [Theme]
-// (theme.go), turned into [Styles] once by [DefaultStyles].
+// [kit.Styles], [KeyMap], the clock — travels explicitly in [Common]; the package
+// has no mutable globals. Colours exist only as semantic tokens of a [kit.Theme]
+// (tui/kit), turned into styles once by [kit.DefaultStyles].
 //
 // # I/O
 //
@@ -50,9 +50,9 @@
 //
 // # Modals
 //
-// Modals implement [Modal] and live on an explicit stack in the root. Only
+// Modals implement [kit.Modal] and live on an explicit stack in the root. Only
 // the top modal gets keys, and the help line shows its bindings; it answers
-// with an [Action] the root applies, and it receives the current size when
+// with an [kit.Action] the root applies, and it receives the current size when
 // pushed and on every resize. A modal that grants something settles
 // (settle.go, SPEC D7): no key reaches it until the keyboard has been
 // quiet for its settle period (KeyGrace, 500 ms by default) since it
@@ -64,7 +64,7 @@
 // model picker, Settings and tool approval are modals; skill install
 // preview, run history and the approvals inbox (SPEC L2) fit the same
 // interface.
-// A modal opens another on top of itself by returning [OpenModal]; every
+// A modal opens another on top of itself by returning [kit.OpenModal]; every
 // modal of the stack is drawn, bottom to top. Results of Cmds go to the top
 // modal only, so a modal that needs to see what the one above it changed
 // implements reveal, which the root calls when it is on top again.
@@ -142,7 +142,7 @@
 // the skill's state (SPEC I1, I3-I6).
 //
 // The server editor (servers_editor.go), the test report
-// (servers_report.go) and the remove confirmation (confirm.go) are modals
+// (servers_report.go) and the remove confirmation (kit.Confirm) are modals
 // above Settings. The secret field is masked and write-only: editing shows
 // only whether a secret is stored. Saving and testing never activate
 // (SPEC B2): activation is its own key in a report of a test that

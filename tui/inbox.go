@@ -10,6 +10,7 @@ import (
 
 	"vouch/agent"
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // inbox is the approvals inbox (SPEC H6, D4, L2): the tool calls of
@@ -28,15 +29,15 @@ type inbox struct {
 	policy PolicyEditor
 	desc   ToolDescriber
 
-	loads
-	items listCursor[InboxItem]
+	kit.Loads
+	items kit.ListCursor[InboxItem]
 }
 
 // newInbox returns the inbox; Init loads it (load 1). grace, d and pe are
 // what the approval pane it opens needs, as for a chat call.
 func newInbox(c Common, ib Inbox, grace time.Duration, d ToolDescriber, pe PolicyEditor) inbox {
 	in := inbox{common: c, keys: c.Keys.Workflow.Inbox, ib: ib, grace: grace, desc: d, policy: pe,
-		loads: loads{seq: 1, loading: ib != nil}}
+		Loads: kit.Loads{Seq: 1, Loading: ib != nil}}
 	in.syncKeys()
 	return in
 }
@@ -46,7 +47,7 @@ func (in inbox) Init() tea.Cmd {
 	if in.ib == nil {
 		return nil
 	}
-	return loadInbox(in.ib, in.seq)
+	return loadInbox(in.ib, in.Seq)
 }
 
 // KeyGrace implements Modal: it opens on the person's own key; the
@@ -65,23 +66,23 @@ func (in inbox) FullHelp() [][]key.Binding { return [][]key.Binding{in.ShortHelp
 func (in inbox) boxWidth() int { return min(in.common.Width-4, 100) }
 
 // SetSize implements Modal.
-func (in inbox) SetSize(width, height int) Modal {
+func (in inbox) SetSize(width, height int) kit.Modal {
 	in.common = in.common.sized(width, height)
 	return in
 }
 
 // Update implements Modal.
-func (in inbox) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (in inbox) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	in, action, cmd := in.handle(msg)
 	in.syncKeys()
 	return in, action, cmd
 }
 
-func (in inbox) handle(msg tea.Msg) (inbox, Action, tea.Cmd) {
+func (in inbox) handle(msg tea.Msg) (inbox, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case inboxMsg:
-		if in.settle(msg.seq, msg.err) {
-			in.items.set(msg.items, nil)
+		if in.Settle(msg.seq, msg.err) {
+			in.items.Set(msg.items, nil)
 		}
 		return in, nil, nil
 	case inboxAnsweredMsg:
@@ -89,10 +90,10 @@ func (in inbox) handle(msg tea.Msg) (inbox, Action, tea.Cmd) {
 		if msg.allow {
 			verb = "Allowed once"
 		}
-		in.report(msg.err, fmt.Sprintf("%s: the call %s of run %s.", verb, safetext.Line(msg.correlation, 24), safetext.Line(msg.runID, 24)))
+		in.Report(msg.err, fmt.Sprintf("%s: the call %s of run %s.", verb, safetext.Line(msg.correlation, 24), safetext.Line(msg.runID, 24)))
 		return in.reload()
 	case inboxCountMsg:
-		if msg.err == nil && !msg.closed && msg.count != len(in.items.items) {
+		if msg.err == nil && !msg.closed && msg.count != len(in.items.Items) {
 			return in.reload()
 		}
 		return in, nil, nil
@@ -100,18 +101,18 @@ func (in inbox) handle(msg tea.Msg) (inbox, Action, tea.Cmd) {
 		k := in.keys
 		switch {
 		case key.Matches(msg, k.Close):
-			return in, CloseModal{}, nil
+			return in, kit.CloseModal{}, nil
 		case key.Matches(msg, k.Up):
-			in.items.up()
+			in.items.Up()
 		case key.Matches(msg, k.Down):
-			in.items.down()
+			in.items.Down()
 		case key.Matches(msg, k.Refresh):
-			in.notice = ""
+			in.Notice = ""
 			return in.reload()
 		case key.Matches(msg, k.Open):
-			if it, ok := in.items.selected(); ok {
-				in.notice = ""
-				return in, OpenModal{Modal: in.approvalFor(it)}, nil
+			if it, ok := in.items.Selected(); ok {
+				in.Notice = ""
+				return in, kit.OpenModal{Modal: in.approvalFor(it)}, nil
 			}
 		}
 	}
@@ -119,15 +120,15 @@ func (in inbox) handle(msg tea.Msg) (inbox, Action, tea.Cmd) {
 }
 
 // reload asks for the waiting calls again; the list stays on screen.
-func (in inbox) reload() (inbox, Action, tea.Cmd) {
+func (in inbox) reload() (inbox, kit.Action, tea.Cmd) {
 	if in.ib == nil {
 		return in, nil, nil
 	}
-	return in, nil, loadInbox(in.ib, in.begin())
+	return in, nil, loadInbox(in.ib, in.Begin())
 }
 
-// reveal implements revealer: the approval pane above closed.
-func (in inbox) reveal() (Modal, tea.Cmd) {
+// Reveal implements kit.Revealer: the approval pane above closed.
+func (in inbox) Reveal() (kit.Modal, tea.Cmd) {
 	in, _, cmd := in.reload()
 	in.syncKeys()
 	return in, cmd
@@ -146,43 +147,43 @@ func (in inbox) approvalFor(it InboxItem) approval {
 
 func (in *inbox) syncKeys() {
 	k := &in.keys
-	k.Up.SetEnabled(len(in.items.items) > 1)
-	k.Down.SetEnabled(len(in.items.items) > 1)
-	k.Open.SetEnabled(len(in.items.items) > 0)
+	k.Up.SetEnabled(len(in.items.Items) > 1)
+	k.Down.SetEnabled(len(in.items.Items) > 1)
+	k.Open.SetEnabled(len(in.items.Items) > 0)
 	k.Refresh.SetEnabled(in.ib != nil)
 }
 
 // View implements Modal.
 func (in inbox) View() string {
 	st := in.common.Styles.Modal
-	inner := innerWidth(st, in.boxWidth())
+	inner := kit.InnerWidth(st, in.boxWidth())
 	height := in.common.Height - st.Frame.GetVerticalFrameSize()
 	title := "Approvals inbox"
-	if in.loaded {
-		title += fmt.Sprintf(" (%d waiting)", len(in.items.items))
+	if in.Loaded {
+		title += fmt.Sprintf(" (%d waiting)", len(in.items.Items))
 	}
 	lines := []string{st.Title.Render(title)}
-	lines = append(lines, wrapLines(st.Detail, "Calls of scheduled and profile runs that need your approval. "+
+	lines = append(lines, kit.WrapLines(st.Detail, "Calls of scheduled and profile runs that need your approval. "+
 		"Each run waits, or stops waiting at its deadline.", inner, 2)...)
 	lines = append(lines, "")
-	foot := in.said(st, inner)
+	foot := in.Said(st, inner)
 	switch {
 	case in.ib == nil:
 		lines = append(lines, st.Detail.Render("The approvals inbox is not available here."))
 	case foot != nil:
-	case in.loading && !in.loaded:
+	case in.Loading && !in.Loaded:
 		foot = []string{st.Detail.Render("Loading…")}
 	}
-	if in.loaded && len(in.items.items) == 0 {
+	if in.Loaded && len(in.items.Items) == 0 {
 		lines = append(lines, st.Detail.Render("Nothing waits for you."))
 	}
 	var body []string
 	focus := 0
-	for i, it := range in.items.items {
-		if i == in.items.cursor {
+	for i, it := range in.items.Items {
+		if i == in.items.Cursor {
 			focus = len(body)
 		}
-		body = append(body, in.rows(it, i == in.items.cursor, inner)...)
+		body = append(body, in.rows(it, i == in.items.Cursor, inner)...)
 	}
 	room := max(height-len(lines)-len(foot), 1)
 	if len(body) > room {
@@ -193,7 +194,7 @@ func (in inbox) View() string {
 	for len(lines) < height-len(foot) {
 		lines = append(lines, "")
 	}
-	return modalBox(st, inner, height, append(lines, foot...))
+	return kit.ModalBox(st, inner, height, append(lines, foot...))
 }
 
 // rows renders one waiting call on two lines: the tool and the run; then
@@ -223,7 +224,7 @@ func (in inbox) rows(it InboxItem, focused bool, w int) []string {
 	if !it.Deadline.IsZero() {
 		wait += " · stops waiting " + until(now, it.Deadline)
 	}
-	second := "    " + firstLine(it.Task, 0)
+	second := "    " + kit.FirstLine(it.Task, 0)
 	return []string{
 		cursor + tool + st.Detail.Render(cut("  "+who, w-2-ansi.StringWidth(tool))),
 		st.Detail.Render(cut(second+" — "+wait, w)),
@@ -232,7 +233,7 @@ func (in inbox) rows(it InboxItem, focused bool, w int) []string {
 
 // sinceShort is how long before now t was, without "ago": "5m", "just now".
 func sinceShort(now, t time.Time) string {
-	s := ago(now, t)
+	s := kit.Ago(now, t)
 	if len(s) > 4 && s[len(s)-4:] == " ago" {
 		return s[:len(s)-4]
 	}

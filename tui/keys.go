@@ -1,6 +1,10 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"vouch/tui/kit"
+
+	"github.com/charmbracelet/bubbles/key"
+)
 
 // KeyMap is every binding of the interface, grouped by the pane or modal
 // that owns them. It travels in Common; each component copies its group at
@@ -14,7 +18,7 @@ type KeyMap struct {
 	Editor   ServerEditorKeyMap
 	Report   TestReportKeyMap
 	Tools    ToolsKeyMap
-	Confirm  ConfirmKeyMap
+	Confirm  kit.ConfirmKeyMap
 	Approval ApprovalKeyMap
 	Rule     RuleEditorKeyMap
 	Policy   PolicyKeyMap
@@ -36,7 +40,7 @@ func DefaultKeyMap() KeyMap {
 		Editor:   DefaultServerEditorKeyMap(),
 		Report:   DefaultTestReportKeyMap(),
 		Tools:    DefaultToolsKeyMap(),
-		Confirm:  DefaultConfirmKeyMap(),
+		Confirm:  kit.DefaultConfirmKeyMap(),
 		Approval: DefaultApprovalKeyMap(),
 		Rule:     DefaultRuleEditorKeyMap(),
 		Policy:   DefaultPolicyKeyMap(),
@@ -139,32 +143,4 @@ func (k ChatKeyMap) FullHelp() [][]key.Binding {
 		{k.Runs, k.Inbox, k.OpenLatestApp},
 		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 	}
-}
-
-// PickerKeyMap is the model picker's bindings. Typing filters the list.
-type PickerKeyMap struct {
-	Up     key.Binding
-	Down   key.Binding
-	Select key.Binding
-	Close  key.Binding
-}
-
-// DefaultPickerKeyMap returns the model picker's default bindings.
-func DefaultPickerKeyMap() PickerKeyMap {
-	return PickerKeyMap{
-		Up:     key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
-		Down:   key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
-		Select: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "select")),
-		Close:  key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
-	}
-}
-
-// ShortHelp implements help.KeyMap.
-func (k PickerKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.Select, k.Close}
-}
-
-// FullHelp implements help.KeyMap.
-func (k PickerKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.ShortHelp()}
 }

@@ -121,28 +121,3 @@ func DefaultToolsKeyMap() ToolsKeyMap {
 		Close:       key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
 	}
 }
-
-// ConfirmKeyMap is a confirmation's bindings. The default choice is the
-// harmless one; confirming takes a deliberate move first.
-type ConfirmKeyMap struct {
-	Left   key.Binding
-	Right  key.Binding
-	Choose key.Binding
-	Cancel key.Binding
-}
-
-// DefaultConfirmKeyMap returns a confirmation's default bindings.
-func DefaultConfirmKeyMap() ConfirmKeyMap {
-	return ConfirmKeyMap{
-		Left:   key.NewBinding(key.WithKeys("left", "h", "shift+tab"), key.WithHelp("←/→", "choose")),
-		Right:  key.NewBinding(key.WithKeys("right", "l", "tab"), key.WithHelp("→", "right")),
-		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm choice")),
-		Cancel: key.NewBinding(key.WithKeys("esc", "ctrl+c", "n"), key.WithHelp("esc", "cancel")),
-	}
-}
-
-// ShortHelp implements help.KeyMap.
-func (k ConfirmKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Left, k.Choose, k.Cancel} }
-
-// FullHelp implements help.KeyMap.
-func (k ConfirmKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

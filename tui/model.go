@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"vouch/agent"
+	"vouch/tui/kit"
 )
 
 // The smallest terminal the interface draws in (SPEC L1, L6): a common
@@ -149,12 +150,12 @@ func New(b Backend, opts Options) Model {
 	if opts.KeyGrace <= 0 {
 		opts.KeyGrace = DefaultKeyGrace
 	}
-	theme := DefaultTheme()
+	theme := kit.DefaultTheme()
 	if opts.NoColor {
-		theme = NoColorTheme()
+		theme = kit.NoColorTheme()
 	}
-	st := DefaultStyles(opts.Renderer, theme)
-	c := Common{Width: MinWidth, Height: MinHeight, Styles: st, Keys: DefaultKeyMap(), Now: opts.Now}
+	st := kit.DefaultStyles(opts.Renderer, theme)
+	c := Common{Common: kit.Common{Width: MinWidth, Height: MinHeight, Styles: st, Now: opts.Now}, Keys: DefaultKeyMap()}
 
 	h := help.New()
 	h.Styles = st.Help

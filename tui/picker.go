@@ -12,6 +12,7 @@ import (
 
 	"vouch/agent"
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // picker is the model picker modal: the models the server offers, filtered
@@ -70,20 +71,20 @@ func (p picker) ShortHelp() []key.Binding { return p.keys.ShortHelp() }
 func (p picker) FullHelp() [][]key.Binding { return p.keys.FullHelp() }
 
 // SetSize implements Modal.
-func (p picker) SetSize(width, height int) Modal {
+func (p picker) SetSize(width, height int) kit.Modal {
 	p.common = p.common.sized(width, height)
 	p.filter.Width = p.boxWidth() - 8
 	return p
 }
 
 // Update implements Modal.
-func (p picker) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (p picker) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case modelsMsg:
 		p.loading = false
 		p.err = ""
 		if msg.err != nil {
-			p.err = sentence(msg.err)
+			p.err = kit.Sentence(msg.err)
 		} else {
 			p.models = msg.models
 		}
@@ -92,12 +93,12 @@ func (p picker) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, p.keys.Close):
-			return p, CloseModal{}, nil
+			return p, kit.CloseModal{}, nil
 		case key.Matches(msg, p.keys.Select):
 			if len(p.visible) == 0 {
 				return p, nil, nil
 			}
-			return p, SelectModel{Model: p.models[p.visible[p.cursor]]}, nil
+			return p, kit.SelectModel{Model: p.models[p.visible[p.cursor]]}, nil
 		case key.Matches(msg, p.keys.Up):
 			p.cursor = max(p.cursor-1, 0)
 			return p, nil, nil
@@ -182,7 +183,7 @@ func (p picker) row(m agent.ModelInfo, selected bool, w int) string {
 	mark := cursor + inUse + " "
 	detail := ""
 	if m.ContextWindow > 0 {
-		detail = tokens(m.ContextWindow) + " ctx"
+		detail = kit.Tokens(m.ContextWindow) + " ctx"
 		if m.WindowSource != "" {
 			detail += " · " + m.WindowSource
 		}
@@ -195,4 +196,32 @@ func (p picker) row(m agent.ModelInfo, selected bool, w int) string {
 		return st.Selected.Render(mark + id + strings.Repeat(" ", gap) + detail)
 	}
 	return st.Item.Render(mark+id) + strings.Repeat(" ", gap) + st.Detail.Render(detail)
+}
+
+// PickerKeyMap is the model picker's bindings. Typing filters the list.
+type PickerKeyMap struct {
+	Up     key.Binding
+	Down   key.Binding
+	Select key.Binding
+	Close  key.Binding
+}
+
+// DefaultPickerKeyMap returns the model picker's default bindings.
+func DefaultPickerKeyMap() PickerKeyMap {
+	return PickerKeyMap{
+		Up:     key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
+		Down:   key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
+		Select: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "select")),
+		Close:  key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k PickerKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Select, k.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (k PickerKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.ShortHelp()}
 }

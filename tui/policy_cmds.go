@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/policy"
+	"vouch/tui/kit"
 )
 
 // The Cmds of the rule editor and of Settings › Policy. Like cmds.go, each
@@ -56,7 +57,7 @@ func (m Model) policyEditor() PolicyEditor {
 // loadPolicy asks pe for the rules and the most recent decisions.
 func loadPolicy(pe PolicyEditor, seq int) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		msg := policyMsg{seq: seq}
 		msg.rules, msg.rulesErr = pe.Rules(ctx)
@@ -82,7 +83,7 @@ func loadPolicy(pe PolicyEditor, seq int) tea.Cmd {
 // the error.
 func saveRule(pe PolicyEditor, r policy.Rule) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		err := pe.SaveRule(ctx, r)
 		if err != nil {
@@ -95,7 +96,7 @@ func saveRule(pe PolicyEditor, r policy.Rule) tea.Cmd {
 // deleteRule removes the rule of identity.
 func deleteRule(pe PolicyEditor, identity string) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		err := pe.DeleteRule(ctx, identity)
 		if err != nil {
@@ -103,10 +104,4 @@ func deleteRule(pe PolicyEditor, identity string) tea.Cmd {
 		}
 		return ruleDeletedMsg{identity: identity, err: err}
 	}
-}
-
-// deliverMsg returns a Cmd that hands msg on: a modal that closes passes a
-// result to the modal below it this way.
-func deliverMsg(msg tea.Msg) tea.Cmd {
-	return func() tea.Msg { return msg }
 }

@@ -9,6 +9,7 @@ import (
 
 	"vouch/agent"
 	"vouch/policy"
+	"vouch/tool"
 )
 
 // policyBackend is a fakeBackend that also implements PolicyEditor. It
@@ -97,7 +98,7 @@ var (
 	csvCall = agent.ToolCall{ID: "call_3", CorrelationID: "c-csv-3", WireName: "mcp_data_export",
 		Identity:  "mcp:7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f:export_csv",
 		Arguments: `{"path":"/srv/data/x.csv","rows":120,"mode":"overwrite","url":"https://data.example/api","esc":"a` + "\\u001b" + `[2J"}`}
-	csvTool = agent.ToolDef{Identity: csvCall.Identity}
+	csvTool = tool.Def{Identity: csvCall.Identity}
 )
 
 // sampleRules are stored rules: one narrowed allow, a block with a hostile

@@ -8,6 +8,7 @@ import (
 
 	"vouch/policy"
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // policyPage is the Policy page of Settings (SPEC D1, D4, L2; issue 4
@@ -23,13 +24,13 @@ import (
 // model wrote. Without a PolicyEditor the page says policy is not
 // available here.
 type policyPage struct {
-	pageFrame
-	loads  // err is the last action's failure; a load's are below
-	common Common
-	keys   PolicyKeyMap
-	policy PolicyEditor
+	kit.PageFrame
+	kit.Loads // err is the last action's failure; a load's are below
+	common    Common
+	keys      PolicyKeyMap
+	policy    PolicyEditor
 
-	rules      listCursor[policy.Rule]
+	rules      kit.ListCursor[policy.Rule]
 	changed    map[string]bool // rules whose tool changed since (SPEC D8)
 	records    []policy.Record
 	rulesErr   string
@@ -58,20 +59,20 @@ func (p policyPage) FullHelp() [][]key.Binding {
 }
 
 func (p policyPage) setSize(width, height int) settingsPage {
-	p.resize(width, height)
+	p.Resize(width, height)
 	return p
 }
 
 // focus shows the page and reloads it: a rule saved from an approval pane,
 // or decisions made since, show when the page is seen.
 func (p policyPage) focus() (settingsPage, tea.Cmd) {
-	p.active = true
+	p.Active = true
 	p, cmd := p.reload()
 	return p, cmd
 }
 
 func (p policyPage) blur() settingsPage {
-	p.active = false
+	p.Active = false
 	return p
 }
 
@@ -81,19 +82,19 @@ func (p policyPage) reload() (policyPage, tea.Cmd) {
 	if p.policy == nil {
 		return p, nil
 	}
-	return p, loadPolicy(p.policy, p.begin())
+	return p, loadPolicy(p.policy, p.Begin())
 }
 
-func (p policyPage) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
+func (p policyPage) update(msg tea.Msg) (settingsPage, kit.Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
 	p.syncKeys()
 	return p, action, cmd
 }
 
-func (p policyPage) handle(msg tea.Msg) (policyPage, Action, tea.Cmd) {
+func (p policyPage) handle(msg tea.Msg) (policyPage, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case policyMsg:
-		if msg.seq != p.seq {
+		if msg.seq != p.Seq {
 			return p, nil, nil
 		}
 		return p.loadedMsg(msg), nil, nil
@@ -110,53 +111,53 @@ func (p policyPage) handle(msg tea.Msg) (policyPage, Action, tea.Cmd) {
 // loadedMsg applies a load; the cursor stays on the same rule if it is
 // still there.
 func (p policyPage) loadedMsg(msg policyMsg) policyPage {
-	p.loading = false
+	p.Loading = false
 	p.rulesErr, p.recordsErr = "", ""
 	if msg.rulesErr != nil {
-		p.rulesErr = sentence(msg.rulesErr)
+		p.rulesErr = kit.Sentence(msg.rulesErr)
 	} else {
-		p.rules.set(msg.rules, func(a, b policy.Rule) bool { return a.Identity == b.Identity })
+		p.rules.Set(msg.rules, func(a, b policy.Rule) bool { return a.Identity == b.Identity })
 		p.changed = msg.changed
 	}
 	if msg.recordsErr != nil {
-		p.recordsErr = sentence(msg.recordsErr)
+		p.recordsErr = kit.Sentence(msg.recordsErr)
 	} else {
 		p.records = msg.records
 	}
-	p.loaded = true
+	p.Loaded = true
 	return p
 }
 
 // outcome reports what a Cmd did, in one sentence, and reloads.
-func (p policyPage) outcome(err error, done string) (policyPage, Action, tea.Cmd) {
-	p.report(err, done)
+func (p policyPage) outcome(err error, done string) (policyPage, kit.Action, tea.Cmd) {
+	p.Report(err, done)
 	p, cmd := p.reload()
 	return p, nil, cmd
 }
 
-func (p policyPage) key(msg tea.KeyMsg) (policyPage, Action, tea.Cmd) {
+func (p policyPage) key(msg tea.KeyMsg) (policyPage, kit.Action, tea.Cmd) {
 	k := p.keys
-	cur, ok := p.rules.selected()
+	cur, ok := p.rules.Selected()
 	switch {
 	case key.Matches(msg, k.Close):
-		return p, CloseModal{}, nil
+		return p, kit.CloseModal{}, nil
 	case key.Matches(msg, k.Up):
-		p.rules.up()
+		p.rules.Up()
 	case key.Matches(msg, k.Down):
-		p.rules.down()
+		p.rules.Down()
 	case key.Matches(msg, k.Refresh):
-		p.notice = ""
+		p.Notice = ""
 		p, cmd := p.reload()
 		return p, nil, cmd
 	case !ok:
 		return p, nil, nil
 	case key.Matches(msg, k.Edit):
-		return p, OpenModal{Modal: newRuleEditor(p.common, p.policy, draftFromRule(cur), 0)}, nil
+		return p, kit.OpenModal{Modal: newRuleEditor(p.common, p.policy, draftFromRule(cur), 0)}, nil
 	case key.Matches(msg, k.Delete):
 		body := "Delete the rule for " + safetext.Line(cur.Identity, 60) +
 			"? The tool then asks on every call again, in runs that start later."
-		c := newConfirm(p.common, "Delete rule", body, "Delete", deleteRule(p.policy, cur.Identity))
-		return p, OpenModal{Modal: c}, nil
+		c := kit.NewConfirm(p.common.Common, p.common.Keys.Confirm, "Delete rule", body, "Delete", deleteRule(p.policy, cur.Identity))
+		return p, kit.OpenModal{Modal: c}, nil
 	}
 	return p, nil, nil
 }
@@ -165,10 +166,10 @@ func (p policyPage) key(msg tea.KeyMsg) (policyPage, Action, tea.Cmd) {
 func (p *policyPage) syncKeys() {
 	k := &p.keys
 	avail := p.policy != nil
-	_, sel := p.rules.selected()
+	_, sel := p.rules.Selected()
 	sel = sel && avail
-	k.Up.SetEnabled(len(p.rules.items) > 1)
-	k.Down.SetEnabled(len(p.rules.items) > 1)
+	k.Up.SetEnabled(len(p.rules.Items) > 1)
+	k.Down.SetEnabled(len(p.rules.Items) > 1)
 	k.Refresh.SetEnabled(avail)
 	k.Edit.SetEnabled(sel)
 	k.Delete.SetEnabled(sel)

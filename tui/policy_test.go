@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/policy"
+	"vouch/tui/kit"
 )
 
 // TestClassifyNeedsPolicyEditor: without a PolicyEditor, c is disabled,
@@ -278,7 +279,7 @@ func TestRuleEditorCancel(t *testing.T) {
 // space choose options on an option field, toggle and switch a constraint
 // on its switch, and are ordinary editing keys in a text field.
 func TestRuleEditorKeys(t *testing.T) {
-	c := Common{Width: 80, Height: 18, Styles: DefaultStyles(nil, DefaultTheme()), Keys: DefaultKeyMap(), Now: func() time.Time { return t0 }}
+	c := Common{Common: kit.Common{Width: 80, Height: 18, Styles: kit.DefaultStyles(nil, kit.DefaultTheme()), Now: func() time.Time { return t0 }}, Keys: DefaultKeyMap()}
 	d := draftFromCall(csvCall.Identity, csvCall.Arguments)
 	tests := []struct {
 		name  string
@@ -318,7 +319,7 @@ func TestRuleEditorKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var md Modal = newRuleEditor(c, newPolicyBackend(), d, 0).SetSize(80, 18)
+			var md kit.Modal = newRuleEditor(c, newPolicyBackend(), d, 0).SetSize(80, 18)
 			for _, k := range tt.keys {
 				md, _, _ = md.Update(keyNamed(k))
 			}
@@ -432,7 +433,7 @@ func TestPolicyPage(t *testing.T) {
 	m, _ = update(m, keyDown)
 	m, _ = update(m, keyDown)
 	m, _ = update(m, keyRune('x'))
-	if c := topModal[confirm](t, m); c.onAct {
+	if c := topModal[kit.Confirm](t, m); c.OnAct {
 		t.Fatal("delete confirmation starts on Delete")
 	}
 	m, cmd = update(m, keyEnter)
@@ -449,7 +450,7 @@ func TestPolicyPage(t *testing.T) {
 		t.Errorf("DeleteRule got %q, want the selected rule", deleted)
 	}
 	view = m.View()
-	if p := settingsPageOf[policyPage](t, m); !strings.Contains(view, "Deleted the rule for builtin:fs_write") || len(p.rules.items) != 2 {
+	if p := settingsPageOf[policyPage](t, m); !strings.Contains(view, "Deleted the rule for builtin:fs_write") || len(p.rules.Items) != 2 {
 		t.Errorf("page after the delete:\n%s", view)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"vouch/policy"
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // Column widths of the Policy page; identities and constraints share the
@@ -23,12 +24,12 @@ const (
 
 func (p policyPage) view() string {
 	st := p.common.Styles.Modal
-	w := p.width
+	w := p.Width
 	if p.policy == nil {
 		return st.Detail.Render("Policy is not available here.")
 	}
 	foot := p.footer(w)
-	if p.loading && !p.loaded {
+	if p.Loading && !p.Loaded {
 		return strings.Join(append([]string{st.Detail.Render("Loading the policy…"), ""}, foot...), "\n")
 	}
 	decisions := p.decisionLines(w)
@@ -39,7 +40,7 @@ func (p policyPage) view() string {
 	}
 	// The sections share what the footer and a blank line between them
 	// leave; the rules, which the keys act on, get up to two thirds.
-	avail := max(p.height-len(foot)-1, 4)
+	avail := max(p.Height-len(foot)-1, 4)
 	ruleRows := min(need, max(avail-len(decisions), avail*2/3, 3))
 	lines := p.ruleLines(blocks, ruleRows, w)
 	lines = append(lines, "")
@@ -59,13 +60,13 @@ func (p policyPage) view() string {
 func (p policyPage) footer(w int) []string {
 	st := p.common.Styles.Modal
 	switch {
-	case p.err != "":
-		return wrapLines(st.Error, "✗ "+p.err, w, 2)
-	case p.notice != "":
-		return []string{st.Detail.Render(safetext.Line(p.notice, w))}
+	case p.Err != "":
+		return kit.WrapLines(st.Error, "✗ "+p.Err, w, 2)
+	case p.Notice != "":
+		return []string{st.Detail.Render(safetext.Line(p.Notice, w))}
 	}
-	s := fmt.Sprintf("%s · %s", plural(len(p.rules.items), "rule"), plural(len(p.records), "recent decision"))
-	if p.loading {
+	s := fmt.Sprintf("%s · %s", kit.Plural(len(p.rules.Items), "rule"), kit.Plural(len(p.records), "recent decision"))
+	if p.Loading {
 		s += " · refreshing…"
 	}
 	return []string{st.Detail.Render(s)}
@@ -79,25 +80,25 @@ func (p policyPage) ruleBlocks(w int) [][]string {
 	st := p.common.Styles.Modal
 	idW := ruleIDWidth(w)
 	consW := max(w-2-idW-classColWidth-effectColWidth-3, 8)
-	blocks := make([][]string, len(p.rules.items))
-	for i, r := range p.rules.items {
-		cursor, id := "  ", st.Item.Render(pad(shortIdentity(r.Identity, idW), idW))
-		if i == p.rules.cursor {
+	blocks := make([][]string, len(p.rules.Items))
+	for i, r := range p.rules.Items {
+		cursor, id := "  ", st.Item.Render(kit.Pad(shortIdentity(r.Identity, idW), idW))
+		if i == p.rules.Cursor {
 			cursor = st.Prompt.Render("› ")
-			id = pad(st.Selected.Render(shortIdentity(r.Identity, idW)), idW)
+			id = kit.Pad(st.Selected.Render(shortIdentity(r.Identity, idW)), idW)
 		}
-		row := cursor + id + " " + pad(classBadge(st, r.Class), classColWidth) + " " +
-			st.Item.Render(pad(safetext.Line(string(r.Effect), effectColWidth), effectColWidth)) + " " +
+		row := cursor + id + " " + kit.Pad(classBadge(st, r.Class), classColWidth) + " " +
+			st.Item.Render(kit.Pad(safetext.Line(string(r.Effect), effectColWidth), effectColWidth)) + " " +
 			st.Detail.Render(safetext.Line(constraintSummary(r.Constraints), consW))
 		blocks[i] = []string{row}
 		if p.changed[r.Identity] {
 			blocks[i] = append(blocks[i], st.StatusWarn.Render("    "+safetext.Line(
 				"⚠ "+policy.MarkChanged+": this rule does not apply; press "+p.keys.Edit.Help().Key+" to classify it again", w-4)))
 		}
-		if i == p.rules.cursor {
+		if i == p.rules.Cursor {
 			detail := []string{safetext.Line(r.Identity, 0)}
 			if !r.Updated.IsZero() {
-				detail = append(detail, "updated "+ago(p.common.Now(), r.Updated))
+				detail = append(detail, "updated "+kit.Ago(p.common.Now(), r.Updated))
 			}
 			if r.Note != "" {
 				detail = append(detail, "note: "+safetext.Line(r.Note, 0))
@@ -115,16 +116,16 @@ func (p policyPage) ruleLines(blocks [][]string, rows, w int) []string {
 	lines := []string{st.Group.Render("Rules")}
 	switch {
 	case p.rulesErr != "":
-		return append(lines, wrapLines(st.Error, "✗ "+p.rulesErr, w, 2)...)
-	case len(p.rules.items) == 0:
+		return append(lines, kit.WrapLines(st.Error, "✗ "+p.rulesErr, w, 2)...)
+	case len(p.rules.Items) == 0:
 		return append(lines, st.Detail.Render(safetext.Line(
 			"No rules yet: every external tool asks. Classify one with c in its approval pane.", w)))
 	}
 	idW := ruleIDWidth(w)
-	lines = append(lines, st.Detail.Render("  "+pad("Tool", idW)+" "+pad("Class", classColWidth)+" "+
-		pad("Effect", effectColWidth)+" Constraints"))
+	lines = append(lines, st.Detail.Render("  "+kit.Pad("Tool", idW)+" "+kit.Pad("Class", classColWidth)+" "+
+		kit.Pad("Effect", effectColWidth)+" Constraints"))
 	room := max(rows-2, 1)
-	return append(lines, scrollBlocks(blocks, p.rules.cursor, room)...)
+	return append(lines, kit.ScrollBlocks(blocks, p.rules.Cursor, room)...)
 }
 
 // decisionLines is the recent decisions section, newest first: each
@@ -134,7 +135,7 @@ func (p policyPage) decisionLines(w int) []string {
 	lines := []string{st.Group.Render("Recent decisions") + st.Detail.Render(" · newest first")}
 	switch {
 	case p.recordsErr != "":
-		return append(lines, wrapLines(st.Error, "✗ "+p.recordsErr, w, 2)...)
+		return append(lines, kit.WrapLines(st.Error, "✗ "+p.recordsErr, w, 2)...)
 	case len(p.records) == 0:
 		return append(lines, st.Detail.Render("No decisions recorded yet."))
 	}
@@ -143,10 +144,10 @@ func (p policyPage) decisionLines(w int) []string {
 	for i := len(p.records) - 1; i >= 0; i-- {
 		r := p.records[i]
 		lines = append(lines, "  "+
-			st.Detail.Render(pad(ago(now, r.At), agoColWidth))+" "+
-			pad(outcomeBadge(st, r.Outcome), outcomeColWidth)+" "+
-			st.Item.Render(pad(safetext.Line(r.By, byColWidth), byColWidth))+" "+
-			st.Detail.Render(pad(safetext.Line(r.CorrelationID, callColWidth), callColWidth))+" "+
+			st.Detail.Render(kit.Pad(kit.Ago(now, r.At), agoColWidth))+" "+
+			kit.Pad(outcomeBadge(st, r.Outcome), outcomeColWidth)+" "+
+			st.Item.Render(kit.Pad(safetext.Line(r.By, byColWidth), byColWidth))+" "+
+			st.Detail.Render(kit.Pad(safetext.Line(r.CorrelationID, callColWidth), callColWidth))+" "+
 			st.Item.Render(shortIdentity(r.Identity, idW)))
 		if r.Note != "" {
 			lines = append(lines, st.Detail.Render("    "+safetext.Line("note: "+r.Note, w-4)))
@@ -167,7 +168,7 @@ func shortIdentity(identity string, width int) string {
 }
 
 // classBadge shows a class; allow and block stand out.
-func classBadge(st ModalStyles, c policy.Class) string {
+func classBadge(st kit.ModalStyles, c policy.Class) string {
 	var style lipgloss.Style
 	switch c {
 	case policy.Allow:
@@ -182,7 +183,7 @@ func classBadge(st ModalStyles, c policy.Class) string {
 
 // outcomeBadge shows an outcome as a symbol and a word, so that it reads
 // the same without colour (NO_COLOR).
-func outcomeBadge(st ModalStyles, o policy.Outcome) string {
+func outcomeBadge(st kit.ModalStyles, o policy.Outcome) string {
 	var style lipgloss.Style
 	var sym string
 	switch o {

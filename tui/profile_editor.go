@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // profileEditor adds or edits an Agent Profile (SPEC H2, L2), above
@@ -60,7 +61,7 @@ func newProfileEditor(c Common, p Profiles, name string) profileEditor {
 		pfTask:        "what each scheduled run is asked",
 	}
 	for i := range e.inputs {
-		e.inputs[i] = fieldInput(st, "", placeholders[i], 2048)
+		e.inputs[i] = kit.FieldInput(st, "", placeholders[i], 2048)
 	}
 	e.inputs[pfName].SetValue(safetext.Line(name, 0))
 	e.focus = pfName
@@ -100,9 +101,9 @@ func (e profileEditor) FullHelp() [][]key.Binding {
 func (e profileEditor) boxWidth() int { return min(e.common.Width-4, 76) }
 
 // SetSize implements Modal.
-func (e profileEditor) SetSize(width, height int) Modal {
+func (e profileEditor) SetSize(width, height int) kit.Modal {
 	e.common = e.common.sized(width, height)
-	w := innerWidth(e.common.Styles.Modal, e.boxWidth()) - labelWidth - 2
+	w := kit.InnerWidth(e.common.Styles.Modal, e.boxWidth()) - labelWidth - 2
 	for i := range e.inputs {
 		e.inputs[i].Width = w
 	}
@@ -110,20 +111,20 @@ func (e profileEditor) SetSize(width, height int) Modal {
 }
 
 // Update implements Modal.
-func (e profileEditor) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (e profileEditor) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	e, action, cmd := e.handle(msg)
 	e.syncKeys()
 	return e, action, cmd
 }
 
-func (e profileEditor) handle(msg tea.Msg) (profileEditor, Action, tea.Cmd) {
+func (e profileEditor) handle(msg tea.Msg) (profileEditor, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case profileFormMsg:
 		if msg.name != e.name || e.loaded {
 			return e, nil, nil
 		}
 		if msg.err != nil {
-			e.err, e.errField = sentence(msg.err), -1
+			e.err, e.errField = kit.Sentence(msg.err), -1
 			return e, nil, nil
 		}
 		e.fill(msg)
@@ -134,10 +135,10 @@ func (e profileEditor) handle(msg tea.Msg) (profileEditor, Action, tea.Cmd) {
 		}
 		e.saving = false
 		if msg.err != nil {
-			e.err, e.errField = sentence(msg.err), -1
+			e.err, e.errField = kit.Sentence(msg.err), -1
 			return e, nil, nil
 		}
-		return e, CloseModal{}, nil
+		return e, kit.CloseModal{}, nil
 	case tea.KeyMsg:
 		return e.key(msg)
 	}
@@ -215,11 +216,11 @@ func (e *profileEditor) orderSkills(enabled, policy []string) {
 	e.skills = out
 }
 
-func (e profileEditor) key(msg tea.KeyMsg) (profileEditor, Action, tea.Cmd) {
+func (e profileEditor) key(msg tea.KeyMsg) (profileEditor, kit.Action, tea.Cmd) {
 	k := e.keys
 	switch {
 	case key.Matches(msg, k.Cancel):
-		return e, CloseModal{}, nil
+		return e, kit.CloseModal{}, nil
 	case e.saving || !e.loaded:
 		return e, nil, nil
 	case key.Matches(msg, k.Save):
@@ -269,7 +270,7 @@ func (e profileEditor) key(msg tea.KeyMsg) (profileEditor, Action, tea.Cmd) {
 }
 
 // save checks the form and, when it reads, saves it.
-func (e profileEditor) save() (profileEditor, Action, tea.Cmd) {
+func (e profileEditor) save() (profileEditor, kit.Action, tea.Cmd) {
 	in, err := parseProfileForm(e.form())
 	if err != nil {
 		e.err, e.errField = err.Error(), -1
@@ -373,7 +374,7 @@ func (e profileEditor) isText(i int) bool {
 
 // moveFocus moves the cursor d fields on, wrapping around and skipping
 // the name of a saved profile.
-func (e profileEditor) moveFocus(d int) (profileEditor, Action, tea.Cmd) {
+func (e profileEditor) moveFocus(d int) (profileEditor, kit.Action, tea.Cmd) {
 	next := e.focus
 	for range pfCount {
 		next = (next + d + pfCount) % pfCount

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // skillRows is how many skills the editor shows at once.
@@ -16,7 +17,7 @@ const skillRows = 3
 // "✗".
 func (e profileEditor) View() string {
 	st := e.common.Styles.Modal
-	inner := innerWidth(st, e.boxWidth())
+	inner := kit.InnerWidth(st, e.boxWidth())
 	title := "New profile"
 	if e.name != "" {
 		title = "Edit profile " + safetext.Line(e.name, inner-20)
@@ -27,7 +28,7 @@ func (e profileEditor) View() string {
 	lines := []string{st.Title.Render(title)}
 	if e.profiles == nil {
 		lines = append(lines, "", st.Detail.Render("Agent Profiles are not available here."))
-		return modalBox(st, inner, 0, lines)
+		return kit.ModalBox(st, inner, 0, lines)
 	}
 	for i := range pfCount {
 		lines = append(lines, e.fieldLines(i, inner)...)
@@ -39,12 +40,12 @@ func (e profileEditor) View() string {
 	case e.saving:
 		lines = append(lines, st.Detail.Render("Saving…"))
 	case e.err != "":
-		lines = append(lines, wrapLines(st.Error, "✗ "+e.err, inner, 2)...)
+		lines = append(lines, kit.WrapLines(st.Error, "✗ "+e.err, inner, 2)...)
 	default:
-		lines = append(lines, wrapLines(st.Detail, "Saving makes a new revision; runs already started keep theirs. "+
+		lines = append(lines, kit.WrapLines(st.Detail, "Saving makes a new revision; runs already started keep theirs. "+
 			"Tools are chosen with t on the list.", inner, 2)...)
 	}
-	return modalBox(st, inner, 0, lines)
+	return kit.ModalBox(st, inner, 0, lines)
 }
 
 // label renders field i's label column.
@@ -55,9 +56,9 @@ func (e profileEditor) label(i int) string {
 		mark = "✗ "
 	}
 	if i == e.focus {
-		return st.FocusedLabel.Render("› " + pad(profileFieldLabels[i], labelWidth-2))
+		return st.FocusedLabel.Render("› " + kit.Pad(profileFieldLabels[i], labelWidth-2))
 	}
-	return st.Label.Render(mark + pad(profileFieldLabels[i], labelWidth-2))
+	return st.Label.Render(mark + kit.Pad(profileFieldLabels[i], labelWidth-2))
 }
 
 // fieldLines renders field i: one line, or the skills list.
@@ -104,7 +105,7 @@ func (e profileEditor) defText(w int) string {
 		text = st.Item.Render(text)
 	}
 	rest := about
-	if desc := firstLine(d.Description, 0); desc != "" {
+	if desc := kit.FirstLine(d.Description, 0); desc != "" {
 		rest += " — " + desc
 	}
 	return text + " " + st.Detail.Render(safetext.Line(rest, max(w-ansi.StringWidth(text)-1, 1)))
@@ -133,7 +134,7 @@ func (e profileEditor) skillLines(w int) []string {
 	var lines []string
 	for n := first; n < last; n++ {
 		s := e.skills[n]
-		lead := pad("", labelWidth)
+		lead := kit.Pad("", labelWidth)
 		if n == first {
 			lead = e.label(pfSkills)
 		}
@@ -155,7 +156,7 @@ func (e profileEditor) skillLines(w int) []string {
 		if s.Origin != "" {
 			about = safetext.Line(s.Origin, 40) + " · " + about
 		}
-		if d := firstLine(s.Description, 0); d != "" {
+		if d := kit.FirstLine(s.Description, 0); d != "" {
 			about += " — " + d
 		}
 		row := st.Item.Render(box+place) + name + " "

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // profileList is the Profiles page of Settings › Tools & Workflows (SPEC
@@ -18,14 +19,14 @@ import (
 // ProfileRunner; x removes it after a confirmation whose default is
 // Cancel. The panes above it reload the list when they close (reveal).
 type profileList struct {
-	pageFrame
-	loads
+	kit.PageFrame
+	kit.Loads
 	common   Common
 	keys     ProfileListKeyMap
 	profiles Profiles
 	runner   ProfileRunner // nil: profiles cannot run from here
 
-	list listCursor[ProfileSummary]
+	list kit.ListCursor[ProfileSummary]
 }
 
 func newProfileList(c Common, p Profiles) profileList {
@@ -52,12 +53,12 @@ func (l profileList) FullHelp() [][]key.Binding {
 }
 
 func (l profileList) setSize(width, height int) settingsPage {
-	l.resize(width, height)
+	l.Resize(width, height)
 	return l
 }
 
 func (l profileList) focus() (settingsPage, tea.Cmd) {
-	l.active = true
+	l.Active = true
 	l, cmd := l.reload()
 	return l, cmd
 }
@@ -66,38 +67,38 @@ func (l profileList) reload() (profileList, tea.Cmd) {
 	if l.profiles == nil {
 		return l, nil
 	}
-	return l, listProfiles(l.profiles, l.begin())
+	return l, listProfiles(l.profiles, l.Begin())
 }
 
 func (l profileList) blur() settingsPage {
-	l.active = false
+	l.Active = false
 	return l
 }
 
-func (l profileList) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
+func (l profileList) update(msg tea.Msg) (settingsPage, kit.Action, tea.Cmd) {
 	l, action, cmd := l.handle(msg)
 	l.syncKeys()
 	return l, action, cmd
 }
 
-func (l profileList) handle(msg tea.Msg) (profileList, Action, tea.Cmd) {
+func (l profileList) handle(msg tea.Msg) (profileList, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case profilesMsg:
-		if l.settle(msg.seq, msg.err) {
-			l.list.set(msg.profiles, func(a, b ProfileSummary) bool { return a.Name == b.Name })
+		if l.Settle(msg.seq, msg.err) {
+			l.list.Set(msg.profiles, func(a, b ProfileSummary) bool { return a.Name == b.Name })
 		}
 		return l, nil, nil
 	case profileRemovedMsg:
 		if msg.err != nil {
-			l.err, l.notice = sentence(msg.err), ""
+			l.Err, l.Notice = kit.Sentence(msg.err), ""
 			return l, nil, nil
 		}
-		l.err, l.notice = "", "Removed "+safetext.Line(msg.name, 40)+"; its past runs stay in the run history."
+		l.Err, l.Notice = "", "Removed "+safetext.Line(msg.name, 40)+"; its past runs stay in the run history."
 		l, cmd := l.reload()
 		return l, nil, cmd
 	case profileRunMsg:
 		if msg.err == nil {
-			l.err, l.notice = "", fmt.Sprintf("Started run %s of %s in the background; calls that need approval wait in the approvals inbox (%s).",
+			l.Err, l.Notice = "", fmt.Sprintf("Started run %s of %s in the background; calls that need approval wait in the approvals inbox (%s).",
 				safetext.Line(msg.runID, 40), safetext.Line(msg.profile, 40), l.common.Keys.Chat.Inbox.Help().Key)
 		}
 		return l, nil, nil
@@ -107,36 +108,36 @@ func (l profileList) handle(msg tea.Msg) (profileList, Action, tea.Cmd) {
 	return l, nil, nil
 }
 
-func (l profileList) key(msg tea.KeyMsg) (profileList, Action, tea.Cmd) {
+func (l profileList) key(msg tea.KeyMsg) (profileList, kit.Action, tea.Cmd) {
 	k := l.keys
-	p, sel := l.list.selected()
+	p, sel := l.list.Selected()
 	switch {
 	case key.Matches(msg, k.Close):
-		return l, CloseModal{}, nil
+		return l, kit.CloseModal{}, nil
 	case key.Matches(msg, k.Up):
-		l.list.up()
+		l.list.Up()
 	case key.Matches(msg, k.Down):
-		l.list.down()
+		l.list.Down()
 	case key.Matches(msg, k.Refresh):
-		l.notice = ""
+		l.Notice = ""
 		l, cmd := l.reload()
 		return l, nil, cmd
 	case key.Matches(msg, k.New):
-		l.notice = ""
-		return l, OpenModal{Modal: newProfileEditor(l.common, l.profiles, "")}, nil
+		l.Notice = ""
+		return l, kit.OpenModal{Modal: newProfileEditor(l.common, l.profiles, "")}, nil
 	case key.Matches(msg, k.Edit) && sel:
-		l.notice = ""
-		return l, OpenModal{Modal: newProfileEditor(l.common, l.profiles, p.Name)}, nil
+		l.Notice = ""
+		return l, kit.OpenModal{Modal: newProfileEditor(l.common, l.profiles, p.Name)}, nil
 	case key.Matches(msg, k.Tools) && sel:
-		l.notice = ""
-		return l, OpenModal{Modal: newProfileTools(l.common, l.profiles, p.Name)}, nil
+		l.Notice = ""
+		return l, kit.OpenModal{Modal: newProfileTools(l.common, l.profiles, p.Name)}, nil
 	case key.Matches(msg, k.Run) && sel && l.runner != nil:
-		l.notice = ""
-		return l, OpenModal{Modal: newProfileRun(l.common, l.runner, p.Name)}, nil
+		l.Notice = ""
+		return l, kit.OpenModal{Modal: newProfileRun(l.common, l.runner, p.Name)}, nil
 	case key.Matches(msg, k.Remove) && sel:
 		body := fmt.Sprintf("Remove the profile %s with its schedule? Its past runs stay in the run history.",
 			safetext.Line(p.Name, 40))
-		return l, OpenModal{Modal: newConfirm(l.common, "Remove profile", body, "Remove",
+		return l, kit.OpenModal{Modal: kit.NewConfirm(l.common.Common, l.common.Keys.Confirm, "Remove profile", body, "Remove",
 			removeProfile(l.profiles, p.Name))}, nil
 	}
 	return l, nil, nil
@@ -145,9 +146,9 @@ func (l profileList) key(msg tea.KeyMsg) (profileList, Action, tea.Cmd) {
 func (l *profileList) syncKeys() {
 	k := &l.keys
 	avail := l.profiles != nil
-	_, sel := l.list.selected()
-	k.Up.SetEnabled(len(l.list.items) > 1)
-	k.Down.SetEnabled(len(l.list.items) > 1)
+	_, sel := l.list.Selected()
+	k.Up.SetEnabled(len(l.list.Items) > 1)
+	k.Down.SetEnabled(len(l.list.Items) > 1)
 	k.New.SetEnabled(avail)
 	k.Edit.SetEnabled(avail && sel)
 	k.Tools.SetEnabled(avail && sel)
@@ -158,29 +159,29 @@ func (l *profileList) syncKeys() {
 
 func (l profileList) view() string {
 	st := l.common.Styles.Modal
-	w := l.width
+	w := l.Width
 	if l.profiles == nil {
 		return st.Detail.Render("Agent Profiles are not available here.")
 	}
-	foot := l.said(st, w)
-	if foot == nil && l.loading && !l.loaded {
+	foot := l.Said(st, w)
+	if foot == nil && l.Loading && !l.Loaded {
 		foot = []string{st.Detail.Render("Loading profiles…")}
 	}
 	var body []string
 	switch {
-	case !l.loaded:
-	case len(l.list.items) == 0:
-		body = wrapLines(st.Detail, "No profiles yet. A profile ties a definition to a model, the tools it may "+
+	case !l.Loaded:
+	case len(l.list.Items) == 0:
+		body = kit.WrapLines(st.Detail, "No profiles yet. A profile ties a definition to a model, the tools it may "+
 			"use, a workspace folder, skills and an optional schedule; n makes one.", w, 3)
 	default:
-		body = append(body, st.Label.Render(pad("  Profile", 22)+pad("Definition", 20)+pad("Rev", 5)+"Tools Skills  Schedule"))
-		for i, p := range l.list.items {
-			body = append(body, l.row(p, i == l.list.cursor, w))
+		body = append(body, st.Label.Render(kit.Pad("  Profile", 22)+kit.Pad("Definition", 20)+kit.Pad("Rev", 5)+"Tools Skills  Schedule"))
+		for i, p := range l.list.Items {
+			body = append(body, l.row(p, i == l.list.Cursor, w))
 		}
 	}
-	rows := max(l.height-len(foot), 1)
+	rows := max(l.Height-len(foot), 1)
 	if len(body) > rows {
-		first := window(l.list.cursor, rows, len(body))
+		first := kit.Window(l.list.Cursor, rows, len(body))
 		body = append(body[:1:1], body[first+1:first+rows]...)
 	}
 	for len(body) < rows {
@@ -193,10 +194,10 @@ func (l profileList) view() string {
 func (l profileList) row(p ProfileSummary, focused bool, w int) string {
 	st := l.common.Styles.Modal
 	cursor := "  "
-	name := pad(safetext.Line(p.Name, 19), 20)
+	name := kit.Pad(safetext.Line(p.Name, 19), 20)
 	if focused {
 		cursor = st.Prompt.Render("› ")
-		name = pad(st.Selected.Render(safetext.Line(p.Name, 19)), 20)
+		name = kit.Pad(st.Selected.Render(safetext.Line(p.Name, 19)), 20)
 	} else {
 		name = st.Item.Render(name)
 	}
@@ -208,7 +209,7 @@ func (l profileList) row(p ProfileSummary, focused bool, w int) string {
 	if p.Schedule != "" {
 		sched = safetext.Line(p.Schedule, 0)
 	}
-	rest := pad(safetext.Line(def, 19), 20) + pad(fmt.Sprint(p.Revision), 5) +
-		padLeft(fmt.Sprint(p.Tools), 5) + padLeft(fmt.Sprint(p.Skills), 7) + "  " + sched
+	rest := kit.Pad(safetext.Line(def, 19), 20) + kit.Pad(fmt.Sprint(p.Revision), 5) +
+		kit.PadLeft(fmt.Sprint(p.Tools), 5) + kit.PadLeft(fmt.Sprint(p.Skills), 7) + "  " + sched
 	return cursor + name + st.Detail.Render(cut(rest, w-22))
 }

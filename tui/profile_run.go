@@ -12,6 +12,7 @@ import (
 
 	"vouch/agent"
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // profileRun is the "run now" prompt of the Profiles page (SPEC H6, H7):
@@ -38,7 +39,7 @@ type profileRunMsg struct {
 }
 
 func newProfileRun(c Common, r ProfileRunner, profile string) profileRun {
-	in := fieldInput(c.Styles.Modal, "", "e.g. summarise what changed since yesterday", 4096)
+	in := kit.FieldInput(c.Styles.Modal, "", "e.g. summarise what changed since yesterday", 4096)
 	in.Focus()
 	p := profileRun{common: c, keys: c.Keys.Workflow.RunNow, runner: r, profile: profile, task: in}
 	p.syncKeys()
@@ -57,7 +58,7 @@ func runProfile(r ProfileRunner, profile, task string) tea.Cmd {
 			msg = profileRunMsg{profile: profile, err: fmt.Errorf("the run did not start: an internal error in vouch stopped it; "+
 				"try again, and please report it (%w)", agent.ErrInternal)}
 		})
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		id, err := r.RunProfile(ctx, profile, task)
 		if err != nil {
@@ -81,23 +82,23 @@ func (p profileRun) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortH
 
 func (p profileRun) boxWidth() int { return min(p.common.Width-4, 80) }
 
-func (p profileRun) inner() int { return innerWidth(p.common.Styles.Modal, p.boxWidth()) }
+func (p profileRun) inner() int { return kit.InnerWidth(p.common.Styles.Modal, p.boxWidth()) }
 
 // SetSize implements Modal.
-func (p profileRun) SetSize(width, height int) Modal {
+func (p profileRun) SetSize(width, height int) kit.Modal {
 	p.common = p.common.sized(width, height)
 	p.task.Width = max(p.inner()-7, 10)
 	return p
 }
 
 // Update implements Modal.
-func (p profileRun) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (p profileRun) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
 	p.syncKeys()
 	return p, action, cmd
 }
 
-func (p profileRun) handle(msg tea.Msg) (profileRun, Action, tea.Cmd) {
+func (p profileRun) handle(msg tea.Msg) (profileRun, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case profileRunMsg:
 		if !p.starting || msg.profile != p.profile {
@@ -105,15 +106,15 @@ func (p profileRun) handle(msg tea.Msg) (profileRun, Action, tea.Cmd) {
 		}
 		p.starting = false
 		if msg.err != nil {
-			p.err = sentence(msg.err)
+			p.err = kit.Sentence(msg.err)
 			return p, nil, p.task.Focus()
 		}
 		// The Profiles page below says which run started.
-		return p, CloseModal{}, deliverMsg(msg)
+		return p, kit.CloseModal{}, kit.DeliverMsg(msg)
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, p.keys.Cancel):
-			return p, CloseModal{}, nil
+			return p, kit.CloseModal{}, nil
 		case p.starting:
 			return p, nil, nil
 		case key.Matches(msg, p.keys.Start):
@@ -152,12 +153,12 @@ func (p profileRun) View() string {
 	inbox, runs := p.common.Keys.Chat.Inbox.Help().Key, p.common.Keys.Chat.Runs.Help().Key
 	switch {
 	case p.err != "":
-		lines = append(lines, wrapLines(st.Error, "✗ "+p.err, w, 3)...)
+		lines = append(lines, kit.WrapLines(st.Error, "✗ "+p.err, w, 3)...)
 	case p.starting:
 		lines = append(lines, st.Detail.Render("Starting…"))
 	default:
-		lines = append(lines, wrapLines(st.Detail, fmt.Sprintf("The run starts in the background with the profile as it is now. "+
+		lines = append(lines, kit.WrapLines(st.Detail, fmt.Sprintf("The run starts in the background with the profile as it is now. "+
 			"Calls that need approval wait in the approvals inbox (%s); the run history (%s) keeps it.", inbox, runs), w, 3)...)
 	}
-	return modalBox(st, w, len(lines), lines)
+	return kit.ModalBox(st, w, len(lines), lines)
 }

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // profileTools is the per-profile tool selection pane (SPEC H2, L2): the
@@ -42,9 +43,9 @@ func profileToolSource(p Profiles, name string) toolSource {
 // newProfileTools returns the pane for the profile name; Init loads it.
 func newProfileTools(c Common, p Profiles, name string) profileTools {
 	page := newToolSelection(c, profileToolSource(p, name))
-	page.active = true
+	page.Active = true
 	if page.src.load != nil {
-		page.seq, page.loading = 1, true // Init's load
+		page.Seq, page.Loading = 1, true // Init's load
 	}
 	page.syncKeys()
 	return profileTools{common: c, name: name, page: page}
@@ -71,16 +72,16 @@ func (t profileTools) FullHelp() [][]key.Binding { return t.page.FullHelp() }
 func (t profileTools) boxWidth() int { return min(t.common.Width-4, 100) }
 
 // SetSize implements Modal.
-func (t profileTools) SetSize(width, height int) Modal {
+func (t profileTools) SetSize(width, height int) kit.Modal {
 	t.common = t.common.sized(width, height)
 	st := t.common.Styles.Modal
-	inner := innerWidth(st, t.boxWidth())
+	inner := kit.InnerWidth(st, t.boxWidth())
 	t.page = t.page.setSize(inner, max(height-st.Frame.GetVerticalFrameSize()-2, 3)).(toolsPage)
 	return t
 }
 
 // Update implements Modal.
-func (t profileTools) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (t profileTools) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	page, action, cmd := t.page.update(msg)
 	t.page = page.(toolsPage)
 	return t, action, cmd
@@ -89,11 +90,11 @@ func (t profileTools) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 // View implements Modal.
 func (t profileTools) View() string {
 	st := t.common.Styles.Modal
-	inner := innerWidth(st, t.boxWidth())
+	inner := kit.InnerWidth(st, t.boxWidth())
 	lines := []string{
 		st.Title.Render("Tools of profile " + safetext.Line(t.name, inner-17)),
 		st.Detail.Render(safetext.Line("Its runs may use only the selected tools; each change is a revision.", inner)),
 	}
 	lines = append(lines, strings.Split(t.page.view(), "\n")...)
-	return modalBox(st, inner, t.common.Height-st.Frame.GetVerticalFrameSize(), lines)
+	return kit.ModalBox(st, inner, t.common.Height-st.Frame.GetVerticalFrameSize(), lines)
 }

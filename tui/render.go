@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // indent is the left margin of message bodies under their label.
@@ -16,7 +17,7 @@ const indent = "  "
 
 // renderItem renders one transcript item into lines no wider than width.
 // All item text is untrusted and passes through safetext first.
-func renderItem(it *item, width int, st *Styles) []string {
+func renderItem(it *item, width int, st *kit.Styles) []string {
 	inner := max(width-len(indent), 10)
 	var out []string
 	switch it.kind {
@@ -60,7 +61,7 @@ func indented(l string) string {
 
 // renderReasoning shows a reasoning trace collapsed to one dimmed line: its
 // size and its latest line, so progress is visible without the noise.
-func renderReasoning(it *item, width int, st *Styles) string {
+func renderReasoning(it *item, width int, st *kit.Styles) string {
 	text := safetext.Neutralize(it.text)
 	head := fmt.Sprintf("∴ reasoning, %d words", countWords(text))
 	if it.streaming {
@@ -74,7 +75,7 @@ func renderReasoning(it *item, width int, st *Styles) string {
 
 // renderTool shows a tool call compactly: its identity and arguments on one
 // line, then the result's size and first lines.
-func renderTool(it *item, width int, st *Styles) []string {
+func renderTool(it *item, width int, st *kit.Styles) []string {
 	name := it.call.Identity
 	if name == "" {
 		name = it.call.WireName + " (unknown tool)"
@@ -97,7 +98,7 @@ func renderTool(it *item, width int, st *Styles) []string {
 	default:
 		result := safetext.Neutralize(it.result)
 		lines := strings.Split(strings.TrimRight(result, "\n"), "\n")
-		summary := fmt.Sprintf("↳ %s, %s", byteSize(len(it.result)), plural(len(lines), "line"))
+		summary := fmt.Sprintf("↳ %s, %s", kit.ByteSize(len(it.result)), kit.Plural(len(lines), "line"))
 		if it.isError {
 			summary = "↳ error, " + strings.TrimPrefix(summary, "↳ ")
 		}
@@ -116,14 +117,6 @@ func renderTool(it *item, width int, st *Styles) []string {
 	return out
 }
 
-// plural formats a count of things: "1 line", "3 lines".
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
-}
-
 // compactJSON returns raw JSON on one line, or the raw text when it is not
 // valid JSON (the model may produce anything).
 func compactJSON(raw string) string {
@@ -132,18 +125,6 @@ func compactJSON(raw string) string {
 		return safetext.Line(raw, 0)
 	}
 	return safetext.Line(b.String(), 0)
-}
-
-// byteSize formats n bytes for people.
-func byteSize(n int) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1f KB", float64(n)/1024)
-	default:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
-	}
 }
 
 // wrapPlain wraps neutralised text at width, keeping its line breaks.
@@ -183,7 +164,7 @@ type stablePrefix struct {
 
 // render returns renderMarkdown(text, width, st), reusing and extending the
 // cached prefix.
-func (p *stablePrefix) render(text string, width int, st *Styles) []string {
+func (p *stablePrefix) render(text string, width int, st *kit.Styles) []string {
 	text = strings.TrimRight(text, "\n")
 	if text == "" {
 		return nil
@@ -223,7 +204,7 @@ func settled(lines []string) (cut, off int) {
 // bullets, numbered lists, quotes, rules, fenced code, **bold** and `code` —
 // line by line, wrapped at width. It is deliberately small: it runs on every
 // frame of a streaming answer, so it does no parsing beyond the line at hand.
-func renderMarkdown(text string, width int, st *Styles) []string {
+func renderMarkdown(text string, width int, st *kit.Styles) []string {
 	text = strings.TrimRight(text, "\n")
 	if text == "" {
 		return nil
@@ -232,7 +213,7 @@ func renderMarkdown(text string, width int, st *Styles) []string {
 }
 
 // renderLines renders lines of Markdown that start outside a code fence.
-func renderLines(lines []string, width int, st *Styles) []string {
+func renderLines(lines []string, width int, st *kit.Styles) []string {
 	var (
 		out    []string
 		inCode bool
@@ -264,7 +245,7 @@ func renderLines(lines []string, width int, st *Styles) []string {
 }
 
 // renderMarkdownLine renders one line outside a code fence.
-func renderMarkdownLine(line, trimmed string, width int, st *Styles) []string {
+func renderMarkdownLine(line, trimmed string, width int, st *kit.Styles) []string {
 	switch {
 	case trimmed == "":
 		return []string{""}
@@ -318,7 +299,7 @@ func wrapStyled(s string, width int, first, rest string) []string {
 }
 
 // inline styles **bold** and `code` spans; unmatched markers stay as text.
-func inline(s string, st *Styles) string {
+func inline(s string, st *kit.Styles) string {
 	if !strings.ContainsAny(s, "*`") {
 		return st.Body.Render(s)
 	}

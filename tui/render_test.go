@@ -5,13 +5,15 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"vouch/tui/kit"
 )
 
 // TestStablePrefixMatchesFullRender: rendering a streaming answer piece by
 // piece, reusing its settled prefix, gives exactly the full rendering at
 // every step, at any width, across code fences and resets.
 func TestStablePrefixMatchesFullRender(t *testing.T) {
-	st := DefaultStyles(nil, DefaultTheme())
+	st := kit.DefaultStyles(nil, kit.DefaultTheme())
 	answer := "# Title\n\nIntro **bold** paragraph that is long enough to wrap around at a narrow width.\n\n" +
 		"- one\n- two\n\n```go\nfunc main() {\n\n\tprintln(\"blank line above is inside the fence\")\n}\n```\n\n" +
 		"> quoted\n\n1. first\n2. second\n\nTail text"
@@ -35,7 +37,7 @@ func TestStablePrefixMatchesFullRender(t *testing.T) {
 }
 
 func TestRenderMarkdown(t *testing.T) {
-	st := DefaultStyles(nil, DefaultTheme())
+	st := kit.DefaultStyles(nil, kit.DefaultTheme())
 	tests := []struct {
 		name string
 		in   string

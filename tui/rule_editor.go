@@ -11,6 +11,7 @@ import (
 
 	"vouch/policy"
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // ruleEditor is the rule editor (SPEC D1, D4): a modal form that sets the
@@ -73,7 +74,7 @@ const valuesLimit = 2048
 func newRuleEditor(c Common, pe PolicyEditor, d ruleDraft, grace time.Duration) ruleEditor {
 	st := c.Styles.Modal
 	text := func(value, placeholder string, limit int) textinput.Model {
-		return fieldInput(st, value, placeholder, limit)
+		return kit.FieldInput(st, value, placeholder, limit)
 	}
 	e := ruleEditor{
 		common: c,
@@ -115,8 +116,8 @@ func (e ruleEditor) Init() tea.Cmd { return nil }
 // it was opened from (0 from Settings › Policy).
 func (e ruleEditor) KeyGrace() time.Duration { return e.grace }
 
-// withSettling implements settleShower.
-func (e ruleEditor) withSettling(settling bool) Modal {
+// WithSettling implements kit.SettleShower.
+func (e ruleEditor) WithSettling(settling bool) kit.Modal {
 	e.settling = settling
 	return e
 }
@@ -128,7 +129,7 @@ func (e ruleEditor) ShortHelp() []key.Binding { return e.keys.ShortHelp() }
 func (e ruleEditor) FullHelp() [][]key.Binding { return e.keys.FullHelp() }
 
 // SetSize implements Modal.
-func (e ruleEditor) SetSize(width, height int) Modal {
+func (e ruleEditor) SetSize(width, height int) kit.Modal {
 	e.common = e.common.sized(width, height)
 	w := e.innerWidth()
 	e.note.Width = max(w-ruleLabelWidth-1, 10)
@@ -160,13 +161,13 @@ func (e ruleEditor) typing() bool {
 }
 
 // Update implements Modal.
-func (e ruleEditor) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (e ruleEditor) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	e, action, cmd := e.handle(msg)
 	e.syncKeys()
 	return e, action, cmd
 }
 
-func (e ruleEditor) handle(msg tea.Msg) (ruleEditor, Action, tea.Cmd) {
+func (e ruleEditor) handle(msg tea.Msg) (ruleEditor, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ruleSavedMsg:
 		if !e.saving || msg.rule.Identity != e.draft.identity {
@@ -174,22 +175,22 @@ func (e ruleEditor) handle(msg tea.Msg) (ruleEditor, Action, tea.Cmd) {
 		}
 		e.saving = false
 		if msg.err != nil {
-			e.err = sentence(msg.err)
+			e.err = kit.Sentence(msg.err)
 			return e, nil, nil
 		}
 		// The modal below learns that the rule is stored.
-		return e, CloseModal{}, deliverMsg(msg)
+		return e, kit.CloseModal{}, kit.DeliverMsg(msg)
 	case tea.KeyMsg:
 		return e.key(msg)
 	}
 	return e.updateText(msg)
 }
 
-func (e ruleEditor) key(msg tea.KeyMsg) (ruleEditor, Action, tea.Cmd) {
+func (e ruleEditor) key(msg tea.KeyMsg) (ruleEditor, kit.Action, tea.Cmd) {
 	k := e.keys
 	switch {
 	case key.Matches(msg, k.Cancel):
-		return e, CloseModal{}, nil
+		return e, kit.CloseModal{}, nil
 	case e.saving:
 		return e, nil, nil
 	case key.Matches(msg, k.Save):
@@ -209,7 +210,7 @@ func (e ruleEditor) key(msg tea.KeyMsg) (ruleEditor, Action, tea.Cmd) {
 }
 
 // updateText gives msg to the text field with the cursor, if any.
-func (e ruleEditor) updateText(msg tea.Msg) (ruleEditor, Action, tea.Cmd) {
+func (e ruleEditor) updateText(msg tea.Msg) (ruleEditor, kit.Action, tea.Cmd) {
 	var cmd tea.Cmd
 	if e.focus == e.noteField() {
 		e.note, cmd = e.note.Update(msg)
@@ -247,7 +248,7 @@ func (e ruleEditor) choose(d int, toggle bool) ruleEditor {
 }
 
 // moveFocus moves the cursor d fields on, wrapping around.
-func (e ruleEditor) moveFocus(d int) (ruleEditor, Action, tea.Cmd) {
+func (e ruleEditor) moveFocus(d int) (ruleEditor, kit.Action, tea.Cmd) {
 	e = e.blurText()
 	e.focus = (e.focus + d + e.fieldCount()) % e.fieldCount()
 	var cmd tea.Cmd
@@ -295,7 +296,7 @@ func (e ruleEditor) rule() policy.Rule {
 
 // save checks what the form can check itself and asks the PolicyEditor to
 // store the rule; the PolicyEditor has the last word.
-func (e ruleEditor) save() (ruleEditor, Action, tea.Cmd) {
+func (e ruleEditor) save() (ruleEditor, kit.Action, tea.Cmd) {
 	r := e.rule()
 	for _, c := range r.Constraints {
 		if len(c.Values) == 0 {

@@ -8,6 +8,7 @@ import (
 
 	"vouch/policy"
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // Layout of the rule editor, in cells.
@@ -28,7 +29,7 @@ const (
 
 func (e ruleEditor) boxWidth() int { return min(e.common.Width-4, 76) }
 
-func (e ruleEditor) innerWidth() int { return innerWidth(e.common.Styles.Modal, e.boxWidth()) }
+func (e ruleEditor) innerWidth() int { return kit.InnerWidth(e.common.Styles.Modal, e.boxWidth()) }
 
 // classHint says what a class does, beside the class options.
 func classHint(c policy.Class) string {
@@ -63,12 +64,12 @@ func (e ruleEditor) View() string {
 	}
 	lines := []string{st.Title.Render(title), ""}
 	if e.settling {
-		lines[1] = st.Detail.Render(settlingNotice)
+		lines[1] = st.Detail.Render(kit.SettlingNotice)
 	}
 	for i, l := range strings.Split(ansi.Wrap(safetext.Line(e.draft.identity, 0), w-ruleLabelWidth, ""), "\n") {
 		head := strings.Repeat(" ", ruleLabelWidth)
 		if i == 0 {
-			head = st.Label.Render(pad("  tool", ruleLabelWidth))
+			head = st.Label.Render(kit.Pad("  tool", ruleLabelWidth))
 		}
 		lines = append(lines, head+st.Group.Render(l))
 	}
@@ -86,7 +87,7 @@ func (e ruleEditor) View() string {
 	case e.saving:
 		footer = append(footer, st.Detail.Render("Saving…"))
 	case e.err != "":
-		footer = append(footer, wrapLines(st.Error, "✗ "+e.err, w, 3)...)
+		footer = append(footer, kit.WrapLines(st.Error, "✗ "+e.err, w, 3)...)
 	}
 	// What is left for the constraints: the frame, the lines above, the
 	// constraints' title, a blank, the note, a blank and the footer.
@@ -94,7 +95,7 @@ func (e ruleEditor) View() string {
 	lines = append(lines, e.constraintLines(max(rows, 1), w)...)
 	lines = append(lines, "", e.label("note", e.focus == e.noteField())+e.note.View(), "")
 	lines = append(lines, footer...)
-	return modalBox(st, w, 0, lines)
+	return kit.ModalBox(st, w, 0, lines)
 }
 
 func classNames() []string {
@@ -119,9 +120,9 @@ func effectNames() []string {
 func (e ruleEditor) label(text string, focused bool) string {
 	st := e.common.Styles.Modal
 	if focused {
-		return st.FocusedLabel.Render("› " + pad(text, ruleLabelWidth-2))
+		return st.FocusedLabel.Render("› " + kit.Pad(text, ruleLabelWidth-2))
 	}
-	return st.Label.Render("  " + pad(text, ruleLabelWidth-2))
+	return st.Label.Render("  " + kit.Pad(text, ruleLabelWidth-2))
 }
 
 // optionRow is an option field: every option, the chosen one bracketed so
@@ -200,7 +201,7 @@ func (e ruleEditor) constraintRow(i int) string {
 	if onSwitch {
 		kind = "◂" + safetext.Line(c.kind, ruleKindWidth-2) + "▸"
 	}
-	head := box + " " + pad(safetext.Line(c.arg, ruleArgWidth), ruleArgWidth) + " " + pad(kind, ruleKindWidth) + " "
+	head := box + " " + kit.Pad(safetext.Line(c.arg, ruleArgWidth), ruleArgWidth) + " " + kit.Pad(kind, ruleKindWidth) + " "
 	switch {
 	case onSwitch:
 		head = st.FocusedLabel.Render(head)

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // runsPageSize is how many runs one ListRuns call asks for.
@@ -24,14 +25,14 @@ type runList struct {
 	keys    RunsKeyMap
 	history RunHistory
 
-	loads
-	runs listCursor[RunSummary]
+	kit.Loads
+	runs kit.ListCursor[RunSummary]
 	next string // cursor of the next page, "" at the end
 }
 
 // newRunList returns the pane; Init loads the newest page (load 1).
 func newRunList(c Common, h RunHistory) runList {
-	l := runList{common: c, keys: c.Keys.Workflow.Runs, history: h, loads: loads{seq: 1, loading: h != nil}}
+	l := runList{common: c, keys: c.Keys.Workflow.Runs, history: h, Loads: kit.Loads{Seq: 1, Loading: h != nil}}
 	l.syncKeys()
 	return l
 }
@@ -41,7 +42,7 @@ func (l runList) Init() tea.Cmd {
 	if l.history == nil {
 		return nil
 	}
-	return listRuns(l.history, l.seq, "", runsPageSize)
+	return listRuns(l.history, l.Seq, "", runsPageSize)
 }
 
 // KeyGrace implements Modal: it opens on the person's own key.
@@ -62,57 +63,57 @@ func (l runList) FullHelp() [][]key.Binding {
 func (l runList) boxWidth() int { return min(l.common.Width-4, 100) }
 
 // SetSize implements Modal.
-func (l runList) SetSize(width, height int) Modal {
+func (l runList) SetSize(width, height int) kit.Modal {
 	l.common = l.common.sized(width, height)
 	return l
 }
 
 // Update implements Modal.
-func (l runList) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (l runList) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	l, action, cmd := l.handle(msg)
 	l.syncKeys()
 	return l, action, cmd
 }
 
-func (l runList) handle(msg tea.Msg) (runList, Action, tea.Cmd) {
+func (l runList) handle(msg tea.Msg) (runList, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case runsMsg:
-		if !l.settle(msg.seq, msg.err) {
+		if !l.Settle(msg.seq, msg.err) {
 			return l, nil, nil
 		}
-		old := l.runs.items
+		old := l.runs.Items
 		if msg.cursor == "" {
 			old = nil // a fresh first page
 		}
-		l.runs.set(append(old[:len(old):len(old)], msg.page.Runs...), nil)
+		l.runs.Set(append(old[:len(old):len(old)], msg.page.Runs...), nil)
 		l.next = msg.page.Next
 		return l, nil, l.watch()
 	case runsTickMsg:
 		// Reload the first page unless another load came since the tick
 		// was set, or the person has paged past it.
-		if msg.seq != l.seq || l.loading || len(l.runs.items) > runsPageSize {
+		if msg.seq != l.Seq || l.Loading || len(l.runs.Items) > runsPageSize {
 			return l, nil, nil
 		}
-		return l, nil, listRuns(l.history, l.begin(), "", runsPageSize)
+		return l, nil, listRuns(l.history, l.Begin(), "", runsPageSize)
 	case tea.KeyMsg:
 		k := l.keys
 		switch {
 		case key.Matches(msg, k.Close):
-			return l, CloseModal{}, nil
+			return l, kit.CloseModal{}, nil
 		case key.Matches(msg, k.Up):
-			l.runs.up()
+			l.runs.Up()
 		case key.Matches(msg, k.Down):
-			l.runs.down()
-			if l.runs.last() && l.next != "" && !l.loading {
+			l.runs.Down()
+			if l.runs.Last() && l.next != "" && !l.Loading {
 				return l.more()
 			}
 		case key.Matches(msg, k.More):
 			return l.more()
 		case key.Matches(msg, k.Refresh):
-			return l, nil, listRuns(l.history, l.begin(), "", runsPageSize)
+			return l, nil, listRuns(l.history, l.Begin(), "", runsPageSize)
 		case key.Matches(msg, k.Open):
-			if r, ok := l.runs.selected(); ok {
-				return l, OpenModal{Modal: newRunDetail(l.common, l.history, r)}, nil
+			if r, ok := l.runs.Selected(); ok {
+				return l, kit.OpenModal{Modal: newRunDetail(l.common, l.history, r)}, nil
 			}
 		}
 	}
@@ -130,13 +131,13 @@ type runsTickMsg struct{ seq int }
 // watch returns a tick when a run on the first page is still going (or
 // waiting for the person), else nil.
 func (l runList) watch() tea.Cmd {
-	if len(l.runs.items) > runsPageSize {
+	if len(l.runs.Items) > runsPageSize {
 		return nil
 	}
-	for _, r := range l.runs.items {
+	for _, r := range l.runs.Items {
 		o := strings.ToLower(r.Outcome)
 		if r.Ended.IsZero() && (o == "" || o == "running" || strings.HasPrefix(o, "waiting")) {
-			seq := l.seq
+			seq := l.Seq
 			return tea.Tick(runsRefreshEvery, func(time.Time) tea.Msg { return runsTickMsg{seq: seq} })
 		}
 	}
@@ -144,60 +145,60 @@ func (l runList) watch() tea.Cmd {
 }
 
 // more fetches the page after the last run shown.
-func (l runList) more() (runList, Action, tea.Cmd) {
-	if l.next == "" || l.loading {
+func (l runList) more() (runList, kit.Action, tea.Cmd) {
+	if l.next == "" || l.Loading {
 		return l, nil, nil
 	}
-	return l, nil, listRuns(l.history, l.begin(), l.next, runsPageSize)
+	return l, nil, listRuns(l.history, l.Begin(), l.next, runsPageSize)
 }
 
 func (l *runList) syncKeys() {
 	k := &l.keys
-	k.Up.SetEnabled(len(l.runs.items) > 1)
-	k.Down.SetEnabled(len(l.runs.items) > 1)
-	k.Open.SetEnabled(len(l.runs.items) > 0)
-	k.More.SetEnabled(l.next != "" && !l.loading)
+	k.Up.SetEnabled(len(l.runs.Items) > 1)
+	k.Down.SetEnabled(len(l.runs.Items) > 1)
+	k.Open.SetEnabled(len(l.runs.Items) > 0)
+	k.More.SetEnabled(l.next != "" && !l.Loading)
 	k.Refresh.SetEnabled(l.history != nil)
 }
 
 // View implements Modal.
 func (l runList) View() string {
 	st := l.common.Styles.Modal
-	inner := innerWidth(st, l.boxWidth())
+	inner := kit.InnerWidth(st, l.boxWidth())
 	height := l.common.Height - st.Frame.GetVerticalFrameSize()
 	title := "Run history"
-	if len(l.runs.items) > 0 {
+	if len(l.runs.Items) > 0 {
 		more := ""
 		if l.next != "" {
 			more = "+"
 		}
-		title += fmt.Sprintf(" (%d%s)", len(l.runs.items), more)
+		title += fmt.Sprintf(" (%d%s)", len(l.runs.Items), more)
 	}
 	lines := []string{st.Title.Render(title)}
 	var foot []string
 	switch {
 	case l.history == nil:
 		lines = append(lines, st.Detail.Render("The run history is not available here."))
-	case l.err != "":
-		foot = wrapLines(st.Error, "✗ "+l.err, inner, 2)
-	case l.loading && !l.loaded:
+	case l.Err != "":
+		foot = kit.WrapLines(st.Error, "✗ "+l.Err, inner, 2)
+	case l.Loading && !l.Loaded:
 		foot = []string{st.Detail.Render("Loading runs…")}
-	case l.loading:
+	case l.Loading:
 		foot = []string{st.Detail.Render("Loading…")}
 	}
 	var body []string
-	if l.loaded && len(l.runs.items) == 0 {
+	if l.Loaded && len(l.runs.Items) == 0 {
 		body = []string{st.Detail.Render("No runs yet: every chat turn, profile run and scheduled run is kept here.")}
 	}
-	if len(l.runs.items) > 0 {
-		body = append(body, st.Label.Render("  "+pad("Started", 10)+pad("Kind", 10)+pad("Profile", 18)+pad("Outcome", 18)+"Task"))
+	if len(l.runs.Items) > 0 {
+		body = append(body, st.Label.Render("  "+kit.Pad("Started", 10)+kit.Pad("Kind", 10)+kit.Pad("Profile", 18)+kit.Pad("Outcome", 18)+"Task"))
 	}
 	focus := 0
-	for i, r := range l.runs.items {
-		if i == l.runs.cursor {
+	for i, r := range l.runs.Items {
+		if i == l.runs.Cursor {
 			focus = len(body)
 		}
-		body = append(body, l.row(r, i == l.runs.cursor, inner))
+		body = append(body, l.row(r, i == l.runs.Cursor, inner))
 	}
 	rows := max(height-len(lines)-len(foot), 1)
 	if len(body) > rows {
@@ -208,7 +209,7 @@ func (l runList) View() string {
 	for len(lines) < height-len(foot) {
 		lines = append(lines, "")
 	}
-	return modalBox(st, inner, height, append(lines, foot...))
+	return kit.ModalBox(st, inner, height, append(lines, foot...))
 }
 
 // row renders one run on one line.
@@ -229,10 +230,10 @@ func (l runList) row(r RunSummary, focused bool, w int) string {
 	case r.Outcome == "":
 		outcome = "ended"
 	}
-	cells := pad(ago(l.common.Now(), r.Started), 10) + pad(safetext.Line(r.Kind, 9), 10) +
-		pad(safetext.Line(profile, 17), 18)
-	task := firstLine(r.Task, 0)
-	text := cursor + st.Detail.Render(cells) + outcomeStyle(st, r.Outcome).Render(pad(outcome, 18))
+	cells := kit.Pad(kit.Ago(l.common.Now(), r.Started), 10) + kit.Pad(safetext.Line(r.Kind, 9), 10) +
+		kit.Pad(safetext.Line(profile, 17), 18)
+	task := kit.FirstLine(r.Task, 0)
+	text := cursor + st.Detail.Render(cells) + outcomeStyle(st, r.Outcome).Render(kit.Pad(outcome, 18))
 	rest := max(w-2-10-10-18-18, 1)
 	if focused {
 		return text + st.Selected.Render(safetext.Line(task, rest))
@@ -242,7 +243,7 @@ func (l runList) row(r RunSummary, focused bool, w int) string {
 
 // outcomeStyle colours an outcome by what it asks of the person; the word
 // itself says the same without colour.
-func outcomeStyle(st ModalStyles, outcome string) lipgloss.Style {
+func outcomeStyle(st kit.ModalStyles, outcome string) lipgloss.Style {
 	o := strings.ToLower(outcome)
 	switch {
 	case o == "done" || o == "ok":

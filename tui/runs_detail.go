@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // runDetail is one run re-opened from the history (SPEC H7): its outcome,
@@ -61,7 +62,7 @@ func (d runDetail) FullHelp() [][]key.Binding {
 
 func (d runDetail) boxWidth() int { return min(d.common.Width-4, 100) }
 
-func (d runDetail) inner() int { return innerWidth(d.common.Styles.Modal, d.boxWidth()) }
+func (d runDetail) inner() int { return kit.InnerWidth(d.common.Styles.Modal, d.boxWidth()) }
 
 // rows is how many body lines fit under the title.
 func (d runDetail) rows() int {
@@ -69,7 +70,7 @@ func (d runDetail) rows() int {
 }
 
 // SetSize implements Modal.
-func (d runDetail) SetSize(width, height int) Modal {
+func (d runDetail) SetSize(width, height int) kit.Modal {
 	d.common = d.common.sized(width, height)
 	if d.loaded && d.bodyW != d.inner() {
 		d.relayout()
@@ -79,7 +80,7 @@ func (d runDetail) SetSize(width, height int) Modal {
 }
 
 // Update implements Modal.
-func (d runDetail) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (d runDetail) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case runMsg:
 		if msg.id != d.summary.ID || !d.loading {
@@ -87,7 +88,7 @@ func (d runDetail) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 		}
 		d.loading = false
 		if msg.err != nil {
-			d.err = sentence(msg.err)
+			d.err = kit.Sentence(msg.err)
 			return d, nil, nil
 		}
 		d.detail, d.loaded = msg.detail, true
@@ -96,9 +97,9 @@ func (d runDetail) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 		k := d.keys
 		switch {
 		case key.Matches(msg, k.Close):
-			return d, CloseModal{}, nil
+			return d, kit.CloseModal{}, nil
 		default:
-			d.scroll, _ = scrollKey(msg, scrollKeys{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, d.scroll, d.rows(), len(d.body))
+			d.scroll, _ = kit.ScrollKey(msg, kit.ScrollKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Top: k.Top, Bottom: k.Bottom}, d.scroll, d.rows(), len(d.body))
 		}
 		d.clamp()
 	}
@@ -123,7 +124,7 @@ func (d runDetail) View() string {
 	case d.history == nil:
 		lines = append(lines, st.Detail.Render("The run history is not available here."))
 	case d.err != "":
-		lines = append(lines, wrapLines(st.Error, "✗ "+d.err, inner, 3)...)
+		lines = append(lines, kit.WrapLines(st.Error, "✗ "+d.err, inner, 3)...)
 	case !d.loaded:
 		lines = append(lines, st.Detail.Render("Loading the run…"))
 	default:
@@ -133,7 +134,7 @@ func (d runDetail) View() string {
 			lines[len(lines)-1] = st.Detail.Render(fmt.Sprintf("… %d more lines (pgdn)", len(d.body)-end))
 		}
 	}
-	return modalBox(st, inner, d.common.Height-st.Frame.GetVerticalFrameSize(), lines)
+	return kit.ModalBox(st, inner, d.common.Height-st.Frame.GetVerticalFrameSize(), lines)
 }
 
 // relayout builds the body for the current width.
@@ -145,7 +146,7 @@ func (d *runDetail) relayout() {
 	now := d.common.Now()
 	var out []string
 	add := func(label, value string) {
-		out = append(out, st.Label.Render(pad(label, 18))+st.Item.Render(safetext.Line(value, max(w-18, 1))))
+		out = append(out, st.Label.Render(kit.Pad(label, 18))+st.Item.Render(safetext.Line(value, max(w-18, 1))))
 	}
 	head := func(s string) { out = append(out, "", st.Group.Render(s)) }
 
@@ -155,12 +156,12 @@ func (d *runDetail) relayout() {
 	}
 	out = append(out, outcomeStyle(st, r.Outcome).Render(safetext.Line(outcome, w)))
 	if r.Err != "" {
-		out = append(out, wrapLines(st.Error, r.Err, w, 4)...)
+		out = append(out, kit.WrapLines(st.Error, r.Err, w, 4)...)
 	}
-	add("Task", firstLine(r.Task, 0))
+	add("Task", kit.FirstLine(r.Task, 0))
 	started := "—"
 	if !r.Started.IsZero() {
-		started = r.Started.UTC().Format("2006-01-02 15:04:05 UTC") + " (" + ago(now, r.Started) + ")"
+		started = r.Started.UTC().Format("2006-01-02 15:04:05 UTC") + " (" + kit.Ago(now, r.Started) + ")"
 	}
 	add("Started", started)
 	if !r.Ended.IsZero() && !r.Started.IsZero() {
@@ -177,7 +178,7 @@ func (d *runDetail) relayout() {
 	}
 	model := s.Model
 	if s.ContextWindow > 0 {
-		model += " · window " + tokens(s.ContextWindow)
+		model += " · window " + kit.Tokens(s.ContextWindow)
 	}
 	if s.Temperature != "" {
 		model += " · temperature " + s.Temperature

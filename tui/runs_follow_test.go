@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"vouch/tui/kit"
 )
 
 // TestRunHistoryFollowsLiveRuns: while a run on the first page is still
@@ -12,7 +14,7 @@ import (
 // set is ignored (SPEC H7, L3).
 func TestRunHistoryFollowsLiveRuns(t *testing.T) {
 	t0 := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	c := Common{Width: 80, Height: 18, Styles: DefaultStyles(nil, DefaultTheme()), Keys: DefaultKeyMap(), Now: func() time.Time { return t0 }}
+	c := Common{Common: kit.Common{Width: 80, Height: 18, Styles: kit.DefaultStyles(nil, kit.DefaultTheme()), Now: func() time.Time { return t0 }}, Keys: DefaultKeyMap()}
 	f := newFakeWorkflows(t)
 	f.runs = []RunSummary{{ID: "r-1", Kind: "profile", Profile: "notes", Task: "write", Started: t0, Outcome: "running"}}
 	l := newRunList(c, f)
@@ -20,7 +22,7 @@ func TestRunHistoryFollowsLiveRuns(t *testing.T) {
 	if tick == nil {
 		t.Fatal("a running run set no refresh tick")
 	}
-	first := m.(runList).seq
+	first := m.(runList).Seq
 
 	f.mu.Lock()
 	f.runs[0].Outcome, f.runs[0].Ended = "done", t0.Add(time.Second)

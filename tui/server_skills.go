@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // serverSkillsPane lists the skills one MCP server serves, under that
@@ -24,14 +25,14 @@ type serverSkillsPane struct {
 	skills ServerSkills
 	server ServerView
 
-	loads   // a listing with an error is still shown: it may be partial
-	listing ServerSkillListing
-	cursor  int
+	kit.Loads // a listing with an error is still shown: it may be partial
+	listing   ServerSkillListing
+	cursor    int
 }
 
 // newServerSkillsPane returns the pane; Init lists the server's skills.
 func newServerSkillsPane(c Common, ss ServerSkills, v ServerView) serverSkillsPane {
-	p := serverSkillsPane{common: c, keys: c.Keys.ServerSkills, skills: ss, server: v, loads: loads{seq: 1, loading: true}}
+	p := serverSkillsPane{common: c, keys: c.Keys.ServerSkills, skills: ss, server: v, Loads: kit.Loads{Seq: 1, Loading: true}}
 	p.syncKeys()
 	return p
 }
@@ -39,7 +40,7 @@ func newServerSkillsPane(c Common, ss ServerSkills, v ServerView) serverSkillsPa
 // Init implements Modal: the listing is asked for now, when the person
 // opened the pane.
 func (p serverSkillsPane) Init() tea.Cmd {
-	return listServerSkills(p.skills, p.server.ID, p.seq)
+	return listServerSkills(p.skills, p.server.ID, p.Seq)
 }
 
 // KeyGrace implements Modal: the pane opens on the person's own key.
@@ -55,40 +56,40 @@ func (p serverSkillsPane) ShortHelp() []key.Binding {
 func (p serverSkillsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
 
 // SetSize implements Modal.
-func (p serverSkillsPane) SetSize(width, height int) Modal {
+func (p serverSkillsPane) SetSize(width, height int) kit.Modal {
 	p.common = p.common.sized(width, height)
 	return p
 }
 
-// reveal lists again when the preview above closes: an approval there
+// Reveal lists again when the preview above closes: an approval there
 // changed a state shown here.
-func (p serverSkillsPane) reveal() (Modal, tea.Cmd) {
+func (p serverSkillsPane) Reveal() (kit.Modal, tea.Cmd) {
 	p, cmd := p.reload()
 	p.syncKeys()
 	return p, cmd
 }
 
 func (p serverSkillsPane) reload() (serverSkillsPane, tea.Cmd) {
-	return p, listServerSkills(p.skills, p.server.ID, p.begin())
+	return p, listServerSkills(p.skills, p.server.ID, p.Begin())
 }
 
 // Update implements Modal.
-func (p serverSkillsPane) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (p serverSkillsPane) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
 	p.syncKeys()
 	return p, action, cmd
 }
 
-func (p serverSkillsPane) handle(msg tea.Msg) (serverSkillsPane, Action, tea.Cmd) {
+func (p serverSkillsPane) handle(msg tea.Msg) (serverSkillsPane, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case serverSkillsMsg:
-		if msg.seq != p.seq {
+		if msg.seq != p.Seq {
 			return p, nil, nil
 		}
-		p.loading, p.loaded = false, true
-		p.listing, p.err = msg.listing, ""
+		p.Loading, p.Loaded = false, true
+		p.listing, p.Err = msg.listing, ""
 		if msg.err != nil {
-			p.err = sentence(msg.err)
+			p.Err = kit.Sentence(msg.err)
 		}
 		p.cursor = min(p.cursor, max(len(p.listing.Skills)-1, 0))
 		return p, nil, nil
@@ -96,7 +97,7 @@ func (p serverSkillsPane) handle(msg tea.Msg) (serverSkillsPane, Action, tea.Cmd
 		k := p.keys
 		switch {
 		case key.Matches(msg, k.Close):
-			return p, CloseModal{}, nil
+			return p, kit.CloseModal{}, nil
 		case key.Matches(msg, k.Up):
 			p.cursor = max(p.cursor-1, 0)
 		case key.Matches(msg, k.Down):
@@ -107,7 +108,7 @@ func (p serverSkillsPane) handle(msg tea.Msg) (serverSkillsPane, Action, tea.Cmd
 			return p, nil, cmd
 		case key.Matches(msg, k.Preview):
 			if p.cursor < len(p.listing.Skills) {
-				return p, OpenModal{Modal: newSkillApproval(p.common, p.skills, p.server, p.listing.Skills[p.cursor])}, nil
+				return p, kit.OpenModal{Modal: newSkillApproval(p.common, p.skills, p.server, p.listing.Skills[p.cursor])}, nil
 			}
 		}
 	}
@@ -119,14 +120,14 @@ func (p *serverSkillsPane) syncKeys() {
 	p.keys.Up.SetEnabled(n > 1)
 	p.keys.Down.SetEnabled(n > 1)
 	p.keys.Preview.SetEnabled(n > 0)
-	p.keys.Refresh.SetEnabled(!p.loading)
+	p.keys.Refresh.SetEnabled(!p.Loading)
 }
 
 func (p serverSkillsPane) boxWidth() int { return min(p.common.Width-4, 76) }
 
 // skillStateBadge renders a state as a symbol and a word, readable without
 // colour.
-func skillStateBadge(st ModalStyles, s ServerSkillState) string {
+func skillStateBadge(st kit.ModalStyles, s ServerSkillState) string {
 	var style lipgloss.Style
 	var sym string
 	switch s {
@@ -150,7 +151,7 @@ const skillStateWidth = 12
 // View implements Modal.
 func (p serverSkillsPane) View() string {
 	st := p.common.Styles.Modal
-	w := innerWidth(st, p.boxWidth())
+	w := kit.InnerWidth(st, p.boxWidth())
 	height := max(p.common.Height-4, 8)
 	lines := []string{
 		st.Title.Render(safetext.Line("Skills › "+p.server.Name, w)),
@@ -159,17 +160,17 @@ func (p serverSkillsPane) View() string {
 	}
 	var foot []string
 	if sel := p.selected(); sel != nil && sel.Sentence != "" {
-		foot = append(foot, wrapLines(st.Detail, sel.Sentence, w, 2)...)
+		foot = append(foot, kit.WrapLines(st.Detail, sel.Sentence, w, 2)...)
 	}
 	switch {
-	case p.loading && !p.loaded:
+	case p.Loading && !p.Loaded:
 		foot = append(foot, st.Detail.Render("Listing skills…"))
 	default:
-		if p.err != "" {
-			foot = append(foot, wrapLines(st.Error, "✗ "+p.err, w, 2)...)
+		if p.Err != "" {
+			foot = append(foot, kit.WrapLines(st.Error, "✗ "+p.Err, w, 2)...)
 		}
 		if p.listing.Summary != "" {
-			foot = append(foot, wrapLines(st.Detail, p.listing.Summary, w, 2)...)
+			foot = append(foot, kit.WrapLines(st.Detail, p.listing.Summary, w, 2)...)
 		}
 		for i, inv := range p.listing.Invalid {
 			if i == 2 {
@@ -184,28 +185,28 @@ func (p serverSkillsPane) View() string {
 	first := max(0, min(p.cursor-rows/2, len(p.listing.Skills)-rows))
 	for i := first; i < len(p.listing.Skills) && i < first+rows; i++ {
 		s := p.listing.Skills[i]
-		cursor, name := "  ", st.Item.Render(pad(safetext.Line(s.Name, nameW), nameW))
+		cursor, name := "  ", st.Item.Render(kit.Pad(safetext.Line(s.Name, nameW), nameW))
 		if i == p.cursor {
-			cursor, name = st.Prompt.Render("› "), pad(st.Selected.Render(safetext.Line(s.Name, nameW)), nameW)
+			cursor, name = st.Prompt.Render("› "), kit.Pad(st.Selected.Render(safetext.Line(s.Name, nameW)), nameW)
 		}
 		files := fmt.Sprintf("%d files", s.Files)
 		if s.State == SkillStateDynamic {
 			files = "dynamic"
 		}
-		about := firstLine(s.Description, 0)
+		about := kit.FirstLine(s.Description, 0)
 		if !s.Listed {
 			about = "(not in the current listing) " + about
 		}
-		row := cursor + name + " " + pad(skillStateBadge(st, s.State), skillStateWidth) + " " + st.Detail.Render(pad(files, 9)) + " "
+		row := cursor + name + " " + kit.Pad(skillStateBadge(st, s.State), skillStateWidth) + " " + st.Detail.Render(kit.Pad(files, 9)) + " "
 		lines = append(lines, row+st.Detail.Render(safetext.Line(about, max(w-lipgloss.Width(row), 1))))
 	}
-	if p.loaded && len(p.listing.Skills) == 0 && p.err == "" {
+	if p.Loaded && len(p.listing.Skills) == 0 && p.Err == "" {
 		lines = append(lines, st.Detail.Render("Nothing to show from this listing."))
 	}
 	for len(lines) < height-len(foot) {
 		lines = append(lines, "")
 	}
-	return modalBox(st, w, height, append(lines, foot...))
+	return kit.ModalBox(st, w, height, append(lines, foot...))
 }
 
 func (p serverSkillsPane) selected() *ServerSkillView {

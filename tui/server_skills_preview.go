@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // skillApproval is the approval preview of one server skill (SPEC I3-I6):
@@ -57,25 +58,25 @@ func (a skillApproval) Init() tea.Cmd {
 // KeyGrace implements Modal: it opens on the person's own key, and no
 // action is enabled before the preview is on screen. Approve, accept and
 // roll back grant: they wait for the root's settle period after each
-// preview appeared (granter, SPEC D7).
+// preview appeared (kit.Granter, SPEC D7).
 func (a skillApproval) KeyGrace() time.Duration { return 0 }
 
-// grants implements granter.
-func (a skillApproval) grants(msg tea.KeyMsg) bool {
+// Grants implements kit.Granter.
+func (a skillApproval) Grants(msg tea.KeyMsg) bool {
 	k := a.keys
 	return key.Matches(msg, k.Approve) || key.Matches(msg, k.Accept) || key.Matches(msg, k.Rollback)
 }
 
-// granting implements granter: the preview on screen.
-func (a skillApproval) granting() string {
+// Granting implements kit.Granter: the preview on screen.
+func (a skillApproval) Granting() string {
 	if !a.loaded || a.loading {
 		return ""
 	}
 	return fmt.Sprintf("%d %s", a.seq, a.preview.SetDigest)
 }
 
-// withSettling implements settleShower.
-func (a skillApproval) withSettling(settling bool) Modal {
+// WithSettling implements kit.SettleShower.
+func (a skillApproval) WithSettling(settling bool) kit.Modal {
 	a.settling = settling
 	return a
 }
@@ -93,19 +94,19 @@ func (a skillApproval) FullHelp() [][]key.Binding {
 }
 
 // SetSize implements Modal.
-func (a skillApproval) SetSize(width, height int) Modal {
+func (a skillApproval) SetSize(width, height int) kit.Modal {
 	a.common = a.common.sized(width, height)
 	return a
 }
 
 // Update implements Modal.
-func (a skillApproval) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (a skillApproval) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	a, action, cmd := a.handle(msg)
 	a.syncKeys()
 	return a, action, cmd
 }
 
-func (a skillApproval) handle(msg tea.Msg) (skillApproval, Action, tea.Cmd) {
+func (a skillApproval) handle(msg tea.Msg) (skillApproval, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case serverSkillPreviewMsg:
 		if msg.seq != a.seq {
@@ -113,7 +114,7 @@ func (a skillApproval) handle(msg tea.Msg) (skillApproval, Action, tea.Cmd) {
 		}
 		a.loading, a.loaded, a.err = false, true, ""
 		if msg.err != nil {
-			a.err, a.preview = sentence(msg.err), ServerSkillPreview{}
+			a.err, a.preview = kit.Sentence(msg.err), ServerSkillPreview{}
 			return a, nil, nil
 		}
 		a.preview, a.skill = msg.preview, msg.preview.Skill
@@ -123,7 +124,7 @@ func (a skillApproval) handle(msg tea.Msg) (skillApproval, Action, tea.Cmd) {
 			return a, nil, nil
 		}
 		a.acting = ""
-		a.actErr, a.notice = outcomeText(msg.err, msg.view.Sentence)
+		a.actErr, a.notice = kit.OutcomeText(msg.err, msg.view.Sentence)
 		// Show what the record says now.
 		a.seq++
 		a.loading = true
@@ -134,15 +135,15 @@ func (a skillApproval) handle(msg tea.Msg) (skillApproval, Action, tea.Cmd) {
 	return a, nil, nil
 }
 
-func (a skillApproval) key(msg tea.KeyMsg) (skillApproval, Action, tea.Cmd) {
+func (a skillApproval) key(msg tea.KeyMsg) (skillApproval, kit.Action, tea.Cmd) {
 	k := a.keys
-	act := func(verb string, n int) (skillApproval, Action, tea.Cmd) {
+	act := func(verb string, n int) (skillApproval, kit.Action, tea.Cmd) {
 		a.acting, a.notice, a.actErr = verb, "", ""
 		return a, nil, actOnServerSkill(a.skills, verb, a.server.ID, a.skill.URI, a.preview.SetDigest, n, a.seq)
 	}
 	switch {
 	case key.Matches(msg, k.Close):
-		return a, CloseModal{}, nil
+		return a, kit.CloseModal{}, nil
 	case key.Matches(msg, k.Up):
 		a.scroll = max(a.scroll-1, 0)
 	case key.Matches(msg, k.Down):
@@ -187,7 +188,7 @@ func (a skillApproval) boxWidth() int { return min(a.common.Width-4, 76) }
 // View implements Modal.
 func (a skillApproval) View() string {
 	st := a.common.Styles.Modal
-	w := innerWidth(st, a.boxWidth())
+	w := kit.InnerWidth(st, a.boxWidth())
 	height := max(a.common.Height-4, 8)
 	head := []string{
 		st.Title.Render(safetext.Line("Server skill › "+a.skill.Name, w)),
@@ -198,15 +199,15 @@ func (a skillApproval) View() string {
 	case a.acting != "":
 		foot = append(foot, st.Detail.Render(safetext.Line(a.acting+"…", w)))
 	case a.err != "" || a.actErr != "":
-		foot = append(foot, wrapLines(st.Error, "✗ "+a.err+a.actErr, w, 3)...)
+		foot = append(foot, kit.WrapLines(st.Error, "✗ "+a.err+a.actErr, w, 3)...)
 	case a.notice != "":
-		foot = append(foot, wrapLines(st.StatusOK, a.notice, w, 3)...)
+		foot = append(foot, kit.WrapLines(st.StatusOK, a.notice, w, 3)...)
 	case a.loaded && a.preview.SetDigest != "":
 		lead := ""
 		if a.settling {
 			lead = "Keys active in a moment. "
 		}
-		foot = append(foot, wrapLines(st.Detail, lead+"Approving binds to exactly these files (set "+short(a.preview.SetDigest)+"); it grants no tool or permission.", w, 2)...)
+		foot = append(foot, kit.WrapLines(st.Detail, lead+"Approving binds to exactly these files (set "+short(a.preview.SetDigest)+"); it grants no tool or permission.", w, 2)...)
 	}
 	var body []string
 	switch {
@@ -216,12 +217,12 @@ func (a skillApproval) View() string {
 		body = append(body, st.Detail.Render("Nothing to preview."))
 	default:
 		for _, l := range a.preview.Lines {
-			body = append(body, wrapLines(st.Item, l, w, 3)...)
+			body = append(body, kit.WrapLines(st.Item, l, w, 3)...)
 		}
 		if len(a.preview.Precedence) > 0 {
 			body = append(body, "", st.Label.Render("Precedence (local policy skills outrank server skills)"))
 			for _, l := range a.preview.Precedence {
-				body = append(body, wrapLines(st.Detail, "  "+l, w, 2)...)
+				body = append(body, kit.WrapLines(st.Detail, "  "+l, w, 2)...)
 			}
 		}
 	}
@@ -236,7 +237,7 @@ func (a skillApproval) View() string {
 	if more := len(body) - scroll - len(shown); more > 0 && len(lines) > len(head)+1 {
 		lines[len(lines)-1] = st.Detail.Render(fmt.Sprintf("↓ %d more lines", more))
 	}
-	return modalBox(st, w, height, append(lines, foot...))
+	return kit.ModalBox(st, w, height, append(lines, foot...))
 }
 
 // short is the first 16 hex digits of a digest.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"vouch/tui/kit"
+
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -82,7 +84,7 @@ type testRun struct {
 
 func listServers(s Servers, seq int) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		servers, err := s.ListServers(ctx)
 		if err != nil {
@@ -99,7 +101,7 @@ func saveServer(s Servers, in ServerInput, test bool) tea.Cmd {
 		in.Secret = &secret
 	}
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		view, err := s.SaveServer(ctx, in)
 		if err != nil {
@@ -125,7 +127,7 @@ func testServer(ctx context.Context, s Servers, run *testRun, id string) tea.Cmd
 
 func setServerActive(s Servers, id, name string, active bool) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		err := s.SetServerActive(ctx, id, active)
 		if err != nil {
@@ -141,7 +143,7 @@ func setServerActive(s Servers, id, name string, active bool) tea.Cmd {
 
 func removeServer(s Servers, id, name string) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		err := s.RemoveServer(ctx, id)
 		if err != nil {
@@ -154,7 +156,7 @@ func removeServer(s Servers, id, name string) tea.Cmd {
 // loadTools asks for the tools and the servers they belong to.
 func loadTools(s Servers, seq int) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		tools, err := s.Tools(ctx)
 		if err != nil {
@@ -170,7 +172,7 @@ func loadTools(s Servers, seq int) tea.Cmd {
 
 func setToolEnabled(s Servers, identity string, enabled bool) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		err := s.SetToolEnabled(ctx, identity, enabled)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // The server editor's fields, in tab order.
@@ -65,7 +66,7 @@ func newServerEditor(c Common, s Servers, v ServerView) serverEditor {
 	values := [fieldCount]string{v.Name, v.URL, v.HeaderName, ""}
 	placeholders := [fieldCount]string{"e.g. files", "https://host/mcp", "optional, e.g. Authorization", secretNone}
 	for i := range e.inputs {
-		e.inputs[i] = fieldInput(st, values[i], placeholders[i], 2048)
+		e.inputs[i] = kit.FieldInput(st, values[i], placeholders[i], 2048)
 	}
 	secret := &e.inputs[fieldSecret]
 	secret.EchoMode = textinput.EchoPassword
@@ -101,12 +102,12 @@ func (e serverEditor) boxWidth() int { return min(e.common.Width-4, 72) }
 const labelWidth = 16
 
 // SetSize implements Modal.
-func (e serverEditor) SetSize(width, height int) Modal {
+func (e serverEditor) SetSize(width, height int) kit.Modal {
 	e.common = e.common.sized(width, height)
 	inputs := append([]textinput.Model(nil), e.inputs...)
 	for i := range inputs {
 		// One cell for the space after the label, one for the cursor.
-		inputs[i].Width = innerWidth(e.common.Styles.Modal, e.boxWidth()) - labelWidth - 2
+		inputs[i].Width = kit.InnerWidth(e.common.Styles.Modal, e.boxWidth()) - labelWidth - 2
 	}
 	e.inputs = inputs
 	return e
@@ -132,13 +133,13 @@ func (e serverEditor) input() ServerInput {
 }
 
 // Update implements Modal.
-func (e serverEditor) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (e serverEditor) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	e, action, cmd := e.handle(msg)
 	e.syncKeys()
 	return e, action, cmd
 }
 
-func (e serverEditor) handle(msg tea.Msg) (serverEditor, Action, tea.Cmd) {
+func (e serverEditor) handle(msg tea.Msg) (serverEditor, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case serverSavedMsg:
 		if !e.saving {
@@ -149,7 +150,7 @@ func (e serverEditor) handle(msg tea.Msg) (serverEditor, Action, tea.Cmd) {
 		k := e.keys
 		switch {
 		case key.Matches(msg, k.Cancel):
-			return e, CloseModal{}, nil
+			return e, kit.CloseModal{}, nil
 		case e.saving:
 			return e, nil, nil
 		case key.Matches(msg, k.Next):
@@ -181,10 +182,10 @@ func (e serverEditor) handle(msg tea.Msg) (serverEditor, Action, tea.Cmd) {
 // saved applies the answer of SaveServer: an error stays under the form
 // with every field kept; success closes the editor, or opens the test
 // report when the person asked to test.
-func (e serverEditor) saved(msg serverSavedMsg) (serverEditor, Action, tea.Cmd) {
+func (e serverEditor) saved(msg serverSavedMsg) (serverEditor, kit.Action, tea.Cmd) {
 	e.saving = false
 	if msg.err != nil {
-		e.err = sentence(msg.err)
+		e.err = kit.Sentence(msg.err)
 		return e, nil, nil
 	}
 	// The server exists now: further saves edit it, and the secret field
@@ -195,13 +196,13 @@ func (e serverEditor) saved(msg serverSavedMsg) (serverEditor, Action, tea.Cmd) 
 	e.inputs = e.withInput(fieldSecret, func(in *textinput.Model) { in.Reset() })
 	e.syncSecret()
 	if msg.test {
-		return e, OpenModal{Modal: newTestReport(e.common, e.servers, msg.view)}, nil
+		return e, kit.OpenModal{Modal: newTestReport(e.common, e.servers, msg.view)}, nil
 	}
-	return e, CloseModal{}, nil
+	return e, kit.CloseModal{}, nil
 }
 
 // moveFocus moves the cursor d fields on, wrapping around.
-func (e serverEditor) moveFocus(d int) (serverEditor, Action, tea.Cmd) {
+func (e serverEditor) moveFocus(d int) (serverEditor, kit.Action, tea.Cmd) {
 	next := (e.focus + d + fieldCount) % fieldCount
 	e.inputs = e.withInput(e.focus, func(in *textinput.Model) { in.Blur() })
 	var cmd tea.Cmd
@@ -249,7 +250,7 @@ func (e *serverEditor) syncKeys() {
 // View implements Modal.
 func (e serverEditor) View() string {
 	st := e.common.Styles.Modal
-	inner := innerWidth(st, e.boxWidth())
+	inner := kit.InnerWidth(st, e.boxWidth())
 	title := "Add an MCP server"
 	if e.id != "" {
 		title = "Edit " + safetext.Line(e.inputs[fieldName].Value(), inner-5)
@@ -257,9 +258,9 @@ func (e serverEditor) View() string {
 	lines := []string{st.Title.Render(title), ""}
 	fieldLabels := [fieldCount]string{"Name", "Endpoint URL", "Header name", "Secret"}
 	for i, in := range e.inputs {
-		label := "  " + pad(fieldLabels[i], labelWidth-2)
+		label := "  " + kit.Pad(fieldLabels[i], labelWidth-2)
 		if i == e.focus {
-			label = st.FocusedLabel.Render("› " + pad(fieldLabels[i], labelWidth-2))
+			label = st.FocusedLabel.Render("› " + kit.Pad(fieldLabels[i], labelWidth-2))
 		} else {
 			label = st.Label.Render(label)
 		}
@@ -270,10 +271,10 @@ func (e serverEditor) View() string {
 	case e.saving:
 		lines = append(lines, st.Detail.Render("Saving…"))
 	case e.err != "":
-		lines = append(lines, wrapLines(st.Error, "✗ "+e.err, inner, 3)...)
+		lines = append(lines, kit.WrapLines(st.Error, "✗ "+e.err, inner, 3)...)
 	default:
 		lines = append(lines, st.Detail.Render("HTTPS, or plain HTTP on loopback. The secret goes to the"),
 			st.Detail.Render("OS keyring and is never shown. Saving does not activate."))
 	}
-	return modalBox(st, inner, 0, lines)
+	return kit.ModalBox(st, inner, 0, lines)
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"vouch/tui/kit"
+
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -243,7 +245,7 @@ func press[T tea.Msg](t *testing.T, m Model, k tea.KeyMsg) Model {
 }
 
 // topModal returns the top modal as a T, failing the test otherwise.
-func topModal[T Modal](t *testing.T, m Model) T {
+func topModal[T kit.Modal](t *testing.T, m Model) T {
 	t.Helper()
 	md, ok := m.modals.top().(T)
 	if !ok {

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // serverList is the MCP Servers page of Settings › Tools & Workflows (SPEC
@@ -21,13 +22,13 @@ import (
 // an inactive server runs a test, and the report offers "activate" once it
 // connected. Deactivation acts at once.
 type serverList struct {
-	pageFrame
-	loads
+	kit.PageFrame
+	kit.Loads
 	common  Common
 	keys    ServerListKeyMap
 	servers Servers
 
-	list listCursor[ServerView]
+	list kit.ListCursor[ServerView]
 }
 
 // newServerList returns the page; it loads when first focused.
@@ -55,21 +56,21 @@ func (l serverList) FullHelp() [][]key.Binding {
 }
 
 func (l serverList) setSize(width, height int) settingsPage {
-	l.resize(width, height)
+	l.Resize(width, height)
 	return l
 }
 
 // focus shows the page and reloads the list: whatever changed it (an
 // editor, a test, another page) is reflected when it is seen.
 func (l serverList) focus() (settingsPage, tea.Cmd) {
-	l.active = true
+	l.Active = true
 	var cmd tea.Cmd
 	l, cmd = l.reload()
 	return l, cmd
 }
 
 func (l serverList) blur() settingsPage {
-	l.active = false
+	l.Active = false
 	return l
 }
 
@@ -78,20 +79,20 @@ func (l serverList) reload() (serverList, tea.Cmd) {
 	if l.servers == nil {
 		return l, nil
 	}
-	return l, listServers(l.servers, l.begin())
+	return l, listServers(l.servers, l.Begin())
 }
 
-func (l serverList) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
+func (l serverList) update(msg tea.Msg) (settingsPage, kit.Action, tea.Cmd) {
 	l, action, cmd := l.handle(msg)
 	l.syncKeys()
 	return l, action, cmd
 }
 
-func (l serverList) handle(msg tea.Msg) (serverList, Action, tea.Cmd) {
+func (l serverList) handle(msg tea.Msg) (serverList, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case serversMsg:
-		if l.settle(msg.seq, msg.err) {
-			l.list.set(msg.servers, func(a, b ServerView) bool { return a.ID == b.ID })
+		if l.Settle(msg.seq, msg.err) {
+			l.list.Set(msg.servers, func(a, b ServerView) bool { return a.ID == b.ID })
 		}
 		return l, nil, nil
 	case serverActiveMsg:
@@ -112,51 +113,51 @@ func (l serverList) handle(msg tea.Msg) (serverList, Action, tea.Cmd) {
 }
 
 // outcome reports what a Cmd did, in one sentence, and reloads.
-func (l serverList) outcome(err error, done string) (serverList, Action, tea.Cmd) {
-	l.report(err, done)
+func (l serverList) outcome(err error, done string) (serverList, kit.Action, tea.Cmd) {
+	l.Report(err, done)
 	l, cmd := l.reload()
 	return l, nil, cmd
 }
 
-func (l serverList) key(msg tea.KeyMsg) (serverList, Action, tea.Cmd) {
+func (l serverList) key(msg tea.KeyMsg) (serverList, kit.Action, tea.Cmd) {
 	k := l.keys
-	cur, ok := l.list.selected()
+	cur, ok := l.list.Selected()
 	switch {
 	case key.Matches(msg, k.Close):
-		return l, CloseModal{}, nil
+		return l, kit.CloseModal{}, nil
 	case key.Matches(msg, k.Up):
-		l.list.up()
+		l.list.Up()
 	case key.Matches(msg, k.Down):
-		l.list.down()
+		l.list.Down()
 	case key.Matches(msg, k.Refresh):
-		l.notice = ""
+		l.Notice = ""
 		var cmd tea.Cmd
 		l, cmd = l.reload()
 		return l, nil, cmd
 	case key.Matches(msg, k.Add):
-		return l, OpenModal{Modal: newServerEditor(l.common, l.servers, ServerView{})}, nil
+		return l, kit.OpenModal{Modal: newServerEditor(l.common, l.servers, ServerView{})}, nil
 	case !ok:
 		return l, nil, nil
 	case key.Matches(msg, k.Edit):
-		return l, OpenModal{Modal: newServerEditor(l.common, l.servers, cur)}, nil
+		return l, kit.OpenModal{Modal: newServerEditor(l.common, l.servers, cur)}, nil
 	case key.Matches(msg, k.Test):
-		return l, OpenModal{Modal: newTestReport(l.common, l.servers, cur)}, nil
+		return l, kit.OpenModal{Modal: newTestReport(l.common, l.servers, cur)}, nil
 	case key.Matches(msg, k.Toggle):
 		if !cur.Active {
 			// Test, then activate from the report (SPEC B2).
-			return l, OpenModal{Modal: newTestReport(l.common, l.servers, cur)}, nil
+			return l, kit.OpenModal{Modal: newTestReport(l.common, l.servers, cur)}, nil
 		}
-		l.err, l.notice = "", "Deactivating "+cur.Name+"…"
+		l.Err, l.Notice = "", "Deactivating "+cur.Name+"…"
 		return l, nil, setServerActive(l.servers, cur.ID, cur.Name, false)
 	case key.Matches(msg, k.Skills):
 		if ss, ok := l.servers.(ServerSkills); ok {
-			return l, OpenModal{Modal: newServerSkillsPane(l.common, ss, cur)}, nil
+			return l, kit.OpenModal{Modal: newServerSkillsPane(l.common, ss, cur)}, nil
 		}
 	case key.Matches(msg, k.Remove):
 		body := fmt.Sprintf("Remove %s? Its configuration, cached tools and stored secret are deleted; this cannot be undone.",
 			safetext.Line(cur.Name, 40))
-		c := newConfirm(l.common, "Remove server", body, "Remove", removeServer(l.servers, cur.ID, cur.Name))
-		return l, OpenModal{Modal: c}, nil
+		c := kit.NewConfirm(l.common.Common, l.common.Keys.Confirm, "Remove server", body, "Remove", removeServer(l.servers, cur.ID, cur.Name))
+		return l, kit.OpenModal{Modal: c}, nil
 	}
 	return l, nil, nil
 }
@@ -165,10 +166,10 @@ func (l serverList) key(msg tea.KeyMsg) (serverList, Action, tea.Cmd) {
 func (l *serverList) syncKeys() {
 	k := &l.keys
 	avail := l.servers != nil
-	cur, sel := l.list.selected()
+	cur, sel := l.list.Selected()
 	sel = sel && avail
-	k.Up.SetEnabled(len(l.list.items) > 1)
-	k.Down.SetEnabled(len(l.list.items) > 1)
+	k.Up.SetEnabled(len(l.list.Items) > 1)
+	k.Down.SetEnabled(len(l.list.Items) > 1)
 	k.Add.SetEnabled(avail)
 	k.Refresh.SetEnabled(avail)
 	k.Edit.SetEnabled(sel)
@@ -192,7 +193,7 @@ const (
 
 func (l serverList) view() string {
 	st := l.common.Styles.Modal
-	w := l.width
+	w := l.Width
 	if l.servers == nil {
 		return st.Detail.Render("MCP servers are not available here.")
 	}
@@ -202,40 +203,40 @@ func (l serverList) view() string {
 
 	var foot string
 	switch {
-	case l.err != "":
-		foot = strings.Join(wrapLines(st.Error, "✗ "+l.err, w, 2), "\n")
-	case l.notice != "":
-		foot = st.Detail.Render(safetext.Line(l.notice, w))
-	case l.loading && !l.loaded:
+	case l.Err != "":
+		foot = strings.Join(kit.WrapLines(st.Error, "✗ "+l.Err, w, 2), "\n")
+	case l.Notice != "":
+		foot = st.Detail.Render(safetext.Line(l.Notice, w))
+	case l.Loading && !l.Loaded:
 		foot = st.Detail.Render("Loading servers…")
 	default:
 		active := 0
-		for _, v := range l.list.items {
+		for _, v := range l.list.Items {
 			if v.Active {
 				active++
 			}
 		}
-		foot = st.Detail.Render(fmt.Sprintf("%d servers · %d active", len(l.list.items), active))
-		if l.loading {
+		foot = st.Detail.Render(fmt.Sprintf("%d servers · %d active", len(l.list.Items), active))
+		if l.Loading {
 			foot += st.Detail.Render(" · refreshing…")
 		}
 	}
-	if len(l.list.items) == 0 {
+	if len(l.list.Items) == 0 {
 		lines := []string{}
-		if l.loaded {
+		if l.Loaded {
 			lines = append(lines, st.Detail.Render(fmt.Sprintf("No MCP servers yet. Press %s to add one.", l.keys.Add.Help().Key)))
 		}
 		return strings.Join(append(lines, "", foot), "\n")
 	}
 
-	header := "  " + pad("Name", nameW) + " " + pad("Endpoint", hostW) + " " + pad("Status", statusWidth) + " " +
-		padLeft("Tools", toolsColWidth) + " " + padLeft("Fetched", fetchedColWidth)
-	blocks := make([][]string, len(l.list.items))
-	for i, v := range l.list.items {
-		blocks[i] = l.rows(v, i == l.list.cursor, nameW, hostW)
+	header := "  " + kit.Pad("Name", nameW) + " " + kit.Pad("Endpoint", hostW) + " " + kit.Pad("Status", statusWidth) + " " +
+		kit.PadLeft("Tools", toolsColWidth) + " " + kit.PadLeft("Fetched", fetchedColWidth)
+	blocks := make([][]string, len(l.list.Items))
+	for i, v := range l.list.Items {
+		blocks[i] = l.rows(v, i == l.list.Cursor, nameW, hostW)
 	}
-	rows := max(l.height-1-lipgloss.Height(foot), 1) // the column titles and the footer
-	lines := append([]string{st.Detail.Render(header)}, scrollBlocks(blocks, l.list.cursor, rows)...)
+	rows := max(l.Height-1-lipgloss.Height(foot), 1) // the column titles and the footer
+	lines := append([]string{st.Detail.Render(header)}, kit.ScrollBlocks(blocks, l.list.Cursor, rows)...)
 	for len(lines) < rows+1 {
 		lines = append(lines, "")
 	}
@@ -246,13 +247,13 @@ func (l serverList) view() string {
 // last error.
 func (l serverList) rows(v ServerView, selected bool, nameW, hostW int) []string {
 	st := l.common.Styles.Modal
-	w := l.width
+	w := l.Width
 	name := safetext.Line(v.Name, nameW)
 	cursor := "  "
-	nameCell := st.Item.Render(pad(name, nameW))
+	nameCell := st.Item.Render(kit.Pad(name, nameW))
 	if selected {
 		cursor = st.Prompt.Render("› ")
-		nameCell = pad(st.Selected.Render(name), nameW)
+		nameCell = kit.Pad(st.Selected.Render(name), nameW)
 	}
 	tools := "–"
 	if v.ToolCount > 0 || !v.FetchedAt.IsZero() {
@@ -262,10 +263,10 @@ func (l serverList) rows(v ServerView, selected bool, nameW, hostW int) []string
 		}
 	}
 	row := cursor + nameCell + " " +
-		st.Detail.Render(pad(endpointHost(v.URL, hostW), hostW)) + " " +
-		pad(statusBadge(st, serverStatus(v)), statusWidth) + " " +
-		st.Item.Render(padLeft(safetext.Line(tools, toolsColWidth), toolsColWidth)) + " " +
-		st.Detail.Render(padLeft(ago(l.common.Now(), v.FetchedAt), fetchedColWidth))
+		st.Detail.Render(kit.Pad(endpointHost(v.URL, hostW), hostW)) + " " +
+		kit.Pad(statusBadge(st, serverStatus(v)), statusWidth) + " " +
+		st.Item.Render(kit.PadLeft(safetext.Line(tools, toolsColWidth), toolsColWidth)) + " " +
+		st.Detail.Render(kit.PadLeft(kit.Ago(l.common.Now(), v.FetchedAt), fetchedColWidth))
 	out := []string{row}
 	if selected {
 		detail := []string{safetext.Line(v.URL, 0)}

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // testReport runs a connection test of one saved server and shows what it
@@ -81,7 +82,7 @@ func (r testReport) ShortHelp() []key.Binding {
 func (r testReport) FullHelp() [][]key.Binding { return [][]key.Binding{r.ShortHelp()} }
 
 // SetSize implements Modal.
-func (r testReport) SetSize(width, height int) Modal {
+func (r testReport) SetSize(width, height int) kit.Modal {
 	r.common = r.common.sized(width, height)
 	return r
 }
@@ -90,13 +91,13 @@ func (r testReport) SetSize(width, height int) Modal {
 func (r testReport) connected() bool { return r.done && r.err == "" }
 
 // Update implements Modal.
-func (r testReport) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (r testReport) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	r, action, cmd := r.handle(msg)
 	r.syncKeys()
 	return r, action, cmd
 }
 
-func (r testReport) handle(msg tea.Msg) (testReport, Action, tea.Cmd) {
+func (r testReport) handle(msg tea.Msg) (testReport, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case serverTestedMsg:
 		if msg.run != r.run {
@@ -105,7 +106,7 @@ func (r testReport) handle(msg tea.Msg) (testReport, Action, tea.Cmd) {
 		r.run.cancel()
 		r.run, r.done = nil, true
 		if msg.err != nil {
-			r.err = sentence(msg.err)
+			r.err = kit.Sentence(msg.err)
 		} else {
 			r.report = msg.report
 		}
@@ -116,7 +117,7 @@ func (r testReport) handle(msg tea.Msg) (testReport, Action, tea.Cmd) {
 		}
 		r.activating = false
 		if msg.err != nil {
-			r.activateErr = sentence(msg.err)
+			r.activateErr = kit.Sentence(msg.err)
 			return r, nil, nil
 		}
 		r.activated, r.server.Active = true, true
@@ -135,7 +136,7 @@ func (r testReport) handle(msg tea.Msg) (testReport, Action, tea.Cmd) {
 				r.run.cancel() // abandon the test
 				r.run = nil
 			}
-			return r, CloseModal{}, nil
+			return r, kit.CloseModal{}, nil
 		case key.Matches(msg, r.keys.Activate):
 			r.activating, r.activateErr = true, ""
 			return r, nil, setServerActive(r.servers, r.server.ID, r.server.Name, true)
@@ -166,7 +167,7 @@ func (r testReport) boxWidth() int { return min(r.common.Width-4, 76) }
 // View implements Modal.
 func (r testReport) View() string {
 	st := r.common.Styles.Modal
-	w := innerWidth(st, r.boxWidth())
+	w := kit.InnerWidth(st, r.boxWidth())
 	lines := []string{
 		st.Title.Render(safetext.Line("Test › "+r.server.Name, w)),
 		st.Detail.Render(safetext.Line(r.server.URL, w)),
@@ -176,12 +177,12 @@ func (r testReport) View() string {
 	case r.run != nil:
 		lines = append(lines, r.spin.View()+" "+st.Item.Render("Testing… nothing is registered by a test."))
 	case r.err != "":
-		lines = append(lines, wrapLines(st.Error, "✗ "+r.err, w, 4)...)
+		lines = append(lines, kit.WrapLines(st.Error, "✗ "+r.err, w, 4)...)
 		lines = append(lines, "", st.Detail.Render("Nothing was registered. Fix the server or its settings, then test again."))
 	default:
 		lines = append(lines, r.reportLines(w)...)
 	}
-	return modalBox(st, w, 0, lines)
+	return kit.ModalBox(st, w, 0, lines)
 }
 
 // reportField is the width of the report's labels.
@@ -192,7 +193,7 @@ func (r testReport) reportLines(w int) []string {
 	st := r.common.Styles.Modal
 	t := r.report
 	field := func(label, value string) string {
-		return st.Label.Render(pad(label, reportField)) + st.Item.Render(safetext.Line(value, w-reportField))
+		return st.Label.Render(kit.Pad(label, reportField)) + st.Item.Render(safetext.Line(value, w-reportField))
 	}
 	lines := []string{st.StatusOK.Render("● Connected in " + elapsed(t.Elapsed))}
 	protocol := safetext.Line(t.ProtocolVersion, 0)
@@ -210,12 +211,12 @@ func (r testReport) reportLines(w int) []string {
 	if len(t.Tools) > 0 {
 		tools = strings.Join(t.Tools, ", ")
 	}
-	for i, l := range wrapLines(st.Item, tools, w-reportField, 2) {
+	for i, l := range kit.WrapLines(st.Item, tools, w-reportField, 2) {
 		label := ""
 		if i == 0 {
 			label = fmt.Sprintf("Tools (%d)", len(t.Tools))
 		}
-		lines = append(lines, st.Label.Render(pad(label, reportField))+l)
+		lines = append(lines, st.Label.Render(kit.Pad(label, reportField))+l)
 	}
 	if n := len(t.Rejected); n > 0 {
 		const shown = 3
@@ -228,7 +229,7 @@ func (r testReport) reportLines(w int) []string {
 			if i == 0 {
 				label = fmt.Sprintf("Rejected (%d)", n)
 			}
-			lines = append(lines, st.Label.Render(pad(label, reportField))+st.Error.Render(safetext.Line("✗ "+rej, w-reportField)))
+			lines = append(lines, st.Label.Render(kit.Pad(label, reportField))+st.Error.Render(safetext.Line("✗ "+rej, w-reportField)))
 		}
 	}
 	lines = append(lines, "")
@@ -237,7 +238,7 @@ func (r testReport) reportLines(w int) []string {
 	case r.activating:
 		lines = append(lines, st.Detail.Render("Activating…"))
 	case r.activateErr != "":
-		lines = append(lines, wrapLines(st.Error, "✗ "+r.activateErr, w, 2)...)
+		lines = append(lines, kit.WrapLines(st.Error, "✗ "+r.activateErr, w, 2)...)
 	case r.activated:
 		lines = append(lines, st.StatusOK.Render("Activated: its tools are offered from now on."))
 	case r.server.Active:

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/tui/kit"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
@@ -457,7 +459,7 @@ func TestSettingsResize(t *testing.T) {
 }
 
 // modalSize is the size a modal was given.
-func modalSize(md Modal) (int, int) {
+func modalSize(md kit.Modal) (int, int) {
 	switch md := md.(type) {
 	case settings:
 		return md.common.Width, md.common.Height

@@ -13,6 +13,7 @@ import (
 
 	"vouch/policy"
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // toolsPage is the Tools page of Settings › Tools & Workflows: every cached
@@ -30,8 +31,8 @@ import (
 // The same page, over another toolSource, is the per-profile tool selection
 // pane (profile_tools.go): there a switch edits the profile's allowlist.
 type toolsPage struct {
-	pageFrame
-	loads
+	kit.PageFrame
+	kit.Loads
 	common Common
 	keys   ToolsKeyMap
 	src    toolSource
@@ -115,14 +116,14 @@ func (p toolsPage) FullHelp() [][]key.Binding {
 }
 
 func (p toolsPage) setSize(width, height int) settingsPage {
-	p.resize(width, height)
+	p.Resize(width, height)
 	p.filter.Width = max(width-4, 10)
 	return p
 }
 
 // focus shows the page and reloads the tools.
 func (p toolsPage) focus() (settingsPage, tea.Cmd) {
-	p.active = true
+	p.Active = true
 	var cmd tea.Cmd
 	p, cmd = p.reload()
 	return p, cmd
@@ -133,26 +134,26 @@ func (p toolsPage) reload() (toolsPage, tea.Cmd) {
 	if p.src.load == nil {
 		return p, nil
 	}
-	return p, p.src.load(p.begin())
+	return p, p.src.load(p.Begin())
 }
 
 func (p toolsPage) blur() settingsPage {
-	p.active = false
+	p.Active = false
 	p.filtering = false
 	p.filter.Blur()
 	return p
 }
 
-func (p toolsPage) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
+func (p toolsPage) update(msg tea.Msg) (settingsPage, kit.Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
 	p.syncKeys()
 	return p, action, cmd
 }
 
-func (p toolsPage) handle(msg tea.Msg) (toolsPage, Action, tea.Cmd) {
+func (p toolsPage) handle(msg tea.Msg) (toolsPage, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case toolsMsg:
-		if msg.scope != p.src.scope || !p.settle(msg.seq, msg.err) {
+		if msg.scope != p.src.scope || !p.Settle(msg.seq, msg.err) {
 			return p, nil, nil
 		}
 		cur, had := p.selected()
@@ -186,10 +187,10 @@ func (p toolsPage) toggled(msg toolToggledMsg) toolsPage {
 	p.pending = maps.Clone(p.pending)
 	delete(p.pending, msg.identity)
 	if msg.err != nil {
-		p.report(msg.err, "")
+		p.Report(msg.err, "")
 		return p
 	}
-	p.report(nil, "")
+	p.Report(nil, "")
 	tools := append([]ToolView(nil), p.tools...)
 	for i := range tools {
 		if tools[i].Identity == msg.identity {
@@ -198,14 +199,14 @@ func (p toolsPage) toggled(msg toolToggledMsg) toolsPage {
 			if msg.enabled {
 				state = p.src.on
 			}
-			p.notice = fmt.Sprintf("%s is %s.", safetext.Line(tools[i].Name, 32), state)
+			p.Notice = fmt.Sprintf("%s is %s.", safetext.Line(tools[i].Name, 32), state)
 		}
 	}
 	p.tools = tools
 	return p
 }
 
-func (p toolsPage) key(msg tea.KeyMsg) (toolsPage, Action, tea.Cmd) {
+func (p toolsPage) key(msg tea.KeyMsg) (toolsPage, kit.Action, tea.Cmd) {
 	k := p.keys
 	switch {
 	case key.Matches(msg, k.Up):
@@ -233,12 +234,12 @@ func (p toolsPage) key(msg tea.KeyMsg) (toolsPage, Action, tea.Cmd) {
 		}
 		return p, nil, cmd
 	case key.Matches(msg, k.Close):
-		return p, CloseModal{}, nil
+		return p, kit.CloseModal{}, nil
 	case key.Matches(msg, k.Filter):
 		p.filtering = true
 		return p, nil, p.filter.Focus()
 	case key.Matches(msg, k.Refresh):
-		p.notice = ""
+		p.Notice = ""
 		var cmd tea.Cmd
 		p, cmd = p.reload()
 		return p, nil, cmd
@@ -252,7 +253,7 @@ func (p toolsPage) key(msg tea.KeyMsg) (toolsPage, Action, tea.Cmd) {
 			p.pending = map[string]bool{}
 		}
 		p.pending[t.Identity] = true
-		p.notice = ""
+		p.Notice = ""
 		return p, nil, p.src.set(t.Identity, !t.Enabled)
 	}
 	return p, nil, nil
@@ -326,7 +327,7 @@ const toolMarkWidth = 6
 
 func (p toolsPage) view() string {
 	st := p.common.Styles.Modal
-	w := p.width
+	w := p.Width
 	if p.src.load == nil {
 		return st.Detail.Render(p.src.missing)
 	}
@@ -343,20 +344,20 @@ func (p toolsPage) view() string {
 
 	var foot string
 	switch {
-	case p.err != "":
-		foot = strings.Join(wrapLines(st.Error, "✗ "+p.err, w, 2), "\n")
-	case p.notice != "":
-		foot = st.Detail.Render(safetext.Line(p.notice, w))
-	case p.loading && !p.loaded:
+	case p.Err != "":
+		foot = strings.Join(kit.WrapLines(st.Error, "✗ "+p.Err, w, 2), "\n")
+	case p.Notice != "":
+		foot = st.Detail.Render(safetext.Line(p.Notice, w))
+	case p.Loading && !p.Loaded:
 		foot = st.Detail.Render("Loading tools…")
-	case p.loading:
+	case p.Loading:
 		foot = st.Detail.Render("Refreshing…")
 	}
 
-	rows := max(p.height-1-lipgloss.Height(foot), 1) // the filter line and the footer
+	rows := max(p.Height-1-lipgloss.Height(foot), 1) // the filter line and the footer
 	body, focus := p.rows(w)
 	switch {
-	case !p.loaded:
+	case !p.Loaded:
 	case len(p.tools) == 0:
 		body = []string{st.Detail.Render("No tools cached yet: add a server, test it and activate it on MCP Servers.")}
 	case len(p.visible) == 0:
@@ -437,25 +438,25 @@ func (p toolsPage) row(t ToolView, srv ServerView, known, focused bool, nameW, w
 		mark = " " + st.StatusWarn.Render(safetext.Line(why, w/2))
 	}
 	if t.Tokens > 0 {
-		mark = " " + st.Detail.Render(tokens(t.Tokens)+" tok") + mark
+		mark = " " + st.Detail.Render(kit.Tokens(t.Tokens)+" tok") + mark
 	}
 	if t.Changed {
 		mark = " " + st.StatusWarn.Render(policy.MarkChanged) + mark
 	}
 	name := safetext.Line(t.Name, nameW)
-	nameCell := st.Item.Render(pad(name, nameW))
+	nameCell := st.Item.Render(kit.Pad(name, nameW))
 	if focused {
-		nameCell = pad(st.Selected.Render(name), nameW)
+		nameCell = kit.Pad(st.Selected.Render(name), nameW)
 	}
 	about := safetext.Line(t.Title, 0)
-	if d := firstLine(t.Description, 0); d != "" {
+	if d := kit.FirstLine(t.Description, 0); d != "" {
 		if about != "" {
 			about += " — "
 		}
 		about += d
 	}
 	room := w - toolMarkWidth - nameW - 1 - ansi.StringWidth(mark)
-	return cursor + st.Item.Render(box) + nameCell + " " + st.Detail.Render(pad(safetext.Line(about, max(room, 1)), max(room, 0))) + mark
+	return cursor + st.Item.Render(box) + nameCell + " " + st.Detail.Render(kit.Pad(safetext.Line(about, max(room, 1)), max(room, 0))) + mark
 }
 
 // claims renders the server's annotations of t under an explicit label:
@@ -473,7 +474,7 @@ func (p toolsPage) claims(t ToolView, w int) []string {
 		text = strings.Join(cs, " · ")
 	}
 	// The label and the claims wrap together, so no claim is cut off.
-	lines := wrapLines(st.Detail, label+text, w-toolMarkWidth, 3)
+	lines := kit.WrapLines(st.Detail, label+text, w-toolMarkWidth, 3)
 	if plain := ansi.Strip(lines[0]); strings.HasPrefix(plain, label) {
 		lines[0] = st.Claim.Render(label) + st.Detail.Render(plain[len(label):])
 	}

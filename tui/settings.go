@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 
+	"vouch/tui/kit"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -24,7 +26,7 @@ type settingsPage interface {
 	title() string
 	// update handles a message and returns the page, an Action for the
 	// root (nil for none) and a Cmd.
-	update(msg tea.Msg) (settingsPage, Action, tea.Cmd)
+	update(msg tea.Msg) (settingsPage, kit.Action, tea.Cmd)
 	view() string
 	// setSize gives the page the cells it may use below the tabs.
 	setSize(width, height int) settingsPage
@@ -32,7 +34,7 @@ type settingsPage interface {
 	// blur hides it.
 	focus() (settingsPage, tea.Cmd)
 	blur() settingsPage
-	focused() bool
+	Focused() bool
 }
 
 // settings is the Settings modal (SPEC L2): a section title, a row of tabs
@@ -84,7 +86,7 @@ func (s settings) FullHelp() [][]key.Binding {
 }
 
 // SetSize implements Modal.
-func (s settings) SetSize(width, height int) Modal {
+func (s settings) SetSize(width, height int) kit.Modal {
 	s.common = s.common.sized(width, height)
 	w, h := s.pageSize()
 	pages := make([]settingsPage, len(s.pages))
@@ -104,11 +106,11 @@ func (s settings) boxWidth() int { return min(s.common.Width-4, 100) }
 // pageSize is the cells a page may use.
 func (s settings) pageSize() (int, int) {
 	st := s.common.Styles.Modal
-	return innerWidth(st, s.boxWidth()), max(s.common.Height-st.Frame.GetVerticalFrameSize()-headerLines, 3)
+	return kit.InnerWidth(st, s.boxWidth()), max(s.common.Height-st.Frame.GetVerticalFrameSize()-headerLines, 3)
 }
 
 // Update implements Modal.
-func (s settings) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (s settings) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	if msg, ok := msg.(tea.KeyMsg); ok {
 		switch {
 		case key.Matches(msg, s.keys.NextPage):
@@ -123,7 +125,7 @@ func (s settings) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 	}
 	// Results and ticks go to every page; each keeps only its own.
 	var cmds []tea.Cmd
-	var action Action
+	var action kit.Action
 	for i, p := range s.pages {
 		page, a, cmd := p.update(msg)
 		s.pages = s.withPage(i, page)
@@ -136,16 +138,16 @@ func (s settings) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 	return s, action, tea.Batch(cmds...)
 }
 
-// reveal implements revealer: a pane above Settings closed, so the page
+// Reveal implements kit.Revealer: a pane above Settings closed, so the page
 // shown refreshes what that pane may have changed.
-func (s settings) reveal() (Modal, tea.Cmd) {
+func (s settings) Reveal() (kit.Modal, tea.Cmd) {
 	page, cmd := s.pages[s.active].focus()
 	s.pages = s.withPage(s.active, page)
 	return s, cmd
 }
 
 // show switches to page i.
-func (s settings) show(i int) (Modal, Action, tea.Cmd) {
+func (s settings) show(i int) (kit.Modal, kit.Action, tea.Cmd) {
 	if i == s.active {
 		return s, nil, nil
 	}
@@ -194,5 +196,5 @@ func (s settings) View() string {
 		"",
 	}
 	lines = append(lines, strings.Split(s.pages[s.active].view(), "\n")...)
-	return modalBox(st, inner, s.common.Height-st.Frame.GetVerticalFrameSize(), lines)
+	return kit.ModalBox(st, inner, s.common.Height-st.Frame.GetVerticalFrameSize(), lines)
 }

@@ -3,6 +3,8 @@ package tui
 import (
 	"time"
 
+	"vouch/tui/kit"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -22,7 +24,7 @@ import (
 // A modal settles in one of two ways. One that appears on its own (tool
 // approval, app consent, the rule editor over an approval pane) has a
 // KeyGrace and settles for every key. One that opens on the person's own
-// key takes its keys at once, but if it implements granter its granting
+// key takes its keys at once, but if it implements kit.Granter its granting
 // keys wait for the root's settle period too, counted from when it
 // appeared or last changed what it would grant (a preview arrived, another
 // item came under the cursor).
@@ -30,30 +32,6 @@ import (
 // A pane that is not drawn (the terminal is below the minimum size) takes
 // no key at all but ctrl+c; when it is drawn again it settles again. The
 // same holds when a modal is on top again after the one above it closed.
-
-// granter is a modal opened by the person's own key some of whose keys
-// grant something: install a skill, approve a server skill.
-type granter interface {
-	// grants reports whether msg would grant something in the modal's
-	// current state.
-	grants(msg tea.KeyMsg) bool
-	// granting names what a granting key would grant now; when it
-	// changes, the settle period starts again.
-	granting() string
-}
-
-// settleShower is a modal that shows whether it takes keys yet, for
-// instance with its key hints dimmed.
-type settleShower interface {
-	withSettling(settling bool) Modal
-}
-
-// waiter is a modal that waits for the person's decision; the "too small"
-// screen names what it waits for.
-type waiter interface {
-	// waitingFor is one line, already neutralised.
-	waitingFor() string
-}
 
 // settleTickMsg re-renders the top modal when its settle period may be
 // over. It carries its time and a tag; a tick whose tag is not the latest
@@ -81,7 +59,7 @@ func (m Model) settlePeriod(e modalEntry) (d time.Duration, every bool) {
 	if d := e.modal.KeyGrace(); d > 0 {
 		return d, true
 	}
-	if _, ok := e.modal.(granter); ok {
+	if _, ok := e.modal.(kit.Granter); ok {
 		return m.opts.KeyGrace, false
 	}
 	return 0, false
@@ -123,7 +101,7 @@ func (m Model) keyForModal(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if every {
 		return m.aside(msg)
 	}
-	if e.modal.(granter).grants(msg) {
+	if e.modal.(kit.Granter).Grants(msg) {
 		return m, nil
 	}
 	return m.updateTopModal(msg)
@@ -179,8 +157,8 @@ func (m Model) syncSettle() (Model, tea.Cmd) {
 		return m, nil
 	}
 	now := m.common.Now()
-	if g, ok := e.modal.(granter); ok {
-		if s := g.granting(); s != e.granting {
+	if g, ok := e.modal.(kit.Granter); ok {
+		if s := g.Granting(); s != e.granting {
 			e.granting, e.quiet, e.settled = s, now, false
 		}
 	}
@@ -188,8 +166,8 @@ func (m Model) syncSettle() (Model, tea.Cmd) {
 	if !e.settled && m.drawable() && now.Sub(e.quiet) >= d {
 		e.settled = true
 	}
-	if s, ok := e.modal.(settleShower); ok {
-		e.modal = s.withSettling(!e.settled)
+	if s, ok := e.modal.(kit.SettleShower); ok {
+		e.modal = s.WithSettling(!e.settled)
 	}
 	m.modals = m.modals.setTop(e)
 	if e.settled || !m.drawable() {

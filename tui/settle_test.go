@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/tui/kit"
 )
 
 // The settle period (SPEC D7): every test here drives Update with keys on
@@ -86,7 +87,7 @@ func TestSettleTypeAheadDecidesNothing(t *testing.T) {
 			if got, want := m.input.Value(), tt.before+tt.after; got != want {
 				t.Errorf("input = %q, want the whole sentence %q", got, want)
 			}
-			if view := m.View(); !strings.Contains(view, settlingNotice) {
+			if view := m.View(); !strings.Contains(view, kit.SettlingNotice) {
 				t.Errorf("the pane does not say its keys act in a moment:\n%s", view)
 			}
 			// The last key came long after the pane appeared, and it
@@ -138,7 +139,7 @@ func TestSettleTick(t *testing.T) {
 	}
 	clk.advance(DefaultKeyGrace / 2)
 	m, _ = update(m, settleTickMsg{tag: m.settle.tag, at: clk.Now()})
-	if topApproval(t, m).settling || strings.Contains(m.View(), settlingNotice) {
+	if topApproval(t, m).settling || strings.Contains(m.View(), kit.SettlingNotice) {
 		t.Errorf("the pane still settles after its tick:\n%s", m.View())
 	}
 }
@@ -179,7 +180,7 @@ func TestSettleAppConsent(t *testing.T) {
 	if got := m.input.Value(); got != "ok sure thing" {
 		t.Errorf("input = %q, want the sentence", got)
 	}
-	if !strings.Contains(m.View(), settlingNotice) {
+	if !strings.Contains(m.View(), kit.SettlingNotice) {
 		t.Errorf("the consent does not say its keys act in a moment:\n%s", m.View())
 	}
 	clk.advance(DefaultKeyGrace)
@@ -282,7 +283,7 @@ func TestSettleClassify(t *testing.T) {
 	if e := topModal[ruleEditor](t, m); e.saving || e.class != 0 {
 		t.Errorf("type-ahead acted on the editor: saving %v, class %d", e.saving, e.class)
 	}
-	if !strings.Contains(m.View(), settlingNotice) {
+	if !strings.Contains(m.View(), kit.SettlingNotice) {
 		t.Errorf("the editor does not say its keys act in a moment:\n%s", m.View())
 	}
 	noDecision(t, replies[0])

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"vouch/tui/kit"
+
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -51,7 +53,7 @@ func (m Model) skillCatalog() SkillCatalog {
 
 func loadSkills(sc SkillCatalog, seq int) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		skills, err := sc.ListSkills(ctx)
 		if err != nil {
@@ -63,7 +65,7 @@ func loadSkills(sc SkillCatalog, seq int) tea.Cmd {
 
 func previewSkill(sc SkillCatalog, seq int, path string, opts SkillInstallOptions) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		p, err := sc.PreviewSkill(ctx, path, opts)
 		return skillPreviewMsg{seq: seq, preview: p, err: err}
@@ -72,7 +74,7 @@ func previewSkill(sc SkillCatalog, seq int, path string, opts SkillInstallOption
 
 func installSkill(sc SkillCatalog, path string, opts SkillInstallOptions) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		s, err := sc.InstallSkill(ctx, path, opts)
 		if err != nil {
@@ -84,7 +86,7 @@ func installSkill(sc SkillCatalog, path string, opts SkillInstallOptions) tea.Cm
 
 func removeSkill(sc SkillCatalog, name string) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		err := sc.RemoveSkill(ctx, name)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // skillInstall is the skill install preview (SPEC G4, L2): the person types
@@ -52,7 +53,7 @@ const (
 const previewFoldLines = 12
 
 func newSkillInstall(c Common, sc SkillCatalog) skillInstall {
-	in := fieldInput(c.Styles.Modal, "", "e.g. ~/Downloads/pdf.zip", 4096)
+	in := kit.FieldInput(c.Styles.Modal, "", "e.g. ~/Downloads/pdf.zip", 4096)
 	in.Focus()
 	m := skillInstall{common: c, keys: c.Keys.Skills.Install, catalog: sc, path: in}
 	m.syncKeys()
@@ -65,25 +66,25 @@ func (m skillInstall) Init() tea.Cmd { return textinput.Blink }
 // KeyGrace implements Modal: it opens on the person's own key, and the
 // preview appears only after the person pressed enter. Installing is a
 // granting key: it waits for the root's settle period after the preview
-// appeared (granter, SPEC D7), so an "i" typed ahead of the preview
+// appeared (kit.Granter, SPEC D7), so an "i" typed ahead of the preview
 // installs nothing.
 func (m skillInstall) KeyGrace() time.Duration { return 0 }
 
-// grants implements granter: install and install as a new version.
-func (m skillInstall) grants(msg tea.KeyMsg) bool {
+// Grants implements kit.Granter: install and install as a new version.
+func (m skillInstall) Grants(msg tea.KeyMsg) bool {
 	return key.Matches(msg, m.keys.Install) || key.Matches(msg, m.keys.NewRevision)
 }
 
-// granting implements granter: the preview on screen.
-func (m skillInstall) granting() string {
+// Granting implements kit.Granter: the preview on screen.
+func (m skillInstall) Granting() string {
 	if m.stage != stagePreview {
 		return ""
 	}
 	return fmt.Sprintf("%d %s", m.seq, m.preview.SHA256)
 }
 
-// withSettling implements settleShower.
-func (m skillInstall) withSettling(settling bool) Modal {
+// WithSettling implements kit.SettleShower.
+func (m skillInstall) WithSettling(settling bool) kit.Modal {
 	m.settling = settling
 	return m
 }
@@ -102,10 +103,10 @@ func (m skillInstall) FullHelp() [][]key.Binding {
 
 func (m skillInstall) boxWidth() int { return min(m.common.Width-4, 100) }
 
-func (m skillInstall) inner() int { return innerWidth(m.common.Styles.Modal, m.boxWidth()) }
+func (m skillInstall) inner() int { return kit.InnerWidth(m.common.Styles.Modal, m.boxWidth()) }
 
 // SetSize implements Modal.
-func (m skillInstall) SetSize(width, height int) Modal {
+func (m skillInstall) SetSize(width, height int) kit.Modal {
 	m.common = m.common.sized(width, height)
 	m.path.Width = m.inner() - 7
 	m.render()
@@ -130,20 +131,20 @@ func (m skillInstall) bodyRows() int {
 func (m skillInstall) maxOffset() int { return max(len(m.lines)-m.bodyRows(), 0) }
 
 // Update implements Modal.
-func (m skillInstall) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (m skillInstall) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	m, action, cmd := m.handle(msg)
 	m.syncKeys()
 	return m, action, cmd
 }
 
-func (m skillInstall) handle(msg tea.Msg) (skillInstall, Action, tea.Cmd) {
+func (m skillInstall) handle(msg tea.Msg) (skillInstall, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case skillPreviewMsg:
 		if msg.seq != m.seq || m.stage != stagePreviewing {
 			return m, nil, nil
 		}
 		if msg.err != nil {
-			m.stage, m.err = stagePath, sentence(msg.err)
+			m.stage, m.err = stagePath, kit.Sentence(msg.err)
 			return m, nil, m.path.Focus()
 		}
 		m.stage, m.preview, m.offset = stagePreview, msg.preview, 0
@@ -154,11 +155,11 @@ func (m skillInstall) handle(msg tea.Msg) (skillInstall, Action, tea.Cmd) {
 			return m, nil, nil
 		}
 		if msg.err != nil {
-			m.stage, m.err = stagePreview, sentence(msg.err)
+			m.stage, m.err = stagePreview, kit.Sentence(msg.err)
 			return m, nil, nil
 		}
 		// The page below says what was installed and reloads.
-		return m, CloseModal{}, deliverMsg(msg)
+		return m, kit.CloseModal{}, kit.DeliverMsg(msg)
 	case tea.KeyMsg:
 		return m.key(msg)
 	}
@@ -170,11 +171,11 @@ func (m skillInstall) handle(msg tea.Msg) (skillInstall, Action, tea.Cmd) {
 	return m, nil, nil
 }
 
-func (m skillInstall) key(msg tea.KeyMsg) (skillInstall, Action, tea.Cmd) {
+func (m skillInstall) key(msg tea.KeyMsg) (skillInstall, kit.Action, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Cancel):
-		return m, CloseModal{}, nil
+		return m, kit.CloseModal{}, nil
 	case key.Matches(msg, k.Preview):
 		path := strings.TrimSpace(m.path.Value())
 		if path == "" {
@@ -193,7 +194,7 @@ func (m skillInstall) key(msg tea.KeyMsg) (skillInstall, Action, tea.Cmd) {
 		m.stage, m.err = stagePath, ""
 		return m, nil, m.path.Focus()
 	case m.stage != stagePath:
-		m.offset, _ = scrollKey(msg, scrollKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown}, m.offset, m.bodyRows(), len(m.lines))
+		m.offset, _ = kit.ScrollKey(msg, kit.ScrollKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown}, m.offset, m.bodyRows(), len(m.lines))
 	default:
 		var cmd tea.Cmd
 		m.path, cmd = m.path.Update(msg)
@@ -225,22 +226,22 @@ func (m skillInstall) footer() []string {
 	w := m.inner()
 	switch {
 	case m.err != "":
-		return wrapLines(st.Error, "✗ "+m.err, w, 3)
+		return kit.WrapLines(st.Error, "✗ "+m.err, w, 3)
 	case m.stage == stagePreviewing:
 		return []string{st.Detail.Render("Reading the package…")}
 	case m.stage == stageInstalling:
 		return []string{st.Detail.Render("Installing…")}
 	case m.stage == stagePath:
-		return wrapLines(st.Detail, "A .zip, .tar.gz, folder or SKILL.md on this machine. Nothing in it runs; nothing is installed before you confirm.", w, 2)
+		return kit.WrapLines(st.Detail, "A .zip, .tar.gz, folder or SKILL.md on this machine. Nothing in it runs; nothing is installed before you confirm.", w, 2)
 	}
 	if c, ok := m.preview.Blocked(); ok {
-		return wrapLines(st.StatusWarn, "Not installable as is: "+c.What+". Press v for a new version, or rename it with vouch skill install FILE --rename NEW.", w, 3)
+		return kit.WrapLines(st.StatusWarn, "Not installable as is: "+c.What+". Press v for a new version, or rename it with vouch skill install FILE --rename NEW.", w, 3)
 	}
 	lead := ""
 	if m.settling {
 		lead = "Keys active in a moment. "
 	}
-	return wrapLines(st.Detail, lead+"i installs it; it is enabled nowhere and approves nothing. esc cancels and writes nothing.", w, 2)
+	return kit.WrapLines(st.Detail, lead+"i installs it; it is enabled nowhere and approves nothing. esc cancels and writes nothing.", w, 2)
 }
 
 // View implements Modal.
@@ -270,5 +271,5 @@ func (m skillInstall) View() string {
 	lines = append(lines, body...)
 	lines = append(lines, scroll)
 	lines = append(lines, m.footer()...)
-	return modalBox(st, w, m.common.Height-st.Frame.GetVerticalFrameSize(), lines)
+	return kit.ModalBox(st, w, m.common.Height-st.Frame.GetVerticalFrameSize(), lines)
 }

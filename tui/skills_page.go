@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // skillsPage is the Skills page of Settings (SPEC G4, G5, L2): every
@@ -17,13 +18,13 @@ import (
 // name, description and origin come from a package and pass through
 // safetext. Without a SkillCatalog the page says skills are not available.
 type skillsPage struct {
-	pageFrame
-	loads
+	kit.PageFrame
+	kit.Loads
 	common  Common
 	keys    SkillsPageKeyMap
 	catalog SkillCatalog
 
-	skills listCursor[SkillSummary]
+	skills kit.ListCursor[SkillSummary]
 }
 
 // newSkillsPage returns the page; it loads when focused.
@@ -48,18 +49,18 @@ func (p skillsPage) FullHelp() [][]key.Binding {
 }
 
 func (p skillsPage) setSize(width, height int) settingsPage {
-	p.resize(width, height)
+	p.Resize(width, height)
 	return p
 }
 
 func (p skillsPage) focus() (settingsPage, tea.Cmd) {
-	p.active = true
+	p.Active = true
 	p, cmd := p.reload()
 	return p, cmd
 }
 
 func (p skillsPage) blur() settingsPage {
-	p.active = false
+	p.Active = false
 	return p
 }
 
@@ -67,20 +68,20 @@ func (p skillsPage) reload() (skillsPage, tea.Cmd) {
 	if p.catalog == nil {
 		return p, nil
 	}
-	return p, loadSkills(p.catalog, p.begin())
+	return p, loadSkills(p.catalog, p.Begin())
 }
 
-func (p skillsPage) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
+func (p skillsPage) update(msg tea.Msg) (settingsPage, kit.Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
 	p.syncKeys()
 	return p, action, cmd
 }
 
-func (p skillsPage) handle(msg tea.Msg) (skillsPage, Action, tea.Cmd) {
+func (p skillsPage) handle(msg tea.Msg) (skillsPage, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case skillsMsg:
-		if p.settle(msg.seq, msg.err) {
-			p.skills.set(msg.skills, func(a, b SkillSummary) bool { return a.Name == b.Name })
+		if p.Settle(msg.seq, msg.err) {
+			p.skills.Set(msg.skills, func(a, b SkillSummary) bool { return a.Name == b.Name })
 		}
 		return p, nil, nil
 	case skillInstalledMsg:
@@ -94,35 +95,35 @@ func (p skillsPage) handle(msg tea.Msg) (skillsPage, Action, tea.Cmd) {
 	return p, nil, nil
 }
 
-func (p skillsPage) outcome(err error, done string) (skillsPage, Action, tea.Cmd) {
-	p.report(err, done)
+func (p skillsPage) outcome(err error, done string) (skillsPage, kit.Action, tea.Cmd) {
+	p.Report(err, done)
 	p, cmd := p.reload()
 	return p, nil, cmd
 }
 
-func (p skillsPage) key(msg tea.KeyMsg) (skillsPage, Action, tea.Cmd) {
+func (p skillsPage) key(msg tea.KeyMsg) (skillsPage, kit.Action, tea.Cmd) {
 	k := p.keys
-	cur, ok := p.skills.selected()
+	cur, ok := p.skills.Selected()
 	switch {
 	case key.Matches(msg, k.Close):
-		return p, CloseModal{}, nil
+		return p, kit.CloseModal{}, nil
 	case key.Matches(msg, k.Up):
-		p.skills.up()
+		p.skills.Up()
 	case key.Matches(msg, k.Down):
-		p.skills.down()
+		p.skills.Down()
 	case key.Matches(msg, k.Refresh):
-		p.notice = ""
+		p.Notice = ""
 		p, cmd := p.reload()
 		return p, nil, cmd
 	case key.Matches(msg, k.Install):
-		p.notice, p.err = "", ""
+		p.Notice, p.Err = "", ""
 		m := newSkillInstall(p.common, p.catalog)
-		return p, OpenModal{Modal: m}, nil
+		return p, kit.OpenModal{Modal: m}, nil
 	case key.Matches(msg, k.Remove) && ok:
 		body := "Remove " + safetext.Line(cur.Name, 40) + " and every version of it? " +
 			"Files no other skill uses are deleted; definitions it imported stay."
-		c := newConfirm(p.common, "Remove skill", body, "Remove", removeSkill(p.catalog, cur.Name))
-		return p, OpenModal{Modal: c}, nil
+		c := kit.NewConfirm(p.common.Common, p.common.Keys.Confirm, "Remove skill", body, "Remove", removeSkill(p.catalog, cur.Name))
+		return p, kit.OpenModal{Modal: c}, nil
 	}
 	return p, nil, nil
 }
@@ -130,9 +131,9 @@ func (p skillsPage) key(msg tea.KeyMsg) (skillsPage, Action, tea.Cmd) {
 func (p *skillsPage) syncKeys() {
 	k := &p.keys
 	avail := p.catalog != nil
-	_, sel := p.skills.selected()
-	k.Up.SetEnabled(len(p.skills.items) > 1)
-	k.Down.SetEnabled(len(p.skills.items) > 1)
+	_, sel := p.skills.Selected()
+	k.Up.SetEnabled(len(p.skills.Items) > 1)
+	k.Down.SetEnabled(len(p.skills.Items) > 1)
 	k.Refresh.SetEnabled(avail)
 	k.Install.SetEnabled(avail)
 	k.Remove.SetEnabled(avail && sel)
@@ -147,21 +148,21 @@ const (
 
 func (p skillsPage) view() string {
 	st := p.common.Styles.Modal
-	w := p.width
+	w := p.Width
 	if p.catalog == nil {
 		return st.Detail.Render("Skills are not available here.")
 	}
 	var lines []string
 	switch {
-	case p.loading && !p.loaded:
+	case p.Loading && !p.Loaded:
 		lines = append(lines, st.Detail.Render("Loading the skills…"))
-	case len(p.skills.items) == 0 && p.loaded:
-		lines = append(lines, wrapLines(st.Detail, "No skills installed. Press i to preview a skill package from a local file (.zip, .tar.gz, a folder or a SKILL.md) and install it.", w, 3)...)
+	case len(p.skills.Items) == 0 && p.Loaded:
+		lines = append(lines, kit.WrapLines(st.Detail, "No skills installed. Press i to preview a skill package from a local file (.zip, .tar.gz, a folder or a SKILL.md) and install it.", w, 3)...)
 	default:
 		lines = append(lines, p.rows(w)...)
 	}
 	foot := p.footer(w)
-	avail := max(p.height-len(foot), 1)
+	avail := max(p.Height-len(foot), 1)
 	if len(lines) > avail {
 		lines = lines[:avail]
 	}
@@ -178,26 +179,26 @@ func (p skillsPage) rows(w int) []string {
 	rest := w - 2 - skillVerColWidth - skillInstalledColWidth - skillFindingsColWidth - 4
 	nameW := max(rest*2/5, 10)
 	originW := max(rest-nameW, 8)
-	lines := []string{st.Detail.Render("  " + pad("Skill", nameW) + " " + pad("Ver", skillVerColWidth) + " " +
-		pad("Installed", skillInstalledColWidth) + " " + pad("Findings", skillFindingsColWidth) + " Origin")}
+	lines := []string{st.Detail.Render("  " + kit.Pad("Skill", nameW) + " " + kit.Pad("Ver", skillVerColWidth) + " " +
+		kit.Pad("Installed", skillInstalledColWidth) + " " + kit.Pad("Findings", skillFindingsColWidth) + " Origin")}
 	now := p.common.Now()
-	for i, s := range p.skills.items {
-		cursor, name := "  ", st.Item.Render(pad(safetext.Line(s.Name, nameW), nameW))
-		if i == p.skills.cursor {
-			cursor, name = st.Prompt.Render("› "), pad(st.Selected.Render(safetext.Line(s.Name, nameW)), nameW)
+	for i, s := range p.skills.Items {
+		cursor, name := "  ", st.Item.Render(kit.Pad(safetext.Line(s.Name, nameW), nameW))
+		if i == p.skills.Cursor {
+			cursor, name = st.Prompt.Render("› "), kit.Pad(st.Selected.Render(safetext.Line(s.Name, nameW)), nameW)
 		}
-		findings := st.Item.Render(pad("none", skillFindingsColWidth))
+		findings := st.Item.Render(kit.Pad("none", skillFindingsColWidth))
 		if s.Findings > 0 {
-			findings = st.StatusWarn.Render(pad(plural(s.Findings, "finding"), skillFindingsColWidth))
+			findings = st.StatusWarn.Render(kit.Pad(kit.Plural(s.Findings, "finding"), skillFindingsColWidth))
 		}
-		lines = append(lines, cursor+name+" "+st.Item.Render(pad(fmt.Sprintf("v%d", s.Version), skillVerColWidth))+" "+
-			st.Item.Render(pad(ago(now, s.Installed), skillInstalledColWidth))+" "+findings+" "+
+		lines = append(lines, cursor+name+" "+st.Item.Render(kit.Pad(fmt.Sprintf("v%d", s.Version), skillVerColWidth))+" "+
+			st.Item.Render(kit.Pad(kit.Ago(now, s.Installed), skillInstalledColWidth))+" "+findings+" "+
 			st.Detail.Render(safetext.Line(s.Origin, originW)))
-		if i == p.skills.cursor {
-			if d := firstLine(s.Description, w-4); d != "" {
+		if i == p.skills.Cursor {
+			if d := kit.FirstLine(s.Description, w-4); d != "" {
 				lines = append(lines, st.Detail.Render("    "+d))
 			}
-			lines = append(lines, st.Detail.Render("    "+safetext.Line(fmt.Sprintf("%s · sha256 %s", plural(s.Files, "file"), s.SHA256), w-4)))
+			lines = append(lines, st.Detail.Render("    "+safetext.Line(fmt.Sprintf("%s · sha256 %s", kit.Plural(s.Files, "file"), s.SHA256), w-4)))
 		}
 	}
 	return lines
@@ -205,11 +206,11 @@ func (p skillsPage) rows(w int) []string {
 
 func (p skillsPage) footer(w int) []string {
 	st := p.common.Styles.Modal
-	if said := p.said(st, w); said != nil {
+	if said := p.Said(st, w); said != nil {
 		return said
 	}
-	s := plural(len(p.skills.items), "skill") + " installed · a skill is used only where a profile enables it"
-	if p.loading {
+	s := kit.Plural(len(p.skills.Items), "skill") + " installed · a skill is used only where a profile enables it"
+	if p.Loading {
 		s += " · refreshing…"
 	}
 	return []string{st.Detail.Render(safetext.Line(s, w))}

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // RequestNote marks a requested built-in tool in the preview: listing a
@@ -47,8 +48,8 @@ func (p SkillPreview) Lines(width, instructionLines int) []string {
 	}
 	field("Version", ver)
 	field("Contents", fmt.Sprintf("%s kept, %d excluded, %s, %s, %s requested, %s",
-		plural(len(p.Files), "file"), len(p.Excluded), plural(len(p.Findings), "finding"),
-		plural(len(p.Definitions), "definition"), plural(len(p.RequestedTools), "tool"), plural(len(p.Conflicts), "conflict")))
+		kit.Plural(len(p.Files), "file"), len(p.Excluded), kit.Plural(len(p.Findings), "finding"),
+		kit.Plural(len(p.Definitions), "definition"), kit.Plural(len(p.RequestedTools), "tool"), kit.Plural(len(p.Conflicts), "conflict")))
 	if width-14 >= len(p.SHA256) {
 		field("SHA-256", p.SHA256)
 	} else {
@@ -82,7 +83,7 @@ func (p SkillPreview) Lines(width, instructionLines int) []string {
 	add("")
 	add(fmt.Sprintf("Files kept (%d), each with its SHA-256", len(p.Files)))
 	for _, f := range p.Files {
-		add("  " + safetext.Line(fmt.Sprintf("%s (%s)", f.Path, byteSize(int(f.Size))), width-2))
+		add("  " + safetext.Line(fmt.Sprintf("%s (%s)", f.Path, kit.ByteSize(int(f.Size))), width-2))
 		add("    " + safetext.Line(f.SHA256, width-4))
 	}
 	section := func(title string, items []string, none string) {

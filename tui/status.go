@@ -3,12 +3,11 @@ package tui
 import (
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // statusState is the changing part of the status line. At most one of err
@@ -21,33 +20,6 @@ type statusState struct {
 	// hint names the key that answers err, such as "ctrl+l starts a new
 	// conversation"; it is shown in the status line while err is.
 	hint string
-}
-
-// sentence turns an error into one sentence for the status line: untrusted
-// text neutralised, on one line, capitalised and ending with a full stop.
-func sentence(err error) string {
-	s := safetext.Line(err.Error(), 0)
-	if s == "" {
-		return "Something went wrong."
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	s = string(unicode.ToUpper(r)) + s[n:]
-	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") {
-		s += "."
-	}
-	return s
-}
-
-// tokens formats a token count compactly: 950, 8.2k, 128k.
-func tokens(n int) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprint(n)
-	case n < 10000:
-		return fmt.Sprintf("%.1fk", float64(n)/1000)
-	default:
-		return fmt.Sprintf("%dk", (n+500)/1000)
-	}
 }
 
 // statusView renders the status line: badge, model, then the last error (or
@@ -160,7 +132,7 @@ func (m Model) toolTokens() string {
 	if !m.hasToolPlan || p.Inline+p.Deferred == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("tools %s/%s", tokens(p.Sent), tokens(p.Budget))
+	s := fmt.Sprintf("tools %s/%s", kit.Tokens(p.Sent), kit.Tokens(p.Budget))
 	if p.Deferred > 0 {
 		s += fmt.Sprintf(" +%d deferred", p.Deferred)
 	}
@@ -173,14 +145,14 @@ func (m Model) toolTokens() string {
 func (m Model) contextUsed() (string, bool) {
 	if !m.hasUsage {
 		if m.window > 0 {
-			return "ctx " + tokens(m.window), true
+			return "ctx " + kit.Tokens(m.window), true
 		}
 		return "", false
 	}
 	used := m.usage.PromptTokens + m.usage.CompletionTokens
-	s := "ctx " + tokens(used)
+	s := "ctx " + kit.Tokens(used)
 	if m.window > 0 {
-		s += "/" + tokens(m.window)
+		s += "/" + kit.Tokens(m.window)
 	}
 	if m.usage.LeftOut > 0 {
 		s += fmt.Sprintf(" (-%d earlier)", m.usage.LeftOut)

@@ -5,6 +5,7 @@ import (
 
 	"vouch/agent"
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // itemKind is what a transcript item shows.
@@ -84,7 +85,7 @@ type transcript struct {
 	items  []*item
 	width  int
 	height int
-	styles *Styles
+	styles *kit.Styles
 
 	// follow keeps the bottom in view as items grow. When false, top is the
 	// first visible line and stays put while the run appends below it.
@@ -98,7 +99,7 @@ type transcript struct {
 	renders int
 }
 
-func newTranscript(st *Styles) *transcript {
+func newTranscript(st *kit.Styles) *transcript {
 	return &transcript{styles: st, follow: true}
 }
 

@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/tui/kit"
 )
 
 // updateInfo records what the Backend is connected to. A failed look-up may
@@ -12,7 +13,7 @@ func (m Model) updateInfo(msg infoMsg) Model {
 	m.info = msg.info
 	if msg.err != nil {
 		m.infoState = failed
-		m.status.err = sentence(msg.err)
+		m.status.err = kit.Sentence(msg.err)
 		return m
 	}
 	m.infoState = loaded
@@ -30,7 +31,7 @@ func (m Model) updateInfo(msg infoMsg) Model {
 func (m Model) updateHistory(msg historyMsg) Model {
 	if msg.err != nil {
 		m.history = failed
-		m.status.err = sentence(msg.err)
+		m.status.err = kit.Sentence(msg.err)
 		return m
 	}
 	m.history = loaded
@@ -51,7 +52,7 @@ func (m Model) updateModels(msg modelsMsg) (Model, tea.Cmd) {
 	}
 	if m.modals.empty() {
 		if msg.err != nil {
-			m.status.err = sentence(msg.err)
+			m.status.err = kit.Sentence(msg.err)
 		}
 		return m, nil
 	}

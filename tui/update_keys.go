@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // updateKey routes a key: to the top modal when there is one (once it has
@@ -68,14 +69,14 @@ func (m Model) updateTopModal(msg tea.Msg) (Model, tea.Cmd) {
 	next, action, cmd := m.modals.top().Update(msg)
 	m.modals = m.modals.replaceTop(next)
 	switch a := action.(type) {
-	case CloseModal:
+	case kit.CloseModal:
 		return m.popModal(cmd)
-	case SelectModel:
+	case kit.SelectModel:
 		m.model = a.Model.ID
 		m.window = a.Model.ContextWindow
 		m.status = statusState{notice: "Model set to " + safetext.Line(a.Model.ID, 40) + "."}
 		return m.popModal(cmd)
-	case OpenModal:
+	case kit.OpenModal:
 		var open tea.Cmd
 		m, open = m.pushModal(a.Modal)
 		return m, tea.Batch(cmd, open)
@@ -90,7 +91,7 @@ func (m Model) updateTopModal(msg tea.Msg) (Model, tea.Cmd) {
 
 // pushModal shows md on top of the stack with the current size. The input
 // loses focus until the last modal closes.
-func (m Model) pushModal(md Modal) (Model, tea.Cmd) {
+func (m Model) pushModal(md kit.Modal) (Model, tea.Cmd) {
 	md = md.SetSize(m.common.Width, m.chatHeight)
 	m.modals = m.modals.push(md, m.common.Now())
 	m.input.Blur()
@@ -113,8 +114,8 @@ func (m Model) modalsChanged(cmd tea.Cmd) (Model, tea.Cmd) {
 	}
 	m = m.unsettle() // on top again: keys meant for the closed modal must not answer it
 
-	if r, ok := m.modals.top().(revealer); ok {
-		next, revealCmd := r.reveal()
+	if r, ok := m.modals.top().(kit.Revealer); ok {
+		next, revealCmd := r.Reveal()
 		m.modals = m.modals.replaceTop(next)
 		return m, tea.Batch(cmd, revealCmd)
 	}

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/tui/kit"
 )
 
 // errNoDone is reported when a run's channel closes without a Done event,
@@ -31,7 +32,7 @@ func (m Model) updateSend(msg sendMsg) (Model, tea.Cmd) {
 			m.run.user.touch()
 		}
 		m.run = runState{id: m.run.id}
-		m.status = statusState{err: sentence(msg.err)}
+		m.status = statusState{err: kit.Sentence(msg.err)}
 		return m, nil
 	}
 	if m.run.phase == phaseStarting {
@@ -172,7 +173,7 @@ func (m Model) finishRun(done agent.Done) Model {
 	m.run = runState{id: m.run.id}
 	switch {
 	case done.Err != nil:
-		m.status = statusState{err: sentence(done.Err), hint: m.overflowHint(done.Err)}
+		m.status = statusState{err: kit.Sentence(done.Err), hint: m.overflowHint(done.Err)}
 	case done.Reason == agent.StopCancelled:
 		m.status = statusState{notice: "Cancelled."}
 	case done.Reason == agent.StopLimit:

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"vouch/tui/kit"
+
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -74,8 +76,8 @@ func (m Model) tooSmall() string {
 	w, h := m.common.Width, m.common.Height
 	lines := []string{fmt.Sprintf("Terminal too small: %dx%d; vouch needs %dx%d.", w, h, MinWidth, MinHeight)}
 	for i := len(m.modals.entries) - 1; i >= 0; i-- {
-		if wt, ok := m.modals.entries[i].modal.(waiter); ok {
-			lines = append(lines, "Waiting: "+wt.waitingFor()+".", "Make the terminal larger to answer it; ctrl+c stops the run.")
+		if wt, ok := m.modals.entries[i].modal.(kit.Waiter); ok {
+			lines = append(lines, "Waiting: "+wt.WaitingFor()+".", "Make the terminal larger to answer it; ctrl+c stops the run.")
 			break
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"vouch/agent"
+	"vouch/tool"
 )
 
 // The optional capabilities behind Agent Workflows (SPEC H, L2). The
@@ -342,7 +343,7 @@ type InboxItem struct {
 	Requested time.Time
 	Deadline  time.Time
 	Call      agent.ToolCall
-	Tool      agent.ToolDef
+	Tool      tool.Def
 	// Reason, Effect and Preview are as in agent.ApprovalRequested.
 	Reason  string
 	Effect  string

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/tui/kit"
 )
 
 // The Cmds of the Agent Workflows panes (SPEC H, L2). Like cmds.go, each
@@ -99,7 +100,7 @@ func profileScope(name string) string { return "profile:" + name }
 
 func loadWorkflows(w Workflows, seq int) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		on, err := w.WorkflowsEnabled(ctx)
 		if err != nil {
@@ -115,7 +116,7 @@ func loadWorkflows(w Workflows, seq int) tea.Cmd {
 
 func setWorkflows(w Workflows, on bool) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		err := w.SetWorkflowsEnabled(ctx, on)
 		if err != nil {
@@ -131,7 +132,7 @@ func setWorkflows(w Workflows, on bool) tea.Cmd {
 
 func listProfiles(p Profiles, seq int) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		ps, err := p.ListProfiles(ctx)
 		if err != nil {
@@ -143,7 +144,7 @@ func listProfiles(p Profiles, seq int) tea.Cmd {
 
 func removeProfile(p Profiles, name string) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		err := p.RemoveProfile(ctx, name)
 		if err != nil {
@@ -157,7 +158,7 @@ func removeProfile(p Profiles, name string) tea.Cmd {
 // definitions and the skills the editor offers.
 func loadProfileForm(p Profiles, name string) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		msg := profileFormMsg{name: name}
 		if name != "" {
@@ -195,7 +196,7 @@ func saveProfile(p Profiles, in ProfileInput) tea.Cmd {
 		in.Schedule = &s
 	}
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		v, err := p.SaveProfile(ctx, in)
 		if err != nil {
@@ -208,7 +209,7 @@ func saveProfile(p Profiles, in ProfileInput) tea.Cmd {
 // loadProfileTools is loadTools for a profile's allowlist.
 func loadProfileTools(p Profiles, name string, seq int) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		sel, err := p.ProfileTools(ctx, name)
 		if err != nil {
@@ -221,7 +222,7 @@ func loadProfileTools(p Profiles, name string, seq int) tea.Cmd {
 // setProfileTool is setToolEnabled for a profile's allowlist.
 func setProfileTool(p Profiles, name, identity string, on bool) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		err := p.SetProfileTool(ctx, name, identity, on)
 		if err != nil {
@@ -237,7 +238,7 @@ func setProfileTool(p Profiles, name, identity string, on bool) tea.Cmd {
 
 func listRuns(h RunHistory, seq int, cursor string, limit int) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		page, err := h.ListRuns(ctx, cursor, limit)
 		if err != nil {
@@ -249,7 +250,7 @@ func listRuns(h RunHistory, seq int, cursor string, limit int) tea.Cmd {
 
 func loadRun(h RunHistory, id string) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		d, err := h.Run(ctx, id)
 		if err != nil {
@@ -261,7 +262,7 @@ func loadRun(h RunHistory, id string) tea.Cmd {
 
 func loadInbox(ib Inbox, seq int) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		items, err := ib.PendingApprovals(ctx)
 		if err != nil {
@@ -274,7 +275,7 @@ func loadInbox(ib Inbox, seq int) tea.Cmd {
 // answerInbox sends the person's decision to the background run that waits.
 func answerInbox(ib Inbox, runID, correlation string, d agent.Decision) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		err := ib.AnswerApproval(ctx, runID, correlation, d)
 		if err != nil {
@@ -287,7 +288,7 @@ func answerInbox(ib Inbox, runID, correlation string, d agent.Decision) tea.Cmd 
 // countInbox reads the number of waiting calls once, at start.
 func countInbox(ib Inbox) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		items, err := ib.PendingApprovals(ctx)
 		if err != nil {

@@ -11,6 +11,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/tool"
+	"vouch/tui/kit"
 )
 
 // fakeWorkflows is a Backend that also implements Workflows, Profiles,
@@ -378,12 +380,12 @@ func sampleWorkflows(f *fakeWorkflows) {
 			Requested: t0.Add(-4 * time.Minute), Deadline: t0.Add(26 * time.Minute),
 			Call: agent.ToolCall{CorrelationID: "c-2", WireName: "files__write_file", Identity: "mcp:s1:write_file",
 				Arguments: `{"path":"REPORT.md","content":"# Report"}`},
-			Tool: agent.ToolDef{Identity: "mcp:s1:write_file"}, Reason: "files__write_file writes and has no rule.", Effect: "mutating"},
+			Tool: tool.Def{Identity: "mcp:s1:write_file"}, Reason: "files__write_file writes and has no rule.", Effect: "mutating"},
 		{RunID: "r-106", Profile: "release", Kind: "profile", Task: "Draft the \x1b[31mrelease\x1b[0m notes.",
 			Requested: t0.Add(-2 * time.Minute),
 			Call: agent.ToolCall{CorrelationID: "c-9", WireName: "fs_write", Identity: "builtin:fs_write",
 				Arguments: `{"path":"NOTES.md","content":"v1"}`},
-			Tool: agent.ToolDef{Identity: "builtin:fs_write"}, Reason: "fs_write writes.", Effect: "mutating"},
+			Tool: tool.Def{Identity: "builtin:fs_write"}, Reason: "fs_write writes.", Effect: "mutating"},
 	}
 }
 
@@ -398,7 +400,7 @@ func startWorkflows(t *testing.T, f *fakeWorkflows) (Model, *clock) {
 
 // push shows md over m and applies the first message of type T its Init
 // produces.
-func pushAndLoad[T tea.Msg](t *testing.T, m Model, md Modal) Model {
+func pushAndLoad[T tea.Msg](t *testing.T, m Model, md kit.Modal) Model {
 	t.Helper()
 	m, cmd := m.pushModal(md)
 	m, _ = update(m, awaitMsg[T](t, cmd))

@@ -49,8 +49,8 @@ func TestInboxAnswerGoesToItsRun(t *testing.T) {
 		t.Errorf("answers = %+v, want %+v", answers, want)
 	}
 	in := topModal[inbox](t, m)
-	if len(in.items.items) != 1 || in.items.items[0].RunID != "r-105" {
-		t.Errorf("inbox after answering = %+v, want only r-105's call", in.items.items)
+	if len(in.items.Items) != 1 || in.items.Items[0].RunID != "r-105" {
+		t.Errorf("inbox after answering = %+v, want only r-105's call", in.items.Items)
 	}
 	if !strings.Contains(flat(m.View()), "Allowed once: the call c-9 of run r-106.") {
 		t.Errorf("no notice:\n%s", m.View())

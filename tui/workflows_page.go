@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // SchedulesNote is what vouch says about schedules wherever it shows them
@@ -22,8 +23,8 @@ const SchedulesNote = "Schedules are not a server: they fire only while vouch ru
 // (SPEC H1, H6, L2): the Agent Workflows switch and every profile's
 // schedule. The switch moves only once SetWorkflowsEnabled has answered.
 type workflowsPage struct {
-	pageFrame
-	loads
+	kit.PageFrame
+	kit.Loads
 	common Common
 	keys   WorkflowsKeyMap
 	w      Workflows
@@ -55,12 +56,12 @@ func (p workflowsPage) FullHelp() [][]key.Binding {
 }
 
 func (p workflowsPage) setSize(width, height int) settingsPage {
-	p.resize(width, height)
+	p.Resize(width, height)
 	return p
 }
 
 func (p workflowsPage) focus() (settingsPage, tea.Cmd) {
-	p.active = true
+	p.Active = true
 	p, cmd := p.reload()
 	return p, cmd
 }
@@ -69,24 +70,24 @@ func (p workflowsPage) reload() (workflowsPage, tea.Cmd) {
 	if p.w == nil {
 		return p, nil
 	}
-	return p, loadWorkflows(p.w, p.begin())
+	return p, loadWorkflows(p.w, p.Begin())
 }
 
 func (p workflowsPage) blur() settingsPage {
-	p.active = false
+	p.Active = false
 	return p
 }
 
-func (p workflowsPage) update(msg tea.Msg) (settingsPage, Action, tea.Cmd) {
+func (p workflowsPage) update(msg tea.Msg) (settingsPage, kit.Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
 	p.syncKeys()
 	return p, action, cmd
 }
 
-func (p workflowsPage) handle(msg tea.Msg) (workflowsPage, Action, tea.Cmd) {
+func (p workflowsPage) handle(msg tea.Msg) (workflowsPage, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case workflowsMsg:
-		if p.settle(msg.seq, msg.err) {
+		if p.Settle(msg.seq, msg.err) {
 			p.on, p.schedules = msg.on, msg.schedules
 		}
 		return p, nil, nil
@@ -96,14 +97,14 @@ func (p workflowsPage) handle(msg tea.Msg) (workflowsPage, Action, tea.Cmd) {
 		}
 		p.toggling = false
 		if msg.err != nil {
-			p.err, p.notice = sentence(msg.err), ""
+			p.Err, p.Notice = kit.Sentence(msg.err), ""
 			return p, nil, nil
 		}
-		p.on, p.err = msg.on, ""
+		p.on, p.Err = msg.on, ""
 		if msg.on {
-			p.notice = "Agent Workflows is on: profiles, MCP tools, skills and schedules are back as they were."
+			p.Notice = "Agent Workflows is on: profiles, MCP tools, skills and schedules are back as they were."
 		} else {
-			p.notice = "Agent Workflows is off: nothing new starts and schedules wait; nothing was deleted."
+			p.Notice = "Agent Workflows is off: nothing new starts and schedules wait; nothing was deleted."
 		}
 		// The schedules' paused state follows the switch.
 		p, cmd := p.reload()
@@ -112,12 +113,12 @@ func (p workflowsPage) handle(msg tea.Msg) (workflowsPage, Action, tea.Cmd) {
 		k := p.keys
 		switch {
 		case key.Matches(msg, k.Close):
-			return p, CloseModal{}, nil
+			return p, kit.CloseModal{}, nil
 		case key.Matches(msg, k.Toggle):
-			p.toggling, p.notice = true, ""
+			p.toggling, p.Notice = true, ""
 			return p, nil, setWorkflows(p.w, !p.on)
 		case key.Matches(msg, k.Refresh):
-			p.notice = ""
+			p.Notice = ""
 			p, cmd := p.reload()
 			return p, nil, cmd
 		case key.Matches(msg, k.Up):
@@ -131,7 +132,7 @@ func (p workflowsPage) handle(msg tea.Msg) (workflowsPage, Action, tea.Cmd) {
 
 func (p *workflowsPage) syncKeys() {
 	k := &p.keys
-	ready := p.w != nil && p.loaded && !p.toggling
+	ready := p.w != nil && p.Loaded && !p.toggling
 	k.Toggle.SetEnabled(ready)
 	if p.on {
 		k.Toggle.SetHelp("space", "turn off")
@@ -145,15 +146,15 @@ func (p *workflowsPage) syncKeys() {
 
 func (p workflowsPage) view() string {
 	st := p.common.Styles.Modal
-	w := p.width
+	w := p.Width
 	if p.w == nil {
 		return st.Detail.Render("Agent Workflows is not available here.")
 	}
 	var lines []string
 	switch {
-	case !p.loaded && p.err == "":
+	case !p.Loaded && p.Err == "":
 		lines = append(lines, st.Detail.Render("Loading…"))
-	case p.loaded:
+	case p.Loaded:
 		state := st.StatusOff.Render("○ off")
 		if p.on {
 			state = st.StatusOK.Render("● on")
@@ -162,17 +163,17 @@ func (p workflowsPage) view() string {
 			state += st.Detail.Render(" · changing…")
 		}
 		lines = append(lines, st.Label.Render("Agent Workflows  ")+state)
-		lines = append(lines, wrapLines(st.Detail, "One switch for this device: profiles, MCP servers and skills. "+
+		lines = append(lines, kit.WrapLines(st.Detail, "One switch for this device: profiles, MCP servers and skills. "+
 			"Off stops new workflow activity and deletes nothing.", w, 2)...)
 	}
 	lines = append(lines, "")
-	lines = append(lines, wrapLines(st.Detail, SchedulesNote, w, 4)...)
+	lines = append(lines, kit.WrapLines(st.Detail, SchedulesNote, w, 4)...)
 	lines = append(lines, "", st.Group.Render(fmt.Sprintf("Schedules (%d)", len(p.schedules))))
 
-	foot := p.said(st, w)
-	room := max(p.height-len(lines)-len(foot), 1)
+	foot := p.Said(st, w)
+	room := max(p.Height-len(lines)-len(foot), 1)
 	var body []string
-	if p.loaded && len(p.schedules) == 0 {
+	if p.Loaded && len(p.schedules) == 0 {
 		body = append(body, st.Detail.Render("No profile has a schedule. Set one in a profile's editor."))
 	}
 	for _, s := range p.schedules[min(p.scroll, len(p.schedules)):] {
@@ -202,7 +203,7 @@ func (p workflowsPage) scheduleLines(s ScheduleView, w int) []string {
 	head := st.Item.Render(safetext.Line(s.Profile, 24)) + st.Detail.Render(" · "+safetext.Line(s.Spec, 28)+" · ") + next
 	last := "never fired"
 	if !s.LastAt.IsZero() || s.Last != "" {
-		last = "last: " + safetext.Line(s.Last, 0) + " " + ago(now, s.LastAt)
+		last = "last: " + safetext.Line(s.Last, 0) + " " + kit.Ago(now, s.LastAt)
 	}
 	sub := "  " + safetext.Line(s.Task, 0)
 	return []string{

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"vouch/safetext"
+	"vouch/tui/kit"
 )
 
 // The root's side of the Agent Workflows panes: discovering the optional
@@ -81,7 +82,7 @@ func (m Model) updateInboxCount(msg inboxCountMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch {
 	case msg.err != nil:
-		m.status.err = sentence(msg.err)
+		m.status.err = kit.Sentence(msg.err)
 		return m, nil
 	case msg.closed:
 		// vouch stopped delivering counts; the last one stays.
@@ -108,7 +109,7 @@ func (m Model) updateInboxAnswered(msg inboxAnsweredMsg) (Model, tea.Cmd) {
 		return m.updateTopModal(msg)
 	}
 	if msg.err != nil {
-		m.status = statusState{err: sentence(msg.err)}
+		m.status = statusState{err: kit.Sentence(msg.err)}
 		return m, nil
 	}
 	verb := "Denied"

@@ -77,12 +77,12 @@ func TestRunHistory(t *testing.T) {
 	m, _ := startWorkflows(t, f)
 	m = press[runsMsg](t, m, keyCtrlR)
 	l := topModal[runList](t, m)
-	if len(l.runs.items) != 2 || l.next != "r-104" {
-		t.Fatalf("first page: %d runs, next %q", len(l.runs.items), l.next)
+	if len(l.runs.Items) != 2 || l.next != "r-104" {
+		t.Fatalf("first page: %d runs, next %q", len(l.runs.Items), l.next)
 	}
 	m = press[runsMsg](t, m, keyRune('m'))
-	if l := topModal[runList](t, m); len(l.runs.items) != 4 || l.next != "" || l.keys.More.Enabled() {
-		t.Errorf("after m: %d runs, next %q, more enabled %v", len(l.runs.items), l.next, l.keys.More.Enabled())
+	if l := topModal[runList](t, m); len(l.runs.Items) != 4 || l.next != "" || l.keys.More.Enabled() {
+		t.Errorf("after m: %d runs, next %q, more enabled %v", len(l.runs.Items), l.next, l.keys.More.Enabled())
 	}
 	if f.pages[0] != "" || f.pages[1] != "r-104" {
 		t.Errorf("pages asked = %v", f.pages)

@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"time"
@@ -7,13 +7,13 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// confirm asks a yes-or-no question before something that cannot be
+// Confirm asks a yes-or-no question before something that cannot be
 // undone. Focus starts on Cancel, so enter alone never confirms (the rule
 // SPEC D4 sets for approvals); the person moves to the action first. On
 // yes it closes and returns onYes, a Cmd whose result message goes to the
 // modal below, which asked.
-type confirm struct {
-	choice
+type Confirm struct {
+	Choice
 	common Common
 	title  string
 	body   string // already neutralised by the caller
@@ -21,76 +21,76 @@ type confirm struct {
 	onYes  tea.Cmd
 }
 
-// choice is the focus and keys every yes-or-no modal shares (confirm,
-// appConsent): two buttons, the harmless one first and focused, so enter
+// Choice is the focus and keys every yes-or-no modal shares (confirm,
+// apps' consent pane in tui): two buttons, the harmless one first and focused, so enter
 // alone never agrees; left and right move, enter answers with the focused
 // button, esc answers no. The modal says what the buttons are called and
 // what an answer does.
-type choice struct {
-	keys  ConfirmKeyMap
-	onAct bool // focus is on the acting button, not on the harmless one
+type Choice struct {
+	Keys  ConfirmKeyMap
+	OnAct bool // focus is on the acting button, not on the harmless one
 }
 
 // Init implements Modal.
-func (choice) Init() tea.Cmd { return nil }
+func (Choice) Init() tea.Cmd { return nil }
 
 // ShortHelp implements help.KeyMap.
-func (c choice) ShortHelp() []key.Binding { return c.keys.ShortHelp() }
+func (c Choice) ShortHelp() []key.Binding { return c.Keys.ShortHelp() }
 
 // FullHelp implements help.KeyMap.
-func (c choice) FullHelp() [][]key.Binding { return c.keys.FullHelp() }
+func (c Choice) FullHelp() [][]key.Binding { return c.Keys.FullHelp() }
 
-// key applies a key: answered once the person chose (enter) or left
+// Key applies a key: answered once the person chose (enter) or left
 // (esc); yes only for enter on the acting button.
-func (c *choice) key(k tea.KeyMsg) (answered, yes bool) {
+func (c *Choice) Key(k tea.KeyMsg) (answered, yes bool) {
 	switch {
-	case key.Matches(k, c.keys.Cancel):
+	case key.Matches(k, c.Keys.Cancel):
 		return true, false
-	case key.Matches(k, c.keys.Left):
-		c.onAct = false
-	case key.Matches(k, c.keys.Right):
-		c.onAct = true
-	case key.Matches(k, c.keys.Choose):
-		return true, c.onAct
+	case key.Matches(k, c.Keys.Left):
+		c.OnAct = false
+	case key.Matches(k, c.Keys.Right):
+		c.OnAct = true
+	case key.Matches(k, c.Keys.Choose):
+		return true, c.OnAct
 	}
 	return false, false
 }
 
-// buttons renders the harmless button no and the acting one yes. The
+// Buttons renders the harmless button no and the acting one yes. The
 // focused one is bracketed, so the choice reads without colour.
-func (c choice) buttons(st ModalStyles, no, yes string) string {
+func (c Choice) Buttons(st ModalStyles, no, yes string) string {
 	button := func(label string, focused bool) string {
 		if focused {
 			return st.FocusedButton.Render("[ " + label + " ]")
 		}
 		return st.Button.Render("  " + label + "  ")
 	}
-	return button(no, !c.onAct) + "   " + button(yes, c.onAct)
+	return button(no, !c.OnAct) + "   " + button(yes, c.OnAct)
 }
 
-// newConfirm returns a confirmation titled title that explains body and
+// NewConfirm returns a confirmation titled title that explains body and
 // offers yes (e.g. "Remove") against Cancel.
-func newConfirm(c Common, title, body, yes string, onYes tea.Cmd) confirm {
-	return confirm{choice: choice{keys: c.Keys.Confirm}, common: c, title: title, body: body, yes: yes, onYes: onYes}
+func NewConfirm(c Common, keys ConfirmKeyMap, title, body, yes string, onYes tea.Cmd) Confirm {
+	return Confirm{Choice: Choice{Keys: keys}, common: c, title: title, body: body, yes: yes, onYes: onYes}
 }
 
 // KeyGrace implements Modal: it opens on the person's own key, and its
 // default is the harmless choice.
-func (c confirm) KeyGrace() time.Duration { return 0 }
+func (c Confirm) KeyGrace() time.Duration { return 0 }
 
 // SetSize implements Modal.
-func (c confirm) SetSize(width, height int) Modal {
-	c.common = c.common.sized(width, height)
+func (c Confirm) SetSize(width, height int) Modal {
+	c.common = c.common.Sized(width, height)
 	return c
 }
 
 // Update implements Modal.
-func (c confirm) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
+func (c Confirm) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return c, nil, nil
 	}
-	answered, yes := c.key(k)
+	answered, yes := c.Key(k)
 	switch {
 	case yes:
 		return c, CloseModal{}, c.onYes
@@ -100,14 +100,39 @@ func (c confirm) Update(msg tea.Msg) (Modal, Action, tea.Cmd) {
 	return c, nil, nil
 }
 
-func (c confirm) boxWidth() int { return min(c.common.Width-4, 60) }
+func (c Confirm) boxWidth() int { return min(c.common.Width-4, 60) }
 
 // View implements Modal.
-func (c confirm) View() string {
+func (c Confirm) View() string {
 	st := c.common.Styles.Modal
-	w := innerWidth(st, c.boxWidth())
+	w := InnerWidth(st, c.boxWidth())
 	lines := []string{st.Title.Render(c.title), ""}
-	lines = append(lines, wrapLines(st.Item, c.body, w, 4)...)
-	lines = append(lines, "", c.buttons(st, "Cancel", c.yes))
-	return modalBox(st, w, 0, lines)
+	lines = append(lines, WrapLines(st.Item, c.body, w, 4)...)
+	lines = append(lines, "", c.Buttons(st, "Cancel", c.yes))
+	return ModalBox(st, w, 0, lines)
 }
+
+// ConfirmKeyMap is a confirmation's bindings. The default choice is the
+// harmless one; confirming takes a deliberate move first.
+type ConfirmKeyMap struct {
+	Left   key.Binding
+	Right  key.Binding
+	Choose key.Binding
+	Cancel key.Binding
+}
+
+// DefaultConfirmKeyMap returns a confirmation's default bindings.
+func DefaultConfirmKeyMap() ConfirmKeyMap {
+	return ConfirmKeyMap{
+		Left:   key.NewBinding(key.WithKeys("left", "h", "shift+tab"), key.WithHelp("←/→", "choose")),
+		Right:  key.NewBinding(key.WithKeys("right", "l", "tab"), key.WithHelp("→", "right")),
+		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm choice")),
+		Cancel: key.NewBinding(key.WithKeys("esc", "ctrl+c", "n"), key.WithHelp("esc", "cancel")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k ConfirmKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Left, k.Choose, k.Cancel} }
+
+// FullHelp implements help.KeyMap.
+func (k ConfirmKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

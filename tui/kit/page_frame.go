@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"github.com/charmbracelet/bubbles/key"
@@ -15,141 +15,141 @@ import (
 // (listCursor). A page keeps only what is its own: its data, its keys and
 // what a key does.
 
-// pageFrame is where a Settings page is shown: its size and whether it is
+// PageFrame is where a Settings page is shown: its size and whether it is
 // the page in view. Embedding it gives the page focused().
-type pageFrame struct {
-	width  int
-	height int
-	active bool // shown
+type PageFrame struct {
+	Width  int
+	Height int
+	Active bool // shown
 }
 
-// resize records the size the page draws into.
-func (f *pageFrame) resize(width, height int) { f.width, f.height = width, height }
+// Resize records the size the page draws into.
+func (f *PageFrame) Resize(width, height int) { f.Width, f.Height = width, height }
 
-func (f pageFrame) focused() bool { return f.active }
+func (f PageFrame) Focused() bool { return f.Active }
 
-// loads numbers a pane's loads, so that only the answer to the latest
+// Loads numbers a pane's loads, so that only the answer to the latest
 // one counts, and keeps what the pane says: loading, loaded, the last
 // failure as one sentence and the last notice. A pane reloads while its
 // current data stays on screen.
-type loads struct {
-	seq     int // number of the latest load; older answers are dropped
-	loading bool
-	loaded  bool
-	err     string // the last failure, one sentence
+type Loads struct {
+	Seq     int // number of the latest load; older answers are dropped
+	Loading bool
+	Loaded  bool
+	Err     string // the last failure, one sentence
 	// errOfLoad says err is a failed load's, which the next successful
 	// load clears; an action's failure (report) stays until the next
 	// action says something else.
 	errOfLoad bool
-	notice    string
+	Notice    string
 }
 
-// begin starts a load and returns its number, for the Cmd to carry back.
-func (s *loads) begin() int {
-	s.seq++
-	s.loading = true
-	return s.seq
+// Begin starts a load and returns its number, for the Cmd to carry back.
+func (s *Loads) Begin() int {
+	s.Seq++
+	s.Loading = true
+	return s.Seq
 }
 
-// settle applies the answer to load seq. It reports whether the answer's
+// Settle applies the answer to load seq. It reports whether the answer's
 // data is to be taken: false for an answer to an older load (dropped) and
 // for a failed load (its error becomes the pane's sentence; the data on
 // screen stays). A success marks the pane loaded and clears a failed
 // load's sentence, never an action's: the person reads why an action
 // failed until the next action.
-func (s *loads) settle(seq int, err error) bool {
-	if seq != s.seq {
+func (s *Loads) Settle(seq int, err error) bool {
+	if seq != s.Seq {
 		return false
 	}
-	s.loading = false
+	s.Loading = false
 	if err != nil {
-		s.err, s.errOfLoad = sentence(err), true
+		s.Err, s.errOfLoad = Sentence(err), true
 		return false
 	}
-	s.loaded = true
+	s.Loaded = true
 	if s.errOfLoad {
-		s.err, s.errOfLoad = "", false
+		s.Err, s.errOfLoad = "", false
 	}
 	return true
 }
 
-// report sets what the pane says after an action: the error as one
+// Report sets what the pane says after an action: the error as one
 // sentence, or the notice done.
-func (s *loads) report(err error, done string) {
-	s.err, s.notice = outcomeText(err, done)
+func (s *Loads) Report(err error, done string) {
+	s.Err, s.Notice = OutcomeText(err, done)
 	s.errOfLoad = false
 }
 
-// said is what the pane says under its content, in at most two lines of
+// Said is what the pane says under its content, in at most two lines of
 // width w: the last failure marked ✗, else the last notice; nil when
 // neither.
-func (s loads) said(st ModalStyles, w int) []string {
+func (s Loads) Said(st ModalStyles, w int) []string {
 	switch {
-	case s.err != "":
-		return wrapLines(st.Error, "✗ "+s.err, w, 2)
-	case s.notice != "":
-		return wrapLines(st.Detail, s.notice, w, 2)
+	case s.Err != "":
+		return WrapLines(st.Error, "✗ "+s.Err, w, 2)
+	case s.Notice != "":
+		return WrapLines(st.Detail, s.Notice, w, 2)
 	}
 	return nil
 }
 
-// outcomeText is what a page says after a Cmd: the error as one sentence,
+// OutcomeText is what a page says after a Cmd: the error as one sentence,
 // or the notice done.
-func outcomeText(err error, done string) (errText, notice string) {
+func OutcomeText(err error, done string) (errText, notice string) {
 	if err != nil {
-		return sentence(err), ""
+		return Sentence(err), ""
 	}
 	return "", done
 }
 
-// listCursor is a list of items with a cursor on one of them. The cursor
+// ListCursor is a list of items with a cursor on one of them. The cursor
 // stays within the list; moving past either end stops there.
-type listCursor[T any] struct {
-	items  []T
-	cursor int
+type ListCursor[T any] struct {
+	Items  []T
+	Cursor int
 }
 
-// selected returns the item under the cursor; false when there is none.
-func (l listCursor[T]) selected() (T, bool) {
-	if l.cursor < 0 || l.cursor >= len(l.items) {
+// Selected returns the item under the cursor; false when there is none.
+func (l ListCursor[T]) Selected() (T, bool) {
+	if l.Cursor < 0 || l.Cursor >= len(l.Items) {
 		var zero T
 		return zero, false
 	}
-	return l.items[l.cursor], true
+	return l.Items[l.Cursor], true
 }
 
-func (l *listCursor[T]) up() { l.cursor = max(l.cursor-1, 0) }
+func (l *ListCursor[T]) Up() { l.Cursor = max(l.Cursor-1, 0) }
 
-func (l *listCursor[T]) down() { l.cursor = min(l.cursor+1, max(len(l.items)-1, 0)) }
+func (l *ListCursor[T]) Down() { l.Cursor = min(l.Cursor+1, max(len(l.Items)-1, 0)) }
 
-// last reports whether the cursor is on the last item.
-func (l listCursor[T]) last() bool { return l.cursor == len(l.items)-1 }
+// Last reports whether the cursor is on the last item.
+func (l ListCursor[T]) Last() bool { return l.Cursor == len(l.Items)-1 }
 
-// set replaces the items. The cursor stays on the item it was on when
+// Set replaces the items. The cursor stays on the item it was on when
 // same finds it among the new ones (same nil: it keeps its place), and
 // within the list otherwise.
-func (l *listCursor[T]) set(items []T, same func(a, b T) bool) {
-	cur, had := l.selected()
-	l.items = items
-	l.cursor = min(l.cursor, max(len(items)-1, 0))
+func (l *ListCursor[T]) Set(items []T, same func(a, b T) bool) {
+	cur, had := l.Selected()
+	l.Items = items
+	l.Cursor = min(l.Cursor, max(len(items)-1, 0))
 	if !had || same == nil {
 		return
 	}
 	for i, it := range items {
 		if same(it, cur) {
-			l.cursor = i
+			l.Cursor = i
 		}
 	}
 }
 
-// window returns the first of rows lines to show from a list of n lines
+// Window returns the first of rows lines to show from a list of n lines
 // so that line at stays in view, near the middle once the list scrolls.
-func window(at, rows, n int) int { return max(0, min(at+1-rows/2, n-rows)) }
+func Window(at, rows, n int) int { return max(0, min(at+1-rows/2, n-rows)) }
 
-// scrollBlocks returns the lines of blocks — the lines of each item of a
+// ScrollBlocks returns the lines of blocks — the lines of each item of a
 // list — that fit in room lines, scrolled as little as needed for block
 // at to show whole.
-func scrollBlocks(blocks [][]string, at, room int) []string {
+func ScrollBlocks(blocks [][]string, at, room int) []string {
 	first := 0
 	for blockLines(blocks, first, at) > room && first < at {
 		first++
@@ -173,11 +173,11 @@ func blockLines(blocks [][]string, from, to int) int {
 	return n
 }
 
-// fieldInput is a form's text field: no prompt (the form draws the
+// FieldInput is a form's text field: no prompt (the form draws the
 // label), at most limit characters, styled as the modal's items with a
 // detail-styled placeholder. value is shown neutralised, and saved as
 // shown: what a server or a store supplied may hold control sequences.
-func fieldInput(st ModalStyles, value, placeholder string, limit int) textinput.Model {
+func FieldInput(st ModalStyles, value, placeholder string, limit int) textinput.Model {
 	in := textinput.New()
 	in.Prompt = ""
 	in.CharLimit = limit
@@ -190,16 +190,16 @@ func fieldInput(st ModalStyles, value, placeholder string, limit int) textinput.
 	return in
 }
 
-// scrollKeys are the bindings that move a scrollable body; a zero binding
+// ScrollKeys are the bindings that move a scrollable body; a zero binding
 // never matches.
-type scrollKeys struct {
+type ScrollKeys struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 }
 
-// scrollKey returns the offset msg moves a body of total lines, rows of
+// ScrollKey returns the offset msg moves a body of total lines, rows of
 // which are shown, to from at — a line, a page, or an end — kept within
 // [0, total-rows]. ok is false when msg is none of the keys.
-func scrollKey(msg tea.KeyMsg, k scrollKeys, at, rows, total int) (offset int, ok bool) {
+func ScrollKey(msg tea.KeyMsg, k ScrollKeys, at, rows, total int) (offset int, ok bool) {
 	switch {
 	case key.Matches(msg, k.Up):
 		at--
