@@ -30,7 +30,33 @@ const (
 	whyMacMeta    = "macOS metadata, not part of the skill"
 	whyVCS        = "version-control data, not part of the skill"
 	whyActivation = "carries an MCP server activation payload (SPEC G6); left out"
+	whyPrivateKey = "private key: a package cannot carry credentials (SPEC G6); left out, not kept emptied"
 )
+
+// keyFileNames are the file names SSH and PuTTY give private keys.
+var keyFileNames = set("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "identity")
+
+// privateKeyFile reports whether a file is a private key, by its first
+// bytes: its first non-blank line is a PEM private-key header or a PuTTY
+// key header, or it has an SSH key's file name (or .ppk) and holds a
+// private-key header in its head. Such a file is excluded, not kept with
+// its block stripped (SPEC G6, G8).
+func privateKeyFile(name string, head []byte) string {
+	base := strings.ToLower(path.Base(name))
+	if (keyFileNames[base] || strings.HasSuffix(base, ".ppk")) &&
+		(bytes.Contains(head, []byte("PRIVATE KEY-----")) || bytes.Contains(head, []byte("PuTTY-User-Key-File-"))) {
+		return whyPrivateKey
+	}
+	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\ufeff")), " \t\r\n")
+	first, _, _ := bytes.Cut(t, []byte("\n"))
+	switch {
+	case bytes.HasPrefix(first, []byte("PuTTY-User-Key-File-")):
+		return whyPrivateKey
+	case bytes.HasPrefix(first, []byte("-----BEGIN ")) && bytes.Contains(first, []byte("PRIVATE KEY-----")):
+		return whyPrivateKey
+	}
+	return ""
+}
 
 var (
 	scriptExt = set("sh", "bash", "zsh", "fish", "ksh", "csh", "tcsh", "command",

@@ -269,7 +269,11 @@ func (c *collector) read(e entry, name string) error {
 		return c.unreadable(name, err)
 	}
 	complete := int64(len(buf)) >= e.size
-	if why := byContent(buf); why != "" || !validText(buf, complete) {
+	why := byContent(buf)
+	if why == "" {
+		why = privateKeyFile(name, buf)
+	}
+	if why != "" || !validText(buf, complete) {
 		if why == "" {
 			why = whyBinary
 		}

@@ -328,7 +328,10 @@ func (s *scanner) try(t trigger, p int) {
 		a, b = p+m[2*c.group], p+m[2*c.group+1]
 		s.skip[t.check] = p + m[1]
 	}
-	if c.entropy > 0 && (entropy(s.data[a:b]) < c.entropy || placeholder(asciiLower(s.data[a:b]))) {
+	if c.entropy > 0 && !c.fixed && (entropy(s.data[a:b]) < c.entropy || placeholder(asciiLower(s.data[a:b]))) {
+		return
+	}
+	if c.needDigit && !bytes.ContainsAny(s.data[a:b], "0123456789") {
 		return
 	}
 	if c.argsNear {
@@ -387,7 +390,8 @@ func isWordByte(c byte) bool {
 	return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z'
 }
 
-// placeholder spots documentation values like "your-api-key-here".
+// placeholder spots documentation values like "your-api-key-here"; it
+// exempts only free-form assignments, never a fixed-format key.
 func placeholder(low []byte) bool {
 	for _, w := range []string{"your", "example", "xxxx", "placeholder", "dummy", "<", "${", "{{"} {
 		if bytes.Contains(low, []byte(w)) {

@@ -15,7 +15,9 @@ type check struct {
 	before       *regexp.Regexp // must match the 32 bytes before the trigger
 	needURL      bool           // "://" within the 64 bytes before the trigger
 	boundary     bool           // the byte before the trigger is not a letter or digit
-	entropy      float64        // secrets: minimum bits per byte
+	entropy      float64        // free-form secrets: minimum bits per byte, and no placeholder words
+	fixed        bool           // a fixed-format credential: stripped whatever words it holds
+	needDigit    bool           // the match holds a digit (keeps hyphenated words out)
 	pem          bool           // a PEM block: stripped through its END line
 	argsNear     bool           // "command": needs "args": within three lines
 }
@@ -24,21 +26,26 @@ type check struct {
 // others are shown (SPEC G6). Called once, by scanRules.
 func checks() []check {
 	return []check{
-		// Secrets.
-		{rule: RuleSecret, detail: "OpenAI or Anthropic API key", lits: []string{"sk-"}, boundary: true, entropy: 3.2,
+		// Secrets. Fixed-format credentials are stripped whatever words they
+		// contain (SPEC G8): "EXAMPLE" or "dummy" inside one is still a key
+		// shape, and an attacker's key needs only the word. Only the
+		// free-form assignment below keeps the placeholder exemption.
+		{rule: RuleSecret, detail: "OpenAI or Anthropic API key", lits: []string{"sk-"}, boundary: true, fixed: true, needDigit: true,
 			re: regexp.MustCompile(`^sk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`)},
-		{rule: RuleSecret, detail: "Stripe secret key", lits: []string{"sk_live_", "rk_live_"}, boundary: true, entropy: 3.2,
+		{rule: RuleSecret, detail: "Stripe secret key", lits: []string{"sk_live_", "rk_live_"}, boundary: true, fixed: true,
 			re: regexp.MustCompile(`^[rs]k_live_[0-9A-Za-z]{20,}`)},
-		{rule: RuleSecret, detail: "GitHub token", lits: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, boundary: true, entropy: 3.2,
+		{rule: RuleSecret, detail: "GitHub token", lits: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, boundary: true, fixed: true,
 			re: regexp.MustCompile(`^gh[pousr]_[A-Za-z0-9]{30,}`)},
-		{rule: RuleSecret, detail: "GitHub fine-grained token", lits: []string{"github_pat_"}, boundary: true, entropy: 3.2,
+		{rule: RuleSecret, detail: "GitHub fine-grained token", lits: []string{"github_pat_"}, boundary: true, fixed: true,
 			re: regexp.MustCompile(`^github_pat_[A-Za-z0-9_]{22,}`)},
-		{rule: RuleSecret, detail: "AWS access key ID", lits: []string{"akia", "asia"}, boundary: true, entropy: 2.8,
+		{rule: RuleSecret, detail: "AWS access key ID", lits: []string{"akia", "asia"}, boundary: true, fixed: true,
 			re: regexp.MustCompile(`^(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
-		{rule: RuleSecret, detail: "Slack token", lits: []string{"xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-"}, boundary: true, entropy: 3.0,
-			re: regexp.MustCompile(`^xox[abposr]-[A-Za-z0-9\-]{10,}`)},
-		{rule: RuleSecret, detail: "Google API key", lits: []string{"aiza"}, boundary: true, entropy: 3.2,
+		{rule: RuleSecret, detail: "Slack token", lits: []string{"xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xapp-"}, boundary: true, fixed: true,
+			re: regexp.MustCompile(`^x(?:ox[abposre]|app)-[A-Za-z0-9\-]{10,}`)},
+		{rule: RuleSecret, detail: "Google API key", lits: []string{"aiza"}, boundary: true, fixed: true,
 			re: regexp.MustCompile(`^AIza[0-9A-Za-z_\-]{35}`)},
+		{rule: RuleSecret, detail: "JSON Web Token", lits: []string{"eyj"}, boundary: true, fixed: true,
+			re: regexp.MustCompile(`^eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)},
 		{rule: RuleSecret, detail: "private key (PEM block)", lits: []string{"-----begin "}, pem: true,
 			re: regexp.MustCompile(`^(?i)-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----`)},
 		{rule: RuleSecret, detail: "credential assigned in the text", lits: []string{"api_key", "api-key", "apikey", "secret", "token", "passw", "credential", "auth"}, entropy: 4.0, group: 1,
