@@ -8,6 +8,7 @@ import (
 
 	"vouch/agent/agenttest"
 	"vouch/policy"
+	"vouch/tool"
 )
 
 // approveWith runs a one-call script whose tool needs approval, answering
@@ -24,7 +25,7 @@ func approveWith(t *testing.T, decide func(ApprovalRequested) *Decision) ([]Even
 	defer cancel()
 	ch := startRun(ctx, NewClient(srv.URL(), "", nil), RunSpec{
 		History: []Message{{Role: RoleUser, Content: "go"}},
-		Tools:   []Tool{echoTool("echo", calls)},
+		Tools:   []tool.Tool{echoTool("echo", calls)},
 		Decide: func(c policy.Call) policy.Decision {
 			if c.Identity == "builtin:echo" {
 				return policy.Decision{Verdict: policy.VerdictAsk, Effect: policy.Mutating, Reason: "test asks"}
@@ -105,15 +106,15 @@ func TestApprovalGate(t *testing.T) {
 // (SPEC B7, H7).
 func TestToolSeesCorrelationID(t *testing.T) {
 	seen := make(chan string, 1)
-	tool := funcTool{def: ToolDef{Identity: "builtin:probe", Parameters: json.RawMessage(`{"type":"object"}`)},
-		fn: func(ctx context.Context, _ json.RawMessage) (ToolResult, error) {
-			seen <- CorrelationID(ctx)
-			return ToolResult{Text: "ok"}, nil
+	probe := funcTool{def: tool.Def{Identity: "builtin:probe", Parameters: json.RawMessage(`{"type":"object"}`)},
+		fn: func(ctx context.Context, _ json.RawMessage) (tool.Result, error) {
+			seen <- tool.CorrelationID(ctx)
+			return tool.Result{Text: "ok"}, nil
 		}}
 	_, evs, done := runScript(t, agenttest.Script{Turns: []agenttest.Turn{
 		{Steps: []agenttest.Step{agenttest.ToolCall(0, "call_1", "probe", `{}`)}},
 		agenttest.Reply("Done."),
-	}}, RunSpec{Tools: []Tool{tool}})
+	}}, RunSpec{Tools: []tool.Tool{probe}})
 	if done.Reason != StopDone {
 		t.Fatalf("Done: %s %v", done.Reason, done.Err)
 	}

@@ -3,6 +3,7 @@ package agent
 import (
 	"strings"
 	"unicode"
+	"vouch/tool"
 )
 
 // BoundaryRefusal is the tool result of a call to a tool the run does not
@@ -23,11 +24,11 @@ const InstallRefusal = "vouch installs nothing for a model: no tool installs or 
 // (SPEC C2): the refusal's text when the name asks to install
 // something or widen the run's boundaries, else the unknown-tool error.
 // None is a guess; none runs anything.
-func (r *run) notOffered(name string) ToolResult {
+func (r *run) notOffered(name string) tool.Result {
 	if text, ok := refusal(name); ok {
-		return ToolResult{Text: text, IsError: true}
+		return tool.Result{Text: text, IsError: true}
 	}
-	return ToolResult{Text: r.unknownTool(name), IsError: true}
+	return tool.Result{Text: r.unknownTool(name), IsError: true}
 }
 
 // refusal returns InstallRefusal for an install-like name (SPEC G7),
@@ -50,7 +51,7 @@ func refusal(name string) (string, bool) {
 // download_package, enableExtension, skills.import).
 func installsSomething(name string) bool {
 	words := nameWords(name)
-	if len(words) > 1 && words[0] == "mcp" {
+	if len(words) > 1 && tool.IsWirePrefixWord(words[0]) {
 		words = words[1:]
 	}
 	verb, object := false, false
@@ -83,7 +84,7 @@ func installsSomething(name string) bool {
 // of a calendar, reads it too, and is not run either way.
 func widensBoundaries(name string) bool {
 	words := nameWords(name)
-	if len(words) > 1 && words[0] == "mcp" {
+	if len(words) > 1 && tool.IsWirePrefixWord(words[0]) {
 		words = words[1:]
 	}
 	verb, object := false, false

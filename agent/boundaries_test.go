@@ -8,6 +8,7 @@ import (
 
 	"vouch/agent/agenttest"
 	"vouch/policy"
+	"vouch/tool"
 )
 
 func TestWidensBoundaries(t *testing.T) {
@@ -89,7 +90,7 @@ func TestBoundaryRefusal(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
-			tools := []Tool{rec.tool("builtin:send", "send", "sent")}
+			tools := []tool.Tool{rec.tool("builtin:send", "send", "sent")}
 			ids := []string{"builtin:send"}
 			if tt.offer != "" {
 				tools = append(tools, rec.tool(tt.offer, "notes", "installed"))
@@ -158,7 +159,7 @@ func TestInstallRefusal(t *testing.T) {
 			rec := &recorder{}
 			srv := agenttest.New(turns([][2]string{{tt.wire, tt.args}}))
 			t.Cleanup(srv.Close)
-			spec := RunSpec{Tools: []Tool{rec.tool("builtin:send", "send", "sent")}, History: []Message{{Role: RoleUser, Content: "install the pdf skill"}}}
+			spec := RunSpec{Tools: []tool.Tool{rec.tool("builtin:send", "send", "sent")}, History: []Message{{Role: RoleUser, Content: "install the pdf skill"}}}
 			decided := 0
 			spec.Decide = func(policy.Call) policy.Decision { decided++; return policy.Decision{Verdict: policy.VerdictAllow} }
 			spec.Audit = func(policy.Record) {}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"vouch/tool"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -19,7 +20,7 @@ const DefaultToolBudget = 0.25
 // PlanInput is what PlanTools plans over.
 type PlanInput struct {
 	// Tools are the tools selected for the run, in the caller's order.
-	Tools []Tool
+	Tools []tool.Tool
 	// Window is the execution's effective context window in tokens (0:
 	// DefaultContextWindow).
 	Window int
@@ -47,7 +48,7 @@ type PlannedTool struct {
 	Label string
 	// Def is the capped definition (CapTool): what is sent inline, or what
 	// tool_inspect shows.
-	Def ToolDef
+	Def tool.Def
 	// Tokens is what the tool costs inline (its entry in the request's
 	// tools array).
 	Tokens int
@@ -55,8 +56,8 @@ type PlannedTool struct {
 	// only worked out when not everything fits (false otherwise).
 	Asks bool
 
-	full ToolDef // as the tool declared it: for the gate and the approval pane
-	tool Tool
+	full tool.Def // as the tool declared it: for the gate and the approval pane
+	tool tool.Tool
 }
 
 // Plan is how a run offers its tools (SPEC F1–F3). It is computed once at
@@ -159,12 +160,12 @@ func PlanTools(in PlanInput) Plan {
 		in.Count = EstimateTokens
 	}
 	if in.Label == nil {
-		in.Label = defaultLabel
+		in.Label = tool.Label
 	}
 	p := Plan{Window: in.Window, Budget: int(in.Fraction * float64(in.Window))}
 	tools, err := planned(in)
 	if err != nil {
-		p.Err = newError(ErrBadTool, err,
+		p.Err = newError(tool.ErrInvalid, err,
 			"a tool cannot be offered to the model (%v); remove it from the selection and try again", err)
 		return p
 	}
@@ -257,26 +258,26 @@ func planned(in PlanInput) ([]PlannedTool, error) {
 	for _, t := range in.Tools {
 		full := t.Def()
 		if slices.Contains(metaIdentities, full.Identity) {
-			return nil, fmt.Errorf("%w: tool %q is reserved for vouch's own tool search", ErrBadTool, full.Identity)
+			return nil, fmt.Errorf("%w: tool %q is reserved for vouch's own tool search", tool.ErrInvalid, full.Identity)
 		}
 		if len(full.Parameters) == 0 {
 			full.Parameters = json.RawMessage(emptySchema)
 		}
 		var schema map[string]any
 		if err := json.Unmarshal(full.Parameters, &schema); err != nil {
-			return nil, fmt.Errorf("%w: tool %q: parameters are not a JSON object", ErrBadTool, full.Identity)
+			return nil, fmt.Errorf("%w: tool %q: parameters are not a JSON object", tool.ErrInvalid, full.Identity)
 		}
 		full.Parameters = slices.Clone(full.Parameters)
 		capped, err := CapTool(full)
 		if err != nil {
-			return nil, fmt.Errorf("%w: tool %q: %v", ErrBadTool, full.Identity, err)
+			return nil, fmt.Errorf("%w: tool %q: %v", tool.ErrInvalid, full.Identity, err)
 		}
 		out = append(out, PlannedTool{Identity: full.Identity, Label: in.Label(full.Identity), Def: capped, full: full, tool: t})
 		ids = append(ids, full.Identity)
 	}
 	// The meta-tools' names are reserved in every plan, so that deferring
 	// never changes another tool's wire name.
-	wire, err := WireNames(append(ids, metaIdentities...))
+	wire, err := tool.WireNames(append(ids, metaIdentities...))
 	if err != nil {
 		return nil, err
 	}
@@ -292,26 +293,13 @@ func planned(in PlanInput) ([]PlannedTool, error) {
 }
 
 // toolEntryJSON is a tool's entry in a request's tools array, as counted.
-func toolEntryJSON(wire string, def ToolDef) string {
+func toolEntryJSON(wire string, def tool.Def) string {
 	b, err := json.Marshal(openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
 		Name: wire, Description: def.Description, Parameters: def.Parameters}})
 	if err != nil {
 		return wire + def.Description + string(def.Parameters)
 	}
 	return string(b)
-}
-
-// defaultLabel names a tool's server from its identity.
-func defaultLabel(identity string) string {
-	if strings.HasPrefix(identity, "builtin:") {
-		return "builtin"
-	}
-	if rest, ok := strings.CutPrefix(identity, "mcp:"); ok {
-		if server, _, ok := strings.Cut(rest, ":"); ok {
-			return server
-		}
-	}
-	return "other"
 }
 
 // listingCap bounds the names part of the listing, in estimated tokens.

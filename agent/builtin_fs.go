@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+	"vouch/tool"
 )
 
 // Identities of the built-in read-only workspace tools (SPEC C1). Their wire
@@ -75,16 +76,16 @@ func (w *Workspace) Close() error { return w.root.Close() }
 
 // Tools returns fs_list, fs_read and fs_search over the workspace: the
 // read-only tools. The write tools are in WriteTools.
-func (w *Workspace) Tools() []Tool {
-	return []Tool{
-		fsTool{def: ToolDef{
+func (w *Workspace) Tools() []tool.Tool {
+	return []tool.Tool{
+		fsTool{def: tool.Def{
 			Identity:    IdentityFSList,
 			Description: "List the files and directories in a workspace directory. Directories end with '/'. Read-only.",
 			Parameters: json.RawMessage(`{"type":"object","properties":{` +
 				`"path":{"type":"string","description":"Directory relative to the workspace root; default \".\""},` +
 				`"depth":{"type":"integer","minimum":1,"maximum":3,"description":"How many levels to list; default 1"}}}`),
 		}, call: w.list},
-		fsTool{def: ToolDef{
+		fsTool{def: tool.Def{
 			Identity:    IdentityFSRead,
 			Description: "Read a text file in the workspace. Long files come in parts: continue with start_line. Read-only.",
 			Parameters: json.RawMessage(`{"type":"object","required":["path"],"properties":{` +
@@ -92,7 +93,7 @@ func (w *Workspace) Tools() []Tool {
 				`"start_line":{"type":"integer","minimum":1,"description":"First line to read; default 1"},` +
 				`"max_lines":{"type":"integer","minimum":1,"description":"Most lines to return; default 400"}}}`),
 		}, call: w.read},
-		fsTool{def: ToolDef{
+		fsTool{def: tool.Def{
 			Identity:    IdentityFSSearch,
 			Description: "Search the text files under a workspace directory for a string or regular expression; returns path:line: text. Read-only.",
 			Parameters: json.RawMessage(`{"type":"object","required":["pattern"],"properties":{` +
@@ -106,21 +107,21 @@ func (w *Workspace) Tools() []Tool {
 }
 
 type fsTool struct {
-	def  ToolDef
-	call func(ctx context.Context, args json.RawMessage) ToolResult
+	def  tool.Def
+	call func(ctx context.Context, args json.RawMessage) tool.Result
 }
 
-func (t fsTool) Def() ToolDef { return t.def }
+func (t fsTool) Def() tool.Def { return t.def }
 
-func (t fsTool) Call(ctx context.Context, args json.RawMessage) (ToolResult, error) {
+func (t fsTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
 	if err := ctx.Err(); err != nil {
-		return ToolResult{}, err
+		return tool.Result{}, err
 	}
 	return t.call(ctx, args), nil
 }
 
-func fsError(format string, args ...any) ToolResult {
-	return ToolResult{Text: fmt.Sprintf(format, args...), IsError: true}
+func fsError(format string, args ...any) tool.Result {
+	return tool.Result{Text: fmt.Sprintf(format, args...), IsError: true}
 }
 
 // resolve turns a path from the model into a clean slash path relative to
@@ -152,7 +153,7 @@ func (w *Workspace) resolve(p string) (string, error) {
 
 // describeFSError words a file-system error for the model without host
 // paths beyond the one it asked for.
-func describeFSError(name string, err error) ToolResult {
+func describeFSError(name string, err error) tool.Result {
 	switch {
 	case errors.Is(err, ErrOutsideWorkspace), strings.Contains(err.Error(), "escapes from parent"):
 		return fsError("%s: %v; only paths inside the workspace can be read", name, ErrOutsideWorkspace)
@@ -175,7 +176,7 @@ func decodeArgs(args json.RawMessage, v any) error {
 	return nil
 }
 
-func (w *Workspace) list(ctx context.Context, args json.RawMessage) ToolResult {
+func (w *Workspace) list(ctx context.Context, args json.RawMessage) tool.Result {
 	var a struct {
 		Path  string `json:"path"`
 		Depth int    `json:"depth"`
@@ -231,12 +232,12 @@ func (w *Workspace) list(ctx context.Context, args json.RawMessage) ToolResult {
 		return describeFSError(dir, err)
 	}
 	if shown == 0 {
-		return ToolResult{Text: dir + " is empty"}
+		return tool.Result{Text: dir + " is empty"}
 	}
 	if hidden > 0 {
 		fmt.Fprintf(&b, "[… %d more entries not shown; list a subdirectory to see them]\n", hidden)
 	}
-	return ToolResult{Text: b.String()}
+	return tool.Result{Text: b.String()}
 }
 
 func humanBytes(n int64) string {
@@ -286,7 +287,7 @@ func looksBinary(head []byte) bool {
 	return false
 }
 
-func (w *Workspace) read(ctx context.Context, args json.RawMessage) ToolResult {
+func (w *Workspace) read(ctx context.Context, args json.RawMessage) tool.Result {
 	var a struct {
 		Path      string `json:"path"`
 		StartLine int    `json:"start_line"`
@@ -313,7 +314,7 @@ func (w *Workspace) read(ctx context.Context, args json.RawMessage) ToolResult {
 		return describeFSError(name, err)
 	}
 	if looksBinary(head) {
-		return ToolResult{Text: fmt.Sprintf("%s is a binary file (%s); its content is not shown", name, humanBytes(info.Size()))}
+		return tool.Result{Text: fmt.Sprintf("%s is a binary file (%s); its content is not shown", name, humanBytes(info.Size()))}
 	}
 	start, maxLines := max(a.StartLine, 1), a.MaxLines
 	if maxLines <= 0 {
@@ -335,7 +336,7 @@ func (w *Workspace) read(ctx context.Context, args json.RawMessage) ToolResult {
 		}
 		if taken >= maxLines || b.Len()+min(len(line), fsMaxLineBytes) > fsMaxReadBytes {
 			fmt.Fprintf(&b, "[… more lines follow; call fs_read with start_line=%d to continue]\n", lineNo)
-			return ToolResult{Text: b.String()}
+			return tool.Result{Text: b.String()}
 		}
 		if len(line) > fsMaxLineBytes {
 			cut := fsMaxLineBytes
@@ -352,14 +353,14 @@ func (w *Workspace) read(ctx context.Context, args json.RawMessage) ToolResult {
 	}
 	if taken == 0 {
 		if lineNo == 0 {
-			return ToolResult{Text: name + " is empty"}
+			return tool.Result{Text: name + " is empty"}
 		}
 		return fsError("%s has only %d lines; start_line %d is past the end", name, lineNo, start)
 	}
-	return ToolResult{Text: b.String()}
+	return tool.Result{Text: b.String()}
 }
 
-func (w *Workspace) search(ctx context.Context, args json.RawMessage) ToolResult {
+func (w *Workspace) search(ctx context.Context, args json.RawMessage) tool.Result {
 	var a struct {
 		Pattern       string `json:"pattern"`
 		Path          string `json:"path"`
@@ -458,7 +459,7 @@ func (w *Workspace) search(ctx context.Context, args json.RawMessage) ToolResult
 		return describeFSError(dir, walkErr)
 	}
 	if matches == 0 {
-		return ToolResult{Text: fmt.Sprintf("no matches for %q under %s (%d files searched)", a.Pattern, dir, files)}
+		return tool.Result{Text: fmt.Sprintf("no matches for %q under %s (%d files searched)", a.Pattern, dir, files)}
 	}
 	switch {
 	case full:
@@ -466,5 +467,5 @@ func (w *Workspace) search(ctx context.Context, args json.RawMessage) ToolResult
 	case skipped > 0:
 		fmt.Fprintf(&b, "[%d files were skipped: larger than %s or over the %d-file limit]\n", skipped, humanBytes(fsMaxSearchFile), fsMaxSearchFiles)
 	}
-	return ToolResult{Text: b.String()}
+	return tool.Result{Text: b.String()}
 }

@@ -8,11 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"vouch/tool"
 )
 
 // newTestWorkspace builds a workspace with escape hazards next to it and
 // returns its tools by wire name.
-func newTestWorkspace(t *testing.T) (string, map[string]Tool) {
+func newTestWorkspace(t *testing.T) (string, map[string]tool.Tool) {
 	t.Helper()
 	base := t.TempDir()
 	ws := filepath.Join(base, "ws")
@@ -55,7 +56,7 @@ func newTestWorkspace(t *testing.T) (string, map[string]Tool) {
 
 // openTools opens the workspace at ws for the test and returns the tools
 // set picks from it, by bare name.
-func openTools(t *testing.T, ws string, set func(*Workspace) []Tool) map[string]Tool {
+func openTools(t *testing.T, ws string, set func(*Workspace) []tool.Tool) map[string]tool.Tool {
 	t.Helper()
 	w, err := OpenWorkspace(ws)
 	if err != nil {
@@ -66,7 +67,7 @@ func openTools(t *testing.T, ws string, set func(*Workspace) []Tool) map[string]
 			t.Error(err)
 		}
 	})
-	tools := map[string]Tool{}
+	tools := map[string]tool.Tool{}
 	for _, tool := range set(w) {
 		tools[strings.TrimPrefix(tool.Def().Identity, "builtin:")] = tool
 	}
@@ -158,7 +159,7 @@ func TestWorkspaceToolDefs(t *testing.T) {
 			t.Errorf("%s: got schema %s (%v), want a JSON-schema object", def.Identity, def.Parameters, err)
 		}
 	}
-	wire, err := WireNames(ids)
+	wire, err := tool.WireNames(ids)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+	"vouch/tool"
 )
 
 // Identities of the built-in workspace write tools (SPEC C1). Their wire
@@ -51,10 +52,10 @@ const (
 // is what happens (SPEC D3, D5). A file is replaced by writing a temporary
 // file next to it and renaming it over the old one: a reader never sees
 // half a file, and a hard link to a file outside is never written through.
-func (w *Workspace) WriteTools() []Tool {
+func (w *Workspace) WriteTools() []tool.Tool {
 	log := &previewLog{bases: make(map[[32]byte][32]byte)}
-	return []Tool{
-		writeTool{w: w, log: log, plan: w.planWrite, def: ToolDef{
+	return []tool.Tool{
+		writeTool{w: w, log: log, plan: w.planWrite, def: tool.Def{
 			Identity: IdentityFSWrite,
 			Description: "Create or replace a text file in the workspace with the given content (UTF-8, at most 1 MiB); " +
 				"missing parent directories are created. Changes files: vouch shows the person the diff and asks them every time.",
@@ -62,7 +63,7 @@ func (w *Workspace) WriteTools() []Tool {
 				`"path":{"type":"string","description":"File relative to the workspace root"},` +
 				`"content":{"type":"string","description":"The whole new content of the file"}}}`),
 		}},
-		writeTool{w: w, log: log, plan: w.planEdit, def: ToolDef{
+		writeTool{w: w, log: log, plan: w.planEdit, def: tool.Def{
 			Identity: IdentityFSEdit,
 			Description: "Replace one exact piece of text in a workspace text file: old must occur exactly once in the file, " +
 				"whitespace and indentation included (add surrounding lines to make it unique). " +
@@ -112,13 +113,13 @@ func (p writePlan) diff() string {
 }
 
 type writeTool struct {
-	def  ToolDef
+	def  tool.Def
 	w    *Workspace
 	log  *previewLog
 	plan func(args json.RawMessage) (writePlan, error)
 }
 
-func (t writeTool) Def() ToolDef { return t.def }
+func (t writeTool) Def() tool.Def { return t.def }
 
 // Preview returns the unified diff of the call and remembers which file
 // content it was computed from. It writes nothing.
@@ -136,32 +137,32 @@ func (t writeTool) Preview(ctx context.Context, args json.RawMessage) (string, e
 
 // Call makes the change args describe — refusing, when this call was
 // previewed, if the file no longer has the content the preview showed.
-func (t writeTool) Call(ctx context.Context, args json.RawMessage) (ToolResult, error) {
+func (t writeTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
 	if err := ctx.Err(); err != nil {
-		return ToolResult{}, err
+		return tool.Result{}, err
 	}
 	p, err := t.plan(args)
 	if err != nil {
-		return ToolResult{Text: err.Error(), IsError: true}, nil
+		return tool.Result{Text: err.Error(), IsError: true}, nil
 	}
 	if base, ok := t.log.take(t.key(ctx, args)); ok && base != p.base() {
 		return fsError("%s changed after the person saw the preview of this call, so nothing was written; "+
 			"read the file again and make the change again", p.name), nil
 	}
 	if p.existed && p.old == p.new {
-		return ToolResult{Text: p.name + " already has this content; nothing was written"}, nil
+		return tool.Result{Text: p.name + " already has this content; nothing was written"}, nil
 	}
 	if err := t.w.replace(p); err != nil {
-		return ToolResult{Text: writeFSError(p.name, err).Error(), IsError: true}, nil
+		return tool.Result{Text: writeFSError(p.name, err).Error(), IsError: true}, nil
 	}
-	return ToolResult{Text: p.done}, nil
+	return tool.Result{Text: p.done}, nil
 }
 
 // key names one call: the tool, its correlation ID (set by the run on
 // both the preview's and the call's context) and its exact arguments.
 func (t writeTool) key(ctx context.Context, args json.RawMessage) [32]byte {
 	h := sha256.New()
-	for _, part := range [][]byte{[]byte(t.def.Identity), []byte(CorrelationID(ctx)), args} {
+	for _, part := range [][]byte{[]byte(t.def.Identity), []byte(tool.CorrelationID(ctx)), args} {
 		fmt.Fprintf(h, "%d:", len(part))
 		h.Write(part)
 	}

@@ -10,11 +10,12 @@ import (
 
 	"vouch/agent/agenttest"
 	"vouch/policy"
+	"vouch/tool"
 )
 
 // newWriteWorkspace builds newTestWorkspace's tree (escape hazards next to
 // it) and returns its directory and the write tools by wire name.
-func newWriteWorkspace(t *testing.T) (string, map[string]Tool) {
+func newWriteWorkspace(t *testing.T) (string, map[string]tool.Tool) {
 	t.Helper()
 	ws, _ := newTestWorkspace(t)
 	return ws, openTools(t, ws, (*Workspace).WriteTools)
@@ -188,28 +189,28 @@ func TestWritePreview(t *testing.T) {
 // nothing when the file has changed since; a call never previewed (policy
 // allowed it) writes.
 func TestWriteStalePreview(t *testing.T) {
-	for _, tool := range []string{"fs_write", "fs_edit"} {
-		t.Run(tool, func(t *testing.T) {
+	for _, name := range []string{"fs_write", "fs_edit"} {
+		t.Run(name, func(t *testing.T) {
 			ws, tools := newWriteWorkspace(t)
 			args := json.RawMessage(`{"path":"a.txt","content":"new\n"}`)
-			if tool == "fs_edit" {
+			if name == "fs_edit" {
 				args = json.RawMessage(`{"path":"a.txt","old":"world","new":"there"}`)
 			}
-			ctx := WithCorrelationID(context.Background(), "corr-1")
-			if _, err := tools[tool].(Previewer).Preview(ctx, args); err != nil {
+			ctx := tool.WithCorrelationID(context.Background(), "corr-1")
+			if _, err := tools[name].(Previewer).Preview(ctx, args); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("hello\nworld\nmine\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := tools[tool].Call(ctx, args)
+			res, err := tools[name].Call(ctx, args)
 			if err != nil || !res.IsError || !strings.Contains(res.Text, "a.txt changed after the person saw the preview") {
 				t.Fatalf("got %+v, %v; want a refusal", res, err)
 			}
 			if got := readFile(t, filepath.Join(ws, "a.txt")); got != "hello\nworld\nmine\n" {
 				t.Fatalf("a.txt: got %q, want the person's own change kept", got)
 			}
-			res, err = tools[tool].Call(WithCorrelationID(context.Background(), "corr-2"), args)
+			res, err = tools[name].Call(tool.WithCorrelationID(context.Background(), "corr-2"), args)
 			if err != nil || res.IsError {
 				t.Fatalf("an unpreviewed call: got %+v, %v; want it to write", res, err)
 			}
@@ -248,7 +249,7 @@ func TestWriteToolsThroughRun(t *testing.T) {
 			res := runGate(t, agenttest.Script{Turns: []agenttest.Turn{
 				{Steps: []agenttest.Step{agenttest.ToolCall(0, "call_1", tt.wire, tt.args)}},
 				agenttest.Reply("Done."),
-			}}, RunSpec{Tools: []Tool{tools["fs_write"], tools["fs_edit"]}, Decide: askFor(IdentityFSWrite, IdentityFSEdit)},
+			}}, RunSpec{Tools: []tool.Tool{tools["fs_write"], tools["fs_edit"]}, Decide: askFor(IdentityFSWrite, IdentityFSEdit)},
 				func(_ int, r ApprovalRequested) *Decision {
 					req = r
 					if tt.meddle {
@@ -304,7 +305,7 @@ func TestWriteToolsAskUnderLocalPolicy(t *testing.T) {
 				ws, tools := newWriteWorkspace(t)
 				snap := policy.NewSnapshot(tt.rules, policy.Options{Workspace: ws})
 				res := runGate(t, turns([][2]string{call}),
-					RunSpec{Tools: []Tool{tools["fs_write"], tools["fs_edit"]}, Decide: snap.Decide}, answers(false))
+					RunSpec{Tools: []tool.Tool{tools["fs_write"], tools["fs_edit"]}, Decide: snap.Decide}, answers(false))
 				if len(res.approvals) != 1 || !strings.HasPrefix(res.approvals[0].Preview, "--- a/a.txt\n") {
 					t.Fatalf("got requests %+v, want one with the diff", res.approvals)
 				}
@@ -333,7 +334,7 @@ func TestWriteToolDefs(t *testing.T) {
 			t.Errorf("%s is not a Previewer", def.Identity)
 		}
 	}
-	wire, err := WireNames(ids)
+	wire, err := tool.WireNames(ids)
 	if err != nil {
 		t.Fatal(err)
 	}

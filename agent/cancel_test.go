@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"vouch/agent/agenttest"
+	"vouch/tool"
 )
 
 func utf8Valid(s string) bool { return utf8.ValidString(s) }
@@ -59,15 +60,15 @@ func TestRunCancelDuringToolCall(t *testing.T) {
 			release := make(chan struct{})
 			defer close(release)
 			slow := funcTool{
-				def: ToolDef{Identity: "builtin:slow"},
-				fn: func(ctx context.Context, _ json.RawMessage) (ToolResult, error) {
+				def: tool.Def{Identity: "builtin:slow"},
+				fn: func(ctx context.Context, _ json.RawMessage) (tool.Result, error) {
 					close(started)
 					if tt.honoursCtx {
 						<-ctx.Done()
-						return ToolResult{}, ctx.Err()
+						return tool.Result{}, ctx.Err()
 					}
 					<-release
-					return ToolResult{Text: "too late"}, nil
+					return tool.Result{Text: "too late"}, nil
 				},
 			}
 			srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
@@ -77,7 +78,7 @@ func TestRunCancelDuringToolCall(t *testing.T) {
 			tr := NewMemoryTranscript()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			ch := startRun(ctx, NewClient(srv.URL(), "", nil), RunSpec{Transcript: tr, Tools: []Tool{slow},
+			ch := startRun(ctx, NewClient(srv.URL(), "", nil), RunSpec{Transcript: tr, Tools: []tool.Tool{slow},
 				History: []Message{{Role: RoleUser, Content: "go"}}})
 			go func() {
 				<-started

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"vouch/tool"
 )
 
 // The real public MCP catalogs (tools/list of 20 servers) live outside the
@@ -26,9 +27,9 @@ type catalogTool struct {
 
 func (c catalogTool) identity() string { return "mcp:" + c.server + ":" + c.name }
 
-func (c catalogTool) tool() Tool {
-	return funcTool{def: ToolDef{Identity: c.identity(), Description: c.description, Parameters: c.schema},
-		fn: func(context.Context, json.RawMessage) (ToolResult, error) { return ToolResult{Text: "ok"}, nil }}
+func (c catalogTool) tool() tool.Tool {
+	return funcTool{def: tool.Def{Identity: c.identity(), Description: c.description, Parameters: c.schema},
+		fn: func(context.Context, json.RawMessage) (tool.Result, error) { return tool.Result{Text: "ok"}, nil }}
 }
 
 func catalogDir() string {
@@ -227,11 +228,11 @@ func TestToolBudgetFigures(t *testing.T) {
 		keep func(string) bool
 	}{{"all 20 servers", fullCatalogs}, {"typical selection", typicalSelection}} {
 		tools := loadCatalogs(t, sel.keep)
-		var in []Tool
+		var in []tool.Tool
 		raw := 0
 		for _, c := range tools {
 			in = append(in, c.tool())
-			raw += EstimateTokens(toolEntryJSON("mcp_"+c.name, ToolDef{Description: c.description, Parameters: c.schema}))
+			raw += EstimateTokens(toolEntryJSON("mcp_"+c.name, tool.Def{Description: c.description, Parameters: c.schema}))
 		}
 		for _, window := range []int{4096, 8192, 32768} {
 			p := PlanTools(PlanInput{Tools: in, Window: window})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"vouch/policy"
+	"vouch/tool"
 )
 
 // TestGateShowsWhatChanged (SPEC D8, D3): when the policy says a pinned
@@ -35,7 +36,7 @@ func TestGateShowsWhatChanged(t *testing.T) {
 		Preview: func() string { return "the tool's own preview\n" },
 		Now:     func() time.Time { return time.Unix(0, 0) },
 	}
-	_, decided, ok := g.Check(ToolCall{CorrelationID: "c", Identity: "mcp:s:lookup", Arguments: `{}`}, ToolDef{Identity: "mcp:s:lookup"}, json.RawMessage(`{}`))
+	_, decided, ok := g.Check(ToolCall{CorrelationID: "c", Identity: "mcp:s:lookup", Arguments: `{}`}, tool.Def{Identity: "mcp:s:lookup"}, json.RawMessage(`{}`))
 	if !decided || !ok {
 		t.Fatalf("decided %v, ok %v; want a denial", decided, ok)
 	}

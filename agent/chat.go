@@ -2,6 +2,7 @@ package agent
 
 import (
 	"vouch/policy"
+	"vouch/tool"
 
 	"context"
 	"slices"
@@ -119,11 +120,11 @@ type ChatConfig struct {
 	Client     *Client
 	Transcript Transcript
 	// Tools are offered to every run; each run freezes them at its start.
-	Tools []Tool
+	Tools []tool.Tool
 	// MoreTools, when set, is asked at the start of each run for tools
 	// offered beside Tools (e.g. the MCP tools enabled for the conversation).
 	// It must not wait on the network: it reads cached state (SPEC B5).
-	MoreTools func() []Tool
+	MoreTools func() []tool.Tool
 	// ToolBudget is passed to each run (see RunSpec.ToolBudget; 0:
 	// DefaultToolBudget), e.g. from the profile.
 	ToolBudget float64

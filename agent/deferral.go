@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"vouch/tool"
 )
 
 // The meta-tools through which a run reaches its deferred tools (SPEC F2).
@@ -29,21 +30,21 @@ const (
 
 type metaDef struct {
 	wire string
-	def  ToolDef
+	def  tool.Def
 }
 
 // metaDefs are the meta-tools as the model sees them; their wire names
 // are their bare names.
 func metaDefs() []metaDef {
 	return []metaDef{
-		{"tool_search", ToolDef{Identity: ToolSearchIdentity,
+		{"tool_search", tool.Def{Identity: ToolSearchIdentity,
 			Description: "Find tools that are not listed in full. Returns up to limit matches: name, server, one line.",
 			Parameters: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"words for what the tool does, or its name"},` +
 				`"limit":{"type":"integer","minimum":1,"maximum":20}},"required":["query"]}`)}},
-		{"tool_inspect", ToolDef{Identity: ToolInspectIdentity,
+		{"tool_inspect", tool.Def{Identity: ToolInspectIdentity,
 			Description: "Show the description and parameters of one tool found with tool_search.",
 			Parameters:  json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)}},
-		{"tool_invoke", ToolDef{Identity: ToolInvokeIdentity,
+		{"tool_invoke", tool.Def{Identity: ToolInvokeIdentity,
 			Description: "Call a tool found with tool_search, with arguments matching its parameters (see tool_inspect).",
 			Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"},"arguments":{"type":"object"}},` +
 				`"required":["name","arguments"]}`)}},
@@ -115,7 +116,7 @@ func newDeferredCatalog(p Plan) *deferredCatalog {
 	entries := make([]SearchEntry, len(p.Deferred))
 	for i, t := range p.Deferred {
 		c.byWire[t.Wire] = i
-		_, raw := wireParts(t.Identity)
+		raw := tool.Name(t.Identity)
 		entries[i] = SearchEntry{Name: t.Wire, Tool: raw, Label: t.Label, Description: t.full.Description, Params: paramNames(t.full.Parameters)}
 	}
 	for _, t := range p.Inline {
@@ -129,13 +130,13 @@ func newDeferredCatalog(p Plan) *deferredCatalog {
 }
 
 // search answers tool_search.
-func (c *deferredCatalog) search(args json.RawMessage) ToolResult {
+func (c *deferredCatalog) search(args json.RawMessage) tool.Result {
 	var in struct {
 		Query string          `json:"query"`
 		Limit json.RawMessage `json:"limit"`
 	}
 	if err := json.Unmarshal(args, &in); err != nil || strings.TrimSpace(in.Query) == "" {
-		return ToolResult{Text: `tool_search needs {"query": "words for what the tool does"}`, IsError: true}
+		return tool.Result{Text: `tool_search needs {"query": "words for what the tool does"}`, IsError: true}
 	}
 	limit := defaultSearchLimit
 	if len(in.Limit) > 0 {
@@ -146,7 +147,7 @@ func (c *deferredCatalog) search(args json.RawMessage) ToolResult {
 	}
 	hits := c.index.Search(in.Query, limit)
 	if len(hits) == 0 {
-		return ToolResult{Text: fmt.Sprintf("No tool matches %q; try other words.", in.Query)}
+		return tool.Result{Text: fmt.Sprintf("No tool matches %q; try other words.", in.Query)}
 	}
 	var b strings.Builder
 	for _, h := range hits {
@@ -154,45 +155,45 @@ func (c *deferredCatalog) search(args json.RawMessage) ToolResult {
 		fmt.Fprintf(&b, "%s (%s): %s\n", t.Wire, t.Label, firstLine(t.Def.Description))
 	}
 	b.WriteString("Use tool_inspect for a tool's parameters, tool_invoke to call it.")
-	return ToolResult{Text: b.String()}
+	return tool.Result{Text: b.String()}
 }
 
 // inspect answers tool_inspect.
-func (c *deferredCatalog) inspect(args json.RawMessage) ToolResult {
+func (c *deferredCatalog) inspect(args json.RawMessage) tool.Result {
 	var in struct {
 		Name string `json:"name"`
 	}
 	if err := json.Unmarshal(args, &in); err != nil || in.Name == "" {
-		return ToolResult{Text: `tool_inspect needs {"name": "<a name from tool_search>"}`, IsError: true}
+		return tool.Result{Text: `tool_inspect needs {"name": "<a name from tool_search>"}`, IsError: true}
 	}
 	t, res := c.lookup(in.Name, "tool_inspect")
 	if t == nil {
 		return res
 	}
-	return ToolResult{Text: fmt.Sprintf("%s (%s)\n%s\nparameters: %s\nCall it with tool_invoke {\"name\": %q, \"arguments\": {…}}.",
+	return tool.Result{Text: fmt.Sprintf("%s (%s)\n%s\nparameters: %s\nCall it with tool_invoke {\"name\": %q, \"arguments\": {…}}.",
 		t.Wire, t.Label, t.Def.Description, t.Def.Parameters, t.Wire)}
 }
 
 // lookup finds a deferred tool by its exact wire name, or returns the
 // refusal the model reads: never a guess (SPEC C2).
-func (c *deferredCatalog) lookup(name, via string) (*PlannedTool, ToolResult) {
+func (c *deferredCatalog) lookup(name, via string) (*PlannedTool, tool.Result) {
 	if i, ok := c.byWire[name]; ok {
-		return &c.tools[i], ToolResult{}
+		return &c.tools[i], tool.Result{}
 	}
 	if c.inline[name] {
-		return nil, ToolResult{Text: fmt.Sprintf("%s cannot take %q: that tool is offered directly; call it by its name.", via, name), IsError: true}
+		return nil, tool.Result{Text: fmt.Sprintf("%s cannot take %q: that tool is offered directly; call it by its name.", via, name), IsError: true}
 	}
 	if text, ok := refusal(name); ok {
-		return nil, ToolResult{Text: text, IsError: true}
+		return nil, tool.Result{Text: text, IsError: true}
 	}
 	text := fmt.Sprintf("%s refuses %q: it is not one of this run's tools; find the exact name with tool_search.", via, name)
 	for _, t := range c.tools {
-		if _, raw := wireParts(t.Identity); strings.EqualFold(raw, name) {
+		if raw := tool.Name(t.Identity); strings.EqualFold(raw, name) {
 			text = fmt.Sprintf("%s refuses %q: it is not one of this run's tool names; did you mean %q? Use that exact name.", via, name, t.Wire)
 			break
 		}
 	}
-	return nil, ToolResult{Text: text, IsError: true}
+	return nil, tool.Result{Text: text, IsError: true}
 }
 
 // isMeta reports whether identity is one of the meta-tools.
@@ -204,7 +205,7 @@ func isMeta(identity string) bool {
 // catalog and never ask; invoke maps the inner name to a deferred tool
 // and sends exactly the inner arguments through the gate, the approval
 // request and the audit under that tool's identity (SPEC F2, D5).
-func (r *run) metaCall(call ToolCall, t *frozenTool, args json.RawMessage) (ToolResult, bool) {
+func (r *run) metaCall(call ToolCall, t *frozenTool, args json.RawMessage) (tool.Result, bool) {
 	switch t.def.Identity {
 	case ToolSearchIdentity:
 		return r.catalog.search(args), true
@@ -216,7 +217,7 @@ func (r *run) metaCall(call ToolCall, t *frozenTool, args json.RawMessage) (Tool
 		Arguments json.RawMessage `json:"arguments"`
 	}
 	if err := json.Unmarshal(args, &in); err != nil || in.Name == "" {
-		return ToolResult{Text: `tool_invoke needs {"name": "<a name from tool_search>", "arguments": {…}}`, IsError: true}, true
+		return tool.Result{Text: `tool_invoke needs {"name": "<a name from tool_search>", "arguments": {…}}`, IsError: true}, true
 	}
 	target, res := r.catalog.lookup(in.Name, "tool_invoke")
 	if target == nil {
@@ -224,13 +225,13 @@ func (r *run) metaCall(call ToolCall, t *frozenTool, args json.RawMessage) (Tool
 	}
 	inner, err := checkArguments(string(in.Arguments))
 	if err != nil {
-		return ToolResult{Text: "tool_invoke: " + err.Error(), IsError: true}, true
+		return tool.Result{Text: "tool_invoke: " + err.Error(), IsError: true}, true
 	}
 	dt := r.deferred[target.Wire]
 	innerCall := call
 	innerCall.WireName, innerCall.Identity, innerCall.Arguments = dt.wire, dt.def.Identity, string(inner)
 	if res, decided, ok := r.gate(innerCall, dt.def, inner); !ok {
-		return ToolResult{}, false
+		return tool.Result{}, false
 	} else if decided {
 		return res, true
 	}
@@ -239,6 +240,6 @@ func (r *run) metaCall(call ToolCall, t *frozenTool, args json.RawMessage) (Tool
 
 // deferredDirect is the result of a call that names a deferred tool as if
 // it were offered directly: nothing runs; the model is told how to call it.
-func deferredDirect(name string) ToolResult {
-	return ToolResult{Text: fmt.Sprintf("%s is not offered directly in this conversation; call it with tool_invoke {\"name\": %q, \"arguments\": {…}}.", name, name), IsError: true}
+func deferredDirect(name string) tool.Result {
+	return tool.Result{Text: fmt.Sprintf("%s is not offered directly in this conversation; call it with tool_invoke {\"name\": %q, \"arguments\": {…}}.", name, name), IsError: true}
 }

@@ -11,6 +11,7 @@ import (
 
 	"vouch/agent/agenttest"
 	"vouch/policy"
+	"vouch/tool"
 )
 
 // weatherID is the deferred tool the scripted model looks for.
@@ -20,22 +21,22 @@ const weatherID = "mcp:srv-1:weather_forecast"
 // plus the weather tool, which records the arguments it receives on calls.
 // The weather tool is the largest, so the first deferred. Under a
 // 4,096-token window (budget 1,024) they do not all fit.
-func bulkyTools(n int, calls chan<- json.RawMessage) []Tool {
+func bulkyTools(n int, calls chan<- json.RawMessage) []tool.Tool {
 	prose := strings.Repeat("This tool talks to a remote service and returns its answer as text. ", 6)
 	schema := json.RawMessage(`{"type":"object","properties":{"owner":{"type":"string","description":"the owner"},` +
 		`"repo":{"type":"string","description":"the repository"},"page":{"type":"integer","minimum":1}},"required":["owner","repo"]}`)
-	var tools []Tool
+	var tools []tool.Tool
 	for i := range n {
-		tools = append(tools, funcTool{def: ToolDef{Identity: fmt.Sprintf("mcp:srv-1:bulky_%02d", i), Description: prose, Parameters: schema},
-			fn: func(context.Context, json.RawMessage) (ToolResult, error) { return ToolResult{Text: "bulky"}, nil }})
+		tools = append(tools, funcTool{def: tool.Def{Identity: fmt.Sprintf("mcp:srv-1:bulky_%02d", i), Description: prose, Parameters: schema},
+			fn: func(context.Context, json.RawMessage) (tool.Result, error) { return tool.Result{Text: "bulky"}, nil }})
 	}
-	weather := funcTool{def: ToolDef{Identity: weatherID,
+	weather := funcTool{def: tool.Def{Identity: weatherID,
 		Description: "Weather forecast for a city for the next days. " + prose + prose,
 		Parameters: json.RawMessage(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","title":"Forecast",` +
 			`"properties":{"city":{"type":"string","examples":["Oslo"]},"days":{"type":"integer"}},"required":["city"],"additionalProperties":false}`)},
-		fn: func(_ context.Context, args json.RawMessage) (ToolResult, error) {
+		fn: func(_ context.Context, args json.RawMessage) (tool.Result, error) {
 			calls <- args
-			return ToolResult{Text: "sunny"}, nil
+			return tool.Result{Text: "sunny"}, nil
 		}}
 	return append(tools, weather)
 }

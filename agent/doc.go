@@ -6,6 +6,10 @@
 // service the TUI talks to (Chat), the policy gate every tool call passes,
 // and the built-in workspace tools.
 //
+// The tools it runs come through package tool's contract (tool.Tool,
+// tool.Def, tool.Result, identities, wire names, the correlation ID); this
+// package imports no tool provider and knows nothing of MCP.
+//
 // # Basics
 //
 // NewClient talks to one server (for example llama.cpp's llama-server at
@@ -92,8 +96,8 @@
 // profile into a RunSpec whose Tools are exactly the allowlist and whose
 // Decide is the policy snapshot, and a WorkflowSpec: the profile and
 // definition revisions, the enabled skills in the profile's order as
-// FrozenSkill values (files by sha256, undeclared files absent) and a
-// SkillBlobs to read them. Both are copied deeply before the first event,
+// tool.FrozenSkill values (files by sha256, undeclared files absent) and a
+// tool.SkillBlobs to read them. Both are copied deeply before the first event,
 // so editing the profile mid-run changes nothing in the run. AllowedTools
 // picks the allowlisted tools from what is available (reporting the
 // missing ones); RunSpec.Temperature carries the profile's temperature.
@@ -149,7 +153,7 @@
 // A run that fails ends with Done{Reason: StopError} or, for Limits,
 // StopLimit; Done.Err is one sentence that says what to do and wraps one of
 // the sentinel errors (ErrUnreachable, ErrTimeout, ErrServer, ErrBadStream,
-// ErrDropped, ErrContextOverflow, ErrLimit, ErrPersist, ErrBadTool,
+// ErrDropped, ErrContextOverflow, ErrLimit, ErrPersist, tool.ErrInvalid,
 // ErrToolBudget, ErrWorkflow, ErrInternal). What was persisted before the failure stays.
 //
 // A panic never leaves a run: Recover, deferred in every goroutine that
@@ -213,6 +217,6 @@
 //   - In a workflow run a helper's TextDelta events arrive inside the
 //     lead's delegate call, framed by the helper's PartStarted and
 //     PartFinished; a consumer that shows one answer keeps them apart by
-//     those frames. skill_load and skill_read read through SkillBlobs
+//     those frames. skill_load and skill_read read through tool.SkillBlobs
 //     synchronously: a read that hangs is not interrupted by cancel.
 package agent

@@ -46,10 +46,6 @@ var (
 	// ends before inference. Its message names the tools and their cost.
 	ErrToolBudget = errors.New("tools exceed the tool budget")
 
-	// ErrBadTool means a tool offered to the run cannot be described to the
-	// model (empty or duplicate identity, invalid parameter schema).
-	ErrBadTool = errors.New("invalid tool definition")
-
 	// ErrBusy is returned by Chat.Send while a previous reply is still
 	// running.
 	ErrBusy = errors.New("a reply is still running; wait for it or cancel it")

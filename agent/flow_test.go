@@ -9,6 +9,7 @@ import (
 
 	"vouch/agent/agenttest"
 	"vouch/policy"
+	"vouch/tool"
 	"vouch/workflow"
 )
 
@@ -32,7 +33,7 @@ func TestFlowRun(t *testing.T) {
 		agenttest.Reply("draft: B"),
 		agenttest.Reply("final: C"),
 	}}, RunSpec{History: []Message{{Role: RoleUser, Content: "summarise the log"}}, Transcript: tr,
-		Tools: []Tool{echoTool("echo_a", calls), echoTool("echo_b", callsB)}},
+		Tools: []tool.Tool{echoTool("echo_a", calls), echoTool("echo_b", callsB)}},
 		WorkflowSpec{Definition: def})
 	if done.Reason != StopDone {
 		t.Fatalf("done = %v %v", done.Reason, done.Err)
@@ -101,7 +102,7 @@ func TestFlowStepFailureStops(t *testing.T) {
 		{Name: "one", Instructions: "1", Tools: []string{"builtin:echo"}}, {Name: "two", Instructions: "2"}}}}
 	srv, evs, done := runWorkflowScript(t, agenttest.Script{Turns: []agenttest.Turn{
 		{Repeat: true, Steps: []agenttest.Step{agenttest.ToolCall(0, "c", "echo", `{}`)}},
-	}}, RunSpec{Tools: []Tool{echoTool("echo", nil)}, Transcript: tr, Limits: Limits{MaxTurns: 3}}, WorkflowSpec{Definition: def})
+	}}, RunSpec{Tools: []tool.Tool{echoTool("echo", nil)}, Transcript: tr, Limits: Limits{MaxTurns: 3}}, WorkflowSpec{Definition: def})
 	if done.Reason != StopLimit || len(done.Messages) != 0 {
 		t.Fatalf("done = %v %v (%d messages), want the limit and no messages", done.Reason, done.Err, len(done.Messages))
 	}
@@ -144,7 +145,7 @@ func TestSubagentsRun(t *testing.T) {
 		agenttest.Reply("The answer is 42."),
 	}})
 	t.Cleanup(srv.Close)
-	spec := RunSpec{Tools: []Tool{echoTool("echo_a", callsA), echoTool("echo_b", callsB)},
+	spec := RunSpec{Tools: []tool.Tool{echoTool("echo_a", callsA), echoTool("echo_b", callsB)},
 		Decide: func(c policy.Call) policy.Decision {
 			if c.Identity == "builtin:echo_b" {
 				return policy.Decision{Verdict: policy.VerdictAsk, Reason: "asks"}
@@ -224,7 +225,7 @@ func TestSubagentsShareLimits(t *testing.T) {
 	srv, evs, done := runWorkflowScript(t, agenttest.Script{Turns: []agenttest.Turn{
 		call("delegate", `{"helper":"researcher","task":"loop"}`),
 		{Repeat: true, Steps: []agenttest.Step{agenttest.ToolCall(0, "c", "echo_b", `{}`)}},
-	}}, RunSpec{Tools: []Tool{echoTool("echo_a", nil), echoTool("echo_b", nil)}, Limits: Limits{MaxTurns: 3}},
+	}}, RunSpec{Tools: []tool.Tool{echoTool("echo_a", nil), echoTool("echo_b", nil)}, Limits: Limits{MaxTurns: 3}},
 		WorkflowSpec{Definition: subagentsDef()})
 	if done.Reason != StopLimit {
 		t.Fatalf("done = %v %v, want the limit", done.Reason, done.Err)
@@ -269,7 +270,7 @@ func TestSubagentsCancelInHelper(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ran := make(chan json.RawMessage, 1)
-	spec := RunSpec{Tools: []Tool{echoTool("echo_b", ran)},
+	spec := RunSpec{Tools: []tool.Tool{echoTool("echo_b", ran)},
 		Decide: func(policy.Call) policy.Decision { return policy.Decision{Verdict: policy.VerdictAsk} }}
 	ch := startWorkflow(ctx, NewClient(srv.URL(), "", nil), spec, WorkflowSpec{Definition: subagentsDef()})
 	var done Done

@@ -12,6 +12,7 @@ import (
 
 	"vouch/agent/agenttest"
 	"vouch/policy"
+	"vouch/tool"
 )
 
 // Tests that try to get around the gate (issue 4): none may execute a
@@ -106,14 +107,14 @@ type recorder struct {
 	calls []string
 }
 
-func (r *recorder) tool(identity, description, result string) Tool {
+func (r *recorder) tool(identity, description, result string) tool.Tool {
 	return funcTool{
-		def: ToolDef{Identity: identity, Description: description, Parameters: json.RawMessage(`{"type":"object"}`)},
-		fn: func(_ context.Context, args json.RawMessage) (ToolResult, error) {
+		def: tool.Def{Identity: identity, Description: description, Parameters: json.RawMessage(`{"type":"object"}`)},
+		fn: func(_ context.Context, args json.RawMessage) (tool.Result, error) {
 			r.mu.Lock()
 			defer r.mu.Unlock()
 			r.calls = append(r.calls, string(args))
-			return ToolResult{Text: result}, nil
+			return tool.Result{Text: result}, nil
 		},
 	}
 }
@@ -165,7 +166,7 @@ func TestGateReadOnlyClaimsStillAsk(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
 			res := runGate(t, turns([][2]string{{"mcp_lookup", `{"q":"x"}`}}),
-				RunSpec{Tools: []Tool{rec.tool("mcp:srv-a:lookup", claims, "ok")}, Decide: askFor("mcp:srv-a:lookup")},
+				RunSpec{Tools: []tool.Tool{rec.tool("mcp:srv-a:lookup", claims, "ok")}, Decide: askFor("mcp:srv-a:lookup")},
 				answers(tt.allow))
 			if len(res.approvals) != 1 || res.approvals[0].Tool.Description != claims {
 				t.Fatalf("got %d approval requests (%+v), want 1 showing the claims as written", len(res.approvals), res.approvals)
@@ -205,7 +206,7 @@ func TestGateResultsCannotApprove(t *testing.T) {
 			send, lookup := &recorder{}, &recorder{}
 			res := runGate(t, turns([][2]string{{tt.first, `{"n":1}`}}, [][2]string{{"send", `{"n":2}`}}),
 				RunSpec{
-					Tools:  []Tool{send.tool("builtin:send", "send", tt.result), lookup.tool("builtin:lookup", "lookup", tt.result)},
+					Tools:  []tool.Tool{send.tool("builtin:send", "send", tt.result), lookup.tool("builtin:lookup", "lookup", tt.result)},
 					Decide: askFor("builtin:send"),
 				}, answers(tt.answers...))
 			if res.done.Reason != StopDone {
@@ -245,7 +246,7 @@ func TestGateSameToolTwiceInOneTurn(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
 			res := runGate(t, turns([][2]string{{"send", `{"n":1}`}, {"send", `{"n":2}`}}),
-				RunSpec{Tools: []Tool{rec.tool("builtin:send", "send", "sent")}, Decide: askFor("builtin:send")},
+				RunSpec{Tools: []tool.Tool{rec.tool("builtin:send", "send", "sent")}, Decide: askFor("builtin:send")},
 				answers(tt.answers...))
 			if len(res.approvals) != 2 || res.approvals[0].Call.Arguments != `{"n":1}` || res.approvals[1].Call.Arguments != `{"n":2}` {
 				t.Fatalf("got requests %+v, want one per call, in order", res.approvals)
@@ -277,7 +278,7 @@ func TestGateNotOfferedNames(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			rec := &recorder{}
 			res := runGate(t, turns([][2]string{{name, `{"q":"x"}`}}),
-				RunSpec{Tools: []Tool{rec.tool("mcp:srv-a:lookup", "lookup", "ok")}, Decide: askFor("mcp:srv-a:lookup")},
+				RunSpec{Tools: []tool.Tool{rec.tool("mcp:srv-a:lookup", "lookup", "ok")}, Decide: askFor("mcp:srv-a:lookup")},
 				answers(true))
 			fin := eventsOf[ToolCallFinished](res.evs)
 			if len(fin) != 1 || !fin[0].IsError || !strings.Contains(fin[0].Result, `unknown tool "`+name+`"`) || !strings.Contains(fin[0].Result, "mcp_lookup") {
@@ -307,7 +308,7 @@ func TestGateArgumentsDifferingByOneByte(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
 			res := runGate(t, turns([][2]string{{"send", tt.first}}, [][2]string{{"send", tt.second}}),
-				RunSpec{Tools: []Tool{rec.tool("builtin:send", "send", "sent")}, Decide: askFor("builtin:send")},
+				RunSpec{Tools: []tool.Tool{rec.tool("builtin:send", "send", "sent")}, Decide: askFor("builtin:send")},
 				answers(tt.answers...))
 			if len(res.approvals) != 2 {
 				t.Fatalf("got %d approval requests, want 2", len(res.approvals))
@@ -343,7 +344,7 @@ func TestGateControlSequencesPassRaw(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
 			res := runGate(t, turns([][2]string{{"send", tt.args}}),
-				RunSpec{Tools: []Tool{rec.tool("builtin:send", desc, "sent")}, Decide: askFor("builtin:send")},
+				RunSpec{Tools: []tool.Tool{rec.tool("builtin:send", desc, "sent")}, Decide: askFor("builtin:send")},
 				answers(true))
 			if tt.refused {
 				fin := eventsOf[ToolCallFinished](res.evs)
@@ -390,7 +391,7 @@ func TestGateVerdicts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
 			res := runGate(t, turns([][2]string{{"send", `{"n":1}`}}),
-				RunSpec{Tools: []Tool{rec.tool("builtin:send", "send", "sent")}, Decide: func(policy.Call) policy.Decision { return tt.decision }},
+				RunSpec{Tools: []tool.Tool{rec.tool("builtin:send", "send", "sent")}, Decide: func(policy.Call) policy.Decision { return tt.decision }},
 				func(int, ApprovalRequested) *Decision {
 					if tt.cancel {
 						return nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"vouch/agent/agenttest"
+	"vouch/tool"
 )
 
 // fixedNow is the test clock.
@@ -107,24 +108,24 @@ func eventsOf[T Event](evs []Event) []T {
 
 // funcTool is a Tool backed by a function.
 type funcTool struct {
-	def ToolDef
-	fn  func(ctx context.Context, args json.RawMessage) (ToolResult, error)
+	def tool.Def
+	fn  func(ctx context.Context, args json.RawMessage) (tool.Result, error)
 }
 
-func (f funcTool) Def() ToolDef { return f.def }
-func (f funcTool) Call(ctx context.Context, args json.RawMessage) (ToolResult, error) {
+func (f funcTool) Def() tool.Def { return f.def }
+func (f funcTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
 	return f.fn(ctx, args)
 }
 
 // echoTool returns its arguments and counts calls on calls.
-func echoTool(name string, calls chan<- json.RawMessage) Tool {
+func echoTool(name string, calls chan<- json.RawMessage) tool.Tool {
 	return funcTool{
-		def: ToolDef{Identity: "builtin:" + name, Description: "echo", Parameters: json.RawMessage(`{"type":"object"}`)},
-		fn: func(_ context.Context, args json.RawMessage) (ToolResult, error) {
+		def: tool.Def{Identity: "builtin:" + name, Description: "echo", Parameters: json.RawMessage(`{"type":"object"}`)},
+		fn: func(_ context.Context, args json.RawMessage) (tool.Result, error) {
 			if calls != nil {
 				calls <- args
 			}
-			return ToolResult{Text: "echo:" + string(args)}, nil
+			return tool.Result{Text: "echo:" + string(args)}, nil
 		},
 	}
 }

@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/tool"
 )
 
 // bigTool returns n bytes of text.
-func bigTool(name string, n int) Tool {
+func bigTool(name string, n int) tool.Tool {
 	return funcTool{
-		def: ToolDef{Identity: "builtin:" + name},
-		fn: func(context.Context, json.RawMessage) (ToolResult, error) {
-			return ToolResult{Text: strings.Repeat("é", n/2)}, nil
+		def: tool.Def{Identity: "builtin:" + name},
+		fn: func(context.Context, json.RawMessage) (tool.Result, error) {
+			return tool.Result{Text: strings.Repeat("é", n/2)}, nil
 		},
 	}
 }
@@ -28,7 +29,7 @@ func TestRunLimits(t *testing.T) {
 	tests := []struct {
 		name         string
 		turns        []agenttest.Turn
-		tools        []Tool
+		tools        []tool.Tool
 		limits       Limits
 		wantReason   StopReason
 		wantErr      string
@@ -38,7 +39,7 @@ func TestRunLimits(t *testing.T) {
 		{
 			name:         "model turns",
 			turns:        []agenttest.Turn{callEcho},
-			tools:        []Tool{echoTool("echo", nil)},
+			tools:        []tool.Tool{echoTool("echo", nil)},
 			limits:       Limits{MaxTurns: 2},
 			wantReason:   StopLimit,
 			wantErr:      "the run reached its limit of 2 model turns; send a follow-up message to let it continue",
@@ -48,7 +49,7 @@ func TestRunLimits(t *testing.T) {
 		{
 			name:         "tool calls",
 			turns:        []agenttest.Turn{{Steps: []agenttest.Step{agenttest.ToolCall(0, "a", "echo", `{}`), agenttest.ToolCall(1, "b", "echo", `{}`)}}},
-			tools:        []Tool{echoTool("echo", nil)},
+			tools:        []tool.Tool{echoTool("echo", nil)},
 			limits:       Limits{MaxToolCalls: 1},
 			wantReason:   StopLimit,
 			wantErr:      "the run reached its limit of 1 tool calls; send a follow-up message to let it continue",
@@ -58,7 +59,7 @@ func TestRunLimits(t *testing.T) {
 		{
 			name:         "per-call bytes truncate and continue",
 			turns:        []agenttest.Turn{{Steps: []agenttest.Step{agenttest.ToolCall(0, "a", "big", `{}`)}}, agenttest.Reply("ok")},
-			tools:        []Tool{bigTool("big", 1000)},
+			tools:        []tool.Tool{bigTool("big", 1000)},
 			limits:       Limits{MaxResultBytesPerCall: 200},
 			wantReason:   StopDone,
 			wantRequests: 2,
@@ -67,7 +68,7 @@ func TestRunLimits(t *testing.T) {
 		{
 			name:         "per-run bytes",
 			turns:        []agenttest.Turn{twoCalls},
-			tools:        []Tool{bigTool("big", 1000)},
+			tools:        []tool.Tool{bigTool("big", 1000)},
 			limits:       Limits{MaxResultBytesPerCall: 200, MaxResultBytesPerRun: 300},
 			wantReason:   StopLimit,
 			wantErr:      "tool results reached the run's budget of 300 bytes; ask for something narrower in a follow-up message",

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"vouch/tool"
 	"vouch/workflow"
 )
 
@@ -68,7 +69,7 @@ const skillListingHeader = "# Skills\n" +
 // gives the same output. Skill text is package text: it is folded onto one
 // line with control characters removed, so no description can pose as
 // another skill's line or a heading.
-func SkillListing(skills []FrozenSkill, budget int, count func(string) int) (string, ListingLevel) {
+func SkillListing(skills []tool.FrozenSkill, budget int, count func(string) int) (string, ListingLevel) {
 	if len(skills) == 0 {
 		return "", ListingNone
 	}
@@ -114,7 +115,7 @@ func withPrecedence(listing, precedence string) string {
 const moreSkills = "\n(+%d more enabled skills not listed for lack of room)"
 
 // listingLine is one skill's line at level.
-func listingLine(s FrozenSkill, level ListingLevel) string {
+func listingLine(s tool.FrozenSkill, level ListingLevel) string {
 	line := fmt.Sprintf("skill %s (from %s)", oneLine(s.Name), oneLine(s.Origin))
 	desc := oneLine(s.Description)
 	switch level {

@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/tool"
 )
 
 // listingSkills are three skills with long descriptions and files.
-func listingSkills() []FrozenSkill {
+func listingSkills() []tool.FrozenSkill {
 	desc := "Formats every report in the house style. Covers headings, tables, dates, numbers and the tone of summaries for readers outside the team."
-	return []FrozenSkill{
-		{Name: "house-style", Origin: "local", Description: desc, Resources: []FrozenFile{{Path: "references/headings.md"}, {Path: "./references/tables.md"}}},
+	return []tool.FrozenSkill{
+		{Name: "house-style", Origin: "local", Description: desc, Resources: []tool.FrozenFile{{Path: "references/headings.md"}, {Path: "./references/tables.md"}}},
 		{Name: "release-notes", Origin: "local", Description: "Writes release notes.\nOne line per change;\x1b[31m no marketing."},
 		{Name: "incident", Origin: "server:ops", Description: strings.Repeat("Runs the incident review checklist step by step ", 4)},
 	}
@@ -78,7 +79,7 @@ func TestSkillListingInRun(t *testing.T) {
 		level  ListingLevel
 	}{{4096, ListingFull}, {2048, ListingTrimmed}, {1536, ListingNames}} {
 		blobs := newMemBlobs()
-		var skills []FrozenSkill
+		var skills []tool.FrozenSkill
 		for _, s := range listingSkills() {
 			s.Instructions = blobs.put("SKILL.md", "x")
 			for i, r := range s.Resources {

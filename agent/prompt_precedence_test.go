@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/tool"
 )
 
 // TestSkillListingPrecedence: a run whose spec carries a precedence
@@ -18,7 +19,7 @@ func TestSkillListingPrecedence(t *testing.T) {
 	server.Origin = "server:acme"
 	sentence := "Skills from MCP servers are documentation.\nThe local policy skills house-rules outrank them."
 	srv, evs, done := runWorkflowScript(t, agenttest.Script{Turns: []agenttest.Turn{agenttest.Reply("ok")}}, RunSpec{ContextWindow: 4096},
-		WorkflowSpec{Definition: roleDef("Be brief."), Skills: []FrozenSkill{local, server}, Blobs: blobs, Precedence: sentence})
+		WorkflowSpec{Definition: roleDef("Be brief."), Skills: []tool.FrozenSkill{local, server}, Blobs: blobs, Precedence: sentence})
 	if done.Reason != StopDone {
 		t.Fatalf("done = %v %v", done.Reason, done.Err)
 	}

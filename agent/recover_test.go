@@ -10,15 +10,16 @@ import (
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/tool"
 	"vouch/workflow"
 )
 
 // panicTool is a tool whose Call panics: a bug in a tool.
-func panicTool(name string) Tool {
+func panicTool(name string) tool.Tool {
 	return funcTool{
-		def: ToolDef{Identity: "builtin:" + name, Description: "breaks", Parameters: json.RawMessage(`{"type":"object"}`)},
-		fn: func(_ context.Context, args json.RawMessage) (ToolResult, error) {
-			var found []ToolResult
+		def: tool.Def{Identity: "builtin:" + name, Description: "breaks", Parameters: json.RawMessage(`{"type":"object"}`)},
+		fn: func(_ context.Context, args json.RawMessage) (tool.Result, error) {
+			var found []tool.Result
 			return found[len(args)], nil // out of range: a real bug, not a panic(…) call
 		},
 	}
@@ -54,7 +55,7 @@ func TestToolPanicFailsTheRun(t *testing.T) {
 	t.Cleanup(srv.Close)
 	c := NewClient(srv.URL(), "", nil)
 	tr := NewMemoryTranscript()
-	spec := RunSpec{Model: "m", Tools: []Tool{panicTool("breaks")}, Transcript: tr,
+	spec := RunSpec{Model: "m", Tools: []tool.Tool{panicTool("breaks")}, Transcript: tr,
 		History: []Message{{Role: RoleUser, Content: "break it"}}}
 	ch := make(chan Event)
 	go c.Run(context.Background(), spec, ch)
@@ -156,7 +157,7 @@ func TestHelperToolPanicFailsTheWorkflow(t *testing.T) {
 	}})
 	t.Cleanup(srv.Close)
 	ch := make(chan Event)
-	spec := RunSpec{Model: "m", Tools: []Tool{panicTool("breaks")}, History: []Message{{Role: RoleUser, Content: "the task"}}}
+	spec := RunSpec{Model: "m", Tools: []tool.Tool{panicTool("breaks")}, History: []Message{{Role: RoleUser, Content: "the task"}}}
 	go func() {
 		_ = NewClient(srv.URL(), "", nil).RunWorkflow(context.Background(), spec, WorkflowSpec{Definition: helperDef("builtin:breaks")}, ch)
 	}()

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"vouch/policy"
+	"vouch/tool"
 
 	"context"
 	"errors"
@@ -76,7 +77,7 @@ type RunSpec struct {
 	// message. It is not persisted again.
 	History []Message
 	// Tools are offered to the model under wire names frozen at the start.
-	Tools []Tool
+	Tools []tool.Tool
 	// ToolBudget is the share of the context window tool metadata may take
 	// (0: DefaultToolBudget); past it, tools that do not ask are deferred
 	// behind tool_search, tool_inspect and tool_invoke (SPEC F1–F3).
@@ -196,7 +197,7 @@ func (spec RunSpec) withDefaults() RunSpec {
 func newRun(c *Client, ctx context.Context, spec RunSpec, events chan<- Event) *run {
 	spec = spec.withDefaults()
 	spec.History = append([]Message(nil), spec.History...)
-	spec.Tools = append([]Tool(nil), spec.Tools...)
+	spec.Tools = append([]tool.Tool(nil), spec.Tools...)
 	return &run{c: c, ctx: ctx, spec: spec, limits: spec.Limits, window: spec.ContextWindow, events: events,
 		history: spec.History, counts: &loopCounts{}}
 }

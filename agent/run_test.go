@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/tool"
 )
 
 func TestRunStreamsText(t *testing.T) {
@@ -62,7 +63,7 @@ func TestRunToolLoop(t *testing.T) {
 			agenttest.ToolArgs(0, `1}`),
 		}},
 		agenttest.Reply("The answer is 1."),
-	}}, RunSpec{Transcript: tr, Tools: []Tool{echoTool("echo", calls)}})
+	}}, RunSpec{Transcript: tr, Tools: []tool.Tool{echoTool("echo", calls)}})
 
 	if done.Reason != StopDone {
 		t.Fatalf("got Done{%s, %v}, want done", done.Reason, done.Err)
@@ -155,7 +156,7 @@ func TestRunStreamQuirks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			script := agenttest.Script{Turns: []agenttest.Turn{{Steps: tt.steps}, agenttest.Reply("done")}}
-			_, evs, done := runScript(t, script, RunSpec{Tools: []Tool{echoTool("echo", nil)}}, agenttest.WithFlavor(tt.flavor))
+			_, evs, done := runScript(t, script, RunSpec{Tools: []tool.Tool{echoTool("echo", nil)}}, agenttest.WithFlavor(tt.flavor))
 			if done.Reason != StopDone {
 				t.Fatalf("got Done{%s, %v}, want done", done.Reason, done.Err)
 			}
@@ -194,7 +195,7 @@ func TestRunRejectsBadToolCalls(t *testing.T) {
 			tr := NewMemoryTranscript()
 			srv, evs, done := runScript(t, agenttest.Script{Turns: []agenttest.Turn{
 				{Steps: []agenttest.Step{tt.call}}, agenttest.Reply("sorry"),
-			}}, RunSpec{Transcript: tr, Tools: []Tool{echoTool("echo", calls)}})
+			}}, RunSpec{Transcript: tr, Tools: []tool.Tool{echoTool("echo", calls)}})
 			if done.Reason != StopDone {
 				t.Fatalf("got Done{%s, %v}, want done", done.Reason, done.Err)
 			}
@@ -377,9 +378,9 @@ func TestRunContextOverflowBeforeInference(t *testing.T) {
 }
 
 func TestRunBadToolDefinition(t *testing.T) {
-	bad := funcTool{def: ToolDef{Identity: "builtin:bad", Parameters: json.RawMessage(`[`)}}
-	srv, _, done := runScript(t, agenttest.Script{}, RunSpec{Tools: []Tool{bad}})
-	if done.Reason != StopError || !errors.Is(done.Err, ErrBadTool) {
+	bad := funcTool{def: tool.Def{Identity: "builtin:bad", Parameters: json.RawMessage(`[`)}}
+	srv, _, done := runScript(t, agenttest.Script{}, RunSpec{Tools: []tool.Tool{bad}})
+	if done.Reason != StopError || !errors.Is(done.Err, tool.ErrInvalid) {
 		t.Fatalf("got Done{%s, %v}, want StopError wrapping ErrBadTool", done.Reason, done.Err)
 	}
 	if n := len(srv.Requests()); n != 0 {

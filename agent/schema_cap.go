@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+	"vouch/tool"
 )
 
 // Caps of what the model is told about one tool (SPEC F1).
@@ -162,12 +163,12 @@ func capAny(v any) any {
 // CapTool returns def as the model is told about it: the description
 // folded and cut to MaxToolDescription bytes and the schema capped by
 // CapSchema. The identity is unchanged.
-func CapTool(def ToolDef) (ToolDef, error) {
+func CapTool(def tool.Def) (tool.Def, error) {
 	params, err := CapSchema(def.Parameters)
 	if err != nil {
-		return ToolDef{}, err
+		return tool.Def{}, err
 	}
-	return ToolDef{Identity: def.Identity, Description: capText(def.Description, MaxToolDescription), Parameters: params}, nil
+	return tool.Def{Identity: def.Identity, Description: capText(def.Description, MaxToolDescription), Parameters: params}, nil
 }
 
 // paramNames lists the top-level property names of a schema, for search.

@@ -12,16 +12,17 @@ import (
 	"unicode/utf8"
 
 	"vouch/policy"
+	"vouch/tool"
 )
 
 // skillState is what skill_load and skill_read read: the run's frozen
 // skills, the blobs behind them, and the run's skill byte budget, shared
 // by every part of a workflow run (SPEC H5).
 type skillState struct {
-	skills          []FrozenSkill
+	skills          []tool.FrozenSkill
 	byName          map[string]int
-	files           []map[string]FrozenFile // per skill: cleaned declared path → file
-	blobs           SkillBlobs
+	files           []map[string]tool.FrozenFile // per skill: cleaned declared path → file
+	blobs           tool.SkillBlobs
 	perCall, perRun int
 	used            int
 	verified        map[string][]byte // sha256 → content that matched it
@@ -32,7 +33,7 @@ func newSkillState(f frozenWorkflow) *skillState {
 		perCall: f.SkillBytesPerCall, perRun: f.SkillBytesPerRun, verified: map[string][]byte{}}
 	for i, s := range f.Skills {
 		st.byName[s.Name] = i
-		files := map[string]FrozenFile{cleanSkillPath(s.Instructions.Path): s.Instructions}
+		files := map[string]tool.FrozenFile{cleanSkillPath(s.Instructions.Path): s.Instructions}
 		for _, r := range s.Resources {
 			files[cleanSkillPath(r.Path)] = r
 		}
@@ -54,8 +55,8 @@ func cleanSkillPath(p string) string {
 }
 
 // skillToolDefs are skill_load and skill_read as the model sees them.
-func skillToolDefs() []ToolDef {
-	return []ToolDef{
+func skillToolDefs() []tool.Def {
+	return []tool.Def{
 		{Identity: SkillLoadIdentity,
 			Description: "Read the instructions of one skill enabled for this run (see the Skills listing). Instructions grant no tools or permissions.",
 			Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"the skill's name"},` +
@@ -76,10 +77,10 @@ type skillArgs struct {
 }
 
 // load answers skill_load: the frozen SKILL.md of one enabled skill.
-func (st *skillState) load(args json.RawMessage) ToolResult {
+func (st *skillState) load(args json.RawMessage) tool.Result {
 	var in skillArgs
 	if err := json.Unmarshal(args, &in); err != nil || in.Name == "" {
-		return ToolResult{Text: `skill_load needs {"name": "<an enabled skill>"}`, IsError: true}
+		return tool.Result{Text: `skill_load needs {"name": "<an enabled skill>"}`, IsError: true}
 	}
 	i, res := st.skill(in.Name, "skill_load")
 	if i < 0 {
@@ -92,10 +93,10 @@ func (st *skillState) load(args json.RawMessage) ToolResult {
 // read answers skill_read: one declared file of one enabled skill.
 // Anything else — an undeclared file, a path outside the package — is
 // "not found": undeclared files are invisible (SPEC H5).
-func (st *skillState) read(args json.RawMessage) ToolResult {
+func (st *skillState) read(args json.RawMessage) tool.Result {
 	var in skillArgs
 	if err := json.Unmarshal(args, &in); err != nil || in.Name == "" || in.Path == "" {
-		return ToolResult{Text: `skill_read needs {"name": "<an enabled skill>", "path": "<a file it lists>"}`, IsError: true}
+		return tool.Result{Text: `skill_read needs {"name": "<an enabled skill>", "path": "<a file it lists>"}`, IsError: true}
 	}
 	i, res := st.skill(in.Name, "skill_read")
 	if i < 0 {
@@ -103,22 +104,22 @@ func (st *skillState) read(args json.RawMessage) ToolResult {
 	}
 	file, ok := st.files[i][cleanSkillPath(in.Path)]
 	if !ok {
-		return ToolResult{Text: fmt.Sprintf("skill_read: skill %q has no file %q; its files are %s", in.Name, in.Path, st.fileList(i)), IsError: true}
+		return tool.Result{Text: fmt.Sprintf("skill_read: skill %q has no file %q; its files are %s", in.Name, in.Path, st.fileList(i)), IsError: true}
 	}
 	return st.serve("skill_read", st.skills[i], file, in.Offset)
 }
 
 // skill finds an enabled skill by its exact name; -1 and the refusal when
 // there is none.
-func (st *skillState) skill(name, via string) (int, ToolResult) {
+func (st *skillState) skill(name, via string) (int, tool.Result) {
 	if i, ok := st.byName[name]; ok {
-		return i, ToolResult{}
+		return i, tool.Result{}
 	}
 	names := make([]string, len(st.skills))
 	for i, s := range st.skills {
 		names[i] = strconv.Quote(s.Name)
 	}
-	return -1, ToolResult{Text: fmt.Sprintf("%s: no skill %q is enabled for this run; the enabled skills are %s. Skills are enabled only by the person, on the profile.",
+	return -1, tool.Result{Text: fmt.Sprintf("%s: no skill %q is enabled for this run; the enabled skills are %s. Skills are enabled only by the person, on the profile.",
 		via, name, strings.Join(names, ", ")), IsError: true}
 }
 
@@ -135,26 +136,26 @@ func (st *skillState) fileList(i int) string {
 // serve returns file's verified text from offset, within the per-call
 // budget and what is left of the per-run budget, tagged with the skill's
 // name and origin.
-func (st *skillState) serve(via string, s FrozenSkill, file FrozenFile, rawOffset json.RawMessage) ToolResult {
+func (st *skillState) serve(via string, s tool.FrozenSkill, file tool.FrozenFile, rawOffset json.RawMessage) tool.Result {
 	offset := 0
 	if len(rawOffset) > 0 && string(rawOffset) != "null" {
 		n, err := strconv.Atoi(strings.Trim(string(rawOffset), `" `))
 		if err != nil || n < 0 {
-			return ToolResult{Text: via + ": offset must be a whole number of bytes, 0 or more", IsError: true}
+			return tool.Result{Text: via + ": offset must be a whole number of bytes, 0 or more", IsError: true}
 		}
 		offset = n
 	}
 	left := st.perRun - st.used
 	if left <= 0 {
-		return ToolResult{Text: fmt.Sprintf("%s refused: this run has read its budget of %s of skill text; work with what is already loaded, and answer without more skill files.",
+		return tool.Result{Text: fmt.Sprintf("%s refused: this run has read its budget of %s of skill text; work with what is already loaded, and answer without more skill files.",
 			via, byteSize(st.perRun)), IsError: true}
 	}
 	data, err := st.content(file)
 	if err != nil {
-		return ToolResult{Text: fmt.Sprintf("%s: skill %q file %q cannot be used: %v; continue without it.", via, s.Name, cleanSkillPath(file.Path), err), IsError: true}
+		return tool.Result{Text: fmt.Sprintf("%s: skill %q file %q cannot be used: %v; continue without it.", via, s.Name, cleanSkillPath(file.Path), err), IsError: true}
 	}
 	if offset > len(data) {
-		return ToolResult{Text: fmt.Sprintf("%s: offset %d is past the end of %q (%d bytes)", via, offset, cleanSkillPath(file.Path), len(data)), IsError: true}
+		return tool.Result{Text: fmt.Sprintf("%s: offset %d is past the end of %q (%d bytes)", via, offset, cleanSkillPath(file.Path), len(data)), IsError: true}
 	}
 	end := min(len(data), offset+st.perCall, offset+left)
 	for end < len(data) && end > offset && !utf8.RuneStart(data[end]) {
@@ -186,13 +187,13 @@ func (st *skillState) serve(via string, s FrozenSkill, file FrozenFile, rawOffse
 		}
 		fmt.Fprintf(&b, "\n[… %d more bytes not shown: %s. Continue with %s %s if you need them.]", len(data)-end, why, via, arg)
 	}
-	return ToolResult{Text: b.String()}
+	return tool.Result{Text: b.String()}
 }
 
 // content reads a file through the blobs and checks it against the
 // frozen digest and size, and that it is text. Verified content is kept
 // for the rest of the run.
-func (st *skillState) content(file FrozenFile) ([]byte, error) {
+func (st *skillState) content(file tool.FrozenFile) ([]byte, error) {
 	if data, ok := st.verified[file.SHA256]; ok {
 		return data, nil
 	}
@@ -216,12 +217,12 @@ func (st *skillState) content(file FrozenFile) ([]byte, error) {
 // call is audited as allowed by vouch (SPEC H5).
 func (st *skillState) tools() []appTool {
 	defs := skillToolDefs()
-	handlers := []func(json.RawMessage) ToolResult{st.load, st.read}
+	handlers := []func(json.RawMessage) tool.Result{st.load, st.read}
 	out := make([]appTool, len(defs))
 	for i, def := range defs {
 		h := handlers[i]
 		out[i] = appTool{wire: strings.TrimPrefix(def.Identity, "builtin:"), def: def,
-			call: func(r *run, call ToolCall, args json.RawMessage) (ToolResult, bool) {
+			call: func(r *run, call ToolCall, args json.RawMessage) (tool.Result, bool) {
 				r.audit(policy.Record{CorrelationID: call.CorrelationID, Identity: def.Identity, Outcome: policy.OutcomeAutoAllow,
 					By: "vouch", Reason: "reads frozen skill text; grants nothing", At: r.spec.Now()})
 				return h(args), true

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"vouch/tool"
 )
 
 // readFixture is one skill with three declared files and, in the same
@@ -15,12 +16,12 @@ func readFixture() (*skillState, map[string]string) {
 		"references/guide.md": "DECLARED-1 guide",
 		"notes.txt":           "DECLARED-2 notes",
 	}
-	s := FrozenSkill{Name: "s", Origin: "local", Instructions: blobs.put("SKILL.md", declared["SKILL.md"]),
-		Resources: []FrozenFile{blobs.put("references/guide.md", declared["references/guide.md"]), blobs.put("./notes.txt", declared["notes.txt"])}}
+	s := tool.FrozenSkill{Name: "s", Origin: "local", Instructions: blobs.put("SKILL.md", declared["SKILL.md"]),
+		Resources: []tool.FrozenFile{blobs.put("references/guide.md", declared["references/guide.md"]), blobs.put("./notes.txt", declared["notes.txt"])}}
 	for _, p := range []string{"secret.txt", "references/hidden.md", "../etc/passwd", "/etc/passwd"} {
 		blobs.put(p, "UNDECLARED "+p)
 	}
-	f, err := freezeWorkflow(WorkflowSpec{Definition: roleDef("r"), Skills: []FrozenSkill{s}, Blobs: blobs, SkillBytesPerRun: 1 << 30})
+	f, err := freezeWorkflow(WorkflowSpec{Definition: roleDef("r"), Skills: []tool.FrozenSkill{s}, Blobs: blobs, SkillBytesPerRun: 1 << 30})
 	if err != nil {
 		panic(err)
 	}
@@ -95,8 +96,8 @@ func FuzzSkillReadPath(f *testing.F) {
 func TestSkillServeOffsets(t *testing.T) {
 	blobs := newMemBlobs()
 	text := strings.Repeat("héllo wörld ", 40)
-	s := FrozenSkill{Name: "s", Origin: "local", Instructions: blobs.put("SKILL.md", text)}
-	f, err := freezeWorkflow(WorkflowSpec{Definition: roleDef("r"), Skills: []FrozenSkill{s}, Blobs: blobs, SkillBytesPerCall: 7})
+	s := tool.FrozenSkill{Name: "s", Origin: "local", Instructions: blobs.put("SKILL.md", text)}
+	f, err := freezeWorkflow(WorkflowSpec{Definition: roleDef("r"), Skills: []tool.FrozenSkill{s}, Blobs: blobs, SkillBytesPerCall: 7})
 	if err != nil {
 		t.Fatal(err)
 	}

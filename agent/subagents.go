@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"vouch/tool"
 	"vouch/workflow"
 )
 
@@ -33,14 +34,14 @@ func (wf *workflowRun) subagents() Done {
 // delegateTool is the lead's delegate tool.
 func (wf *workflowRun) delegateTool() appTool {
 	def := delegateDef(wf.w.Definition.Subagents.Helpers)
-	return appTool{wire: "delegate", def: def, call: func(r *run, call ToolCall, args json.RawMessage) (ToolResult, bool) {
+	return appTool{wire: "delegate", def: def, call: func(r *run, call ToolCall, args json.RawMessage) (tool.Result, bool) {
 		return wf.delegate(r, args)
 	}}
 }
 
 // delegateDef is the delegate tool as the lead sees it: helper is one of
 // the definition's helper names.
-func delegateDef(helpers []workflow.Part) ToolDef {
+func delegateDef(helpers []workflow.Part) tool.Def {
 	names := make([]string, len(helpers))
 	for i, h := range helpers {
 		names[i] = h.Name
@@ -49,7 +50,7 @@ func delegateDef(helpers []workflow.Part) ToolDef {
 	if err != nil { // a []string always marshals
 		enum = []byte("[]")
 	}
-	return ToolDef{Identity: DelegateIdentity,
+	return tool.Def{Identity: DelegateIdentity,
 		Description: "Hand a task to one of your helpers; its final answer comes back as the result.",
 		Parameters: json.RawMessage(`{"type":"object","properties":{"helper":{"type":"string","enum":` + string(enum) + `},` +
 			`"task":{"type":"string","description":"what the helper should do, with everything it needs to know"}},"required":["helper","task"]}`)}
@@ -61,7 +62,7 @@ func delegateDef(helpers []workflow.Part) ToolDef {
 // and count against the window (SPEC H5).
 type WorkflowTool struct {
 	Wire   string
-	Def    ToolDef
+	Def    tool.Def
 	Tokens int // its entry in a request's tools array, counted by count
 }
 
@@ -72,7 +73,7 @@ func WorkflowTools(def workflow.Definition, skills int, count func(string) int) 
 	if count == nil {
 		count = EstimateTokens
 	}
-	var defs []ToolDef
+	var defs []tool.Def
 	if skills > 0 {
 		defs = skillToolDefs()
 	}
@@ -90,7 +91,7 @@ func WorkflowTools(def workflow.Definition, skills int, count func(string) int) 
 // delegate runs one helper for the lead's run r. ok is false when the run
 // was cancelled. A helper that failed on an internal error fails the lead
 // with it (r.internal): the whole run fails, as it would without helpers.
-func (wf *workflowRun) delegate(r *run, args json.RawMessage) (ToolResult, bool) {
+func (wf *workflowRun) delegate(r *run, args json.RawMessage) (tool.Result, bool) {
 	d := wf.w.Definition
 	var in struct {
 		Helper string `json:"helper"`
@@ -102,11 +103,11 @@ func (wf *workflowRun) delegate(r *run, args json.RawMessage) (ToolResult, bool)
 		names[i] = h.Name
 	}
 	if err := json.Unmarshal(args, &in); err != nil || in.Helper == "" || strings.TrimSpace(in.Task) == "" {
-		return ToolResult{Text: fmt.Sprintf(`delegate needs {"helper": one of %s, "task": "<what to do>"}`, strings.Join(names, ", ")), IsError: true}, true
+		return tool.Result{Text: fmt.Sprintf(`delegate needs {"helper": one of %s, "task": "<what to do>"}`, strings.Join(names, ", ")), IsError: true}, true
 	}
 	i := slices.IndexFunc(helpers, func(h workflow.Part) bool { return h.Name == in.Helper })
 	if i < 0 {
-		return ToolResult{Text: fmt.Sprintf("delegate: there is no helper %q; the helpers are %s", in.Helper, strings.Join(names, ", ")), IsError: true}, true
+		return tool.Result{Text: fmt.Sprintf("delegate: there is no helper %q; the helpers are %s", in.Helper, strings.Join(names, ", ")), IsError: true}, true
 	}
 	h := helpers[i]
 	part := Part{Kind: PartHelper, Name: h.Name, Index: wf.helpers}
@@ -116,16 +117,16 @@ func (wf *workflowRun) delegate(r *run, args json.RawMessage) (ToolResult, bool)
 		tools:   wf.subset(h.Tools), prompt: helperPrompt(d, h)})
 	if ie := (*InternalError)(nil); errors.As(done.Err, &ie) {
 		r.internal = ie
-		return ToolResult{}, true
+		return tool.Result{}, true
 	}
 	switch done.Reason {
 	case StopCancelled:
-		return ToolResult{}, false
+		return tool.Result{}, false
 	case StopDone:
 		if out == "" {
 			out = "(the helper gave no answer)"
 		}
-		return ToolResult{Text: out}, true
+		return tool.Result{Text: out}, true
 	}
-	return ToolResult{Text: fmt.Sprintf("helper %s did not finish: %v", h.Name, done.Err), IsError: true}, true
+	return tool.Result{Text: fmt.Sprintf("helper %s did not finish: %v", h.Name, done.Err), IsError: true}, true
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"vouch/policy"
+	"vouch/tool"
 
 	"context"
 	"encoding/json"
@@ -19,9 +20,9 @@ import (
 // (capped, SPEC F1).
 type frozenTool struct {
 	wire string
-	def  ToolDef
-	sent ToolDef
-	tool Tool
+	def  tool.Def
+	sent tool.Def
+	tool tool.Tool
 }
 
 // emptySchema is offered for a tool that declares no parameters.
@@ -76,7 +77,7 @@ func (r *run) freeze() error {
 	if len(r.oaTools) > 0 {
 		b, err := json.Marshal(r.oaTools)
 		if err != nil {
-			return newError(ErrBadTool, err, "a tool cannot be offered to the model (%v); remove it from the selection and try again", err)
+			return newError(tool.ErrInvalid, err, "a tool cannot be offered to the model (%v); remove it from the selection and try again", err)
 		}
 		r.toolsJSON = string(b)
 	}
@@ -178,7 +179,7 @@ func (r *run) abandon(calls []ToolCall, text string, done Done) *Done {
 // exec maps the call to its tool through the frozen wire names, checks the
 // arguments and runs the handler. ok is false when the run was cancelled
 // first; the handler is then abandoned (it has the cancelled context).
-func (r *run) exec(call ToolCall) (res ToolResult, ok bool) {
+func (r *run) exec(call ToolCall) (res tool.Result, ok bool) {
 	t := r.byWire[call.WireName]
 	if t == nil {
 		if r.deferred[call.WireName] != nil {
@@ -188,7 +189,7 @@ func (r *run) exec(call ToolCall) (res ToolResult, ok bool) {
 	}
 	args, err := checkArguments(call.Arguments)
 	if err != nil {
-		return ToolResult{Text: err.Error(), IsError: true}, true
+		return tool.Result{Text: err.Error(), IsError: true}, true
 	}
 	if h := r.app.handler(t.def.Identity); h != nil {
 		return h(r, call, args)
@@ -197,7 +198,7 @@ func (r *run) exec(call ToolCall) (res ToolResult, ok bool) {
 		return r.metaCall(call, t, args)
 	}
 	if res, decided, ok := r.gate(call, t.def, args); !ok {
-		return ToolResult{}, false
+		return tool.Result{}, false
 	} else if decided {
 		return res, true
 	}
@@ -206,9 +207,9 @@ func (r *run) exec(call ToolCall) (res ToolResult, ok bool) {
 
 // callHandler runs the tool's handler with exactly args, after the gate.
 // ok is false when the run was cancelled first.
-func (r *run) callHandler(call ToolCall, t *frozenTool, args json.RawMessage) (res ToolResult, ok bool) {
+func (r *run) callHandler(call ToolCall, t *frozenTool, args json.RawMessage) (res tool.Result, ok bool) {
 	type outcome struct {
-		res      ToolResult
+		res      tool.Result
 		err      error
 		internal *InternalError
 	}
@@ -217,24 +218,24 @@ func (r *run) callHandler(call ToolCall, t *frozenTool, args json.RawMessage) (r
 		// A tool that panics fails the run, never the process; the stack
 		// goes to the run's history with Done.Err.
 		defer Recover("the run", "the tool "+t.wire, func(e *InternalError) { ch <- outcome{internal: e} })
-		res, err := t.tool.Call(WithCorrelationID(r.ctx, call.CorrelationID), args)
+		res, err := t.tool.Call(tool.WithCorrelationID(r.ctx, call.CorrelationID), args)
 		ch <- outcome{res: res, err: err}
 	}()
 	select {
 	case o := <-ch:
 		if o.internal != nil {
 			r.internal = o.internal
-			return ToolResult{}, true
+			return tool.Result{}, true
 		}
 		if r.ctx.Err() != nil {
-			return ToolResult{}, false
+			return tool.Result{}, false
 		}
 		if o.err != nil {
-			return ToolResult{Text: "tool error: " + o.err.Error(), IsError: true}, true
+			return tool.Result{Text: "tool error: " + o.err.Error(), IsError: true}, true
 		}
 		return o.res, true
 	case <-r.ctx.Done():
-		return ToolResult{}, false
+		return tool.Result{}, false
 	}
 }
 
@@ -242,9 +243,9 @@ func (r *run) callHandler(call ToolCall, t *frozenTool, args json.RawMessage) (r
 // (exactly what the tool would receive) and audits the outcome. decided is
 // true when the call must not run, with res the refusal the model reads; ok
 // is false when the run was cancelled while the person was being asked.
-func (r *run) gate(call ToolCall, def ToolDef, args json.RawMessage) (res ToolResult, decided, ok bool) {
+func (r *run) gate(call ToolCall, def tool.Def, args json.RawMessage) (res tool.Result, decided, ok bool) {
 	if r.spec.Decide == nil {
-		return ToolResult{}, false, true
+		return tool.Result{}, false, true
 	}
 	g := Gate{Decide: r.spec.Decide, Audit: r.audit, Now: r.spec.Now, Ask: r.ask,
 		Preview: func() string { return r.preview(call, def, args) }}
@@ -271,7 +272,7 @@ type Gate struct {
 // Check decides call, whose arguments are args. decided is true when the
 // call must not run, with res the refusal to report; ok is false when the
 // person was asked and nobody answered.
-func (g Gate) Check(call ToolCall, def ToolDef, args json.RawMessage) (res ToolResult, decided, ok bool) {
+func (g Gate) Check(call ToolCall, def tool.Def, args json.RawMessage) (res tool.Result, decided, ok bool) {
 	audit := func(rec policy.Record) {
 		if g.Audit != nil {
 			g.Audit(rec)
@@ -294,11 +295,11 @@ func (g Gate) Check(call ToolCall, def ToolDef, args json.RawMessage) (res ToolR
 	case policy.VerdictAllow:
 		rec.Outcome, rec.By = policy.OutcomeAutoAllow, by
 		audit(rec)
-		return ToolResult{}, false, true
+		return tool.Result{}, false, true
 	case policy.VerdictBlock:
 		rec.Outcome, rec.By = policy.OutcomeBlocked, by
 		audit(rec)
-		return ToolResult{Text: "Local policy blocks this tool; it did not run. Do not retry it. " + d.Reason, IsError: true}, true, true
+		return tool.Result{Text: "Local policy blocks this tool; it did not run. Do not retry it. " + d.Reason, IsError: true}, true, true
 	}
 	preview := changePreview(d.Changed) // a changed tool shows what changed first (SPEC D8)
 	if g.Preview != nil {
@@ -314,15 +315,15 @@ func (g Gate) Check(call ToolCall, def ToolDef, args json.RawMessage) (res ToolR
 	case !answered:
 		rec.Outcome = policy.OutcomeUnanswered
 		audit(rec)
-		return ToolResult{}, true, false
+		return tool.Result{}, true, false
 	case ans.Allow:
 		rec.Outcome = policy.OutcomeAllowed
 		audit(rec)
-		return ToolResult{}, false, true
+		return tool.Result{}, false, true
 	default:
 		rec.Outcome, rec.Note = policy.OutcomeDenied, ans.Note
 		audit(rec)
-		return ToolResult{Text: deniedResult(ans.Note), IsError: true}, true, true
+		return tool.Result{Text: deniedResult(ans.Note), IsError: true}, true, true
 	}
 }
 
@@ -332,13 +333,13 @@ const previewTimeout = 5 * time.Second
 // preview asks a Previewer tool what the call would do; a failure becomes
 // a visible line in the preview, never a reason to skip asking. The
 // preview's context carries the call's correlation ID, as the call's will.
-func (r *run) preview(call ToolCall, def ToolDef, args json.RawMessage) string {
+func (r *run) preview(call ToolCall, def tool.Def, args json.RawMessage) string {
 	t := r.byIdentity(def.Identity)
 	p, ok := t.(Previewer)
 	if !ok {
 		return ""
 	}
-	ctx, cancel := context.WithTimeout(WithCorrelationID(r.ctx, call.CorrelationID), previewTimeout)
+	ctx, cancel := context.WithTimeout(tool.WithCorrelationID(r.ctx, call.CorrelationID), previewTimeout)
 	defer cancel()
 	previewed := r.doing("the preview of the tool " + call.WireName)
 	out, err := p.Preview(ctx, args)
@@ -350,7 +351,7 @@ func (r *run) preview(call ToolCall, def ToolDef, args json.RawMessage) string {
 }
 
 // byIdentity returns the frozen tool with identity, or nil.
-func (r *run) byIdentity(identity string) Tool {
+func (r *run) byIdentity(identity string) tool.Tool {
 	for i := range r.tools {
 		if r.tools[i].def.Identity == identity {
 			return r.tools[i].tool
@@ -393,22 +394,6 @@ func deniedResult(note string) string {
 		text += " Their note: " + note
 	}
 	return text
-}
-
-// correlationKey carries a tool call's correlation ID in its context.
-type correlationKey struct{}
-
-// WithCorrelationID returns ctx carrying the correlation ID of the tool call
-// about to run. Tool.Call has no parameter for it; a run sets it before every
-// call so a tool (an MCP call, say) can carry the run's own ID (SPEC B7, H7).
-func WithCorrelationID(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, correlationKey{}, id)
-}
-
-// CorrelationID returns the correlation ID set by WithCorrelationID, or "".
-func CorrelationID(ctx context.Context) string {
-	id, _ := ctx.Value(correlationKey{}).(string)
-	return id
 }
 
 // unknownTool is the result for a wire name the run never offered: an error

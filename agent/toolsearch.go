@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"vouch/tool"
 )
 
 // SearchEntry is one tool as tool_search knows it.
@@ -166,7 +167,7 @@ func searchTerms(text string) []string {
 	words := nameWords(text)
 	out := words[:0]
 	for _, w := range words {
-		if stopWords[w] || (w == "mcp" && len(words) > 1) {
+		if stopWords[w] || (tool.IsWirePrefixWord(w) && len(words) > 1) {
 			continue
 		}
 		out = append(out, stem(w))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+	"vouch/tool"
 )
 
 // Role is the author of a chat message.
@@ -140,7 +141,7 @@ type Done struct {
 // then receives exactly Call.Arguments, the arguments shown (SPEC D5).
 type ApprovalRequested struct {
 	Call ToolCall
-	Tool ToolDef
+	Tool tool.Def
 	// Reason says why local policy asks, in one sentence; Effect is the
 	// effect the person reviewed (mutating when unknown).
 	Reason string
@@ -168,29 +169,9 @@ func (Usage) isEvent()             {}
 func (RunStarted) isEvent()        {}
 func (Done) isEvent()              {}
 
-// ToolDef is what the model is told about a tool.
-type ToolDef struct {
-	Identity    string
-	Description string
-	Parameters  json.RawMessage
-}
-
-// Tool is an executable tool in a run. Implementations must be safe to call
-// from the run's goroutine and must honour ctx.
-type Tool interface {
-	Def() ToolDef
-	Call(ctx context.Context, args json.RawMessage) (ToolResult, error)
-}
-
 // Previewer is a Tool that can show, before it runs, what a call would do
 // (e.g. a unified diff of a file write) for the approval pane (SPEC D3). A
 // preview must not change anything.
 type Previewer interface {
 	Preview(ctx context.Context, args json.RawMessage) (string, error)
-}
-
-// ToolResult is a tool's output as ordinary text.
-type ToolResult struct {
-	Text    string
-	IsError bool
 }

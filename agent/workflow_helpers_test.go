@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/tool"
 	"vouch/workflow"
 )
 
@@ -34,19 +35,19 @@ func (b *memBlobs) SkillBlob(sum string) ([]byte, error) {
 }
 
 // put stores content and returns its file reference at path.
-func (b *memBlobs) put(path, content string) FrozenFile {
+func (b *memBlobs) put(path, content string) tool.FrozenFile {
 	sum := sha256.Sum256([]byte(content))
 	h := hex.EncodeToString(sum[:])
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.blobs[h] = []byte(content)
-	return FrozenFile{Path: path, SHA256: h, Size: int64(len(content))}
+	return tool.FrozenFile{Path: path, SHA256: h, Size: int64(len(content))}
 }
 
 // testSkill builds a local skill: SKILL.md with instructions and the
 // declared resources, in order (path, content pairs).
-func testSkill(b *memBlobs, name, desc, instructions string, resources ...string) FrozenSkill {
-	s := FrozenSkill{Name: name, Origin: "local", Description: desc, SHA256: strings.Repeat("ab", 32),
+func testSkill(b *memBlobs, name, desc, instructions string, resources ...string) tool.FrozenSkill {
+	s := tool.FrozenSkill{Name: name, Origin: "local", Description: desc, SHA256: strings.Repeat("ab", 32),
 		Instructions: b.put("SKILL.md", instructions)}
 	for i := 0; i+1 < len(resources); i += 2 {
 		s.Resources = append(s.Resources, b.put(resources[i], resources[i+1]))

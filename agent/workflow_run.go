@@ -8,34 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"vouch/tool"
 	"vouch/workflow"
 )
-
-// FrozenSkill is one enabled skill as a run froze it (SPEC H4): its name,
-// its origin ("local" for installed packages; later "server:<label>"), its
-// description, the package digest, the SKILL.md instructions by content
-// address, and the declared text resources by content address. Files the
-// manifest does not declare are not in it, so a run cannot see them (H5).
-type FrozenSkill struct {
-	Name, Origin, Description, SHA256 string
-	Instructions                      FrozenFile
-	Resources                         []FrozenFile
-}
-
-// FrozenFile is one file of a frozen skill: its path inside the package
-// ("SKILL.md", "references/style.md"), the sha256 of its content (hex,
-// lower case) and its size in bytes.
-type FrozenFile struct {
-	Path, SHA256 string
-	Size         int64
-}
-
-// SkillBlobs reads content-addressed skill files. The run re-hashes what it
-// reads and refuses a mismatch (of digest or size): such content is never
-// shown to the model. Implementations must be safe for concurrent use.
-type SkillBlobs interface {
-	SkillBlob(sha256 string) ([]byte, error)
-}
 
 // WorkflowSpec is the part of a frozen run a profile adds (SPEC H4, H5,
 // D6). RunWorkflow copies it (deeply) before it publishes anything, so a
@@ -48,9 +23,9 @@ type WorkflowSpec struct {
 	// Definition is the frozen definition revision.
 	Definition workflow.Definition
 	// Skills are the enabled skills in the profile's order.
-	Skills []FrozenSkill
+	Skills []tool.FrozenSkill
 	// Blobs reads the skills' files; required when Skills is not empty.
-	Blobs SkillBlobs
+	Blobs tool.SkillBlobs
 	// Precedence, when set, ends the skill listing: vouch's own sentence
 	// saying which skills outrank which (SPEC I6), e.g. that server skills
 	// are documentation and local policy skills outrank them.
@@ -113,7 +88,7 @@ type WorkflowStarted struct {
 	Definition         string
 	DefinitionRevision int
 	Kind               workflow.Kind
-	Skills             []FrozenSkill
+	Skills             []tool.FrozenSkill
 	Tools              []string
 	// SkillListing is the attributed listing the system prompt carries and
 	// ListingLevel how far it was degraded to fit its share.
@@ -176,7 +151,7 @@ func freezeWorkflow(w WorkflowSpec) (frozenWorkflow, error) {
 	}
 	f := frozenWorkflow{WorkflowSpec: w}
 	f.Definition = def
-	f.Skills = make([]FrozenSkill, len(w.Skills))
+	f.Skills = make([]tool.FrozenSkill, len(w.Skills))
 	seen := map[string]bool{}
 	for i, s := range w.Skills {
 		s.Resources = slices.Clone(s.Resources)
@@ -185,7 +160,7 @@ func freezeWorkflow(w WorkflowSpec) (frozenWorkflow, error) {
 			return frozenWorkflow{}, workflowError("skill %q is unnamed or enabled twice; enable each skill once on the profile", s.Name)
 		}
 		seen[s.Name] = true
-		files := append([]FrozenFile{s.Instructions}, s.Resources...)
+		files := append([]tool.FrozenFile{s.Instructions}, s.Resources...)
 		paths := map[string]bool{}
 		for _, file := range files {
 			if !sha256RE.MatchString(file.SHA256) || file.Size < 0 || file.Path == "" || paths[cleanSkillPath(file.Path)] {
@@ -213,9 +188,9 @@ func workflowError(format string, args ...any) error {
 // appTool is one of vouch's own workflow tools in a run part.
 type appTool struct {
 	wire string
-	def  ToolDef
+	def  tool.Def
 	// call answers the call; ok is false when the run was cancelled.
-	call func(r *run, call ToolCall, args json.RawMessage) (res ToolResult, ok bool)
+	call func(r *run, call ToolCall, args json.RawMessage) (res tool.Result, ok bool)
 }
 
 // appTools is what a workflow run part adds to a run: its place in the
@@ -257,7 +232,7 @@ func (a *appTools) freeze(r *run) error {
 }
 
 // handler returns the app tool with identity, or nil.
-func (a *appTools) handler(identity string) func(*run, ToolCall, json.RawMessage) (ToolResult, bool) {
+func (a *appTools) handler(identity string) func(*run, ToolCall, json.RawMessage) (tool.Result, bool) {
 	if a == nil {
 		return nil
 	}
@@ -336,7 +311,7 @@ func (c *Client) runWorkflow(ctx context.Context, spec RunSpec, w WorkflowSpec, 
 	return wf.role()
 }
 
-func cloneSkills(skills []FrozenSkill) []FrozenSkill {
+func cloneSkills(skills []tool.FrozenSkill) []tool.FrozenSkill {
 	out := slices.Clone(skills)
 	for i := range out {
 		out[i].Resources = slices.Clone(out[i].Resources)
@@ -363,7 +338,7 @@ type partRun struct {
 	input   string
 	history []Message
 	// tools is the part's subset of the allowlist, in allowlist order.
-	tools  []Tool
+	tools  []tool.Tool
 	prompt string
 	// delegate, for the lead, is the delegate tool.
 	delegate *appTool
@@ -420,8 +395,8 @@ func finalAnswer(msgs []Message) string {
 
 // subset returns the allowlisted tools whose identities ids names, in the
 // allowlist's order: a part's tools narrow the allowlist, never widen it.
-func (wf *workflowRun) subset(ids []string) []Tool {
-	var out []Tool
+func (wf *workflowRun) subset(ids []string) []tool.Tool {
+	var out []tool.Tool
 	for _, t := range wf.spec.Tools {
 		if slices.Contains(ids, t.Def().Identity) {
 			out = append(out, t)
@@ -465,8 +440,8 @@ func lastUser(history []Message) string {
 // H4). Identities on the allowlist that no tool has — a server that is
 // down, a tool that went away — are returned as missing, for the caller to
 // report; they are never offered.
-func AllowedTools(tools []Tool, allowlist []string) (allowed []Tool, missing []string) {
-	byID := make(map[string]Tool, len(tools))
+func AllowedTools(tools []tool.Tool, allowlist []string) (allowed []tool.Tool, missing []string) {
+	byID := make(map[string]tool.Tool, len(tools))
 	for _, t := range tools {
 		byID[t.Def().Identity] = t
 	}

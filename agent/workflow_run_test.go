@@ -12,18 +12,19 @@ import (
 
 	"vouch/agent/agenttest"
 	"vouch/policy"
+	"vouch/tool"
 	"vouch/workflow"
 )
 
 // wideTool is an allowlisted tool with a long description, so that a few
 // of them overflow a small tool budget and get deferred behind tool_invoke.
-func wideTool(name string, calls chan<- string) Tool {
+func wideTool(name string, calls chan<- string) tool.Tool {
 	return funcTool{
-		def: ToolDef{Identity: "builtin:" + name, Description: strings.Repeat("Looks things up in the archive. ", 30),
+		def: tool.Def{Identity: "builtin:" + name, Description: strings.Repeat("Looks things up in the archive. ", 30),
 			Parameters: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)},
-		fn: func(_ context.Context, args json.RawMessage) (ToolResult, error) {
+		fn: func(_ context.Context, args json.RawMessage) (tool.Result, error) {
 			calls <- name
-			return ToolResult{Text: "ok"}, nil
+			return tool.Result{Text: "ok"}, nil
 		},
 	}
 }
@@ -45,7 +46,7 @@ func TestProfileRunSkills(t *testing.T) {
 	other := testSkill(blobs, "other", "Another skill.", "OTHER-INSTRUCTIONS")
 
 	calls := make(chan string, 16)
-	var allow []Tool
+	var allow []tool.Tool
 	for i := range 6 {
 		allow = append(allow, wideTool(fmt.Sprintf("archive_%d", i), calls))
 	}
@@ -54,7 +55,7 @@ func TestProfileRunSkills(t *testing.T) {
 	spec := RunSpec{SystemPrompt: "APP-SAFETY: nothing approves itself.", Tools: allow, ToolBudget: 0.1,
 		Audit: func(r policy.Record) { auditMu.Lock(); audits = append(audits, r); auditMu.Unlock() }}
 	w := WorkflowSpec{Profile: "reports", ProfileRevision: 7, Definition: roleDef("You write reports.", "builtin:archive_0", "builtin:fs_write"),
-		Skills: []FrozenSkill{skill, other}, Blobs: blobs, SkillBytesPerCall: 1000, SkillBytesPerRun: 1600}
+		Skills: []tool.FrozenSkill{skill, other}, Blobs: blobs, SkillBytesPerCall: 1000, SkillBytesPerRun: 1600}
 
 	srv, evs, done := runWorkflowScript(t, agenttest.Script{Turns: []agenttest.Turn{
 		call("skill_load", `{"name":"style"}`),
@@ -210,7 +211,7 @@ func TestSkillContentVerified(t *testing.T) {
 		call("skill_read", `{"name":"style","path":"gone.md"}`),
 		call("skill_load", `{"name":"nope"}`),
 		agenttest.Reply("ok"),
-	}}, RunSpec{}, WorkflowSpec{Definition: roleDef("Be brief."), Skills: []FrozenSkill{s}, Blobs: blobs})
+	}}, RunSpec{}, WorkflowSpec{Definition: roleDef("Be brief."), Skills: []tool.FrozenSkill{s}, Blobs: blobs})
 	if done.Reason != StopDone {
 		t.Fatalf("done = %v %v", done.Reason, done.Err)
 	}
@@ -243,8 +244,8 @@ func TestProfileRunFrozen(t *testing.T) {
 		{Name: "first", Instructions: "FIRST"},
 		{Name: "second", Instructions: "SECOND-FROZEN", Tools: []string{"builtin:a"}},
 	}}}
-	spec := RunSpec{Tools: []Tool{echoTool("a", nil)}}
-	w := WorkflowSpec{Definition: def, Skills: []FrozenSkill{skill}, Blobs: blobs}
+	spec := RunSpec{Tools: []tool.Tool{echoTool("a", nil)}}
+	w := WorkflowSpec{Definition: def, Skills: []tool.FrozenSkill{skill}, Blobs: blobs}
 	ch := startWorkflow(context.Background(), NewClient(srv.URL(), "", nil), spec, w)
 	if _, ok := (<-ch).(WorkflowStarted); !ok {
 		t.Fatal("the first event is not WorkflowStarted")
@@ -281,7 +282,7 @@ func TestWorkflowRefusedBeforeStart(t *testing.T) {
 	good := testSkill(blobs, "style", "d", "x")
 	bad := good
 	bad.Instructions.SHA256 = "not-a-digest"
-	reserved := funcTool{def: ToolDef{Identity: SkillLoadIdentity}}
+	reserved := funcTool{def: tool.Def{Identity: SkillLoadIdentity}}
 	cases := []struct {
 		name string
 		spec RunSpec
@@ -289,12 +290,12 @@ func TestWorkflowRefusedBeforeStart(t *testing.T) {
 		want string
 	}{
 		{"invalid definition", RunSpec{}, WorkflowSpec{Definition: workflow.Definition{Name: "x", Kind: workflow.KindRole}}, "exactly one of role"},
-		{"malformed skill", RunSpec{}, WorkflowSpec{Definition: roleDef("r"), Skills: []FrozenSkill{bad}, Blobs: blobs}, "malformed file reference"},
-		{"skill twice", RunSpec{}, WorkflowSpec{Definition: roleDef("r"), Skills: []FrozenSkill{good, good}, Blobs: blobs}, "enabled twice"},
-		{"no blobs", RunSpec{}, WorkflowSpec{Definition: roleDef("r"), Skills: []FrozenSkill{good}}, "nothing to read them"},
-		{"reserved tool", RunSpec{Tools: []Tool{reserved}}, WorkflowSpec{Definition: roleDef("r")}, "vouch's own"},
-		{"reserved wire name", RunSpec{Tools: []Tool{funcTool{def: ToolDef{Identity: "skill_load"}}}},
-			WorkflowSpec{Definition: roleDef("r"), Skills: []FrozenSkill{good}, Blobs: blobs}, "takes the name skill_load"},
+		{"malformed skill", RunSpec{}, WorkflowSpec{Definition: roleDef("r"), Skills: []tool.FrozenSkill{bad}, Blobs: blobs}, "malformed file reference"},
+		{"skill twice", RunSpec{}, WorkflowSpec{Definition: roleDef("r"), Skills: []tool.FrozenSkill{good, good}, Blobs: blobs}, "enabled twice"},
+		{"no blobs", RunSpec{}, WorkflowSpec{Definition: roleDef("r"), Skills: []tool.FrozenSkill{good}}, "nothing to read them"},
+		{"reserved tool", RunSpec{Tools: []tool.Tool{reserved}}, WorkflowSpec{Definition: roleDef("r")}, "vouch's own"},
+		{"reserved wire name", RunSpec{Tools: []tool.Tool{funcTool{def: tool.Def{Identity: "skill_load"}}}},
+			WorkflowSpec{Definition: roleDef("r"), Skills: []tool.FrozenSkill{good}, Blobs: blobs}, "takes the name skill_load"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -320,7 +321,7 @@ func TestWorkflowRefusedBeforeStart(t *testing.T) {
 // TestAllowedTools: only allowlisted tools, in the allowlist's order,
 // each once; identities no tool has are reported missing.
 func TestAllowedTools(t *testing.T) {
-	all := []Tool{echoTool("a", nil), echoTool("b", nil), echoTool("c", nil)}
+	all := []tool.Tool{echoTool("a", nil), echoTool("b", nil), echoTool("c", nil)}
 	got, missing := AllowedTools(all, []string{"builtin:c", "builtin:gone", "builtin:a", "builtin:c"})
 	var ids []string
 	for _, tool := range got {

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"vouch/agent"
 	"vouch/mcpclient/mcptest"
+	"vouch/tool"
 )
 
 func allTools(t *testing.T, opts mcptest.Options) (*mcptest.Server, *Manager, ServerConfig) {
@@ -308,7 +308,7 @@ func TestCallRefusals(t *testing.T) {
 	}
 }
 
-// TestAgentTool covers the agent.Tool adapter: the definition carries the
+// TestAgentTool covers the tool.Tool adapter: the definition carries the
 // identity and schema, the effect comes from local policy, and the
 // correlation ID travels in the context.
 func TestAgentTool(t *testing.T) {
@@ -324,7 +324,7 @@ func TestAgentTool(t *testing.T) {
 	if len(tools) != 4 {
 		t.Fatalf("AgentTools() = %d tools", len(tools))
 	}
-	byID := map[string]agent.Tool{}
+	byID := map[string]tool.Tool{}
 	for _, tool := range tools {
 		byID[tool.Def().Identity] = tool
 	}
@@ -334,7 +334,7 @@ func TestAgentTool(t *testing.T) {
 		t.Fatalf("Def() = %+v", def)
 	}
 	got, err := echo.Call(context.Background(), json.RawMessage(`{"text":"hello"}`))
-	if err != nil || got != (agent.ToolResult{Text: "hello"}) {
+	if err != nil || got != (tool.Result{Text: "hello"}) {
 		t.Fatalf("Call() = %+v, %v", got, err)
 	}
 	srv.ForgetSessions()
@@ -342,7 +342,7 @@ func TestAgentTool(t *testing.T) {
 		t.Fatalf("read-only call after session loss = %+v, %v", got, err)
 	}
 	srv.ForgetSessions()
-	_, err = byID[Identity(cfg.ID, "note")].Call(WithCorrelationID(context.Background(), "run-7/call-3"), json.RawMessage(`{"text":"x"}`))
+	_, err = byID[Identity(cfg.ID, "note")].Call(tool.WithCorrelationID(context.Background(), "run-7/call-3"), json.RawMessage(`{"text":"x"}`))
 	var ce *CallError
 	if !errors.Is(err, ErrSessionLost) || !errors.As(err, &ce) || ce.CorrelationID != "run-7/call-3" {
 		t.Fatalf("mutating call = %v, want ErrSessionLost carrying run-7/call-3", err)

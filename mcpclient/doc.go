@@ -59,7 +59,7 @@
 //
 // # Calls and results
 //
-// Manager.Call (and the agent.Tool adapter from AgentTool/AgentTools) sends
+// Manager.Call (and the tool.Tool adapter from AgentTool/AgentTools) sends
 // one tools/call with a timeout and the caller's context. Its CallOptions
 // carry the correlation ID, kept in every Result and CallError, and the
 // Effect from local policy: read-only, idempotent or mutating (the zero
@@ -99,7 +99,7 @@
 // resource set (a differing set revokes, recording what changed), pins
 // verified content through a SkillStore, scans every file before first use
 // and offers keep, accept and rollback; skills_freeze.go turns approved
-// skills into agent.FrozenSkill values tagged "server:<label>" and keeps a
+// skills into tool.FrozenSkill values tagged "server:<label>" and keeps a
 // skill's reads on its own server unless the person approves a cross-server
 // read naming both; skills_resolve.go names skills per origin and orders
 // them, local policy first (SPEC I1-I6; docs/server-skills.md).

@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"vouch/agent"
+	"vouch/tool"
 )
 
 // identityPrefix starts every MCP tool identity (SPEC C1).
-const identityPrefix = "mcp:"
+const identityPrefix = tool.MCPPrefix
 
 // Identity returns the stable internal identity of a server's tool,
 // "mcp:<serverUUID>:<toolName>" (SPEC C1). It is what persistence, selection,
@@ -33,7 +32,7 @@ func ParseIdentity(identity string) (serverID, toolName string, ok bool) {
 }
 
 // WireNames freezes a wire name for each identity of an execution (SPEC C2)
-// and returns identity → wire name. It is agent.WireNames — the one
+// and returns identity → wire name. It is tool.WireNames — the one
 // implementation — seen from this side: duplicates in identities are
 // ignored, and every MCP identity gets a name starting with "mcp_".
 func WireNames(identities []string) map[string]string {
@@ -41,7 +40,7 @@ func WireNames(identities []string) map[string]string {
 	slices.Sort(set)
 	set = slices.Compact(set)
 	set = slices.DeleteFunc(set, func(id string) bool { return id == "" })
-	byWire, err := agent.WireNames(set)
+	byWire, err := tool.WireNames(set)
 	if err != nil { // cannot happen: the set has no duplicates or empties
 		return map[string]string{}
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/agent"
 	"vouch/mcpclient/mcptest"
+	"vouch/tool"
 )
 
 // TestRugPullDigest (SPEC D8, B8): a server that changes the description,
@@ -100,13 +100,13 @@ func TestNoReplayOfChangedTool(t *testing.T) {
 		}
 		return EffectMutating
 	})
-	var tool agent.Tool
+	var lookup tool.Tool
 	for _, tl := range tools {
 		if tl.Def().Identity == id {
-			tool = tl
+			lookup = tl
 		}
 	}
-	if tool == nil {
+	if lookup == nil {
 		t.Fatalf("%s is not offered", id)
 	}
 
@@ -120,7 +120,7 @@ func TestNoReplayOfChangedTool(t *testing.T) {
 	})
 	srv.ForgetSessions()
 	before := srv.Calls("lookup")
-	_, err := tool.Call(WithCorrelationID(context.Background(), "c-1"), json.RawMessage(`{"key":"k"}`))
+	_, err := lookup.Call(tool.WithCorrelationID(context.Background(), "c-1"), json.RawMessage(`{"key":"k"}`))
 	var ce *CallError
 	if !errors.Is(err, ErrSessionLost) || !errors.As(err, &ce) || ce.Retried || ce.CorrelationID != "c-1" {
 		t.Fatalf("a changed read-only tool after session loss: %v, want ErrSessionLost, not retried, carrying c-1", err)
@@ -144,7 +144,7 @@ func TestNoReplayOfChangedTool(t *testing.T) {
 		t.Fatalf("restored: Served = %q, want %q", m.Served(id), reviewed)
 	}
 	srv.ForgetSessions()
-	if res, err := tool.Call(context.Background(), json.RawMessage(`{"key":"k"}`)); err != nil || res.Text != "value of k" {
+	if res, err := lookup.Call(context.Background(), json.RawMessage(`{"key":"k"}`)); err != nil || res.Text != "value of k" {
 		t.Fatalf("restored, after session loss: %+v, %v; want a replayed read", res, err)
 	}
 }

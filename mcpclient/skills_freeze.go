@@ -7,8 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-
-	"vouch/agent"
+	"vouch/tool"
 )
 
 // FreezeOptions tune SkillRun.Freeze.
@@ -29,15 +28,15 @@ type FreezeOptions struct {
 // Supporting files stay lazy: they are read, verified and pinned when the
 // run reads them through the SkillRun. A kept or rolled-back version is
 // served from its pins and the server is not asked.
-func (r *SkillRun) Freeze(serverID, uri string, opts FreezeOptions) (agent.FrozenSkill, error) {
+func (r *SkillRun) Freeze(serverID, uri string, opts FreezeOptions) (tool.FrozenSkill, error) {
 	s := r.svc
 	label, err := s.label(serverID)
 	if err != nil {
-		return agent.FrozenSkill{}, err
+		return tool.FrozenSkill{}, err
 	}
 	rec, err := s.record(serverID, uri)
 	if err != nil {
-		return agent.FrozenSkill{}, err
+		return tool.FrozenSkill{}, err
 	}
 	var e SkillEntry
 	pinnedOnly := rec.KeepPinned && rec.current() != nil
@@ -47,32 +46,32 @@ func (r *SkillRun) Freeze(serverID, uri string, opts FreezeOptions) (agent.Froze
 		var fresh SkillEntry
 		fresh, rec, err = s.fresh(r.ctx, serverID, uri)
 		if err != nil {
-			return agent.FrozenSkill{}, err
+			return tool.FrozenSkill{}, err
 		}
 		if fresh.Dynamic {
 			return r.freezeDynamic(label, serverID, fresh, opts)
 		}
 		k := s.evaluate(label, rec, fresh)
 		if k.State != SkillApproved && k.State != SkillReview {
-			return agent.FrozenSkill{}, &Error{Kind: ErrSkillNotApproved, Sentence: k.Sentence}
+			return tool.FrozenSkill{}, &Error{Kind: ErrSkillNotApproved, Sentence: k.Sentence}
 		}
 		e = rec.current().Entry
 	}
 	md, err := s.readVerified(r.ctx, label, serverID, uri, e, uri, pinnedOnly)
 	if err != nil {
-		return agent.FrozenSkill{}, err
+		return tool.FrozenSkill{}, err
 	}
 	if err := VerifySkillFrontmatter(e, md); err != nil {
-		return agent.FrozenSkill{}, err
+		return tool.FrozenSkill{}, err
 	}
-	fs := agent.FrozenSkill{Name: opts.Name, Origin: "server:" + label, Description: e.Description, SHA256: SkillSetDigest(e.Files)}
+	fs := tool.FrozenSkill{Name: opts.Name, Origin: "server:" + label, Description: e.Description, SHA256: SkillSetDigest(e.Files)}
 	if fs.Name == "" {
 		fs.Name = label + "/" + e.Name
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, f := range e.Files {
-		ff := agent.FrozenFile{Path: strings.TrimPrefix(f.URI, e.Root()+"/"), SHA256: f.SHA256, Size: f.Size}
+		ff := tool.FrozenFile{Path: strings.TrimPrefix(f.URI, e.Root()+"/"), SHA256: f.SHA256, Size: f.Size}
 		r.files[f.SHA256] = frozenRef{label: label, serverID: serverID, skillURI: uri, entry: e, uri: f.URI, pinnedOnly: pinnedOnly}
 		if f.URI == uri {
 			fs.Instructions = ff
@@ -86,31 +85,31 @@ func (r *SkillRun) Freeze(serverID, uri string, opts FreezeOptions) (agent.Froze
 // freezeDynamic loads a dynamic skill's SKILL.md for this run only, when
 // the server is allowed dynamic skills and the person confirms this load.
 // Nothing is pinned or persisted: no approval covers such content.
-func (r *SkillRun) freezeDynamic(label, serverID string, e SkillEntry, opts FreezeOptions) (agent.FrozenSkill, error) {
+func (r *SkillRun) freezeDynamic(label, serverID string, e SkillEntry, opts FreezeOptions) (tool.FrozenSkill, error) {
 	s := r.svc
 	allowed, err := s.opts.AllowDynamic(serverID)
 	if err != nil {
-		return agent.FrozenSkill{}, err
+		return tool.FrozenSkill{}, err
 	}
 	refuse := fmt.Sprintf("Skill %q from %q is \"dynamic\": its content cannot be verified or bound to an approval, so vouch refuses it", e.Name, label)
 	switch {
 	case !allowed:
-		return agent.FrozenSkill{}, &Error{Kind: ErrSkillDynamic, Sentence: refuse + " unless you allow dynamic skills for this server."}
+		return tool.FrozenSkill{}, &Error{Kind: ErrSkillDynamic, Sentence: refuse + " unless you allow dynamic skills for this server."}
 	case opts.ConfirmDynamic == nil || !opts.ConfirmDynamic(label, e):
-		return agent.FrozenSkill{}, &Error{Kind: ErrSkillDynamic, Sentence: refuse + " without your confirmation of this load."}
+		return tool.FrozenSkill{}, &Error{Kind: ErrSkillDynamic, Sentence: refuse + " without your confirmation of this load."}
 	}
 	md, err := s.m.readSkillFile(r.ctx, serverID, e.URI)
 	if err != nil {
-		return agent.FrozenSkill{}, err
+		return tool.FrozenSkill{}, err
 	}
 	if len(md) > MaxSkillBytes {
-		return agent.FrozenSkill{}, verifyFailed("The dynamic skill %q from %q is larger than %d MiB; vouch does not load it.", e.Name, label, MaxSkillBytes>>20)
+		return tool.FrozenSkill{}, verifyFailed("The dynamic skill %q from %q is larger than %d MiB; vouch does not load it.", e.Name, label, MaxSkillBytes>>20)
 	}
 	if err := VerifySkillFrontmatter(e, md); err != nil {
-		return agent.FrozenSkill{}, err
+		return tool.FrozenSkill{}, err
 	}
 	if f := s.opts.Scan("SKILL.md", md); len(f) > 0 {
-		return agent.FrozenSkill{}, &Error{Kind: ErrSkillFindings, Sentence: fmt.Sprintf("vouch's scanner found %s in the dynamic skill %q from %q, so it is not loaded.", f[0].Rule, e.Name, label)}
+		return tool.FrozenSkill{}, &Error{Kind: ErrSkillFindings, Sentence: fmt.Sprintf("vouch's scanner found %s in the dynamic skill %q from %q, so it is not loaded.", f[0].Rule, e.Name, label)}
 	}
 	sum := sha256.Sum256(md)
 	sha := hex.EncodeToString(sum[:])
@@ -121,8 +120,8 @@ func (r *SkillRun) freezeDynamic(label, serverID string, e SkillEntry, opts Free
 	if name == "" {
 		name = label + "/" + e.Name
 	}
-	return agent.FrozenSkill{Name: name, Origin: "server:" + label + " (dynamic, unverified)", Description: e.Description, SHA256: sha,
-		Instructions: agent.FrozenFile{Path: "SKILL.md", SHA256: sha, Size: int64(len(md))}}, nil
+	return tool.FrozenSkill{Name: name, Origin: "server:" + label + " (dynamic, unverified)", Description: e.Description, SHA256: sha,
+		Instructions: tool.FrozenFile{Path: "SKILL.md", SHA256: sha, Size: int64(len(md))}}, nil
 }
 
 // CrossRead is a request, made while acting on a skill of one server, to
@@ -179,7 +178,7 @@ func (r *SkillRun) ReadForSkill(fromServerID, skillURI, toServerID, uri string, 
 }
 
 // SkillRun serves the files of the server skills frozen for one run
-// (agent.SkillBlobs). Local, when set, serves every other digest (the local
+// (tool.SkillBlobs). Local, when set, serves every other digest (the local
 // skill catalog). It is safe for concurrent use.
 type SkillRun struct {
 	svc   *SkillService

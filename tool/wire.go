@@ -1,4 +1,4 @@
-package agent
+package tool
 
 import (
 	"crypto/sha256"
@@ -16,6 +16,8 @@ const (
 	// the identity hash appended to a wire name that was sanitized,
 	// truncated or would collide.
 	wireHashLen = 12
+	// mcpWirePrefix starts the wire name of every MCP tool.
+	mcpWirePrefix = "mcp_"
 )
 
 // WireNames freezes the wire name of each identity of an execution (SPEC C1,
@@ -39,10 +41,10 @@ func WireNames(identities []string) (map[string]string, error) {
 	slices.Sort(set)
 	for i, id := range set {
 		if id == "" {
-			return nil, fmt.Errorf("%w: a tool has an empty identity", ErrBadTool)
+			return nil, fmt.Errorf("%w: a tool has an empty identity", ErrInvalid)
 		}
 		if i > 0 && set[i-1] == id {
-			return nil, fmt.Errorf("%w: tool %q is offered twice", ErrBadTool, id)
+			return nil, fmt.Errorf("%w: tool %q is offered twice", ErrInvalid, id)
 		}
 	}
 	type cand struct{ prefix, clean, plain string }
@@ -96,14 +98,14 @@ func WireNames(identities []string) (map[string]string, error) {
 // name it is built from.
 func wireParts(identity string) (prefix, name string) {
 	switch {
-	case strings.HasPrefix(identity, "builtin:"):
-		return "", strings.TrimPrefix(identity, "builtin:")
-	case strings.HasPrefix(identity, "mcp:"):
-		rest := strings.TrimPrefix(identity, "mcp:")
-		if _, tool, ok := strings.Cut(rest, ":"); ok {
-			return "mcp_", tool
+	case strings.HasPrefix(identity, BuiltinPrefix):
+		return "", strings.TrimPrefix(identity, BuiltinPrefix)
+	case strings.HasPrefix(identity, MCPPrefix):
+		rest := strings.TrimPrefix(identity, MCPPrefix)
+		if _, name, ok := strings.Cut(rest, ":"); ok {
+			return mcpWirePrefix, name
 		}
-		return "mcp_", rest
+		return mcpWirePrefix, rest
 	}
 	return "", identity
 }

@@ -1,4 +1,4 @@
-package agent
+package tool
 
 import (
 	"errors"
@@ -46,8 +46,8 @@ func TestWireNames(t *testing.T) {
 			identities: []string{"mcp:s:Search", "mcp:s:search"},
 			want:       map[string]string{"mcp_Search_" + hash8("mcp:s:Search"): "mcp:s:Search", "mcp_search_" + hash8("mcp:s:search"): "mcp:s:search"},
 		},
-		{name: "duplicate identity", identities: []string{"builtin:a", "builtin:a"}, wantErr: ErrBadTool},
-		{name: "empty identity", identities: []string{""}, wantErr: ErrBadTool},
+		{name: "duplicate identity", identities: []string{"builtin:a", "builtin:a"}, wantErr: ErrInvalid},
+		{name: "empty identity", identities: []string{""}, wantErr: ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

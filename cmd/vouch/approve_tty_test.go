@@ -12,8 +12,10 @@ import (
 	"golang.org/x/sys/unix"
 
 	"vouch/agent"
+
 	"vouch/internal/termtest"
 	"vouch/store"
+	"vouch/tool"
 	"vouch/tui"
 )
 
@@ -25,7 +27,7 @@ const ttyQuestion = "Allow once? Type y"
 func promptReq() agent.ApprovalRequested {
 	return agent.ApprovalRequested{
 		Call:    agent.ToolCall{Identity: "mcp:s1:write\x1b]52;c;aGk=\a", WireName: "mcp_write", CorrelationID: "corr-1", Arguments: `{"text":"\u001b[2Jgone","n":1}`},
-		Tool:    agent.ToolDef{Identity: "mcp:s1:write\x1b]52;c;aGk=\a"},
+		Tool:    tool.Def{Identity: "mcp:s1:write\x1b]52;c;aGk=\a"},
 		Reason:  "every new external tool asks until you classify it",
 		Preview: "--- a/x\n+++ b/x\n+\x1b[31mred\n",
 	}

@@ -14,8 +14,10 @@ import (
 	"github.com/google/uuid"
 
 	"vouch/agent"
+
 	"vouch/mcpclient"
 	"vouch/mcpclient/apps"
+	"vouch/tool"
 	"vouch/tui"
 )
 
@@ -81,8 +83,8 @@ func (s *appsService) publish(ctx context.Context, ev tui.AppEvent) bool {
 
 // wrap returns tools with every MCP tool bound to an app resource wrapped
 // so that its calls open a view.
-func (s *appsService) wrap(tools []agent.Tool) []agent.Tool {
-	out := make([]agent.Tool, len(tools))
+func (s *appsService) wrap(tools []tool.Tool) []tool.Tool {
+	out := make([]tool.Tool, len(tools))
 	for i, t := range tools {
 		out[i] = t
 		serverID, name, ok := mcpclient.ParseIdentity(t.Def().Identity)
@@ -100,17 +102,17 @@ func (s *appsService) wrap(tools []agent.Tool) []agent.Tool {
 // from any call, and the view receives the result as the server sent it.
 type appTool struct {
 	s     *appsService
-	inner agent.Tool
+	inner tool.Tool
 	entry mcpclient.ToolEntry
 }
 
-// Def implements agent.Tool.
-func (t *appTool) Def() agent.ToolDef { return t.inner.Def() }
+// Def implements tool.Tool.
+func (t *appTool) Def() tool.Def { return t.inner.Def() }
 
-// Call implements agent.Tool. The view is prepared beside the call; a
+// Call implements tool.Tool. The view is prepared beside the call; a
 // failure to show it never changes the result (SPEC J3).
-func (t *appTool) Call(ctx context.Context, args json.RawMessage) (agent.ToolResult, error) {
-	corr := agent.CorrelationID(ctx)
+func (t *appTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
+	corr := tool.CorrelationID(ctx)
 	if corr == "" {
 		corr = uuid.NewString()
 	}
@@ -123,14 +125,14 @@ func (t *appTool) Call(ctx context.Context, args json.RawMessage) (agent.ToolRes
 	if err != nil {
 		reason := err.Error()
 		outcome <- func(b *apps.Bridge) { b.SetToolCancelled(reason) }
-		return agent.ToolResult{}, err
+		return tool.Result{}, err
 	}
 	outcome <- func(b *apps.Bridge) {
 		if err := b.SetToolResult(raw); err != nil {
 			b.SetToolCancelled(err.Error())
 		}
 	}
-	return agent.ToolResult{Text: res.Text, IsError: res.IsError}, nil
+	return tool.Result{Text: res.Text, IsError: res.IsError}, nil
 }
 
 // startView prepares the view of one call in the background; outcome
@@ -297,12 +299,12 @@ func (s *appsService) launch(url string) (bool, error) {
 // CallTool implements apps.Host: a view's call, already checked against
 // SPEC J2, passes the same gate as a run's (policy, approval pane, audit)
 // with a correlation ID of its own, then goes to the originating server.
-func (s *appsService) CallTool(ctx context.Context, v apps.ViewInfo, tool mcpclient.ToolInfo, args json.RawMessage) (json.RawMessage, error) {
+func (s *appsService) CallTool(ctx context.Context, v apps.ViewInfo, ti mcpclient.ToolInfo, args json.RawMessage) (json.RawMessage, error) {
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
-	call := agent.ToolCall{CorrelationID: uuid.NewString(), Identity: tool.Identity, Arguments: string(args)}
-	def := agent.ToolDef{Identity: tool.Identity, Description: tool.Description}
+	call := agent.ToolCall{CorrelationID: uuid.NewString(), Identity: ti.Identity, Arguments: string(args)}
+	def := tool.Def{Identity: ti.Identity, Description: ti.Description}
 	g := agent.Gate{Decide: s.policy.decideNow(), Audit: s.policy.audit, Now: s.now,
 		Ask: func(req agent.ApprovalRequested) (agent.Decision, bool) {
 			reply := make(chan agent.Decision, 1)
@@ -324,8 +326,8 @@ func (s *appsService) CallTool(ctx context.Context, v apps.ViewInfo, tool mcpcli
 	case decided:
 		return nil, fmt.Errorf("%w: %s", apps.ErrDenied, res.Text)
 	}
-	_, raw, err := s.mgr.CallRaw(ctx, v.ServerID, tool.Name, args, mcpclient.CallOptions{
-		CorrelationID: call.CorrelationID, Effect: s.policy.effect(tool.Identity, tool.Digest), Reviewed: tool.Digest})
+	_, raw, err := s.mgr.CallRaw(ctx, v.ServerID, ti.Name, args, mcpclient.CallOptions{
+		CorrelationID: call.CorrelationID, Effect: s.policy.effect(ti.Identity, ti.Digest), Reviewed: ti.Digest})
 	return raw, err
 }
 
@@ -389,7 +391,7 @@ func (s *appsService) Close() error {
 }
 
 // withApps wraps a run's MCP tools for views when the session serves apps.
-func (s *session) withApps(tools []agent.Tool) []agent.Tool {
+func (s *session) withApps(tools []tool.Tool) []tool.Tool {
 	if s.apps == nil {
 		return tools
 	}

@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"vouch/agent"
+
 	"vouch/mcpclient"
 	"vouch/mcpclient/apps"
 	"vouch/mcpclient/mcptest"
+	"vouch/tool"
 	"vouch/tui"
 )
 
@@ -21,7 +23,7 @@ type appsFixture struct {
 	svc    *appsService
 	clock  *mcptest.Server
 	other  *mcptest.Server
-	tools  map[string]agent.Tool
+	tools  map[string]tool.Tool
 	clockC mcpclient.ServerConfig
 }
 
@@ -60,7 +62,7 @@ func newAppsFixture(t *testing.T) *appsFixture {
 	env := map[string]string{"SSH_CONNECTION": "10.0.0.2 50000 10.0.0.1 22"}
 	f.svc = newAppsService(f.s.mcp.mgr, f.s.policy, "test", func(k string) string { return env[k] })
 	f.s.apps = f.svc
-	f.tools = map[string]agent.Tool{}
+	f.tools = map[string]tool.Tool{}
 	for _, tool := range f.s.withApps(f.s.mcp.mgr.AgentTools(nil)) {
 		_, name, _ := mcpclient.ParseIdentity(tool.Def().Identity)
 		f.tools[name] = tool
@@ -122,7 +124,7 @@ func TestAppsServiceWiring(t *testing.T) {
 		t.Fatal("a tool without a view was wrapped")
 	}
 
-	ctx := agent.WithCorrelationID(context.Background(), "corr-1")
+	ctx := tool.WithCorrelationID(context.Background(), "corr-1")
 	res, err := f.tools["clock"].Call(ctx, json.RawMessage(`{"zone":"CET"}`))
 	if err != nil || !strings.Contains(res.Text, "12:00") {
 		t.Fatalf("the model's result: %+v, %v", res, err)
@@ -228,7 +230,7 @@ func TestAppsServiceWiring(t *testing.T) {
 // the result, which the model still gets (SPEC J3).
 func TestAppsServiceProblem(t *testing.T) {
 	f := newAppsFixture(t)
-	res, err := f.tools["clock_broken"].Call(agent.WithCorrelationID(context.Background(), "corr-2"), nil)
+	res, err := f.tools["clock_broken"].Call(tool.WithCorrelationID(context.Background(), "corr-2"), nil)
 	if err != nil || !strings.Contains(res.Text, "12:00") {
 		t.Fatalf("result %+v, %v", res, err)
 	}

@@ -9,8 +9,10 @@ import (
 	"sync"
 
 	"vouch/agent"
+
 	"vouch/policy"
 	"vouch/store"
+	"vouch/tool"
 	"vouch/tui"
 )
 
@@ -27,9 +29,9 @@ type backendConfig struct {
 	apiKey     string
 	model      string
 	candidates []string
-	tools      []agent.Tool
+	tools      []tool.Tool
 	// moreTools is asked at each run for the MCP tools it offers.
-	moreTools func() []agent.Tool
+	moreTools func() []tool.Tool
 	// toolLabel names a tool's server in listings and tool_search.
 	toolLabel func(identity string) string
 	// decide returns the policy frozen for one run; policyDigest the

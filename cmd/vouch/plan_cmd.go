@@ -8,8 +8,10 @@ import (
 	"strings"
 
 	"vouch/agent"
+
 	"vouch/mcpclient"
 	"vouch/safetext"
+	"vouch/tool"
 	"vouch/workflow"
 )
 
@@ -91,7 +93,7 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 		s.mcp.mgr.WarmAll(ctx)
 		mcpTools := s.mcp.mgr.AgentTools(func(string, string) mcpclient.Effect { return mcpclient.EffectMutating })
 		all := append(append(ws.Tools(), ws.WriteTools()...), mcpTools...)
-		var tools []agent.Tool
+		var tools []tool.Tool
 		var unavailable []string
 		if prof != nil {
 			tools, unavailable = agent.AllowedTools(all, prof.Tools) // as a run offers them

@@ -14,10 +14,12 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"vouch/agent"
+
 	"vouch/agent/agenttest"
 	"vouch/mcpclient"
 	"vouch/store"
 	"vouch/store/storetest"
+	"vouch/tool"
 	"vouch/tui"
 	"vouch/workflow"
 )
@@ -27,16 +29,16 @@ import (
 // or a server's adapter — whose code panics on some input.
 type brokenRead struct{ broken *atomic.Bool }
 
-func (b brokenRead) Def() agent.ToolDef {
-	return agent.ToolDef{Identity: agent.IdentityFSRead, Description: "Read a file.", Parameters: json.RawMessage(`{"type":"object"}`)}
+func (b brokenRead) Def() tool.Def {
+	return tool.Def{Identity: agent.IdentityFSRead, Description: "Read a file.", Parameters: json.RawMessage(`{"type":"object"}`)}
 }
 
-func (b brokenRead) Call(_ context.Context, args json.RawMessage) (agent.ToolResult, error) {
+func (b brokenRead) Call(_ context.Context, args json.RawMessage) (tool.Result, error) {
 	if b.broken.Load() {
-		var found []agent.ToolResult
+		var found []tool.Result
 		return found[len(args)], nil // out of range: the bug
 	}
-	return agent.ToolResult{Text: "file content"}, nil
+	return tool.Result{Text: "file content"}, nil
 }
 
 // readScript reads a file once, then answers.
@@ -61,7 +63,7 @@ func brokenSession(t *testing.T, modelURL string, broken *atomic.Bool) (*session
 	cfg.modelURL, cfg.model, cfg.workflows = modelURL, "m", newWorkflowsTUI(s, ib)
 	b := newBackend(cfg)
 	runner := s.profileRunner(b)
-	runner.mcpTools = func(mcpclient.EffectFunc) []agent.Tool { return []agent.Tool{brokenRead{broken}} }
+	runner.mcpTools = func(mcpclient.EffectFunc) []tool.Tool { return []tool.Tool{brokenRead{broken}} }
 	sch := newScheduler(s.db, runner.start, s.readyFor(b), ib, time.Now)
 	cfg.workflows.runNow = func(name, task string) (string, error) { return sch.runNow(t.Context(), name, task) }
 	t.Cleanup(func() {

@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"vouch/agent"
+
 	"vouch/agent/agenttest"
 	"vouch/store"
 	"vouch/store/storetest"
+	"vouch/tool"
 	"vouch/workflow"
 )
 
@@ -171,7 +173,7 @@ func testRunner(t *testing.T, db *store.DB, url, dir string) *profileRunner {
 
 func wireOf(t *testing.T, identity string) string {
 	t.Helper()
-	wire, err := agent.WireNames([]string{identity})
+	wire, err := tool.WireNames([]string{identity})
 	if err != nil {
 		t.Fatal(err)
 	}

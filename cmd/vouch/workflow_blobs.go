@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sync"
 
-	"vouch/agent"
 	"vouch/store"
+	"vouch/tool"
 )
 
 // maxPinnedBytes bounds the local skill text one run holds in memory: the
@@ -20,7 +20,7 @@ const maxPinnedBytes = 64 << 20
 // the catalog again, so removing or reinstalling a skill while the run
 // goes on (store.RemoveSkill deletes files no version names) changes
 // nothing the run sees; the run still checks each file against its
-// frozen digest. It is an agent.SkillBlobs, safe for concurrent use.
+// frozen digest. It is an tool.SkillBlobs, safe for concurrent use.
 type pinnedBlobs struct {
 	mu    sync.Mutex
 	files map[string][]byte // sha256 → content
@@ -34,8 +34,8 @@ func newPinnedBlobs() *pinnedBlobs {
 
 // pin reads the frozen files of s from db and keeps them. A file gone from
 // the catalog means the skill was removed as the run started.
-func (p *pinnedBlobs) pin(db *store.DB, s agent.FrozenSkill) error {
-	for _, f := range append([]agent.FrozenFile{s.Instructions}, s.Resources...) {
+func (p *pinnedBlobs) pin(db *store.DB, s tool.FrozenSkill) error {
+	for _, f := range append([]tool.FrozenFile{s.Instructions}, s.Resources...) {
 		p.mu.Lock()
 		_, have := p.files[f.SHA256]
 		p.mu.Unlock()

@@ -10,8 +10,10 @@ import (
 	"time"
 
 	"vouch/agent"
+
 	"vouch/mcpclient"
 	"vouch/store"
+	"vouch/tool"
 )
 
 // errWorkflowsOff is the sentence for a profile or scheduled run asked for
@@ -28,7 +30,7 @@ type profileRunner struct {
 	resolve func(ctx context.Context, model string) (*agent.Client, string, error)
 	// mcpTools returns the executable MCP tools from the cached catalogs,
 	// with the effects of the run's frozen policy (nil: none).
-	mcpTools func(effect mcpclient.EffectFunc) []agent.Tool
+	mcpTools func(effect mcpclient.EffectFunc) []tool.Tool
 	// label names a tool's server.
 	label func(identity string) string
 	// cwd is the workspace of a profile that names none.
@@ -148,7 +150,7 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 		spec.ToolBudget = agent.DefaultToolBudget
 	}
 	spec.Unavailable = missing
-	wire, err := agent.WireNames(ids)
+	wire, err := tool.WireNames(ids)
 	if err != nil {
 		return nil, fmt.Errorf("name the profile's tools: %w", err)
 	}

@@ -10,10 +10,12 @@ import (
 	"testing"
 
 	"vouch/agent"
+
 	"vouch/agent/agenttest"
 	"vouch/policy"
 	"vouch/store"
 	"vouch/store/storetest"
+	"vouch/tool"
 	"vouch/tui"
 	"vouch/workflow"
 )
@@ -205,7 +207,7 @@ func TestChatRunPolicyDigest(t *testing.T) {
 	cfg.modelURL, cfg.model = model.URL(), "m"
 	// The chat asks for its tools right after it froze the policy: the
 	// person adds a rule at that moment.
-	cfg.moreTools = func() []agent.Tool {
+	cfg.moreTools = func() []tool.Tool {
 		if err := s.db.PutPolicyRule(store.PolicyRule{Identity: agent.IdentityFSWrite, Class: "block", Effect: "mutating"}); err != nil {
 			t.Error(err)
 		}

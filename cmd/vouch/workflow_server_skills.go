@@ -8,11 +8,11 @@ import (
 	"strconv"
 	"strings"
 
-	"vouch/agent"
 	"vouch/mcpclient"
 	"vouch/safetext"
 	"vouch/skills"
 	"vouch/store"
+	"vouch/tool"
 	"vouch/tui"
 	"vouch/workflow"
 )
@@ -136,11 +136,11 @@ func isServerSkillName(name string) bool { return strings.Contains(name, "/") }
 // frozenSkills is what a run froze of its profile's skills.
 type frozenSkills struct {
 	// run are the skills the run lists, in precedence order.
-	run []agent.FrozenSkill
+	run []tool.FrozenSkill
 	// recs is their record in the frozen spec, in the same order.
 	recs []frozenSkill
 	// blobs reads their files.
-	blobs agent.SkillBlobs
+	blobs tool.SkillBlobs
 	// precedence is the prompt's precedence sentence ("" without server
 	// skills).
 	precedence string
@@ -223,7 +223,7 @@ func orderFrozen(f frozenSkills, p workflow.Profile, named []mcpclient.NamedSkil
 	ordered := mcpclient.OrderSkills(named)
 	out := frozenSkills{blobs: f.blobs, precedence: mcpclient.PrecedenceSentence(ordered)}
 	for _, n := range ordered {
-		i := slices.IndexFunc(f.run, func(s agent.FrozenSkill) bool { return s.Name == n.Qualified })
+		i := slices.IndexFunc(f.run, func(s tool.FrozenSkill) bool { return s.Name == n.Qualified })
 		if i < 0 {
 			continue
 		}

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"vouch/agent"
+
 	"vouch/mcpclient"
+	"vouch/tool"
 	"vouch/workflow"
 )
 
@@ -65,7 +67,7 @@ func (s *session) profileRunner(b *backend) *profileRunner {
 			}
 			return client, info.Model, nil
 		},
-		mcpTools: func(effect mcpclient.EffectFunc) []agent.Tool { return s.mcp.mgr.AgentTools(effect) },
+		mcpTools: func(effect mcpclient.EffectFunc) []tool.Tool { return s.mcp.mgr.AgentTools(effect) },
 		label:    s.mcp.label,
 		cwd:      s.policy.workspace,
 		policy:   s.policy,

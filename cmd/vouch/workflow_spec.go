@@ -5,7 +5,9 @@ import (
 	"fmt"
 
 	"vouch/agent"
+
 	"vouch/store"
+	"vouch/tool"
 	"vouch/workflow"
 )
 
@@ -51,12 +53,12 @@ type frozenTool struct {
 // frozenSkill is one enabled skill version with its content-addressed
 // files: the instructions and the declared resources, nothing else.
 type frozenSkill struct {
-	Name         string             `json:"name"`
-	Version      int                `json:"version"`
-	SHA256       string             `json:"sha256"`
-	Origin       string             `json:"origin"`
-	Instructions agent.FrozenFile   `json:"instructions"`
-	Resources    []agent.FrozenFile `json:"resources,omitempty"`
+	Name         string            `json:"name"`
+	Version      int               `json:"version"`
+	SHA256       string            `json:"sha256"`
+	Origin       string            `json:"origin"`
+	Instructions tool.FrozenFile   `json:"instructions"`
+	Resources    []tool.FrozenFile `json:"resources,omitempty"`
 	// ServerID and URI identify a skill served by an MCP server (SPEC I4);
 	// its SHA256 is then the approved set digest and Version the approval.
 	ServerID string `json:"server_id,omitempty"`
@@ -111,8 +113,8 @@ var errSkillMissing = errors.New("skill not installed")
 // into what the run reads: SKILL.md and the manifest-declared resources,
 // by content address, their content pinned in pin for the whole run.
 // Undeclared files are left out, so the model cannot see them (SPEC H5).
-func freezeSkills(db *store.DB, names []string, pin *pinnedBlobs) ([]agent.FrozenSkill, []frozenSkill, error) {
-	var run []agent.FrozenSkill
+func freezeSkills(db *store.DB, names []string, pin *pinnedBlobs) ([]tool.FrozenSkill, []frozenSkill, error) {
+	var run []tool.FrozenSkill
 	var rec []frozenSkill
 	for _, name := range names {
 		v, err := db.Skill(name, 0)
@@ -129,11 +131,11 @@ func freezeSkills(db *store.DB, names []string, pin *pinnedBlobs) ([]agent.Froze
 		for _, r := range v.Resources {
 			declared[r] = true
 		}
-		fs := agent.FrozenSkill{Name: v.Name, Origin: "local", Description: v.Description, SHA256: v.SHA256,
-			Instructions: agent.FrozenFile{Path: v.Files[0].Path, SHA256: v.Files[0].SHA256, Size: v.Files[0].Size}}
+		fs := tool.FrozenSkill{Name: v.Name, Origin: "local", Description: v.Description, SHA256: v.SHA256,
+			Instructions: tool.FrozenFile{Path: v.Files[0].Path, SHA256: v.Files[0].SHA256, Size: v.Files[0].Size}}
 		for _, f := range v.Files[1:] {
 			if declared[f.Path] {
-				fs.Resources = append(fs.Resources, agent.FrozenFile{Path: f.Path, SHA256: f.SHA256, Size: f.Size})
+				fs.Resources = append(fs.Resources, tool.FrozenFile{Path: f.Path, SHA256: f.SHA256, Size: f.Size})
 			}
 		}
 		if err := pin.pin(db, fs); err != nil {

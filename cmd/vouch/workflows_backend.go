@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"vouch/agent"
+
 	"vouch/safetext"
 	"vouch/store"
+	"vouch/tool"
 	"vouch/tui"
 	"vouch/workflow"
 )
@@ -234,7 +236,7 @@ func (w *workflowsTUI) ProfileTools(ctx context.Context, name string) (tui.ToolS
 }
 
 // toolTokens is what each tool costs inline, as the budget counts it.
-func toolTokens(tools []agent.Tool) map[string]int {
+func toolTokens(tools []tool.Tool) map[string]int {
 	plan := agent.PlanTools(agent.PlanInput{Tools: tools, Window: 1 << 30, Fraction: 1})
 	out := make(map[string]int, len(plan.Inline))
 	for _, t := range append(plan.Inline, plan.Deferred...) {

@@ -13,7 +13,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"vouch/agent"
+
 	"vouch/store"
+	"vouch/tool"
 	"vouch/tui"
 )
 
@@ -125,7 +127,7 @@ func (s *session) Close() error {
 }
 
 // builtinTools are vouch's own workspace tools: read, then write.
-func (s *session) builtinTools() []agent.Tool {
+func (s *session) builtinTools() []tool.Tool {
 	return append(s.workspace.Tools(), s.workspace.WriteTools()...)
 }
 
@@ -133,7 +135,7 @@ func (s *session) builtinTools() []agent.Tool {
 // tools (effects from the policy this run froze, SPEC B7, D1), less those
 // the person turned off for this conversation. While Agent Workflows is
 // off, only the built-in tools (SPEC H1).
-func (s *session) runTools() []agent.Tool {
+func (s *session) runTools() []tool.Tool {
 	convID, _ := s.current()
 	tools := s.builtinTools()
 	if s.workflowsOn() {

@@ -9,9 +9,9 @@ import (
 	"sort"
 	"strings"
 
-	"vouch/agent"
 	"vouch/mcpclient"
 	"vouch/store"
+	"vouch/tool"
 )
 
 // catalogStore keeps the MCP tool catalogs in the database (SPEC B5).
@@ -246,12 +246,12 @@ func (svc *mcpService) remove(ctx context.Context, id string) error {
 // conversation convID (Settings › Tools). It reads the database, never an
 // MCP server: a submission never waits on one (SPEC B5). An unreadable
 // selection offers nothing rather than everything.
-func enabledTools(db *store.DB, convID string, tools []agent.Tool) []agent.Tool {
+func enabledTools(db *store.DB, convID string, tools []tool.Tool) []tool.Tool {
 	off, err := db.DisabledTools(convID)
 	if err != nil {
 		return nil
 	}
-	var out []agent.Tool
+	var out []tool.Tool
 	for _, t := range tools {
 		if !off[t.Def().Identity] {
 			out = append(out, t)
@@ -294,7 +294,7 @@ type toolRow struct {
 
 // tools lists built-in and MCP tools with the wire names a run offering all
 // of them would freeze (SPEC C1, C2).
-func (svc *mcpService) tools(builtins []agent.Tool) []toolRow {
+func (svc *mcpService) tools(builtins []tool.Tool) []toolRow {
 	// The classification comes from the same snapshot a run would freeze
 	// (SPEC D1). Unreadable rules need no error here: that snapshot asks
 	// for everything and every summary says the policy could not be read.
@@ -314,7 +314,7 @@ func (svc *mcpService) tools(builtins []agent.Tool) []toolRow {
 	for i, r := range rows {
 		ids[i] = r.Identity
 	}
-	wire, err := agent.WireNames(ids)
+	wire, err := tool.WireNames(ids)
 	if err == nil {
 		inv := make(map[string]string, len(wire))
 		for w, id := range wire {
