@@ -167,8 +167,7 @@ func (fm *frontmatter) field(key string, line int, v *yaml.Node) error {
 			fm.Version = s
 		}
 	default:
-		lower := strings.ToLower(key)
-		if execKeys[lower] || strings.HasPrefix(lower, "mcp") || strings.Contains(lower, "hook") {
+		if isExecKey(key) { // stripExecKeys removed block-style ones before the scan
 			fm.Findings = append(fm.Findings, Finding{File: "SKILL.md", Line: line, Rule: RuleExecRequest, Action: ActionStripped,
 				Detail: fmt.Sprintf("frontmatter key %q asks for command execution, hooks or an MCP server; vouch never runs anything from a package, so it was removed", clip(key, 64))})
 			return nil

@@ -144,8 +144,12 @@ func (c *collector) scanLater(name string, data []byte) *scanned {
 	c.scans.Go(func() {
 		c.sem <- struct{}{}
 		defer func() { <-c.sem }()
+		var pre []Finding
+		if strings.EqualFold(path.Base(name), "skill.md") {
+			data, pre = stripExecKeys(data)
+		}
 		f, spans := scan(name, data)
-		res.findings, res.data = f, redact(data, spans)
+		res.findings, res.data = append(pre, f...), redact(data, spans)
 	})
 	return res
 }
