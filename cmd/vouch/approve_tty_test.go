@@ -13,6 +13,7 @@ import (
 
 	"vouch/agent"
 
+	"vouch/internal/app"
 	"vouch/internal/termtest"
 	"vouch/store"
 	"vouch/tool"
@@ -309,8 +310,8 @@ func TestApproveTTYErrorIsOneSentence(t *testing.T) {
 	}
 	var out runResultJSON
 	err := followRun(events, func(store.RunOutcome, string) {}, env{stdout: &stdout, stderr: &stderr}, ask, &out, false)
-	var xe *exitError
-	if !errors.As(err, &xe) || xe.code != exitApproval || !errors.Is(err, os.ErrClosed) {
+	var xe *app.Error
+	if !errors.As(err, &xe) || xe.Kind != app.ApprovalNeeded || !errors.Is(err, os.ErrClosed) {
 		t.Fatalf("got %v, want exit %d wrapping the cause", err, exitApproval)
 	}
 	msg := err.Error()

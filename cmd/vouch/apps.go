@@ -15,6 +15,7 @@ import (
 
 	"vouch/agent"
 
+	"vouch/internal/app"
 	"vouch/mcpclient"
 	"vouch/mcpclient/apps"
 	"vouch/tool"
@@ -31,7 +32,7 @@ import (
 // safe for concurrent use.
 type appsService struct {
 	mgr     *mcpclient.Manager
-	policy  *runPolicy
+	policy  *app.Policy
 	version string
 	getenv  func(string) string
 	now     func() time.Time
@@ -60,7 +61,7 @@ const maxAppViews = 8
 
 var _ tui.AppHost = (*appsService)(nil)
 
-func newAppsService(mgr *mcpclient.Manager, p *runPolicy, version string, getenv func(string) string) *appsService {
+func newAppsService(mgr *mcpclient.Manager, p *app.Policy, version string, getenv func(string) string) *appsService {
 	life, stop := context.WithCancel(context.Background())
 	return &appsService{mgr: mgr, policy: p, version: version, getenv: getenv, now: time.Now,
 		events: make(chan tui.AppEvent, 16), life: life, stop: stop}
@@ -81,9 +82,9 @@ func (s *appsService) publish(ctx context.Context, ev tui.AppEvent) bool {
 	return false
 }
 
-// wrap returns tools with every MCP tool bound to an app resource wrapped
+// Wrap returns tools with every MCP tool bound to an app resource wrapped
 // so that its calls open a view.
-func (s *appsService) wrap(tools []tool.Tool) []tool.Tool {
+func (s *appsService) Wrap(tools []tool.Tool) []tool.Tool {
 	out := make([]tool.Tool, len(tools))
 	for i, t := range tools {
 		out[i] = t
@@ -121,7 +122,7 @@ func (t *appTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, 
 		return t.inner.Call(ctx, args)
 	}
 	res, raw, err := t.s.mgr.CallRaw(ctx, t.entry.ServerID, t.entry.Name, args, mcpclient.CallOptions{
-		CorrelationID: corr, Effect: t.s.policy.effect(t.entry.Identity, t.entry.Digest), Reviewed: t.entry.Digest})
+		CorrelationID: corr, Effect: t.s.policy.Effect(t.entry.Identity, t.entry.Digest), Reviewed: t.entry.Digest})
 	if err != nil {
 		reason := err.Error()
 		outcome <- func(b *apps.Bridge) { b.SetToolCancelled(reason) }
@@ -305,7 +306,7 @@ func (s *appsService) CallTool(ctx context.Context, v apps.ViewInfo, ti mcpclien
 	}
 	call := agent.ToolCall{CorrelationID: uuid.NewString(), Identity: ti.Identity, Arguments: string(args)}
 	def := tool.Def{Identity: ti.Identity, Description: ti.Description}
-	g := agent.Gate{Decide: s.policy.decideNow(), Audit: s.policy.audit, Now: s.now,
+	g := agent.Gate{Decide: s.policy.DecideNow(), Audit: s.policy.Audit, Now: s.now,
 		Ask: func(req agent.ApprovalRequested) (agent.Decision, bool) {
 			reply := make(chan agent.Decision, 1)
 			req.Reply = reply
@@ -327,7 +328,7 @@ func (s *appsService) CallTool(ctx context.Context, v apps.ViewInfo, ti mcpclien
 		return nil, fmt.Errorf("%w: %s", apps.ErrDenied, res.Text)
 	}
 	_, raw, err := s.mgr.CallRaw(ctx, v.ServerID, ti.Name, args, mcpclient.CallOptions{
-		CorrelationID: call.CorrelationID, Effect: s.policy.effect(ti.Identity, ti.Digest), Reviewed: ti.Digest})
+		CorrelationID: call.CorrelationID, Effect: s.policy.Effect(ti.Identity, ti.Digest), Reviewed: ti.Digest})
 	return raw, err
 }
 
@@ -388,38 +389,4 @@ func (s *appsService) Close() error {
 		return viewer.Close()
 	}
 	return nil
-}
-
-// withApps wraps a run's MCP tools for views when the session serves apps.
-func (s *session) withApps(tools []tool.Tool) []tool.Tool {
-	if s.apps == nil {
-		return tools
-	}
-	return s.apps.wrap(tools)
-}
-
-// closeApps closes the apps service, if any.
-func (s *session) closeApps() error {
-	if s.apps == nil {
-		return nil
-	}
-	return s.apps.Close()
-}
-
-// describeAppTool describes an app-only tool for the approval pane: the
-// views may call tools that Tools never lists.
-func (s *session) describeAppTool(identity string) (tui.ToolDescription, bool) {
-	serverID, name, ok := mcpclient.ParseIdentity(identity)
-	if !ok {
-		return tui.ToolDescription{}, false
-	}
-	e, ok := s.mcp.mgr.AppTool(serverID, name)
-	if !ok {
-		return tui.ToolDescription{}, false
-	}
-	d := tui.ToolDescription{ServerName: e.ServerName, Title: e.Title, Claims: claims(e.Annotations)}
-	if st, ok := s.mcp.mgr.Server(serverID); ok {
-		d.ServerHost = hostOf(st.Config.URL)
-	}
-	return d, true
 }

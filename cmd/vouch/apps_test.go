@@ -49,10 +49,10 @@ func newAppsFixture(t *testing.T) *appsFixture {
 	}{{"clock", f.clock.URL}, {"other", f.other.URL}} {
 		cfg := mcpclient.NewServerConfig(srv.name, srv.url, "")
 		cfg.Active = true
-		if err := f.s.mcp.mgr.Put(cfg); err != nil {
+		if err := f.s.MCP().Manager().Put(cfg); err != nil {
 			t.Fatal(err)
 		}
-		if err := f.s.mcp.mgr.Refresh(context.Background(), cfg.ID, mcpclient.NonInteractive); err != nil {
+		if err := f.s.MCP().Manager().Refresh(context.Background(), cfg.ID, mcpclient.NonInteractive); err != nil {
 			t.Fatal(err)
 		}
 		if srv.name == "clock" {
@@ -60,10 +60,10 @@ func newAppsFixture(t *testing.T) *appsFixture {
 		}
 	}
 	env := map[string]string{"SSH_CONNECTION": "10.0.0.2 50000 10.0.0.1 22"}
-	f.svc = newAppsService(f.s.mcp.mgr, f.s.policy, "test", func(k string) string { return env[k] })
-	f.s.apps = f.svc
+	f.svc = newAppsService(f.s.MCP().Manager(), f.s.Policy(), "test", func(k string) string { return env[k] })
+	f.s.setApps(f.svc)
 	f.tools = map[string]tool.Tool{}
-	for _, tool := range f.s.withApps(f.s.mcp.mgr.AgentTools(nil)) {
+	for _, tool := range f.svc.Wrap(f.s.MCP().Manager().AgentTools(nil)) {
 		_, name, _ := mcpclient.ParseIdentity(tool.Def().Identity)
 		f.tools[name] = tool
 	}
@@ -177,7 +177,7 @@ func TestAppsServiceWiring(t *testing.T) {
 	if n := f.clock.Calls("clock_tick"); n != 1 {
 		t.Fatalf("clock_tick ran %d times, want 1", n)
 	}
-	recs, err := f.s.db.DecisionsFor(ask.Request.Call.CorrelationID)
+	recs, err := f.s.DB().DecisionsFor(ask.Request.Call.CorrelationID)
 	if err != nil || len(recs) != 1 || recs[0].Outcome != "allowed" || recs[0].By != "person" {
 		t.Fatalf("audit %+v, %v", recs, err)
 	}
@@ -193,7 +193,7 @@ func TestAppsServiceWiring(t *testing.T) {
 	if n := f.clock.Calls("clock_reset"); n != 0 {
 		t.Fatalf("a denied call ran")
 	}
-	if recs, _ := f.s.db.DecisionsFor(ask.Request.Call.CorrelationID); len(recs) != 1 || recs[0].Outcome != "denied" {
+	if recs, _ := f.s.DB().DecisionsFor(ask.Request.Call.CorrelationID); len(recs) != 1 || recs[0].Outcome != "denied" {
 		t.Fatalf("audit of the denial %+v", recs)
 	}
 

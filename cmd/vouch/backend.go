@@ -10,6 +10,7 @@ import (
 
 	"vouch/agent"
 
+	"vouch/internal/app"
 	"vouch/policy"
 	"vouch/store"
 	"vouch/tool"
@@ -37,7 +38,7 @@ type backendConfig struct {
 	// decide returns the policy frozen for one run; policyDigest the
 	// digest of the snapshot it froze last, which run history keeps.
 	decide       func() func(policy.Call) policy.Decision
-	policyDigest func() policyDigest
+	policyDigest func() app.PolicyDigest
 	// audit records every decision.
 	audit  func(policy.Record)
 	limits agent.Limits
@@ -244,9 +245,7 @@ func (b *backend) send(ctx context.Context, model, text string) (<-chan agent.Ev
 	}
 	rec := store.RunRecord{Kind: kind, Task: text}
 	b.mu.Lock()
-	if t, ok := b.cfg.transcript.(*storeTranscript); ok {
-		rec.ConversationID = t.convID
-	}
+	rec.ConversationID = app.ConversationOf(b.cfg.transcript)
 	b.mu.Unlock()
 	rr := &runRecorder{db: b.cfg.db, onErr: b.cfg.historyErr, rec: rec, digest: b.cfg.policyDigest}
 	return rr.follow(ctx, events), rr, nil

@@ -45,11 +45,17 @@ func openTestSession(t *testing.T, state string) *session {
 	return s
 }
 
+// transcriptOf is the transcript of s's current conversation.
+func transcriptOf(s *session) agent.Transcript {
+	_, t := s.Current()
+	return t
+}
+
 func storedMessages(t *testing.T, state string) []agent.Message {
 	t.Helper()
 	s := openTestSession(t, state)
 	defer func() { _ = s.Close() }()
-	msgs, err := s.transcript.Messages(context.Background())
+	msgs, err := transcriptOf(s).Messages(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +71,7 @@ func TestBackendStreamsAndPersists(t *testing.T) {
 	defer srv.Close()
 	state := t.TempDir()
 	s := openTestSession(t, state)
-	b := newBackend(backendConfig{db: s.db, transcript: s.transcript, modelURL: srv.URL(), tools: s.workspace.Tools(), limits: agent.DefaultLimits()})
+	b := newBackend(backendConfig{db: s.DB(), transcript: transcriptOf(s), modelURL: srv.URL(), tools: s.Workspace().Tools(), limits: agent.DefaultLimits()})
 
 	info, err := b.Info(context.Background())
 	if err != nil {
@@ -85,7 +91,7 @@ func TestBackendStreamsAndPersists(t *testing.T) {
 	if text != "Streamed **answer** from the scripted model." {
 		t.Fatalf("streamed text: got %q", text)
 	}
-	if m, ok, err := s.db.Setting(settingModel); err != nil || !ok || m != "m1" {
+	if m, ok, err := s.DB().Setting(settingModel); err != nil || !ok || m != "m1" {
 		t.Errorf("remembered model: got %q, %v, %v; want m1", m, ok, err)
 	}
 	if err := s.Close(); err != nil {
@@ -112,7 +118,7 @@ func TestBackendProbesLocalServers(t *testing.T) {
 	s := openTestSession(t, t.TempDir())
 	defer func() { _ = s.Close() }()
 
-	b := newBackend(backendConfig{transcript: s.transcript, candidates: []string{"http://127.0.0.1:9/v1", srv.URL()}})
+	b := newBackend(backendConfig{transcript: transcriptOf(s), candidates: []string{"http://127.0.0.1:9/v1", srv.URL()}})
 	info, err := b.Info(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +127,7 @@ func TestBackendProbesLocalServers(t *testing.T) {
 		t.Errorf("Info: got %+v, want the Ollama server at %s", info, srv.URL())
 	}
 
-	none := newBackend(backendConfig{transcript: s.transcript, candidates: []string{"http://127.0.0.1:9/v1"}})
+	none := newBackend(backendConfig{transcript: transcriptOf(s), candidates: []string{"http://127.0.0.1:9/v1"}})
 	_, err = none.Send(context.Background(), "m", "hi")
 	if !errors.Is(err, errNoServer) || !strings.Contains(err.Error(), "--model-url") {
 		t.Errorf("Send with no server: got %v, want errNoServer saying to pass --model-url", err)
@@ -154,7 +160,7 @@ func TestBackendFailuresKeepConversation(t *testing.T) {
 			defer srv.Close()
 			state := t.TempDir()
 			s := openTestSession(t, state)
-			b := newBackend(backendConfig{db: s.db, transcript: s.transcript, modelURL: srv.URL(), model: "m", limits: agent.DefaultLimits()})
+			b := newBackend(backendConfig{db: s.DB(), transcript: transcriptOf(s), modelURL: srv.URL(), model: "m", limits: agent.DefaultLimits()})
 			ch, err := b.Send(context.Background(), "m", "first")
 			if err != nil {
 				t.Fatal(err)
@@ -164,7 +170,7 @@ func TestBackendFailuresKeepConversation(t *testing.T) {
 			}
 			if tc.url != "" {
 				b.client = agent.NewClient(tc.url, "", nil)
-				b.chat = agent.NewChat(agent.ChatConfig{Client: b.client, Transcript: s.transcript, Limits: agent.DefaultLimits()})
+				b.chat = agent.NewChat(agent.ChatConfig{Client: b.client, Transcript: transcriptOf(s), Limits: agent.DefaultLimits()})
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -219,7 +225,7 @@ func TestBackendNewConversation(t *testing.T) {
 	cfg := s.backendConfig()
 	cfg.modelURL, cfg.model = srv.URL(), "m"
 	b := newBackend(cfg)
-	oldConv, _ := s.current()
+	oldConv, _ := s.Current()
 	for _, text := range []string{"first", "second"} {
 		ch, err := b.Send(context.Background(), "m", text)
 		if err != nil {
@@ -234,7 +240,7 @@ func TestBackendNewConversation(t *testing.T) {
 			}
 		}
 	}
-	newConv, _ := s.current()
+	newConv, _ := s.Current()
 	if newConv == oldConv {
 		t.Fatal("the conversation did not change")
 	}
@@ -245,7 +251,7 @@ func TestBackendNewConversation(t *testing.T) {
 	if len(hist) != 2 || hist[0].Content != "second" {
 		t.Fatalf("new conversation: got %+v, want only the second exchange", hist)
 	}
-	old, err := s.db.LastMessages(oldConv, 10)
+	old, err := s.DB().LastMessages(oldConv, 10)
 	if err != nil || len(old) != 2 || old[0].Content != "first" {
 		t.Fatalf("old conversation: got %+v, %v; want the first exchange kept", old, err)
 	}
@@ -257,11 +263,11 @@ func TestDescribeTool(t *testing.T) {
 	srv := mcpServer(t, mcptest.Options{})
 	s := openTestSession(t, t.TempDir())
 	defer func() { _ = s.Close() }()
-	rec, err := s.mcp.save(context.Background(), "", "Team tools", srv.URL, "", nil)
+	rec, err := s.MCP().Save(context.Background(), "", "Team tools", srv.URL, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.mcp.setActive(context.Background(), rec.ID, true); err != nil {
+	if err := s.MCP().SetActive(context.Background(), rec.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	b := newBackend(s.backendConfig())
@@ -302,7 +308,7 @@ func TestPolicyEditor(t *testing.T) {
 	if err := b.DeleteRule(ctx, rule.Identity); err == nil {
 		t.Fatal("deleting a missing rule: got nil error")
 	}
-	s.policy.audit(policy.Record{CorrelationID: "c1", Identity: rule.Identity, Outcome: policy.OutcomeDenied, By: "person", At: time.Now()})
+	s.Policy().Audit(policy.Record{CorrelationID: "c1", Identity: rule.Identity, Outcome: policy.OutcomeDenied, By: "person", At: time.Now()})
 	recs, err := b.RecentDecisions(ctx, 5)
 	if err != nil || len(recs) != 1 || recs[0].CorrelationID != "c1" || recs[0].ConversationID == "" {
 		t.Fatalf("RecentDecisions: got %+v, %v", recs, err)
@@ -332,12 +338,12 @@ func TestToolSelectionCoversBuiltins(t *testing.T) {
 	if err := ts.SetToolEnabled(context.Background(), agent.IdentityFSWrite, false); err != nil {
 		t.Fatal(err)
 	}
-	for _, tool := range s.runTools() {
+	for _, tool := range s.RunTools() {
 		if tool.Def().Identity == agent.IdentityFSWrite {
 			t.Fatal("a tool turned off is still offered")
 		}
 	}
-	if n := len(s.runTools()); n != len(s.builtinTools())-1 {
-		t.Fatalf("offered %d tools, want every other built-in (%d)", n, len(s.builtinTools())-1)
+	if n := len(s.RunTools()); n != len(s.BuiltinTools())-1 {
+		t.Fatalf("offered %d tools, want every other built-in (%d)", n, len(s.BuiltinTools())-1)
 	}
 }

@@ -9,12 +9,13 @@ import (
 	"io"
 	"os"
 	"strings"
+	"vouch/internal/app"
 
 	"golang.org/x/term"
 )
 
 // version is vouch's version, reported to MCP servers and by 'vouch version'.
-const version = "0.1.0-dev"
+const version = app.Version
 
 func runVersion(_ context.Context, g *globals, args []string, e env) error {
 	if err := parseSub(subFlags("version", g), args); err != nil {
@@ -67,17 +68,23 @@ func (g *globals) register(fs *flag.FlagSet, e env) {
 	fs.StringVar(&g.model, "model", e.getenv("VOUCH_MODEL"), "model name (env VOUCH_MODEL)")
 }
 
-// exitError carries an exit code and one sentence for stderr.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-func fail(code int, format string, args ...any) error {
-	return &exitError{code: code, err: fmt.Errorf(format, args...)}
+// exitCode maps the kind of the application's error err to an exit code
+// of SPEC M.
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	switch app.KindOf(err) {
+	case app.Usage:
+		return exitUsage
+	case app.Rejected:
+		return exitRejected
+	case app.ApprovalNeeded:
+		return exitApproval
+	case app.Unavailable:
+		return exitUnavailable
+	}
+	return exitFailure
 }
 
 // command is one subcommand.
@@ -147,7 +154,7 @@ func run(ctx context.Context, args []string, e env) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return report(usage(e.stdout), e)
 		}
-		return report(fail(exitUsage, "%v; run 'vouch help' for usage", err), e)
+		return report(app.Errorf(app.Usage, "%v; run 'vouch help' for usage", err), e)
 	}
 	rest := fs.Args()
 	var err error
@@ -171,7 +178,7 @@ func dispatch(ctx context.Context, g *globals, name string, args []string, e env
 			return c.run(ctx, g, args, e)
 		}
 	}
-	return fail(exitUsage, "unknown command %q; run 'vouch help' for the list", name)
+	return app.Errorf(app.Usage, "unknown command %q; run 'vouch help' for the list", name)
 }
 
 // asksHelp reports whether a command's arguments ask for its help: -h,
@@ -207,11 +214,7 @@ func report(err error, e env) int {
 	if err == nil {
 		return exitOK
 	}
-	code := exitFailure
-	var xe *exitError
-	if errors.As(err, &xe) {
-		code = xe.code
-	}
+	code := exitCode(err)
 	msg := strings.TrimSpace(err.Error())
 	if !strings.HasSuffix(msg, ".") {
 		msg += "."
@@ -234,10 +237,10 @@ func subFlags(name string, g *globals) *flag.FlagSet {
 
 func parseSub(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
-		return fail(exitUsage, "%s: %v; run 'vouch help' for usage", fs.Name(), err)
+		return app.Errorf(app.Usage, "%s: %v; run 'vouch help' for usage", fs.Name(), err)
 	}
 	if fs.NArg() > 0 {
-		return fail(exitUsage, "%s: unexpected argument %q; run 'vouch help' for usage", fs.Name(), fs.Arg(0))
+		return app.Errorf(app.Usage, "%s: unexpected argument %q; run 'vouch help' for usage", fs.Name(), fs.Arg(0))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/app"
 	"vouch/mcpclient/mcptest"
 	"vouch/tui"
 )
@@ -32,7 +33,7 @@ func runDemo(ctx context.Context, g *globals, args []string, e env) error {
 		return err
 	}
 	if !e.isTerminal {
-		return fail(exitUsage, "vouch demo needs a terminal; run it in one")
+		return app.Errorf(app.Usage, "vouch demo needs a terminal; run it in one")
 	}
 	tmp, err := os.MkdirTemp("", "vouch-demo-")
 	if err != nil {
@@ -73,12 +74,12 @@ func addDemoServer(ctx context.Context, s *session) error {
 	if err != nil {
 		return fmt.Errorf("start the demo MCP server: %w", err)
 	}
-	s.closers = append(s.closers, srv.Close)
-	rec, err := s.mcp.save(ctx, "", "demo tools", srv.URL, "", nil)
+	s.AddCloser(srv.Close)
+	rec, err := s.MCP().Save(ctx, "", "demo tools", srv.URL, "", nil)
 	if err != nil {
 		return err
 	}
-	return s.mcp.setActive(ctx, rec.ID, true)
+	return s.MCP().SetActive(ctx, rec.ID, true)
 }
 
 func writeDemoFiles(dir string) error {

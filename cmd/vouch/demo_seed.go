@@ -41,10 +41,10 @@ func seedDemo(ctx context.Context, s *session, dir string) error {
 	if err := writeFiles(pkg, demoSkill()); err != nil {
 		return fmt.Errorf("write the demo skill: %w", err)
 	}
-	if _, _, err := installSkill(ctx, s.db, importSkill, pkg, tui.SkillInstallOptions{}); err != nil {
+	if _, _, err := installSkill(ctx, s.DB(), importSkill, pkg, tui.SkillInstallOptions{}); err != nil {
 		return fmt.Errorf("install the demo skill: %w", err)
 	}
-	ps := &profileService{db: s.db}
+	ps := &profileService{db: s.DB()}
 	def := `{"name":"notes-writer","kind":"role","description":"Writes notes and release notes in the workspace.",` +
 		`"role":{"instructions":"You write concise notes. Read the workspace before writing, and write only what the person asked for."}}`
 	if _, err := ps.addDefinition([]byte(def)); err != nil {

@@ -20,7 +20,7 @@ func TestSeedDemo(t *testing.T) {
 	if err := seedDemo(t.Context(), s, t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
-	v, err := s.db.Skill("release-notes", 0)
+	v, err := s.DB().Skill("release-notes", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,14 +30,14 @@ func TestSeedDemo(t *testing.T) {
 	if !slices.Equal(v.Resources, []string{"references/style.md"}) || !slices.Equal(v.RequestedTools, []string{agent.IdentityFSRead}) {
 		t.Errorf("resources %v, requested %v", v.Resources, v.RequestedTools)
 	}
-	p, err := s.db.Profile("notes", 0)
+	p, err := s.DB().Profile("notes", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p.Definition != "notes-writer" || !slices.Equal(p.Skills, []string{"release-notes"}) || len(p.Tools) != 3 {
 		t.Errorf("profile %+v", p)
 	}
-	if rules, err := s.db.PolicyRules(); err != nil || len(rules) != 0 {
+	if rules, err := s.DB().PolicyRules(); err != nil || len(rules) != 0 {
 		t.Errorf("seeding made policy rules %v (%v)", rules, err)
 	}
 }

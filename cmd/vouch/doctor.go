@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"vouch/agent"
@@ -113,8 +112,8 @@ func doctorMCP(ctx context.Context, g *globals, e env, db doctorDatabase) ([]ser
 	}
 	var rows []serverJSON
 	err := withState(ctx, g, e, func(s *state) error {
-		s.mcp.mgr.WarmAll(ctx)
-		for _, st := range s.mcp.mgr.Servers() {
+		s.MCP().Manager().WarmAll(ctx)
+		for _, st := range s.MCP().Manager().Servers() {
 			rows = append(rows, serverRow(st))
 		}
 		return nil
@@ -194,16 +193,4 @@ func printDoctor(w io.Writer, rep doctorReport) error {
 		}
 	}
 	return tw.Flush("report")
-}
-
-// resolveStateDir returns --state-dir, VOUCH_STATE_DIR, or the XDG default.
-func resolveStateDir(g *globals) (string, error) {
-	if strings.TrimSpace(g.stateDir) != "" {
-		return g.stateDir, nil
-	}
-	dir, err := store.DefaultStateDir()
-	if err != nil {
-		return "", fmt.Errorf("find the state directory (pass --state-dir): %w", err)
-	}
-	return dir, nil
 }

@@ -8,16 +8,17 @@ import (
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/app"
 	"vouch/mcpclient"
 	"vouch/mcpclient/mcptest"
 	"vouch/policy"
 )
 
 // toolRowOf returns identity's row of `vouch tools --json`.
-func toolRowOf(t *testing.T, state, identity string) toolRow {
+func toolRowOf(t *testing.T, state, identity string) app.ToolRow {
 	t.Helper()
 	out, _ := cli(t, state, "", exitOK, "tools", "--json")
-	var rows []toolRow
+	var rows []app.ToolRow
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatalf("tools --json: %v\n%s", err, out)
 	}
@@ -27,7 +28,7 @@ func toolRowOf(t *testing.T, state, identity string) toolRow {
 		}
 	}
 	t.Fatalf("tools --json has no %s:\n%s", identity, out)
-	return toolRow{}
+	return app.ToolRow{}
 }
 
 // ruleOf returns identity's rule of `vouch policy list --json`.
@@ -209,7 +210,7 @@ func TestTUIClassifyPins(t *testing.T) {
 	cache := func(desc string) mcpclient.ToolInfo {
 		tool := mcpclient.ToolInfo{Name: "lookup", Description: desc, Identity: id,
 			InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: map[string]any{"readOnlyHint": true}}
-		if err := (catalogStore{s.db}).SaveCatalog(ctx, mcpclient.Catalog{ServerID: sid, Tools: []mcpclient.ToolInfo{tool}}); err != nil {
+		if err := app.NewCatalogStore(s.DB()).SaveCatalog(ctx, mcpclient.Catalog{ServerID: sid, Tools: []mcpclient.ToolInfo{tool}}); err != nil {
 			t.Fatal(err)
 		}
 		return tool
@@ -245,54 +246,5 @@ func TestTUIClassifyPins(t *testing.T) {
 	}
 	if ch, _ := b.ChangedTools(ctx); ch[id] {
 		t.Error("re-classified, the tool is still marked changed")
-	}
-}
-
-// fakeDefs serves one digest and pin per identity.
-type fakeDefs map[string]policy.Pin
-
-func (f fakeDefs) Served(id string) string { return f[id].Digest }
-func (f fakeDefs) ServedPin(id string) (policy.Pin, bool) {
-	p, ok := f[id]
-	return p, ok
-}
-
-// TestDeciderReadsServedDefinition (SPEC D8): the one decision function
-// that chat runs, deferred tool_invoke calls, profile runs and MCP App
-// view calls share takes the served definition from the catalog, never
-// from the caller, and hands the pane both definitions when they differ.
-func TestDeciderReadsServedDefinition(t *testing.T) {
-	s := openTestSession(t, t.TempDir())
-	defer func() { _ = s.Close() }()
-	db := s.db
-	const id = "mcp:0b0c5a52-8d3e-4f7e-9a53-1f2a3b4c5d6e:lookup"
-	def := policy.Definition{Name: "lookup", Description: "Look up a key.", InputSchema: json.RawMessage(`{"type":"object"}`)}
-	orig, err := policy.PinOf(def)
-	if err != nil {
-		t.Fatal(err)
-	}
-	def.Description = mcptest.RugPullDescription
-	pulled, err := policy.PinOf(def)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rule := policy.Rule{Identity: id, Class: policy.Allow, Effect: policy.ReadOnly, Pin: &orig}
-	if err := db.PutPolicyRule(ruleToStore(rule)); err != nil {
-		t.Fatal(err)
-	}
-	p := newRunPolicy(db, t.TempDir(), nil)
-	p.defs = fakeDefs{id: pulled}
-	decide := p.freeze()
-	// A caller claiming the pinned digest changes nothing.
-	d := decide(policy.Call{Identity: id, Arguments: json.RawMessage(`{}`), Definition: orig.Digest})
-	if d.Verdict != policy.VerdictAsk || d.Changed == nil || d.Changed.Pinned != orig.Definition || d.Changed.Served != pulled.Definition {
-		t.Fatalf("changed tool: %+v, want ask with both definitions", d)
-	}
-	if e := p.effect(id, pulled.Digest); e != mcpclient.EffectMutating {
-		t.Errorf("effect of the changed tool: %v, want mutating", e)
-	}
-	p.defs = fakeDefs{id: orig}
-	if d := p.decideNow()(policy.Call{Identity: id, Arguments: json.RawMessage(`{}`)}); d.Verdict != policy.VerdictAllow {
-		t.Errorf("served as pinned (an app view's call): %+v, want allow", d)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"vouch/agent"
 
+	"vouch/internal/app"
 	"vouch/mcpclient"
 	"vouch/safetext"
 	"vouch/tool"
@@ -62,7 +63,7 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 		return err
 	}
 	if *window < 0 {
-		return fail(exitUsage, "--context must be a positive number of tokens")
+		return app.Errorf(app.Usage, "--context must be a positive number of tokens")
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -75,10 +76,10 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 			if err != nil {
 				return err
 			}
-			if on, err := s.db.WorkflowsEnabled(); err != nil {
+			if on, err := s.DB().WorkflowsEnabled(); err != nil {
 				return err
 			} else if !on {
-				return &exitError{code: exitFailure, err: errWorkflowsOff}
+				return app.Wrap(app.Failure, errWorkflowsOff)
 			}
 			prof = &p
 			if p.Workspace != "" {
@@ -90,15 +91,15 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 			return fmt.Errorf("open the workspace: %w", err)
 		}
 		defer func() { _ = ws.Close() }()
-		s.mcp.mgr.WarmAll(ctx)
-		mcpTools := s.mcp.mgr.AgentTools(func(string, string) mcpclient.Effect { return mcpclient.EffectMutating })
+		s.MCP().Manager().WarmAll(ctx)
+		mcpTools := s.MCP().Manager().AgentTools(func(string, string) mcpclient.Effect { return mcpclient.EffectMutating })
 		all := append(append(ws.Tools(), ws.WriteTools()...), mcpTools...)
 		var tools []tool.Tool
 		var unavailable []string
 		if prof != nil {
 			tools, unavailable = agent.AllowedTools(all, prof.Tools) // as a run offers them
 		} else {
-			tools = enabledTools(s.db, latestConversation(s), all)
+			tools = app.EnabledTools(s.DB(), latestConversation(s), all)
 		}
 		fraction := agent.DefaultToolBudget
 		if prof != nil && prof.ToolBudget > 0 {
@@ -124,19 +125,19 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 				}
 			}
 		}
-		snap, _ := loadSnapshot(s.db, cwd)
+		snap, _ := app.LoadSnapshot(s.DB(), cwd)
 		// Decided as a run decides: against the definitions served now (SPEC D8).
-		rp := newRunPolicy(s.db, cwd, nil)
-		rp.defs = s.mcp.mgr
-		plan := agent.PlanTools(agent.PlanInput{Tools: tools, Window: out.Window, Fraction: fraction, AsksPerson: agent.AsksPersonFrom(rp.decider(snap)),
-			Count: count, Label: s.mcp.label})
+		rp := app.NewPolicy(s.DB(), cwd, nil)
+		rp.SetServed(s.MCP().Manager())
+		plan := agent.PlanTools(agent.PlanInput{Tools: tools, Window: out.Window, Fraction: fraction, AsksPerson: agent.AsksPersonFrom(rp.Decider(snap)),
+			Count: count, Label: s.MCP().Label})
 		out.Fraction, out.Budget, out.Sent, out.AllInline = fraction, plan.Budget, plan.SentTokens(), plan.AllInlineTokens
 		out.MetaTokens, out.ListingTokens, out.Fits, out.Meta = plan.MetaTokens, plan.ListingTokens, plan.Fits, plan.Meta
 		if plan.Err != nil {
 			out.Error = plan.Err.Error()
 		}
 		if prof != nil {
-			def, err := s.db.Definition(prof.Definition, prof.DefinitionRevision)
+			def, err := s.DB().Definition(prof.Definition, prof.DefinitionRevision)
 			if err != nil {
 				return err
 			}
@@ -202,7 +203,7 @@ func printPlan(e env, p planJSON) error {
 
 // latestConversation is the conversation the TUI would open, or "".
 func latestConversation(s *state) string {
-	conv, ok, err := s.db.LatestConversation()
+	conv, ok, err := s.DB().LatestConversation()
 	if err != nil || !ok {
 		return ""
 	}
@@ -230,7 +231,7 @@ func resolveModel(ctx context.Context, g *globals, s *state, prof *workflow.Prof
 		model = prof.Model
 	}
 	if model == "" {
-		if m, ok, err := s.db.Setting(settingModel); err == nil && ok {
+		if m, ok, err := s.DB().Setting(settingModel); err == nil && ok {
 			model = m
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"vouch/internal/app"
 	"vouch/policy"
 	"vouch/store"
 	"vouch/tui"
@@ -27,7 +28,7 @@ func (b *backend) Rules(context.Context) ([]policy.Rule, error) {
 	}
 	out := make([]policy.Rule, len(stored))
 	for i, r := range stored {
-		out[i] = ruleFromStore(r)
+		out[i] = app.RuleFromStore(r)
 	}
 	return out, nil
 }
@@ -40,7 +41,7 @@ func (b *backend) SaveRule(_ context.Context, r policy.Rule) error {
 	if b.cfg.db == nil {
 		return errNoDatabase
 	}
-	pin, err := cachedPin(b.cfg.db, r.Identity)
+	pin, err := app.CachedPin(b.cfg.db, r.Identity)
 	if err != nil {
 		return err
 	}
@@ -49,7 +50,7 @@ func (b *backend) SaveRule(_ context.Context, r policy.Rule) error {
 		return err
 	}
 	r.Updated = time.Now()
-	if err := b.cfg.db.PutPolicyRule(ruleToStore(r)); err != nil {
+	if err := b.cfg.db.PutPolicyRule(app.RuleToStore(r)); err != nil {
 		return fmt.Errorf("save the rule: %w", err)
 	}
 	return nil
@@ -61,7 +62,7 @@ func (b *backend) ChangedTools(context.Context) (map[string]bool, error) {
 	if b.cfg.db == nil {
 		return nil, errNoDatabase
 	}
-	return changedTools(b.cfg.db)
+	return app.ChangedTools(b.cfg.db)
 }
 
 // DeleteRule removes a rule; the tool then follows the defaults again.
@@ -87,7 +88,7 @@ func (b *backend) RecentDecisions(_ context.Context, n int) ([]policy.Record, er
 	}
 	out := make([]policy.Record, len(recs))
 	for i, r := range recs {
-		out[i] = recordFromStore(r)
+		out[i] = app.RecordFromStore(r)
 	}
 	return out, nil
 }

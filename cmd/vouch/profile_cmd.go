@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vouch/internal/app"
 	"vouch/safetext"
 	"vouch/store"
 	"vouch/workflow"
@@ -78,14 +79,14 @@ func (f *profileFlags) apply(p *workflow.Profile) error {
 	}
 	if set["context"] {
 		if *f.context <= 0 {
-			return fail(exitUsage, "--context must be a positive number of tokens, e.g. 8192")
+			return app.Errorf(app.Usage, "--context must be a positive number of tokens, e.g. 8192")
 		}
 		p.ContextWindow = *f.context
 	}
 	if set["temperature"] {
 		t, err := strconv.ParseFloat(*f.temperature, 64)
 		if err != nil || t < 0 || t > 2 {
-			return fail(exitUsage, "--temperature %q must be a number from 0 to 2", *f.temperature)
+			return app.Errorf(app.Usage, "--temperature %q must be a number from 0 to 2", *f.temperature)
 		}
 		p.Temperature = &t
 	}
@@ -94,7 +95,7 @@ func (f *profileFlags) apply(p *workflow.Profile) error {
 	}
 	if set["tool-budget"] {
 		if *f.toolBudget <= 0 || *f.toolBudget > 1 {
-			return fail(exitUsage, "--tool-budget must be a fraction above 0 and at most 1, e.g. 0.25")
+			return app.Errorf(app.Usage, "--tool-budget must be a fraction above 0 and at most 1, e.g. 0.25")
 		}
 		p.ToolBudget = *f.toolBudget
 	}
@@ -122,12 +123,12 @@ func (f *profileFlags) apply(p *workflow.Profile) error {
 	switch {
 	case *f.noSchedule:
 		if set["every"] || set["cron"] || set["task"] {
-			return fail(exitUsage, "--no-schedule removes the schedule; drop --every, --cron and --task")
+			return app.Errorf(app.Usage, "--no-schedule removes the schedule; drop --every, --cron and --task")
 		}
 		p.Schedule = nil
 	case set["every"] || set["cron"]:
 		if set["every"] && set["cron"] {
-			return fail(exitUsage, "a schedule is either --every or --cron, not both")
+			return app.Errorf(app.Usage, "a schedule is either --every or --cron, not both")
 		}
 		s := workflow.Schedule{Every: *f.every, Cron: *f.cron}
 		if p.Schedule != nil {
@@ -139,12 +140,12 @@ func (f *profileFlags) apply(p *workflow.Profile) error {
 		p.Schedule = &s
 	case set["task"]:
 		if p.Schedule == nil {
-			return fail(exitUsage, "--task goes with a schedule; add --every DURATION or --cron EXPR")
+			return app.Errorf(app.Usage, "--task goes with a schedule; add --every DURATION or --cron EXPR")
 		}
 		p.Schedule.Task = *f.task
 	}
 	if p.Schedule != nil && strings.TrimSpace(p.Schedule.Task) == "" {
-		return fail(exitUsage, "a schedule needs --task TEXT: what the scheduled run should do")
+		return app.Errorf(app.Usage, "a schedule needs --task TEXT: what the scheduled run should do")
 	}
 	return nil
 }
@@ -153,13 +154,13 @@ func (f *profileFlags) apply(p *workflow.Profile) error {
 // (SPEC H2, M).
 func runProfileCmd(ctx context.Context, g *globals, args []string, e env) error {
 	if len(args) == 0 {
-		return fail(exitUsage, "vouch profile needs a subcommand: list, show, create, edit or remove")
+		return app.Errorf(app.Usage, "vouch profile needs a subcommand: list, show, create, edit or remove")
 	}
 	sub := args[0]
 	switch sub {
 	case "list", "show", "create", "edit", "remove":
 	default:
-		return fail(exitUsage, "unknown subcommand 'vouch profile %s'; use list, show, create, edit or remove", sub)
+		return app.Errorf(app.Usage, "unknown subcommand 'vouch profile %s'; use list, show, create, edit or remove", sub)
 	}
 	f := newProfileFlags(sub, g)
 	pos, err := parseInterleaved(f.fs, args[1:])
@@ -169,17 +170,17 @@ func runProfileCmd(ctx context.Context, g *globals, args []string, e env) error 
 	name := ""
 	if sub != "list" {
 		if len(pos) != 1 {
-			return fail(exitUsage, "vouch profile %s needs exactly one profile name", sub)
+			return app.Errorf(app.Usage, "vouch profile %s needs exactly one profile name", sub)
 		}
 		name = pos[0]
 	} else if len(pos) > 0 {
-		return fail(exitUsage, "vouch profile list: unexpected argument %q", pos[0])
+		return app.Errorf(app.Usage, "vouch profile list: unexpected argument %q", pos[0])
 	}
 	return withState(ctx, g, e, func(s *state) error {
 		ps := s.profiles()
 		switch sub {
 		case "list":
-			return profileList(e, s.db, *f.asJSON)
+			return profileList(e, s.DB(), *f.asJSON)
 		case "show":
 			p, err := ps.profile(name)
 			if err != nil {
@@ -202,7 +203,7 @@ func runProfileCmd(ctx context.Context, g *globals, args []string, e env) error 
 				return err
 			}
 		} else if *f.definition == "" {
-			return fail(exitUsage, "vouch profile create needs --definition D ('vouch definition list' shows them)")
+			return app.Errorf(app.Usage, "vouch profile create needs --definition D ('vouch definition list' shows them)")
 		}
 		if err := f.apply(&p); err != nil {
 			return err
@@ -217,9 +218,9 @@ func runProfileCmd(ctx context.Context, g *globals, args []string, e env) error 
 
 // profiles returns the profile service over this state.
 func (s *state) profiles() *profileService {
-	return &profileService{db: s.db, knownTools: func() []string {
+	return &profileService{db: s.DB(), knownTools: func() []string {
 		ids := builtinIdentities()
-		for _, t := range s.mcp.mgr.Tools() {
+		for _, t := range s.MCP().Manager().Tools() {
 			ids = append(ids, t.Identity)
 		}
 		return ids
@@ -307,7 +308,7 @@ func orDefault(s, d string) string {
 // and kept with every revision (SPEC H2).
 func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error {
 	if len(args) == 0 {
-		return fail(exitUsage, "vouch definition needs a subcommand: add, list, show or remove")
+		return app.Errorf(app.Usage, "vouch definition needs a subcommand: add, list, show or remove")
 	}
 	sub := args[0]
 	fs := subFlags("definition "+sub, g)
@@ -322,10 +323,10 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 		want = 0
 	case "add", "show", "remove":
 	default:
-		return fail(exitUsage, "unknown subcommand 'vouch definition %s'; use add, list, show or remove", sub)
+		return app.Errorf(app.Usage, "unknown subcommand 'vouch definition %s'; use add, list, show or remove", sub)
 	}
 	if len(pos) != want {
-		return fail(exitUsage, "vouch definition %s takes %d argument(s), not %d", sub, want, len(pos))
+		return app.Errorf(app.Usage, "vouch definition %s takes %d argument(s), not %d", sub, want, len(pos))
 	}
 	return withDB(g, func(db *store.DB) error {
 		ps := &profileService{db: db}
@@ -347,7 +348,7 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 		case "show":
 			d, err := db.Definition(pos[0], 0)
 			if err != nil {
-				return fail(exitUsage, "no definition is named %q; 'vouch definition list' shows them", pos[0])
+				return app.Errorf(app.Usage, "no definition is named %q; 'vouch definition list' shows them", pos[0])
 			}
 			return writeJSON(e.stdout, d)
 		case "remove":
@@ -390,7 +391,7 @@ const maxDefinitionFile = 256 << 10
 func readDefinitionFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fail(exitUsage, "cannot read %s (%v); pass the path of a definition JSON file", path, err)
+		return nil, app.Errorf(app.Usage, "cannot read %s (%v); pass the path of a definition JSON file", path, err)
 	}
 	defer func() { _ = f.Close() }()
 	data, err := io.ReadAll(io.LimitReader(f, maxDefinitionFile+1))
@@ -398,7 +399,7 @@ func readDefinitionFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	if len(data) > maxDefinitionFile {
-		return nil, fail(exitRejected, "%s is larger than %d KiB; a definition is a small JSON file", path, maxDefinitionFile>>10)
+		return nil, app.Errorf(app.Rejected, "%s is larger than %d KiB; a definition is a small JSON file", path, maxDefinitionFile>>10)
 	}
 	return data, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"vouch/agent"
+	"vouch/internal/app"
 	"vouch/safetext"
 	"vouch/store"
 )
@@ -54,13 +55,13 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	}
 	task := strings.TrimSpace(strings.Join(pos, " "))
 	if task == "" {
-		return fail(exitUsage, "vouch run needs a task, e.g. vouch run \"summarise README.md\"")
+		return app.Errorf(app.Usage, "vouch run needs a task, e.g. vouch run \"summarise README.md\"")
 	}
 	var tty *os.File
 	if *approveTTY {
 		tty, err = os.OpenFile("/dev/tty", os.O_RDWR, 0)
 		if err != nil {
-			return fail(exitUsage, "--approve-tty needs a terminal, and /dev/tty cannot be opened (%v); run without it to stop at the first approval", err)
+			return app.Errorf(app.Usage, "--approve-tty needs a terminal, and /dev/tty cannot be opened (%v); run without it to stop at the first approval", err)
 		}
 		defer func() { _ = tty.Close() }()
 	}
@@ -74,33 +75,33 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 		// (SPEC D3) and discards type-ahead before each question (SPEC D7).
 		ask = newTTYPrompt(tty, s.describeTool).approver(ctx)
 	}
-	on, err := s.db.WorkflowsEnabled()
+	on, err := s.DB().WorkflowsEnabled()
 	if err != nil {
 		return errors.Join(err, s.Close())
 	}
 	name := *profile
 	if name == "" && on {
-		if _, err := s.db.Profile(defaultProfile, 0); err == nil {
+		if _, err := s.DB().Profile(defaultProfile, 0); err == nil {
 			name = defaultProfile
 		}
 	}
 	if name != "" && !on {
-		return errors.Join(&exitError{code: exitFailure, err: errWorkflowsOff}, s.Close())
+		return errors.Join(app.Wrap(app.Failure, errWorkflowsOff), s.Close())
 	}
 	// Headless runs have nobody to wait for warming in the background:
 	// refresh active servers now, bounded by the per-server timeout. With
 	// Agent Workflows off no MCP tool is offered, so none is contacted.
 	if on {
-		s.mcp.mgr.WarmAll(ctx)
+		s.MCP().Manager().WarmAll(ctx)
 	}
 	model := g.model
 	if model == "" {
-		if m, ok, err := s.db.Setting(settingModel); err == nil && ok {
+		if m, ok, err := s.DB().Setting(settingModel); err == nil && ok {
 			model = m
 		}
 	}
 	if name == "" {
-		if _, err := s.newConversation(); err != nil {
+		if _, err := s.NewConversation(); err != nil {
 			return errors.Join(err, s.Close())
 		}
 	}
@@ -139,11 +140,11 @@ func headlessRun(ctx context.Context, b *backend, task string, e env, ask approv
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if _, err := b.Info(ctx); err != nil {
-		return &exitError{code: exitUnavailable, err: err}
+		return app.Wrap(app.Unavailable, err)
 	}
 	events, rr, err := b.send(ctx, "", task)
 	if err != nil {
-		return &exitError{code: exitUnavailable, err: err}
+		return app.Wrap(app.Unavailable, err)
 	}
 	stop := func(o store.RunOutcome, reason string) { cancel() }
 	if rr != nil {
@@ -202,17 +203,17 @@ func followRun(events <-chan agent.Event, stop func(store.RunOutcome, string), e
 				continue
 			}
 			if ask == nil {
-				stopped = &exitError{code: exitApproval, err: fmt.Errorf(
+				stopped = app.Wrap(app.ApprovalNeeded, fmt.Errorf(
 					"%s needs approval (correlation ID %s); nothing was executed — classify it with 'vouch policy set', or run again with --approve-tty",
-					safetext.Line(ev.Call.Identity, 100), ev.Call.CorrelationID)}
+					safetext.Line(ev.Call.Identity, 100), ev.Call.CorrelationID))
 				out.CorrelationID = ev.Call.CorrelationID
 				stop(store.RunWaitingApproval, stopped.Error())
 				continue
 			}
 			d, err := ask(ev)
 			if err != nil {
-				stopped = &exitError{code: exitApproval, err: fmt.Errorf("could not ask about %s on the terminal (correlation ID %s): %w; nothing was executed — run it again from a terminal you can type in, or classify the tool with 'vouch policy set'",
-					safetext.Line(ev.Call.Identity, 100), ev.Call.CorrelationID, err)}
+				stopped = app.Wrap(app.ApprovalNeeded, fmt.Errorf("could not ask about %s on the terminal (correlation ID %s): %w; nothing was executed — run it again from a terminal you can type in, or classify the tool with 'vouch policy set'",
+					safetext.Line(ev.Call.Identity, 100), ev.Call.CorrelationID, err))
 				out.CorrelationID = ev.Call.CorrelationID
 				stop(store.RunWaitingApproval, stopped.Error())
 				continue
@@ -232,7 +233,7 @@ func followRun(events <-chan agent.Event, stop func(store.RunOutcome, string), e
 	out.Answer = strings.TrimSpace(answer.String())
 	if stopped != nil {
 		out.Outcome = string(store.RunFailed)
-		if xe := (*exitError)(nil); errors.As(stopped, &xe) && xe.code == exitApproval {
+		if app.KindOf(stopped) == app.ApprovalNeeded {
 			out.Outcome = string(store.RunWaitingApproval)
 		}
 		return stopped
@@ -243,7 +244,7 @@ func followRun(events <-chan agent.Event, stop func(store.RunOutcome, string), e
 		return nil
 	case agent.StopError:
 		if errors.Is(done.Err, agent.ErrUnreachable) || errors.Is(done.Err, agent.ErrTimeout) {
-			return &exitError{code: exitUnavailable, err: done.Err}
+			return app.Wrap(app.Unavailable, done.Err)
 		}
 		return done.Err
 	case agent.StopLimit:

@@ -3,12 +3,13 @@ package main
 import (
 	"unicode/utf8"
 
-	"vouch/agent"
+	"vouch/internal/app"
+	"vouch/internal/panics"
 	"vouch/store"
 )
 
 // A panic in code that runs a model, a tool or a server never takes the
-// session down: agent.Recover turns it into an *agent.InternalError, the
+// session down: panics.Recover turns it into an *panics.InternalError, the
 // run (or the start of one) is recorded failed with that sentence, and its
 // stack goes into the run's events (SPEC H7), from where a report can
 // quote it. This file records them; the goroutines that recover are the
@@ -17,7 +18,7 @@ import (
 // stackEvents are the events that keep an internal error's report: the
 // panic value and the stack, cut into events of at most
 // store.MaxRunEventText bytes on rune boundaries.
-func stackEvents(e *agent.InternalError) []store.RunEvent {
+func stackEvents(e *panics.InternalError) []store.RunEvent {
 	text := e.Report()
 	var evs []store.RunEvent
 	for len(text) > 0 {
@@ -35,7 +36,7 @@ func stackEvents(e *agent.InternalError) []store.RunEvent {
 // when it exists (its events get the stack, its outcome is failed), else
 // as a new failed run like rec. It returns the error to report, with the
 // run's ID when there is one.
-func recordInternal(db *store.DB, onErr func(error), id string, rec store.RunRecord, e *agent.InternalError) (string, error) {
+func recordInternal(db *store.DB, onErr func(error), id string, rec store.RunRecord, e *panics.InternalError) (string, error) {
 	report := func(err error) {
 		if err != nil && onErr != nil {
 			onErr(err)
@@ -46,7 +47,7 @@ func recordInternal(db *store.DB, onErr func(error), id string, rec store.RunRec
 		created, err := db.CreateRun(rec)
 		if err != nil {
 			report(err)
-			return "", &exitError{code: exitFailure, err: e}
+			return "", app.Wrap(app.Failure, e)
 		}
 		id = created.ID
 	} else {
@@ -56,5 +57,5 @@ func recordInternal(db *store.DB, onErr func(error), id string, rec store.RunRec
 		}()
 	}
 	report(db.AppendRunEvents(id, stackEvents(e)...))
-	return id, &exitError{code: exitFailure, err: e}
+	return id, app.Wrap(app.Failure, e)
 }

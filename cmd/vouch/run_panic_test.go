@@ -15,6 +15,8 @@ import (
 
 	"vouch/agent"
 
+	"vouch/internal/panics"
+
 	"vouch/agent/agenttest"
 	"vouch/mcpclient"
 	"vouch/store"
@@ -64,7 +66,7 @@ func brokenSession(t *testing.T, modelURL string, broken *atomic.Bool) (*session
 	b := newBackend(cfg)
 	runner := s.profileRunner(b)
 	runner.mcpTools = func(mcpclient.EffectFunc) []tool.Tool { return []tool.Tool{brokenRead{broken}} }
-	sch := newScheduler(s.db, runner.start, s.readyFor(b), ib, time.Now)
+	sch := newScheduler(s.DB(), runner.start, s.readyFor(b), ib, time.Now)
 	cfg.workflows.runNow = func(name, task string) (string, error) { return sch.runNow(t.Context(), name, task) }
 	t.Cleanup(func() {
 		sch.shutdown()
@@ -73,8 +75,8 @@ func brokenSession(t *testing.T, modelURL string, broken *atomic.Bool) (*session
 			t.Error(err)
 		}
 	})
-	mustDefinition(t, s.db)
-	mustProfile(t, s.db, workflow.Profile{Name: "reader", Definition: "notes", Tools: []string{agent.IdentityFSRead}})
+	mustDefinition(t, s.DB())
+	mustProfile(t, s.DB(), workflow.Profile{Name: "reader", Definition: "notes", Tools: []string{agent.IdentityFSRead}})
 	return s, b, sch
 }
 
@@ -121,7 +123,7 @@ func TestProfileRunToolPanic(t *testing.T) {
 		t.Fatal(err)
 	}
 	sch.wait()
-	wantFailedWithStack(t, s.db, id)
+	wantFailedWithStack(t, s.DB(), id)
 
 	broken.Store(false)
 	id, err = b.RunProfile(t.Context(), "reader", "read a.txt")
@@ -129,7 +131,7 @@ func TestProfileRunToolPanic(t *testing.T) {
 		t.Fatal(err)
 	}
 	sch.wait()
-	if rec, err := s.db.Run(id); err != nil || rec.Outcome != store.RunDone {
+	if rec, err := s.DB().Run(id); err != nil || rec.Outcome != store.RunDone {
 		t.Fatalf("the next run: %+v, %v; want done", rec, err)
 	}
 }
@@ -164,11 +166,11 @@ func TestTUIProfileRunToolPanic(t *testing.T) {
 	key(tea.KeyEnter)
 	wait("in the background")
 	sch.wait()
-	runs, _, err := s.db.Runs("", 10)
+	runs, _, err := s.DB().Runs("", 10)
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("runs = %+v, %v", runs, err)
 	}
-	wantFailedWithStack(t, s.db, runs[0].ID)
+	wantFailedWithStack(t, s.DB(), runs[0].ID)
 
 	key(tea.KeyEsc)
 	key(tea.KeyCtrlR)
@@ -192,7 +194,7 @@ func TestProfileRunStartPanic(t *testing.T) {
 	}
 	run, err := pr.start(t.Context(), "reader", "read it", store.RunHeadless)
 	const sentence = "the run failed: an internal error in starting the profile run; the stack is in the run's events — please report it"
-	if run != nil || !errors.Is(err, agent.ErrInternal) || err.Error() != sentence {
+	if run != nil || !errors.Is(err, panics.ErrInternal) || err.Error() != sentence {
 		t.Fatalf("start = %v, %v; want no run and %q", run, err, sentence)
 	}
 	runs, _, err := db.Runs("", 10)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"vouch/internal/app"
 	"vouch/safetext"
 	"vouch/store"
 	"vouch/tui"
@@ -70,11 +71,11 @@ func runRunsCmd(_ context.Context, g *globals, args []string, e env) error {
 	}
 	switch {
 	case show && len(pos) != 1:
-		return fail(exitUsage, "vouch runs show needs one run ID; 'vouch runs' lists them")
+		return app.Errorf(app.Usage, "vouch runs show needs one run ID; 'vouch runs' lists them")
 	case !show && len(pos) > 0:
-		return fail(exitUsage, "vouch runs: unexpected argument %q; to see one run use 'vouch runs show ID'", pos[0])
+		return app.Errorf(app.Usage, "vouch runs: unexpected argument %q; to see one run use 'vouch runs show ID'", pos[0])
 	case *limit <= 0 || *limit > 1000:
-		return fail(exitUsage, "--limit must be between 1 and 1000")
+		return app.Errorf(app.Usage, "--limit must be between 1 and 1000")
 	}
 	return withDB(g, func(db *store.DB) error {
 		if show {
@@ -82,7 +83,7 @@ func runRunsCmd(_ context.Context, g *globals, args []string, e env) error {
 		}
 		runs, next, err := db.Runs(*before, *limit)
 		if err != nil {
-			return fail(exitUsage, "--before %q is not a run ID from 'vouch runs'", *before)
+			return app.Errorf(app.Usage, "--before %q is not a run ID from 'vouch runs'", *before)
 		}
 		if *asJSON {
 			if runs == nil {
@@ -117,7 +118,7 @@ func runRunsCmd(_ context.Context, g *globals, args []string, e env) error {
 func runShow(e env, db *store.DB, id string, asJSON bool) error {
 	r, err := db.Run(id)
 	if err != nil {
-		return fail(exitUsage, "no run has the ID %q; 'vouch runs' lists them", id)
+		return app.Errorf(app.Usage, "no run has the ID %q; 'vouch runs' lists them", id)
 	}
 	evs, err := db.RunEvents(id)
 	if err != nil {
@@ -239,7 +240,7 @@ type scheduleJSON struct {
 // runWorkflowsCmd is `vouch workflows on|off|status [--json]` (SPEC H1).
 func runWorkflowsCmd(_ context.Context, g *globals, args []string, e env) error {
 	if len(args) == 0 {
-		return fail(exitUsage, "vouch workflows needs on, off or status")
+		return app.Errorf(app.Usage, "vouch workflows needs on, off or status")
 	}
 	sub := args[0]
 	fs := subFlags("workflows "+sub, g)
@@ -250,7 +251,7 @@ func runWorkflowsCmd(_ context.Context, g *globals, args []string, e env) error 
 	switch sub {
 	case "on", "off", "status":
 	default:
-		return fail(exitUsage, "unknown subcommand 'vouch workflows %s'; use on, off or status", sub)
+		return app.Errorf(app.Usage, "unknown subcommand 'vouch workflows %s'; use on, off or status", sub)
 	}
 	return withDB(g, func(db *store.DB) error {
 		if sub != "status" {

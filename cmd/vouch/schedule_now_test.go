@@ -84,8 +84,8 @@ func TestRunProfileNow(t *testing.T) {
 	s, b, _, bg := interfaceSession(t, model.URL())
 	defer bg.stop()
 	dir := t.TempDir()
-	mustDefinition(t, s.db)
-	mustProfile(t, s.db, workflow.Profile{Name: "writer", Definition: "notes", Tools: []string{agent.IdentityFSWrite}, Workspace: dir})
+	mustDefinition(t, s.DB())
+	mustProfile(t, s.DB(), workflow.Profile{Name: "writer", Definition: "notes", Tools: []string{agent.IdentityFSWrite}, Workspace: dir})
 	var runner tui.ProfileRunner = b
 	ctx := t.Context()
 
@@ -97,13 +97,13 @@ func TestRunProfileNow(t *testing.T) {
 			t.Fatalf("RunProfile(%q, %q) = %v, want %q", tc.name, tc.task, err, tc.want)
 		}
 	}
-	if err := s.db.SetWorkflowsEnabled(false); err != nil {
+	if err := s.DB().SetWorkflowsEnabled(false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := runner.RunProfile(ctx, "writer", "write it"); err == nil || !strings.Contains(err.Error(), "Agent Workflows switch is off") {
 		t.Fatalf("switch off: %v", err)
 	}
-	if err := s.db.SetWorkflowsEnabled(true); err != nil {
+	if err := s.DB().SetWorkflowsEnabled(true); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(model.Requests()); n != 0 {
@@ -140,7 +140,7 @@ func TestRunProfileNow(t *testing.T) {
 		t.Fatal(err)
 	}
 	bg.wait()
-	rec, err := s.db.Run(id)
+	rec, err := s.DB().Run(id)
 	if err != nil || rec.Kind != store.RunProfile || rec.Outcome != store.RunDone || rec.Task != "write it" || rec.Profile != "writer" {
 		t.Fatalf("history = %+v, %v", rec, err)
 	}

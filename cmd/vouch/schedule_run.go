@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"vouch/agent"
+
+	"vouch/internal/app"
+	"vouch/internal/panics"
 	"vouch/store"
 	"vouch/tui"
 	"vouch/workflow"
@@ -132,7 +135,7 @@ func (s *scheduler) tick(ctx context.Context, now time.Time) time.Time {
 // run of p (its stack in the run's events) instead of stopping the
 // scheduler or the process; the profile is looked at again next pass.
 func (s *scheduler) guardedTick(ctx context.Context, p workflow.Profile, sched workflow.Timetable, on bool, now time.Time) (next time.Time) {
-	defer agent.Recover("the scheduled run", "the scheduler", func(e *agent.InternalError) {
+	defer panics.Recover("the scheduled run", "the scheduler", func(e *panics.InternalError) {
 		next = time.Time{}
 		s.note(p, now, now, 1, store.TickMissed, store.RunFailed, e.Error(), stackEvents(e)...)
 	})
@@ -255,7 +258,7 @@ func (s *scheduler) fire(ctx context.Context, p workflow.Profile, on bool, due t
 	}
 	if err := s.checkReady(ctx, p); err != nil {
 		s.release(p.Name)
-		var ie *agent.InternalError
+		var ie *panics.InternalError
 		if errors.As(err, &ie) {
 			s.note(p, due, due, 1, store.TickMissed, store.RunFailed, err.Error(), stackEvents(ie)...)
 			return
@@ -264,7 +267,7 @@ func (s *scheduler) fire(ctx context.Context, p workflow.Profile, on bool, due t
 		return
 	}
 	run, err := s.start(ctx, p.Name, p.Schedule.Task, store.RunScheduled)
-	if errors.Is(err, agent.ErrInternal) {
+	if errors.Is(err, panics.ErrInternal) {
 		// start kept it as a failed run with its stack; the log says so.
 		s.release(p.Name)
 		_, _ = s.db.AppendScheduleEntry(store.ScheduleEntry{Profile: p.Name, Due: due, Count: 1, Outcome: store.TickMissed, Reason: err.Error()})
@@ -272,9 +275,9 @@ func (s *scheduler) fire(ctx context.Context, p workflow.Profile, on bool, due t
 	}
 	if err != nil {
 		s.release(p.Name)
-		var xe *exitError
+		var xe *app.Error
 		outcome, tick := store.RunMissed, store.TickMissed
-		if errors.As(err, &xe) && errors.Is(xe.err, errWorkflowsOff) {
+		if errors.As(err, &xe) && errors.Is(xe.Err, errWorkflowsOff) {
 			outcome, tick = store.RunSkipped, store.TickSkipped
 		}
 		s.note(p, due, due, 1, tick, outcome, err.Error())
@@ -285,12 +288,12 @@ func (s *scheduler) fire(ctx context.Context, p workflow.Profile, on bool, due t
 }
 
 // checkReady is ready, with a panic (in the model server's or an MCP
-// server's client) returned as its *agent.InternalError.
+// server's client) returned as its *panics.InternalError.
 func (s *scheduler) checkReady(ctx context.Context, p workflow.Profile) (err error) {
 	if s.ready == nil {
 		return nil
 	}
-	defer agent.Recover("the scheduled run", "the check of what it needs", func(e *agent.InternalError) { err = e })
+	defer panics.Recover("the scheduled run", "the check of what it needs", func(e *panics.InternalError) { err = e })
 	return s.ready(ctx, p)
 }
 
@@ -366,7 +369,7 @@ func (s *scheduler) background(profile string, run *profileRun, kind store.RunKi
 		// A panic while following ends the run failed (the recorder keeps
 		// the sentence and, with Done, the stack); the events are drained
 		// so that the run is not left waiting on its follower.
-		defer agent.Recover("the run", "the scheduler's follower", func(e *agent.InternalError) {
+		defer panics.Recover("the run", "the scheduler's follower", func(e *panics.InternalError) {
 			run.rec.mu.Lock()
 			run.rec.add(stackEvents(e)...)
 			run.rec.mu.Unlock()

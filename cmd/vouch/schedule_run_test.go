@@ -12,6 +12,7 @@ import (
 	"vouch/agent"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/app"
 	"vouch/store"
 	"vouch/store/storetest"
 	"vouch/tool"
@@ -165,7 +166,7 @@ func testRunner(t *testing.T, db *store.DB, url, dir string) *profileRunner {
 			return agent.NewClient(url, "", &http.Client{}), model, nil
 		},
 		cwd:    dir,
-		policy: newRunPolicy(db, dir, nil),
+		policy: app.NewPolicy(db, dir, nil),
 		limits: agent.DefaultLimits(),
 		onErr:  func(err error) { t.Errorf("history: %v", err) },
 	}

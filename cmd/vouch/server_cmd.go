@@ -5,50 +5,30 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"vouch/agent"
+	"vouch/internal/app"
 	"vouch/mcpclient"
 	"vouch/safetext"
-	"vouch/store"
 )
 
 // state is the database, keyring and MCP service a command works on.
-type state struct {
-	db      *store.DB
-	secrets *store.Secrets
-	mcp     *mcpService
-}
+type state struct{ *app.State }
 
-// openState opens the state directory for a command-line operation.
-func openState(ctx context.Context, g *globals, e env) (*state, error) {
-	dir, err := resolveStateDir(g)
-	if err != nil {
-		return nil, err
-	}
-	db, err := store.Open(filepath.Join(dir, store.FileName), store.Options{})
-	if err != nil {
-		return nil, storeError(err)
-	}
-	secrets := openSecrets(dir, e)
-	svc, err := newMCPService(ctx, db, secrets)
-	if err != nil {
-		return nil, errors.Join(err, db.Close())
-	}
-	return &state{db: db, secrets: secrets, mcp: svc}, nil
-}
-
-func (s *state) Close() error { return errors.Join(s.mcp.Close(), s.db.Close()) }
-
-// withState runs fn on the opened state and closes it.
+// withState opens the state directory of g for a command-line operation,
+// runs fn on it and closes it.
 func withState(ctx context.Context, g *globals, e env, fn func(*state) error) error {
-	s, err := openState(ctx, g, e)
+	dir, err := resolveStateDir(g)
 	if err != nil {
 		return err
 	}
-	return errors.Join(fn(s), s.Close())
+	st, err := app.OpenState(ctx, dir, e.getenv)
+	if err != nil {
+		return err
+	}
+	return errors.Join(fn(&state{st}), st.Close())
 }
 
 // serverJSON is one server in `vouch server list --json`. It never holds a
@@ -67,7 +47,7 @@ type serverJSON struct {
 
 func runServer(ctx context.Context, g *globals, args []string, e env) error {
 	if len(args) == 0 {
-		return fail(exitUsage, "vouch server needs a subcommand: add, test, activate, deactivate, remove or list")
+		return app.Errorf(app.Usage, "vouch server needs a subcommand: add, test, activate, deactivate, remove or list")
 	}
 	sub, rest := args[0], args[1:]
 	fs := subFlags("server "+sub, g)
@@ -81,15 +61,15 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 	}
 	name, rest := leadingArg(rest)
 	if err := fs.Parse(rest); err != nil {
-		return fail(exitUsage, "vouch server %s: %v; run 'vouch help' for usage", sub, err)
+		return app.Errorf(app.Usage, "vouch server %s: %v; run 'vouch help' for usage", sub, err)
 	}
 	if name == "" {
 		name, _ = leadingArg(fs.Args())
 	} else if fs.NArg() > 0 {
-		return fail(exitUsage, "vouch server %s: unexpected argument %q", sub, fs.Arg(0))
+		return app.Errorf(app.Usage, "vouch server %s: unexpected argument %q", sub, fs.Arg(0))
 	}
 	if sub != "list" && name == "" {
-		return fail(exitUsage, "vouch server %s needs the server's name", sub)
+		return app.Errorf(app.Usage, "vouch server %s needs the server's name", sub)
 	}
 	switch sub {
 	case "add":
@@ -98,22 +78,22 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 		return withState(ctx, g, e, func(s *state) error { return serverTest(ctx, s, e, name, *asJSON) })
 	case "activate", "deactivate":
 		return withState(ctx, g, e, func(s *state) error {
-			rec, err := s.mcp.byName(name)
+			rec, err := s.MCP().ByName(name)
 			if err != nil {
 				return err
 			}
-			if err := s.mcp.setActive(ctx, rec.ID, sub == "activate"); err != nil {
+			if err := s.MCP().SetActive(ctx, rec.ID, sub == "activate"); err != nil {
 				return err
 			}
 			return printServers(e, s, []string{rec.ID}, *asJSON)
 		})
 	case "remove":
 		return withState(ctx, g, e, func(s *state) error {
-			rec, err := s.mcp.byName(name)
+			rec, err := s.MCP().ByName(name)
 			if err != nil {
 				return err
 			}
-			if err := s.mcp.remove(ctx, rec.ID); err != nil {
+			if err := s.MCP().Remove(ctx, rec.ID); err != nil {
 				return err
 			}
 			if *asJSON {
@@ -126,11 +106,11 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 		return withState(ctx, g, e, func(s *state) error {
 			// Report live status: refresh active servers, bounded by the
 			// manager's concurrency and per-server timeout.
-			s.mcp.mgr.WarmAll(ctx)
+			s.MCP().Manager().WarmAll(ctx)
 			return printServers(e, s, nil, *asJSON)
 		})
 	}
-	return fail(exitUsage, "unknown subcommand 'vouch server %s'; use add, test, activate, deactivate, remove or list", sub)
+	return app.Errorf(app.Usage, "unknown subcommand 'vouch server %s'; use add, test, activate, deactivate, remove or list", sub)
 }
 
 // leadingArg splits off a first argument that is not a flag.
@@ -143,12 +123,12 @@ func leadingArg(args []string) (string, []string) {
 
 func serverAdd(ctx context.Context, g *globals, e env, name, rawURL, header string, secretStdin, asJSON bool) error {
 	if rawURL == "" {
-		return fail(exitUsage, "vouch server add needs --url")
+		return app.Errorf(app.Usage, "vouch server add needs --url")
 	}
 	var secret *string
 	if secretStdin {
 		if header == "" {
-			return fail(exitUsage, "--secret-stdin needs --header to name the header it travels in")
+			return app.Errorf(app.Usage, "--secret-stdin needs --header to name the header it travels in")
 		}
 		b, err := io.ReadAll(io.LimitReader(e.stdin, 64<<10))
 		if err != nil {
@@ -156,12 +136,12 @@ func serverAdd(ctx context.Context, g *globals, e env, name, rawURL, header stri
 		}
 		v := strings.TrimRight(string(b), "\r\n")
 		if v == "" {
-			return fail(exitUsage, "standard input held no secret; pipe it in, e.g. 'printf %%s \"$TOKEN\" | vouch server add …'")
+			return app.Errorf(app.Usage, "standard input held no secret; pipe it in, e.g. 'printf %%s \"$TOKEN\" | vouch server add …'")
 		}
 		secret = &v
 	}
 	return withState(ctx, g, e, func(s *state) error {
-		rec, err := s.mcp.save(ctx, "", name, rawURL, header, secret)
+		rec, err := s.MCP().Save(ctx, "", name, rawURL, header, secret)
 		if err != nil {
 			return err
 		}
@@ -183,11 +163,11 @@ func shellWord(s string) string {
 }
 
 func serverTest(ctx context.Context, s *state, e env, name string, asJSON bool) error {
-	rec, err := s.mcp.byName(name)
+	rec, err := s.MCP().ByName(name)
 	if err != nil {
 		return err
 	}
-	rep, err := s.mcp.test(ctx, rec.ID)
+	rep, err := s.MCP().Test(ctx, rec.ID)
 	if err != nil {
 		return err
 	}
@@ -219,7 +199,7 @@ func serverTest(ctx context.Context, s *state, e env, name string, asJSON bool) 
 // printServers lists servers (only ids when given).
 func printServers(e env, s *state, ids []string, asJSON bool) error {
 	var rows []serverJSON
-	for _, st := range s.mcp.mgr.Servers() {
+	for _, st := range s.MCP().Manager().Servers() {
 		if ids != nil && !contains(ids, st.Config.ID) {
 			continue
 		}
@@ -281,8 +261,8 @@ func runTools(ctx context.Context, g *globals, args []string, e env) error {
 			return fmt.Errorf("open the workspace: %w", err)
 		}
 		defer func() { _ = ws.Close() }()
-		s.mcp.mgr.WarmAll(ctx)
-		rows := s.mcp.tools(append(ws.Tools(), ws.WriteTools()...))
+		s.MCP().Manager().WarmAll(ctx)
+		rows := s.MCP().Tools(append(ws.Tools(), ws.WriteTools()...))
 		if *asJSON {
 			return writeJSON(e.stdout, rows)
 		}

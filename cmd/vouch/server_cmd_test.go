@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/app"
 	"vouch/mcpclient/mcptest"
 	"vouch/store"
 )
@@ -83,7 +84,7 @@ func TestServerLifecycle(t *testing.T) {
 	if !list[0].Active || list[0].Status != "connected" || list[0].Tools != len(mcptest.DefaultTools()) {
 		t.Fatalf("after activate: got %+v", list[0])
 	}
-	var lookup toolRow
+	var lookup app.ToolRow
 	for _, r := range toolList(t, state) {
 		if r.Name == "lookup" {
 			lookup = r
@@ -112,7 +113,7 @@ func TestServerLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Get(t.Context(), secretKey(list0ID(t, lookup.Identity))); err == nil {
+	if _, err := s.Get(t.Context(), app.SecretKey(list0ID(t, lookup.Identity))); err == nil {
 		t.Error("the secret outlived its server")
 	}
 }
@@ -158,10 +159,10 @@ func serverList(t *testing.T, state string) []serverJSON {
 	return list
 }
 
-func toolList(t *testing.T, state string) []toolRow {
+func toolList(t *testing.T, state string) []app.ToolRow {
 	t.Helper()
 	out, _ := cli(t, state, "", exitOK, "tools", "--json")
-	var rows []toolRow
+	var rows []app.ToolRow
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatalf("tools --json: %v\n%s", err, out)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"vouch/internal/app"
 	"vouch/mcpclient"
 	"vouch/safetext"
 	"vouch/store"
@@ -24,7 +25,7 @@ import (
 
 // newSkillService is the trust layer over the state's servers.
 func newSkillService(s *state) (*mcpclient.SkillService, error) {
-	return newSkillServiceOn(s.db, s.mcp.mgr)
+	return newSkillServiceOn(s.DB(), s.MCP().Manager())
 }
 
 // serverSkillSummaries lists the server skills with a stored approval as
@@ -70,13 +71,13 @@ func serverSkillSummaries(db *store.DB) ([]tui.SkillSummary, error) {
 func runServerSkill(ctx context.Context, g *globals, args []string, e env) error {
 	const subs = "list, preview, approve, pin, keep, rollback or dynamic"
 	if len(args) == 0 {
-		return fail(exitUsage, "vouch skill server needs a subcommand: %s", subs)
+		return app.Errorf(app.Usage, "vouch skill server needs a subcommand: %s", subs)
 	}
 	sub, rest := args[0], args[1:]
 	want := map[string]int{"list": 1, "preview": 2, "approve": 2, "pin": 2, "keep": 2, "rollback": 3, "dynamic": 2}
 	n, ok := want[sub]
 	if !ok {
-		return fail(exitUsage, "unknown subcommand 'vouch skill server %s'; use %s", sub, subs)
+		return app.Errorf(app.Usage, "unknown subcommand 'vouch skill server %s'; use %s", sub, subs)
 	}
 	fs := subFlags("skill server "+sub, g)
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -86,12 +87,12 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 		return err
 	}
 	if len(pos) != n {
-		return fail(exitUsage, "vouch skill server %s takes %s", sub, map[string]string{
+		return app.Errorf(app.Usage, "vouch skill server %s takes %s", sub, map[string]string{
 			"list": "SERVER", "preview": "SERVER URI", "approve": "SERVER URI --set DIGEST", "pin": "SERVER URI",
 			"keep": "SERVER URI", "rollback": "SERVER URI N", "dynamic": "SERVER on|off"}[sub])
 	}
 	return withState(ctx, g, e, func(s *state) error {
-		srv, err := s.mcp.byName(pos[0])
+		srv, err := s.MCP().ByName(pos[0])
 		if err != nil {
 			return err
 		}
@@ -118,7 +119,7 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 			return printLines(e, lines)
 		case "approve":
 			if *set == "" {
-				return fail(exitUsage, "vouch skill server approve needs --set DIGEST from 'vouch skill server preview'")
+				return app.Errorf(app.Usage, "vouch skill server approve needs --set DIGEST from 'vouch skill server preview'")
 			}
 			k, err := svc.Approve(ctx, srv.ID, pos[1], *set)
 			return reportSkill(e, k, err, *asJSON)
@@ -141,7 +142,7 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 		case "rollback":
 			n, err := strconv.Atoi(pos[2])
 			if err != nil || n <= 0 {
-				return fail(exitUsage, "name the approval to roll back to by its number (1 is the first); 'vouch skill server preview' lists them")
+				return app.Errorf(app.Usage, "name the approval to roll back to by its number (1 is the first); 'vouch skill server preview' lists them")
 			}
 			k, err := svc.Rollback(srv.ID, pos[1], n)
 			return reportSkill(e, k, err, *asJSON)
@@ -149,9 +150,9 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 			on := map[string]bool{"on": true, "off": false}
 			v, ok := on[pos[1]]
 			if !ok {
-				return fail(exitUsage, "vouch skill server dynamic takes on or off")
+				return app.Errorf(app.Usage, "vouch skill server dynamic takes on or off")
 			}
-			if err := s.db.PutServerSkillSettings(srv.ID, store.ServerSkillSettings{AllowDynamic: v}); err != nil {
+			if err := s.DB().PutServerSkillSettings(srv.ID, store.ServerSkillSettings{AllowDynamic: v}); err != nil {
 				return err
 			}
 			return printLines(e, []string{fmt.Sprintf("dynamic skills of %s: %s (each load still asks you)", safetext.Line(srv.Name, 64), pos[1])})
@@ -167,9 +168,9 @@ func skillFailure(err error) error {
 		switch me.Kind {
 		case mcpclient.ErrSkillNotApproved, mcpclient.ErrSkillVerification, mcpclient.ErrSkillDynamic,
 			mcpclient.ErrSkillFindings, mcpclient.ErrSkillInvalid, mcpclient.ErrCrossOrigin, mcpclient.ErrSkillsUnsupported:
-			return fail(exitRejected, "%s", me.Sentence)
+			return app.Errorf(app.Rejected, "%s", me.Sentence)
 		}
-		return fail(exitUnavailable, "%s", me.Sentence)
+		return app.Errorf(app.Unavailable, "%s", me.Sentence)
 	}
 	return err
 }

@@ -18,7 +18,7 @@ import (
 var _ tui.ServerSkills = (*tuiServers)(nil)
 
 func (t *tuiServers) skillService() (*mcpclient.SkillService, error) {
-	return newSkillServiceOn(t.s.db, t.s.mcp.mgr)
+	return newSkillServiceOn(t.s.DB(), t.s.MCP().Manager())
 }
 
 // ListServerSkills lists one server's skills with their states.
@@ -39,7 +39,7 @@ func (t *tuiServers) ListServerSkills(ctx context.Context, serverID string) (tui
 	// An approved skill carries the name profiles use (the catalog's); the
 	// rest are named among this listing.
 	named := mcpclient.NameSkills(refs)
-	c, err := loadSkillCatalog(t.s.db)
+	c, err := loadSkillCatalog(t.s.DB())
 	if err != nil {
 		return out, err
 	}
@@ -79,7 +79,7 @@ func (t *tuiServers) PreviewServerSkill(ctx context.Context, serverID, uri strin
 		return tui.ServerSkillPreview{}, err
 	}
 	q := p.ServerLabel + "/" + p.Entry.Name
-	if c, err := loadSkillCatalog(t.s.db); err == nil {
+	if c, err := loadSkillCatalog(t.s.DB()); err == nil {
 		for _, n := range c.named {
 			if n.ServerID == serverID && n.URI == uri {
 				q = n.Qualified
@@ -101,7 +101,7 @@ func (t *tuiServers) PreviewServerSkill(ctx context.Context, serverID, uri strin
 // precedenceOf says where the skill named q stands in every profile that
 // enables it (SPEC I6).
 func (t *tuiServers) precedenceOf(q string) ([]string, error) {
-	profiles, err := t.s.db.Profiles()
+	profiles, err := t.s.DB().Profiles()
 	if err != nil {
 		return nil, fmt.Errorf("read the profiles: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"vouch/internal/app"
 	"vouch/mcpclient"
 	"vouch/tui"
 )
@@ -17,7 +18,7 @@ var _ tui.Servers = (*tuiServers)(nil)
 
 func (t *tuiServers) ListServers(context.Context) ([]tui.ServerView, error) {
 	var out []tui.ServerView
-	for _, st := range t.s.mcp.mgr.Servers() {
+	for _, st := range t.s.MCP().Manager().Servers() {
 		out = append(out, serverView(st))
 	}
 	return out, nil
@@ -35,11 +36,11 @@ func serverView(st mcpclient.ServerState) tui.ServerView {
 }
 
 func (t *tuiServers) SaveServer(ctx context.Context, in tui.ServerInput) (tui.ServerView, error) {
-	rec, err := t.s.mcp.save(ctx, in.ID, in.Name, in.URL, in.HeaderName, in.Secret)
+	rec, err := t.s.MCP().Save(ctx, in.ID, in.Name, in.URL, in.HeaderName, in.Secret)
 	if err != nil {
 		return tui.ServerView{}, err
 	}
-	st, ok := t.s.mcp.mgr.Server(rec.ID)
+	st, ok := t.s.MCP().Manager().Server(rec.ID)
 	if !ok {
 		return tui.ServerView{}, fmt.Errorf("the server %q was saved but is not loaded; reopen vouch", rec.Name)
 	}
@@ -47,7 +48,7 @@ func (t *tuiServers) SaveServer(ctx context.Context, in tui.ServerInput) (tui.Se
 }
 
 func (t *tuiServers) TestServer(ctx context.Context, id string) (tui.TestView, error) {
-	rep, err := t.s.mcp.test(ctx, id)
+	rep, err := t.s.MCP().Test(ctx, id)
 	if err != nil {
 		return tui.TestView{}, err
 	}
@@ -65,21 +66,21 @@ func (t *tuiServers) TestServer(ctx context.Context, id string) (tui.TestView, e
 }
 
 func (t *tuiServers) SetServerActive(ctx context.Context, id string, active bool) error {
-	return t.s.mcp.setActive(ctx, id, active)
+	return t.s.MCP().SetActive(ctx, id, active)
 }
 
 func (t *tuiServers) RemoveServer(ctx context.Context, id string) error {
-	return t.s.mcp.remove(ctx, id)
+	return t.s.MCP().Remove(ctx, id)
 }
 
 func (t *tuiServers) Tools(context.Context) ([]tui.ToolView, error) {
-	convID, _ := t.s.current()
-	off, err := t.s.db.DisabledTools(convID)
+	convID, _ := t.s.Current()
+	off, err := t.s.DB().DisabledTools(convID)
 	if err != nil {
 		return nil, err
 	}
 	var out []tui.ToolView
-	for _, tool := range t.s.builtinTools() {
+	for _, tool := range t.s.BuiltinTools() {
 		d := tool.Def()
 		out = append(out, tui.ToolView{
 			Identity: d.Identity, ServerName: "built-in", Name: strings.TrimPrefix(d.Identity, "builtin:"),
@@ -87,11 +88,11 @@ func (t *tuiServers) Tools(context.Context) ([]tui.ToolView, error) {
 		})
 	}
 	// Unreadable rules mark nothing here: every call asks anyway.
-	snap, _ := loadSnapshot(t.s.db, "")
-	for _, e := range t.s.mcp.mgr.Tools() {
+	snap, _ := app.LoadSnapshot(t.s.DB(), "")
+	for _, e := range t.s.MCP().Manager().Tools() {
 		out = append(out, tui.ToolView{
 			Identity: e.Identity, ServerID: e.ServerID, ServerName: e.ServerName, Name: e.Name, Title: e.Title,
-			Description: e.Description, Executable: e.Executable, Enabled: !off[e.Identity], Claims: claims(e.Annotations),
+			Description: e.Description, Executable: e.Executable, Enabled: !off[e.Identity], Claims: app.Claims(e.Annotations),
 			Changed: snap.Changed(e.Identity, e.Digest),
 		})
 	}
@@ -99,29 +100,6 @@ func (t *tuiServers) Tools(context.Context) ([]tui.ToolView, error) {
 }
 
 func (t *tuiServers) SetToolEnabled(_ context.Context, identity string, enabled bool) error {
-	convID, _ := t.s.current()
-	return t.s.db.SetToolEnabled(convID, identity, enabled)
-}
-
-// describeTool tells the approval pane which server a tool belongs to, from
-// the cached catalog: the person's label for the server, its endpoint host,
-// and the server's own title and annotations as unverified claims.
-func (s *session) describeTool(identity string) (tui.ToolDescription, error) {
-	for _, e := range s.mcp.mgr.Tools() {
-		if e.Identity != identity {
-			continue
-		}
-		d := tui.ToolDescription{ServerName: e.ServerName, Title: e.Title, Claims: claims(e.Annotations)}
-		if st, ok := s.mcp.mgr.Server(e.ServerID); ok {
-			d.ServerHost = hostOf(st.Config.URL)
-		}
-		return d, nil
-	}
-	if strings.HasPrefix(identity, "builtin:") {
-		return tui.ToolDescription{ServerName: "vouch (built-in)"}, nil
-	}
-	if d, ok := s.describeAppTool(identity); ok { // app-only: not in Tools (SPEC J2)
-		return d, nil
-	}
-	return tui.ToolDescription{}, fmt.Errorf("the tool %s is no longer in any server's catalog", identity)
+	convID, _ := t.s.Current()
+	return t.s.DB().SetToolEnabled(convID, identity, enabled)
 }

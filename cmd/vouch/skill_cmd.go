@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"vouch/internal/app"
 	"vouch/safetext"
 	"vouch/store"
 	"vouch/tui"
@@ -27,7 +28,7 @@ func runSkill(ctx context.Context, g *globals, args []string, e env) error {
 // skillCommand is runSkill with the importer passed in.
 func skillCommand(ctx context.Context, g *globals, args []string, e env, load skillLoader) error {
 	if len(args) == 0 {
-		return fail(exitUsage, "vouch skill needs a subcommand: preview, install, list or remove")
+		return app.Errorf(app.Usage, "vouch skill needs a subcommand: preview, install, list or remove")
 	}
 	sub, rest := args[0], args[1:]
 	if sub == "server" { // skills served by MCP servers (server_skills.go)
@@ -36,7 +37,7 @@ func skillCommand(ctx context.Context, g *globals, args []string, e env, load sk
 	switch sub {
 	case "preview", "install", "list", "remove":
 	default:
-		return fail(exitUsage, "unknown subcommand 'vouch skill %s'; use preview, install, list or remove", sub)
+		return app.Errorf(app.Usage, "unknown subcommand 'vouch skill %s'; use preview, install, list or remove", sub)
 	}
 	fs := subFlags("skill "+sub, g)
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -56,11 +57,11 @@ func skillCommand(ctx context.Context, g *globals, args []string, e env, load sk
 	if len(pos) != want {
 		switch {
 		case sub == "list":
-			return fail(exitUsage, "vouch skill list takes no argument")
+			return app.Errorf(app.Usage, "vouch skill list takes no argument")
 		case sub == "remove":
-			return fail(exitUsage, "vouch skill remove needs exactly one skill name")
+			return app.Errorf(app.Usage, "vouch skill remove needs exactly one skill name")
 		default:
-			return fail(exitUsage, "vouch skill %s needs exactly one FILE: a .zip, .tar.gz, a folder or a SKILL.md", sub)
+			return app.Errorf(app.Usage, "vouch skill %s needs exactly one FILE: a .zip, .tar.gz, a folder or a SKILL.md", sub)
 		}
 	}
 	var err2 error
@@ -76,7 +77,7 @@ func skillCommand(ctx context.Context, g *globals, args []string, e env, load sk
 	}
 	if errors.Is(err2, errSkillRejected) {
 		msg := strings.TrimPrefix(err2.Error(), errSkillRejected.Error()+": ")
-		return &exitError{code: exitRejected, err: errors.New(msg)}
+		return app.Wrap(app.Rejected, errors.New(msg))
 	}
 	return err2
 }
@@ -155,7 +156,7 @@ func skillList(db *store.DB, asJSON bool, e env) error {
 func skillRemove(db *store.DB, name string, asJSON bool, e env) error {
 	err := db.RemoveSkill(name)
 	if errors.Is(err, store.ErrNotFound) {
-		return fail(exitFailure, "no skill named %s is installed; 'vouch skill list' shows them", safetext.Line(name, 80))
+		return app.Errorf(app.Failure, "no skill named %s is installed; 'vouch skill list' shows them", safetext.Line(name, 80))
 	}
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"vouch/agent"
+	"vouch/internal/app"
 	"vouch/mcpclient/mcptest"
 )
 
@@ -60,17 +61,17 @@ func submitSession(b *testing.B, n, dead int) *session {
 			b.Cleanup(func() { _ = srv.Close() })
 			url = srv.URL
 		}
-		rec, err := s.mcp.save(ctx, "", fmt.Sprintf("server %d", i), url, "", nil)
+		rec, err := s.MCP().Save(ctx, "", fmt.Sprintf("server %d", i), url, "", nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := s.mcp.mgr.SetActive(rec.ID, true); err != nil {
+		if _, err := s.MCP().Manager().SetActive(rec.ID, true); err != nil {
 			b.Fatal(err)
 		}
 	}
 	// Warm in the background, exactly as the TUI does: black holes stay
 	// connecting for the whole benchmark.
-	if err := s.mcp.mgr.Start(ctx); err != nil {
+	if err := s.MCP().Manager().Start(ctx); err != nil {
 		b.Fatal(err)
 	}
 	return s
@@ -95,12 +96,12 @@ func BenchmarkSubmitWithDeadServers(b *testing.B) {
 				// past the context window (which would end the run before
 				// any request).
 				b.StopTimer()
-				conv, err := s.db.CreateConversation("bench")
+				conv, err := s.DB().CreateConversation("bench")
 				if err != nil {
 					b.Fatal(err)
 				}
 				cfg := s.backendConfig()
-				cfg.transcript = &storeTranscript{db: s.db, convID: conv.ID}
+				cfg.transcript = app.NewTranscript(s.DB(), conv.ID)
 				cfg.modelURL, cfg.model = model.URL+"/v1", "m"
 				be := newBackend(cfg)
 				b.StartTimer()

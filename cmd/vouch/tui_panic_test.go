@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"vouch/internal/app"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -55,9 +56,9 @@ func TestProgramPanicIsNotANormalExit(t *testing.T) {
 			if !errors.Is(err, tea.ErrProgramPanic) {
 				t.Fatalf("Run = %v, want ErrProgramPanic", err)
 			}
-			var xe *exitError
+			var xe *app.Error
 			got := programError(err)
-			if !errors.As(got, &xe) || xe.code != exitFailure || !errors.Is(got, errInterfacePanic) {
+			if !errors.As(got, &xe) || xe.Kind != app.Failure || !errors.Is(got, errInterfacePanic) {
 				t.Fatalf("programError = %v, want exit %d with the sentence", got, exitFailure)
 			}
 		})

@@ -11,6 +11,9 @@ import (
 
 	"vouch/agent"
 
+	"vouch/internal/panics"
+
+	"vouch/internal/app"
 	"vouch/mcpclient"
 	"vouch/store"
 	"vouch/tool"
@@ -38,7 +41,7 @@ type profileRunner struct {
 	// policy decides every call of a run on the snapshot the run froze —
 	// automatic allows ask while the audit cannot be written, as in chat —
 	// and audits each decision with the run's ID (SPEC D6, H7).
-	policy *runPolicy
+	policy *app.Policy
 	limits agent.Limits
 	// onErr receives history write failures.
 	onErr func(error)
@@ -71,7 +74,7 @@ func (r *profileRun) stop(outcome store.RunOutcome, reason string) {
 // error; one inside the run ends that run failed (see run_guard.go).
 func (pr *profileRunner) start(ctx context.Context, name, task string, kind store.RunKind) (_ *profileRun, err error) {
 	recID := "" // set once the run's record exists
-	defer agent.Recover("the run", "starting the profile run", func(e *agent.InternalError) {
+	defer panics.Recover("the run", "starting the profile run", func(e *panics.InternalError) {
 		_, err = recordInternal(pr.db, pr.fail, recID, store.RunRecord{Kind: kind, Profile: name, Task: task}, e)
 	})
 	on, err := pr.db.WorkflowsEnabled()
@@ -79,24 +82,24 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 		return nil, err
 	}
 	if !on {
-		return nil, &exitError{code: exitFailure, err: errWorkflowsOff}
+		return nil, app.Wrap(app.Failure, errWorkflowsOff)
 	}
 	p, err := pr.db.Profile(name, 0)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, fail(exitUsage, "no profile is named %q; 'vouch profile list' shows them", name)
+		return nil, app.Errorf(app.Usage, "no profile is named %q; 'vouch profile list' shows them", name)
 	} else if err != nil {
 		return nil, err
 	}
 	def, err := pr.db.Definition(p.Definition, p.DefinitionRevision)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, fail(exitFailure, "profile %q uses definition %q, which no longer exists; add it again or change the profile with 'vouch profile edit %s --definition D'", p.Name, p.Definition, p.Name)
+		return nil, app.Errorf(app.Failure, "profile %q uses definition %q, which no longer exists; add it again or change the profile with 'vouch profile edit %s --definition D'", p.Name, p.Definition, p.Name)
 	} else if err != nil {
 		return nil, err
 	}
 	frozen, err := pr.freezeProfileSkills(ctx, p)
 	skills, skillRecs := frozen.run, frozen.recs
 	if errors.Is(err, errSkillMissing) {
-		return nil, fail(exitFailure, "profile %q enables a %v; install it again or change the profile with 'vouch profile edit %s --skill ...'", p.Name, err, p.Name)
+		return nil, app.Errorf(app.Failure, "profile %q enables a %v; install it again or change the profile with 'vouch profile edit %s --skill ...'", p.Name, err, p.Name)
 	} else if err != nil {
 		return nil, err
 	}
@@ -106,7 +109,7 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	}
 	ws, err := agent.OpenWorkspace(dir)
 	if err != nil {
-		return nil, fail(exitFailure, "profile %q cannot open its workspace %s (%v); fix it with 'vouch profile edit %s --workspace DIR'", p.Name, dir, err, p.Name)
+		return nil, app.Errorf(app.Failure, "profile %q cannot open its workspace %s (%v); fix it with 'vouch profile edit %s --workspace DIR'", p.Name, dir, err, p.Name)
 	}
 	started := false
 	defer func() {
@@ -116,10 +119,10 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	}()
 	// The digest history keeps is that of the snapshot the run decides
 	// with, from the same read (an unreadable policy: every call asks).
-	snap, digest, _ := loadPolicy(pr.db, dir)
+	snap, digest, _ := app.LoadPolicy(pr.db, dir)
 	client, model, err := pr.resolve(ctx, p.Model)
 	if err != nil {
-		return nil, &exitError{code: exitUnavailable, err: err}
+		return nil, app.Wrap(app.Unavailable, err)
 	}
 	window, source, err := client.ContextWindow(ctx, model)
 	if err != nil {
@@ -135,7 +138,7 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	// a tool left its catalog) are recorded as such.
 	available := append(ws.Tools(), ws.WriteTools()...)
 	if pr.mcpTools != nil {
-		available = append(available, pr.mcpTools(func(id, def string) mcpclient.Effect { return mcpEffect(snap.Effect(id, def)) })...)
+		available = append(available, pr.mcpTools(func(id, def string) mcpclient.Effect { return app.MCPEffect(snap.Effect(id, def)) })...)
 	}
 	offered, missing := agent.AllowedTools(available, p.Tools)
 	ids := make([]string, len(offered))
@@ -177,7 +180,7 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	raw2 := make(chan agent.Event, 64)
 	rs := agent.RunSpec{Model: model, ContextWindow: window, WindowSource: source, SystemPrompt: appSystemPrompt,
 		History: []agent.Message{{Role: agent.RoleUser, Content: task, Created: time.Now()}},
-		Tools:   offered, ToolBudget: p.ToolBudget, ToolLabel: pr.label, Decide: pr.policy.decider(snap), Audit: pr.policy.auditRun(rec.ID), Limits: pr.limits}
+		Tools:   offered, ToolBudget: p.ToolBudget, ToolLabel: pr.label, Decide: pr.policy.Decider(snap), Audit: pr.policy.AuditRun(rec.ID), Limits: pr.limits}
 	if p.Temperature != nil {
 		temp := *p.Temperature // the run's own copy (SPEC D6)
 		rs.Temperature = &temp
@@ -188,7 +191,7 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 		defer func() { _ = ws.Close() }()
 		// RunWorkflow recovers its own panics; this is the last resort of
 		// the run's goroutine: the run ends failed, the process goes on.
-		defer agent.Recover("the run", "vouch's profile runner", func(e *agent.InternalError) {
+		defer panics.Recover("the run", "vouch's profile runner", func(e *panics.InternalError) {
 			select {
 			case raw2 <- agent.Done{Reason: agent.StopError, Err: e}:
 			case <-time.After(followGrace):

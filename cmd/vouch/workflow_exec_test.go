@@ -12,6 +12,7 @@ import (
 	"vouch/agent"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/app"
 	"vouch/policy"
 	"vouch/store"
 	"vouch/store/storetest"
@@ -198,17 +199,17 @@ func TestChatRunPolicyDigest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = s.Close() }()
-	rules, err := s.db.PolicyRules()
+	rules, err := s.DB().PolicyRules()
 	if err != nil {
 		t.Fatal(err)
 	}
-	frozen := digestRules(rules)
+	frozen := app.DigestRules(rules)
 	cfg := s.backendConfig()
 	cfg.modelURL, cfg.model = model.URL(), "m"
 	// The chat asks for its tools right after it froze the policy: the
 	// person adds a rule at that moment.
 	cfg.moreTools = func() []tool.Tool {
-		if err := s.db.PutPolicyRule(store.PolicyRule{Identity: agent.IdentityFSWrite, Class: "block", Effect: "mutating"}); err != nil {
+		if err := s.DB().PutPolicyRule(store.PolicyRule{Identity: agent.IdentityFSWrite, Class: "block", Effect: "mutating"}); err != nil {
 			t.Error(err)
 		}
 		return nil
@@ -219,7 +220,7 @@ func TestChatRunPolicyDigest(t *testing.T) {
 	}
 	for range events {
 	}
-	runs, _, err := s.db.Runs("", 1)
+	runs, _, err := s.DB().Runs("", 1)
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("runs %+v, %v", runs, err)
 	}
@@ -230,7 +231,7 @@ func TestChatRunPolicyDigest(t *testing.T) {
 	if !reflect.DeepEqual(spec.Policy, frozen) {
 		t.Fatalf("recorded policy %+v, want the frozen snapshot's %+v", spec.Policy, frozen)
 	}
-	if now, _ := s.db.PolicyRules(); reflect.DeepEqual(digestRules(now), frozen) {
+	if now, _ := s.DB().PolicyRules(); reflect.DeepEqual(app.DigestRules(now), frozen) {
 		t.Fatal("the rule change did not happen; the test proves nothing")
 	}
 }
@@ -347,9 +348,7 @@ func TestProfileRunAsksWhileAuditFails(t *testing.T) {
 	mustProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes", Tools: []string{agent.IdentityFSRead}, Workspace: ws})
 	for _, failing := range []bool{false, true} {
 		pr := testRunner(t, db, model.URL(), ws)
-		pr.policy.mu.Lock()
-		pr.policy.failing = failing // as after a failed audit write
-		pr.policy.mu.Unlock()
+		pr.policy.SetAuditFailing(failing) // as after a failed audit write
 		run, err := pr.start(t.Context(), "notes", "read a.txt", store.RunProfile)
 		if err != nil {
 			t.Fatal(err)
@@ -364,8 +363,8 @@ func TestProfileRunAsksWhileAuditFails(t *testing.T) {
 		switch {
 		case !failing && len(asked) != 0:
 			t.Fatalf("with a working audit the default-allowed read asked: %+v", asked)
-		case failing && (len(asked) != 1 || asked[0].Reason != reasonNoAudit):
-			t.Fatalf("with a failing audit: asked %+v, want one approval with %q", asked, reasonNoAudit)
+		case failing && (len(asked) != 1 || asked[0].Reason != app.ReasonNoAudit):
+			t.Fatalf("with a failing audit: asked %+v, want one approval with %q", asked, app.ReasonNoAudit)
 		}
 	}
 }

@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"vouch/agent"
+
+	"vouch/internal/app"
+	"vouch/internal/panics"
 	"vouch/store"
 )
 
@@ -25,7 +28,7 @@ type runRecorder struct {
 	onErr func(error)
 	// digest, for a chat run, is the digest of the policy snapshot the
 	// run froze (nil: the run had none).
-	digest func() policyDigest
+	digest func() app.PolicyDigest
 
 	mu  sync.Mutex
 	rec store.RunRecord // rec.ID is empty until the record exists
@@ -162,7 +165,7 @@ func (rr *runRecorder) observe(ctx context.Context, ev agent.Event) agent.Event 
 		return ev
 	case agent.Done:
 		rr.flushText()
-		if ie := (*agent.InternalError)(nil); errors.As(ev.Err, &ie) {
+		if ie := (*panics.InternalError)(nil); errors.As(ev.Err, &ie) {
 			rr.add(stackEvents(ie)...)
 		}
 		rr.finish(ev)
@@ -174,7 +177,7 @@ func (rr *runRecorder) observe(ctx context.Context, ev agent.Event) agent.Event 
 // run's failure (the stack in its events) instead of ending the process;
 // the event goes on unchanged, so the run is not left waiting.
 func (rr *runRecorder) guardedObserve(ctx context.Context, ev agent.Event) (out agent.Event) {
-	defer agent.Recover("the run's history", "vouch's run recorder", func(e *agent.InternalError) {
+	defer panics.Recover("the run's history", "vouch's run recorder", func(e *panics.InternalError) {
 		out = ev
 		rr.mu.Lock()
 		defer rr.mu.Unlock()
@@ -184,7 +187,7 @@ func (rr *runRecorder) guardedObserve(ctx context.Context, ev agent.Event) (out 
 		}
 		if d, ok := ev.(agent.Done); ok { // the last event: keep the outcome
 			func() {
-				defer agent.Recover("the run's history", "vouch's run recorder", func(e *agent.InternalError) { rr.fail(e) })
+				defer panics.Recover("the run's history", "vouch's run recorder", func(e *panics.InternalError) { rr.fail(e) })
 				rr.finish(d)
 			}()
 		}
@@ -249,16 +252,16 @@ func planNote(rs agent.RunStarted) string {
 }
 
 // policyDigest is the digest of the snapshot a chat run froze.
-func (rr *runRecorder) policyDigest() policyDigest {
+func (rr *runRecorder) policyDigest() app.PolicyDigest {
 	if rr.digest == nil {
-		return policyDigest{Error: "this run had no policy snapshot"}
+		return app.PolicyDigest{Error: "this run had no policy snapshot"}
 	}
 	return rr.digest()
 }
 
 // chatSpec is what a chat run froze, from its RunStarted, with the digest
 // of the policy snapshot it decides with.
-func chatSpec(digest policyDigest, rs agent.RunStarted) json.RawMessage {
+func chatSpec(digest app.PolicyDigest, rs agent.RunStarted) json.RawMessage {
 	spec := frozenSpec{Model: rs.Model, ContextWindow: rs.ContextWindow, WindowSource: rs.WindowSource,
 		Limits: rs.Limits, Policy: digest, ToolBudget: agent.DefaultToolBudget}
 	for wire, id := range rs.WireNames {

@@ -317,12 +317,12 @@ func TestChatAndHeadlessHistory(t *testing.T) {
 	}
 	for range events {
 	}
-	runs, _, err := s.db.Runs("", 10)
+	runs, _, err := s.DB().Runs("", 10)
 	if err != nil || len(runs) != 3 {
 		t.Fatalf("runs = %+v, %v", runs, err)
 	}
 	chat, waiting, plain := runs[0], runs[1], runs[2]
-	convID, _ := s.current()
+	convID, _ := s.Current()
 	if chat.Kind != store.RunChat || chat.Outcome != store.RunDone || chat.ConversationID != convID || chat.Task != "hello" {
 		t.Fatalf("chat run = %+v", chat)
 	}
@@ -336,7 +336,7 @@ func TestChatAndHeadlessHistory(t *testing.T) {
 	if plain.Kind != store.RunHeadless || plain.Outcome != store.RunDone || plain.ID != res.RunID {
 		t.Fatalf("plain run = %+v", plain)
 	}
-	evs, err := s.db.RunEvents(plain.ID)
+	evs, err := s.DB().RunEvents(plain.ID)
 	if err != nil || len(evs) < 2 || evs[len(evs)-1].Kind != store.EventText || evs[len(evs)-1].Text != "Plain answer." {
 		t.Fatalf("plain run events = %+v, %v; want the text coalesced into one event", evs, err)
 	}

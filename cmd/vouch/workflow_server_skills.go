@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vouch/internal/app"
 	"vouch/mcpclient"
 	"vouch/safetext"
 	"vouch/skills"
@@ -104,7 +105,7 @@ func checkProfileSkills(db *store.DB, p workflow.Profile) error {
 	if !slices.ContainsFunc(p.Skills, isServerSkillName) {
 		for _, s := range p.Skills {
 			if _, err := db.Skill(s, 0); errors.Is(err, store.ErrNotFound) {
-				return fail(exitUsage, "no skill named %q is installed; 'vouch skill list' shows the installed ones", s)
+				return app.Errorf(app.Usage, "no skill named %q is installed; 'vouch skill list' shows the installed ones", s)
 			} else if err != nil {
 				return err
 			}
@@ -121,10 +122,10 @@ func checkProfileSkills(db *store.DB, p workflow.Profile) error {
 		}
 		if isServerSkillName(s) {
 			label, _, _ := strings.Cut(s, "/")
-			return fail(exitUsage, "no approved server skill is named %q; list the skills of %s with 'vouch skill server list %s', then preview and approve one ('vouch skill list' shows the names to use)",
+			return app.Errorf(app.Usage, "no approved server skill is named %q; list the skills of %s with 'vouch skill server list %s', then preview and approve one ('vouch skill list' shows the names to use)",
 				s, shellWord(label), shellWord(label))
 		}
-		return fail(exitUsage, "no skill named %q is installed; 'vouch skill list' shows the installed ones", s)
+		return app.Errorf(app.Usage, "no skill named %q is installed; 'vouch skill list' shows the installed ones", s)
 	}
 	return nil
 }
@@ -174,7 +175,7 @@ func (pr *profileRunner) freezeProfileSkills(ctx context.Context, p workflow.Pro
 		}
 		if !ok {
 			label, _, _ := strings.Cut(name, "/")
-			return out, fail(exitRejected, "profile %q enables the server skill %q, which vouch has no approval of; list the skills of %s with 'vouch skill server list %s', preview and approve it, or remove it from the profile",
+			return out, app.Errorf(app.Rejected, "profile %q enables the server skill %q, which vouch has no approval of; list the skills of %s with 'vouch skill server list %s', preview and approve it, or remove it from the profile",
 				p.Name, name, shellWord(label), shellWord(label))
 		}
 		named = append(named, n)
@@ -187,7 +188,7 @@ func (pr *profileRunner) freezeProfileSkills(ctx context.Context, p workflow.Pro
 			continue
 		}
 		if pr.serverSkills == nil {
-			return out, fail(exitUnavailable, "profile %q enables the server skill %q, but this run has no MCP servers to load it from", p.Name, name)
+			return out, app.Errorf(app.Unavailable, "profile %q enables the server skill %q, but this run has no MCP servers to load it from", p.Name, name)
 		}
 		if sr == nil {
 			sr = pr.serverSkills.NewRun(ctx)
@@ -246,15 +247,15 @@ func serverSkillRefusal(profile string, n mcpclient.NamedSkill, err error) error
 	preview := fmt.Sprintf("'vouch skill server preview %s %s'", shellWord(n.ServerLabel), shellWord(n.URI))
 	switch me.Kind {
 	case mcpclient.ErrSkillNotApproved, mcpclient.ErrSkillVerification, mcpclient.ErrSkillFindings, mcpclient.ErrSkillInvalid:
-		return fail(exitRejected, "profile %q cannot run because of its server skill %s: %s; review it with %s and approve it with 'vouch skill server approve %s %s --set DIGEST' (or keep or roll back a pinned version)",
+		return app.Errorf(app.Rejected, "profile %q cannot run because of its server skill %s: %s; review it with %s and approve it with 'vouch skill server approve %s %s --set DIGEST' (or keep or roll back a pinned version)",
 			profile, n.Qualified, why, preview, shellWord(n.ServerLabel), shellWord(n.URI))
 	case mcpclient.ErrSkillDynamic:
-		return fail(exitRejected, "profile %q cannot run because of its server skill %s: %s; a profile run has no one to confirm each load, so remove it from the profile",
+		return app.Errorf(app.Rejected, "profile %q cannot run because of its server skill %s: %s; a profile run has no one to confirm each load, so remove it from the profile",
 			profile, n.Qualified, why)
 	case mcpclient.ErrSkillsUnsupported, mcpclient.ErrCrossOrigin:
-		return fail(exitRejected, "profile %q cannot run because of its server skill %s: %s", profile, n.Qualified, why)
+		return app.Errorf(app.Rejected, "profile %q cannot run because of its server skill %s: %s", profile, n.Qualified, why)
 	}
-	return fail(exitUnavailable, "profile %q cannot load its server skill %s: %s; check the server with 'vouch server test %s'",
+	return app.Errorf(app.Unavailable, "profile %q cannot load its server skill %s: %s; check the server with 'vouch server test %s'",
 		profile, n.Qualified, why, shellWord(n.ServerLabel))
 }
 
@@ -289,7 +290,7 @@ func precedenceOrder(p workflow.Profile) []string {
 // serverSkillService is the trust layer over the session's servers, or nil
 // when it cannot be built (profile runs then refuse server skills).
 func (s *session) serverSkillService() *mcpclient.SkillService {
-	svc, err := newSkillServiceOn(s.db, s.mcp.mgr)
+	svc, err := newSkillServiceOn(s.DB(), s.MCP().Manager())
 	if err != nil {
 		return nil
 	}

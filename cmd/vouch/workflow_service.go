@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"vouch/agent"
+	"vouch/internal/app"
 	"vouch/store"
 	"vouch/workflow"
 )
@@ -47,7 +48,7 @@ func builtinIdentities() []string {
 func (ps *profileService) profile(name string) (workflow.Profile, error) {
 	p, err := ps.db.Profile(name, 0)
 	if errors.Is(err, store.ErrNotFound) {
-		return p, fail(exitUsage, "no profile is named %q; 'vouch profile list' shows them", name)
+		return p, app.Errorf(app.Usage, "no profile is named %q; 'vouch profile list' shows them", name)
 	}
 	return p, err
 }
@@ -61,16 +62,16 @@ func (ps *profileService) save(p workflow.Profile, create bool) (workflow.Profil
 	case err != nil && !errors.Is(err, store.ErrNotFound):
 		return p, err
 	case create && exists:
-		return p, fail(exitRejected, "a profile named %q already exists; change it with 'vouch profile edit %s'", p.Name, p.Name)
+		return p, app.Errorf(app.Rejected, "a profile named %q already exists; change it with 'vouch profile edit %s'", p.Name, p.Name)
 	case !create && !exists:
-		return p, fail(exitUsage, "no profile is named %q; create it with 'vouch profile create %s --definition D'", p.Name, p.Name)
+		return p, app.Errorf(app.Usage, "no profile is named %q; create it with 'vouch profile create %s --definition D'", p.Name, p.Name)
 	}
 	if err := ps.check(&p); err != nil {
 		return p, err
 	}
 	saved, err := ps.db.PutProfile(p)
 	if errors.Is(err, store.ErrInvalid) {
-		return saved, &exitError{code: exitUsage, err: err}
+		return saved, app.Wrap(app.Usage, err)
 	}
 	return saved, err
 }
@@ -80,10 +81,10 @@ func (ps *profileService) save(p workflow.Profile, create bool) (workflow.Profil
 // absolute.
 func (ps *profileService) check(p *workflow.Profile) error {
 	if err := p.Validate(); err != nil {
-		return &exitError{code: exitUsage, err: err}
+		return app.Wrap(app.Usage, err)
 	}
 	if _, err := ps.db.Definition(p.Definition, p.DefinitionRevision); errors.Is(err, store.ErrNotFound) {
-		return fail(exitUsage, "no definition is named %q; add one with 'vouch definition add FILE.json' ('vouch definition list' shows them)", p.Definition)
+		return app.Errorf(app.Usage, "no definition is named %q; add one with 'vouch definition add FILE.json' ('vouch definition list' shows them)", p.Definition)
 	} else if err != nil {
 		return err
 	}
@@ -92,33 +93,33 @@ func (ps *profileService) check(p *workflow.Profile) error {
 	}
 	for _, id := range p.Tools {
 		if slices.Contains(reservedTools, id) {
-			return fail(exitUsage, "%s is vouch's own and cannot be selected; a run offers it when the profile enables skills", id)
+			return app.Errorf(app.Usage, "%s is vouch's own and cannot be selected; a run offers it when the profile enables skills", id)
 		}
 	}
 	if ps.knownTools != nil {
 		known := ps.knownTools()
 		for _, id := range p.Tools {
 			if !slices.Contains(known, id) {
-				return fail(exitUsage, "no tool has the identity %q; 'vouch tools' lists them", id)
+				return app.Errorf(app.Usage, "no tool has the identity %q; 'vouch tools' lists them", id)
 			}
 		}
 	}
 	if p.Workspace != "" {
 		abs, err := filepath.Abs(p.Workspace)
 		if err != nil {
-			return fail(exitUsage, "workspace %q cannot be made absolute (%v); pass a full path", p.Workspace, err)
+			return app.Errorf(app.Usage, "workspace %q cannot be made absolute (%v); pass a full path", p.Workspace, err)
 		}
 		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-			return fail(exitUsage, "workspace %q is not a directory; pass an existing folder", p.Workspace)
+			return app.Errorf(app.Usage, "workspace %q is not a directory; pass an existing folder", p.Workspace)
 		}
 		p.Workspace = abs
 	}
 	if p.Schedule != nil {
 		if _, err := workflow.ParseSchedule(*p.Schedule); err != nil {
-			return &exitError{code: exitUsage, err: err}
+			return app.Wrap(app.Usage, err)
 		}
 		if strings.TrimSpace(p.Schedule.Task) == "" {
-			return fail(exitUsage, "a schedule needs --task TEXT: what the scheduled run should do")
+			return app.Errorf(app.Usage, "a schedule needs --task TEXT: what the scheduled run should do")
 		}
 	}
 	return nil
@@ -128,7 +129,7 @@ func (ps *profileService) check(p *workflow.Profile) error {
 func (ps *profileService) remove(name string) error {
 	err := ps.db.DeleteProfile(name)
 	if errors.Is(err, store.ErrNotFound) {
-		return fail(exitUsage, "no profile is named %q; 'vouch profile list' shows them", name)
+		return app.Errorf(app.Usage, "no profile is named %q; 'vouch profile list' shows them", name)
 	}
 	return err
 }
@@ -139,7 +140,7 @@ func (ps *profileService) remove(name string) error {
 func (ps *profileService) addDefinition(data []byte) (workflow.Definition, error) {
 	d, err := workflow.Parse(data)
 	if err != nil {
-		return d, &exitError{code: exitRejected, err: fmt.Errorf("%w; fix the file and add it again", err)}
+		return d, app.Wrap(app.Rejected, fmt.Errorf("%w; fix the file and add it again", err))
 	}
 	if _, err := ps.db.Definition(d.Name, 0); err == nil {
 		d.EditedByPerson = true
@@ -163,11 +164,11 @@ func (ps *profileService) removeDefinition(name string) error {
 		}
 	}
 	if len(users) > 0 {
-		return fail(exitRejected, "definition %q is used by profile %s; change or remove those profiles first", name, strings.Join(users, ", "))
+		return app.Errorf(app.Rejected, "definition %q is used by profile %s; change or remove those profiles first", name, strings.Join(users, ", "))
 	}
 	err = ps.db.DeleteDefinition(name)
 	if errors.Is(err, store.ErrNotFound) {
-		return fail(exitUsage, "no definition is named %q; 'vouch definition list' shows them", name)
+		return app.Errorf(app.Usage, "no definition is named %q; 'vouch definition list' shows them", name)
 	}
 	return err
 }

@@ -3,56 +3,22 @@ package main
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"vouch/agent"
+
+	"vouch/internal/panics"
 
 	"vouch/mcpclient"
 	"vouch/tool"
 	"vouch/workflow"
 )
 
-// errSink counts failures that must not stop what is running (a history
-// write) and reports them once, when the session closes. The zero value is
-// ready; it is safe for concurrent use.
-type errSink struct {
-	mu   sync.Mutex
-	n    int
-	last error
-}
-
-func (s *errSink) report(err error) {
-	if err == nil {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.n++
-	s.last = err
-}
-
-func (s *errSink) err() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.n == 0 {
-		return nil
-	}
-	return fmt.Errorf("%d run history writes failed (last: %w); check the state directory", s.n, s.last)
-}
-
-// workflowsOn reads the Agent Workflows switch; an unreadable switch
-// counts as off, so nothing new starts on a guess (SPEC H1).
-func (s *session) workflowsOn() bool {
-	on, err := s.db.WorkflowsEnabled()
-	return err == nil && on
-}
-
 // profileRunner returns the runner of profile runs on this session, with
 // b resolving the model server and model.
 func (s *session) profileRunner(b *backend) *profileRunner {
 	return &profileRunner{
-		db: s.db,
+		db: s.DB(),
 		resolve: func(ctx context.Context, model string) (*agent.Client, string, error) {
 			client, _, err := b.connect(ctx)
 			if err != nil {
@@ -67,12 +33,12 @@ func (s *session) profileRunner(b *backend) *profileRunner {
 			}
 			return client, info.Model, nil
 		},
-		mcpTools: func(effect mcpclient.EffectFunc) []tool.Tool { return s.mcp.mgr.AgentTools(effect) },
-		label:    s.mcp.label,
-		cwd:      s.policy.workspace,
-		policy:   s.policy,
+		mcpTools: func(effect mcpclient.EffectFunc) []tool.Tool { return s.MCP().Manager().AgentTools(effect) },
+		label:    s.MCP().Label,
+		cwd:      s.Policy().Workspace(),
+		policy:   s.Policy(),
 		limits:   agent.DefaultLimits(),
-		onErr:    s.history.report,
+		onErr:    s.ReportHistory,
 		// Without a skill service no server skill loads, and a profile
 		// enabling one is refused in a sentence.
 		serverSkills: s.serverSkillService(),
@@ -94,14 +60,14 @@ type background struct {
 func (s *session) startScheduler(ctx context.Context, b *backend, ib *inbox) background {
 	ctx, cancel := context.WithCancel(ctx)
 	runner := s.profileRunner(b)
-	sch := newScheduler(s.db, runner.start, s.readyFor(b), ib, time.Now)
+	sch := newScheduler(s.DB(), runner.start, s.readyFor(b), ib, time.Now)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		// Each profile's tick recovers its own panics (a failed scheduled
 		// run); one outside them stops the schedules, not the session, and
 		// is reported when the session closes.
-		defer agent.Recover("the scheduler", "its loop", func(e *agent.InternalError) { s.history.report(e) })
+		defer panics.Recover("the scheduler", "its loop", func(e *panics.InternalError) { s.ReportHistory(e) })
 		sch.loop(ctx, time.After)
 	}()
 	return background{
@@ -134,7 +100,7 @@ func (s *session) readyFor(b *backend) func(context.Context, workflow.Profile) e
 			if !ok {
 				continue
 			}
-			st, ok := s.mcp.mgr.Server(serverID)
+			st, ok := s.MCP().Manager().Server(serverID)
 			switch {
 			case !ok:
 				return fmt.Errorf("the MCP server of %s is no longer configured", id)

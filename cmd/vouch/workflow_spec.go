@@ -6,6 +6,7 @@ import (
 
 	"vouch/agent"
 
+	"vouch/internal/app"
 	"vouch/store"
 	"vouch/tool"
 	"vouch/workflow"
@@ -28,13 +29,13 @@ type frozenSpec struct {
 	WindowSource       string   `json:"window_source,omitempty"`
 	Temperature        *float64 `json:"temperature,omitempty"`
 	// ToolBudget is the share of the window tool metadata may take.
-	ToolBudget  float64       `json:"tool_budget"`
-	Tools       []frozenTool  `json:"tools"`
-	Unavailable []string      `json:"unavailable_tools,omitempty"`
-	Workspace   string        `json:"workspace,omitempty"`
-	Skills      []frozenSkill `json:"skills,omitempty"`
-	Policy      policyDigest  `json:"policy"`
-	Limits      agent.Limits  `json:"limits"`
+	ToolBudget  float64          `json:"tool_budget"`
+	Tools       []frozenTool     `json:"tools"`
+	Unavailable []string         `json:"unavailable_tools,omitempty"`
+	Workspace   string           `json:"workspace,omitempty"`
+	Skills      []frozenSkill    `json:"skills,omitempty"`
+	Policy      app.PolicyDigest `json:"policy"`
+	Limits      agent.Limits     `json:"limits"`
 	// SkillBytesPerCall and SkillBytesPerRun bound skill_load and
 	// skill_read (SPEC H5).
 	SkillBytesPerCall int `json:"skill_bytes_per_call,omitempty"`
@@ -65,31 +66,6 @@ type frozenSkill struct {
 	URI      string `json:"uri,omitempty"`
 	// Policy marks a local skill the profile treats as policy (SPEC I6).
 	Policy bool `json:"policy,omitempty"`
-}
-
-// policyDigest names the policy snapshot a run froze: how many reviewed
-// rules, the sha256 of their stored form (pins included) and the pinned
-// definition digests. Error says why the rules
-// could not be read (every call then asked).
-type policyDigest struct {
-	Rules  int    `json:"rules"`
-	SHA256 string `json:"sha256"`
-	Error  string `json:"error,omitempty"`
-	// Pins names, by tool identity, the definition digest each pinned rule
-	// of the snapshot binds to (SPEC D8): the run applied a rule only to
-	// that definition.
-	Pins map[string]string `json:"pins,omitempty"`
-}
-
-func (p policyDigest) String() string {
-	if p.Error != "" {
-		return "unreadable, every call asked: " + p.Error
-	}
-	short := p.SHA256
-	if len(short) > 12 {
-		short = short[:12]
-	}
-	return fmt.Sprintf("%d rules · %s", p.Rules, short)
 }
 
 // budgets lists the run's bounds in words.

@@ -12,6 +12,7 @@ import (
 
 	"vouch/agent"
 
+	"vouch/internal/app"
 	"vouch/safetext"
 	"vouch/store"
 	"vouch/tool"
@@ -44,9 +45,9 @@ var (
 )
 
 func newWorkflowsTUI(s *session, ib *inbox) *workflowsTUI {
-	return &workflowsTUI{s: s, inbox: ib, now: time.Now, ps: &profileService{db: s.db, knownTools: func() []string {
+	return &workflowsTUI{s: s, inbox: ib, now: time.Now, ps: &profileService{db: s.DB(), knownTools: func() []string {
 		ids := builtinIdentities()
-		for _, t := range s.mcp.mgr.Tools() {
+		for _, t := range s.MCP().Manager().Tools() {
 			ids = append(ids, t.Identity)
 		}
 		return ids
@@ -58,7 +59,7 @@ func (w *workflowsTUI) WorkflowsEnabled(context.Context) (bool, error) {
 	if w == nil {
 		return false, errNoDatabase
 	}
-	return w.s.db.WorkflowsEnabled()
+	return w.s.DB().WorkflowsEnabled()
 }
 
 // SetWorkflowsEnabled turns the switch; nothing is deleted.
@@ -66,7 +67,7 @@ func (w *workflowsTUI) SetWorkflowsEnabled(_ context.Context, on bool) error {
 	if w == nil {
 		return errNoDatabase
 	}
-	return w.s.db.SetWorkflowsEnabled(on)
+	return w.s.DB().SetWorkflowsEnabled(on)
 }
 
 // Schedules lists every profile's schedule with its next and last tick.
@@ -74,7 +75,7 @@ func (w *workflowsTUI) Schedules(context.Context) ([]tui.ScheduleView, error) {
 	if w == nil {
 		return nil, errNoDatabase
 	}
-	st, err := workflowsStatus(w.s.db, w.now())
+	st, err := workflowsStatus(w.s.DB(), w.now())
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +92,7 @@ func (w *workflowsTUI) ListProfiles(context.Context) ([]tui.ProfileSummary, erro
 	if w == nil {
 		return nil, errNoDatabase
 	}
-	ps, err := w.s.db.Profiles()
+	ps, err := w.s.DB().Profiles()
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +105,7 @@ func (w *workflowsTUI) ListProfiles(context.Context) ([]tui.ProfileSummary, erro
 }
 
 func (w *workflowsTUI) kindOf(p workflow.Profile) string {
-	d, err := w.s.db.Definition(p.Definition, p.DefinitionRevision)
+	d, err := w.s.DB().Definition(p.Definition, p.DefinitionRevision)
 	if err != nil {
 		return ""
 	}
@@ -189,7 +190,7 @@ func (w *workflowsTUI) Definitions(context.Context) ([]tui.DefinitionChoice, err
 	if w == nil {
 		return nil, errNoDatabase
 	}
-	ds, err := w.s.db.Definitions()
+	ds, err := w.s.DB().Definitions()
 	if err != nil {
 		return nil, err
 	}
@@ -216,16 +217,16 @@ func (w *workflowsTUI) ProfileTools(ctx context.Context, name string) (tui.ToolS
 		return tui.ToolSelection{}, err
 	}
 	sel := tui.ToolSelection{Servers: servers}
-	for _, t := range w.s.builtinTools() {
+	for _, t := range w.s.BuiltinTools() {
 		d := t.Def()
 		sel.Tools = append(sel.Tools, tui.ToolView{Identity: d.Identity, ServerID: "builtin", ServerName: "built-in",
 			Name: strings.TrimPrefix(d.Identity, "builtin:"), Description: d.Description, Executable: true})
 	}
-	for _, e := range w.s.mcp.mgr.Tools() {
+	for _, e := range w.s.MCP().Manager().Tools() {
 		sel.Tools = append(sel.Tools, tui.ToolView{Identity: e.Identity, ServerID: e.ServerID, ServerName: e.ServerName, Name: e.Name,
-			Title: e.Title, Description: e.Description, Executable: e.Executable, Claims: claims(e.Annotations)})
+			Title: e.Title, Description: e.Description, Executable: e.Executable, Claims: app.Claims(e.Annotations)})
 	}
-	tokens := toolTokens(append(w.s.builtinTools(), w.s.mcp.mgr.AgentTools(nil)...))
+	tokens := toolTokens(append(w.s.BuiltinTools(), w.s.MCP().Manager().AgentTools(nil)...))
 	for i := range sel.Tools {
 		t := &sel.Tools[i]
 		t.Enabled, t.Tokens = slices.Contains(p.Tools, t.Identity), tokens[t.Identity]
@@ -283,7 +284,7 @@ func (w *workflowsTUI) SkillsForProfile(_ context.Context, name string) ([]tui.S
 		}
 		enabled = p.Skills
 	}
-	return profileSkillChoices(w.s.db, enabled)
+	return profileSkillChoices(w.s.DB(), enabled)
 }
 
 // ListRuns returns one page of run history, newest first.
@@ -291,7 +292,7 @@ func (w *workflowsTUI) ListRuns(_ context.Context, cursor string, limit int) (tu
 	if w == nil {
 		return tui.RunPage{}, errNoDatabase
 	}
-	runs, next, err := w.s.db.Runs(cursor, limit)
+	runs, next, err := w.s.DB().Runs(cursor, limit)
 	if err != nil {
 		return tui.RunPage{}, err
 	}
@@ -318,13 +319,13 @@ func (w *workflowsTUI) Run(_ context.Context, id string) (tui.RunDetail, error) 
 	if w == nil {
 		return tui.RunDetail{}, errNoDatabase
 	}
-	r, err := w.s.db.Run(id)
+	r, err := w.s.DB().Run(id)
 	if errors.Is(err, store.ErrNotFound) {
 		return tui.RunDetail{}, fmt.Errorf("the run %s is no longer in history", id)
 	} else if err != nil {
 		return tui.RunDetail{}, err
 	}
-	evs, err := w.s.db.RunEvents(id)
+	evs, err := w.s.DB().RunEvents(id)
 	if err != nil {
 		return tui.RunDetail{}, err
 	}

@@ -93,8 +93,8 @@ func TestWorkflowsBackend(t *testing.T) {
 	if scheds, _ := wf.Schedules(ctx); scheds[0].Paused == "" {
 		t.Fatal("the schedule is not paused with the switch off")
 	}
-	if tools := s.runTools(); len(tools) != len(s.builtinTools()) {
-		t.Fatalf("with the switch off chat offers %d tools, want the %d built-in ones", len(tools), len(s.builtinTools()))
+	if tools := s.RunTools(); len(tools) != len(s.BuiltinTools()) {
+		t.Fatalf("with the switch off chat offers %d tools, want the %d built-in ones", len(tools), len(s.BuiltinTools()))
 	}
 	if err := wf.SetWorkflowsEnabled(ctx, true); err != nil {
 		t.Fatal(err)
@@ -104,14 +104,14 @@ func TestWorkflowsBackend(t *testing.T) {
 	}
 
 	// A run, recorded as history keeps it, opens in the history pane.
-	rec, err := s.db.CreateRun(store.RunRecord{Kind: store.RunProfile, Profile: "p", ProfileRevision: 2, Definition: "notes", DefinitionRevision: 1,
+	rec, err := s.DB().CreateRun(store.RunRecord{Kind: store.RunProfile, Profile: "p", ProfileRevision: 2, Definition: "notes", DefinitionRevision: 1,
 		Spec: []byte(`{"model":"m","context_window":8192,"tools":[{"identity":"builtin:fs_read","wire_name":"fs_read"}],"policy":{"rules":0,"sha256":"abc"},"limits":{"MaxTurns":16}}`),
 		Task: "go\nmore"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	at := time.Now()
-	if err := s.db.AppendRunEvents(rec.ID,
+	if err := s.DB().AppendRunEvents(rec.ID,
 		store.RunEvent{Kind: store.EventToolCall, CorrelationID: "c1", Identity: "builtin:fs_write", Text: "fs_write {}", At: at},
 		store.RunEvent{Kind: store.EventApproval, CorrelationID: "c1", Identity: "builtin:fs_write", Text: "asked: writes ask", At: at},
 		store.RunEvent{Kind: store.EventApproval, CorrelationID: "c1", Identity: "builtin:fs_write", Text: "denied: not now", At: at},

@@ -45,7 +45,7 @@ func TestTUIPolicySkillRoundTrip(t *testing.T) {
 	if err != nil || !slices.Equal(v.PolicySkills, []string{"refunds"}) {
 		t.Fatalf("save with a local policy skill = %+v, %v", v, err)
 	}
-	stored, err := s.db.Profile("billing", 0)
+	stored, err := s.DB().Profile("billing", 0)
 	if err != nil || !slices.Equal(stored.PolicySkills, []string{"refunds"}) || stored.Revision != 1 {
 		t.Fatalf("stored = %+v, %v; want refunds as policy in revision 1", stored, err)
 	}
@@ -61,7 +61,7 @@ func TestTUIPolicySkillRoundTrip(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `policy skill "docs/refunds" must be a local skill the profile enables (a server skill is never policy)`) {
 		t.Fatalf("a server skill marked as policy: %v", err)
 	}
-	if stored, err := s.db.Profile("billing", 0); err != nil || stored.Revision != 1 || !slices.Equal(stored.PolicySkills, []string{"refunds"}) {
+	if stored, err := s.DB().Profile("billing", 0); err != nil || stored.Revision != 1 || !slices.Equal(stored.PolicySkills, []string{"refunds"}) {
 		t.Fatalf("after the refusal = %+v, %v; want revision 1 untouched", stored, err)
 	}
 

@@ -1,99 +1,108 @@
-package main
+package app
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"vouch/agent"
 
 	"vouch/store"
 	"vouch/tool"
-	"vouch/tui"
 )
 
-// session is what the terminal interface runs on: an open database, the
-// current conversation and the workspace the built-in tools may read.
-type session struct {
+// Version is vouch's version, reported to MCP servers and by 'vouch
+// version'.
+const Version = "0.1.0-dev"
+
+// App is one session of vouch: an open database, the current
+// conversation, the workspace the built-in tools may read, the MCP servers
+// with their cached catalogs, and the policy every run decides with. Both
+// front ends run on one: the terminal interface for as long as it is open,
+// a headless run for one task. Open it with Open and Close it when done.
+type App struct {
 	db        *store.DB
 	workspace *agent.Workspace
-	mcp       *mcpService
+	mcp       *MCP
 	// policy freezes the stored rules for each run and audits decisions.
-	policy *runPolicy
-	// closers run first on Close (e.g. the demo's MCP server).
+	policy *Policy
+	// closers run after the MCP manager closes (e.g. the demo's MCP
+	// server).
 	closers []func() error
-	// apps serves MCP App views to the TUI (apps.go); nil elsewhere.
-	apps *appsService
+	// apps serves MCP App views to the terminal interface; nil elsewhere.
+	apps AppsHost
 	// history counts run history writes that failed.
-	history errSink
+	history ErrSink
 
 	mu         sync.Mutex // guards the current conversation
 	convID     string
 	transcript agent.Transcript
 }
 
-// current returns the current conversation's ID and transcript.
-func (s *session) current() (string, agent.Transcript) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.convID, s.transcript
+// AppsHost is the MCP Apps host as a session uses it: it wraps a run's MCP
+// tools so that a tool with a view opens it (SPEC J), and closes with the
+// session, before the MCP manager.
+type AppsHost interface {
+	Wrap(tools []tool.Tool) []tool.Tool
+	Close() error
 }
 
-// newConversation starts an empty conversation and makes it current; the
+// Current returns the current conversation's ID and transcript.
+func (a *App) Current() (string, agent.Transcript) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.convID, a.transcript
+}
+
+// NewConversation starts an empty conversation and makes it current; the
 // previous one stays stored.
-func (s *session) newConversation() (agent.Transcript, error) {
-	conv, err := s.db.CreateConversation("")
+func (a *App) NewConversation() (agent.Transcript, error) {
+	conv, err := a.db.CreateConversation("")
 	if err != nil {
 		return nil, fmt.Errorf("start a new conversation: %w", err)
 	}
-	t := &storeTranscript{db: s.db, convID: conv.ID}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.convID, s.transcript = conv.ID, t
+	t := &storeTranscript{db: a.db, convID: conv.ID}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.convID, a.transcript = conv.ID, t
 	return t, nil
 }
 
-// openSessionHere opens the session of an interactive or headless run: the
-// state directory of g, the workspace in the working directory, and the
-// keyring when it opens.
-func openSessionHere(ctx context.Context, g *globals, e env) (*session, error) {
-	stateDir, err := resolveStateDir(g)
-	if err != nil {
-		return nil, err
+// ResolveStateDir returns dir (from --state-dir or VOUCH_STATE_DIR), or
+// the XDG default when it is blank.
+func ResolveStateDir(dir string) (string, error) {
+	if strings.TrimSpace(dir) != "" {
+		return dir, nil
 	}
-	cwd, err := os.Getwd()
+	dir, err := store.DefaultStateDir()
 	if err != nil {
-		return nil, fmt.Errorf("find the working directory: %w", err)
+		return "", fmt.Errorf("find the state directory (pass --state-dir): %w", err)
 	}
-	return openSession(ctx, stateDir, cwd, openSecrets(stateDir, e))
+	return dir, nil
 }
 
-// openSecrets opens the keyring of stateDir, or returns nil. No keyring is
+// OpenSecrets opens the keyring of stateDir, or returns nil. No keyring is
 // not fatal: servers without a secret still work, servers with one stay
 // locked, and a command that needs one says so.
-func openSecrets(stateDir string, e env) *store.Secrets {
-	secrets, err := store.NewSecrets(store.SecretsOptions{StateDir: stateDir, Getenv: e.getenv})
+func OpenSecrets(stateDir string, getenv func(string) string) *store.Secrets {
+	secrets, err := store.NewSecrets(store.SecretsOptions{StateDir: stateDir, Getenv: getenv})
 	if err != nil {
 		return nil
 	}
 	return secrets
 }
 
-// openSession opens the database in stateDir and the latest conversation (or
-// a new one), the workspace at dir, and the configured MCP servers with
+// Open opens the database in stateDir and the latest conversation (or a
+// new one), the workspace at dir, and the configured MCP servers with
 // their cached catalogs (no connection yet). secrets may be nil: servers
 // with a secret then stay locked.
-func openSession(ctx context.Context, stateDir, dir string, secrets *store.Secrets) (*session, error) {
-	db, err := store.Open(filepath.Join(stateDir, store.FileName), store.Options{})
+func Open(ctx context.Context, stateDir, dir string, secrets *store.Secrets) (*App, error) {
+	db, err := openDB(stateDir)
 	if err != nil {
-		return nil, storeError(err)
+		return nil, err
 	}
 	conv, ok, err := db.LatestConversation()
 	if err == nil && !ok {
@@ -106,152 +115,90 @@ func openSession(ctx context.Context, stateDir, dir string, secrets *store.Secre
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("open the workspace %s: %w", dir, err), db.Close())
 	}
-	svc, err := newMCPService(ctx, db, secrets)
+	svc, err := newMCP(ctx, db, secrets)
 	if err != nil {
 		return nil, errors.Join(err, ws.Close(), db.Close())
 	}
-	s := &session{db: db, convID: conv.ID, transcript: &storeTranscript{db: db, convID: conv.ID}, workspace: ws, mcp: svc}
-	s.policy = newRunPolicy(db, dir, func() string { id, _ := s.current(); return id })
-	s.policy.defs = svc.mgr // pinned rules apply to the definitions they pinned (SPEC D8)
-	return s, nil
+	a := &App{db: db, convID: conv.ID, transcript: &storeTranscript{db: db, convID: conv.ID}, workspace: ws, mcp: svc}
+	a.policy = NewPolicy(db, dir, func() string { id, _ := a.Current(); return id })
+	a.policy.SetServed(svc.mgr) // pinned rules apply to the definitions they pinned (SPEC D8)
+	return a, nil
 }
 
-func (s *session) Close() error {
+// openDB opens the database of stateDir. The store's open errors (locked,
+// read-only, corrupt, newer schema) already say what to do.
+func openDB(stateDir string) (*store.DB, error) {
+	db, err := store.Open(filepath.Join(stateDir, store.FileName), store.Options{})
+	if err != nil {
+		return nil, Wrap(Failure, err)
+	}
+	return db, nil
+}
+
+// Close closes the MCP Apps host, the MCP manager, what AddCloser added,
+// the workspace and the database, and reports the audit and run history
+// writes that failed during the session.
+func (a *App) Close() error {
 	var errs []error
-	errs = append(errs, s.closeApps(), s.mcp.Close())
-	for _, c := range s.closers {
+	if a.apps != nil {
+		errs = append(errs, a.apps.Close())
+	}
+	errs = append(errs, a.mcp.Close())
+	for _, c := range a.closers {
 		errs = append(errs, c())
 	}
-	errs = append(errs, s.policy.err(), s.history.err(), s.workspace.Close(), s.db.Close())
+	errs = append(errs, a.policy.err(), a.history.err(), a.workspace.Close(), a.db.Close())
 	return errors.Join(errs...)
 }
 
-// builtinTools are vouch's own workspace tools: read, then write.
-func (s *session) builtinTools() []tool.Tool {
-	return append(s.workspace.Tools(), s.workspace.WriteTools()...)
+// DB is the session's database.
+func (a *App) DB() *store.DB { return a.db }
+
+// MCP is the session's MCP service.
+func (a *App) MCP() *MCP { return a.mcp }
+
+// Policy is the session's policy.
+func (a *App) Policy() *Policy { return a.policy }
+
+// Workspace is the folder the built-in tools work in.
+func (a *App) Workspace() *agent.Workspace { return a.workspace }
+
+// ReportHistory counts a run history write that failed; Close reports
+// them.
+func (a *App) ReportHistory(err error) { a.history.Report(err) }
+
+// AddCloser adds fn to what Close runs, after the MCP manager closes.
+func (a *App) AddCloser(fn func() error) { a.closers = append(a.closers, fn) }
+
+// SetApps makes h the session's MCP Apps host: runs offer their MCP tools
+// through it, and Close closes it.
+func (a *App) SetApps(h AppsHost) { a.apps = h }
+
+// BuiltinTools are vouch's own workspace tools: read, then write.
+func (a *App) BuiltinTools() []tool.Tool {
+	return append(a.workspace.Tools(), a.workspace.WriteTools()...)
 }
 
-// runTools is what a run offers: the built-in tools and the executable MCP
-// tools (effects from the policy this run froze, SPEC B7, D1), less those
-// the person turned off for this conversation. While Agent Workflows is
-// off, only the built-in tools (SPEC H1).
-func (s *session) runTools() []tool.Tool {
-	convID, _ := s.current()
-	tools := s.builtinTools()
-	if s.workflowsOn() {
-		tools = append(tools, s.withApps(s.mcp.mgr.AgentTools(s.policy.effect))...)
-	}
-	return enabledTools(s.db, convID, tools)
-}
-
-// backendConfig returns the backend wiring of this session.
-func (s *session) backendConfig() backendConfig {
-	_, transcript := s.current()
-	return backendConfig{
-		db:              s.db,
-		transcript:      transcript,
-		newConversation: s.newConversation,
-		describe:        s.describeTool,
-		moreTools:       s.runTools,
-		toolLabel:       s.mcp.label,
-		decide:          s.policy.freeze,
-		policyDigest:    s.policy.frozenDigest,
-		audit:           s.policy.audit,
-		limits:          agent.DefaultLimits(),
-		historyErr:      s.history.report,
-	}
-}
-
-// storeError gives the store's open errors (locked, read-only, corrupt, newer
-// schema) the failure exit code; their messages already say what to do.
-func storeError(err error) error {
-	return &exitError{code: exitFailure, err: err}
-}
-
-// runTUI opens the terminal interface on the configured model server.
-func runTUI(ctx context.Context, g *globals, args []string, e env) error {
-	if len(args) > 0 {
-		return fail(exitUsage, "unexpected argument %q; run 'vouch help' for usage", args[0])
-	}
-	if !e.isTerminal {
-		return fail(exitUsage, "vouch needs a terminal for its interface; run it in one, or use 'vouch doctor' to check the setup")
-	}
-	s, err := openSessionHere(ctx, g, e)
-	if err != nil {
-		return err
-	}
-	// Warm the MCP catalogs in the background; the first frame and every
-	// submission go on without waiting (SPEC B5).
-	if err := s.mcp.mgr.Start(ctx); err != nil {
-		return errors.Join(err, s.Close())
-	}
-	model := g.model
-	if model == "" {
-		if m, ok, err := s.db.Setting(settingModel); err != nil {
-			return errors.Join(err, s.Close())
-		} else if ok {
-			model = m
+// RunTools is what a run offers: the built-in tools and the executable
+// MCP tools (effects from the policy this run froze, SPEC B7, D1), less
+// those the person turned off for this conversation. While Agent
+// Workflows is off, only the built-in tools (SPEC H1).
+func (a *App) RunTools() []tool.Tool {
+	convID, _ := a.Current()
+	tools := a.BuiltinTools()
+	if a.WorkflowsOn() {
+		mcpTools := a.mcp.mgr.AgentTools(a.policy.Effect)
+		if a.apps != nil {
+			mcpTools = a.apps.Wrap(mcpTools)
 		}
+		tools = append(tools, mcpTools...)
 	}
-	cfg := s.backendConfig()
-	cfg.modelURL, cfg.model = g.modelURL, model
-	err = s.runInterface(ctx, cfg, tui.Options{Model: model}, e)
-	return errors.Join(err, s.Close())
+	return EnabledTools(a.db, convID, tools)
 }
 
-// runInterface runs the terminal interface over s until the person quits:
-// the backend with the workflow panes and the approvals inbox, the
-// scheduler (schedules fire only while the interface runs, SPEC H6), and
-// the MCP Apps viewer. `vouch` and `vouch demo` both start here.
-func (s *session) runInterface(ctx context.Context, cfg backendConfig, opts tui.Options, e env) error {
-	ib := newInbox()
-	cfg.workflows = newWorkflowsTUI(s, ib)
-	b := newBackend(cfg)
-	// The profile runs the person starts from the Profiles page run on the
-	// scheduler's terms; bg.stop waits for them and closes ib.
-	bg := s.startScheduler(ctx, b, ib)
-	cfg.workflows.runNow = bg.runNow
-	s.apps = newAppsService(s.mcp.mgr, s.policy, version, e.getenv)
-	opts.Servers, opts.Apps = &tuiServers{s: s}, s.apps
-	err := runProgram(ctx, b, opts, e.getenv)
-	bg.stop()
-	return err
-}
-
-// runProgram runs the interface until the person quits or ctx ends.
-func runProgram(ctx context.Context, b tui.Backend, opts tui.Options, getenv func(string) string) error {
-	opts = opts.WithEnv(getenv)
-	// Bubble Tea's package init already asked the terminal for its
-	// background (one OSC 11 round trip) and lipgloss cached the answer;
-	// VOUCH_THEME overrides it for terminals that answer wrongly.
-	switch strings.ToLower(getenv("VOUCH_THEME")) {
-	case "light":
-		lipgloss.SetHasDarkBackground(false)
-	case "dark":
-		lipgloss.SetHasDarkBackground(true)
-	}
-	p := tea.NewProgram(tui.New(b, opts), append(tui.ProgramOptions(), tea.WithContext(ctx))...)
-	_, err := p.Run()
-	return programError(err)
-}
-
-// errInterfacePanic is the one sentence for an interface that still died
-// of a panic (in Update, View or a Cmd: Bubble Tea recovers those, restores
-// the terminal and stops the program). Runs recover their own panics, so
-// this is the last resort.
-var errInterfacePanic = errors.New("vouch's interface stopped on an internal error; the terminal was restored, and your conversations, runs and settings are saved — start vouch again, and please report it with what you were doing")
-
-// programError maps what Program.Run returned: a panic Bubble Tea caught
-// becomes errInterfacePanic (it used to pass for a normal exit, since the
-// error wraps ErrProgramKilled too), a kill by ctx is a normal end.
-func programError(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, tea.ErrProgramPanic):
-		return &exitError{code: exitFailure, err: errInterfacePanic}
-	case errors.Is(err, tea.ErrProgramKilled):
-		return nil
-	}
-	return fmt.Errorf("run the interface: %w", err)
+// WorkflowsOn reads the Agent Workflows switch; an unreadable switch
+// counts as off, so nothing new starts on a guess (SPEC H1).
+func (a *App) WorkflowsOn() bool {
+	on, err := a.db.WorkflowsEnabled()
+	return err == nil && on
 }

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -18,6 +18,9 @@ import (
 type catalogStore struct{ db *store.DB }
 
 var _ mcpclient.CatalogStore = catalogStore{}
+
+// NewCatalogStore returns the catalog cache kept in db.
+func NewCatalogStore(db *store.DB) mcpclient.CatalogStore { return catalogStore{db: db} }
 
 func (c catalogStore) LoadCatalog(_ context.Context, serverID string) (mcpclient.Catalog, bool, error) {
 	data, ok, err := c.db.Catalog(serverID)
@@ -44,9 +47,9 @@ func (c catalogStore) DeleteCatalog(_ context.Context, serverID string) error {
 	return c.db.DeleteCatalog(serverID)
 }
 
-// secretKey is the keyring key of an MCP server's secret header value: the
+// SecretKey is the keyring key of an MCP server's secret header value: the
 // server's stable identity, never its name (SPEC B1).
-func secretKey(serverID string) string { return "mcp:" + serverID }
+func SecretKey(serverID string) string { return "mcp:" + serverID }
 
 // keyringSecrets supplies secret header values from the OS keyring. Work the
 // person did not start (warming) never raises a keyring prompt (SPEC B6).
@@ -58,9 +61,9 @@ func (k keyringSecrets) Secret(ctx context.Context, serverID string, mode mcpcli
 	var v string
 	var err error
 	if mode == mcpclient.NonInteractive {
-		v, err = k.s.GetNoPrompt(ctx, secretKey(serverID))
+		v, err = k.s.GetNoPrompt(ctx, SecretKey(serverID))
 	} else {
-		v, err = k.s.Get(ctx, secretKey(serverID))
+		v, err = k.s.Get(ctx, SecretKey(serverID))
 	}
 	switch {
 	case err == nil:
@@ -72,23 +75,23 @@ func (k keyringSecrets) Secret(ctx context.Context, serverID string, mode mcpcli
 	}
 }
 
-// mcpService is what both the command line and the TUI do with MCP servers:
+// MCP is what both the command line and the TUI do with MCP servers:
 // configuration in the database, secrets in the keyring, connections and
 // catalogs in the manager. One place, so the two cannot disagree.
-type mcpService struct {
+type MCP struct {
 	db      *store.DB
 	secrets *store.Secrets
 	mgr     *mcpclient.Manager
 }
 
-// newMCPService builds the manager over the database and keyring and loads
+// newMCP builds the manager over the database and keyring and loads
 // every configured server. It starts no connection.
-func newMCPService(ctx context.Context, db *store.DB, secrets *store.Secrets) (*mcpService, error) {
-	opts := mcpclient.Options{Store: catalogStore{db: db}, ClientVersion: version}
+func newMCP(ctx context.Context, db *store.DB, secrets *store.Secrets) (*MCP, error) {
+	opts := mcpclient.Options{Store: catalogStore{db: db}, ClientVersion: Version}
 	if secrets != nil {
 		opts.Secrets = keyringSecrets{s: secrets}
 	}
-	svc := &mcpService{db: db, secrets: secrets, mgr: mcpclient.NewManager(opts)}
+	svc := &MCP{db: db, secrets: secrets, mgr: mcpclient.NewManager(opts)}
 	servers, err := db.MCPServers()
 	if err != nil {
 		return nil, err
@@ -108,20 +111,20 @@ func toConfig(s store.MCPServer) mcpclient.ServerConfig {
 	return mcpclient.ServerConfig{ID: s.ID, Name: s.Name, URL: s.URL, HeaderName: s.HeaderName, Active: s.Active}
 }
 
-func (svc *mcpService) Close() error { return svc.mgr.Close() }
+func (svc *MCP) Close() error { return svc.mgr.Close() }
 
-// byName finds a configured server by name.
-func (svc *mcpService) byName(name string) (store.MCPServer, error) {
+// ByName finds a configured server by name.
+func (svc *MCP) ByName(name string) (store.MCPServer, error) {
 	s, err := svc.db.MCPServerByName(name)
 	if errors.Is(err, store.ErrNotFound) {
-		return s, fail(exitUsage, "no MCP server is named %q; 'vouch server list' shows them", name)
+		return s, Errorf(Usage, "no MCP server is named %q; 'vouch server list' shows them", name)
 	}
 	return s, err
 }
 
-// save adds (id empty) or edits a server. A non-nil secret replaces the
+// Save adds (id empty) or edits a server. A non-nil secret replaces the
 // stored one ("" removes it). Saving never activates anything (SPEC B2).
-func (svc *mcpService) save(ctx context.Context, id, name, rawURL, header string, secret *string) (store.MCPServer, error) {
+func (svc *MCP) Save(ctx context.Context, id, name, rawURL, header string, secret *string) (store.MCPServer, error) {
 	name = strings.TrimSpace(name)
 	cfg := mcpclient.NewServerConfig(name, rawURL, strings.TrimSpace(header))
 	var rec store.MCPServer
@@ -133,15 +136,15 @@ func (svc *mcpService) save(ctx context.Context, id, name, rawURL, header string
 		cfg.ID, cfg.Active, rec.Created = old.ID, old.Active, old.Created
 	}
 	if err := cfg.Validate(); err != nil {
-		return rec, &exitError{code: exitRejected, err: err}
+		return rec, Wrap(Rejected, err)
 	}
 	if secret != nil && *secret != "" && cfg.HeaderName == "" {
-		return rec, fail(exitUsage, "a secret needs a header to travel in; pass --header (for example Authorization)")
+		return rec, Errorf(Usage, "a secret needs a header to travel in; pass --header (for example Authorization)")
 	}
 	rec = store.MCPServer{ID: cfg.ID, Name: cfg.Name, URL: cfg.URL, HeaderName: cfg.HeaderName, Active: cfg.Active, Created: rec.Created}
 	if err := svc.db.PutMCPServer(rec); err != nil {
 		if errors.Is(err, store.ErrDuplicate) {
-			return rec, fail(exitRejected, "an MCP server named %q already exists; choose another name", name)
+			return rec, Errorf(Rejected, "an MCP server named %q already exists; choose another name", name)
 		}
 		return rec, err
 	}
@@ -156,17 +159,17 @@ func (svc *mcpService) save(ctx context.Context, id, name, rawURL, header string
 	return rec, nil
 }
 
-func (svc *mcpService) setSecret(ctx context.Context, id, secret string) error {
+func (svc *MCP) setSecret(ctx context.Context, id, secret string) error {
 	if svc.secrets == nil {
 		return errors.New("no keyring is available for the secret; set VOUCH_KEYRING_BACKEND")
 	}
 	if secret == "" {
-		return svc.secrets.Delete(ctx, secretKey(id))
+		return svc.secrets.Delete(ctx, SecretKey(id))
 	}
-	return svc.secrets.Set(ctx, secretKey(id), secret)
+	return svc.secrets.Set(ctx, SecretKey(id), secret)
 }
 
-func (svc *mcpService) serverByID(id string) (store.MCPServer, error) {
+func (svc *MCP) serverByID(id string) (store.MCPServer, error) {
 	all, err := svc.db.MCPServers()
 	if err != nil {
 		return store.MCPServer{}, err
@@ -179,30 +182,30 @@ func (svc *mcpService) serverByID(id string) (store.MCPServer, error) {
 	return store.MCPServer{}, fmt.Errorf("MCP server %s: %w", id, store.ErrNotFound)
 }
 
-// test connects to a saved server and reports what it offers, registering
+// Test connects to a saved server and reports what it offers, registering
 // nothing (SPEC B2). The secret is read from the keyring, asking if needed.
-func (svc *mcpService) test(ctx context.Context, id string) (mcpclient.TestReport, error) {
+func (svc *MCP) Test(ctx context.Context, id string) (mcpclient.TestReport, error) {
 	rec, err := svc.serverByID(id)
 	if err != nil {
 		return mcpclient.TestReport{}, err
 	}
 	secret := ""
 	if rec.HeaderName != "" && svc.secrets != nil {
-		secret, err = svc.secrets.Get(ctx, secretKey(id))
+		secret, err = svc.secrets.Get(ctx, SecretKey(id))
 		if err != nil && !errors.Is(err, store.ErrSecretNotFound) {
 			return mcpclient.TestReport{}, fmt.Errorf("read the server's secret: %w", err)
 		}
 	}
 	rep, err := svc.mgr.Test(ctx, toConfig(rec), secret)
 	if err != nil {
-		return rep, &exitError{code: exitUnavailable, err: err}
+		return rep, Wrap(Unavailable, err)
 	}
 	return rep, nil
 }
 
-// setActive activates (refreshing the catalog now, with the person present)
+// SetActive activates (refreshing the catalog now, with the person present)
 // or deactivates a server, and persists the choice.
-func (svc *mcpService) setActive(ctx context.Context, id string, active bool) error {
+func (svc *MCP) SetActive(ctx context.Context, id string, active bool) error {
 	rec, err := svc.serverByID(id)
 	if err != nil {
 		return err
@@ -217,14 +220,14 @@ func (svc *mcpService) setActive(ctx context.Context, id string, active bool) er
 	}
 	if active {
 		if err := svc.mgr.Refresh(ctx, id, mcpclient.Interactive); err != nil {
-			return &exitError{code: exitUnavailable, err: fmt.Errorf("activated %q, but its tools could not be fetched: %w", rec.Name, err)}
+			return Wrap(Unavailable, fmt.Errorf("activated %q, but its tools could not be fetched: %w", rec.Name, err))
 		}
 	}
 	return nil
 }
 
-// remove deletes a server's configuration, catalog, selections and secret.
-func (svc *mcpService) remove(ctx context.Context, id string) error {
+// Remove deletes a server's configuration, catalog, selections and secret.
+func (svc *MCP) Remove(ctx context.Context, id string) error {
 	if err := svc.mgr.Remove(ctx, id); err != nil {
 		return err
 	}
@@ -235,18 +238,18 @@ func (svc *mcpService) remove(ctx context.Context, id string) error {
 		return fmt.Errorf("removed the server, but not its skill approvals and pinned skill files: %w", err)
 	}
 	if svc.secrets != nil {
-		if err := svc.secrets.Delete(ctx, secretKey(id)); err != nil {
+		if err := svc.secrets.Delete(ctx, SecretKey(id)); err != nil {
 			return fmt.Errorf("removed the server, but not its secret: %w", err)
 		}
 	}
 	return nil
 }
 
-// enabledTools keeps the tools the person has not turned off for the
+// EnabledTools keeps the tools the person has not turned off for the
 // conversation convID (Settings › Tools). It reads the database, never an
 // MCP server: a submission never waits on one (SPEC B5). An unreadable
 // selection offers nothing rather than everything.
-func enabledTools(db *store.DB, convID string, tools []tool.Tool) []tool.Tool {
+func EnabledTools(db *store.DB, convID string, tools []tool.Tool) []tool.Tool {
 	off, err := db.DisabledTools(convID)
 	if err != nil {
 		return nil
@@ -260,9 +263,9 @@ func enabledTools(db *store.DB, convID string, tools []tool.Tool) []tool.Tool {
 	return out
 }
 
-// label names the server of a tool identity for listings and tool_search:
+// Label names the server of a tool identity for listings and tool_search:
 // the person's label for an MCP server, "built-in" for vouch's own tools.
-func (svc *mcpService) label(identity string) string {
+func (svc *MCP) Label(identity string) string {
 	if strings.HasPrefix(identity, "builtin:") {
 		return "built-in"
 	}
@@ -274,8 +277,8 @@ func (svc *mcpService) label(identity string) string {
 	return "unknown server"
 }
 
-// toolRow is one catalog entry as `vouch tools` and the TUI list it.
-type toolRow struct {
+// ToolRow is one catalog entry as `vouch tools` and the TUI list it.
+type ToolRow struct {
 	Identity       string   `json:"identity"`
 	WireName       string   `json:"wire_name"`
 	Server         string   `json:"server"`
@@ -292,23 +295,23 @@ type toolRow struct {
 	Changed bool `json:"changed,omitempty"`
 }
 
-// tools lists built-in and MCP tools with the wire names a run offering all
+// Tools lists built-in and MCP tools with the wire names a run offering all
 // of them would freeze (SPEC C1, C2).
-func (svc *mcpService) tools(builtins []tool.Tool) []toolRow {
+func (svc *MCP) Tools(builtins []tool.Tool) []ToolRow {
 	// The classification comes from the same snapshot a run would freeze
 	// (SPEC D1). Unreadable rules need no error here: that snapshot asks
 	// for everything and every summary says the policy could not be read.
-	snap, _ := loadSnapshot(svc.db, "")
-	var rows []toolRow
+	snap, _ := LoadSnapshot(svc.db, "")
+	var rows []ToolRow
 	for _, t := range builtins {
 		d := t.Def()
-		rows = append(rows, toolRow{Identity: d.Identity, Server: "built-in", Name: strings.TrimPrefix(d.Identity, "builtin:"),
+		rows = append(rows, ToolRow{Identity: d.Identity, Server: "built-in", Name: strings.TrimPrefix(d.Identity, "builtin:"),
 			Classification: snap.Summary(d.Identity, ""), Status: "available", Executable: true, Description: firstLine(d.Description)})
 	}
 	for _, e := range svc.mgr.Tools() {
-		rows = append(rows, toolRow{Identity: e.Identity, Server: e.ServerName, Name: e.Name, Title: e.Title,
+		rows = append(rows, ToolRow{Identity: e.Identity, Server: e.ServerName, Name: e.Name, Title: e.Title,
 			Classification: snap.Summary(e.Identity, e.Digest), Status: string(e.Status), Executable: e.Executable,
-			Claims: claims(e.Annotations), Description: firstLine(e.Description), Changed: snap.Changed(e.Identity, e.Digest)})
+			Claims: Claims(e.Annotations), Description: firstLine(e.Description), Changed: snap.Changed(e.Identity, e.Digest)})
 	}
 	ids := make([]string, len(rows))
 	for i, r := range rows {
@@ -327,8 +330,8 @@ func (svc *mcpService) tools(builtins []tool.Tool) []toolRow {
 	return rows
 }
 
-// claims words a tool's annotations as the server's unverified claims.
-func claims(ann map[string]any) []string {
+// Claims words a tool's annotations as the server's unverified claims.
+func Claims(ann map[string]any) []string {
 	var out []string
 	for k, v := range ann {
 		b, err := json.Marshal(v)
@@ -354,3 +357,6 @@ func hostOf(raw string) string {
 	}
 	return u.Host
 }
+
+// Manager is the MCP client manager: connections, catalogs, calls.
+func (svc *MCP) Manager() *mcpclient.Manager { return svc.mgr }

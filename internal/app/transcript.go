@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -163,4 +163,18 @@ func fromRecord(r store.Message) (agent.Message, error) {
 		}
 	}
 	return m, nil
+}
+
+// NewTranscript returns the transcript of the stored conversation convID.
+func NewTranscript(db *store.DB, convID string) agent.Transcript {
+	return &storeTranscript{db: db, convID: convID}
+}
+
+// ConversationOf returns the stored conversation t keeps, "" when t is not
+// one of the database's.
+func ConversationOf(t agent.Transcript) string {
+	if st, ok := t.(*storeTranscript); ok {
+		return st.convID
+	}
+	return ""
 }

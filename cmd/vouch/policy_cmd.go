@@ -1,0 +1,279 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+	"vouch/internal/app"
+	"vouch/policy"
+	"vouch/safetext"
+	"vouch/store"
+)
+
+// recentDecisions is how many decisions `vouch policy list` shows.
+const recentDecisions = 20
+
+// withDB opens only the database (no keyring, no MCP) for fn.
+func withDB(g *globals, fn func(*store.DB) error) error {
+	dir, err := resolveStateDir(g)
+	if err != nil {
+		return err
+	}
+	return app.WithDB(dir, fn)
+}
+
+// parseInterleaved parses flags that may come before, between or after
+// the positional arguments, and returns the positional ones.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, app.Errorf(app.Usage, "%s: %v; run 'vouch help' for usage", fs.Name(), err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+}
+
+// runPolicyCmd is `vouch policy list | set | remove` (SPEC M, D1).
+func runPolicyCmd(_ context.Context, g *globals, args []string, e env) error {
+	if len(args) == 0 {
+		return app.Errorf(app.Usage, "vouch policy needs a subcommand: list, set or remove")
+	}
+	sub, rest := args[0], args[1:]
+	switch sub {
+	case "list":
+		return policyList(g, rest, e)
+	case "set":
+		return policySet(g, rest, e)
+	case "remove":
+		return policyRemove(g, rest, e)
+	}
+	return app.Errorf(app.Usage, "unknown subcommand 'vouch policy %s'; use list, set or remove", sub)
+}
+
+// ruleJSON is one rule in `vouch policy list --json`; Problem says why a
+// stored rule does not validate (it then never allows); Changed says the
+// tool's cached definition is not the one the rule pinned (SPEC D8).
+type ruleJSON struct {
+	policy.Rule
+	Problem string `json:"problem,omitempty"`
+	Changed bool   `json:"changed,omitempty"`
+}
+
+type policyListJSON struct {
+	Rules     []ruleJSON      `json:"rules"`
+	Decisions []policy.Record `json:"decisions"`
+}
+
+func policyList(g *globals, args []string, e env) error {
+	fs := subFlags("policy list", g)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseSub(fs, args); err != nil {
+		return err
+	}
+	return withDB(g, func(db *store.DB) error {
+		stored, err := db.PolicyRules()
+		if err != nil {
+			return err
+		}
+		recs, err := db.Decisions(recentDecisions)
+		if err != nil {
+			return err
+		}
+		out := policyListJSON{Rules: []ruleJSON{}, Decisions: []policy.Record{}}
+		for _, r := range stored {
+			rj := ruleJSON{Rule: app.RuleFromStore(r)}
+			if err := policy.ValidateRule(rj.Rule); err != nil {
+				rj.Problem = err.Error()
+			}
+			if rj.Pin != nil {
+				served, err := app.CachedDigest(db, rj.Identity)
+				if err != nil {
+					return err
+				}
+				rj.Changed = served != rj.Pin.Digest
+			}
+			out.Rules = append(out.Rules, rj)
+		}
+		for _, r := range recs {
+			out.Decisions = append(out.Decisions, app.RecordFromStore(r))
+		}
+		if *asJSON {
+			return writeJSON(e.stdout, out)
+		}
+		return printPolicy(e, out)
+	})
+}
+
+func printPolicy(e env, l policyListJSON) error {
+	tw := newTable(e.stdout)
+	p := tw.Printf
+	if len(l.Rules) == 0 {
+		p("no rules: built-in reads run inside the workspace, anything that writes asks, every external tool asks\n")
+	} else {
+		p("IDENTITY\tCLASS\tEFFECT\tCONSTRAINTS\tNOTE\n")
+		for _, r := range l.Rules {
+			p("%s\t%s\t%s\t%s\t%s\n", safetext.Line(r.Identity, 70), safetext.Line(string(r.Class), 10),
+				safetext.Line(string(r.Effect), 12), safetext.Line(constraintText(r.Constraints), 60), safetext.Line(r.Note, 40))
+			if r.Problem != "" {
+				p("\t%s\n", safetext.Line("invalid, so it never allows: "+r.Problem, 100))
+			}
+			if r.Changed {
+				p("\t%s\n", policy.MarkChanged+": the rule does not apply until you classify it again ('vouch tools' shows it)")
+			}
+		}
+	}
+	p("\n")
+	if len(l.Decisions) == 0 {
+		p("no decisions yet\n")
+	} else {
+		p("TIME\tOUTCOME\tBY\tIDENTITY\tCORRELATION ID\n")
+		for _, d := range l.Decisions {
+			p("%s\t%s\t%s\t%s\t%s\n", d.At.Local().Format(time.DateTime), safetext.Line(string(d.Outcome), 14),
+				safetext.Line(d.By, 20), safetext.Line(d.Identity, 70), safetext.Line(d.CorrelationID, 40))
+		}
+	}
+	return tw.Flush("the policy")
+}
+
+func constraintText(cs []policy.Constraint) string {
+	if len(cs) == 0 {
+		return "-"
+	}
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		verb := " in "
+		if c.Kind == policy.Under {
+			verb = " under "
+		}
+		parts[i] = c.Arg + verb + strings.Join(c.Values, ", ")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// constraintFlag collects repeated --under or --one-of flags. Repeating
+// the flag for one argument adds values to the same constraint, so
+// `--under path=/a --under path=/b` allows either folder.
+type constraintFlag struct {
+	kind string
+	list *[]policy.Constraint
+}
+
+func (f constraintFlag) String() string { return "" }
+
+func (f constraintFlag) Set(v string) error {
+	arg, val, ok := strings.Cut(v, "=")
+	if !ok || arg == "" || val == "" {
+		if f.kind == policy.Under {
+			return errors.New("takes ARG=PATH, e.g. --under path=/srv/data")
+		}
+		return errors.New("takes ARG=V1,V2, e.g. --one-of mode=fast,safe")
+	}
+	vals := []string{val}
+	if f.kind == policy.OneOf {
+		vals = strings.Split(val, ",")
+	}
+	for i := range *f.list {
+		if c := &(*f.list)[i]; c.Arg == arg && c.Kind == f.kind {
+			c.Values = append(c.Values, vals...)
+			return nil
+		}
+	}
+	*f.list = append(*f.list, policy.Constraint{Arg: arg, Kind: f.kind, Values: vals})
+	return nil
+}
+
+func policySet(g *globals, args []string, e env) error {
+	fs := subFlags("policy set", g)
+	asJSON := fs.Bool("json", false, "print JSON")
+	effect := fs.String("effect", "", "read-only, idempotent or mutating (default: the rule's current effect)")
+	note := fs.String("note", "", "your reminder of why")
+	var constraints []policy.Constraint
+	fs.Var(constraintFlag{kind: policy.Under, list: &constraints}, "under", "ARG=PATH: allow only when ARG is at or below PATH (repeatable)")
+	fs.Var(constraintFlag{kind: policy.OneOf, list: &constraints}, "one-of", "ARG=V1,V2: allow only when ARG is one of the values (repeatable)")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return app.Errorf(app.Usage, "vouch policy set needs IDENTITY and a class, e.g. vouch policy set builtin:fs_write block")
+	}
+	identity, class := pos[0], policy.Class(pos[1])
+	if class != policy.Ask && class != policy.Allow && class != policy.Block {
+		return app.Errorf(app.Usage, "the class %q is not ask, allow or block", pos[1])
+	}
+	eff := policy.Effect(*effect)
+	if eff != "" && eff != policy.ReadOnly && eff != policy.Idempotent && eff != policy.Mutating {
+		return app.Errorf(app.Usage, "the effect %q is not read-only, idempotent or mutating", *effect)
+	}
+	return withDB(g, func(db *store.DB) error {
+		snap, err := app.LoadSnapshot(db, "")
+		if err != nil {
+			return err
+		}
+		// Re-classifying pins the definition cached now (SPEC D8).
+		pin, err := app.CachedPin(db, identity)
+		if err != nil {
+			return err
+		}
+		served := ""
+		if pin != nil {
+			served = pin.Digest
+		}
+		if eff == "" {
+			eff = snap.Effect(identity, served) // the current rule's, else the default
+		}
+		rule := policy.Rule{Identity: identity, Class: class, Effect: eff, Constraints: constraints,
+			Note: strings.TrimSpace(*note), Updated: time.Now().UTC(), Pin: pin}
+		if err := policy.ValidateRule(rule); err != nil {
+			return app.Wrap(app.Rejected, err)
+		}
+		if err := db.PutPolicyRule(app.RuleToStore(rule)); err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(e.stdout, rule)
+		}
+		summary := policy.NewSnapshot([]policy.Rule{rule}, policy.Options{}).Summary(identity, served)
+		pinned := ""
+		if pin != nil {
+			pinned = ", pinned to its definition as served now"
+		}
+		_, err = fmt.Fprintf(e.stdout, "%s: %s, effect %s%s\n", safetext.Line(identity, 0), safetext.Line(summary, 0), rule.Effect, pinned)
+		return err
+	})
+}
+
+func policyRemove(g *globals, args []string, e env) error {
+	fs := subFlags("policy remove", g)
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return app.Errorf(app.Usage, "vouch policy remove needs the rule's IDENTITY; 'vouch policy list' shows them")
+	}
+	identity := pos[0]
+	return withDB(g, func(db *store.DB) error {
+		if err := db.DeletePolicyRule(identity); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return app.Errorf(app.Usage, "there is no rule for %s; 'vouch policy list' shows them", safetext.Line(identity, 80))
+			}
+			return err
+		}
+		if *asJSON {
+			return writeJSON(e.stdout, map[string]string{"removed": identity})
+		}
+		now := policy.NewSnapshot(nil, policy.Options{}).Summary(identity, "")
+		_, err := fmt.Fprintf(e.stdout, "removed the rule for %s; it now follows the default: %s\n", safetext.Line(identity, 0), now)
+		return err
+	})
+}

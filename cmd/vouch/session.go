@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"vouch/agent"
+	"vouch/internal/app"
+	"vouch/store"
+	"vouch/tui"
+)
+
+// session is the application session (internal/app) with the workflow
+// wiring that has not moved there yet: the profile runner, the scheduler
+// and the MCP Apps host.
+type session struct {
+	*app.App
+	// apps serves MCP App views to the TUI (apps.go); nil elsewhere.
+	apps *appsService
+}
+
+// openSession opens the application session on stateDir with the
+// workspace at dir; secrets may be nil.
+func openSession(ctx context.Context, stateDir, dir string, secrets *store.Secrets) (*session, error) {
+	a, err := app.Open(ctx, stateDir, dir, secrets)
+	if err != nil {
+		return nil, err
+	}
+	return &session{App: a}, nil
+}
+
+// openSessionHere opens the session of an interactive or headless run: the
+// state directory of g, the workspace in the working directory, and the
+// keyring when it opens.
+func openSessionHere(ctx context.Context, g *globals, e env) (*session, error) {
+	stateDir, err := resolveStateDir(g)
+	if err != nil {
+		return nil, err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("find the working directory: %w", err)
+	}
+	return openSession(ctx, stateDir, cwd, app.OpenSecrets(stateDir, e.getenv))
+}
+
+// resolveStateDir returns --state-dir, VOUCH_STATE_DIR, or the XDG default.
+func resolveStateDir(g *globals) (string, error) { return app.ResolveStateDir(g.stateDir) }
+
+// setApps makes a the session's MCP Apps host.
+func (s *session) setApps(a *appsService) {
+	s.apps = a
+	s.SetApps(a)
+}
+
+// describeTool tells the approval pane which server a tool belongs to.
+func (s *session) describeTool(identity string) (tui.ToolDescription, error) {
+	d, err := s.DescribeTool(identity)
+	return tui.ToolDescription(d), err
+}
+
+// backendConfig returns the backend wiring of this session.
+func (s *session) backendConfig() backendConfig {
+	_, transcript := s.Current()
+	return backendConfig{
+		db:              s.DB(),
+		transcript:      transcript,
+		newConversation: s.NewConversation,
+		describe:        s.describeTool,
+		moreTools:       s.RunTools,
+		toolLabel:       s.MCP().Label,
+		decide:          s.Policy().Freeze,
+		policyDigest:    s.Policy().FrozenDigest,
+		audit:           s.Policy().Audit,
+		limits:          agent.DefaultLimits(),
+		historyErr:      s.ReportHistory,
+	}
+}

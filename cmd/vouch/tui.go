@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"vouch/internal/app"
+	"vouch/tui"
+)
+
+// runTUI opens the terminal interface on the configured model server.
+func runTUI(ctx context.Context, g *globals, args []string, e env) error {
+	if len(args) > 0 {
+		return app.Errorf(app.Usage, "unexpected argument %q; run 'vouch help' for usage", args[0])
+	}
+	if !e.isTerminal {
+		return app.Errorf(app.Usage, "vouch needs a terminal for its interface; run it in one, or use 'vouch doctor' to check the setup")
+	}
+	s, err := openSessionHere(ctx, g, e)
+	if err != nil {
+		return err
+	}
+	// Warm the MCP catalogs in the background; the first frame and every
+	// submission go on without waiting (SPEC B5).
+	if err := s.MCP().Manager().Start(ctx); err != nil {
+		return errors.Join(err, s.Close())
+	}
+	model := g.model
+	if model == "" {
+		if m, ok, err := s.DB().Setting(settingModel); err != nil {
+			return errors.Join(err, s.Close())
+		} else if ok {
+			model = m
+		}
+	}
+	cfg := s.backendConfig()
+	cfg.modelURL, cfg.model = g.modelURL, model
+	err = s.runInterface(ctx, cfg, tui.Options{Model: model}, e)
+	return errors.Join(err, s.Close())
+}
+
+// runInterface runs the terminal interface over s until the person quits:
+// the backend with the workflow panes and the approvals inbox, the
+// scheduler (schedules fire only while the interface runs, SPEC H6), and
+// the MCP Apps viewer. `vouch` and `vouch demo` both start here.
+func (s *session) runInterface(ctx context.Context, cfg backendConfig, opts tui.Options, e env) error {
+	ib := newInbox()
+	cfg.workflows = newWorkflowsTUI(s, ib)
+	b := newBackend(cfg)
+	// The profile runs the person starts from the Profiles page run on the
+	// scheduler's terms; bg.stop waits for them and closes ib.
+	bg := s.startScheduler(ctx, b, ib)
+	cfg.workflows.runNow = bg.runNow
+	s.setApps(newAppsService(s.MCP().Manager(), s.Policy(), version, e.getenv))
+	opts.Servers, opts.Apps = &tuiServers{s: s}, s.apps
+	err := runProgram(ctx, b, opts, e.getenv)
+	bg.stop()
+	return err
+}
+
+// runProgram runs the interface until the person quits or ctx ends.
+func runProgram(ctx context.Context, b tui.Backend, opts tui.Options, getenv func(string) string) error {
+	opts = opts.WithEnv(getenv)
+	// Bubble Tea's package init already asked the terminal for its
+	// background (one OSC 11 round trip) and lipgloss cached the answer;
+	// VOUCH_THEME overrides it for terminals that answer wrongly.
+	switch strings.ToLower(getenv("VOUCH_THEME")) {
+	case "light":
+		lipgloss.SetHasDarkBackground(false)
+	case "dark":
+		lipgloss.SetHasDarkBackground(true)
+	}
+	p := tea.NewProgram(tui.New(b, opts), append(tui.ProgramOptions(), tea.WithContext(ctx))...)
+	_, err := p.Run()
+	return programError(err)
+}
+
+// errInterfacePanic is the one sentence for an interface that still died
+// of a panic (in Update, View or a Cmd: Bubble Tea recovers those, restores
+// the terminal and stops the program). Runs recover their own panics, so
+// this is the last resort.
+var errInterfacePanic = errors.New("vouch's interface stopped on an internal error; the terminal was restored, and your conversations, runs and settings are saved — start vouch again, and please report it with what you were doing")
+
+// programError maps what Program.Run returned: a panic Bubble Tea caught
+// becomes errInterfacePanic (it used to pass for a normal exit, since the
+// error wraps ErrProgramKilled too), a kill by ctx is a normal end.
+func programError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, tea.ErrProgramPanic):
+		return app.Wrap(app.Failure, errInterfacePanic)
+	case errors.Is(err, tea.ErrProgramKilled):
+		return nil
+	}
+	return fmt.Errorf("run the interface: %w", err)
+}

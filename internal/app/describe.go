@@ -1,0 +1,60 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"vouch/mcpclient"
+)
+
+// ToolDescription tells the approval pane where a tool comes from: the
+// label the person gave its server and the host of its endpoint (both
+// empty for built-in tools), and the server's own title and annotations
+// as unverified claims ("readOnlyHint: true").
+type ToolDescription struct {
+	ServerName string
+	ServerHost string
+	Title      string
+	Claims     []string
+}
+
+// DescribeTool describes identity from the cached catalog, including the
+// app-only tools an MCP App view may call (SPEC J2).
+func (a *App) DescribeTool(identity string) (ToolDescription, error) {
+	mgr := a.mcp.mgr
+	for _, e := range mgr.Tools() {
+		if e.Identity != identity {
+			continue
+		}
+		d := ToolDescription{ServerName: e.ServerName, Title: e.Title, Claims: Claims(e.Annotations)}
+		if st, ok := mgr.Server(e.ServerID); ok {
+			d.ServerHost = hostOf(st.Config.URL)
+		}
+		return d, nil
+	}
+	if strings.HasPrefix(identity, "builtin:") {
+		return ToolDescription{ServerName: "vouch (built-in)"}, nil
+	}
+	if d, ok := a.describeAppTool(identity); ok { // app-only: not in Tools (SPEC J2)
+		return d, nil
+	}
+	return ToolDescription{}, fmt.Errorf("the tool %s is no longer in any server's catalog", identity)
+}
+
+// describeAppTool describes an app-only tool for the approval pane: the
+// views may call tools that Tools never lists.
+func (a *App) describeAppTool(identity string) (ToolDescription, bool) {
+	serverID, name, ok := mcpclient.ParseIdentity(identity)
+	if !ok {
+		return ToolDescription{}, false
+	}
+	e, ok := a.mcp.mgr.AppTool(serverID, name)
+	if !ok {
+		return ToolDescription{}, false
+	}
+	d := ToolDescription{ServerName: e.ServerName, Title: e.Title, Claims: Claims(e.Annotations)}
+	if st, ok := a.mcp.mgr.Server(serverID); ok {
+		d.ServerHost = hostOf(st.Config.URL)
+	}
+	return d, true
+}

@@ -1,0 +1,55 @@
+// Package app owns the application: opening a session of vouch and the
+// services both front ends use — the terminal interface (through the
+// narrow interfaces package tui declares, wired in cmd/vouch) and the
+// command line.
+//
+// # What it owns
+//
+// An App is one session: the database of the state directory, the
+// current conversation and its bbolt-backed transcript, the workspace the
+// built-in tools read and write, the MCP service (server configuration in
+// the database, secrets in the keyring, connections and catalogs in the
+// mcpclient manager) and the Policy every run decides with (the stored
+// rules frozen per run, the audit of every decision, SPEC D1, D6, D8). A
+// State is the lighter opening a single command-line operation needs: the
+// database, the keyring and the MCP servers, no conversation, no
+// workspace.
+//
+// The domain packages (agent, mcpclient, skills, policy, workflow) do not
+// import store; this package adapts each of them to it (the transcript,
+// the catalog cache, the keyring secrets, the policy rules and records).
+//
+// # Errors
+//
+// Services return data and errors; they never exit, print or prompt. An
+// error that needs a particular answer from the caller is an *Error with
+// a Kind: Usage, Rejected, ApprovalNeeded, Unavailable, or plain Failure.
+// cmd/vouch maps the kinds to the exit codes of SPEC M and prints the one
+// sentence; the terminal interface shows it in its status line. Every
+// error sentence says what to do.
+//
+// # Lifecycle
+//
+// Open (or OpenState) opens everything and returns nothing half-open: a
+// failure closes what was opened. Close closes, in order, the MCP Apps
+// host, the MCP manager, what AddCloser added (the demo's MCP server), the
+// workspace and the database, and reports the audit and run history
+// writes that failed during the session: those never stop a run, so the
+// session says so once, at the end.
+//
+// # Concurrency
+//
+// An App is safe for concurrent use by the terminal interface's commands,
+// the runs it starts and the scheduler: the current conversation is
+// guarded, the Policy is safe for concurrent use, the MCP manager and the
+// store are. The services run on the caller's goroutine and may block on
+// I/O (database, keyring, network); the terminal interface calls them
+// only from inside a tea.Cmd.
+//
+// # Imports
+//
+// This package must not import tui or any tui/... package, nor a *test
+// package: the terminal interface depends on it only through the
+// interfaces it declares itself, and cmd/vouch adapts the data between
+// the two.
+package app

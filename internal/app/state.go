@@ -1,0 +1,52 @@
+package app
+
+import (
+	"context"
+	"errors"
+
+	"vouch/store"
+)
+
+// State is what a command-line operation works on: the database, the
+// keyring and the MCP servers, without a conversation or a workspace.
+// Open it with OpenState and Close it when done.
+type State struct {
+	db      *store.DB
+	secrets *store.Secrets
+	mcp     *MCP
+}
+
+// OpenState opens the state directory for one command-line operation:
+// the database, the keyring when it opens (see OpenSecrets) and the
+// configured MCP servers with their cached catalogs.
+func OpenState(ctx context.Context, stateDir string, getenv func(string) string) (*State, error) {
+	db, err := openDB(stateDir)
+	if err != nil {
+		return nil, err
+	}
+	secrets := OpenSecrets(stateDir, getenv)
+	svc, err := newMCP(ctx, db, secrets)
+	if err != nil {
+		return nil, errors.Join(err, db.Close())
+	}
+	return &State{db: db, secrets: secrets, mcp: svc}, nil
+}
+
+// Close closes the MCP manager and the database.
+func (s *State) Close() error { return errors.Join(s.mcp.Close(), s.db.Close()) }
+
+// DB is the state's database.
+func (s *State) DB() *store.DB { return s.db }
+
+// MCP is the state's MCP service.
+func (s *State) MCP() *MCP { return s.mcp }
+
+// WithDB opens only the database of stateDir (no keyring, no MCP) for fn
+// and closes it.
+func WithDB(stateDir string, fn func(*store.DB) error) error {
+	db, err := openDB(stateDir)
+	if err != nil {
+		return err
+	}
+	return errors.Join(fn(db), db.Close())
+}
