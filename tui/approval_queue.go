@@ -141,9 +141,9 @@ func (m Model) dropApprovals(cmd tea.Cmd, note string) (Model, tea.Cmd) {
 
 // noteTool leaves a short remark on the call's transcript item.
 func (m Model) noteTool(call agent.ToolCall, note string) {
-	if it := m.chat.findTool(call); it != nil {
-		it.note = note
-		it.touch()
+	if it := m.chat.FindTool(call); it != nil {
+		it.Note = note
+		it.Touch()
 	}
 }
 

@@ -3,8 +3,10 @@ package tui
 import (
 	"reflect"
 	"testing"
+	"time"
 
 	"vouch/agent"
+	"vouch/tui/chat"
 )
 
 // TestStreamDeliversApprovalInOrder: the stream adapter treats an
@@ -23,14 +25,14 @@ func TestStreamDeliversApprovalInOrder(t *testing.T) {
 	events <- agent.Done{Reason: agent.StopDone}
 	close(events)
 
-	r := &streamReader{run: 1, events: events, interval: coalesceInterval, after: never}
+	r := &chat.StreamReader{Run: 1, Events: events, Interval: chat.CoalesceInterval, After: never}
 	msgs := readAll(t, r)
-	if first := []agent.Event{agent.TextDelta{Text: "Let me read it."}, req}; !reflect.DeepEqual(msgs[0].events, first) {
-		t.Errorf("first delivery %#v, want the text then the request", msgs[0].events)
+	if first := []agent.Event{agent.TextDelta{Text: "Let me read it."}, req}; !reflect.DeepEqual(msgs[0].Events, first) {
+		t.Errorf("first delivery %#v, want the text then the request", msgs[0].Events)
 	}
 	var got []agent.Event
 	for _, msg := range msgs {
-		got = append(got, msg.events...)
+		got = append(got, msg.Events...)
 	}
 	want := []agent.Event{
 		agent.TextDelta{Text: "Let me read it."},
@@ -44,4 +46,30 @@ func TestStreamDeliversApprovalInOrder(t *testing.T) {
 	if got[1].(agent.ApprovalRequested).Reply != chan<- agent.Decision(reply) {
 		t.Error("the delivered request carries another Reply channel")
 	}
+}
+
+// never is an After whose timers never fire.
+func never(time.Duration) <-chan time.Time { return nil }
+
+// readAll calls next until the run is over and returns every message.
+func readAll(t *testing.T, r *chat.StreamReader) []chat.StreamMsg {
+	t.Helper()
+	var msgs []chat.StreamMsg
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			msg := r.Wait()().(chat.StreamMsg)
+			msgs = append(msgs, msg)
+			if msg.Final() {
+				return
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(testTimeout):
+		t.Fatalf("stream did not end within %v", testTimeout)
+	}
+	return msgs
 }

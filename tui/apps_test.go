@@ -70,8 +70,8 @@ func TestAppAvailable(t *testing.T) {
 			t.Errorf("the screen lacks %q:\n%s", want, view)
 		}
 	}
-	if !strings.Contains(m.chat.findTool(call).note, appURL) {
-		t.Errorf("the tool's note lacks the URL: %q", m.chat.findTool(call).note)
+	if !strings.Contains(m.chat.FindTool(call).Note, appURL) {
+		t.Errorf("the tool's note lacks the URL: %q", m.chat.FindTool(call).Note)
 	}
 
 	// Typing into the input: o is a letter then.
@@ -111,9 +111,9 @@ func TestAppProblemKeepsResult(t *testing.T) {
 	m, _ = deliver(t, m, b, wait, agent.ToolCallStarted{Call: call}, agent.ToolCallFinished{Call: call, Result: "12:00"}, agent.Done{Reason: agent.StopDone})
 	m, _ = appEvent(t, m, apps, AppProblem{CorrelationID: "corr-1", Tool: "get-time", Server: "basic",
 		Sentence: "The app resource has type \"text/html\"\x1b[2J"})
-	it := m.chat.findTool(call)
-	if it.result != "12:00" || !strings.Contains(it.note, "no app view") || strings.ContainsRune(it.note, 0x1b) {
-		t.Fatalf("result %q note %q", it.result, it.note)
+	it := m.chat.FindTool(call)
+	if it.Result != "12:00" || !strings.Contains(it.Note, "no app view") || strings.ContainsRune(it.Note, 0x1b) {
+		t.Fatalf("result %q note %q", it.Result, it.Note)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/tui/chat"
 	"vouch/tui/kit"
 )
 
@@ -94,8 +95,8 @@ func (m Model) updateConversationStarted(msg conversationStartedMsg) Model {
 		m.status = statusState{warning: m.status.warning, err: kit.Sentence(msg.err)}
 		return m
 	}
-	m.chat = newTranscript(m.common.Styles)
-	m.chat.setSize(m.common.Width, m.chatHeight)
+	m.chat = chat.NewTranscript(m.common.Styles)
+	m.chat.SetSize(m.common.Width, m.chatHeight)
 	m.history = loaded
 	m.usage, m.hasUsage = agent.Usage{}, false
 	m.status = statusState{warning: m.status.warning, notice: newConversationNotice}

@@ -88,7 +88,7 @@ func TestNewConversation(t *testing.T) {
 	if _, again := update(m, keyCtrlL); again != nil {
 		t.Errorf("a second ctrl+l while pending returned a Cmd")
 	}
-	if got := len(m.chat.items); got != 4 {
+	if got := len(m.chat.Items); got != 4 {
 		t.Errorf("transcript changed before the Backend answered: %d items, want 4", got)
 	}
 
@@ -96,7 +96,7 @@ func TestNewConversation(t *testing.T) {
 	if got := b.callCount(); got != 1 {
 		t.Errorf("NewConversation called %d times, want 1", got)
 	}
-	if got := len(m.chat.items); got != 0 {
+	if got := len(m.chat.Items); got != 0 {
 		t.Errorf("transcript has %d items after a new conversation, want 0", got)
 	}
 	if got, want := m.input.Value(), "half a thought"; got != want {
@@ -190,14 +190,14 @@ func TestNewConversationKey(t *testing.T) {
 			if tt.want {
 				return
 			}
-			items, input, status := len(m.chat.items), m.input.Value(), m.status
+			items, input, status := len(m.chat.Items), m.input.Value(), m.status
 			m, cmd := update(m, keyCtrlL)
 			if cmd != nil {
 				t.Errorf("disabled ctrl+l returned a Cmd")
 			}
-			if len(m.chat.items) != items || m.input.Value() != input || m.status != status {
+			if len(m.chat.Items) != items || m.input.Value() != input || m.status != status {
 				t.Errorf("disabled ctrl+l changed the screen: %d items (was %d), input %q (was %q), status %+v (was %+v)",
-					len(m.chat.items), items, m.input.Value(), input, m.status, status)
+					len(m.chat.Items), items, m.input.Value(), input, m.status, status)
 			}
 		})
 	}

@@ -29,7 +29,7 @@
 //
 // # Streaming
 //
-// Backend.Send returns a run's event channel. One streamReader (stream.go)
+// Backend.Send returns a run's event channel. One [chat.StreamReader]
 // reads it through a re-armed Cmd: text and reasoning deltas are joined and
 // delivered at most every 33 ms, while tool calls, usage and Done are
 // must-deliver — they end the current message at once, after the text that
@@ -44,7 +44,7 @@
 // frame; and only visible items are rendered at all: following the bottom,
 // the transcript walks back from the last item until the screen is full. A
 // resize re-wraps lazily, item by item as they come into view. Markdown is
-// rendered by a small line-based renderer (render.go) suited to a hot path.
+// rendered by a small line-based renderer (tui/chat) suited to a hot path.
 // All untrusted text — model output, tool results, server text, errors —
 // passes through [vouch/safetext.Neutralize] before it is drawn (SPEC D3).
 //

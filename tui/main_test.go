@@ -13,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"vouch/agent"
+	"vouch/tui/chat"
 )
 
 // testTimeout is the one generous limit every wait in these tests shares.
@@ -212,8 +213,8 @@ func deliver(t *testing.T, m Model, b *fakeBackend, wait tea.Cmd, events ...agen
 	}
 	want := len(events)
 	for want > 0 {
-		msg := awaitMsg[streamMsg](t, wait)
-		for _, ev := range msg.events {
+		msg := awaitMsg[chat.StreamMsg](t, wait)
+		for _, ev := range msg.Events {
 			switch ev.(type) {
 			case agent.TextDelta, agent.ReasoningDelta:
 				// joined deltas count as many as they joined
@@ -221,9 +222,9 @@ func deliver(t *testing.T, m Model, b *fakeBackend, wait tea.Cmd, events ...agen
 				want--
 			}
 		}
-		want -= msg.deltas
+		want -= msg.Deltas
 		m, wait = update(m, msg)
-		if msg.final() {
+		if msg.Final() {
 			break
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"vouch/agent"
+	"vouch/tui/chat"
 	"vouch/tui/kit"
 )
 
@@ -98,7 +99,7 @@ type Model struct {
 	keys   ChatKeyMap
 	help   help.Model
 	input  textarea.Model
-	chat   *transcript
+	chat   *chat.Transcript
 	modals modalStack
 
 	model     string
@@ -185,7 +186,7 @@ func New(b Backend, opts Options) Model {
 		keys:    c.Keys.Chat,
 		help:    h,
 		input:   in,
-		chat:    newTranscript(st),
+		chat:    chat.NewTranscript(st),
 		model:   opts.Model,
 	}
 	m.layout()
@@ -210,7 +211,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.updateKeyRuns(msg)
 	case sendMsg:
 		m, cmd = m.updateSend(msg)
-	case streamMsg:
+	case chat.StreamMsg:
 		m, cmd = m.updateStream(msg)
 	case infoMsg:
 		m = m.updateInfo(msg)
@@ -273,7 +274,7 @@ func (m *Model) layout() {
 	}
 	errLines := len(m.errorLines())
 	m.chatHeight = max(m.common.Height-helpLines-errLines-1-inputHeight-1, 1)
-	m.chat.setSize(m.common.Width, m.chatHeight)
+	m.chat.SetSize(m.common.Width, m.chatHeight)
 }
 
 // helpKeys is what the help line shows: the top modal's bindings, else the
@@ -302,7 +303,7 @@ func (m *Model) syncKeys() {
 	}
 	m.keys.Top.SetEnabled(empty)
 	m.keys.Bottom.SetEnabled(empty)
-	answer := m.chat.lastAnswer() != nil
+	answer := m.chat.LastAnswer() != nil
 	m.keys.CopyAnswer.SetEnabled(answer)
 	m.keys.CopyCode.SetEnabled(answer)
 	m.keys.NewConversation.SetEnabled(m.canStartConversation())
@@ -327,11 +328,11 @@ type runState struct {
 	id     int // increases with every send; stale messages are ignored
 	phase  runPhase
 	cancel context.CancelFunc
-	user   *item // the person's message that started the run
+	user   *chat.Item // the person's message that started the run
 
-	answer    *item // assistant text being streamed, nil between turns
-	reasoning *item // reasoning being streamed, nil when none
-	tools     []*item
+	answer    *chat.Item // assistant text being streamed, nil between turns
+	reasoning *chat.Item // reasoning being streamed, nil when none
+	tools     []*chat.Item
 	// approvals are the run's tool calls waiting for the person; the
 	// first is on screen (approval_queue.go, SPEC D4).
 	approvals approvalQueue

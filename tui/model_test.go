@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"vouch/agent"
+	"vouch/tui/chat"
 )
 
 // TestFirstFrameWithoutIO: New and View touch no Backend, and the first
@@ -201,7 +202,7 @@ func TestChannelClosedWithoutDone(t *testing.T) {
 	b.events <- agent.TextDelta{Text: "half"}
 	close(b.events)
 	for wait != nil {
-		m, wait = update(m, awaitMsg[streamMsg](t, wait))
+		m, wait = update(m, awaitMsg[chat.StreamMsg](t, wait))
 	}
 	if view := m.View(); !strings.Contains(view, "(interrupted)") || !strings.Contains(view, "stopped without saying why") {
 		t.Errorf("closed channel not reported:\n%s", view)
@@ -357,7 +358,7 @@ func TestScrollKeys(t *testing.T) {
 	// With text in the input, home and end edit the input instead.
 	m = typeText(m, "draft")
 	m, _ = update(m, keyHome)
-	if !m.chat.follow {
+	if !m.chat.Follow {
 		t.Errorf("home with text in the input scrolled the transcript")
 	}
 }
@@ -380,8 +381,8 @@ func TestResizeRewraps(t *testing.T) {
 				t.Errorf("%dx%d: line %d is %d wide: %q", size[0], size[1], i, w, l)
 			}
 		}
-		if m.chat.items[0].cache.width != size[0] {
-			t.Errorf("cache width = %d, want %d", m.chat.items[0].cache.width, size[0])
+		if m.chat.Items[0].Cache.Width != size[0] {
+			t.Errorf("cache width = %d, want %d", m.chat.Items[0].Cache.Width, size[0])
 		}
 	}
 }

@@ -41,8 +41,8 @@ func TestProgramSendAndQuit(t *testing.T) {
 	if got := b.lastSent(t).text; got != "hello there" {
 		t.Errorf("sent %q, want %q", got, "hello there")
 	}
-	items := final.chat.items
-	if len(items) != 2 || items[0].text != "hello there" || items[1].text != "Hello from the model." || items[1].streaming {
+	items := final.chat.Items
+	if len(items) != 2 || items[0].Text != "hello there" || items[1].Text != "Hello from the model." || items[1].Streaming {
 		t.Errorf("final transcript = %+v", items)
 	}
 }
@@ -70,7 +70,7 @@ func TestProgramCancel(t *testing.T) {
 	if final.run.phase != phaseIdle {
 		t.Errorf("run phase = %v, want idle", final.run.phase)
 	}
-	if it := final.chat.lastAnswer(); it == nil || !it.interrupted {
+	if it := final.chat.LastAnswer(); it == nil || !it.Interrupted {
 		t.Errorf("last answer = %+v, want it marked interrupted", it)
 	}
 }

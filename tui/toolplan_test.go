@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vouch/agent"
+	"vouch/tui/chat"
 )
 
 // TestStatusShowsToolBudget: the status line shows what the run sent for
@@ -23,7 +24,7 @@ func TestStatusShowsToolBudget(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			m := streamingModel(t, 2)
-			m, _ = update(m, streamMsg{run: 1, reader: &streamReader{}, events: []agent.Event{agent.RunStarted{Model: "m", ContextWindow: 8192, Tools: tc.plan}}})
+			m, _ = update(m, chat.StreamMsg{Run: 1, Reader: &chat.StreamReader{}, Events: []agent.Event{agent.RunStarted{Model: "m", ContextWindow: 8192, Tools: tc.plan}}})
 			view := m.View()
 			if tc.want == "" {
 				if strings.Contains(view, "tools ") {

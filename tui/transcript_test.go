@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/tui/chat"
 )
 
 // streamingModel returns a model at 80x24 whose transcript holds n finished
@@ -27,14 +28,14 @@ func streamingModel(tb testing.TB, n int) Model {
 	m, _ = update(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m, _ = update(m, historyMsg{messages: history})
 	m.run = runState{id: 1, phase: phaseStreaming}
-	m, _ = update(m, streamMsg{run: 1, reader: &streamReader{}, events: []agent.Event{agent.TextDelta{Text: "Start. "}}})
+	m, _ = update(m, chat.StreamMsg{Run: 1, Reader: &chat.StreamReader{}, Events: []agent.Event{agent.TextDelta{Text: "Start. "}}})
 	_ = m.View()
 	return m
 }
 
 // appendToken applies one coalesced delta, as the stream adapter delivers it.
 func appendToken(m Model, tok string) Model {
-	m, _ = update(m, streamMsg{run: 1, reader: &streamReader{}, deltas: 1, events: []agent.Event{agent.TextDelta{Text: tok}}})
+	m, _ = update(m, chat.StreamMsg{Run: 1, Reader: &chat.StreamReader{}, Deltas: 1, Events: []agent.Event{agent.TextDelta{Text: tok}}})
 	return m
 }
 
@@ -43,19 +44,19 @@ func appendToken(m Model, tok string) Model {
 // stay frozen in their caches (STYLE habit 8).
 func TestAppendTokenRendersOneItem(t *testing.T) {
 	m := streamingModel(t, 1000)
-	before := m.chat.renders
+	before := m.chat.Renders
 	m = appendToken(m, "more ")
 	view := m.View()
-	if got := m.chat.renders - before; got != 1 {
+	if got := m.chat.Renders - before; got != 1 {
 		t.Errorf("appending a token rendered %d items, want 1", got)
 	}
 	if !strings.Contains(view, "Start. more") {
 		t.Errorf("view lacks the appended token:\n%s", view)
 	}
 	// A frame without changes renders nothing.
-	before = m.chat.renders
+	before = m.chat.Renders
 	_ = m.View()
-	if got := m.chat.renders - before; got != 0 {
+	if got := m.chat.Renders - before; got != 0 {
 		t.Errorf("an unchanged frame rendered %d items, want 0", got)
 	}
 }
@@ -64,18 +65,18 @@ func TestAppendTokenRendersOneItem(t *testing.T) {
 // renders only the items that fit on screen, not all of them.
 func TestInitialRenderIsVisibleOnly(t *testing.T) {
 	m := streamingModel(t, 1000)
-	if m.chat.renders > 10 {
-		t.Errorf("first frame of 1,000 messages rendered %d items, want only the visible ones", m.chat.renders)
+	if m.chat.Renders > 10 {
+		t.Errorf("first frame of 1,000 messages rendered %d items, want only the visible ones", m.chat.Renders)
 	}
 	// Scrolling to the top renders what is passed on the way, once.
 	m, _ = update(m, keyHome)
 	_ = m.View()
-	all := m.chat.renders
+	all := m.chat.Renders
 	m, _ = update(m, keyEnd)
 	m, _ = update(m, keyHome)
 	_ = m.View()
-	if m.chat.renders != all {
-		t.Errorf("scrolling again re-rendered %d items, want 0", m.chat.renders-all)
+	if m.chat.Renders != all {
+		t.Errorf("scrolling again re-rendered %d items, want 0", m.chat.Renders-all)
 	}
 }
 
@@ -104,7 +105,7 @@ func BenchmarkAppendToken(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				if i%200 == 0 { // keep the streaming answer a realistic size
-					m.run.answer.text = "Start. "
+					m.run.answer.Text = "Start. "
 				}
 				i++
 				m = appendToken(m, "token ")
@@ -120,12 +121,12 @@ func BenchmarkAppendToken(b *testing.B) {
 func BenchmarkStreamLongAnswer(b *testing.B) {
 	base := strings.Repeat("Some **markdown** paragraph text that wraps at eighty columns, more or less.\n\n", 1000)
 	m := streamingModel(b, 10)
-	m.run.answer.text = base
+	m.run.answer.Text = base
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		if i%200 == 0 {
-			m.run.answer.text = base
+			m.run.answer.Text = base
 		}
 		i++
 		m = appendToken(m, "token ")

@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/tui/chat"
 	"vouch/tui/kit"
 )
 
@@ -35,7 +36,7 @@ func (m Model) updateHistory(msg historyMsg) Model {
 		return m
 	}
 	m.history = loaded
-	m.chat.prepend(historyItems(msg.messages))
+	m.chat.Prepend(historyItems(msg.messages))
 	return m
 }
 
@@ -62,22 +63,22 @@ func (m Model) updateModels(msg modelsMsg) (Model, tea.Cmd) {
 // historyItems turns stored messages into frozen transcript items. Tool
 // results attach to the call they answer; a result whose call is unknown
 // gets an item of its own.
-func historyItems(msgs []agent.Message) []*item {
-	var items []*item
-	calls := make(map[string]*item)
+func historyItems(msgs []agent.Message) []*chat.Item {
+	var items []*chat.Item
+	calls := make(map[string]*chat.Item)
 	for _, msg := range msgs {
 		switch msg.Role {
 		case agent.RoleUser:
-			items = append(items, &item{kind: itemUser, text: msg.Content})
+			items = append(items, &chat.Item{Kind: chat.ItemUser, Text: msg.Content})
 		case agent.RoleAssistant:
 			if msg.Reasoning != "" {
-				items = append(items, &item{kind: itemReasoning, text: msg.Reasoning})
+				items = append(items, &chat.Item{Kind: chat.ItemReasoning, Text: msg.Reasoning})
 			}
 			if msg.Content != "" || len(msg.ToolCalls) == 0 {
-				items = append(items, &item{kind: itemAssistant, text: msg.Content, interrupted: msg.Partial})
+				items = append(items, &chat.Item{Kind: chat.ItemAssistant, Text: msg.Content, Interrupted: msg.Partial})
 			}
 			for _, c := range msg.ToolCalls {
-				it := &item{kind: itemTool, call: c}
+				it := &chat.Item{Kind: chat.ItemTool, Call: c}
 				items = append(items, it)
 				for _, id := range []string{c.CorrelationID, c.ID} {
 					if id != "" {
@@ -88,11 +89,11 @@ func historyItems(msgs []agent.Message) []*item {
 		case agent.RoleTool:
 			it := calls[msg.ToolCallID]
 			if it == nil {
-				it = &item{kind: itemTool, call: agent.ToolCall{ID: msg.ToolCallID}}
+				it = &chat.Item{Kind: chat.ItemTool, Call: agent.ToolCall{ID: msg.ToolCallID}}
 				items = append(items, it)
 			}
-			it.result, it.isError, it.hasResult = msg.Content, msg.IsError, true
-			it.interrupted = msg.Partial
+			it.Result, it.IsError, it.HasResult = msg.Content, msg.IsError, true
+			it.Interrupted = msg.Partial
 		}
 	}
 	return items

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/safetext"
+	"vouch/tui/chat"
 	"vouch/tui/kit"
 )
 
@@ -41,17 +42,17 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.CopyCode):
 		return m.copyCode()
 	case key.Matches(msg, k.PageUp):
-		m.chat.scroll(-m.chat.height)
+		m.chat.Scroll(-m.chat.Height)
 	case key.Matches(msg, k.PageDown):
-		m.chat.scroll(m.chat.height)
+		m.chat.Scroll(m.chat.Height)
 	case key.Matches(msg, k.HalfUp):
-		m.chat.scroll(-max(m.chat.height/2, 1))
+		m.chat.Scroll(-max(m.chat.Height/2, 1))
 	case key.Matches(msg, k.HalfDown):
-		m.chat.scroll(max(m.chat.height/2, 1))
+		m.chat.Scroll(max(m.chat.Height/2, 1))
 	case key.Matches(msg, k.Top):
-		m.chat.toTop()
+		m.chat.ToTop()
 	case key.Matches(msg, k.Bottom):
-		m.chat.toBottom()
+		m.chat.ToBottom()
 	case key.Matches(msg, k.Help):
 		m.help.ShowAll = !m.help.ShowAll
 	case key.Matches(msg, k.OpenApp), key.Matches(msg, k.OpenLatestApp):
@@ -131,8 +132,8 @@ func (m Model) sendInput() (Model, tea.Cmd) {
 	}
 	m.input.Reset()
 	m.status = statusState{}
-	user := m.chat.add(&item{kind: itemUser, text: text})
-	m.chat.toBottom()
+	user := m.chat.Add(&chat.Item{Kind: chat.ItemUser, Text: text})
+	m.chat.ToBottom()
 	ctx, cancel := context.WithCancel(context.Background())
 	m.run = runState{id: m.run.id + 1, phase: phaseStarting, cancel: cancel, user: user}
 	return m, send(ctx, m.backend, m.run.id, m.model, text)
@@ -175,21 +176,21 @@ func (m Model) openPicker() (Model, tea.Cmd) {
 // Policy page works when the Backend implements PolicyEditor.
 func (m Model) openSettings() (Model, tea.Cmd) {
 	st := newSettings(m.common, m.opts.Servers, m.policyEditor(), m.skillCatalog())
-	return m.pushModal(st.withPages(m.workflowPages()...))
+	return m.pushModal(st.WithPages(m.workflowPages()...))
 }
 
 // copyAnswer copies the last answer, as shown (neutralised), with OSC 52.
 func (m Model) copyAnswer() (Model, tea.Cmd) {
-	it := m.chat.lastAnswer()
+	it := m.chat.LastAnswer()
 	if it == nil {
 		return m, nil
 	}
-	return m, copyToClipboard(m.opts.Clipboard, "the last answer", safetext.Neutralize(it.text), m.opts.Tmux)
+	return m, copyToClipboard(m.opts.Clipboard, "the last answer", safetext.Neutralize(it.Text), m.opts.Tmux)
 }
 
 // copyCode copies the last fenced code block of the answers, neutralised.
 func (m Model) copyCode() (Model, tea.Cmd) {
-	code, ok := m.chat.lastCodeBlock()
+	code, ok := m.chat.LastCodeBlock()
 	if !ok {
 		m.status = statusState{notice: "No code block to copy."}
 		return m, nil

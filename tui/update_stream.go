@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/tui/chat"
 	"vouch/tui/kit"
 )
 
@@ -19,7 +20,7 @@ var errNoDone = errors.New("the run stopped without saying why; try again")
 func (m Model) updateSend(msg sendMsg) (Model, tea.Cmd) {
 	if msg.run != m.run.id {
 		if msg.events != nil { // a run nobody waits for: drain it
-			return m, (&streamReader{run: msg.run, events: msg.events, interval: coalesceInterval, after: m.after}).wait()
+			return m, (&chat.StreamReader{Run: msg.run, Events: msg.events, Interval: chat.CoalesceInterval, After: m.after}).Wait()
 		}
 		return m, nil
 	}
@@ -28,8 +29,8 @@ func (m Model) updateSend(msg sendMsg) (Model, tea.Cmd) {
 			m.run.cancel()
 		}
 		if m.run.user != nil {
-			m.run.user.note = "not sent"
-			m.run.user.touch()
+			m.run.user.Note = "not sent"
+			m.run.user.Touch()
 		}
 		m.run = runState{id: m.run.id}
 		m.status = statusState{err: kit.Sentence(msg.err)}
@@ -38,34 +39,34 @@ func (m Model) updateSend(msg sendMsg) (Model, tea.Cmd) {
 	if m.run.phase == phaseStarting {
 		m.run.phase = phaseStreaming
 	}
-	r := &streamReader{run: msg.run, events: msg.events, interval: coalesceInterval, after: m.after}
-	return m, r.wait()
+	r := &chat.StreamReader{Run: msg.run, Events: msg.events, Interval: chat.CoalesceInterval, After: m.after}
+	return m, r.Wait()
 }
 
 // updateStream applies one coalesced delivery of run events and re-arms the
 // reader until the run is done.
-func (m Model) updateStream(msg streamMsg) (Model, tea.Cmd) {
-	if msg.run != m.run.id {
-		if msg.final() {
+func (m Model) updateStream(msg chat.StreamMsg) (Model, tea.Cmd) {
+	if msg.Run != m.run.id {
+		if msg.Final() {
 			return m, nil
 		}
-		return m, msg.reader.wait()
+		return m, msg.Reader.Wait()
 	}
-	m.countDeltas(msg.deltas, m.common.Now())
+	m.countDeltas(msg.Deltas, m.common.Now())
 	var cmds []tea.Cmd
-	for _, ev := range msg.events {
+	for _, ev := range msg.Events {
 		if req, ok := ev.(agent.ApprovalRequested); ok {
 			var cmd tea.Cmd
-			m, cmd = m.requestApproval(msg.run, req)
+			m, cmd = m.requestApproval(msg.Run, req)
 			cmds = append(cmds, cmd)
 			continue
 		}
 		m = m.applyEvent(ev)
 	}
-	if !msg.final() {
-		return m, tea.Batch(append(cmds, msg.reader.wait())...)
+	if !msg.Final() {
+		return m, tea.Batch(append(cmds, msg.Reader.Wait())...)
 	}
-	done, ok := lastDone(msg.events)
+	done, ok := lastDone(msg.Events)
 	if !ok {
 		done = agent.Done{Reason: agent.StopError, Err: errNoDone}
 	}
@@ -88,32 +89,32 @@ func (m Model) applyEvent(ev agent.Event) Model {
 	switch ev := ev.(type) {
 	case agent.TextDelta:
 		if r.reasoning != nil {
-			r.reasoning.freeze()
+			r.reasoning.Freeze()
 			r.reasoning = nil
 		}
 		if r.answer == nil {
-			r.answer = m.chat.add(&item{kind: itemAssistant, streaming: true})
+			r.answer = m.chat.Add(&chat.Item{Kind: chat.ItemAssistant, Streaming: true})
 		}
-		r.answer.text += ev.Text
-		r.answer.touch()
+		r.answer.Text += ev.Text
+		r.answer.Touch()
 	case agent.ReasoningDelta:
 		if r.reasoning == nil {
-			r.reasoning = m.chat.add(&item{kind: itemReasoning, streaming: true})
+			r.reasoning = m.chat.Add(&chat.Item{Kind: chat.ItemReasoning, Streaming: true})
 		}
-		r.reasoning.text += ev.Text
-		r.reasoning.touch()
+		r.reasoning.Text += ev.Text
+		r.reasoning.Touch()
 	case agent.ToolCallStarted:
 		m.endTurnText()
-		r.tools = append(r.tools, m.chat.add(&item{kind: itemTool, call: ev.Call, streaming: true}))
+		r.tools = append(r.tools, m.chat.Add(&chat.Item{Kind: chat.ItemTool, Call: ev.Call, Streaming: true}))
 	case agent.ToolCallFinished:
 		m.endTurnText()
-		it := m.chat.findTool(ev.Call)
+		it := m.chat.FindTool(ev.Call)
 		if it == nil {
-			it = m.chat.add(&item{kind: itemTool, call: ev.Call})
+			it = m.chat.Add(&chat.Item{Kind: chat.ItemTool, Call: ev.Call})
 		}
-		it.result, it.isError, it.hasResult = ev.Result, ev.IsError, true
-		it.touch()
-		it.freeze()
+		it.Result, it.IsError, it.HasResult = ev.Result, ev.IsError, true
+		it.Touch()
+		it.Freeze()
 	case agent.RunStarted:
 		if ev.ContextWindow > 0 {
 			m.window = ev.ContextWindow
@@ -130,9 +131,9 @@ func (m Model) applyEvent(ev agent.Event) Model {
 
 // endTurnText freezes the text of a model turn that ended in tool calls.
 func (m *Model) endTurnText() {
-	for _, it := range []**item{&m.run.answer, &m.run.reasoning} {
+	for _, it := range []**chat.Item{&m.run.answer, &m.run.reasoning} {
 		if *it != nil {
-			(*it).freeze()
+			(*it).Freeze()
 			*it = nil
 		}
 	}
@@ -157,15 +158,15 @@ func (m *Model) countDeltas(n int, now time.Time) {
 // context window also gets the key that starts a new one as a hint.
 func (m Model) finishRun(done agent.Done) Model {
 	cut := done.Reason == agent.StopCancelled || done.Reason == agent.StopError
-	open := append([]*item{m.run.answer, m.run.reasoning}, m.run.tools...)
+	open := append([]*chat.Item{m.run.answer, m.run.reasoning}, m.run.tools...)
 	for _, it := range open {
-		if it == nil || !it.streaming {
+		if it == nil || !it.Streaming {
 			continue
 		}
 		if cut {
-			it.interrupted = true
+			it.Interrupted = true
 		}
-		it.freeze()
+		it.Freeze()
 	}
 	if m.run.cancel != nil {
 		m.run.cancel()

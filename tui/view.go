@@ -21,8 +21,8 @@ func (m Model) View() string {
 		return m.tooSmall()
 	}
 
-	body := m.chat.visible()
-	if len(m.chat.items) == 0 {
+	body := m.chat.Visible()
+	if len(m.chat.Items) == 0 {
 		body = m.welcome()
 	}
 	for len(body) < m.chatHeight {

@@ -1,4 +1,4 @@
-package tui
+package chat
 
 import (
 	"bytes"
@@ -17,36 +17,36 @@ const indent = "  "
 
 // renderItem renders one transcript item into lines no wider than width.
 // All item text is untrusted and passes through safetext first.
-func renderItem(it *item, width int, st *kit.Styles) []string {
+func renderItem(it *Item, width int, st *kit.Styles) []string {
 	inner := max(width-len(indent), 10)
 	var out []string
-	switch it.kind {
-	case itemUser:
+	switch it.Kind {
+	case ItemUser:
 		out = append(out, st.UserLabel.Render("You"))
-		for _, l := range wrapPlain(safetext.Neutralize(it.text), inner) {
+		for _, l := range wrapPlain(safetext.Neutralize(it.Text), inner) {
 			out = append(out, indented(st.Body.Render(l)))
 		}
-	case itemAssistant:
+	case ItemAssistant:
 		out = append(out, st.AssistantLabel.Render("Assistant"))
 		var body []string
-		if it.streaming {
-			body = it.stable.render(safetext.Neutralize(it.text), inner, st)
+		if it.Streaming {
+			body = it.stable.render(safetext.Neutralize(it.Text), inner, st)
 		} else {
-			body = renderMarkdown(safetext.Neutralize(it.text), inner, st)
+			body = renderMarkdown(safetext.Neutralize(it.Text), inner, st)
 		}
 		for _, l := range body {
 			out = append(out, indented(l))
 		}
-	case itemReasoning:
+	case ItemReasoning:
 		out = append(out, renderReasoning(it, width, st))
-	case itemTool:
+	case ItemTool:
 		out = append(out, renderTool(it, width, st)...)
 	}
-	if it.interrupted {
+	if it.Interrupted {
 		out = append(out, indent+st.Interrupted.Render("(interrupted)"))
 	}
-	if it.note != "" {
-		out = append(out, indent+st.Interrupted.Render("("+it.note+")"))
+	if it.Note != "" {
+		out = append(out, indent+st.Interrupted.Render("("+it.Note+")"))
 	}
 	return out
 }
@@ -61,10 +61,10 @@ func indented(l string) string {
 
 // renderReasoning shows a reasoning trace collapsed to one dimmed line: its
 // size and its latest line, so progress is visible without the noise.
-func renderReasoning(it *item, width int, st *kit.Styles) string {
-	text := safetext.Neutralize(it.text)
+func renderReasoning(it *Item, width int, st *kit.Styles) string {
+	text := safetext.Neutralize(it.Text)
 	head := fmt.Sprintf("∴ reasoning, %d words", countWords(text))
-	if it.streaming {
+	if it.Streaming {
 		last := strings.TrimSpace(text[strings.LastIndexByte(strings.TrimRight(text, "\n"), '\n')+1:])
 		if last != "" {
 			head += ": " + last
@@ -75,35 +75,35 @@ func renderReasoning(it *item, width int, st *kit.Styles) string {
 
 // renderTool shows a tool call compactly: its identity and arguments on one
 // line, then the result's size and first lines.
-func renderTool(it *item, width int, st *kit.Styles) []string {
-	name := it.call.Identity
+func renderTool(it *Item, width int, st *kit.Styles) []string {
+	name := it.Call.Identity
 	if name == "" {
-		name = it.call.WireName + " (unknown tool)"
+		name = it.Call.WireName + " (unknown tool)"
 	}
 	mark, style := "⚙ ", st.ToolCall
-	if it.hasResult && it.isError {
+	if it.HasResult && it.IsError {
 		mark, style = "✗ ", st.ToolError
 	}
 	line := mark + safetext.Line(name, 0)
-	if args := compactJSON(it.call.Arguments); args != "" && args != "{}" {
+	if args := compactJSON(it.Call.Arguments); args != "" && args != "{}" {
 		line += " " + args
 	}
 	out := []string{style.Render(safetext.Line(line, width))}
 
 	inner := width - len(indent) - 2
 	switch {
-	case !it.hasResult && it.streaming:
+	case !it.HasResult && it.Streaming:
 		out = append(out, indent+st.ToolResult.Render("↳ running…"))
-	case !it.hasResult:
+	case !it.HasResult:
 	default:
-		result := safetext.Neutralize(it.result)
+		result := safetext.Neutralize(it.Result)
 		lines := strings.Split(strings.TrimRight(result, "\n"), "\n")
-		summary := fmt.Sprintf("↳ %s, %s", kit.ByteSize(len(it.result)), kit.Plural(len(lines), "line"))
-		if it.isError {
+		summary := fmt.Sprintf("↳ %s, %s", kit.ByteSize(len(it.Result)), kit.Plural(len(lines), "line"))
+		if it.IsError {
 			summary = "↳ error, " + strings.TrimPrefix(summary, "↳ ")
 		}
 		rs := st.ToolResult
-		if it.isError {
+		if it.IsError {
 			rs = st.ToolError
 		}
 		out = append(out, indent+rs.Render(summary))

@@ -1,4 +1,4 @@
-package tui
+package chat
 
 import (
 	"fmt"
@@ -47,32 +47,6 @@ func (f *fakeTimers) advance(d time.Duration) {
 	f.timers = kept
 }
 
-// never is an After whose timers never fire.
-func never(time.Duration) <-chan time.Time { return nil }
-
-// readAll calls next until the run is over and returns every message.
-func readAll(t *testing.T, r *streamReader) []streamMsg {
-	t.Helper()
-	var msgs []streamMsg
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			msg := r.next()
-			msgs = append(msgs, msg)
-			if msg.final() {
-				return
-			}
-		}
-	}()
-	select {
-	case <-done:
-	case <-time.After(testTimeout):
-		t.Fatalf("stream did not end within %v", testTimeout)
-	}
-	return msgs
-}
-
 // TestStreamCoalesces10000Deltas: 10,000 deltas over ten simulated seconds
 // reach the interface as about 30 messages a second, and the text is exact
 // (STYLE habit 7).
@@ -81,7 +55,7 @@ func TestStreamCoalesces10000Deltas(t *testing.T) {
 	const every = time.Millisecond
 	clock := &fakeTimers{}
 	events := make(chan agent.Event)
-	r := &streamReader{run: 1, events: events, interval: coalesceInterval, after: clock.After}
+	r := &StreamReader{Run: 1, Events: events, Interval: CoalesceInterval, After: clock.After}
 
 	var want strings.Builder
 	go func() {
@@ -100,8 +74,8 @@ func TestStreamCoalesces10000Deltas(t *testing.T) {
 	var got strings.Builder
 	joined := 0
 	for _, msg := range msgs {
-		joined += msg.deltas
-		for _, ev := range msg.events {
+		joined += msg.Deltas
+		for _, ev := range msg.Events {
 			if d, ok := ev.(agent.TextDelta); ok {
 				got.WriteString(d.Text)
 			}
@@ -115,7 +89,7 @@ func TestStreamCoalesces10000Deltas(t *testing.T) {
 	}
 	// One message per interval of simulated time, plus the must-deliver
 	// events and the rounding at either end.
-	limit := int(deltas*every/coalesceInterval) + 4
+	limit := int(deltas*every/CoalesceInterval) + 4
 	if len(msgs) > limit {
 		t.Errorf("%d deltas became %d messages, want at most %d", deltas, len(msgs), limit)
 	}
@@ -140,11 +114,11 @@ func TestStreamMustDeliverOrder(t *testing.T) {
 	}
 	close(events)
 	// Timers never fire: only must-deliver events end a message.
-	msgs := readAll(t, &streamReader{run: 1, events: events, interval: coalesceInterval, after: never})
+	msgs := readAll(t, &StreamReader{Run: 1, Events: events, Interval: CoalesceInterval, After: never})
 
 	var got [][]agent.Event
 	for _, msg := range msgs {
-		got = append(got, msg.events)
+		got = append(got, msg.Events)
 	}
 	want := [][]agent.Event{
 		{agent.TextDelta{Text: "ab"}, agent.ToolCallStarted{Call: call}},
@@ -162,18 +136,18 @@ func TestStreamMustDeliverOrder(t *testing.T) {
 func TestStreamFlushesOnTimer(t *testing.T) {
 	clock := &fakeTimers{}
 	events := make(chan agent.Event, 4)
-	r := &streamReader{run: 1, events: events, interval: coalesceInterval, after: clock.After}
+	r := &StreamReader{Run: 1, Events: events, Interval: CoalesceInterval, After: clock.After}
 	events <- agent.TextDelta{Text: "hel"}
 	events <- agent.TextDelta{Text: "lo"}
-	got := make(chan streamMsg, 1)
+	got := make(chan StreamMsg, 1)
 	go func() { got <- r.next() }()
 	// Advance until the reader has armed its timer and the timer fired.
 	deadline := time.Now().Add(testTimeout)
 	for {
 		select {
 		case msg := <-got:
-			if want := []agent.Event{agent.TextDelta{Text: "hello"}}; !reflect.DeepEqual(msg.events, want) || msg.final() {
-				t.Fatalf("message = %#v, want %#v", msg.events, want)
+			if want := []agent.Event{agent.TextDelta{Text: "hello"}}; !reflect.DeepEqual(msg.Events, want) || msg.Final() {
+				t.Fatalf("message = %#v, want %#v", msg.Events, want)
 			}
 			return
 		default:
@@ -181,7 +155,7 @@ func TestStreamFlushesOnTimer(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no message within %v", testTimeout)
 		}
-		clock.advance(coalesceInterval)
+		clock.advance(CoalesceInterval)
 	}
 }
 
@@ -191,8 +165,34 @@ func TestStreamClosedWithoutDone(t *testing.T) {
 	events := make(chan agent.Event, 2)
 	events <- agent.TextDelta{Text: "half"}
 	close(events)
-	msgs := readAll(t, &streamReader{run: 1, events: events, interval: coalesceInterval, after: never})
-	if len(msgs) != 1 || !msgs[0].closed || !reflect.DeepEqual(msgs[0].events, []agent.Event{agent.TextDelta{Text: "half"}}) {
+	msgs := readAll(t, &StreamReader{Run: 1, Events: events, Interval: CoalesceInterval, After: never})
+	if len(msgs) != 1 || !msgs[0].Closed || !reflect.DeepEqual(msgs[0].Events, []agent.Event{agent.TextDelta{Text: "half"}}) {
 		t.Errorf("messages = %#v, want one closed message with the text", msgs)
 	}
+}
+
+// never is an After whose timers never fire.
+func never(time.Duration) <-chan time.Time { return nil }
+
+// readAll calls next until the run is over and returns every message.
+func readAll(t *testing.T, r *StreamReader) []StreamMsg {
+	t.Helper()
+	var msgs []StreamMsg
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			msg := r.next()
+			msgs = append(msgs, msg)
+			if msg.Final() {
+				return
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(testTimeout):
+		t.Fatalf("stream did not end within %v", testTimeout)
+	}
+	return msgs
 }

@@ -1,4 +1,4 @@
-package tui
+package chat
 
 import (
 	"strings"
@@ -8,43 +8,43 @@ import (
 	"vouch/tui/kit"
 )
 
-// itemKind is what a transcript item shows.
-type itemKind int
+// ItemKind is what a transcript item shows.
+type ItemKind int
 
 const (
-	itemUser itemKind = iota
-	itemAssistant
-	itemReasoning
-	itemTool
+	ItemUser ItemKind = iota
+	ItemAssistant
+	ItemReasoning
+	ItemTool
 )
 
-// item is one entry of the transcript: a message, a reasoning trace or a
+// Item is one entry of the transcript: a message, a reasoning trace or a
 // tool call with its result. Its text is raw (untrusted); rendering
 // neutralises it.
 //
 // Every change bumps version. The rendered lines are cached per (width,
 // version), so a frozen item renders once per width and only the item being
 // streamed renders again (STYLE habit 8).
-type item struct {
-	kind itemKind
-	text string
+type Item struct {
+	Kind ItemKind
+	Text string
 
 	// Tool calls.
-	call      agent.ToolCall
-	result    string
-	hasResult bool
-	isError   bool
+	Call      agent.ToolCall
+	Result    string
+	HasResult bool
+	IsError   bool
 
 	// streaming is true while the run may still append to the item.
-	streaming bool
+	Streaming bool
 	// interrupted marks a partial message: its run was cancelled or failed
 	// before the item was complete (SPEC A5).
-	interrupted bool
+	Interrupted bool
 	// note is a short remark shown under the item, such as "not sent".
-	note string
+	Note string
 
 	version int
-	cache   renderCache
+	Cache   renderCache
 	// stable caches the settled part of a streaming answer's rendering.
 	stable stablePrefix
 }
@@ -52,21 +52,21 @@ type item struct {
 // renderCache holds an item's rendered lines for one width and version.
 type renderCache struct {
 	valid   bool
-	width   int
+	Width   int
 	version int
 	lines   []string
 }
 
-// touch records a change to the item.
-func (it *item) touch() { it.version++ }
+// Touch records a change to the item.
+func (it *Item) Touch() { it.version++ }
 
-// freeze marks the item complete. A frozen item never changes again, so its
+// Freeze marks the item complete. A frozen item never changes again, so its
 // cache stays valid until the width changes.
-func (it *item) freeze() {
-	if it.streaming {
-		it.streaming = false
+func (it *Item) Freeze() {
+	if it.Streaming {
+		it.Streaming = false
 		it.stable = stablePrefix{}
-		it.touch()
+		it.Touch()
 	}
 }
 
@@ -77,84 +77,84 @@ func (p position) before(q position) bool {
 	return p.item < q.item || (p.item == q.item && p.line < q.line)
 }
 
-// transcript is the scrollable list of items. It renders only what is
+// Transcript is the scrollable list of items. It renders only what is
 // visible: following the bottom, it walks back from the last item until the
 // screen is full, so appending to a 10,000-item transcript costs the same as
 // appending to a 10-item one.
-type transcript struct {
-	items  []*item
-	width  int
-	height int
+type Transcript struct {
+	Items  []*Item
+	Width  int
+	Height int
 	styles *kit.Styles
 
 	// follow keeps the bottom in view as items grow. When false, top is the
 	// first visible line and stays put while the run appends below it.
-	follow bool
+	Follow bool
 	top    position
 
 	// answer is the last assistant item, for copying.
-	answer *item
+	answer *Item
 
 	// renders counts cache misses; tests and benchmarks read it.
-	renders int
+	Renders int
 }
 
-func newTranscript(st *kit.Styles) *transcript {
-	return &transcript{styles: st, follow: true}
+func NewTranscript(st *kit.Styles) *Transcript {
+	return &Transcript{styles: st, Follow: true}
 }
 
-func (t *transcript) setSize(width, height int) {
-	t.width, t.height = width, height
-	if !t.follow {
+func (t *Transcript) SetSize(width, height int) {
+	t.Width, t.Height = width, height
+	if !t.Follow {
 		t.clampTop()
 	}
 }
 
-// add appends an item and returns it.
-func (t *transcript) add(it *item) *item {
-	t.items = append(t.items, it)
-	if it.kind == itemAssistant {
+// Add appends an item and returns it.
+func (t *Transcript) Add(it *Item) *Item {
+	t.Items = append(t.Items, it)
+	if it.Kind == ItemAssistant {
 		t.answer = it
 	}
 	return it
 }
 
-// prepend inserts items before the existing ones (history that arrived after
+// Prepend inserts items before the existing ones (history that arrived after
 // the person had already sent something).
-func (t *transcript) prepend(items []*item) {
+func (t *Transcript) Prepend(items []*Item) {
 	if len(items) == 0 {
 		return
 	}
-	t.items = append(items, t.items...)
+	t.Items = append(items, t.Items...)
 	for i := len(items) - 1; t.answer == nil && i >= 0; i-- {
-		if items[i].kind == itemAssistant {
+		if items[i].Kind == ItemAssistant {
 			t.answer = items[i]
 		}
 	}
-	if !t.follow {
+	if !t.Follow {
 		t.top.item += len(items)
 	}
 }
 
 // lines returns item i's rendered lines for the current width, rendering
 // only on a cache miss. Every item ends with one blank separator line.
-func (t *transcript) lines(i int) []string {
-	it := t.items[i]
-	c := &it.cache
-	if c.valid && c.width == t.width && c.version == it.version {
+func (t *Transcript) lines(i int) []string {
+	it := t.Items[i]
+	c := &it.Cache
+	if c.valid && c.Width == t.Width && c.version == it.version {
 		return c.lines
 	}
-	t.renders++
-	ls := renderItem(it, t.width, t.styles)
+	t.Renders++
+	ls := renderItem(it, t.Width, t.styles)
 	ls = append(ls, "")
-	*c = renderCache{valid: true, width: t.width, version: it.version, lines: ls}
+	*c = renderCache{valid: true, Width: t.Width, version: it.version, lines: ls}
 	return ls
 }
 
 // bottomTop returns the first visible line when following the bottom.
-func (t *transcript) bottomTop() position {
-	need := t.height
-	for i := len(t.items) - 1; i >= 0; i-- {
+func (t *Transcript) bottomTop() position {
+	need := t.Height
+	for i := len(t.Items) - 1; i >= 0; i-- {
 		n := len(t.lines(i))
 		if n >= need {
 			return position{i, n - need}
@@ -165,34 +165,34 @@ func (t *transcript) bottomTop() position {
 }
 
 // currentTop returns the first visible line.
-func (t *transcript) currentTop() position {
-	if t.follow {
+func (t *Transcript) currentTop() position {
+	if t.Follow {
 		return t.bottomTop()
 	}
 	return t.top
 }
 
-// visible returns the lines on screen, at most height of them.
-func (t *transcript) visible() []string {
-	if t.height <= 0 || len(t.items) == 0 {
+// Visible returns the lines on screen, at most height of them.
+func (t *Transcript) Visible() []string {
+	if t.Height <= 0 || len(t.Items) == 0 {
 		return nil
 	}
-	out := make([]string, 0, t.height)
+	out := make([]string, 0, t.Height)
 	p := t.currentTop()
-	for i := p.item; i < len(t.items) && len(out) < t.height; i++ {
+	for i := p.item; i < len(t.Items) && len(out) < t.Height; i++ {
 		ls := t.lines(i)
 		if i == p.item {
 			ls = ls[min(p.line, len(ls)):]
 		}
-		out = append(out, ls[:min(len(ls), t.height-len(out))]...)
+		out = append(out, ls[:min(len(ls), t.Height-len(out))]...)
 	}
 	return out
 }
 
-// scroll moves the view by n lines: up when n < 0, down when n > 0.
+// Scroll moves the view by n lines: up when n < 0, down when n > 0.
 // Reaching the bottom resumes following it.
-func (t *transcript) scroll(n int) {
-	if len(t.items) == 0 {
+func (t *Transcript) Scroll(n int) {
+	if len(t.Items) == 0 {
 		return
 	}
 	p := t.currentTop()
@@ -211,7 +211,7 @@ func (t *transcript) scroll(n int) {
 	}
 	for n > 0 {
 		rest := len(t.lines(p.item)) - p.line
-		if rest > n || p.item == len(t.items)-1 {
+		if rest > n || p.item == len(t.Items)-1 {
 			p.line = min(p.line+n, len(t.lines(p.item))-1)
 			break
 		}
@@ -220,48 +220,48 @@ func (t *transcript) scroll(n int) {
 		p.line = 0
 	}
 	if bottom := t.bottomTop(); !p.before(bottom) {
-		t.follow = true
+		t.Follow = true
 		return
 	}
-	t.follow, t.top = false, p
+	t.Follow, t.top = false, p
 }
 
-// toTop shows the first line; toBottom follows the last.
-func (t *transcript) toTop() {
-	if len(t.items) == 0 {
+// ToTop shows the first line; toBottom follows the last.
+func (t *Transcript) ToTop() {
+	if len(t.Items) == 0 {
 		return
 	}
-	t.follow, t.top = false, position{}
+	t.Follow, t.top = false, position{}
 	if !t.top.before(t.bottomTop()) {
-		t.follow = true
+		t.Follow = true
 	}
 }
 
-func (t *transcript) toBottom() { t.follow = true }
+func (t *Transcript) ToBottom() { t.Follow = true }
 
 // clampTop keeps top on an existing line after a resize re-wrapped items.
-func (t *transcript) clampTop() {
-	if t.top.item >= len(t.items) {
-		t.follow = true
+func (t *Transcript) clampTop() {
+	if t.top.item >= len(t.Items) {
+		t.Follow = true
 		return
 	}
 	if n := len(t.lines(t.top.item)); t.top.line >= n {
 		t.top.line = n - 1
 	}
 	if !t.top.before(t.bottomTop()) {
-		t.follow = true
+		t.Follow = true
 	}
 }
 
-// lastAnswer returns the last assistant item, or nil.
-func (t *transcript) lastAnswer() *item { return t.answer }
+// LastAnswer returns the last assistant item, or nil.
+func (t *Transcript) LastAnswer() *Item { return t.answer }
 
-// lastCodeBlock returns the neutralised content of the last fenced code
+// LastCodeBlock returns the neutralised content of the last fenced code
 // block in the assistant's messages, searching back from the newest.
-func (t *transcript) lastCodeBlock() (string, bool) {
-	for i := len(t.items) - 1; i >= 0; i-- {
-		if it := t.items[i]; it.kind == itemAssistant {
-			if code, ok := lastFence(safetext.Neutralize(it.text)); ok {
+func (t *Transcript) LastCodeBlock() (string, bool) {
+	for i := len(t.Items) - 1; i >= 0; i-- {
+		if it := t.Items[i]; it.Kind == ItemAssistant {
+			if code, ok := lastFence(safetext.Neutralize(it.Text)); ok {
 				return code, true
 			}
 		}
@@ -296,18 +296,18 @@ func lastFence(text string) (string, bool) {
 	return strings.Join(last, "\n"), found
 }
 
-// findTool returns the tool item for call, or nil. Calls are matched by
+// FindTool returns the tool item for call, or nil. Calls are matched by
 // vouch's correlation ID, else by the model's ID.
-func (t *transcript) findTool(call agent.ToolCall) *item {
-	for i := len(t.items) - 1; i >= 0; i-- {
-		it := t.items[i]
-		if it.kind != itemTool {
+func (t *Transcript) FindTool(call agent.ToolCall) *Item {
+	for i := len(t.Items) - 1; i >= 0; i-- {
+		it := t.Items[i]
+		if it.Kind != ItemTool {
 			continue
 		}
-		if call.CorrelationID != "" && it.call.CorrelationID == call.CorrelationID {
+		if call.CorrelationID != "" && it.Call.CorrelationID == call.CorrelationID {
 			return it
 		}
-		if call.CorrelationID == "" && call.ID != "" && it.call.ID == call.ID {
+		if call.CorrelationID == "" && call.ID != "" && it.Call.ID == call.ID {
 			return it
 		}
 	}
