@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"vouch/internal/panics"
 	"vouch/policy"
 	"vouch/tool"
 
@@ -207,7 +208,7 @@ func (c *Chat) Send(ctx context.Context, model, text string) (<-chan Event, erro
 		defer release()
 		// The run recovers its own panics; this catches those before it
 		// starts (the transcript, the window, the tools, the policy).
-		defer Recover("the reply", "preparing the run", func(e *InternalError) {
+		defer panics.Recover("the reply", "preparing the run", func(e *panics.InternalError) {
 			deliverDone(ctx, out, Done{Reason: StopError, Err: e})
 		})
 		c.run(ctx, model, out)

@@ -154,11 +154,11 @@
 // StopLimit; Done.Err is one sentence that says what to do and wraps one of
 // the sentinel errors (ErrUnreachable, ErrTimeout, ErrServer, ErrBadStream,
 // ErrDropped, ErrContextOverflow, ErrLimit, ErrPersist, tool.ErrInvalid,
-// ErrToolBudget, ErrWorkflow, ErrInternal). What was persisted before the failure stays.
+// ErrToolBudget, ErrWorkflow, panics.ErrInternal). What was persisted before the failure stays.
 //
-// A panic never leaves a run: Recover, deferred in every goroutine that
+// A panic never leaves a run: panics.Recover, deferred in every goroutine that
 // runs model, tool or server code (the run's own, each tool call's, a
-// Chat's), turns it into an *InternalError — "the run failed: an internal
+// Chat's), turns it into a *panics.InternalError — "the run failed: an internal
 // error in <where>; the stack is in the run's events — please report it"
 // — which ends the run with StopError and carries the panic value and the
 // stack for the caller's history (Report). A tool whose Call panics, a
@@ -166,7 +166,7 @@
 // so all end the whole run this way; the panicking call gets an error
 // result, so the conversation stays well-formed. Callers that run their
 // own goroutines around a run (the CLI, the scheduler, the TUI's Cmds)
-// use the same Recover. Every field of RunSpec a caller may leave empty
+// use the same panics.Recover. Every field of RunSpec a caller may leave empty
 // is filled once, by one defaults function, before any part of a run
 // (a workflow's helpers and steps included) reads it.
 //

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/panics"
 	"vouch/tool"
 	"vouch/workflow"
 )
@@ -27,10 +28,10 @@ func panicTool(name string) tool.Tool {
 
 // wantInternal checks that done failed with an internal error in what,
 // whose sentence says so and whose stack names the panicking function.
-func wantInternal(t *testing.T, done Done, what, frame string) *InternalError {
+func wantInternal(t *testing.T, done Done, what, frame string) *panics.InternalError {
 	t.Helper()
-	var ie *InternalError
-	if done.Reason != StopError || !errors.As(done.Err, &ie) || !errors.Is(done.Err, ErrInternal) {
+	var ie *panics.InternalError
+	if done.Reason != StopError || !errors.As(done.Err, &ie) || !errors.Is(done.Err, panics.ErrInternal) {
 		t.Fatalf("done = %+v, want a failed run with an internal error", done)
 	}
 	want := "the run failed: an internal error in " + what + "; the stack is in the run's events — please report it"
@@ -165,7 +166,7 @@ func TestHelperToolPanicFailsTheWorkflow(t *testing.T) {
 	wantInternal(t, done, "the tool breaks", "recover_test.go:")
 	var helperFailed bool
 	for _, pf := range eventsOf[PartFinished](evs) {
-		if pf.Part.Kind == PartHelper && errors.Is(pf.Err, ErrInternal) {
+		if pf.Part.Kind == PartHelper && errors.Is(pf.Err, panics.ErrInternal) {
 			helperFailed = true
 		}
 	}
@@ -178,7 +179,7 @@ func TestHelperToolPanicFailsTheWorkflow(t *testing.T) {
 func TestRecoverWithoutPanic(t *testing.T) {
 	called := false
 	func() {
-		defer Recover("the run", "nothing", func(*InternalError) { called = true })
+		defer panics.Recover("the run", "nothing", func(*panics.InternalError) { called = true })
 	}()
 	if called {
 		t.Fatal("report called without a panic")

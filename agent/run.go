@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"vouch/internal/panics"
 	"vouch/policy"
 	"vouch/tool"
 
@@ -166,7 +167,7 @@ type run struct {
 	// ("" : the agent loop); internal is set when a tool's goroutine or a
 	// helper part panicked, and ends the run failed.
 	site     string
-	internal *InternalError
+	internal *panics.InternalError
 }
 
 // loopCounts is what a run has used of its Limits.
@@ -206,7 +207,7 @@ func newRun(c *Client, ctx context.Context, spec RunSpec, events chan<- Event) *
 // model stream, the policy, the transcript, a preview — turned into a
 // failed run whose error carries the stack (SPEC H7): the process goes on.
 func (r *run) guarded() (done Done) {
-	defer Recover("the run", r.where(), func(e *InternalError) {
+	defer panics.Recover("the run", r.where(), func(e *panics.InternalError) {
 		e.What = r.where() // where it was when it panicked
 		done = Done{Reason: StopError, Err: e}
 	})

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"vouch/internal/panics"
 	"vouch/tool"
 	"vouch/workflow"
 )
@@ -115,7 +116,7 @@ func (wf *workflowRun) delegate(r *run, args json.RawMessage) (tool.Result, bool
 	done, out := wf.runPart(partRun{part: part, input: in.Task,
 		history: []Message{{Role: RoleUser, Content: in.Task, Created: wf.spec.Now()}},
 		tools:   wf.subset(h.Tools), prompt: helperPrompt(d, h)})
-	if ie := (*InternalError)(nil); errors.As(done.Err, &ie) {
+	if ie := (*panics.InternalError)(nil); errors.As(done.Err, &ie) {
 		r.internal = ie
 		return tool.Result{}, true
 	}

@@ -3,6 +3,7 @@ package agent
 import (
 	"time"
 
+	"vouch/internal/panics"
 	"vouch/policy"
 	"vouch/tool"
 
@@ -211,13 +212,13 @@ func (r *run) callHandler(call ToolCall, t *frozenTool, args json.RawMessage) (r
 	type outcome struct {
 		res      tool.Result
 		err      error
-		internal *InternalError
+		internal *panics.InternalError
 	}
 	ch := make(chan outcome, 1)
 	go func() {
 		// A tool that panics fails the run, never the process; the stack
 		// goes to the run's history with Done.Err.
-		defer Recover("the run", "the tool "+t.wire, func(e *InternalError) { ch <- outcome{internal: e} })
+		defer panics.Recover("the run", "the tool "+t.wire, func(e *panics.InternalError) { ch <- outcome{internal: e} })
 		res, err := t.tool.Call(tool.WithCorrelationID(r.ctx, call.CorrelationID), args)
 		ch <- outcome{res: res, err: err}
 	}()

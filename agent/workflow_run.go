@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"vouch/internal/panics"
 	"vouch/tool"
 	"vouch/workflow"
 )
@@ -264,7 +265,7 @@ type workflowRun struct {
 func (c *Client) runWorkflow(ctx context.Context, spec RunSpec, w WorkflowSpec, events chan<- Event) (done Done) {
 	// Each part recovers its own panics; this catches the rest (the skill
 	// listing, the framing), so the run fails and the process goes on.
-	defer Recover("the run", "vouch's workflow runner", func(e *InternalError) { done = Done{Reason: StopError, Err: e} })
+	defer panics.Recover("the run", "vouch's workflow runner", func(e *panics.InternalError) { done = Done{Reason: StopError, Err: e} })
 	f, err := freezeWorkflow(w)
 	if err != nil {
 		return Done{Reason: StopError, Err: err}

@@ -126,6 +126,13 @@
 // work, closes every connection (ending legacy sessions with a DELETE bounded
 // to one second) and waits for its goroutines.
 //
+// A panic in vouch's code while a server is refreshed — warming, a
+// list_changed refresh, one the person asked for — is that server's
+// failure, never the process's (SPEC H7): panics.Recover turns it into the
+// server's error status with one sentence and an error wrapping
+// ErrInternal, and the stack goes to the debug log. A connection closed in
+// the background is guarded the same way.
+//
 // # Caveats
 //
 //   - Terminal sanitizing is this package's own (sanitize.go) until a shared

@@ -3,6 +3,7 @@ package mcpclient
 import (
 	"errors"
 	"fmt"
+	"vouch/internal/panics"
 )
 
 // Sentinel errors. Every error this package returns wraps one of them, so
@@ -78,6 +79,12 @@ var (
 
 	// ErrClosed means the Manager has been closed.
 	ErrClosed = errors.New("the MCP manager is closed")
+
+	// ErrInternal means vouch's own code panicked while it talked to a
+	// server (a bug, never the person's doing): the server's status says so
+	// and the process goes on (SPEC H7). It is panics.ErrInternal, so the
+	// run loop and the CLI recognise it too.
+	ErrInternal = panics.ErrInternal
 )
 
 // Error is a failure talking to one server. Its message is one sentence that

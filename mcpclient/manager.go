@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"vouch/internal/panics"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -342,6 +343,9 @@ func (m *Manager) dropConnLocked(s *server, c *conn) {
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
+		defer panics.Recover("closing a server connection", "vouch's MCP client", func(e *panics.InternalError) {
+			m.opts.Logger.Debug("mcp: internal error while closing a connection", "panic", e.Value, "stack", e.Stack)
+		})
 		c.close()
 	}()
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 	"time"
+	"vouch/internal/panics"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -103,7 +104,13 @@ func (m *Manager) serverIDs(activeOnly bool) []string {
 // previous catalog stays, marked stale (or the status says locked, error or
 // unsupported) and the error is returned. mode says whether fetching the
 // secret may prompt.
-func (m *Manager) Refresh(ctx context.Context, id string, mode SecretMode) error {
+//
+// A panic while the server's answer is fetched or read is this server's
+// failure, never the process's (SPEC H7): its status says so in one
+// sentence (see panicked) and the error wraps ErrInternal. Every
+// background refresh — warming, list_changed, re-activation — goes
+// through here.
+func (m *Manager) Refresh(ctx context.Context, id string, mode SecretMode) (err error) {
 	ctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
 	defer cancel()
 	m.mu.Lock()
@@ -122,6 +129,9 @@ func (m *Manager) Refresh(ctx context.Context, id string, mode SecretMode) error
 	s.refreshSeq++
 	seq, gen := s.refreshSeq, s.endpointGen
 	m.mu.Unlock()
+	defer panics.Recover("refreshing the server's tools", "vouch's MCP client", func(e *panics.InternalError) {
+		err = m.panicked(id, s, seq, gen, e)
+	})
 
 	raws, c, err := m.listTools(ctx, s, mode)
 	if err != nil {
@@ -130,23 +140,43 @@ func (m *Manager) Refresh(ctx context.Context, id string, mode SecretMode) error
 	}
 	tools, rejected := validateTools(id, raws, m.opts.Limits)
 	cat := Catalog{ServerID: id, Tools: tools, Rejected: rejected, FetchedAt: m.opts.Now().UTC()}
-	m.mu.Lock()
-	if s.removed || s.endpointGen != gen || seq <= s.appliedSeq {
-		m.mu.Unlock()
+	if !m.applied(s, seq, gen, cat, c) {
 		return nil // a newer refresh or a config change won
 	}
-	s.appliedSeq = seq
-	s.catalog, s.hasCatalog = cat, true
-	s.status, s.errText = StatusConnected, ""
-	s.protocol, s.serverInfo = c.version, c.info
-	m.publishLocked()
-	m.mu.Unlock()
 	saveCtx, cancelSave := context.WithTimeout(context.WithoutCancel(ctx), m.opts.Timeout)
 	defer cancelSave()
 	if err := m.opts.Store.SaveCatalog(saveCtx, cat.Clone()); err != nil {
 		return fmt.Errorf("save the catalog of server %s: %w", id, err)
 	}
 	return nil
+}
+
+// applied makes cat s's catalog unless a newer refresh or a config change
+// won. The lock is released by defer, so a panic here cannot leave it held.
+func (m *Manager) applied(s *server, seq, gen uint64, cat Catalog, c *conn) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s.removed || s.endpointGen != gen || seq <= s.appliedSeq {
+		return false
+	}
+	s.appliedSeq = seq
+	s.catalog, s.hasCatalog = cat, true
+	s.status, s.errText = StatusConnected, ""
+	s.protocol, s.serverInfo = c.version, c.info
+	m.publishLocked()
+	return true
+}
+
+// panicked records a panic during a refresh of server id as its failure:
+// the previous catalog stays, marked by the status, whose sentence says
+// what happened and what to do; the panic value and stack go to the debug
+// log. It returns the error Refresh returns.
+func (m *Manager) panicked(id string, s *server, seq, gen uint64, e *panics.InternalError) error {
+	m.opts.Logger.Debug("mcp: internal error", "server", id, "panic", e.Value, "stack", e.Stack)
+	err := &Error{Kind: ErrInternal, Err: e,
+		Sentence: "vouch hit an internal error while reading this server's tool list, so its tools were not refreshed; refresh the server to try again, and please report it."}
+	m.failed(s, seq, gen, err)
+	return err
 }
 
 // listTools lists tools on s's live connection (dialing if needed). Listing

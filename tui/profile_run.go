@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"vouch/agent"
+	"vouch/internal/panics"
 	"vouch/safetext"
 	"vouch/tui/kit"
 )
@@ -52,11 +52,11 @@ func newProfileRun(c Common, r ProfileRunner, profile string) profileRun {
 // the program (Bubble Tea would catch it, restore the terminal and quit).
 func runProfile(r ProfileRunner, profile, task string) tea.Cmd {
 	return func() (msg tea.Msg) {
-		defer agent.Recover("the run", "starting the profile run", func(e *agent.InternalError) {
+		defer panics.Recover("the run", "starting the profile run", func(e *panics.InternalError) {
 			// Nothing here can keep the stack, so the sentence does not
 			// point at the run's events.
 			msg = profileRunMsg{profile: profile, err: fmt.Errorf("the run did not start: an internal error in vouch stopped it; "+
-				"try again, and please report it (%w)", agent.ErrInternal)}
+				"try again, and please report it (%w)", panics.ErrInternal)}
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()

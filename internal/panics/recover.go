@@ -1,4 +1,4 @@
-package agent
+package panics
 
 import (
 	"bytes"
@@ -45,7 +45,7 @@ func (e *InternalError) Report() string {
 // server code, turns a panic into an *InternalError handed to report;
 // without a panic it does nothing. It is the one recover of the program:
 //
-//	defer agent.Recover("the run", "the tool x", func(e *agent.InternalError) { … })
+//	defer panics.Recover("the run", "the tool x", func(e *panics.InternalError) { … })
 //
 // report runs in the panicking goroutine after the panic unwound; it
 // should end what was running as failed (a Done, a failed history record).
