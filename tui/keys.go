@@ -2,6 +2,7 @@ package tui
 
 import (
 	"vouch/tui/kit"
+	"vouch/tui/settings"
 
 	"github.com/charmbracelet/bubbles/key"
 )
@@ -13,7 +14,7 @@ import (
 type KeyMap struct {
 	Chat     ChatKeyMap
 	Picker   PickerKeyMap
-	Settings SettingsKeyMap
+	Settings settings.KeyMap
 	Servers  ServerListKeyMap
 	Editor   ServerEditorKeyMap
 	Report   TestReportKeyMap
@@ -35,7 +36,7 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Chat:     DefaultChatKeyMap(),
 		Picker:   DefaultPickerKeyMap(),
-		Settings: DefaultSettingsKeyMap(),
+		Settings: settings.DefaultKeyMap(),
 		Servers:  DefaultServerListKeyMap(),
 		Editor:   DefaultServerEditorKeyMap(),
 		Report:   DefaultTestReportKeyMap(),

@@ -11,21 +11,6 @@ import "github.com/charmbracelet/bubbles/key"
 // and tab, and none of them is an editing key of bubbles' textinput. On the
 // tools page, letters go to the filter only after "/".
 
-// SettingsKeyMap is the Settings modal's own bindings: moving between its
-// pages. Everything else belongs to the page shown.
-type SettingsKeyMap struct {
-	NextPage key.Binding
-	PrevPage key.Binding
-}
-
-// DefaultSettingsKeyMap returns the default Settings bindings.
-func DefaultSettingsKeyMap() SettingsKeyMap {
-	return SettingsKeyMap{
-		NextPage: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next page")),
-		PrevPage: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous page")),
-	}
-}
-
 // ServerListKeyMap is the bindings of the MCP Servers page.
 type ServerListKeyMap struct {
 	Up      key.Binding

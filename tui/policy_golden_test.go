@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"vouch/agent"
+	"vouch/tui/settings"
 )
 
 // writeDiff is the preview builtin:fs_write gives for writeCall, with a
@@ -163,8 +164,8 @@ func toPage(t *testing.T, m Model, title string) (Model, tea.Cmd) {
 	t.Helper()
 	var cmd tea.Cmd
 	for range 10 {
-		s := topModal[settings](t, m)
-		if s.pages[s.active].title() == title {
+		s := topModal[settings.Model](t, m)
+		if s.Shown().Title() == title {
 			return m, cmd
 		}
 		m, cmd = update(m, keyTab)

@@ -9,6 +9,7 @@ import (
 	"vouch/policy"
 	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/settings"
 )
 
 // policyPage is the Policy page of Settings (SPEC D1, D4, L2; issue 4
@@ -44,7 +45,7 @@ func newPolicyPage(c Common, pe PolicyEditor) policyPage {
 	return p
 }
 
-func (p policyPage) title() string { return "Policy" }
+func (p policyPage) Title() string { return "Policy" }
 
 // ShortHelp implements help.KeyMap.
 func (p policyPage) ShortHelp() []key.Binding {
@@ -58,20 +59,20 @@ func (p policyPage) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Up, k.Down, k.Refresh, k.Close}, {k.Edit, k.Delete}}
 }
 
-func (p policyPage) setSize(width, height int) settingsPage {
+func (p policyPage) SetSize(width, height int) settings.Page {
 	p.Resize(width, height)
 	return p
 }
 
 // focus shows the page and reloads it: a rule saved from an approval pane,
 // or decisions made since, show when the page is seen.
-func (p policyPage) focus() (settingsPage, tea.Cmd) {
+func (p policyPage) Focus() (settings.Page, tea.Cmd) {
 	p.Active = true
 	p, cmd := p.reload()
 	return p, cmd
 }
 
-func (p policyPage) blur() settingsPage {
+func (p policyPage) Blur() settings.Page {
 	p.Active = false
 	return p
 }
@@ -85,7 +86,7 @@ func (p policyPage) reload() (policyPage, tea.Cmd) {
 	return p, loadPolicy(p.policy, p.Begin())
 }
 
-func (p policyPage) update(msg tea.Msg) (settingsPage, kit.Action, tea.Cmd) {
+func (p policyPage) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
 	p.syncKeys()
 	return p, action, cmd

@@ -11,6 +11,7 @@ import (
 
 	"vouch/policy"
 	"vouch/tui/kit"
+	"vouch/tui/settings"
 )
 
 // TestClassifyNeedsPolicyEditor: without a PolicyEditor, c is disabled,
@@ -422,7 +423,7 @@ func TestPolicyPage(t *testing.T) {
 	if saved, _ := pb.calls(); len(saved) != 1 || !reflect.DeepEqual(saved[0], want) {
 		t.Errorf("SaveRule got %+v\nwant %+v", saved, want)
 	}
-	topModal[settings](t, m)
+	topModal[settings.Model](t, m)
 	m, cmd = update(m, awaitMsg[ruleSavedMsg](t, cmd)) // handed on to the page
 	m, _ = update(m, awaitMsg[policyMsg](t, cmd))
 	if view := m.View(); !strings.Contains(view, "Saved the rule for mcp:7c1d2e3f…:export_csv.") {
@@ -489,13 +490,13 @@ func TestPolicyPageErrors(t *testing.T) {
 }
 
 // settingsPageOf returns the page shown in Settings as a T.
-func settingsPageOf[T settingsPage](t *testing.T, m Model) T {
+func settingsPageOf[T settings.Page](t *testing.T, m Model) T {
 	t.Helper()
-	s := topModal[settings](t, m)
-	p, ok := s.pages[s.active].(T)
+	s := topModal[settings.Model](t, m)
+	p, ok := s.Shown().(T)
 	if !ok {
 		var zero T
-		t.Fatalf("page shown = %T, want %T", s.pages[s.active], zero)
+		t.Fatalf("page shown = %T, want %T", s.Shown(), zero)
 	}
 	return p
 }

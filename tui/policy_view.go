@@ -22,7 +22,7 @@ const (
 	callColWidth    = 9  // a correlation ID's first 8 characters and "…"
 )
 
-func (p policyPage) view() string {
+func (p policyPage) View() string {
 	st := p.common.Styles.Modal
 	w := p.Width
 	if p.policy == nil {

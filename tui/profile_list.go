@@ -9,6 +9,7 @@ import (
 
 	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/settings"
 )
 
 // profileList is the Profiles page of Settings › Tools & Workflows (SPEC
@@ -38,7 +39,7 @@ func newProfileList(c Common, p Profiles) profileList {
 	return l
 }
 
-func (l profileList) title() string { return "Profiles" }
+func (l profileList) Title() string { return "Profiles" }
 
 // ShortHelp implements help.KeyMap.
 func (l profileList) ShortHelp() []key.Binding {
@@ -52,12 +53,12 @@ func (l profileList) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Up, k.Down, k.Refresh}, {k.New, k.Edit, k.Tools, k.Run, k.Remove, k.Close}}
 }
 
-func (l profileList) setSize(width, height int) settingsPage {
+func (l profileList) SetSize(width, height int) settings.Page {
 	l.Resize(width, height)
 	return l
 }
 
-func (l profileList) focus() (settingsPage, tea.Cmd) {
+func (l profileList) Focus() (settings.Page, tea.Cmd) {
 	l.Active = true
 	l, cmd := l.reload()
 	return l, cmd
@@ -70,12 +71,12 @@ func (l profileList) reload() (profileList, tea.Cmd) {
 	return l, listProfiles(l.profiles, l.Begin())
 }
 
-func (l profileList) blur() settingsPage {
+func (l profileList) Blur() settings.Page {
 	l.Active = false
 	return l
 }
 
-func (l profileList) update(msg tea.Msg) (settingsPage, kit.Action, tea.Cmd) {
+func (l profileList) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
 	l, action, cmd := l.handle(msg)
 	l.syncKeys()
 	return l, action, cmd
@@ -157,7 +158,7 @@ func (l *profileList) syncKeys() {
 	k.Refresh.SetEnabled(avail)
 }
 
-func (l profileList) view() string {
+func (l profileList) View() string {
 	st := l.common.Styles.Modal
 	w := l.Width
 	if l.profiles == nil {

@@ -76,13 +76,13 @@ func (t profileTools) SetSize(width, height int) kit.Modal {
 	t.common = t.common.sized(width, height)
 	st := t.common.Styles.Modal
 	inner := kit.InnerWidth(st, t.boxWidth())
-	t.page = t.page.setSize(inner, max(height-st.Frame.GetVerticalFrameSize()-2, 3)).(toolsPage)
+	t.page = t.page.SetSize(inner, max(height-st.Frame.GetVerticalFrameSize()-2, 3)).(toolsPage)
 	return t
 }
 
 // Update implements Modal.
 func (t profileTools) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
-	page, action, cmd := t.page.update(msg)
+	page, action, cmd := t.page.Update(msg)
 	t.page = page.(toolsPage)
 	return t, action, cmd
 }
@@ -95,6 +95,6 @@ func (t profileTools) View() string {
 		st.Title.Render("Tools of profile " + safetext.Line(t.name, inner-17)),
 		st.Detail.Render(safetext.Line("Its runs may use only the selected tools; each change is a revision.", inner)),
 	}
-	lines = append(lines, strings.Split(t.page.view(), "\n")...)
+	lines = append(lines, strings.Split(t.page.View(), "\n")...)
 	return kit.ModalBox(st, inner, t.common.Height-st.Frame.GetVerticalFrameSize(), lines)
 }

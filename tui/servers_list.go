@@ -10,6 +10,7 @@ import (
 
 	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/settings"
 )
 
 // serverList is the MCP Servers page of Settings › Tools & Workflows (SPEC
@@ -38,7 +39,7 @@ func newServerList(c Common, s Servers) serverList {
 	return l
 }
 
-func (l serverList) title() string { return "MCP Servers" }
+func (l serverList) Title() string { return "MCP Servers" }
 
 // ShortHelp implements help.KeyMap.
 func (l serverList) ShortHelp() []key.Binding {
@@ -55,21 +56,21 @@ func (l serverList) FullHelp() [][]key.Binding {
 	}
 }
 
-func (l serverList) setSize(width, height int) settingsPage {
+func (l serverList) SetSize(width, height int) settings.Page {
 	l.Resize(width, height)
 	return l
 }
 
 // focus shows the page and reloads the list: whatever changed it (an
 // editor, a test, another page) is reflected when it is seen.
-func (l serverList) focus() (settingsPage, tea.Cmd) {
+func (l serverList) Focus() (settings.Page, tea.Cmd) {
 	l.Active = true
 	var cmd tea.Cmd
 	l, cmd = l.reload()
 	return l, cmd
 }
 
-func (l serverList) blur() settingsPage {
+func (l serverList) Blur() settings.Page {
 	l.Active = false
 	return l
 }
@@ -82,7 +83,7 @@ func (l serverList) reload() (serverList, tea.Cmd) {
 	return l, listServers(l.servers, l.Begin())
 }
 
-func (l serverList) update(msg tea.Msg) (settingsPage, kit.Action, tea.Cmd) {
+func (l serverList) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
 	l, action, cmd := l.handle(msg)
 	l.syncKeys()
 	return l, action, cmd
@@ -191,7 +192,7 @@ const (
 	fetchedColWidth = 8 // "59m ago"
 )
 
-func (l serverList) view() string {
+func (l serverList) View() string {
 	st := l.common.Styles.Modal
 	w := l.Width
 	if l.servers == nil {

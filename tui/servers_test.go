@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"vouch/tui/kit"
+	"vouch/tui/settings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -56,7 +57,7 @@ func TestSaveDoesNotActivate(t *testing.T) {
 	m = typeText(m, "https://notes.example.com/mcp")
 	m, cmd := update(m, keyEnter)
 	m, cmd = update(m, awaitMsg[serverSavedMsg](t, cmd))
-	if _, ok := m.modals.top().(settings); !ok {
+	if _, ok := m.modals.top().(settings.Model); !ok {
 		t.Fatalf("after saving, top modal = %T, want Settings", m.modals.top())
 	}
 	saved, tested, actives, _, _ := fs.calls()
@@ -176,7 +177,7 @@ func TestToolsFilter(t *testing.T) {
 	m = press[toolsMsg](t, m, keyTab)
 	m, _ = update(m, keyRune('/'))
 	m = typeText(m, "secret r") // "r" would refresh, " " would toggle
-	p := topModal[settings](t, m).pages[1].(toolsPage)
+	p := topModal[settings.Model](t, m).Pages()[1].(toolsPage)
 	if got := p.filter.Value(); got != "secret r" {
 		t.Errorf("filter = %q, want %q", got, "secret r")
 	}
@@ -308,7 +309,7 @@ func TestEscCancelsRunningTest(t *testing.T) {
 	if ctx.Err() == nil {
 		t.Fatal("esc did not cancel the test's context")
 	}
-	if _, ok := m.modals.top().(settings); !ok {
+	if _, ok := m.modals.top().(settings.Model); !ok {
 		t.Fatalf("top modal after esc = %T, want Settings", m.modals.top())
 	}
 	before := m.View()
@@ -328,7 +329,7 @@ func TestRemoveConfirmDefaultsToCancel(t *testing.T) {
 		t.Errorf("confirmation help = %q", h)
 	}
 	m = press[serversMsg](t, m, keyEnter) // closes; Settings reloads
-	if _, ok := m.modals.top().(settings); !ok {
+	if _, ok := m.modals.top().(settings.Model); !ok {
 		t.Fatalf("top modal after enter = %T, want Settings", m.modals.top())
 	}
 	if _, _, _, removed, _ := fs.calls(); len(removed) != 0 {
@@ -461,8 +462,8 @@ func TestSettingsResize(t *testing.T) {
 // modalSize is the size a modal was given.
 func modalSize(md kit.Modal) (int, int) {
 	switch md := md.(type) {
-	case settings:
-		return md.common.Width, md.common.Height
+	case settings.Model:
+		return md.Size()
 	case serverEditor:
 		return md.common.Width, md.common.Height
 	}

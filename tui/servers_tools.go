@@ -14,6 +14,7 @@ import (
 	"vouch/policy"
 	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/settings"
 )
 
 // toolsPage is the Tools page of Settings › Tools & Workflows: every cached
@@ -98,7 +99,7 @@ func newToolSelection(c Common, src toolSource) toolsPage {
 	return p
 }
 
-func (p toolsPage) title() string { return "Tools" }
+func (p toolsPage) Title() string { return "Tools" }
 
 // ShortHelp implements help.KeyMap.
 func (p toolsPage) ShortHelp() []key.Binding {
@@ -115,14 +116,14 @@ func (p toolsPage) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Up, k.Down, k.Toggle, k.Refresh}, {k.Filter, k.DoneFilter, k.ClearFilter, k.Close}}
 }
 
-func (p toolsPage) setSize(width, height int) settingsPage {
+func (p toolsPage) SetSize(width, height int) settings.Page {
 	p.Resize(width, height)
 	p.filter.Width = max(width-4, 10)
 	return p
 }
 
 // focus shows the page and reloads the tools.
-func (p toolsPage) focus() (settingsPage, tea.Cmd) {
+func (p toolsPage) Focus() (settings.Page, tea.Cmd) {
 	p.Active = true
 	var cmd tea.Cmd
 	p, cmd = p.reload()
@@ -137,14 +138,14 @@ func (p toolsPage) reload() (toolsPage, tea.Cmd) {
 	return p, p.src.load(p.Begin())
 }
 
-func (p toolsPage) blur() settingsPage {
+func (p toolsPage) Blur() settings.Page {
 	p.Active = false
 	p.filtering = false
 	p.filter.Blur()
 	return p
 }
 
-func (p toolsPage) update(msg tea.Msg) (settingsPage, kit.Action, tea.Cmd) {
+func (p toolsPage) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
 	p.syncKeys()
 	return p, action, cmd
@@ -325,7 +326,7 @@ func (p *toolsPage) syncKeys() {
 // toolMarkWidth is the cursor and the switch, "› [x] ".
 const toolMarkWidth = 6
 
-func (p toolsPage) view() string {
+func (p toolsPage) View() string {
 	st := p.common.Styles.Modal
 	w := p.Width
 	if p.src.load == nil {

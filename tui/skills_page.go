@@ -9,6 +9,7 @@ import (
 
 	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/settings"
 )
 
 // skillsPage is the Skills page of Settings (SPEC G4, G5, L2): every
@@ -34,7 +35,7 @@ func newSkillsPage(c Common, sc SkillCatalog) skillsPage {
 	return p
 }
 
-func (p skillsPage) title() string { return "Skills" }
+func (p skillsPage) Title() string { return "Skills" }
 
 // ShortHelp implements help.KeyMap.
 func (p skillsPage) ShortHelp() []key.Binding {
@@ -48,18 +49,18 @@ func (p skillsPage) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Up, k.Down, k.Refresh, k.Close}, {k.Install, k.Remove}}
 }
 
-func (p skillsPage) setSize(width, height int) settingsPage {
+func (p skillsPage) SetSize(width, height int) settings.Page {
 	p.Resize(width, height)
 	return p
 }
 
-func (p skillsPage) focus() (settingsPage, tea.Cmd) {
+func (p skillsPage) Focus() (settings.Page, tea.Cmd) {
 	p.Active = true
 	p, cmd := p.reload()
 	return p, cmd
 }
 
-func (p skillsPage) blur() settingsPage {
+func (p skillsPage) Blur() settings.Page {
 	p.Active = false
 	return p
 }
@@ -71,7 +72,7 @@ func (p skillsPage) reload() (skillsPage, tea.Cmd) {
 	return p, loadSkills(p.catalog, p.Begin())
 }
 
-func (p skillsPage) update(msg tea.Msg) (settingsPage, kit.Action, tea.Cmd) {
+func (p skillsPage) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
 	p.syncKeys()
 	return p, action, cmd
@@ -146,7 +147,7 @@ const (
 	skillFindingsColWidth  = 11 // "12 findings"
 )
 
-func (p skillsPage) view() string {
+func (p skillsPage) View() string {
 	st := p.common.Styles.Modal
 	w := p.Width
 	if p.catalog == nil {

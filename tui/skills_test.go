@@ -11,6 +11,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"vouch/tui/settings"
 )
 
 // skillsBackend is a fakeBackend that also implements SkillCatalog and
@@ -106,7 +108,7 @@ func openSkills(t *testing.T, b Backend) Model {
 	for range 10 {
 		var cmd tea.Cmd
 		m, cmd = update(m, keyTab)
-		if st := topModal[settings](t, m); st.pages[st.active].title() == "Skills" {
+		if st := topModal[settings.Model](t, m); st.Shown().Title() == "Skills" {
 			if _, ok := b.(SkillCatalog); ok {
 				m, _ = update(m, awaitMsg[skillsMsg](t, cmd))
 			}
@@ -221,7 +223,7 @@ func TestSkillInstallFlow(t *testing.T) {
 		t.Fatalf("installs %+v, want one of the previewed digest", in)
 	}
 	m, cmd = update(m, msg)
-	if _, ok := m.modals.top().(settings); !ok {
+	if _, ok := m.modals.top().(settings.Model); !ok {
 		t.Fatalf("top modal after install = %T, want Settings", m.modals.top())
 	}
 	// The delivered message reaches the page, which reloads.
@@ -238,7 +240,7 @@ func TestSkillInstallCancel(t *testing.T) {
 	m := openSkills(t, b)
 	m = previewed(t, m, "pdf.zip")
 	m, _ = update(m, keyEsc)
-	if _, ok := m.modals.top().(settings); !ok {
+	if _, ok := m.modals.top().(settings.Model); !ok {
 		t.Fatalf("top modal after esc = %T, want Settings", m.modals.top())
 	}
 	if _, in, _ := b.calls(); len(in) != 0 {

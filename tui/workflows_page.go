@@ -10,6 +10,7 @@ import (
 
 	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/settings"
 )
 
 // SchedulesNote is what vouch says about schedules wherever it shows them
@@ -41,7 +42,7 @@ func newWorkflowsPage(c Common, w Workflows) workflowsPage {
 	return p
 }
 
-func (p workflowsPage) title() string { return "Workflows" }
+func (p workflowsPage) Title() string { return "Workflows" }
 
 // ShortHelp implements help.KeyMap.
 func (p workflowsPage) ShortHelp() []key.Binding {
@@ -55,12 +56,12 @@ func (p workflowsPage) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Toggle, k.Up, k.Down}, {k.Refresh, k.Close}}
 }
 
-func (p workflowsPage) setSize(width, height int) settingsPage {
+func (p workflowsPage) SetSize(width, height int) settings.Page {
 	p.Resize(width, height)
 	return p
 }
 
-func (p workflowsPage) focus() (settingsPage, tea.Cmd) {
+func (p workflowsPage) Focus() (settings.Page, tea.Cmd) {
 	p.Active = true
 	p, cmd := p.reload()
 	return p, cmd
@@ -73,12 +74,12 @@ func (p workflowsPage) reload() (workflowsPage, tea.Cmd) {
 	return p, loadWorkflows(p.w, p.Begin())
 }
 
-func (p workflowsPage) blur() settingsPage {
+func (p workflowsPage) Blur() settings.Page {
 	p.Active = false
 	return p
 }
 
-func (p workflowsPage) update(msg tea.Msg) (settingsPage, kit.Action, tea.Cmd) {
+func (p workflowsPage) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
 	p.syncKeys()
 	return p, action, cmd
@@ -144,7 +145,7 @@ func (p *workflowsPage) syncKeys() {
 	k.Refresh.SetEnabled(p.w != nil)
 }
 
-func (p workflowsPage) view() string {
+func (p workflowsPage) View() string {
 	st := p.common.Styles.Modal
 	w := p.Width
 	if p.w == nil {

@@ -8,6 +8,7 @@ import (
 
 	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/settings"
 )
 
 // The root's side of the Agent Workflows panes: discovering the optional
@@ -58,8 +59,8 @@ func (m Model) toolDescriber() ToolDescriber {
 
 // workflowPages are the pages Agent Workflows adds to Settings › Tools &
 // Workflows (SPEC L2): the switch with the schedules, and the profiles.
-func (m Model) workflowPages() []settingsPage {
-	return []settingsPage{newWorkflowsPage(m.common, m.workflows()), newProfileList(m.common, m.profiles())}
+func (m Model) workflowPages() []settings.Page {
+	return []settings.Page{newWorkflowsPage(m.common, m.workflows()), newProfileList(m.common, m.profiles())}
 }
 
 // initInbox returns the Cmds that read the inbox count once and then watch
@@ -142,14 +143,6 @@ func (m Model) inboxBadge() string {
 		noun = "approval"
 	}
 	return fmt.Sprintf("%d %s waiting (%s)", n, noun, m.keys.Inbox.Help().Key)
-}
-
-// withPages returns Settings with pages added after its own, for pages
-// whose capabilities the root discovers (workflowPages).
-func (s settings) withPages(pages ...settingsPage) settings {
-	s.pages = append(s.pages[:len(s.pages):len(s.pages)], pages...)
-	s.syncKeys()
-	return s
 }
 
 // cut fits s, made of parts already neutralised and styled, in width

@@ -17,19 +17,19 @@ func TestWorkflowsSwitch(t *testing.T) {
 	f := newFakeWorkflows(t)
 	sampleWorkflows(f)
 	m, _ := startWorkflows(t, f)
-	p := newWorkflowsPage(m.common, f).setSize(76, 14)
-	p, cmd := p.focus()
-	p, _, _ = p.update(awaitMsg[workflowsMsg](t, cmd))
-	if view := ansi.Strip(p.view()); !strings.Contains(view, "● on") || !strings.Contains(view, "Schedules are not a server") {
+	p := newWorkflowsPage(m.common, f).SetSize(76, 14)
+	p, cmd := p.Focus()
+	p, _, _ = p.Update(awaitMsg[workflowsMsg](t, cmd))
+	if view := ansi.Strip(p.View()); !strings.Contains(view, "● on") || !strings.Contains(view, "Schedules are not a server") {
 		t.Fatalf("page:\n%s", view)
 	}
-	p, _, cmd = p.update(keySpace)
+	p, _, cmd = p.Update(keySpace)
 	if !p.(workflowsPage).on {
 		t.Fatal("switch moved before the Backend answered")
 	}
-	p, _, cmd = p.update(awaitMsg[workflowsSetMsg](t, cmd))
-	p, _, _ = p.update(awaitMsg[workflowsMsg](t, cmd))
-	view := flat(p.view())
+	p, _, cmd = p.Update(awaitMsg[workflowsSetMsg](t, cmd))
+	p, _, _ = p.Update(awaitMsg[workflowsMsg](t, cmd))
+	view := flat(p.View())
 	for _, want := range []string{"○ off", "nothing was deleted", "paused: Agent Workflows is off"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("page lacks %q:\n%s", want, view)
@@ -48,13 +48,13 @@ func TestWorkflowsSwitchFails(t *testing.T) {
 	f := newFakeWorkflows(t)
 	f.switchErr = errors.New("the database is read-only")
 	m, _ := startWorkflows(t, f)
-	p := newWorkflowsPage(m.common, f).setSize(76, 14)
-	p, cmd := p.focus()
-	p, _, _ = p.update(awaitMsg[workflowsMsg](t, cmd))
-	p, _, cmd = p.update(keySpace)
-	p, _, _ = p.update(awaitMsg[workflowsSetMsg](t, cmd))
-	if !p.(workflowsPage).on || !strings.Contains(flat(p.view()), "Could not turn off Agent Workflows: the database is read-only.") {
-		t.Errorf("after a refusal:\n%s", p.view())
+	p := newWorkflowsPage(m.common, f).SetSize(76, 14)
+	p, cmd := p.Focus()
+	p, _, _ = p.Update(awaitMsg[workflowsMsg](t, cmd))
+	p, _, cmd = p.Update(keySpace)
+	p, _, _ = p.Update(awaitMsg[workflowsSetMsg](t, cmd))
+	if !p.(workflowsPage).on || !strings.Contains(flat(p.View()), "Could not turn off Agent Workflows: the database is read-only.") {
+		t.Errorf("after a refusal:\n%s", p.View())
 	}
 }
 
