@@ -32,7 +32,7 @@ func toolRowOf(t *testing.T, state, identity string) app.ToolRow {
 }
 
 // ruleOf returns identity's rule of `vouch policy list --json`.
-func ruleOf(t *testing.T, state, identity string) ruleJSON {
+func ruleOf(t *testing.T, state, identity string) app.RuleStatus {
 	t.Helper()
 	for _, r := range policyListOf(t, state).Rules {
 		if r.Identity == identity {
@@ -40,7 +40,7 @@ func ruleOf(t *testing.T, state, identity string) ruleJSON {
 		}
 	}
 	t.Fatalf("policy list has no rule for %s", identity)
-	return ruleJSON{}
+	return app.RuleStatus{}
 }
 
 // TestRugPullHeadless (SPEC D8, D1, M; issue 12): through the CLI's own

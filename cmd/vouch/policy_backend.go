@@ -8,7 +8,6 @@ import (
 
 	"vouch/internal/app"
 	"vouch/policy"
-	"vouch/store"
 	"vouch/tui"
 )
 
@@ -17,20 +16,15 @@ var _ tui.PolicyEditor = (*backend)(nil)
 // errNoDatabase is the PolicyEditor's answer in a backend without one.
 var errNoDatabase = errors.New("policy is not available here: this session has no database")
 
+// rules is the rules service over the backend's database.
+func (b *backend) rules() *app.Rules { return app.NewRules(b.cfg.db) }
+
 // Rules lists the reviewed rules (the rule editor and the policy page).
 func (b *backend) Rules(context.Context) ([]policy.Rule, error) {
 	if b.cfg.db == nil {
 		return nil, errNoDatabase
 	}
-	stored, err := b.cfg.db.PolicyRules()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]policy.Rule, len(stored))
-	for i, r := range stored {
-		out[i] = app.RuleFromStore(r)
-	}
-	return out, nil
+	return b.rules().List()
 }
 
 // SaveRule validates and stores a rule the person made in the TUI (the
@@ -41,19 +35,7 @@ func (b *backend) SaveRule(_ context.Context, r policy.Rule) error {
 	if b.cfg.db == nil {
 		return errNoDatabase
 	}
-	pin, err := app.CachedPin(b.cfg.db, r.Identity)
-	if err != nil {
-		return err
-	}
-	r.Pin = pin
-	if err := policy.ValidateRule(r); err != nil {
-		return err
-	}
-	r.Updated = time.Now()
-	if err := b.cfg.db.PutPolicyRule(app.RuleToStore(r)); err != nil {
-		return fmt.Errorf("save the rule: %w", err)
-	}
-	return nil
+	return b.rules().Save(r, time.Now())
 }
 
 // ChangedTools implements tui.PinChecker: the identities whose rule is
@@ -62,7 +44,7 @@ func (b *backend) ChangedTools(context.Context) (map[string]bool, error) {
 	if b.cfg.db == nil {
 		return nil, errNoDatabase
 	}
-	return app.ChangedTools(b.cfg.db)
+	return b.rules().Changed()
 }
 
 // DeleteRule removes a rule; the tool then follows the defaults again.
@@ -70,8 +52,8 @@ func (b *backend) DeleteRule(_ context.Context, identity string) error {
 	if b.cfg.db == nil {
 		return errNoDatabase
 	}
-	err := b.cfg.db.DeletePolicyRule(identity)
-	if errors.Is(err, store.ErrNotFound) {
+	err := b.rules().Delete(identity)
+	if errors.Is(err, app.ErrNoRule) {
 		return fmt.Errorf("there is no rule for %s any more", identity)
 	}
 	return err
@@ -82,13 +64,5 @@ func (b *backend) RecentDecisions(_ context.Context, n int) ([]policy.Record, er
 	if b.cfg.db == nil {
 		return nil, errNoDatabase
 	}
-	recs, err := b.cfg.db.Decisions(n)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]policy.Record, len(recs))
-	for i, r := range recs {
-		out[i] = app.RecordFromStore(r)
-	}
-	return out, nil
+	return b.rules().Decisions(n)
 }

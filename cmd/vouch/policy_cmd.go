@@ -58,20 +58,6 @@ func runPolicyCmd(_ context.Context, g *globals, args []string, e env) error {
 	return app.Errorf(app.Usage, "unknown subcommand 'vouch policy %s'; use list, set or remove", sub)
 }
 
-// ruleJSON is one rule in `vouch policy list --json`; Problem says why a
-// stored rule does not validate (it then never allows); Changed says the
-// tool's cached definition is not the one the rule pinned (SPEC D8).
-type ruleJSON struct {
-	policy.Rule
-	Problem string `json:"problem,omitempty"`
-	Changed bool   `json:"changed,omitempty"`
-}
-
-type policyListJSON struct {
-	Rules     []ruleJSON      `json:"rules"`
-	Decisions []policy.Record `json:"decisions"`
-}
-
 func policyList(g *globals, args []string, e env) error {
 	fs := subFlags("policy list", g)
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -79,31 +65,9 @@ func policyList(g *globals, args []string, e env) error {
 		return err
 	}
 	return withDB(g, func(db *store.DB) error {
-		stored, err := db.PolicyRules()
+		out, err := app.NewRules(db).Listing(recentDecisions)
 		if err != nil {
 			return err
-		}
-		recs, err := db.Decisions(recentDecisions)
-		if err != nil {
-			return err
-		}
-		out := policyListJSON{Rules: []ruleJSON{}, Decisions: []policy.Record{}}
-		for _, r := range stored {
-			rj := ruleJSON{Rule: app.RuleFromStore(r)}
-			if err := policy.ValidateRule(rj.Rule); err != nil {
-				rj.Problem = err.Error()
-			}
-			if rj.Pin != nil {
-				served, err := app.CachedDigest(db, rj.Identity)
-				if err != nil {
-					return err
-				}
-				rj.Changed = served != rj.Pin.Digest
-			}
-			out.Rules = append(out.Rules, rj)
-		}
-		for _, r := range recs {
-			out.Decisions = append(out.Decisions, app.RecordFromStore(r))
 		}
 		if *asJSON {
 			return writeJSON(e.stdout, out)
@@ -112,7 +76,7 @@ func policyList(g *globals, args []string, e env) error {
 	})
 }
 
-func printPolicy(e env, l policyListJSON) error {
+func printPolicy(e env, l app.PolicyListing) error {
 	tw := newTable(e.stdout)
 	p := tw.Printf
 	if len(l.Rules) == 0 {
@@ -214,36 +178,16 @@ func policySet(g *globals, args []string, e env) error {
 		return app.Errorf(app.Usage, "the effect %q is not read-only, idempotent or mutating", *effect)
 	}
 	return withDB(g, func(db *store.DB) error {
-		snap, err := app.LoadSnapshot(db, "")
+		rule, summary, err := app.NewRules(db).Set(app.RuleInput{Identity: identity, Class: class, Effect: eff,
+			Constraints: constraints, Note: *note}, time.Now().UTC())
 		if err != nil {
-			return err
-		}
-		// Re-classifying pins the definition cached now (SPEC D8).
-		pin, err := app.CachedPin(db, identity)
-		if err != nil {
-			return err
-		}
-		served := ""
-		if pin != nil {
-			served = pin.Digest
-		}
-		if eff == "" {
-			eff = snap.Effect(identity, served) // the current rule's, else the default
-		}
-		rule := policy.Rule{Identity: identity, Class: class, Effect: eff, Constraints: constraints,
-			Note: strings.TrimSpace(*note), Updated: time.Now().UTC(), Pin: pin}
-		if err := policy.ValidateRule(rule); err != nil {
-			return app.Wrap(app.Rejected, err)
-		}
-		if err := db.PutPolicyRule(app.RuleToStore(rule)); err != nil {
 			return err
 		}
 		if *asJSON {
 			return writeJSON(e.stdout, rule)
 		}
-		summary := policy.NewSnapshot([]policy.Rule{rule}, policy.Options{}).Summary(identity, served)
 		pinned := ""
-		if pin != nil {
+		if rule.Pin != nil {
 			pinned = ", pinned to its definition as served now"
 		}
 		_, err = fmt.Fprintf(e.stdout, "%s: %s, effect %s%s\n", safetext.Line(identity, 0), safetext.Line(summary, 0), rule.Effect, pinned)
@@ -263,8 +207,8 @@ func policyRemove(g *globals, args []string, e env) error {
 	}
 	identity := pos[0]
 	return withDB(g, func(db *store.DB) error {
-		if err := db.DeletePolicyRule(identity); err != nil {
-			if errors.Is(err, store.ErrNotFound) {
+		if err := app.NewRules(db).Delete(identity); err != nil {
+			if errors.Is(err, app.ErrNoRule) {
 				return app.Errorf(app.Usage, "there is no rule for %s; 'vouch policy list' shows them", safetext.Line(identity, 80))
 			}
 			return err

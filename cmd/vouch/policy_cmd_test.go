@@ -10,15 +10,16 @@ import (
 
 	"vouch/agent"
 	"vouch/agent/agenttest"
+	"vouch/internal/app"
 	"vouch/policy"
 )
 
 const policyTool = "mcp:0f8fad5b-d9cb-469f-a165-70867728950e:files"
 
-func policyListOf(t *testing.T, state string) policyListJSON {
+func policyListOf(t *testing.T, state string) app.PolicyListing {
 	t.Helper()
 	out, _ := cli(t, state, "", exitOK, "policy", "list", "--json")
-	var l policyListJSON
+	var l app.PolicyListing
 	if err := json.Unmarshal([]byte(out), &l); err != nil {
 		t.Fatalf("policy list --json: %v\n%s", err, out)
 	}
