@@ -51,7 +51,7 @@ type copiedMsg struct {
 	err  error
 }
 
-func loadInfo(b Backend) tea.Cmd {
+func loadInfo(b StatusSource) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
@@ -63,7 +63,7 @@ func loadInfo(b Backend) tea.Cmd {
 	}
 }
 
-func loadHistory(b Backend) tea.Cmd {
+func loadHistory(b Conversation) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
@@ -75,7 +75,7 @@ func loadHistory(b Backend) tea.Cmd {
 	}
 }
 
-func loadModels(b Backend) tea.Cmd {
+func loadModels(b ModelLister) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
@@ -89,7 +89,7 @@ func loadModels(b Backend) tea.Cmd {
 
 // send starts a run. ctx is the run's own context: cancelling it (Esc,
 // ctrl+c) cancels the run (SPEC A5).
-func send(ctx context.Context, b Backend, run int, model, text string) tea.Cmd {
+func send(ctx context.Context, b Conversation, run int, model, text string) tea.Cmd {
 	return func() tea.Msg {
 		events, err := b.Send(ctx, model, text)
 		if err != nil {

@@ -16,6 +16,31 @@
 // has no mutable globals. Colours exist only as semantic tokens of a [kit.Theme]
 // (tui/kit), turned into styles once by [kit.DefaultStyles].
 //
+// # Packages
+//
+// The interface lives in rooms; no room imports a sibling, and none
+// imports the root (tui/imports_test.go):
+//
+//   - tui (this package): the program ([New], [Model]), the router
+//     (update_*.go), the modal stack (modal.go) and its settle rule
+//     (settle.go, SPEC D7), global keys ([KeyMap], keys.go), the chat
+//     screen's input and status line (status.go), conversations
+//     (conversations.go), the model picker (picker.go), the approval pane
+//     and its queue, inbox and app consent (approval*.go, inbox.go,
+//     apps*.go), the rule editor (rule_*.go), the Cmds that call the
+//     [Backend] (cmds.go) and the goldens that drive the whole program.
+//   - tui/kit: what every room shares — kit.Common (size, styles,
+//     clock), the theme and styles, the kit.Modal interface and its
+//     Actions, the modal frame, kit.Confirm, and the list and page state
+//     (kit.Loads, kit.ListCursor, kit.PageFrame). It imports no room.
+//   - tui/chat: the transcript, its renderer and render cache, and the
+//     stream reader that coalesces a run's deltas.
+//   - tui/settings and the packages below it: the Settings frame and its
+//     pages.
+//
+// Each room gets kit.Common and its own key bindings from whoever builds
+// it; the root's [Common] is kit.Common plus every binding.
+//
 // # I/O
 //
 // Update and View never do I/O. Everything that touches the model server, the
