@@ -1,6 +1,10 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"vouch/tui/settings/runs"
+)
 
 // WorkflowKeyMaps is the bindings of the Agent Workflows panes (SPEC H,
 // L2): the Workflows and Profiles pages of Settings, the profile editor,
@@ -11,8 +15,8 @@ type WorkflowKeyMaps struct {
 	Profiles ProfileListKeyMap
 	RunNow   ProfileRunKeyMap
 	Editor   ProfileEditorKeyMap
-	Runs     RunsKeyMap
-	Run      RunDetailKeyMap
+	Runs     runs.KeyMap
+	Run      runs.DetailKeyMap
 	Inbox    InboxKeyMap
 }
 
@@ -24,8 +28,8 @@ func DefaultWorkflowKeyMaps() WorkflowKeyMaps {
 		Profiles: DefaultProfileListKeyMap(),
 		RunNow:   DefaultProfileRunKeyMap(),
 		Editor:   DefaultProfileEditorKeyMap(),
-		Runs:     DefaultRunsKeyMap(),
-		Run:      DefaultRunDetailKeyMap(),
+		Runs:     runs.DefaultKeyMap(),
+		Run:      runs.DefaultDetailKeyMap(),
 		Inbox:    DefaultInboxKeyMap(),
 	}
 }
@@ -128,52 +132,6 @@ func DefaultProfileEditorKeyMap() ProfileEditorKeyMap {
 		MoveDown: key.NewBinding(key.WithKeys("shift+down", "J"), key.WithHelp("J", "move down"), key.WithDisabled()),
 		Save:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "save")),
 		Cancel:   key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "cancel")),
-	}
-}
-
-// RunsKeyMap is the run history's bindings.
-type RunsKeyMap struct {
-	Up      key.Binding
-	Down    key.Binding
-	Open    key.Binding
-	More    key.Binding // the next page of older runs
-	Refresh key.Binding
-	Close   key.Binding
-}
-
-// DefaultRunsKeyMap returns the run history's default bindings.
-func DefaultRunsKeyMap() RunsKeyMap {
-	return RunsKeyMap{
-		Up:      key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
-		Down:    key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
-		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		More:    key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "older runs"), key.WithDisabled()),
-		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		Close:   key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
-	}
-}
-
-// RunDetailKeyMap is the bindings of one opened run.
-type RunDetailKeyMap struct {
-	Up       key.Binding
-	Down     key.Binding
-	PageUp   key.Binding
-	PageDown key.Binding
-	Top      key.Binding
-	Bottom   key.Binding
-	Close    key.Binding
-}
-
-// DefaultRunDetailKeyMap returns the bindings of one opened run.
-func DefaultRunDetailKeyMap() RunDetailKeyMap {
-	return RunDetailKeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "scroll")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "f", " "), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "bottom")),
-		Close:    key.NewBinding(key.WithKeys("esc", "ctrl+c", "q"), key.WithHelp("esc", "back")),
 	}
 }
 

@@ -58,21 +58,6 @@ type profileSavedMsg struct {
 	err  error
 }
 
-// runsMsg carries one page of ListRuns; cursor is the page asked for.
-type runsMsg struct {
-	seq    int
-	cursor string
-	page   RunPage
-	err    error
-}
-
-// runMsg carries Run.
-type runMsg struct {
-	id     string
-	detail RunDetail
-	err    error
-}
-
 // inboxMsg carries PendingApprovals for load seq.
 type inboxMsg struct {
 	seq   int
@@ -233,30 +218,6 @@ func setProfileTool(p Profiles, name, identity string, on bool) tea.Cmd {
 			err = fmt.Errorf("could not %s the tool: %w", verb, err)
 		}
 		return toolToggledMsg{scope: profileScope(name), identity: identity, enabled: on, err: err}
-	}
-}
-
-func listRuns(h RunHistory, seq int, cursor string, limit int) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
-		defer cancel()
-		page, err := h.ListRuns(ctx, cursor, limit)
-		if err != nil {
-			err = fmt.Errorf("could not list the runs: %w", err)
-		}
-		return runsMsg{seq: seq, cursor: cursor, page: page, err: err}
-	}
-}
-
-func loadRun(h RunHistory, id string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
-		defer cancel()
-		d, err := h.Run(ctx, id)
-		if err != nil {
-			err = fmt.Errorf("could not open the run: %w", err)
-		}
-		return runMsg{id: id, detail: d, err: err}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"vouch/agent"
 	"vouch/tool"
 	"vouch/tui/kit"
+	"vouch/tui/settings/runs"
 )
 
 // fakeWorkflows is a Backend that also implements Workflows, Profiles,
@@ -36,8 +37,8 @@ type fakeWorkflows struct {
 	toolCalls []toggleCall
 	removed   []string
 
-	runs    []RunSummary
-	details map[string]RunDetail
+	runs    []runs.Summary
+	details map[string]runs.Detail
 	pages   []string // cursors ListRuns was asked for
 
 	items    []InboxItem
@@ -58,7 +59,7 @@ func newFakeWorkflows(t *testing.T) *fakeWorkflows {
 		fakeBackend: newFakeBackend(),
 		on:          true,
 		profiles:    map[string]ProfileView{},
-		details:     map[string]RunDetail{},
+		details:     map[string]runs.Detail{},
 		counts:      make(chan int, 1),
 	}
 	t.Cleanup(func() { close(f.counts) })
@@ -227,7 +228,7 @@ func (f *fakeWorkflows) SkillsForProfile(_ context.Context, name string) ([]Skil
 }
 
 // ListRuns pages by two.
-func (f *fakeWorkflows) ListRuns(_ context.Context, cursor string, _ int) (RunPage, error) {
+func (f *fakeWorkflows) ListRuns(_ context.Context, cursor string, _ int) (runs.Page, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.pages = append(f.pages, cursor)
@@ -238,19 +239,19 @@ func (f *fakeWorkflows) ListRuns(_ context.Context, cursor string, _ int) (RunPa
 		}
 	}
 	end := min(start+2, len(f.runs))
-	page := RunPage{Runs: slices.Clone(f.runs[start:end])}
+	page := runs.Page{Runs: slices.Clone(f.runs[start:end])}
 	if end < len(f.runs) {
 		page.Next = f.runs[end-1].ID
 	}
 	return page, nil
 }
 
-func (f *fakeWorkflows) Run(_ context.Context, id string) (RunDetail, error) {
+func (f *fakeWorkflows) Run(_ context.Context, id string) (runs.Detail, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	d, ok := f.details[id]
 	if !ok {
-		return RunDetail{}, errors.New("no run " + id)
+		return runs.Detail{}, errors.New("no run " + id)
 	}
 	return d, nil
 }
@@ -347,7 +348,7 @@ func sampleWorkflows(f *fakeWorkflows) {
 			Last: "missed: the model server was not reachable", LastAt: t0.Add(-21 * time.Hour)},
 		{Profile: "weekly-\x1b[31mred\x1b[0m", Spec: "cron 0 9 * * 1", Task: "Plan the week.", Next: t0.Add(50 * time.Hour)},
 	}
-	f.runs = []RunSummary{
+	f.runs = []runs.Summary{
 		{ID: "r-105", Kind: "scheduled", Profile: "daily-report", Task: "Summarise yesterday's commits.",
 			Started: t0.Add(-5 * time.Minute), Outcome: "waiting for approval", Calls: 2},
 		{ID: "r-104", Kind: "chat", Task: "What does \x1b[2Jthis do?", Started: t0.Add(-time.Hour), Ended: t0.Add(-59 * time.Minute),
@@ -357,20 +358,20 @@ func sampleWorkflows(f *fakeWorkflows) {
 		{ID: "r-102", Kind: "headless", Profile: "daily-report", Task: "Check the build.",
 			Started: t0.Add(-49 * time.Hour), Ended: t0.Add(-48 * time.Hour), Outcome: "failed", Err: "The tool budget was exceeded."},
 	}
-	f.details["r-105"] = RunDetail{
-		RunSummary: f.runs[0],
-		Spec: FrozenSpec{ProfileRevision: 4, Definition: "reviewer", DefinitionRevision: 3, Model: "qwen2.5-7b",
+	f.details["r-105"] = runs.Detail{
+		Summary: f.runs[0],
+		Spec: runs.FrozenSpec{ProfileRevision: 4, Definition: "reviewer", DefinitionRevision: 3, Model: "qwen2.5-7b",
 			ContextWindow: 16384, Temperature: "0.2", Workspace: "/home/me/proj",
-			Tools:   []FrozenTool{{Identity: "mcp:s1:read_file", WireName: "files__read_file"}, {Identity: "builtin:fs_read", WireName: "fs_read"}},
-			Skills:  []FrozenSkill{{Name: "style-guide", Version: "2.0.0", Digest: "sha256:9f2c41d0"}, {Name: "changelog", Version: "1.2.0", Digest: "sha256:03ab77e1"}},
+			Tools:   []runs.FrozenTool{{Identity: "mcp:s1:read_file", WireName: "files__read_file"}, {Identity: "builtin:fs_read", WireName: "fs_read"}},
+			Skills:  []runs.FrozenSkill{{Name: "style-guide", Version: "2.0.0", Digest: "sha256:9f2c41d0"}, {Name: "changelog", Version: "1.2.0", Digest: "sha256:03ab77e1"}},
 			Policy:  "4 rules · 3a9f01",
 			Budgets: []string{"tool metadata 2.0k of 4.1k", "skill reads 64 KiB per call, 256 KiB per run"}},
-		Calls: []RunCall{
+		Calls: []runs.Call{
 			{CorrelationID: "c-1", Identity: "mcp:s1:read_file", WireName: "files__read_file", Outcome: "ok", Duration: 42 * time.Millisecond},
 			{CorrelationID: "c-2", Identity: "mcp:s1:write_file", WireName: "files__write_file", Outcome: "waiting for approval"},
 		},
-		Approvals: []RunApproval{{CorrelationID: "c-2", Identity: "mcp:s1:write_file", Decision: "waiting", At: t0.Add(-4 * time.Minute)}},
-		Events: []RunEvent{
+		Approvals: []runs.Approval{{CorrelationID: "c-2", Identity: "mcp:s1:write_file", Decision: "waiting", At: t0.Add(-4 * time.Minute)}},
+		Events: []runs.Event{
 			{At: t0.Add(-5 * time.Minute), Text: "run started: profile daily-report revision 4"},
 			{At: t0.Add(-4 * time.Minute), Text: "skill_load style-guide (1.9 KiB)"},
 		},

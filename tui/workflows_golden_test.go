@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
+
+	"vouch/tui/settings/runs"
 )
 
 // TestGoldenWorkflows pins the Agent Workflows panes at 80x24: the
@@ -98,8 +100,8 @@ func TestGoldenWorkflows(t *testing.T) {
 		{
 			name: "runs",
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
-				m = press[runsMsg](t, m, keyCtrlR)
-				m = press[runsMsg](t, m, keyRune('m'))
+				m = press[runs.PageMsg](t, m, keyCtrlR)
+				m = press[runs.PageMsg](t, m, keyRune('m'))
 				m, _ = update(m, keyDown)
 				return m
 			},
@@ -107,15 +109,15 @@ func TestGoldenWorkflows(t *testing.T) {
 		{
 			name: "run_detail",
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
-				m = press[runsMsg](t, m, keyCtrlR)
-				return press[runMsg](t, m, keyEnter)
+				m = press[runs.PageMsg](t, m, keyCtrlR)
+				return press[runs.DetailMsg](t, m, keyEnter)
 			},
 		},
 		{
 			name: "run_detail_scrolled",
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
-				m = press[runsMsg](t, m, keyCtrlR)
-				m = press[runMsg](t, m, keyEnter)
+				m = press[runs.PageMsg](t, m, keyCtrlR)
+				m = press[runs.DetailMsg](t, m, keyEnter)
 				m, _ = update(m, keyEnd)
 				return m
 			},

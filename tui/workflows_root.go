@@ -9,6 +9,7 @@ import (
 	"vouch/safetext"
 	"vouch/tui/kit"
 	"vouch/tui/settings"
+	"vouch/tui/settings/runs"
 )
 
 // The root's side of the Agent Workflows panes: discovering the optional
@@ -29,8 +30,8 @@ func (m Model) inboxBackend() Inbox {
 	return nil
 }
 
-func (m Model) runHistory() RunHistory {
-	if h, ok := m.backend.(RunHistory); ok {
+func (m Model) runHistory() runs.History {
+	if h, ok := m.backend.(runs.History); ok {
 		return h
 	}
 	return nil
@@ -123,7 +124,8 @@ func (m Model) updateInboxAnswered(msg inboxAnsweredMsg) (Model, tea.Cmd) {
 
 // openRuns pushes the run history (SPEC H7).
 func (m Model) openRuns() (Model, tea.Cmd) {
-	return m.pushModal(newRunList(m.common, m.runHistory()))
+	k := m.common.Keys.Workflow
+	return m.pushModal(runs.New(m.common.Common, k.Runs, k.Run, m.runHistory()))
 }
 
 // openInbox pushes the approvals inbox (SPEC H6).

@@ -8,6 +8,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"vouch/tui/settings/runs"
 )
 
 // TestWorkflowsSwitch: space turns Agent Workflows off once the Backend
@@ -75,14 +77,14 @@ func TestRunHistory(t *testing.T) {
 	f := newFakeWorkflows(t)
 	sampleWorkflows(f)
 	m, _ := startWorkflows(t, f)
-	m = press[runsMsg](t, m, keyCtrlR)
-	l := topModal[runList](t, m)
-	if len(l.runs.Items) != 2 || l.next != "r-104" {
-		t.Fatalf("first page: %d runs, next %q", len(l.runs.Items), l.next)
+	m = press[runs.PageMsg](t, m, keyCtrlR)
+	l := topModal[runs.List](t, m)
+	if len(l.Runs()) != 2 || l.Next() != "r-104" {
+		t.Fatalf("first page: %d runs, next %q", len(l.Runs()), l.Next())
 	}
-	m = press[runsMsg](t, m, keyRune('m'))
-	if l := topModal[runList](t, m); len(l.runs.Items) != 4 || l.next != "" || l.keys.More.Enabled() {
-		t.Errorf("after m: %d runs, next %q, more enabled %v", len(l.runs.Items), l.next, l.keys.More.Enabled())
+	m = press[runs.PageMsg](t, m, keyRune('m'))
+	if l := topModal[runs.List](t, m); len(l.Runs()) != 4 || l.Next() != "" || l.Keys().More.Enabled() {
+		t.Errorf("after m: %d runs, next %q, more enabled %v", len(l.Runs()), l.Next(), l.Keys().More.Enabled())
 	}
 	if f.pages[0] != "" || f.pages[1] != "r-104" {
 		t.Errorf("pages asked = %v", f.pages)
@@ -93,9 +95,9 @@ func TestRunHistory(t *testing.T) {
 			t.Errorf("list lacks %q:\n%s", want, view)
 		}
 	}
-	m = press[runMsg](t, m, keyEnter)
-	d := topModal[runDetail](t, m)
-	body := ansi.Strip(strings.Join(d.body, "\n"))
+	m = press[runs.DetailMsg](t, m, keyEnter)
+	d := topModal[runs.DetailPane](t, m)
+	body := ansi.Strip(strings.Join(d.Body(), "\n"))
 	for _, want := range []string{"Frozen specification", "Profile revision  4", "reviewer, revision 3",
 		"files__read_file → mcp:s1:read_file", "1. style-guide 2.0.0 sha256:9f2c41d0", "4 rules · 3a9f01",
 		"c-2  files__write_file → mcp:s1:write_file", "Approvals (1)", "skill_load style-guide"} {
@@ -104,11 +106,11 @@ func TestRunHistory(t *testing.T) {
 		}
 	}
 	m, _ = update(m, keyEnd)
-	if d := topModal[runDetail](t, m); d.scroll == 0 {
+	if d := topModal[runs.DetailPane](t, m); d.Scroll() == 0 {
 		t.Error("end did not scroll")
 	}
 	m, _ = update(m, keyEsc)
-	topModal[runList](t, m)
+	topModal[runs.List](t, m)
 }
 
 // TestWorkflowKeysNeedTheirCapabilities: without RunHistory or Inbox the

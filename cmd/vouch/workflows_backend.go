@@ -17,11 +17,12 @@ import (
 	"vouch/store"
 	"vouch/tool"
 	"vouch/tui"
+	tuiruns "vouch/tui/settings/runs"
 	"vouch/workflow"
 )
 
 // workflowsTUI implements the TUI's Agent Workflows capabilities —
-// tui.Workflows, tui.Profiles, tui.RunHistory and tui.Inbox — over the
+// tui.Workflows, tui.Profiles, tuiruns.History and tui.Inbox — over the
 // session: the same profile service as `vouch profile`, the run history of
 // `vouch runs`, the scheduler's inbox. The backend embeds it; a nil one
 // (a backend without a session) answers every call with errNoDatabase.
@@ -40,7 +41,7 @@ var (
 	_ tui.Workflows     = (*backend)(nil)
 	_ tui.Profiles      = (*backend)(nil)
 	_ tui.ProfileRunner = (*backend)(nil)
-	_ tui.RunHistory    = (*backend)(nil)
+	_ tuiruns.History   = (*backend)(nil)
 	_ tui.Inbox         = (*backend)(nil)
 )
 
@@ -117,7 +118,7 @@ func (w *workflowsTUI) Profile(_ context.Context, name string) (tui.ProfileView,
 	if w == nil {
 		return tui.ProfileView{}, errNoDatabase
 	}
-	p, err := w.ps.profile(name)
+	p, err := w.ps.Profile(name)
 	if err != nil {
 		return tui.ProfileView{}, err
 	}
@@ -142,7 +143,7 @@ func (w *workflowsTUI) SaveProfile(_ context.Context, in tui.ProfileInput) (tui.
 	}
 	p := workflow.Profile{Name: strings.TrimSpace(in.Name)}
 	if !in.Create {
-		old, err := w.ps.profile(p.Name)
+		old, err := w.ps.Profile(p.Name)
 		if err != nil {
 			return tui.ProfileView{}, err
 		}
@@ -153,11 +154,11 @@ func (w *workflowsTUI) SaveProfile(_ context.Context, in tui.ProfileInput) (tui.
 	p.Skills, p.Schedule = slices.Clone(in.Skills), nil
 	// The editor says which enabled local skills are policy; a server
 	// skill among them is refused when the profile is saved (SPEC I6).
-	p.PolicySkills = keepEnabled(in.PolicySkills, p.Skills)
+	p.PolicySkills = app.KeepEnabled(in.PolicySkills, p.Skills)
 	if in.Schedule != nil {
 		p.Schedule = &workflow.Schedule{Every: strings.TrimSpace(in.Schedule.Every), Cron: strings.TrimSpace(in.Schedule.Cron), Task: in.Schedule.Task}
 	}
-	saved, err := w.ps.save(p, in.Create)
+	saved, err := w.ps.Save(p, in.Create)
 	if err != nil {
 		return tui.ProfileView{}, err
 	}
@@ -182,7 +183,7 @@ func (w *workflowsTUI) RemoveProfile(_ context.Context, name string) error {
 	if w == nil {
 		return errNoDatabase
 	}
-	return w.ps.remove(name)
+	return w.ps.Remove(name)
 }
 
 // Definitions lists the definitions a profile may use.
@@ -208,7 +209,7 @@ func (w *workflowsTUI) ProfileTools(ctx context.Context, name string) (tui.ToolS
 	if w == nil {
 		return tui.ToolSelection{}, errNoDatabase
 	}
-	p, err := w.ps.profile(name)
+	p, err := w.ps.Profile(name)
 	if err != nil {
 		return tui.ToolSelection{}, err
 	}
@@ -252,7 +253,7 @@ func (w *workflowsTUI) SetProfileTool(_ context.Context, name, identity string, 
 	if w == nil {
 		return errNoDatabase
 	}
-	p, err := w.ps.profile(name)
+	p, err := w.ps.Profile(name)
 	if err != nil {
 		return err
 	}
@@ -265,7 +266,7 @@ func (w *workflowsTUI) SetProfileTool(_ context.Context, name, identity string, 
 	default:
 		return nil
 	}
-	_, err = w.ps.save(p, false)
+	_, err = w.ps.Save(p, false)
 	return err
 }
 
@@ -278,77 +279,77 @@ func (w *workflowsTUI) SkillsForProfile(_ context.Context, name string) ([]tui.S
 	}
 	var enabled []string
 	if name != "" {
-		p, err := w.ps.profile(name)
+		p, err := w.ps.Profile(name)
 		if err != nil {
 			return nil, err
 		}
 		enabled = p.Skills
 	}
-	return profileSkillChoices(w.s.DB(), enabled)
+	return app.SkillChoices(w.s.DB(), enabled)
 }
 
 // ListRuns returns one page of run history, newest first.
-func (w *workflowsTUI) ListRuns(_ context.Context, cursor string, limit int) (tui.RunPage, error) {
+func (w *workflowsTUI) ListRuns(_ context.Context, cursor string, limit int) (tuiruns.Page, error) {
 	if w == nil {
-		return tui.RunPage{}, errNoDatabase
+		return tuiruns.Page{}, errNoDatabase
 	}
 	runs, next, err := w.s.DB().Runs(cursor, limit)
 	if err != nil {
-		return tui.RunPage{}, err
+		return tuiruns.Page{}, err
 	}
-	page := tui.RunPage{Next: next}
+	page := tuiruns.Page{Next: next}
 	for _, r := range runs {
 		page.Runs = append(page.Runs, runSummary(r))
 	}
 	return page, nil
 }
 
-func runSummary(r store.RunRecord) tui.RunSummary {
+func runSummary(r store.RunRecord) tuiruns.Summary {
 	task, _, _ := strings.Cut(r.Task, "\n")
 	outcome := string(r.Outcome)
 	if r.Outcome == store.RunWaitingApproval {
 		outcome = "waiting for approval"
 	}
-	return tui.RunSummary{ID: r.ID, Kind: string(r.Kind), Profile: safetext.Line(r.Profile, 0), Task: safetext.Line(task, 0),
+	return tuiruns.Summary{ID: r.ID, Kind: string(r.Kind), Profile: safetext.Line(r.Profile, 0), Task: safetext.Line(task, 0),
 		Started: r.Started, Ended: r.Ended, Outcome: outcome, Err: safetext.Line(r.Error, 0), Calls: r.ToolCalls}
 }
 
 // Run returns one run in full: what it froze, its events, calls and
 // approvals.
-func (w *workflowsTUI) Run(_ context.Context, id string) (tui.RunDetail, error) {
+func (w *workflowsTUI) Run(_ context.Context, id string) (tuiruns.Detail, error) {
 	if w == nil {
-		return tui.RunDetail{}, errNoDatabase
+		return tuiruns.Detail{}, errNoDatabase
 	}
 	r, err := w.s.DB().Run(id)
 	if errors.Is(err, store.ErrNotFound) {
-		return tui.RunDetail{}, fmt.Errorf("the run %s is no longer in history", id)
+		return tuiruns.Detail{}, fmt.Errorf("the run %s is no longer in history", id)
 	} else if err != nil {
-		return tui.RunDetail{}, err
+		return tuiruns.Detail{}, err
 	}
 	evs, err := w.s.DB().RunEvents(id)
 	if err != nil {
-		return tui.RunDetail{}, err
+		return tuiruns.Detail{}, err
 	}
 	return runDetail(r, evs), nil
 }
 
 // runDetail turns a stored run into the history pane's view, every string
 // neutralised.
-func runDetail(r store.RunRecord, evs []store.RunEvent) tui.RunDetail {
-	d := tui.RunDetail{RunSummary: runSummary(r)}
-	var spec frozenSpec
+func runDetail(r store.RunRecord, evs []store.RunEvent) tuiruns.Detail {
+	d := tuiruns.Detail{Summary: runSummary(r)}
+	var spec app.FrozenSpec
 	if len(r.Spec) > 0 && json.Unmarshal(r.Spec, &spec) == nil {
-		d.Spec = tui.FrozenSpec{ProfileRevision: r.ProfileRevision, Definition: safetext.Line(r.Definition, 0), DefinitionRevision: r.DefinitionRevision,
+		d.Spec = tuiruns.FrozenSpec{ProfileRevision: r.ProfileRevision, Definition: safetext.Line(r.Definition, 0), DefinitionRevision: r.DefinitionRevision,
 			Model: safetext.Line(spec.Model, 0), ContextWindow: spec.ContextWindow, Workspace: safetext.Line(spec.Workspace, 0),
-			Policy: safetext.Line(spec.Policy.String(), 0), Budgets: spec.budgets()}
+			Policy: safetext.Line(spec.Policy.String(), 0), Budgets: spec.Budgets()}
 		if spec.Temperature != nil {
 			d.Spec.Temperature = strconv.FormatFloat(*spec.Temperature, 'g', -1, 64)
 		}
 		for _, t := range spec.Tools {
-			d.Spec.Tools = append(d.Spec.Tools, tui.FrozenTool{Identity: safetext.Line(t.Identity, 0), WireName: t.WireName})
+			d.Spec.Tools = append(d.Spec.Tools, tuiruns.FrozenTool{Identity: safetext.Line(t.Identity, 0), WireName: t.WireName})
 		}
 		for _, s := range spec.Skills {
-			d.Spec.Skills = append(d.Spec.Skills, tui.FrozenSkill{Name: safetext.Line(s.Name, 0), Version: strconv.Itoa(s.Version), Digest: s.SHA256})
+			d.Spec.Skills = append(d.Spec.Skills, tuiruns.FrozenSkill{Name: safetext.Line(s.Name, 0), Version: strconv.Itoa(s.Version), Digest: s.SHA256})
 		}
 	}
 	calls := map[string]int{} // correlation ID → index in d.Calls
@@ -360,12 +361,12 @@ func runDetail(r store.RunRecord, evs []store.RunEvent) tui.RunDetail {
 		if ev.Text != "" {
 			line += ": " + ev.Text
 		}
-		d.Events = append(d.Events, tui.RunEvent{At: ev.At, Text: safetext.Line(line, 300)})
+		d.Events = append(d.Events, tuiruns.Event{At: ev.At, Text: safetext.Line(line, 300)})
 		switch ev.Kind {
 		case store.EventToolCall:
 			wire, _, _ := strings.Cut(ev.Text, " ")
 			calls[ev.CorrelationID] = len(d.Calls)
-			d.Calls = append(d.Calls, tui.RunCall{CorrelationID: ev.CorrelationID, Identity: safetext.Line(ev.Identity, 0),
+			d.Calls = append(d.Calls, tuiruns.Call{CorrelationID: ev.CorrelationID, Identity: safetext.Line(ev.Identity, 0),
 				WireName: safetext.Line(wire, 0), Outcome: "running", Started: ev.At})
 		case store.EventToolResult:
 			if i, ok := calls[ev.CorrelationID]; ok {
@@ -381,7 +382,7 @@ func runDetail(r store.RunRecord, evs []store.RunEvent) tui.RunDetail {
 				decision, note = "denied", rest
 			}
 			if strings.HasPrefix(decision, "asked") {
-				d.Approvals = append(d.Approvals, tui.RunApproval{CorrelationID: ev.CorrelationID, Identity: safetext.Line(ev.Identity, 0),
+				d.Approvals = append(d.Approvals, tuiruns.Approval{CorrelationID: ev.CorrelationID, Identity: safetext.Line(ev.Identity, 0),
 					Decision: "waiting", At: ev.At})
 				continue
 			}

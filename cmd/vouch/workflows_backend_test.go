@@ -9,6 +9,7 @@ import (
 	"vouch/agent/agenttest"
 	"vouch/store"
 	"vouch/tui"
+	tuiruns "vouch/tui/settings/runs"
 	"vouch/workflow"
 )
 
@@ -118,7 +119,7 @@ func TestWorkflowsBackend(t *testing.T) {
 		store.RunEvent{Kind: store.EventToolResult, CorrelationID: "c1", Text: "denied", IsError: true, At: at.Add(time.Second)}); err != nil {
 		t.Fatal(err)
 	}
-	hist := b.(tui.RunHistory)
+	hist := b.(tuiruns.History)
 	page, err := hist.ListRuns(ctx, "", 10)
 	if err != nil || len(page.Runs) != 1 || page.Runs[0].Task != "go" || page.Runs[0].Calls != 1 {
 		t.Fatalf("runs = %+v, %v", page, err)

@@ -1,4 +1,4 @@
-package tui
+package runs
 
 import (
 	"strings"
@@ -14,15 +14,15 @@ import (
 // set is ignored (SPEC H7, L3).
 func TestRunHistoryFollowsLiveRuns(t *testing.T) {
 	t0 := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	c := Common{Common: kit.Common{Width: 80, Height: 18, Styles: kit.DefaultStyles(nil, kit.DefaultTheme()), Now: func() time.Time { return t0 }}, Keys: DefaultKeyMap()}
-	f := newFakeWorkflows(t)
-	f.runs = []RunSummary{{ID: "r-1", Kind: "profile", Profile: "notes", Task: "write", Started: t0, Outcome: "running"}}
-	l := newRunList(c, f)
+	c := kit.Common{Width: 80, Height: 18, Styles: kit.DefaultStyles(nil, kit.DefaultTheme()), Now: func() time.Time { return t0 }}
+	f := newFakeHistory()
+	f.runs = []Summary{{ID: "r-1", Kind: "profile", Profile: "notes", Task: "write", Started: t0, Outcome: "running"}}
+	l := New(c, DefaultKeyMap(), DefaultDetailKeyMap(), f)
 	m, _, tick := l.Update(l.Init()())
 	if tick == nil {
 		t.Fatal("a running run set no refresh tick")
 	}
-	first := m.(runList).Seq
+	first := m.(List).Seq
 
 	f.mu.Lock()
 	f.runs[0].Outcome, f.runs[0].Ended = "done", t0.Add(time.Second)

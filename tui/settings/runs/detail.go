@@ -1,4 +1,4 @@
-package tui
+package runs
 
 import (
 	"fmt"
@@ -12,19 +12,19 @@ import (
 	"vouch/tui/kit"
 )
 
-// runDetail is one run re-opened from the history (SPEC H7): its outcome,
+// DetailPane is one run re-opened from the history (SPEC H7): its outcome,
 // the specification it froze at start (profile and definition revisions,
 // model, window, workspace, allowlist with wire names, skill versions with
 // their content addresses, policy snapshot, budgets), every tool call with
 // its correlation ID, every approval, and the event log. It scrolls; the
 // text is laid out once per width.
-type runDetail struct {
-	common  Common
-	keys    RunDetailKeyMap
-	history RunHistory
-	summary RunSummary
+type DetailPane struct {
+	common  kit.Common
+	keys    DetailKeyMap
+	history History
+	summary Summary
 
-	detail  RunDetail
+	detail  Detail
 	loaded  bool
 	err     string
 	body    []string
@@ -33,12 +33,12 @@ type runDetail struct {
 	loading bool
 }
 
-func newRunDetail(c Common, h RunHistory, r RunSummary) runDetail {
-	return runDetail{common: c, keys: c.Keys.Workflow.Run, history: h, summary: r, loading: h != nil}
+func newDetailPane(c kit.Common, keys DetailKeyMap, h History, r Summary) DetailPane {
+	return DetailPane{common: c, keys: keys, history: h, summary: r, loading: h != nil}
 }
 
 // Init implements Modal: it loads the run.
-func (d runDetail) Init() tea.Cmd {
+func (d DetailPane) Init() tea.Cmd {
 	if d.history == nil {
 		return nil
 	}
@@ -46,32 +46,32 @@ func (d runDetail) Init() tea.Cmd {
 }
 
 // KeyGrace implements Modal: it opens on the person's own key.
-func (d runDetail) KeyGrace() time.Duration { return 0 }
+func (d DetailPane) KeyGrace() time.Duration { return 0 }
 
 // ShortHelp implements help.KeyMap.
-func (d runDetail) ShortHelp() []key.Binding {
+func (d DetailPane) ShortHelp() []key.Binding {
 	k := d.keys
 	return []key.Binding{k.Up, k.PageDown, k.Top, k.Bottom, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
-func (d runDetail) FullHelp() [][]key.Binding {
+func (d DetailPane) FullHelp() [][]key.Binding {
 	k := d.keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}, {k.Top, k.Bottom, k.Close}}
 }
 
-func (d runDetail) boxWidth() int { return min(d.common.Width-4, 100) }
+func (d DetailPane) boxWidth() int { return min(d.common.Width-4, 100) }
 
-func (d runDetail) inner() int { return kit.InnerWidth(d.common.Styles.Modal, d.boxWidth()) }
+func (d DetailPane) inner() int { return kit.InnerWidth(d.common.Styles.Modal, d.boxWidth()) }
 
 // rows is how many body lines fit under the title.
-func (d runDetail) rows() int {
+func (d DetailPane) rows() int {
 	return max(d.common.Height-d.common.Styles.Modal.Frame.GetVerticalFrameSize()-1, 1)
 }
 
 // SetSize implements Modal.
-func (d runDetail) SetSize(width, height int) kit.Modal {
-	d.common = d.common.sized(width, height)
+func (d DetailPane) SetSize(width, height int) kit.Modal {
+	d.common = d.common.Sized(width, height)
 	if d.loaded && d.bodyW != d.inner() {
 		d.relayout()
 	}
@@ -80,9 +80,9 @@ func (d runDetail) SetSize(width, height int) kit.Modal {
 }
 
 // Update implements Modal.
-func (d runDetail) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
+func (d DetailPane) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case runMsg:
+	case DetailMsg:
 		if msg.id != d.summary.ID || !d.loading {
 			return d, nil, nil
 		}
@@ -106,12 +106,12 @@ func (d runDetail) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	return d, nil, nil
 }
 
-func (d *runDetail) clamp() {
+func (d *DetailPane) clamp() {
 	d.scroll = max(min(d.scroll, len(d.body)-d.rows()), 0)
 }
 
 // View implements Modal.
-func (d runDetail) View() string {
+func (d DetailPane) View() string {
 	st := d.common.Styles.Modal
 	inner := d.inner()
 	title := "Run " + safetext.Line(d.summary.ID, 24)
@@ -119,7 +119,7 @@ func (d runDetail) View() string {
 		title += " · " + safetext.Line(d.summary.Profile, 24)
 	}
 	title += " · " + safetext.Line(d.summary.Kind, 12)
-	lines := []string{st.Title.Render(cut(title, inner))}
+	lines := []string{st.Title.Render(kit.Cut(title, inner))}
 	switch {
 	case d.history == nil:
 		lines = append(lines, st.Detail.Render("The run history is not available here."))
@@ -138,7 +138,7 @@ func (d runDetail) View() string {
 }
 
 // relayout builds the body for the current width.
-func (d *runDetail) relayout() {
+func (d *DetailPane) relayout() {
 	st := d.common.Styles.Modal
 	w := d.inner()
 	d.bodyW = w
@@ -201,20 +201,20 @@ func (d *runDetail) relayout() {
 	}
 	out = append(out, st.Label.Render(fmt.Sprintf("Tools (%d)", len(s.Tools))))
 	for _, t := range s.Tools {
-		out = append(out, st.Item.Render(cut("  "+safetext.Line(t.WireName, 0)+" → "+safetext.Line(t.Identity, 0), w)))
+		out = append(out, st.Item.Render(kit.Cut("  "+safetext.Line(t.WireName, 0)+" → "+safetext.Line(t.Identity, 0), w)))
 	}
 	out = append(out, st.Label.Render(fmt.Sprintf("Skills (%d, in prompt order)", len(s.Skills))))
 	for i, sk := range s.Skills {
 		text := fmt.Sprintf("  %d. %s %s %s", i+1, safetext.Line(sk.Name, 0), safetext.Line(sk.Version, 16), safetext.Line(sk.Digest, 0))
-		out = append(out, st.Item.Render(cut(text, w)))
+		out = append(out, st.Item.Render(kit.Cut(text, w)))
 	}
 
 	head(fmt.Sprintf("Tool calls (%d)", len(r.Calls)))
 	for _, c := range r.Calls {
 		text := fmt.Sprintf("%s  %s → %s  %s", safetext.Line(c.CorrelationID, 0), safetext.Line(c.WireName, 0),
 			safetext.Line(c.Identity, 0), c.Duration.Round(time.Millisecond))
-		out = append(out, st.Item.Render(cut(text, w)))
-		out = append(out, outcomeStyle(st, c.Outcome).Render(cut("    "+safetext.Line(c.Outcome, 0), w)))
+		out = append(out, st.Item.Render(kit.Cut(text, w)))
+		out = append(out, outcomeStyle(st, c.Outcome).Render(kit.Cut("    "+safetext.Line(c.Outcome, 0), w)))
 	}
 	head(fmt.Sprintf("Approvals (%d)", len(r.Approvals)))
 	for _, a := range r.Approvals {
@@ -222,12 +222,18 @@ func (d *runDetail) relayout() {
 		if a.Note != "" {
 			text += " — note: " + safetext.Line(a.Note, 0)
 		}
-		out = append(out, st.Item.Render(cut(text, w)))
+		out = append(out, st.Item.Render(kit.Cut(text, w)))
 	}
 	head(fmt.Sprintf("Events (%d)", len(r.Events)))
 	for _, e := range r.Events {
 		text := e.At.UTC().Format("15:04:05") + "  " + safetext.Line(e.Text, 0)
-		out = append(out, st.Detail.Render(cut(text, w)))
+		out = append(out, st.Detail.Render(kit.Cut(text, w)))
 	}
 	d.body = strings.Split(strings.Join(out, "\n"), "\n")
 }
+
+// Body returns the run's lines as drawn, before scrolling.
+func (d DetailPane) Body() []string { return append([]string(nil), d.body...) }
+
+// Scroll is the first line of the body shown.
+func (d DetailPane) Scroll() int { return d.scroll }

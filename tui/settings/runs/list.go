@@ -1,4 +1,4 @@
-package tui
+package runs
 
 import (
 	"fmt"
@@ -16,29 +16,30 @@ import (
 // runsPageSize is how many runs one ListRuns call asks for.
 const runsPageSize = 50
 
-// runList is the run history pane (SPEC H7, L2): every run — chat,
+// List is the run history pane (SPEC H7, L2): every run — chat,
 // profile, scheduled, headless — newest first, a page at a time. Enter
-// opens one (runDetail) with what it froze, its tool calls, approvals,
+// opens one (DetailPane) with what it froze, its tool calls, approvals,
 // events and outcome; m fetches older runs.
-type runList struct {
-	common  Common
-	keys    RunsKeyMap
-	history RunHistory
+type List struct {
+	common  kit.Common
+	keys    KeyMap
+	detail  DetailKeyMap
+	history History
 
 	kit.Loads
-	runs kit.ListCursor[RunSummary]
+	runs kit.ListCursor[Summary]
 	next string // cursor of the next page, "" at the end
 }
 
-// newRunList returns the pane; Init loads the newest page (load 1).
-func newRunList(c Common, h RunHistory) runList {
-	l := runList{common: c, keys: c.Keys.Workflow.Runs, history: h, Loads: kit.Loads{Seq: 1, Loading: h != nil}}
+// New returns the pane; Init loads the newest page (load 1).
+func New(c kit.Common, keys KeyMap, detail DetailKeyMap, h History) List {
+	l := List{common: c, keys: keys, detail: detail, history: h, Loads: kit.Loads{Seq: 1, Loading: h != nil}}
 	l.syncKeys()
 	return l
 }
 
 // Init implements Modal.
-func (l runList) Init() tea.Cmd {
+func (l List) Init() tea.Cmd {
 	if l.history == nil {
 		return nil
 	}
@@ -46,38 +47,38 @@ func (l runList) Init() tea.Cmd {
 }
 
 // KeyGrace implements Modal: it opens on the person's own key.
-func (l runList) KeyGrace() time.Duration { return 0 }
+func (l List) KeyGrace() time.Duration { return 0 }
 
 // ShortHelp implements help.KeyMap.
-func (l runList) ShortHelp() []key.Binding {
+func (l List) ShortHelp() []key.Binding {
 	k := l.keys
 	return []key.Binding{k.Up, k.Down, k.Open, k.More, k.Refresh, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
-func (l runList) FullHelp() [][]key.Binding {
+func (l List) FullHelp() [][]key.Binding {
 	k := l.keys
 	return [][]key.Binding{{k.Up, k.Down, k.Open}, {k.More, k.Refresh, k.Close}}
 }
 
-func (l runList) boxWidth() int { return min(l.common.Width-4, 100) }
+func (l List) boxWidth() int { return min(l.common.Width-4, 100) }
 
 // SetSize implements Modal.
-func (l runList) SetSize(width, height int) kit.Modal {
-	l.common = l.common.sized(width, height)
+func (l List) SetSize(width, height int) kit.Modal {
+	l.common = l.common.Sized(width, height)
 	return l
 }
 
 // Update implements Modal.
-func (l runList) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
+func (l List) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	l, action, cmd := l.handle(msg)
 	l.syncKeys()
 	return l, action, cmd
 }
 
-func (l runList) handle(msg tea.Msg) (runList, kit.Action, tea.Cmd) {
+func (l List) handle(msg tea.Msg) (List, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case runsMsg:
+	case PageMsg:
 		if !l.Settle(msg.seq, msg.err) {
 			return l, nil, nil
 		}
@@ -113,7 +114,7 @@ func (l runList) handle(msg tea.Msg) (runList, kit.Action, tea.Cmd) {
 			return l, nil, listRuns(l.history, l.Begin(), "", runsPageSize)
 		case key.Matches(msg, k.Open):
 			if r, ok := l.runs.Selected(); ok {
-				return l, kit.OpenModal{Modal: newRunDetail(l.common, l.history, r)}, nil
+				return l, kit.OpenModal{Modal: newDetailPane(l.common, l.detail, l.history, r)}, nil
 			}
 		}
 	}
@@ -130,7 +131,7 @@ type runsTickMsg struct{ seq int }
 
 // watch returns a tick when a run on the first page is still going (or
 // waiting for the person), else nil.
-func (l runList) watch() tea.Cmd {
+func (l List) watch() tea.Cmd {
 	if len(l.runs.Items) > runsPageSize {
 		return nil
 	}
@@ -145,14 +146,14 @@ func (l runList) watch() tea.Cmd {
 }
 
 // more fetches the page after the last run shown.
-func (l runList) more() (runList, kit.Action, tea.Cmd) {
+func (l List) more() (List, kit.Action, tea.Cmd) {
 	if l.next == "" || l.Loading {
 		return l, nil, nil
 	}
 	return l, nil, listRuns(l.history, l.Begin(), l.next, runsPageSize)
 }
 
-func (l *runList) syncKeys() {
+func (l *List) syncKeys() {
 	k := &l.keys
 	k.Up.SetEnabled(len(l.runs.Items) > 1)
 	k.Down.SetEnabled(len(l.runs.Items) > 1)
@@ -162,7 +163,7 @@ func (l *runList) syncKeys() {
 }
 
 // View implements Modal.
-func (l runList) View() string {
+func (l List) View() string {
 	st := l.common.Styles.Modal
 	inner := kit.InnerWidth(st, l.boxWidth())
 	height := l.common.Height - st.Frame.GetVerticalFrameSize()
@@ -213,7 +214,7 @@ func (l runList) View() string {
 }
 
 // row renders one run on one line.
-func (l runList) row(r RunSummary, focused bool, w int) string {
+func (l List) row(r Summary, focused bool, w int) string {
 	st := l.common.Styles.Modal
 	cursor := "  "
 	if focused {
@@ -255,3 +256,12 @@ func outcomeStyle(st kit.ModalStyles, outcome string) lipgloss.Style {
 	}
 	return st.Detail
 }
+
+// Runs returns the runs listed so far, newest first.
+func (l List) Runs() []Summary { return append([]Summary(nil), l.runs.Items...) }
+
+// Next is the cursor of the next page of older runs, "" at the end.
+func (l List) Next() string { return l.next }
+
+// Keys returns the bindings as they stand, each enabled or not by state.
+func (l List) Keys() KeyMap { return l.keys }
