@@ -1,21 +1,34 @@
-// Package agenttest provides a scripted OpenAI-compatible model server on
-// loopback, for tests of the agent package and for `vouch demo`, in the
-// manner of net/http/httptest.
+// Package agenttest is the tests' face of the scripted OpenAI-compatible
+// model server (vouch/internal/demo/scripted), in the manner of
+// net/http/httptest: New starts one on loopback or fails the test binary,
+// and the whole-turn failures tests need (HTTPError, ContextOverflow,
+// NotSSE) are added here. Only _test.go files may import it; the product
+// binary imports no test double (internal/archtest checks it).
 //
 // # Basics
 //
-// New starts a Server that answers POST /v1/chat/completions from a Script:
-// a list of Turns, each a sequence of Steps (text and reasoning deltas, tool
-// calls with chosen indexes and ids, usage) or an HTTP error. A Turn may
-// carry a Match predicate (LastUserContains, AfterToolResult, Offers, All)
-// and may Repeat; the demo's DemoScript is built that way. Every request is
-// recorded (Requests) for assertions. Construction needs no *testing.T.
+// A Script is a list of Turns, each a sequence of Steps (text and reasoning
+// deltas, tool calls with chosen indexes and ids, usage) or an HTTP error.
+// A Turn may carry a Match predicate (LastUserContains, AfterToolResult,
+// Offers, All) and may Repeat. Every request is recorded (Requests) for
+// assertions. Construction needs no *testing.T.
 //
 //	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
 //		agenttest.Reply("Hello there."),
 //	}}, agenttest.WithFlavor(agenttest.LlamaCpp))
 //	defer srv.Close()
 //	client := agent.NewClient(srv.URL(), "", nil)
+//
+// # Why its types are aliases
+//
+// Script, Turn, Step, Request, Server and the rest are aliases of
+// scripted's, and the step and option constructors forward to it. That is
+// the design, not a leftover: the demo (internal/demo) and the tests must
+// run one server implementation, the product binary must not link a test
+// package, and some forty test files across agent, internal/app and
+// cmd/vouch write scripts in this package's names. An alias keeps a test's
+// script and the demo's script the same values, with no conversion and no
+// second copy of the server.
 //
 // # Quirks of real servers
 //

@@ -7,9 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"vouch/agent/agenttest"
 	"vouch/internal/app"
-	"vouch/mcpclient/mcptest"
+	"vouch/internal/demo"
 	"vouch/tui"
 )
 
@@ -54,11 +53,10 @@ func runDemo(ctx context.Context, g *globals, args []string, e env) error {
 	if err := seedDemo(ctx, s, tmp); err != nil {
 		return errors.Join(err, s.Close())
 	}
-	srv := agenttest.New(agenttest.DemoScript(),
-		agenttest.WithFlavor(agenttest.LlamaCpp),
-		agenttest.WithModels("vouch-demo"),
-		agenttest.WithContextWindow(8192),
-		agenttest.WithChunkDelay(agenttest.DemoDelay))
+	srv, err := demo.NewModel("vouch-demo")
+	if err != nil {
+		return errors.Join(fmt.Errorf("start the demo model: %w", err), s.Close())
+	}
 	defer srv.Close()
 	cfg := s.backendConfig()
 	cfg.modelURL, cfg.model, cfg.kind = srv.URL(), "vouch-demo", "demo"
@@ -70,7 +68,7 @@ func runDemo(ctx context.Context, g *globals, args []string, e env) error {
 // tested and active, to the demo's throwaway state. Its "lookup" tool is
 // annotated read-only by the server and asks anyway (SPEC D2).
 func addDemoServer(ctx context.Context, s *session) error {
-	srv, err := mcptest.NewServer(mcptest.Options{Name: "vouch-demo-tools"})
+	srv, err := demo.NewToolServer("vouch-demo-tools")
 	if err != nil {
 		return fmt.Errorf("start the demo MCP server: %w", err)
 	}

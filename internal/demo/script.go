@@ -1,58 +1,60 @@
-package agenttest
+package demo
 
 import (
+	"strconv"
 	"strings"
 	"time"
+	"vouch/internal/demo/scripted"
 )
 
-// DemoDelay is the pause between demo chunks: about 80 chunks, or roughly
+// Delay is the pause between demo chunks: about 80 chunks, or roughly
 // 100 tokens, per second — fast, but visibly streaming.
-const DemoDelay = 12 * time.Millisecond
+const Delay = 12 * time.Millisecond
 
-// DemoScript is the scripted model behind `vouch demo`. It greets, answers
+// Script is the scripted model behind `vouch demo`. It greets, answers
 // with a short Markdown reply containing a code block, and when a message
 // asks about files, folders or the workspace (and the run offers fs_list) it calls fs_list once and then
 // answers from the listing. Every turn repeats, so the demo can go on as
-// long as the person likes. Use it with WithChunkDelay(DemoDelay).
-func DemoScript() Script {
-	return Script{Turns: []Turn{
+// long as the person likes. NewModel serves it at Delay.
+func Script() scripted.Script {
+	return scripted.Script{Turns: []scripted.Turn{
 		{
-			Match:   AfterToolResult(),
+			Match:   scripted.AfterToolResult(),
 			Repeat:  true,
 			Respond: demoAfterTool,
 		},
 		{
-			Match:  All(mentionsWrite, Offers("fs_write")),
+			Match:  scripted.All(mentionsWrite, scripted.Offers("fs_write")),
 			Repeat: true,
-			Steps: append(Words("I will add a note to the workspace; you will see the change before it is written.\n"),
-				ToolCall(0, "call_demo3", "fs_write", `{"path":"notes/todo.md","content":"- try ctrl+o to pick a model\n- press ? for help\n- read what vouch asks before saying yes\n"}`)),
+			Steps: append(scripted.Words("I will add a note to the workspace; you will see the change before it is written.\n"),
+				scripted.ToolCall(0, "call_demo3", "fs_write", `{"path":"notes/todo.md","content":"- try ctrl+o to pick a model\n- press ? for help\n- read what vouch asks before saying yes\n"}`)),
 		},
 		{
-			Match:  All(mentionsServer, Offers("mcp_lookup")),
+			Match:  scripted.All(mentionsServer, scripted.Offers("mcp_lookup")),
 			Repeat: true,
-			Steps: append(Words("Let me ask the demo MCP server.\n"),
-				ToolCall(0, "call_demo2", "mcp_lookup", `{"key":"vouch"}`)),
+			Steps: append(scripted.Words("Let me ask the demo MCP server.\n"),
+				scripted.ToolCall(0, "call_demo2", "mcp_lookup", `{"key":"vouch"}`)),
 		},
 		{
-			Match:  All(mentionsFiles, Offers("fs_list")),
+			Match:  scripted.All(mentionsFiles, scripted.Offers("fs_list")),
 			Repeat: true,
-			Steps: append(Words("Let me look at the workspace.\n"),
-				ToolCall(0, "call_demo1", "fs_list", `{"path":"."}`)),
+			Steps: append(scripted.Words("Let me look at the workspace.\n"),
+				scripted.ToolCall(0, "call_demo1", "fs_list", `{"path":"."}`)),
 		},
 		{
 			Match:  mentionsFiles,
 			Repeat: true,
-			Steps:  Words("I would list your files, but this session offers me no file tools, so I cannot see the workspace."),
+			Steps:  scripted.Words("I would list your files, but this session offers me no file tools, so I cannot see the workspace."),
 		},
 		{
 			Match:  greeting,
 			Repeat: true,
-			Steps: append([]Step{Reasoning("The person said hello. "), Reasoning("Introduce the demo briefly.")},
-				Words(demoGreeting)...),
+			Steps: append([]scripted.Step{scripted.Reasoning("The person said hello. "), scripted.Reasoning("Introduce the demo briefly.")},
+				scripted.Words(demoGreeting)...),
 		},
 		{
 			Repeat: true,
-			Steps:  Words(demoAnswer),
+			Steps:  scripted.Words(demoAnswer),
 		},
 	}}
 }
@@ -84,29 +86,29 @@ const demoAnswer = "Here is a small example of what a streamed answer looks like
 	"Ask me to *list the files* to see a tool call and its approval."
 
 // demoAfterTool answers from the result of the call the request ends with.
-func demoAfterTool(r Request) []Step {
+func demoAfterTool(r scripted.Request) []scripted.Step {
 	result := r.Messages[len(r.Messages)-1].Content
 	switch lastCallName(r) {
 	case "mcp_lookup":
 	case "fs_write":
 		if strings.Contains(result, "denied") {
-			return Words("You denied the write, so `notes/todo.md` is unchanged.")
+			return scripted.Words("You denied the write, so `notes/todo.md` is unchanged.")
 		}
-		return Words("Done: `notes/todo.md` now has a third line. The diff you approved is exactly what was written.")
+		return scripted.Words("Done: `notes/todo.md` now has a third line. The diff you approved is exactly what was written.")
 	default:
 		return demoListingAnswer(r)
 	}
 	if strings.Contains(result, "denied") {
-		return Words("You denied the call, so it never reached the server. " +
+		return scripted.Words("You denied the call, so it never reached the server. " +
 			"That is the point: nothing runs until you say so.")
 	}
-	return Words("The demo server answered:\n\n> " + strings.TrimSpace(firstLine(result)) + "\n\n" +
+	return scripted.Words("The demo server answered:\n\n> " + strings.TrimSpace(firstLine(result)) + "\n\n" +
 		"That call waited for you although the server labels `lookup` read-only: " +
 		"a server's annotations are its claims, and claims never approve anything.")
 }
 
 // lastCallName is the name of the last tool call in the request's history.
-func lastCallName(r Request) string {
+func lastCallName(r scripted.Request) string {
 	for i := len(r.Messages) - 1; i >= 0; i-- {
 		if calls := r.Messages[i].ToolCalls; len(calls) > 0 {
 			return calls[len(calls)-1].Name
@@ -116,17 +118,17 @@ func lastCallName(r Request) string {
 }
 
 // mentionsWrite matches a request to write or change a file.
-func mentionsWrite(r Request) bool {
-	return LastUserContains("write", "edit", "add a note", "change the")(r)
+func mentionsWrite(r scripted.Request) bool {
+	return scripted.LastUserContains("write", "edit", "add a note", "change the")(r)
 }
 
 // mentionsServer matches a request to use the demo MCP server.
-func mentionsServer(r Request) bool {
-	return LastUserContains("server", "look up", "lookup", "mcp")(r)
+func mentionsServer(r scripted.Request) bool {
+	return scripted.LastUserContains("server", "look up", "lookup", "mcp")(r)
 }
 
 // demoListingAnswer answers from the fs_list result in the request.
-func demoListingAnswer(r Request) []Step {
+func demoListingAnswer(r scripted.Request) []scripted.Step {
 	result := r.Messages[len(r.Messages)-1].Content
 	var entries []string
 	for line := range strings.Lines(result) {
@@ -144,10 +146,10 @@ func demoListingAnswer(r Request) []Step {
 	case strings.HasPrefix(result, "Error:") || len(entries) == 0:
 		b.WriteString("The listing came back empty or with an error:\n\n> " + strings.TrimSpace(firstLine(result)) + "\n")
 	default:
-		b.WriteString("The workspace has " + itoa(len(entries)) + " entries at the top level:\n\n")
+		b.WriteString("The workspace has " + strconv.Itoa(len(entries)) + " entries at the top level:\n\n")
 		for i, e := range entries {
 			if i == 12 {
-				b.WriteString("- … and " + itoa(len(entries)-12) + " more\n")
+				b.WriteString("- … and " + strconv.Itoa(len(entries)-12) + " more\n")
 				break
 			}
 			b.WriteString("- `" + e + "`\n")
@@ -155,17 +157,17 @@ func demoListingAnswer(r Request) []Step {
 		b.WriteString("\nDirectories end with `/`. That was one read-only `fs_list` call; " +
 			"a real model would now decide what to read next.")
 	}
-	return Words(b.String())
+	return scripted.Words(b.String())
 }
 
 // mentionsFiles matches a request about the workspace's files ("a file"
 // alone is not enough: "how do I read a file in Go" is a question).
-func mentionsFiles(r Request) bool {
-	return LastUserContains("files", "folder", "director", "workspace", "list the", " ls")(r)
+func mentionsFiles(r scripted.Request) bool {
+	return scripted.LastUserContains("files", "folder", "director", "workspace", "list the", " ls")(r)
 }
 
 // greeting matches a last user message that starts with a greeting word.
-func greeting(r Request) bool {
+func greeting(r scripted.Request) bool {
 	words := strings.FieldsFunc(strings.ToLower(r.LastUser()), func(c rune) bool {
 		return !('a' <= c && c <= 'z')
 	})

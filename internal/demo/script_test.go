@@ -1,4 +1,4 @@
-package agenttest_test
+package demo_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"vouch/agent"
 	"vouch/agent/agenttest"
+	"vouch/internal/demo"
 )
 
 // send runs one message through chat and returns its events.
@@ -53,7 +54,7 @@ func TestDemoScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ws.Close() })
-	srv := agenttest.New(agenttest.DemoScript(), agenttest.WithFlavor(agenttest.LlamaCpp))
+	srv := agenttest.New(demo.Script(), agenttest.WithFlavor(agenttest.LlamaCpp))
 	t.Cleanup(srv.Close)
 	chat := agent.NewChat(agent.ChatConfig{
 		Client:     agent.NewClient(srv.URL(), "", nil),

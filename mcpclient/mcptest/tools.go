@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"vouch/internal/demo"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -13,7 +14,7 @@ import (
 
 // DefaultTools returns the tool set of a Server with no Tools option: what
 // the demo shows.
-func DefaultTools() []string { return []string{"echo", "add", "lookup", "note"} }
+func DefaultTools() []string { return demo.ToolNames() }
 
 // AllTools returns the name of every built-in tool:
 //
@@ -42,32 +43,19 @@ const tinyPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9
 
 // toolFor returns the built-in tool named name.
 func (s *Server) toolFor(name string) (server.ServerTool, error) {
-	text := func(t string) (*mcp.CallToolResult, error) { return mcp.NewToolResultText(t), nil }
+	// echo, add, lookup and note are the demo's own tools (internal/demo).
+	if tool, h, ok := demo.Tool(name, s.addNote); ok {
+		return s.finish(name, tool, h), nil
+	}
+	return s.otherTool(name, func(t string) (*mcp.CallToolResult, error) { return mcp.NewToolResultText(t), nil })
+}
+
+// otherTool returns the built-in tool named name that the demo does not
+// show.
+func (s *Server) otherTool(name string, text func(string) (*mcp.CallToolResult, error)) (server.ServerTool, error) {
 	var tool mcp.Tool
 	var h server.ToolHandlerFunc
 	switch name {
-	case "echo":
-		tool = mcp.NewTool(name, mcp.WithDescription("Echo the text back."), mcp.WithString("text", mcp.Required(), mcp.Description("Text to echo.")))
-		h = func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return text(r.GetString("text", ""))
-		}
-	case "add":
-		tool = mcp.NewTool(name, mcp.WithDescription("Add two numbers."), mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required()))
-		h = func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return text(fmt.Sprint(r.GetFloat("a", 0) + r.GetFloat("b", 0)))
-		}
-	case "lookup":
-		tool = mcp.NewTool(name, mcp.WithDescription("Look up a key. The server claims this is read-only; vouch asks anyway."),
-			mcp.WithString("key", mcp.Required()), mcp.WithTitleAnnotation("Look up a key"),
-			mcp.WithReadOnlyHintAnnotation(true), mcp.WithIdempotentHintAnnotation(true))
-		h = func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return text("value of " + r.GetString("key", ""))
-		}
-	case "note":
-		tool = mcp.NewTool(name, mcp.WithDescription("Append a note (changes the server's state)."), mcp.WithString("text", mcp.Required()))
-		h = func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return text(fmt.Sprintf("noted (%d notes)", s.addNote(r.GetString("text", ""))))
-		}
 	case "slow":
 		tool = mcp.NewTool(name, mcp.WithDescription("Wait, then answer."), mcp.WithNumber("ms"))
 		h = func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -146,10 +134,15 @@ func (s *Server) toolFor(name string) (server.ServerTool, error) {
 	default:
 		return server.ServerTool{}, fmt.Errorf("mcptest: no built-in tool %q", name)
 	}
+	return s.finish(name, tool, h), nil
+}
+
+// finish applies the rug pull, counting and Options.Delay to a tool.
+func (s *Server) finish(name string, tool mcp.Tool, h server.ToolHandlerFunc) server.ServerTool {
 	if s.isPulled(name) {
 		tool = rugPulled(tool)
 	}
-	return server.ServerTool{Tool: tool, Handler: s.counted(name, h)}, nil
+	return server.ServerTool{Tool: tool, Handler: s.counted(name, h)}
 }
 
 // counted counts handler invocations and applies Options.Delay.

@@ -1,4 +1,4 @@
-package agenttest
+package scripted
 
 import (
 	"strings"
@@ -131,37 +131,6 @@ func Words(text string) []Step {
 		steps = append(steps, Text(text[start:]))
 	}
 	return steps
-}
-
-// HTTPError is a turn that answers with status and an OpenAI-style error
-// body carrying msg.
-func HTTPError(status int, msg string) Turn {
-	return Turn{Status: status, Body: `{"error":{"code":` + itoa(status) + `,"message":` + quote(msg) + `,"type":"server_error"}}`}
-}
-
-// ContextOverflow is a turn that answers HTTP 400 the way flavor's server
-// reports a prompt of need tokens that does not fit window.
-func ContextOverflow(flavor Flavor, need, window int) Turn {
-	switch flavor {
-	case VLLM, Plain:
-		msg := "This model's maximum context length is " + itoa(window) + " tokens. However, you requested " +
-			itoa(need) + " tokens. Please reduce the length of the messages or completion."
-		return Turn{Status: 400, Body: `{"object":"error","error":{"message":` + quote(msg) +
-			`,"type":"BadRequestError","code":400}}`}
-	case LMStudio:
-		msg := "Trying to keep the first " + itoa(need) + " tokens when context the overflows. However, the model is loaded with context length of only " +
-			itoa(window) + " tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input"
-		return Turn{Status: 400, Body: `{"error":` + quote(msg) + `}`}
-	}
-	msg := "request (" + itoa(need) + " tokens) exceeds the available context size (" + itoa(window) + " tokens), try increasing it"
-	return Turn{Status: 400, Body: `{"error":{"code":400,"message":` + quote(msg) +
-		`,"type":"exceed_context_size_error","n_prompt_tokens":` + itoa(need) + `,"n_ctx":` + itoa(window) + `}}`}
-}
-
-// NotSSE is a turn that answers 200 with an HTML page instead of a stream,
-// as a web server or proxy at the wrong URL does.
-func NotSSE() Turn {
-	return Turn{ContentType: "text/html", Steps: []Step{Raw("<!DOCTYPE html>"), Raw("<html><body>Welcome</body></html>")}}
 }
 
 // LastUserContains matches a request whose last user message contains any

@@ -1,10 +1,14 @@
-package agenttest
+package scripted
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"log"
+	"net"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,10 +70,12 @@ func WithTokensPerSecond(tps float64) Option { return func(o *options) { o.tps =
 func WithOllamaLoaded(n int) Option { return func(o *options) { o.ollamaLoaded = n } }
 
 // Server is a scripted OpenAI-compatible model server on loopback. It is
-// safe for concurrent use. It needs no *testing.T: tests and `vouch demo`
-// both use it; call Close when done.
+// safe for concurrent use. It needs no *testing.T: tests (through
+// agenttest) and `vouch demo` both use it; call Close when done.
 type Server struct {
-	srv     *httptest.Server
+	url     string
+	hs      *http.Server
+	served  chan struct{}
 	opts    options
 	closing chan struct{}
 	once    sync.Once
@@ -80,24 +86,42 @@ type Server struct {
 	reqs []Request
 }
 
-// New starts a server answering with script.
-func New(script Script, opts ...Option) *Server {
+// New starts a server answering with script on 127.0.0.1 and a free port.
+func New(script Script, opts ...Option) (*Server, error) {
 	o := options{window: 8192, models: []string{"demo-model"}, tps: 42}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	s := &Server{opts: o, closing: make(chan struct{}), turn: script.Turns, used: make([]bool, len(script.Turns))}
-	s.srv = httptest.NewServer(s.routes())
-	return s
+	s := &Server{opts: o, served: make(chan struct{}), closing: make(chan struct{}), turn: script.Turns, used: make([]bool, len(script.Turns))}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("start the scripted model server on loopback: %w", err)
+	}
+	s.url = "http://" + ln.Addr().String()
+	s.hs = &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
+	go func() {
+		defer close(s.served)
+		_ = s.hs.Serve(ln) // ends with ErrServerClosed at Close
+	}()
+	return s, nil
 }
 
 // URL returns the base URL of the OpenAI-compatible API, ending in /v1.
-func (s *Server) URL() string { return s.srv.URL + "/v1" }
+func (s *Server) URL() string { return s.url + "/v1" }
 
-// Close unblocks every waiting stream and shuts the server down.
+// closeWait bounds how long Close waits for streams to end.
+const closeWait = 5 * time.Second
+
+// Close unblocks every waiting stream, waits (briefly) for the requests in
+// flight to end and shuts the server down.
 func (s *Server) Close() {
 	s.once.Do(func() { close(s.closing) })
-	s.srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), closeWait)
+	defer cancel()
+	if err := s.hs.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		_ = s.hs.Close() // a stream that would not end: cut it
+	}
+	<-s.served
 }
 
 // Requests returns the chat completion requests received so far, in order.
@@ -196,7 +220,7 @@ func (s *Server) routes() http.Handler {
 func jsonHandler(v any) http.HandlerFunc {
 	body, err := json.Marshal(v)
 	if err != nil {
-		panic("agenttest: " + err.Error()) // only static literals are passed
+		panic("scripted: " + err.Error()) // only static literals are passed
 	}
 	return func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

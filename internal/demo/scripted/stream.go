@@ -1,4 +1,4 @@
-package agenttest
+package scripted
 
 import (
 	"encoding/json"
