@@ -146,7 +146,9 @@ func (c *collector) scanLater(name string, data []byte) *scanned {
 		defer func() { <-c.sem }()
 		var pre []Finding
 		if strings.EqualFold(path.Base(name), "skill.md") {
+			raw := data
 			data, pre = stripExecKeys(data)
+			identify(pre, raw)
 		}
 		f, spans := scan(name, data)
 		res.findings, res.data = append(pre, f...), redact(data, spans)

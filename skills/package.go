@@ -56,6 +56,7 @@ func (c *collector) finish() (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
+	identify(fm.Findings, kept["SKILL.md"])
 	p.Findings = append(p.Findings, fm.Findings...)
 	sort.SliceStable(p.Findings, func(i, j int) bool {
 		a, b := p.Findings[i], p.Findings[j]

@@ -132,11 +132,15 @@ type scanner struct {
 	spans      []span
 	perRule    map[string]int
 	fences     []span
+	comments   []span // HTML comments outside fences
 	line       int
 	start, end int // the current line
 	tries      []int
 	skip       []int
 	shown      uint8 // rules with a finding on this line (ruleBit)
+	// lineIdx holds, per ruleBit, 1 + the index in findings of this
+	// line's finding for the rule, so a stronger one replaces it.
+	lineIdx [8]int
 }
 
 func scan(path string, data []byte) ([]Finding, []span) {
@@ -144,6 +148,7 @@ func scan(path string, data []byte) ([]Finding, []span) {
 	s := &scanner{rules: r, path: path, data: data, perRule: map[string]int{},
 		tries: make([]int, len(r.checks)), skip: make([]int, len(r.checks))}
 	s.fences = fencedBlocks(data)
+	s.htmlComments()
 	for off := 0; off <= len(data); {
 		end := bytes.IndexByte(data[off:], '\n')
 		if end < 0 {
@@ -162,12 +167,23 @@ func scan(path string, data []byte) ([]Finding, []span) {
 	return s.findings, mergeSpans(s.spans)
 }
 
-func (s *scanner) add(rule, action, detail string) {
+// add records a finding on the current line; p is where its text starts
+// (for the quoting rules of quoted). An empty sev is the rule's default.
+func (s *scanner) add(rule, code, sev, action, detail string, p int) {
 	s.perRule[rule]++
 	if s.perRule[rule] > maxFindingsPerRule {
 		return
 	}
-	s.findings = append(s.findings, Finding{File: s.path, Line: s.line, Rule: rule, Detail: detail, Action: action})
+	if sev == "" {
+		sev = defaultSeverity(rule)
+	}
+	if sev == SeverityHigh {
+		if why := s.quoted(rule, code, p); why != "" {
+			sev, detail = SeverityMedium, detail+why
+		}
+	}
+	s.findings = append(s.findings, Finding{ID: findingID(code, s.line, s.data[s.start:s.end]), File: s.path, Line: s.line,
+		Rule: rule, Severity: sev, Detail: detail, Action: action})
 }
 
 func (s *scanner) scanLine(start, end int) {
@@ -175,6 +191,7 @@ func (s *scanner) scanLine(start, end int) {
 	clear(s.tries)
 	clear(s.skip)
 	s.shown = 0
+	s.lineIdx = [8]int{}
 	line := s.data[start:end]
 	if len(line) >= minHexRun {
 		s.blobs(line)
@@ -218,27 +235,55 @@ func (s *scanner) blobs(line []byte) {
 			b64 = 0
 		}
 		if hex == minHexRun {
-			s.once(RuleEncodedBlob, "long hexadecimal run (encoded data)")
+			s.once(RuleEncodedBlob, "blob", "", "long hexadecimal run (encoded data)", s.start)
 			return
 		}
 		if b64 == minBase64Run && !uniform(line[i+1-b64:i+1]) {
-			s.once(RuleEncodedBlob, "long base64 run (encoded data)")
+			s.once(RuleEncodedBlob, "blob", "", "long base64 run (encoded data)", s.start)
 			return
 		}
 	}
 }
 
-// hidden finds the first invisible or bidi character of one line.
+// hidden reports the invisible or bidi characters of one line: a bidi
+// override or isolate, a Unicode tag character, or zeroWidthRun or more
+// zero-width characters hide text from a reader (high); a lone zero-width
+// character or a direction mark is medium.
 func (s *scanner) hidden(line []byte, fileStart bool) {
+	var first rune
+	what, sev, zw := "", "", 0
 	for i := 0; i < len(line); {
 		r, size := utf8.DecodeRune(line[i:])
-		if what := hiddenRune(r, fileStart && i == 0); what != "" {
-			s.once(RuleHiddenUnicode, fmt.Sprintf("hidden character U+%04X (%s)", r, what))
-			return
+		if w := hiddenRune(r, fileStart && i == 0); w != "" {
+			rs := SeverityMedium
+			switch {
+			case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r >= 0xE0000 && r <= 0xE007F:
+				rs = SeverityHigh
+			case r == 0x200B || r == 0x200C || r == 0x200D || (r >= 0x2060 && r <= 0x2064) || r == 0xFEFF:
+				zw++
+				if zw >= zeroWidthRun {
+					rs = SeverityHigh
+				}
+			}
+			if what == "" || (rs == SeverityHigh && sev != SeverityHigh) {
+				first, what, sev = r, w, rs
+			}
 		}
 		i += size
 	}
+	if what == "" {
+		return
+	}
+	detail := fmt.Sprintf("hidden character U+%04X (%s)", first, what)
+	if zw >= zeroWidthRun && sev == SeverityHigh && (first == 0x200B || first == 0x200C || first == 0x200D || first == 0xFEFF || (first >= 0x2060 && first <= 0x2064)) {
+		detail = fmt.Sprintf("%d zero-width characters on one line (they can carry text a reader does not see)", zw)
+	}
+	s.once(RuleHiddenUnicode, "hidden-char", sev, detail, s.start)
 }
+
+// zeroWidthRun is how many zero-width characters on one line count as
+// hidden text rather than a stray one.
+const zeroWidthRun = 3
 
 // isASCII reports whether b holds only ASCII, eight bytes at a time.
 func isASCII(b []byte) bool {
@@ -269,17 +314,64 @@ func ruleBit(rule string) uint8 {
 		return 8
 	case RuleEncodedBlob:
 		return 16
+	case RuleHiddenInstruction:
+		return 32
+	case RuleInstaller:
+		return 64
 	}
-	return 32
+	return 128
 }
 
-// once adds a finding at most once per line and rule.
-func (s *scanner) once(rule, detail string) {
-	if s.shown&ruleBit(rule) != 0 {
-		return
+func bitIndex(b uint8) int {
+	for i := range 8 {
+		if b == 1<<i {
+			return i
+		}
 	}
-	s.shown |= ruleBit(rule)
-	s.add(rule, ActionShown, detail)
+	return 7
+}
+
+// once adds a shown finding at most once per line and rule; a later one of
+// higher severity replaces the first.
+func (s *scanner) once(rule, code, sev, detail string, p int) {
+	bit := ruleBit(rule)
+	if s.shown&bit != 0 {
+		i := s.lineIdx[bitIndex(bit)] - 1
+		if i < 0 || i >= len(s.findings) || sevRank(s.findings[i].Severity) >= sevRank(orDefault(sev, rule)) {
+			return
+		}
+		old := s.findings[i]
+		s.findings = append(s.findings[:i], s.findings[i+1:]...)
+		s.perRule[old.Rule]--
+		for j := range s.lineIdx {
+			if s.lineIdx[j] > i+1 {
+				s.lineIdx[j]--
+			}
+		}
+	}
+	n := len(s.findings)
+	s.add(rule, code, sev, ActionShown, detail, p)
+	if len(s.findings) > n {
+		s.shown |= bit
+		s.lineIdx[bitIndex(bit)] = len(s.findings)
+	}
+}
+
+func orDefault(sev, rule string) string {
+	if sev == "" {
+		return defaultSeverity(rule)
+	}
+	return sev
+}
+
+func sevRank(sev string) int {
+	switch sev {
+	case SeverityHigh:
+		return 3
+	case SeverityMedium:
+		return 2
+	}
+	return 1
 }
 
 func hiddenRune(r rune, fileStart bool) string {
@@ -306,7 +398,7 @@ func (s *scanner) try(t trigger, p int) {
 	if s.tries[t.check] > maxTriggersPerLine {
 		if s.tries[t.check] == maxTriggersPerLine+1 && c.rule != RuleInjection && c.rule != RuleExfiltration {
 			s.strip(c, s.start, s.end)
-			s.add(c.rule, ActionStripped, "line with too many candidates to check one by one; removed")
+			s.add(c.rule, c.code, "", ActionStripped, "line with too many candidates to check one by one; removed", p)
 		}
 		return
 	}
@@ -318,6 +410,16 @@ func (s *scanner) try(t trigger, p int) {
 	}
 	if c.before != nil && !c.before.Match(s.data[max(s.start, p-32):p]) {
 		return
+	}
+	if c.lineStart && len(bytes.TrimLeft(s.data[s.start:p], " \t>*#[(-_`")) != 0 {
+		return
+	}
+	sev, detail := c.sev, c.detail
+	if c.match != nil {
+		var ok bool
+		if sev, detail, ok = c.match(s, p, c); !ok {
+			return
+		}
 	}
 	a, b := p, p+len(t.lit)
 	if c.re != nil {
@@ -346,7 +448,7 @@ func (s *scanner) try(t trigger, p int) {
 			a, b = s.start, pemEnd(s.data, p)
 		}
 		s.strip(c, a, b)
-		s.add(c.rule, ActionStripped, c.detail)
+		s.add(c.rule, c.code, "", ActionStripped, c.detail, p)
 	case RuleMCPActivation:
 		a, b = s.start, s.end
 		for _, f := range s.fences {
@@ -358,10 +460,10 @@ func (s *scanner) try(t trigger, p int) {
 		s.strip(c, a, b)
 		if s.shown&ruleBit(c.rule) == 0 {
 			s.shown |= ruleBit(c.rule)
-			s.add(c.rule, ActionStripped, c.detail)
+			s.add(c.rule, c.code, "", ActionStripped, c.detail, p)
 		}
 	default:
-		s.once(c.rule, c.detail)
+		s.once(c.rule, c.code, sev, detail, p)
 	}
 }
 

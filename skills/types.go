@@ -72,14 +72,24 @@ type Excluded struct {
 
 // Finding is one scanner result with its place.
 type Finding struct {
+	// ID names the finding stably: the check's code and a digest of its
+	// line number and the line's text, e.g. "exfil-upload-3f9a12bc". The
+	// same package always yields the same IDs, whatever its archive
+	// format; the person accepts high-severity findings by ID (SPEC G8).
+	ID   string `json:"id"`
 	File string `json:"file"`
 	Line int    `json:"line"`
-	// Rule names the check: "secret", "mcp-activation", "injection",
-	// "exfiltration", "encoded-blob", "hidden-unicode", or
+	// Rule names the check: "secret", "mcp-activation", "injection"
+	// (prompt overrides), "hidden-instruction", "exfiltration",
+	// "installer", "encoded-blob", "hidden-unicode", or
 	// "execution-request" (a SKILL.md frontmatter key asking for commands,
 	// hooks or an MCP server). See the Rule* constants.
-	Rule   string `json:"rule"`
-	Detail string `json:"detail"`
+	Rule string `json:"rule"`
+	// Severity is "high", "medium" or "low" (Severity* constants). A
+	// package with a high-severity finding is installed, and a server
+	// skill read, only when the person accepts that finding by ID.
+	Severity string `json:"severity"`
+	Detail   string `json:"detail"`
 	// Action is what the importer did: "shown", "stripped" (the text was
 	// replaced before anything was kept), or "rejected".
 	Action string `json:"action"`
@@ -94,6 +104,25 @@ const (
 	RuleEncodedBlob   = "encoded-blob"
 	RuleHiddenUnicode = "hidden-unicode"
 	RuleExecRequest   = "execution-request"
+	// RuleHiddenInstruction: instructions a reader of the rendered text
+	// does not see (HTML comments, hidden HTML), or text telling the
+	// assistant to keep something from the person.
+	RuleHiddenInstruction = "hidden-instruction"
+	// RuleInstaller: instructions to download and run code or to run an
+	// install script (pipe to a shell, "run scripts/install.sh").
+	RuleInstaller = "installer"
+)
+
+// Finding severities (Finding.Severity).
+const (
+	// SeverityHigh blocks an install (or a server skill's first read)
+	// until the person accepts the finding by ID.
+	SeverityHigh = "high"
+	// SeverityMedium is shown; stripped secrets and activation payloads,
+	// quoted attack phrasing and encoded blobs are medium.
+	SeverityMedium = "medium"
+	// SeverityLow is shown as a note.
+	SeverityLow = "low"
 )
 
 // Finding actions (Finding.Action).
