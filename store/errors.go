@@ -41,6 +41,11 @@ var (
 	// ErrDuplicate means another record already has that name; nothing was
 	// written.
 	ErrDuplicate = errors.New("that name is already taken; choose another")
+
+	// ErrUnaccepted means a skill version carries high-severity scanner
+	// findings the person has not accepted by ID (SPEC G8); nothing was
+	// written. The wrapped message lists the IDs.
+	ErrUnaccepted = errors.New("the skill has high-severity scanner findings that were not accepted; read them in the preview and accept each by ID to install it")
 )
 
 // Errors returned by Secrets (SPEC K2). Their wrapped messages name the

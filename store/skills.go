@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -46,12 +47,20 @@ type SkillExcluded struct {
 // SkillFinding is one scanner finding kept with the version it was found
 // in, so the catalog shows it after installation too.
 type SkillFinding struct {
-	File   string `json:"file"`
-	Line   int    `json:"line"`
-	Rule   string `json:"rule"`
-	Detail string `json:"detail"`
-	Action string `json:"action"`
+	// ID is the scanner's stable finding ID; Severity "high", "medium" or
+	// "low" (empty in versions installed before severities existed).
+	ID       string `json:"id,omitempty"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Rule     string `json:"rule"`
+	Severity string `json:"severity,omitempty"`
+	Detail   string `json:"detail"`
+	Action   string `json:"action"`
 }
+
+// SeverityHigh is the finding severity that blocks an install unless its
+// ID is in SkillVersion.AcceptedFindings (SPEC G8).
+const SeverityHigh = "high"
 
 // SkillVersion is one installed version of a skill. Installing it grants
 // nothing: RequestedTools are a request the person may act on elsewhere
@@ -82,6 +91,10 @@ type SkillVersion struct {
 	Excluded       []SkillExcluded `json:"excluded,omitempty"`
 	Findings       []SkillFinding  `json:"findings,omitempty"`
 	Warnings       []string        `json:"warnings,omitempty"`
+	// AcceptedFindings are the IDs of the high-severity findings the
+	// person accepted to install this version (`--accept-findings`, or the
+	// preview's second confirmation); kept with the install (SPEC G8).
+	AcceptedFindings []string `json:"accepted_findings,omitempty"`
 }
 
 // InstallSkill stores v as the next version of v.Name together with the
@@ -96,9 +109,23 @@ type SkillVersion struct {
 // ErrInvalid. Definitions are validated and appended as revisions like
 // PutDefinition; whether one may be saved over an existing definition
 // (SPEC G5) is the caller's decision, made with DefinitionConflict.
+//
+// A version with a high-severity finding whose ID is not in
+// v.AcceptedFindings is refused with ErrUnaccepted, and an accepted ID
+// that names none of its findings with ErrInvalid (SPEC G8): the store is
+// the last gate, whatever front end asks.
 func (db *DB) InstallSkill(v SkillVersion, blobs map[string][]byte, defs []workflow.Definition) (SkillVersion, error) {
 	if err := checkSkillVersion(v, blobs); err != nil {
 		return SkillVersion{}, fmt.Errorf("install skill %q: %w: %w", v.Name, ErrInvalid, err)
+	}
+	var open []string
+	for _, f := range v.Findings {
+		if f.Severity == SeverityHigh && !slices.Contains(v.AcceptedFindings, f.ID) && !slices.Contains(open, f.ID) {
+			open = append(open, f.ID)
+		}
+	}
+	if len(open) > 0 {
+		return SkillVersion{}, fmt.Errorf("install skill %q: %w: --accept-findings %s", v.Name, ErrUnaccepted, strings.Join(open, ","))
 	}
 	v.Installed = db.timestamp()
 	err := db.update(func(tx *bbolt.Tx) error {
@@ -144,6 +171,11 @@ func checkSkillVersion(v SkillVersion, blobs map[string][]byte) error {
 	}
 	if !isDigest(v.SHA256) {
 		return fmt.Errorf("package digest %q is not a hex sha256", v.SHA256)
+	}
+	for _, id := range v.AcceptedFindings {
+		if !slices.ContainsFunc(v.Findings, func(f SkillFinding) bool { return f.ID == id }) {
+			return fmt.Errorf("accepted finding %q is not a finding of this version", id)
+		}
 	}
 	if len(v.Files) == 0 || v.Files[0].Path != "SKILL.md" {
 		return errors.New("the first file must be SKILL.md")
