@@ -234,7 +234,7 @@ func (b *backend) Send(ctx context.Context, model, text string) (<-chan agent.Ev
 
 // send is Send, also returning the run's history recorder (nil without a
 // database).
-func (b *backend) send(ctx context.Context, model, text string) (<-chan agent.Event, *runRecorder, error) {
+func (b *backend) send(ctx context.Context, model, text string) (<-chan agent.Event, *app.RunRecorder, error) {
 	events, err := b.startChat(ctx, model, text)
 	if err != nil || b.cfg.db == nil {
 		return events, nil, err
@@ -247,8 +247,8 @@ func (b *backend) send(ctx context.Context, model, text string) (<-chan agent.Ev
 	b.mu.Lock()
 	rec.ConversationID = app.ConversationOf(b.cfg.transcript)
 	b.mu.Unlock()
-	rr := &runRecorder{db: b.cfg.db, onErr: b.cfg.historyErr, rec: rec, digest: b.cfg.policyDigest}
-	return rr.follow(ctx, events), rr, nil
+	rr := app.NewRunRecorder(b.cfg.db, rec, b.cfg.policyDigest, b.cfg.historyErr)
+	return rr.Follow(ctx, events), rr, nil
 }
 
 func (b *backend) startChat(ctx context.Context, model, text string) (<-chan agent.Event, error) {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"vouch/agent"
+	"vouch/internal/app"
 	"vouch/tui"
 	"vouch/workflow"
 )
@@ -44,13 +45,13 @@ func seedDemo(ctx context.Context, s *session, dir string) error {
 	if _, _, err := installSkill(ctx, s.DB(), importSkill, pkg, tui.SkillInstallOptions{}); err != nil {
 		return fmt.Errorf("install the demo skill: %w", err)
 	}
-	ps := &profileService{db: s.DB()}
+	ps := app.NewProfiles(s.DB(), nil)
 	def := `{"name":"notes-writer","kind":"role","description":"Writes notes and release notes in the workspace.",` +
 		`"role":{"instructions":"You write concise notes. Read the workspace before writing, and write only what the person asked for."}}`
-	if _, err := ps.addDefinition([]byte(def)); err != nil {
+	if _, err := ps.AddDefinition([]byte(def)); err != nil {
 		return fmt.Errorf("add the demo definition: %w", err)
 	}
-	_, err := ps.save(workflow.Profile{Name: "notes", Definition: "notes-writer",
+	_, err := ps.Save(workflow.Profile{Name: "notes", Definition: "notes-writer",
 		Tools:  []string{agent.IdentityFSList, agent.IdentityFSRead, agent.IdentityFSWrite},
 		Skills: []string{"release-notes"}}, true)
 	if err != nil {

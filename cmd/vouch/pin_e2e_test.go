@@ -178,7 +178,7 @@ func TestRugPullProfileRun(t *testing.T) {
 	if err := json.Unmarshal([]byte(show), &detail); err != nil {
 		t.Fatal(err)
 	}
-	var spec frozenSpec
+	var spec app.FrozenSpec
 	if err := json.Unmarshal(detail.Run.Spec, &spec); err != nil {
 		t.Fatal(err)
 	}

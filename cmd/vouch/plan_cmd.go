@@ -72,14 +72,14 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 	return withState(ctx, g, e, func(s *state) error {
 		var prof *workflow.Profile
 		if *profileName != "" {
-			p, err := s.profiles().profile(*profileName)
+			p, err := s.Profiles().Profile(*profileName)
 			if err != nil {
 				return err
 			}
 			if on, err := s.DB().WorkflowsEnabled(); err != nil {
 				return err
 			} else if !on {
-				return app.Wrap(app.Failure, errWorkflowsOff)
+				return app.Wrap(app.Failure, app.ErrWorkflowsOff)
 			}
 			prof = &p
 			if p.Workspace != "" {
@@ -117,7 +117,7 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 					out.Window, out.WindowSource = n, src
 				}
 				if prof != nil {
-					out.Window, out.WindowSource = effectiveWindow(out.Window, out.WindowSource, *prof)
+					out.Window, out.WindowSource = app.EffectiveWindow(out.Window, out.WindowSource, *prof)
 				}
 				if _, exact := client.CountTokens(ctx, "probe"); exact {
 					out.Counted = "server tokenizer"

@@ -177,18 +177,18 @@ func runProfileCmd(ctx context.Context, g *globals, args []string, e env) error 
 		return app.Errorf(app.Usage, "vouch profile list: unexpected argument %q", pos[0])
 	}
 	return withState(ctx, g, e, func(s *state) error {
-		ps := s.profiles()
+		ps := s.Profiles()
 		switch sub {
 		case "list":
 			return profileList(e, s.DB(), *f.asJSON)
 		case "show":
-			p, err := ps.profile(name)
+			p, err := ps.Profile(name)
 			if err != nil {
 				return err
 			}
 			return printProfile(e, p, *f.asJSON)
 		case "remove":
-			if err := ps.remove(name); err != nil {
+			if err := ps.Remove(name); err != nil {
 				return err
 			}
 			if *f.asJSON {
@@ -199,7 +199,7 @@ func runProfileCmd(ctx context.Context, g *globals, args []string, e env) error 
 		}
 		p := workflow.Profile{Name: name}
 		if sub == "edit" {
-			if p, err = ps.profile(name); err != nil {
+			if p, err = ps.Profile(name); err != nil {
 				return err
 			}
 		} else if *f.definition == "" {
@@ -208,23 +208,12 @@ func runProfileCmd(ctx context.Context, g *globals, args []string, e env) error 
 		if err := f.apply(&p); err != nil {
 			return err
 		}
-		saved, err := ps.save(p, sub == "create")
+		saved, err := ps.Save(p, sub == "create")
 		if err != nil {
 			return err
 		}
 		return printProfile(e, saved, *f.asJSON)
 	})
-}
-
-// profiles returns the profile service over this state.
-func (s *state) profiles() *profileService {
-	return &profileService{db: s.DB(), knownTools: func() []string {
-		ids := builtinIdentities()
-		for _, t := range s.MCP().Manager().Tools() {
-			ids = append(ids, t.Identity)
-		}
-		return ids
-	}}
 }
 
 func profileList(e env, db *store.DB, asJSON bool) error {
@@ -246,20 +235,9 @@ func profileList(e env, db *store.DB, asJSON bool) error {
 	tw.Println("NAME\tREVISION\tDEFINITION\tTOOLS\tSKILLS\tSCHEDULE")
 	for _, p := range ps {
 		tw.Printf("%s\t%d\t%s\t%d\t%d\t%s\n", safetext.Line(p.Name, 40), p.Revision, safetext.Line(p.Definition, 40),
-			len(p.Tools), len(p.Skills), safetext.Line(scheduleWords(p.Schedule), 40))
+			len(p.Tools), len(p.Skills), safetext.Line(app.ScheduleWords(p.Schedule), 40))
 	}
 	return tw.Flush("list")
-}
-
-// scheduleWords is a schedule in a few words, "" for none.
-func scheduleWords(s *workflow.Schedule) string {
-	switch {
-	case s == nil:
-		return ""
-	case s.Every != "":
-		return "every " + s.Every
-	}
-	return "cron " + s.Cron
 }
 
 func printProfile(e env, p workflow.Profile, asJSON bool) error {
@@ -288,10 +266,10 @@ func printProfile(e env, p workflow.Profile, asJSON bool) error {
 	pr("tools", orDefault(strings.Join(p.Tools, " "), "none"))
 	pr("skills", orDefault(strings.Join(p.Skills, ", "), "none"))
 	if len(p.Skills) > 0 {
-		pr("precedence", strings.Join(precedenceOrder(p), ", "))
+		pr("precedence", strings.Join(app.PrecedenceOrder(p), ", "))
 	}
 	if p.Schedule != nil {
-		pr("schedule", scheduleWords(p.Schedule)+": "+p.Schedule.Task)
+		pr("schedule", app.ScheduleWords(p.Schedule)+": "+p.Schedule.Task)
 	}
 	return tw.Flush("profile")
 }
@@ -329,14 +307,14 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 		return app.Errorf(app.Usage, "vouch definition %s takes %d argument(s), not %d", sub, want, len(pos))
 	}
 	return withDB(g, func(db *store.DB) error {
-		ps := &profileService{db: db}
+		ps := app.NewProfiles(db, nil)
 		switch sub {
 		case "add":
 			data, err := readDefinitionFile(pos[0])
 			if err != nil {
 				return err
 			}
-			d, err := ps.addDefinition(data)
+			d, err := ps.AddDefinition(data)
 			if err != nil {
 				return err
 			}
@@ -352,7 +330,7 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 			}
 			return writeJSON(e.stdout, d)
 		case "remove":
-			if err := ps.removeDefinition(pos[0]); err != nil {
+			if err := ps.RemoveDefinition(pos[0]); err != nil {
 				return err
 			}
 			_, err := fmt.Fprintf(e.stdout, "removed definition %s\n", safetext.Line(pos[0], 0))

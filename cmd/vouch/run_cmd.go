@@ -86,7 +86,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 		}
 	}
 	if name != "" && !on {
-		return errors.Join(app.Wrap(app.Failure, errWorkflowsOff), s.Close())
+		return errors.Join(app.Wrap(app.Failure, app.ErrWorkflowsOff), s.Close())
 	}
 	// Headless runs have nobody to wait for warming in the background:
 	// refresh active servers now, bounded by the per-server timeout. With
@@ -127,12 +127,12 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 func profileHeadless(ctx context.Context, s *session, b *backend, name, task string, e env, ask approver, out *runResultJSON, quiet bool) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	run, err := s.profileRunner(b).start(ctx, name, task, store.RunHeadless)
+	run, err := s.ProfileRunner(modelOf(b)).Start(ctx, name, task, store.RunHeadless)
 	if err != nil {
 		return err
 	}
 	out.RunID, out.ProfileRevision = run.ID, run.Spec.ProfileRevision
-	return followRun(run.Events, run.stop, e, ask, out, quiet)
+	return followRun(run.Events, run.Stop, e, ask, out, quiet)
 }
 
 // headlessRun sends task and follows the run's events to the end.
@@ -148,11 +148,11 @@ func headlessRun(ctx context.Context, b *backend, task string, e env, ask approv
 	}
 	stop := func(o store.RunOutcome, reason string) { cancel() }
 	if rr != nil {
-		stop = func(o store.RunOutcome, reason string) { rr.stop(o, reason); cancel() }
+		stop = func(o store.RunOutcome, reason string) { rr.Stop(o, reason); cancel() }
 	}
 	err = followRun(events, stop, e, ask, out, quiet)
 	if rr != nil {
-		out.RunID = rr.id()
+		out.RunID = rr.ID()
 	}
 	return err
 }

@@ -4,23 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"vouch/agent"
-
-	"vouch/internal/panics"
+	"vouch/internal/app"
 
 	"vouch/agent/agenttest"
 	"vouch/mcpclient"
 	"vouch/store"
-	"vouch/store/storetest"
 	"vouch/tool"
 	"vouch/tui"
 	"vouch/workflow"
@@ -54,30 +50,29 @@ func readScript() agenttest.Script {
 // brokenSession is interfaceSession with the profile runner's tools
 // including a brokenRead in place of fs_read: the session, backend and
 // scheduler are the product's, only the tool is the test's.
-func brokenSession(t *testing.T, modelURL string, broken *atomic.Bool) (*session, *backend, *scheduler) {
+func brokenSession(t *testing.T, modelURL string, broken *atomic.Bool) (*session, *backend, app.Background) {
 	t.Helper()
 	s, err := openSession(t.Context(), t.TempDir(), t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ib := newInbox()
+	ib := app.NewInbox()
 	cfg := s.backendConfig()
 	cfg.modelURL, cfg.model, cfg.workflows = modelURL, "m", newWorkflowsTUI(s, ib)
 	b := newBackend(cfg)
-	runner := s.profileRunner(b)
-	runner.mcpTools = func(mcpclient.EffectFunc) []tool.Tool { return []tool.Tool{brokenRead{broken}} }
-	sch := newScheduler(s.DB(), runner.start, s.readyFor(b), ib, time.Now)
-	cfg.workflows.runNow = func(name, task string) (string, error) { return sch.runNow(t.Context(), name, task) }
+	runner := s.ProfileRunner(modelOf(b))
+	runner.SetMCPTools(func(mcpclient.EffectFunc) []tool.Tool { return []tool.Tool{brokenRead{broken}} })
+	bg := s.StartScheduler(t.Context(), runner, ib)
+	cfg.workflows.runNow = bg.RunNow
 	t.Cleanup(func() {
-		sch.shutdown()
-		ib.close()
+		bg.Stop()
 		if err := s.Close(); err != nil {
 			t.Error(err)
 		}
 	})
 	mustDefinition(t, s.DB())
 	mustProfile(t, s.DB(), workflow.Profile{Name: "reader", Definition: "notes", Tools: []string{agent.IdentityFSRead}})
-	return s, b, sch
+	return s, b, bg
 }
 
 // wantFailedWithStack checks that run id is recorded failed with the
@@ -116,13 +111,13 @@ func TestProfileRunToolPanic(t *testing.T) {
 	defer model.Close()
 	var broken atomic.Bool
 	broken.Store(true)
-	s, b, sch := brokenSession(t, model.URL(), &broken)
+	s, b, bg := brokenSession(t, model.URL(), &broken)
 
 	id, err := b.RunProfile(t.Context(), "reader", "read a.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sch.wait()
+	bg.Wait()
 	wantFailedWithStack(t, s.DB(), id)
 
 	broken.Store(false)
@@ -130,7 +125,7 @@ func TestProfileRunToolPanic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sch.wait()
+	bg.Wait()
 	if rec, err := s.DB().Run(id); err != nil || rec.Outcome != store.RunDone {
 		t.Fatalf("the next run: %+v, %v; want done", rec, err)
 	}
@@ -145,7 +140,7 @@ func TestTUIProfileRunToolPanic(t *testing.T) {
 	defer model.Close()
 	var broken atomic.Bool
 	broken.Store(true)
-	s, b, sch := brokenSession(t, model.URL(), &broken)
+	s, b, bg := brokenSession(t, model.URL(), &broken)
 
 	tm := teatest.NewTestModel(t, tui.New(b, tui.Options{Model: "m"}), teatest.WithInitialTermSize(140, 40))
 	wait := func(what string) {
@@ -165,7 +160,7 @@ func TestTUIProfileRunToolPanic(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("read a.txt")})
 	key(tea.KeyEnter)
 	wait("in the background")
-	sch.wait()
+	bg.Wait()
 	runs, _, err := s.DB().Runs("", 10)
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("runs = %+v, %v", runs, err)
@@ -178,31 +173,4 @@ func TestTUIProfileRunToolPanic(t *testing.T) {
 	key(tea.KeyEsc)
 	key(tea.KeyCtrlC)
 	tm.WaitFinished(t, teatest.WithFinalTimeout(eventually))
-}
-
-// TestProfileRunStartPanic: a panic while a profile run starts (here in
-// resolving the model server) returns the sentence as the error and keeps
-// a failed run with the stack in history; nothing is left running.
-func TestProfileRunStartPanic(t *testing.T) {
-	db := storetest.MustOpen(t)
-	mustDefinition(t, db)
-	mustProfile(t, db, workflow.Profile{Name: "reader", Definition: "notes"})
-	pr := testRunner(t, db, "http://127.0.0.1:9/v1", t.TempDir())
-	pr.resolve = func(context.Context, string) (*agent.Client, string, error) {
-		var clients []*agent.Client
-		return clients[len(pr.cwd)], "m", nil // out of range: the bug
-	}
-	run, err := pr.start(t.Context(), "reader", "read it", store.RunHeadless)
-	const sentence = "the run failed: an internal error in starting the profile run; the stack is in the run's events — please report it"
-	if run != nil || !errors.Is(err, panics.ErrInternal) || err.Error() != sentence {
-		t.Fatalf("start = %v, %v; want no run and %q", run, err, sentence)
-	}
-	runs, _, err := db.Runs("", 10)
-	if err != nil || len(runs) != 1 || runs[0].Outcome != store.RunFailed || runs[0].Error != sentence || runs[0].Profile != "reader" {
-		t.Fatalf("history = %+v, %v", runs, err)
-	}
-	evs, err := db.RunEvents(runs[0].ID)
-	if err != nil || len(evs) == 0 || !strings.Contains(evs[0].Text, "index out of range") || !strings.Contains(evs[0].Text, "TestProfileRunStartPanic") {
-		t.Fatalf("events = %+v, %v; want the panic and its stack", evs, err)
-	}
 }

@@ -11,7 +11,6 @@ import (
 	"vouch/safetext"
 	"vouch/store"
 	"vouch/tui"
-	"vouch/workflow"
 )
 
 // runsJSON is `vouch runs --json`: one page, newest first, and the cursor
@@ -27,30 +26,6 @@ type runDetailJSON struct {
 	Run       store.RunRecord        `json:"run"`
 	Events    []store.RunEvent       `json:"events"`
 	Decisions []store.DecisionRecord `json:"decisions"`
-}
-
-// runDecisions returns the audited decisions on the calls of run r, in
-// the order of its events: found by each call's correlation ID, and kept
-// when they name this run or, written by a chat run, no run at all.
-func runDecisions(db *store.DB, r store.RunRecord, evs []store.RunEvent) ([]store.DecisionRecord, error) {
-	out := []store.DecisionRecord{}
-	seen := map[string]bool{}
-	for _, ev := range evs {
-		if ev.CorrelationID == "" || seen[ev.CorrelationID] {
-			continue
-		}
-		seen[ev.CorrelationID] = true
-		ds, err := db.DecisionsFor(ev.CorrelationID)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range ds {
-			if d.RunID == r.ID || d.RunID == "" {
-				out = append(out, d)
-			}
-		}
-	}
-	return out, nil
 }
 
 // runRunsCmd is `vouch runs [--limit N] [--before ID] [--json]` and `vouch
@@ -124,7 +99,7 @@ func runShow(e env, db *store.DB, id string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	decisions, err := runDecisions(db, r, evs)
+	decisions, err := app.RunDecisions(db, r, evs)
 	if err != nil {
 		return err
 	}
@@ -154,7 +129,7 @@ func runShow(e env, db *store.DB, id string, asJSON bool) error {
 		return err
 	}
 	if len(r.Spec) > 0 {
-		var spec frozenSpec
+		var spec app.FrozenSpec
 		if err := json.Unmarshal(r.Spec, &spec); err == nil {
 			if err := printSpec(e, spec); err != nil {
 				return err
@@ -197,7 +172,7 @@ func runShow(e env, db *store.DB, id string, asJSON bool) error {
 	return out.Flush("run")
 }
 
-func printSpec(e env, s frozenSpec) error {
+func printSpec(e env, s app.FrozenSpec) error {
 	tw := newTable(e.stdout)
 	pr := tw.Field
 	pr("model", fmt.Sprintf("%s, window %d (%s)", s.Model, s.ContextWindow, s.WindowSource))
@@ -213,28 +188,10 @@ func printSpec(e env, s frozenSpec) error {
 		pr("skill", fmt.Sprintf("%s v%d sha256:%s", sk.Name, sk.Version, sk.SHA256))
 	}
 	pr("policy", s.Policy.String())
-	for _, b := range s.budgets() {
+	for _, b := range s.Budgets() {
 		pr("budget", b)
 	}
 	return tw.Flush("run")
-}
-
-// workflowsJSON is `vouch workflows status --json`.
-type workflowsJSON struct {
-	Enabled   bool           `json:"enabled"`
-	Profiles  int            `json:"profiles"`
-	Schedules []scheduleJSON `json:"schedules"`
-	Note      string         `json:"note"`
-}
-
-type scheduleJSON struct {
-	Profile string    `json:"profile"`
-	Spec    string    `json:"schedule"`
-	Task    string    `json:"task"`
-	Next    time.Time `json:"next,omitzero"`
-	Paused  string    `json:"paused,omitempty"`
-	Last    string    `json:"last,omitempty"`
-	LastAt  time.Time `json:"last_at,omitzero"`
 }
 
 // runWorkflowsCmd is `vouch workflows on|off|status [--json]` (SPEC H1).
@@ -259,7 +216,7 @@ func runWorkflowsCmd(_ context.Context, g *globals, args []string, e env) error 
 				return err
 			}
 		}
-		st, err := workflowsStatus(db, time.Now())
+		st, err := app.ReadWorkflowsStatus(db, time.Now(), tui.SchedulesNote)
 		if err != nil {
 			return err
 		}
@@ -293,62 +250,4 @@ func runWorkflowsCmd(_ context.Context, g *globals, args []string, e env) error 
 		}
 		return nil
 	})
-}
-
-// workflowsStatus reads the switch and every schedule's state.
-func workflowsStatus(db *store.DB, now time.Time) (workflowsJSON, error) {
-	on, err := db.WorkflowsEnabled()
-	if err != nil {
-		return workflowsJSON{}, err
-	}
-	profiles, err := db.Profiles()
-	if err != nil {
-		return workflowsJSON{}, err
-	}
-	log, err := db.ScheduleLog(200)
-	if err != nil {
-		return workflowsJSON{}, err
-	}
-	out := workflowsJSON{Enabled: on, Profiles: len(profiles), Schedules: []scheduleJSON{}, Note: tui.SchedulesNote}
-	for _, p := range profiles {
-		if p.Schedule == nil {
-			continue
-		}
-		row := scheduleJSON{Profile: p.Name, Spec: scheduleWords(p.Schedule), Task: p.Schedule.Task}
-		sched, err := workflow.ParseSchedule(*p.Schedule)
-		switch {
-		case err != nil:
-			row.Paused = err.Error()
-		case !on:
-			row.Paused = "Agent Workflows is off"
-		default:
-			from := now
-			if mark, ok, err := db.ScheduleMark(p.Name); err == nil && ok && mark.After(now.Add(-24*time.Hour)) {
-				from = mark
-			}
-			if next, ok := sched.Next(from); ok {
-				row.Next = next
-			}
-		}
-		for _, entry := range log {
-			if entry.Profile == p.Name {
-				row.Last, row.LastAt = tickWords(entry), entry.Due
-				break
-			}
-		}
-		out.Schedules = append(out.Schedules, row)
-	}
-	return out, nil
-}
-
-// tickWords is a schedule log entry in a few words.
-func tickWords(e store.ScheduleEntry) string {
-	s := string(e.Outcome)
-	if e.Count > 1 {
-		s += fmt.Sprintf(" %d runs", e.Count)
-	}
-	if e.Reason != "" {
-		s += ": " + e.Reason
-	}
-	return s
 }

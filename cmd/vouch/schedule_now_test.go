@@ -9,15 +9,39 @@ import (
 
 	"vouch/agent"
 	"vouch/agent/agenttest"
+	"vouch/internal/app"
 	"vouch/store"
 	"vouch/tui"
 	"vouch/workflow"
 )
 
+// eventually bounds a wait on a channel in tests: a failure, never a sleep.
+const eventually = 10 * time.Second
+
+func mustDefinition(t *testing.T, db *store.DB) {
+	t.Helper()
+	d, err := workflow.Parse([]byte(roleDefinition))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.PutDefinition(d); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustProfile(t *testing.T, db *store.DB, p workflow.Profile) workflow.Profile {
+	t.Helper()
+	saved, err := db.PutProfile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return saved
+}
+
 // interfaceSession opens a session on a fresh state directory with the
 // wiring runInterface uses: the backend with its workflow panes on model,
 // the inbox and the scheduler.
-func interfaceSession(t *testing.T, modelURL string) (*session, *backend, *inbox, background) {
+func interfaceSession(t *testing.T, modelURL string) (*session, *backend, *app.Inbox, app.Background) {
 	t.Helper()
 	s, err := openSession(t.Context(), t.TempDir(), t.TempDir(), nil)
 	if err != nil {
@@ -28,12 +52,12 @@ func interfaceSession(t *testing.T, modelURL string) (*session, *backend, *inbox
 			t.Error(err)
 		}
 	})
-	ib := newInbox()
+	ib := app.NewInbox()
 	cfg := s.backendConfig()
 	cfg.modelURL, cfg.model, cfg.workflows = modelURL, "m", newWorkflowsTUI(s, ib)
 	b := newBackend(cfg)
-	bg := s.startScheduler(t.Context(), b, ib)
-	cfg.workflows.runNow = bg.runNow
+	bg := s.StartScheduler(t.Context(), s.ProfileRunner(modelOf(b)), ib)
+	cfg.workflows.runNow = bg.RunNow
 	return s, b, ib, bg
 }
 
@@ -54,15 +78,15 @@ func TestInboxClosesWithInterface(t *testing.T) {
 			}
 		}
 	}()
-	bg.stop()
+	bg.Stop()
 	select {
 	case <-done:
 	case <-time.After(eventually):
 		t.Fatal("the inbox listener is still waiting after the interface ended: the count channel was never closed")
 	}
-	ib.add(inboxEntry{item: tui.InboxItem{RunID: "late"}})
-	ib.dropRun("late")
-	ib.close()
+	ib.Add(app.InboxItem{RunID: "late"}, nil, nil)
+	ib.DropRun("late")
+	ib.Close()
 	if _, err := b.RunProfile(t.Context(), "any", "task"); err == nil || !strings.Contains(err.Error(), "closing") {
 		t.Fatalf("run now after the interface ended: %v", err)
 	}
@@ -82,7 +106,7 @@ func TestRunProfileNow(t *testing.T) {
 	}}, agenttest.WithModels("m"))
 	defer model.Close()
 	s, b, _, bg := interfaceSession(t, model.URL())
-	defer bg.stop()
+	defer bg.Stop()
 	dir := t.TempDir()
 	mustDefinition(t, s.DB())
 	mustProfile(t, s.DB(), workflow.Profile{Name: "writer", Definition: "notes", Tools: []string{agent.IdentityFSWrite}, Workspace: dir})
@@ -139,7 +163,7 @@ func TestRunProfileNow(t *testing.T) {
 	if err := b.AnswerApproval(ctx, id, it.Call.CorrelationID, agent.Decision{Allow: true}); err != nil {
 		t.Fatal(err)
 	}
-	bg.wait()
+	bg.Wait()
 	rec, err := s.DB().Run(id)
 	if err != nil || rec.Kind != store.RunProfile || rec.Outcome != store.RunDone || rec.Task != "write it" || rec.Profile != "writer" {
 		t.Fatalf("history = %+v, %v", rec, err)

@@ -25,7 +25,7 @@ import (
 
 // newSkillService is the trust layer over the state's servers.
 func newSkillService(s *state) (*mcpclient.SkillService, error) {
-	return newSkillServiceOn(s.DB(), s.MCP().Manager())
+	return app.NewSkillService(s.DB(), s.MCP().Manager())
 }
 
 // serverSkillSummaries lists the server skills with a stored approval as
@@ -37,12 +37,12 @@ func serverSkillSummaries(db *store.DB) ([]tui.SkillSummary, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := loadSkillCatalog(db)
+	c, err := app.LoadSkillCatalog(db)
 	if err != nil {
 		return nil, err
 	}
 	qualified := map[[2]string]string{}
-	for _, n := range c.named {
+	for _, n := range c.Named() {
 		qualified[[2]string{n.ServerID, n.URI}] = n.Qualified
 	}
 	var out []tui.SkillSummary

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"vouch/internal/app"
 	"vouch/mcpclient"
 	"vouch/safetext"
 	"vouch/tui"
@@ -18,7 +19,7 @@ import (
 var _ tui.ServerSkills = (*tuiServers)(nil)
 
 func (t *tuiServers) skillService() (*mcpclient.SkillService, error) {
-	return newSkillServiceOn(t.s.DB(), t.s.MCP().Manager())
+	return app.NewSkillService(t.s.DB(), t.s.MCP().Manager())
 }
 
 // ListServerSkills lists one server's skills with their states.
@@ -39,11 +40,11 @@ func (t *tuiServers) ListServerSkills(ctx context.Context, serverID string) (tui
 	// An approved skill carries the name profiles use (the catalog's); the
 	// rest are named among this listing.
 	named := mcpclient.NameSkills(refs)
-	c, err := loadSkillCatalog(t.s.DB())
+	c, err := app.LoadSkillCatalog(t.s.DB())
 	if err != nil {
 		return out, err
 	}
-	named = append(named, c.named...)
+	named = append(named, c.Named()...)
 	for _, k := range list {
 		q := k.ServerLabel + "/" + k.Entry.Name
 		for _, n := range named {
@@ -79,8 +80,8 @@ func (t *tuiServers) PreviewServerSkill(ctx context.Context, serverID, uri strin
 		return tui.ServerSkillPreview{}, err
 	}
 	q := p.ServerLabel + "/" + p.Entry.Name
-	if c, err := loadSkillCatalog(t.s.DB()); err == nil {
-		for _, n := range c.named {
+	if c, err := app.LoadSkillCatalog(t.s.DB()); err == nil {
+		for _, n := range c.Named() {
 			if n.ServerID == serverID && n.URI == uri {
 				q = n.Qualified
 			}
@@ -108,7 +109,7 @@ func (t *tuiServers) precedenceOf(q string) ([]string, error) {
 	var out []string
 	for _, p := range profiles {
 		if slices.Contains(p.Skills, q) {
-			out = append(out, safetext.Line(fmt.Sprintf("profile %s: %s", p.Name, strings.Join(precedenceOrder(p), ", ")), 0))
+			out = append(out, safetext.Line(fmt.Sprintf("profile %s: %s", p.Name, strings.Join(app.PrecedenceOrder(p), ", ")), 0))
 		}
 	}
 	if len(out) == 0 {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/app"
 	"vouch/mcpclient/mcptest"
 	"vouch/tui"
 )
@@ -61,7 +62,7 @@ func TestServerSkillsBackend(t *testing.T) {
 	}
 
 	// The profile picker offers both skills named refunds, by origin.
-	w := newWorkflowsTUI(s, newInbox())
+	w := newWorkflowsTUI(s, app.NewInbox())
 	if _, err := w.SaveProfile(ctx, tui.ProfileInput{Create: true, Name: "billing", Definition: "notes", Skills: []string{"docs/refunds", "refunds"}}); err != nil {
 		t.Fatal(err)
 	}

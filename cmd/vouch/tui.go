@@ -49,17 +49,17 @@ func runTUI(ctx context.Context, g *globals, args []string, e env) error {
 // scheduler (schedules fire only while the interface runs, SPEC H6), and
 // the MCP Apps viewer. `vouch` and `vouch demo` both start here.
 func (s *session) runInterface(ctx context.Context, cfg backendConfig, opts tui.Options, e env) error {
-	ib := newInbox()
+	ib := app.NewInbox()
 	cfg.workflows = newWorkflowsTUI(s, ib)
 	b := newBackend(cfg)
 	// The profile runs the person starts from the Profiles page run on the
 	// scheduler's terms; bg.stop waits for them and closes ib.
-	bg := s.startScheduler(ctx, b, ib)
-	cfg.workflows.runNow = bg.runNow
+	bg := s.StartScheduler(ctx, s.ProfileRunner(modelOf(b)), ib)
+	cfg.workflows.runNow = bg.RunNow
 	s.setApps(newAppsService(s.MCP().Manager(), s.Policy(), version, e.getenv))
 	opts.Servers, opts.Apps = &tuiServers{s: s}, s.apps
 	err := runProgram(ctx, b, opts, e.getenv)
-	bg.stop()
+	bg.Stop()
 	return err
 }
 

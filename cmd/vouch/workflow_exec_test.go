@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -15,10 +14,8 @@ import (
 	"vouch/internal/app"
 	"vouch/policy"
 	"vouch/store"
-	"vouch/store/storetest"
 	"vouch/tool"
 	"vouch/tui"
-	"vouch/workflow"
 )
 
 // TestProfileRunPromptOrder: a profile run through `vouch run --profile`
@@ -44,10 +41,10 @@ func TestProfileRunPromptOrder(t *testing.T) {
 		t.Fatalf("messages = %+v; want the system prompt, then the task", msgs)
 	}
 	sys := msgs[0].Content
-	if !strings.HasPrefix(sys, appSystemPrompt) {
+	if !strings.HasPrefix(sys, app.SystemPrompt) {
 		t.Fatalf("the system prompt does not lead with vouch's safety and tool policy:\n%s", sys)
 	}
-	order := []string{appSystemPrompt, "# Agent definition: notes (revision 1)\nYou write release notes.", "# Skills\n",
+	order := []string{app.SystemPrompt, "# Agent definition: notes (revision 1)\nYou write release notes.", "# Skills\n",
 		"skill release-notes (from local): Writes release notes."}
 	at := 0
 	for _, part := range order {
@@ -92,7 +89,7 @@ func TestProfileRunTemperature(t *testing.T) {
 	if err := json.Unmarshal([]byte(show), &detail); err != nil {
 		t.Fatal(err)
 	}
-	var spec frozenSpec
+	var spec app.FrozenSpec
 	if err := json.Unmarshal(detail.Run.Spec, &spec); err != nil || spec.Temperature == nil || *spec.Temperature != 0.7 {
 		t.Fatalf("frozen temperature = %v (%v), want 0.7", spec.Temperature, err)
 	}
@@ -107,36 +104,6 @@ func TestProfileRunTemperature(t *testing.T) {
 	}
 	if got := requestTemperature(t, reqs[1]); got != nil {
 		t.Fatalf("a profile without a temperature sent %v, want none", *got)
-	}
-}
-
-// TestProfileRunAllowlistOrder: a profile run offers exactly its
-// allowlisted tools, in the order the person selected them (agent.
-// AllowedTools), and records a selected tool no longer available as such
-// (SPEC H2, H4).
-func TestProfileRunAllowlistOrder(t *testing.T) {
-	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Done.")}}}, agenttest.WithModels("m"))
-	defer model.Close()
-	db := storetest.MustOpen(t)
-	mustDefinition(t, db)
-	mustProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes",
-		Tools: []string{agent.IdentityFSSearch, "mcp:gone:thing", agent.IdentityFSList}})
-	run, err := testRunner(t, db, model.URL(), t.TempDir()).start(t.Context(), "notes", "go", store.RunProfile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range run.Events {
-	}
-	reqs := model.Requests()
-	if len(reqs) != 1 {
-		t.Fatalf("the model got %d requests, want 1", len(reqs))
-	}
-	want := []string{wireOf(t, agent.IdentityFSSearch), wireOf(t, agent.IdentityFSList)}
-	if !slices.Equal(reqs[0].Tools, want) {
-		t.Fatalf("offered %v, want %v: the allowlist in the person's order", reqs[0].Tools, want)
-	}
-	if !slices.Equal(run.Spec.Unavailable, []string{"mcp:gone:thing"}) {
-		t.Fatalf("unavailable = %v, want the tool no server offers", run.Spec.Unavailable)
 	}
 }
 
@@ -224,7 +191,7 @@ func TestChatRunPolicyDigest(t *testing.T) {
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("runs %+v, %v", runs, err)
 	}
-	var spec frozenSpec
+	var spec app.FrozenSpec
 	if err := json.Unmarshal(runs[0].Spec, &spec); err != nil {
 		t.Fatal(err)
 	}
@@ -246,125 +213,8 @@ func TestWorkflowsStatusNote(t *testing.T) {
 		t.Fatalf("status lacks the Workflows page's note:\n%s", out)
 	}
 	js, _ := cli(t, state, "", exitOK, "workflows", "status", "--json")
-	var st workflowsJSON
+	var st app.WorkflowsStatus
 	if err := json.Unmarshal([]byte(js), &st); err != nil || st.Note != tui.SchedulesNote {
 		t.Fatalf("status --json note = %q (%v), want the Workflows page's", st.Note, err)
-	}
-}
-
-// TestSkillRemovedMidRun: a skill removed from the catalog while a profile
-// run that froze it is in flight — its files deleted — is still read by
-// that run, exactly as frozen: skill_load and skill_read answer from what
-// the run pinned at start. A run started after the removal is refused in
-// one sentence (SPEC H4, H5).
-func TestSkillRemovedMidRun(t *testing.T) {
-	gate := make(chan struct{})
-	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
-		{Match: agenttest.AfterToolResult(), Repeat: true, Steps: agenttest.Words("Done.")},
-		{Steps: []agenttest.Step{agenttest.Wait(gate),
-			agenttest.ToolCall(0, "c1", "skill_load", `{"name":"release-notes"}`),
-			agenttest.ToolCall(1, "c2", "skill_read", `{"name":"release-notes","path":"references/style.md"}`)}},
-	}}, agenttest.WithModels("m"))
-	defer model.Close()
-	db := storetest.MustOpen(t)
-	mustDefinition(t, db)
-	skill := putSkill(t, db, "release-notes")
-	mustProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes", Skills: []string{"release-notes"}})
-	runner := testRunner(t, db, model.URL(), t.TempDir())
-	run, err := runner.start(t.Context(), "notes", "go", store.RunProfile)
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	if err := db.RemoveSkill("release-notes"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.SkillBlob(skill.Files[0].SHA256); err == nil {
-		t.Fatal("the removal kept the skill's files; the test proves nothing")
-	}
-	close(gate)
-	results := map[string]agent.ToolCallFinished{}
-	for ev := range run.Events {
-		if f, ok := ev.(agent.ToolCallFinished); ok {
-			results[f.Call.WireName] = f
-		}
-	}
-	if r := results["skill_load"]; r.IsError || !strings.Contains(r.Result, "Always list breaking changes first.") {
-		t.Fatalf("skill_load after the removal = %+v; want the frozen SKILL.md", r)
-	}
-	if r := results["skill_read"]; r.IsError || !strings.Contains(r.Result, "Use the past tense.") {
-		t.Fatalf("skill_read after the removal = %+v; want the frozen resource", r)
-	}
-
-	_, err = runner.start(t.Context(), "notes", "again", store.RunProfile)
-	if err == nil || !strings.Contains(err.Error(), "release-notes") || strings.Count(err.Error(), "\n") != 0 {
-		t.Fatalf("a run after the removal: %v; want one sentence naming the skill", err)
-	}
-}
-
-// TestPinnedBlobsBound: a run holds at most its limit of local skill text;
-// past it the run is refused in one sentence, and a file the run did not
-// freeze is never served (SPEC H5).
-func TestPinnedBlobsBound(t *testing.T) {
-	db := storetest.MustOpen(t)
-	v := putSkill(t, db, "release-notes")
-	fs, _, err := freezeSkills(db, []string{"release-notes"}, newPinnedBlobs())
-	if err != nil {
-		t.Fatal(err)
-	}
-	small := &pinnedBlobs{files: map[string][]byte{}, limit: 16}
-	if err := small.pin(db, fs[0]); err == nil || !strings.Contains(err.Error(), "enable fewer skills") {
-		t.Fatalf("over the limit: %v", err)
-	}
-	p := newPinnedBlobs()
-	if err := p.pin(db, fs[0]); err != nil {
-		t.Fatal(err)
-	}
-	undeclared := v.Files[2] // notes/private.md
-	if _, err := p.SkillBlob(undeclared.SHA256); err == nil {
-		t.Fatal("an undeclared file was pinned and served")
-	}
-	if data, err := p.SkillBlob(v.Files[0].SHA256); err != nil || !strings.Contains(string(data), "Always list breaking changes first.") {
-		t.Fatalf("SKILL.md = %q, %v", data, err)
-	}
-}
-
-// TestProfileRunAsksWhileAuditFails: a profile run decides on the same
-// terms as a chat run — while the policy audit cannot be written, a call
-// the rules would allow on its own waits for the person instead (SPEC D6;
-// issue 4 "Audit").
-func TestProfileRunAsksWhileAuditFails(t *testing.T) {
-	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
-		{Match: agenttest.AfterToolResult(), Repeat: true, Steps: agenttest.Words("Done.")},
-		{Repeat: true, Steps: []agenttest.Step{agenttest.ToolCall(0, "c1", "fs_read", `{"path":"a.txt"}`)}},
-	}}, agenttest.WithModels("m"))
-	defer model.Close()
-	db := storetest.MustOpen(t)
-	ws := t.TempDir()
-	if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("hello"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	mustDefinition(t, db)
-	mustProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes", Tools: []string{agent.IdentityFSRead}, Workspace: ws})
-	for _, failing := range []bool{false, true} {
-		pr := testRunner(t, db, model.URL(), ws)
-		pr.policy.SetAuditFailing(failing) // as after a failed audit write
-		run, err := pr.start(t.Context(), "notes", "read a.txt", store.RunProfile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var asked []agent.ApprovalRequested
-		for ev := range run.Events {
-			if a, ok := ev.(agent.ApprovalRequested); ok {
-				asked = append(asked, a)
-				a.Reply <- agent.Decision{Allow: true}
-			}
-		}
-		switch {
-		case !failing && len(asked) != 0:
-			t.Fatalf("with a working audit the default-allowed read asked: %+v", asked)
-		case failing && (len(asked) != 1 || asked[0].Reason != app.ReasonNoAudit):
-			t.Fatalf("with a failing audit: asked %+v, want one approval with %q", asked, app.ReasonNoAudit)
-		}
 	}
 }

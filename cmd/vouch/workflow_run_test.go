@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/app"
 	"vouch/store"
 )
 
@@ -119,7 +120,7 @@ func TestRunProfileJSON(t *testing.T) {
 	if r.Kind != store.RunHeadless || r.Profile != "notes" || r.ProfileRevision != 1 || r.Definition != "notes" || r.DefinitionRevision != 1 || r.Outcome != store.RunDone {
 		t.Fatalf("history record = %+v", r)
 	}
-	var spec frozenSpec
+	var spec app.FrozenSpec
 	if err := json.Unmarshal(r.Spec, &spec); err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestRunProfileErrors(t *testing.T) {
 		t.Fatalf("switch off: stderr %q", errOut)
 	}
 	st, _ := cli(t, state, "", exitOK, "workflows", "status", "--json")
-	var status workflowsJSON
+	var status app.WorkflowsStatus
 	if err := json.Unmarshal([]byte(st), &status); err != nil || status.Enabled || status.Profiles != 1 {
 		t.Fatalf("status while off = %s (%v)", st, err)
 	}
@@ -326,7 +327,7 @@ func TestChatAndHeadlessHistory(t *testing.T) {
 	if chat.Kind != store.RunChat || chat.Outcome != store.RunDone || chat.ConversationID != convID || chat.Task != "hello" {
 		t.Fatalf("chat run = %+v", chat)
 	}
-	var spec frozenSpec
+	var spec app.FrozenSpec
 	if err := json.Unmarshal(chat.Spec, &spec); err != nil || spec.Model != "m" || spec.ContextWindow != 16384 || len(spec.Tools) == 0 {
 		t.Fatalf("chat spec = %s (%v)", chat.Spec, err)
 	}

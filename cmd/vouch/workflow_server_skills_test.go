@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/app"
 	"vouch/mcpclient/mcptest"
 )
 
@@ -121,7 +122,7 @@ func TestProfileRunServerSkill(t *testing.T) {
 	if err := json.Unmarshal([]byte(detail), &d); err != nil {
 		t.Fatal(err)
 	}
-	var spec frozenSpec
+	var spec app.FrozenSpec
 	if err := json.Unmarshal(d.Run.Spec, &spec); err != nil {
 		t.Fatal(err)
 	}

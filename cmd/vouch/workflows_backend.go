@@ -29,8 +29,8 @@ import (
 // Its methods run inside tea.Cmds and are safe for concurrent use.
 type workflowsTUI struct {
 	s     *session
-	ps    *profileService
-	inbox *inbox
+	ps    *app.Profiles
+	inbox *app.Inbox
 	now   func() time.Time
 	// runNow starts a background profile run (the scheduler's runNow); nil
 	// where no scheduler runs. Set before the interface starts.
@@ -45,14 +45,8 @@ var (
 	_ tui.Inbox         = (*backend)(nil)
 )
 
-func newWorkflowsTUI(s *session, ib *inbox) *workflowsTUI {
-	return &workflowsTUI{s: s, inbox: ib, now: time.Now, ps: &profileService{db: s.DB(), knownTools: func() []string {
-		ids := builtinIdentities()
-		for _, t := range s.MCP().Manager().Tools() {
-			ids = append(ids, t.Identity)
-		}
-		return ids
-	}}}
+func newWorkflowsTUI(s *session, ib *app.Inbox) *workflowsTUI {
+	return &workflowsTUI{s: s, inbox: ib, now: time.Now, ps: s.Profiles()}
 }
 
 // WorkflowsEnabled reports the Agent Workflows switch (SPEC H1).
@@ -76,7 +70,7 @@ func (w *workflowsTUI) Schedules(context.Context) ([]tui.ScheduleView, error) {
 	if w == nil {
 		return nil, errNoDatabase
 	}
-	st, err := workflowsStatus(w.s.DB(), w.now())
+	st, err := app.ReadWorkflowsStatus(w.s.DB(), w.now(), tui.SchedulesNote)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +94,7 @@ func (w *workflowsTUI) ListProfiles(context.Context) ([]tui.ProfileSummary, erro
 	out := make([]tui.ProfileSummary, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, tui.ProfileSummary{Name: p.Name, Definition: p.Definition, Kind: w.kindOf(p), Revision: p.Revision,
-			Tools: len(p.Tools), Skills: len(p.Skills), Schedule: safetext.Line(scheduleWords(p.Schedule), 0), Updated: p.Updated})
+			Tools: len(p.Tools), Skills: len(p.Skills), Schedule: safetext.Line(app.ScheduleWords(p.Schedule), 0), Updated: p.Updated})
 	}
 	return out, nil
 }
@@ -285,7 +279,12 @@ func (w *workflowsTUI) SkillsForProfile(_ context.Context, name string) ([]tui.S
 		}
 		enabled = p.Skills
 	}
-	return app.SkillChoices(w.s.DB(), enabled)
+	choices, err := app.SkillChoices(w.s.DB(), enabled)
+	out := make([]tui.SkillChoice, len(choices))
+	for i, c := range choices {
+		out[i] = tui.SkillChoice(c)
+	}
+	return out, err
 }
 
 // ListRuns returns one page of run history, newest first.
@@ -402,7 +401,7 @@ func runDetail(r store.RunRecord, evs []store.RunEvent) tuiruns.Detail {
 			}
 		}
 	}
-	d.RunSummary.Calls = max(d.RunSummary.Calls, len(d.Calls))
+	d.Summary.Calls = max(d.Summary.Calls, len(d.Calls))
 	return d
 }
 
@@ -412,7 +411,12 @@ func (w *workflowsTUI) PendingApprovals(context.Context) ([]tui.InboxItem, error
 	if w == nil {
 		return nil, errNoDatabase
 	}
-	return w.inbox.pending(), nil
+	pending := w.inbox.Pending()
+	out := make([]tui.InboxItem, len(pending))
+	for i, it := range pending {
+		out[i] = tui.InboxItem(it)
+	}
+	return out, nil
 }
 
 // AnswerApproval answers one waiting call.
@@ -420,7 +424,7 @@ func (w *workflowsTUI) AnswerApproval(_ context.Context, runID, correlationID st
 	if w == nil {
 		return errNoDatabase
 	}
-	return w.inbox.answer(runID, correlationID, d)
+	return w.inbox.Answer(runID, correlationID, d)
 }
 
 // InboxChanges delivers the inbox count each time it changes.
@@ -428,5 +432,5 @@ func (w *workflowsTUI) InboxChanges() <-chan int {
 	if w == nil {
 		return nil
 	}
-	return w.inbox.changes
+	return w.inbox.Changes()
 }

@@ -7,6 +7,7 @@ import (
 
 	"vouch/agent"
 	"vouch/agent/agenttest"
+	"vouch/internal/app"
 	"vouch/store"
 	"vouch/tui"
 	tuiruns "vouch/tui/settings/runs"
@@ -33,7 +34,7 @@ func TestWorkflowsBackend(t *testing.T) {
 			t.Error(err)
 		}
 	}()
-	ib := newInbox()
+	ib := app.NewInbox()
 	cfg := s.backendConfig()
 	cfg.modelURL, cfg.model, cfg.workflows = model.URL(), "m", newWorkflowsTUI(s, ib)
 	var b tui.Backend = newBackend(cfg)
@@ -137,8 +138,8 @@ func TestWorkflowsBackend(t *testing.T) {
 	// The inbox: a waiting call is listed and answered through the backend.
 	inboxCap := b.(tui.Inbox)
 	reply := make(chan agent.Decision, 1)
-	ib.add(inboxEntry{item: tui.InboxItem{RunID: rec.ID, Profile: "p", Call: agent.ToolCall{CorrelationID: "c2", Identity: "builtin:fs_write"},
-		Reason: "writes ask\x1b[2J"}, reply: reply, stop: func(store.RunOutcome, string) {}})
+	ib.Add(app.InboxItem{RunID: rec.ID, Profile: "p", Call: agent.ToolCall{CorrelationID: "c2", Identity: "builtin:fs_write"},
+		Reason: "writes ask\x1b[2J"}, reply, func(store.RunOutcome, string) {})
 	if n := <-inboxCap.InboxChanges(); n != 1 {
 		t.Fatalf("inbox count %d", n)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/app"
 	"vouch/tui"
 )
 
@@ -38,7 +39,7 @@ func TestTUIPolicySkillRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	w := newWorkflowsTUI(s, newInbox())
+	w := newWorkflowsTUI(s, app.NewInbox())
 	skills := []string{"docs/refunds", "refunds"}
 	v, err := w.SaveProfile(ctx, tui.ProfileInput{Create: true, Name: "billing", Definition: "notes",
 		Skills: skills, PolicySkills: []string{"refunds"}})
@@ -52,7 +53,7 @@ func TestTUIPolicySkillRoundTrip(t *testing.T) {
 	if got, err := w.Profile(ctx, "billing"); err != nil || !slices.Equal(got.PolicySkills, []string{"refunds"}) {
 		t.Fatalf("loaded again = %+v, %v", got.PolicySkills, err)
 	}
-	if got := precedenceOrder(stored); !slices.Equal(got, []string{"1. refunds (local policy)", "2. docs/refunds (server:docs, documentation)"}) {
+	if got := app.PrecedenceOrder(stored); !slices.Equal(got, []string{"1. refunds (local policy)", "2. docs/refunds (server:docs, documentation)"}) {
 		t.Fatalf("precedence = %q; the local policy skill comes first", got)
 	}
 

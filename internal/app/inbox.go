@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"fmt"
@@ -8,10 +8,10 @@ import (
 	"vouch/agent"
 	"vouch/safetext"
 	"vouch/store"
-	"vouch/tui"
+	"vouch/tool"
 )
 
-// inbox holds the tool calls of background runs (scheduled ones) that wait
+// Inbox holds the tool calls of background runs (scheduled ones) that wait
 // for the person (SPEC H6, D4). A run whose call waits keeps waiting until
 // the person answers in the TUI's approvals inbox, or until the call's
 // deadline: then the run is stopped, recorded as waiting-approval with a
@@ -19,7 +19,7 @@ import (
 // passed in (expire), never read from a clock here. close ends the count
 // channel once no background run is left, so the TUI's listener returns.
 // It is safe for concurrent use.
-type inbox struct {
+type Inbox struct {
 	mu      sync.Mutex
 	items   []inboxEntry
 	changes chan int // at most one unread count; closed by close
@@ -27,16 +27,42 @@ type inbox struct {
 }
 
 type inboxEntry struct {
-	item  tui.InboxItem
+	item  InboxItem
 	reply chan<- agent.Decision
 	// stop ends the run when the call times out.
 	stop func(store.RunOutcome, string)
 }
 
-func newInbox() *inbox { return &inbox{changes: make(chan int, 1)} }
+// InboxItem is one call of a background run waiting for the person.
+type InboxItem struct {
+	RunID string
+	// Profile is the run's profile; Kind is "scheduled" or "profile".
+	Profile string
+	Kind    string
+	Task    string
+	// Requested is when the call began to wait; Deadline when the run stops
+	// waiting for it (zero: no deadline).
+	Requested time.Time
+	Deadline  time.Time
+	Call      agent.ToolCall
+	Tool      tool.Def
+	// Reason, Effect and Preview are as in agent.ApprovalRequested.
+	Reason  string
+	Effect  string
+	Preview string
+}
 
-// add queues one waiting call.
-func (ib *inbox) add(e inboxEntry) {
+// NewInbox returns an empty inbox.
+func NewInbox() *Inbox { return &Inbox{changes: make(chan int, 1)} }
+
+// Add queues one waiting call: reply receives the person's decision (it
+// must be buffered), stop ends the run when the call times out. The
+// scheduler adds the calls of its background runs.
+func (ib *Inbox) Add(item InboxItem, reply chan<- agent.Decision, stop func(store.RunOutcome, string)) {
+	ib.add(inboxEntry{item: item, reply: reply, stop: stop})
+}
+
+func (ib *Inbox) add(e inboxEntry) {
 	ib.mu.Lock()
 	defer ib.mu.Unlock()
 	ib.items = append(ib.items, e)
@@ -46,7 +72,7 @@ func (ib *inbox) add(e inboxEntry) {
 // notify publishes the current count, replacing an unread older one; it
 // never blocks, and does nothing once the inbox is closed. ib.mu is held,
 // so counts are published in the order they changed.
-func (ib *inbox) notify() {
+func (ib *Inbox) notify() {
 	if ib.closed {
 		return
 	}
@@ -64,9 +90,13 @@ func (ib *inbox) notify() {
 	}
 }
 
-// close ends the count channel: vouch delivers no more counts. Later
+// Changes delivers the count of waiting calls each time it changes; it
+// is closed once the interface's background runs have ended.
+func (ib *Inbox) Changes() <-chan int { return ib.changes }
+
+// Close ends the count channel: vouch delivers no more counts. Later
 // changes are not published; closing twice does nothing.
-func (ib *inbox) close() {
+func (ib *Inbox) Close() {
 	ib.mu.Lock()
 	defer ib.mu.Unlock()
 	if !ib.closed {
@@ -75,12 +105,12 @@ func (ib *inbox) close() {
 	}
 }
 
-// pending lists the waiting calls, oldest first, with every untrusted
+// Pending lists the waiting calls, oldest first, with every untrusted
 // string neutralised.
-func (ib *inbox) pending() []tui.InboxItem {
+func (ib *Inbox) Pending() []InboxItem {
 	ib.mu.Lock()
 	defer ib.mu.Unlock()
-	out := make([]tui.InboxItem, len(ib.items))
+	out := make([]InboxItem, len(ib.items))
 	for i, e := range ib.items {
 		it := e.item
 		it.Task, it.Reason, it.Preview = safetext.Neutralize(it.Task), safetext.Neutralize(it.Reason), safetext.Neutralize(it.Preview)
@@ -89,8 +119,8 @@ func (ib *inbox) pending() []tui.InboxItem {
 	return out
 }
 
-// answer delivers the person's decision to the run that waits for it.
-func (ib *inbox) answer(runID, correlationID string, d agent.Decision) error {
+// Answer delivers the person's decision to the run that waits for it.
+func (ib *Inbox) Answer(runID, correlationID string, d agent.Decision) error {
 	ib.mu.Lock()
 	for i, e := range ib.items {
 		if e.item.RunID == runID && e.item.Call.CorrelationID == correlationID {
@@ -107,7 +137,7 @@ func (ib *inbox) answer(runID, correlationID string, d agent.Decision) error {
 
 // expire stops the runs whose calls waited past their deadline at now and
 // returns the earliest deadline still pending (zero: none).
-func (ib *inbox) expire(now time.Time) time.Time {
+func (ib *Inbox) expire(now time.Time) time.Time {
 	ib.mu.Lock()
 	var keep, gone []inboxEntry
 	var next time.Time
@@ -134,8 +164,8 @@ func (ib *inbox) expire(now time.Time) time.Time {
 	return next
 }
 
-// dropRun removes the calls of a run that ended.
-func (ib *inbox) dropRun(runID string) {
+// DropRun removes the calls of a run that ended.
+func (ib *Inbox) DropRun(runID string) {
 	ib.mu.Lock()
 	keep := ib.items[:0]
 	for _, e := range ib.items {

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -13,24 +13,21 @@ import (
 
 	"vouch/internal/panics"
 
-	"vouch/internal/app"
 	"vouch/mcpclient"
 	"vouch/store"
 	"vouch/tool"
 )
 
-// errWorkflowsOff is the sentence for a profile or scheduled run asked for
+// ErrWorkflowsOff is the sentence for a profile or scheduled run asked for
 // while the Agent Workflows switch is off (SPEC H1).
-var errWorkflowsOff = errors.New("the Agent Workflows switch is off, so profiles do not run; turn it on with 'vouch workflows on' or in Settings › Tools & Workflows")
+var ErrWorkflowsOff = errors.New("the Agent Workflows switch is off, so profiles do not run; turn it on with 'vouch workflows on' or in Settings › Tools & Workflows")
 
-// profileRunner starts profile runs: it freezes everything the run may use
+// ProfileRunner starts profile runs: it freezes everything the run may use
 // (SPEC H4, H5, D6), records the run with that frozen spec (H7), and hands
 // the run to agent.Client.RunWorkflow. It is safe for concurrent use.
-type profileRunner struct {
-	db *store.DB
-	// resolve returns the model client and the model to use: model, or the
-	// session's model when model is "".
-	resolve func(ctx context.Context, model string) (*agent.Client, string, error)
+type ProfileRunner struct {
+	db      *store.DB
+	resolve Resolver
 	// mcpTools returns the executable MCP tools from the cached catalogs,
 	// with the effects of the run's frozen policy (nil: none).
 	mcpTools func(effect mcpclient.EffectFunc) []tool.Tool
@@ -41,38 +38,69 @@ type profileRunner struct {
 	// policy decides every call of a run on the snapshot the run froze —
 	// automatic allows ask while the audit cannot be written, as in chat —
 	// and audits each decision with the run's ID (SPEC D6, H7).
-	policy *app.Policy
+	policy *Policy
 	limits agent.Limits
 	// onErr receives history write failures.
 	onErr func(error)
 	// serverSkills loads the skills MCP servers serve (nil: none can be
-	// enabled); see workflow_server_skills.go.
+	// enabled); see profile_skills.go.
 	serverSkills *mcpclient.SkillService
 }
 
-// profileRun is one started profile run.
-type profileRun struct {
+// Resolver returns the model client and the model a run uses: model, or
+// the chat's current model when model is "" — resolving the model server
+// (and the model) as the chat does.
+type Resolver func(ctx context.Context, model string) (*agent.Client, string, error)
+
+// ProfileRunner returns the runner of profile runs on this session, with
+// resolve finding the model server and model.
+func (a *App) ProfileRunner(resolve Resolver) *ProfileRunner {
+	return &ProfileRunner{
+		db:       a.db,
+		resolve:  resolve,
+		mcpTools: func(effect mcpclient.EffectFunc) []tool.Tool { return a.mcp.mgr.AgentTools(effect) },
+		label:    a.mcp.Label,
+		cwd:      a.policy.Workspace(),
+		policy:   a.policy,
+		limits:   agent.DefaultLimits(),
+		onErr:    a.history.Report,
+		// Without a skill service no server skill loads, and a profile
+		// enabling one is refused in a sentence.
+		serverSkills: a.serverSkillService(),
+	}
+}
+
+// SetMCPTools replaces where a run's MCP tools come from (by default the
+// session's cached catalogs, with the effects of the run's frozen
+// policy). Tests hand in a tool of their own here; the runner, the
+// scheduler and the backend stay the product's.
+func (pr *ProfileRunner) SetMCPTools(fn func(effect mcpclient.EffectFunc) []tool.Tool) {
+	pr.mcpTools = fn
+}
+
+// ProfileRun is one started profile run.
+type ProfileRun struct {
 	ID     string
-	Spec   frozenSpec
+	Spec   FrozenSpec
 	Events <-chan agent.Event
-	rec    *runRecorder
+	rec    *RunRecorder
 	cancel context.CancelFunc
 }
 
-// stop ends the run with outcome (e.g. waiting-approval) and reason.
-func (r *profileRun) stop(outcome store.RunOutcome, reason string) {
-	r.rec.stop(outcome, reason)
+// Stop ends the run with outcome (e.g. waiting-approval) and reason.
+func (r *ProfileRun) Stop(outcome store.RunOutcome, reason string) {
+	r.rec.Stop(outcome, reason)
 	r.cancel()
 }
 
-// start freezes profile name's latest revision and starts task on it as a
+// Start freezes profile name's latest revision and starts task on it as a
 // run of kind. The run goes on in the background; Events delivers its
 // events and is closed after Done.
 //
 // A panic while it starts (resolving the model server, the catalogs, the
 // policy) is recorded as a failed run with its stack and returned as the
 // error; one inside the run ends that run failed (see run_guard.go).
-func (pr *profileRunner) start(ctx context.Context, name, task string, kind store.RunKind) (_ *profileRun, err error) {
+func (pr *ProfileRunner) Start(ctx context.Context, name, task string, kind store.RunKind) (_ *ProfileRun, err error) {
 	recID := "" // set once the run's record exists
 	defer panics.Recover("the run", "starting the profile run", func(e *panics.InternalError) {
 		_, err = recordInternal(pr.db, pr.fail, recID, store.RunRecord{Kind: kind, Profile: name, Task: task}, e)
@@ -82,24 +110,24 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 		return nil, err
 	}
 	if !on {
-		return nil, app.Wrap(app.Failure, errWorkflowsOff)
+		return nil, Wrap(Failure, ErrWorkflowsOff)
 	}
 	p, err := pr.db.Profile(name, 0)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, app.Errorf(app.Usage, "no profile is named %q; 'vouch profile list' shows them", name)
+		return nil, Errorf(Usage, "no profile is named %q; 'vouch profile list' shows them", name)
 	} else if err != nil {
 		return nil, err
 	}
 	def, err := pr.db.Definition(p.Definition, p.DefinitionRevision)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, app.Errorf(app.Failure, "profile %q uses definition %q, which no longer exists; add it again or change the profile with 'vouch profile edit %s --definition D'", p.Name, p.Definition, p.Name)
+		return nil, Errorf(Failure, "profile %q uses definition %q, which no longer exists; add it again or change the profile with 'vouch profile edit %s --definition D'", p.Name, p.Definition, p.Name)
 	} else if err != nil {
 		return nil, err
 	}
 	frozen, err := pr.freezeProfileSkills(ctx, p)
 	skills, skillRecs := frozen.run, frozen.recs
 	if errors.Is(err, errSkillMissing) {
-		return nil, app.Errorf(app.Failure, "profile %q enables a %v; install it again or change the profile with 'vouch profile edit %s --skill ...'", p.Name, err, p.Name)
+		return nil, Errorf(Failure, "profile %q enables a %v; install it again or change the profile with 'vouch profile edit %s --skill ...'", p.Name, err, p.Name)
 	} else if err != nil {
 		return nil, err
 	}
@@ -109,7 +137,7 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	}
 	ws, err := agent.OpenWorkspace(dir)
 	if err != nil {
-		return nil, app.Errorf(app.Failure, "profile %q cannot open its workspace %s (%v); fix it with 'vouch profile edit %s --workspace DIR'", p.Name, dir, err, p.Name)
+		return nil, Errorf(Failure, "profile %q cannot open its workspace %s (%v); fix it with 'vouch profile edit %s --workspace DIR'", p.Name, dir, err, p.Name)
 	}
 	started := false
 	defer func() {
@@ -119,16 +147,16 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	}()
 	// The digest history keeps is that of the snapshot the run decides
 	// with, from the same read (an unreadable policy: every call asks).
-	snap, digest, _ := app.LoadPolicy(pr.db, dir)
+	snap, digest, _ := LoadPolicy(pr.db, dir)
 	client, model, err := pr.resolve(ctx, p.Model)
 	if err != nil {
-		return nil, app.Wrap(app.Unavailable, err)
+		return nil, Wrap(Unavailable, err)
 	}
 	window, source, err := client.ContextWindow(ctx, model)
 	if err != nil {
 		window, source = 0, agent.WindowFromDefault
 	}
-	window, source = effectiveWindow(window, source, p)
+	window, source = EffectiveWindow(window, source, p)
 	if window <= 0 {
 		window, source = agent.DefaultContextWindow, agent.WindowFromDefault
 	}
@@ -138,14 +166,14 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 	// a tool left its catalog) are recorded as such.
 	available := append(ws.Tools(), ws.WriteTools()...)
 	if pr.mcpTools != nil {
-		available = append(available, pr.mcpTools(func(id, def string) mcpclient.Effect { return app.MCPEffect(snap.Effect(id, def)) })...)
+		available = append(available, pr.mcpTools(func(id, def string) mcpclient.Effect { return MCPEffect(snap.Effect(id, def)) })...)
 	}
 	offered, missing := agent.AllowedTools(available, p.Tools)
 	ids := make([]string, len(offered))
 	for i, t := range offered {
 		ids[i] = t.Def().Identity
 	}
-	spec := frozenSpec{Profile: p.Name, ProfileRevision: p.Revision, Definition: def.Name, DefinitionRevision: def.Revision,
+	spec := FrozenSpec{Profile: p.Name, ProfileRevision: p.Revision, Definition: def.Name, DefinitionRevision: def.Revision,
 		DefinitionKind: string(def.Kind), Model: model, ContextWindow: window, WindowSource: source, Temperature: p.Temperature,
 		ToolBudget: p.ToolBudget, Workspace: absDir(dir), Skills: skillRecs, Policy: digest, Limits: limitsWithDefaults(pr.limits),
 		SkillBytesPerCall: agent.DefaultSkillBytesPerCall, SkillBytesPerRun: agent.DefaultSkillBytesPerRun, Precedence: frozen.precedence}
@@ -158,7 +186,7 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 		return nil, fmt.Errorf("name the profile's tools: %w", err)
 	}
 	for w, id := range wire {
-		spec.Tools = append(spec.Tools, frozenTool{Identity: id, WireName: w})
+		spec.Tools = append(spec.Tools, FrozenTool{Identity: id, WireName: w})
 	}
 	sortTools(spec.Tools)
 	raw, err := json.Marshal(spec)
@@ -178,7 +206,7 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 
 	ctx, cancel := context.WithCancel(ctx)
 	raw2 := make(chan agent.Event, 64)
-	rs := agent.RunSpec{Model: model, ContextWindow: window, WindowSource: source, SystemPrompt: appSystemPrompt,
+	rs := agent.RunSpec{Model: model, ContextWindow: window, WindowSource: source, SystemPrompt: SystemPrompt,
 		History: []agent.Message{{Role: agent.RoleUser, Content: task, Created: time.Now()}},
 		Tools:   offered, ToolBudget: p.ToolBudget, ToolLabel: pr.label, Decide: pr.policy.Decider(snap), Audit: pr.policy.AuditRun(rec.ID), Limits: pr.limits}
 	if p.Temperature != nil {
@@ -200,17 +228,17 @@ func (pr *profileRunner) start(ctx context.Context, name, task string, kind stor
 		_ = client.RunWorkflow(ctx, rs, wspec, raw2) // the error is the Done the recorder keeps
 	}()
 	started = true
-	rr := &runRecorder{db: pr.db, onErr: pr.onErr, rec: rec}
-	return &profileRun{ID: rec.ID, Spec: spec, Events: rr.follow(ctx, raw2), rec: rr, cancel: cancel}, nil
+	rr := &RunRecorder{db: pr.db, onErr: pr.onErr, rec: rec}
+	return &ProfileRun{ID: rec.ID, Spec: spec, Events: rr.Follow(ctx, raw2), rec: rr, cancel: cancel}, nil
 }
 
-func (pr *profileRunner) fail(err error) {
+func (pr *ProfileRunner) fail(err error) {
 	if err != nil && pr.onErr != nil {
 		pr.onErr(fmt.Errorf("run history: %w", err))
 	}
 }
 
-func sortTools(ts []frozenTool) {
+func sortTools(ts []FrozenTool) {
 	sort.Slice(ts, func(i, j int) bool { return ts[i].Identity < ts[j].Identity })
 }
 

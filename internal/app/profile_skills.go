@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -8,13 +8,11 @@ import (
 	"strconv"
 	"strings"
 
-	"vouch/internal/app"
 	"vouch/mcpclient"
 	"vouch/safetext"
 	"vouch/skills"
 	"vouch/store"
 	"vouch/tool"
-	"vouch/tui"
 	"vouch/workflow"
 )
 
@@ -29,8 +27,8 @@ import (
 // set, changed since approval, held for findings, or "dynamic" refuses the
 // run in one sentence saying what to do.
 
-// newSkillServiceOn is the trust layer over m's servers with db as store.
-func newSkillServiceOn(db *store.DB, m *mcpclient.Manager) (*mcpclient.SkillService, error) {
+// NewSkillService is the trust layer over m's servers with db as store.
+func NewSkillService(db *store.DB, m *mcpclient.Manager) (*mcpclient.SkillService, error) {
 	return mcpclient.NewSkillService(m, mcpclient.SkillServiceOptions{
 		Store: db,
 		Scan:  skills.Scan,
@@ -41,8 +39,8 @@ func newSkillServiceOn(db *store.DB, m *mcpclient.Manager) (*mcpclient.SkillServ
 	})
 }
 
-// skillCatalog is every skill a profile may enable, named per origin.
-type skillCatalog struct {
+// SkillCatalog is every skill a profile may enable, named per origin.
+type SkillCatalog struct {
 	named []mcpclient.NamedSkill
 	// local are the installed local skills by name.
 	local map[string]store.SkillVersion
@@ -51,10 +49,10 @@ type skillCatalog struct {
 	server map[string]mcpclient.ServerSkill
 }
 
-// loadSkillCatalog reads the local catalog and the stored server skill
+// LoadSkillCatalog reads the local catalog and the stored server skill
 // records; it asks no server.
-func loadSkillCatalog(db *store.DB) (skillCatalog, error) {
-	c := skillCatalog{local: map[string]store.SkillVersion{}, server: map[string]mcpclient.ServerSkill{}}
+func LoadSkillCatalog(db *store.DB) (SkillCatalog, error) {
+	c := SkillCatalog{local: map[string]store.SkillVersion{}, server: map[string]mcpclient.ServerSkill{}}
 	installed, err := db.Skills()
 	if err != nil {
 		return c, fmt.Errorf("read the skill catalog: %w", err)
@@ -88,8 +86,11 @@ func loadSkillCatalog(db *store.DB) (skillCatalog, error) {
 	return c, nil
 }
 
+// Named is every skill of the catalog, named per origin.
+func (c SkillCatalog) Named() []mcpclient.NamedSkill { return c.named }
+
 // lookup finds the skill a profile names: its qualified name exactly.
-func (c skillCatalog) lookup(name string) (mcpclient.NamedSkill, bool) {
+func (c SkillCatalog) lookup(name string) (mcpclient.NamedSkill, bool) {
 	for _, n := range c.named {
 		if n.Qualified == name {
 			return n, true
@@ -105,14 +106,14 @@ func checkProfileSkills(db *store.DB, p workflow.Profile) error {
 	if !slices.ContainsFunc(p.Skills, isServerSkillName) {
 		for _, s := range p.Skills {
 			if _, err := db.Skill(s, 0); errors.Is(err, store.ErrNotFound) {
-				return app.Errorf(app.Usage, "no skill named %q is installed; 'vouch skill list' shows the installed ones", s)
+				return Errorf(Usage, "no skill named %q is installed; 'vouch skill list' shows the installed ones", s)
 			} else if err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	c, err := loadSkillCatalog(db)
+	c, err := LoadSkillCatalog(db)
 	if err != nil {
 		return err
 	}
@@ -122,10 +123,10 @@ func checkProfileSkills(db *store.DB, p workflow.Profile) error {
 		}
 		if isServerSkillName(s) {
 			label, _, _ := strings.Cut(s, "/")
-			return app.Errorf(app.Usage, "no approved server skill is named %q; list the skills of %s with 'vouch skill server list %s', then preview and approve one ('vouch skill list' shows the names to use)",
+			return Errorf(Usage, "no approved server skill is named %q; list the skills of %s with 'vouch skill server list %s', then preview and approve one ('vouch skill list' shows the names to use)",
 				s, shellWord(label), shellWord(label))
 		}
-		return app.Errorf(app.Usage, "no skill named %q is installed; 'vouch skill list' shows the installed ones", s)
+		return Errorf(Usage, "no skill named %q is installed; 'vouch skill list' shows the installed ones", s)
 	}
 	return nil
 }
@@ -139,7 +140,7 @@ type frozenSkills struct {
 	// run are the skills the run lists, in precedence order.
 	run []tool.FrozenSkill
 	// recs is their record in the frozen spec, in the same order.
-	recs []frozenSkill
+	recs []FrozenSkill
 	// blobs reads their files.
 	blobs tool.SkillBlobs
 	// precedence is the prompt's precedence sentence ("" without server
@@ -151,7 +152,7 @@ type frozenSkills struct {
 // from the catalog, server ones through a SkillRun that fetches, verifies
 // and pins them, then orders them — local policy skills first (SPEC I6).
 // ctx bounds every server read the run makes for its skills.
-func (pr *profileRunner) freezeProfileSkills(ctx context.Context, p workflow.Profile) (frozenSkills, error) {
+func (pr *ProfileRunner) freezeProfileSkills(ctx context.Context, p workflow.Profile) (frozenSkills, error) {
 	local := newPinnedBlobs() // local skill files, read now (workflow_blobs.go)
 	out := frozenSkills{blobs: local}
 	if !slices.ContainsFunc(p.Skills, isServerSkillName) {
@@ -162,7 +163,7 @@ func (pr *profileRunner) freezeProfileSkills(ctx context.Context, p workflow.Pro
 		out.run, out.recs = run, recs
 		return orderFrozen(out, p, nil), nil
 	}
-	c, err := loadSkillCatalog(pr.db)
+	c, err := LoadSkillCatalog(pr.db)
 	if err != nil {
 		return out, err
 	}
@@ -175,7 +176,7 @@ func (pr *profileRunner) freezeProfileSkills(ctx context.Context, p workflow.Pro
 		}
 		if !ok {
 			label, _, _ := strings.Cut(name, "/")
-			return out, app.Errorf(app.Rejected, "profile %q enables the server skill %q, which vouch has no approval of; list the skills of %s with 'vouch skill server list %s', preview and approve it, or remove it from the profile",
+			return out, Errorf(Rejected, "profile %q enables the server skill %q, which vouch has no approval of; list the skills of %s with 'vouch skill server list %s', preview and approve it, or remove it from the profile",
 				p.Name, name, shellWord(label), shellWord(label))
 		}
 		named = append(named, n)
@@ -188,7 +189,7 @@ func (pr *profileRunner) freezeProfileSkills(ctx context.Context, p workflow.Pro
 			continue
 		}
 		if pr.serverSkills == nil {
-			return out, app.Errorf(app.Unavailable, "profile %q enables the server skill %q, but this run has no MCP servers to load it from", p.Name, name)
+			return out, Errorf(Unavailable, "profile %q enables the server skill %q, but this run has no MCP servers to load it from", p.Name, name)
 		}
 		if sr == nil {
 			sr = pr.serverSkills.NewRun(ctx)
@@ -199,7 +200,7 @@ func (pr *profileRunner) freezeProfileSkills(ctx context.Context, p workflow.Pro
 		if err != nil {
 			return out, serverSkillRefusal(p.Name, n, err)
 		}
-		rec := frozenSkill{Name: fs.Name, SHA256: fs.SHA256, Origin: fs.Origin, Instructions: fs.Instructions, Resources: fs.Resources,
+		rec := FrozenSkill{Name: fs.Name, SHA256: fs.SHA256, Origin: fs.Origin, Instructions: fs.Instructions, Resources: fs.Resources,
 			ServerID: n.ServerID, URI: n.URI}
 		if a := c.server[n.Qualified].Approval; a != nil {
 			rec.Version = a.N
@@ -247,23 +248,23 @@ func serverSkillRefusal(profile string, n mcpclient.NamedSkill, err error) error
 	preview := fmt.Sprintf("'vouch skill server preview %s %s'", shellWord(n.ServerLabel), shellWord(n.URI))
 	switch me.Kind {
 	case mcpclient.ErrSkillNotApproved, mcpclient.ErrSkillVerification, mcpclient.ErrSkillFindings, mcpclient.ErrSkillInvalid:
-		return app.Errorf(app.Rejected, "profile %q cannot run because of its server skill %s: %s; review it with %s and approve it with 'vouch skill server approve %s %s --set DIGEST' (or keep or roll back a pinned version)",
+		return Errorf(Rejected, "profile %q cannot run because of its server skill %s: %s; review it with %s and approve it with 'vouch skill server approve %s %s --set DIGEST' (or keep or roll back a pinned version)",
 			profile, n.Qualified, why, preview, shellWord(n.ServerLabel), shellWord(n.URI))
 	case mcpclient.ErrSkillDynamic:
-		return app.Errorf(app.Rejected, "profile %q cannot run because of its server skill %s: %s; a profile run has no one to confirm each load, so remove it from the profile",
+		return Errorf(Rejected, "profile %q cannot run because of its server skill %s: %s; a profile run has no one to confirm each load, so remove it from the profile",
 			profile, n.Qualified, why)
 	case mcpclient.ErrSkillsUnsupported, mcpclient.ErrCrossOrigin:
-		return app.Errorf(app.Rejected, "profile %q cannot run because of its server skill %s: %s", profile, n.Qualified, why)
+		return Errorf(Rejected, "profile %q cannot run because of its server skill %s: %s", profile, n.Qualified, why)
 	}
-	return app.Errorf(app.Unavailable, "profile %q cannot load its server skill %s: %s; check the server with 'vouch server test %s'",
+	return Errorf(Unavailable, "profile %q cannot load its server skill %s: %s; check the server with 'vouch server test %s'",
 		profile, n.Qualified, why, shellWord(n.ServerLabel))
 }
 
-// precedenceOrder is the order p's skills take in a run's listing (SPEC
+// PrecedenceOrder is the order p's skills take in a run's listing (SPEC
 // I6), each with its origin and role: local policy skills first, then the
 // rest in the profile's order; a server skill is documentation. It reads
 // nothing: the names say the origin.
-func precedenceOrder(p workflow.Profile) []string {
+func PrecedenceOrder(p workflow.Profile) []string {
 	var named []mcpclient.NamedSkill
 	for _, name := range p.Skills {
 		n := mcpclient.NamedSkill{SkillRef: mcpclient.SkillRef{Name: name}, Qualified: name}
@@ -289,36 +290,50 @@ func precedenceOrder(p workflow.Profile) []string {
 
 // serverSkillService is the trust layer over the session's servers, or nil
 // when it cannot be built (profile runs then refuse server skills).
-func (s *session) serverSkillService() *mcpclient.SkillService {
-	svc, err := newSkillServiceOn(s.DB(), s.MCP().Manager())
+func (a *App) serverSkillService() *mcpclient.SkillService {
+	svc, err := NewSkillService(a.db, a.mcp.mgr)
 	if err != nil {
 		return nil
 	}
 	return svc
 }
 
-// keepEnabled is policy without the names enabled does not hold: a skill
+// KeepEnabled is policy without the names enabled does not hold: a skill
 // taken off a profile stops being its policy skill.
-func keepEnabled(policy, enabled []string) []string {
+func KeepEnabled(policy, enabled []string) []string {
 	return slices.DeleteFunc(slices.Clone(policy), func(n string) bool { return !slices.Contains(enabled, n) })
 }
 
-// profileSkillChoices lists every skill a profile may enable for the
+// SkillChoice is one skill of the profile editor's skill picker.
+type SkillChoice struct {
+	Name        string
+	Version     string
+	Description string
+	Enabled     bool
+	// Origin is "" for a local skill, "from <server label>" (with its
+	// state when not approved) for a skill an MCP server serves (SPEC I1).
+	Origin string
+	// Policy marks an enabled local skill the profile treats as policy
+	// (SPEC I6).
+	Policy bool
+}
+
+// SkillChoices lists every skill a profile may enable for the
 // picker: the enabled ones in the profile's order, then the rest by name,
 // server skills marked "from <server label>" with their state. It reads
 // the database only.
-func profileSkillChoices(db *store.DB, enabled []string) ([]tui.SkillChoice, error) {
-	c, err := loadSkillCatalog(db)
+func SkillChoices(db *store.DB, enabled []string) ([]SkillChoice, error) {
+	c, err := LoadSkillCatalog(db)
 	if err != nil {
 		return nil, err
 	}
-	choice := func(n mcpclient.NamedSkill, on bool) tui.SkillChoice {
+	choice := func(n mcpclient.NamedSkill, on bool) SkillChoice {
 		if n.Local() {
 			v := c.local[n.Qualified]
-			return tui.SkillChoice{Name: safetext.Line(v.Name, 0), Version: strconv.Itoa(v.Version), Description: safetext.Line(v.Description, 0), Enabled: on}
+			return SkillChoice{Name: safetext.Line(v.Name, 0), Version: strconv.Itoa(v.Version), Description: safetext.Line(v.Description, 0), Enabled: on}
 		}
 		k := c.server[n.Qualified]
-		out := tui.SkillChoice{Name: safetext.Line(n.Qualified, 0), Description: safetext.Line(k.Entry.Description, 0), Enabled: on,
+		out := SkillChoice{Name: safetext.Line(n.Qualified, 0), Description: safetext.Line(k.Entry.Description, 0), Enabled: on,
 			Origin: "from " + safetext.Line(n.ServerLabel, 64)}
 		if k.Approval != nil {
 			out.Version = "approval " + strconv.Itoa(k.Approval.N)
@@ -328,7 +343,7 @@ func profileSkillChoices(db *store.DB, enabled []string) ([]tui.SkillChoice, err
 		}
 		return out
 	}
-	var out []tui.SkillChoice
+	var out []SkillChoice
 	for _, name := range enabled {
 		if n, ok := c.lookup(name); ok {
 			out = append(out, choice(n, true))
@@ -340,4 +355,13 @@ func profileSkillChoices(db *store.DB, enabled []string) ([]tui.SkillChoice, err
 		}
 	}
 	return out, nil
+}
+
+// shellWord quotes s for a command line a sentence suggests, when it needs
+// quoting.
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\"'$`\\;&|<>()*?[]#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

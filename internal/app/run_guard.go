@@ -1,9 +1,8 @@
-package main
+package app
 
 import (
 	"unicode/utf8"
 
-	"vouch/internal/app"
 	"vouch/internal/panics"
 	"vouch/store"
 )
@@ -47,7 +46,7 @@ func recordInternal(db *store.DB, onErr func(error), id string, rec store.RunRec
 		created, err := db.CreateRun(rec)
 		if err != nil {
 			report(err)
-			return "", app.Wrap(app.Failure, e)
+			return "", Wrap(Failure, e)
 		}
 		id = created.ID
 	} else {
@@ -57,5 +56,5 @@ func recordInternal(db *store.DB, onErr func(error), id string, rec store.RunRec
 		}()
 	}
 	report(db.AppendRunEvents(id, stackEvents(e)...))
-	return id, app.Wrap(app.Failure, e)
+	return id, Wrap(Failure, e)
 }

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -11,24 +11,23 @@ import (
 
 	"vouch/agent"
 
-	"vouch/internal/app"
 	"vouch/internal/panics"
 	"vouch/store"
 )
 
-// runRecorder keeps one run's history (SPEC H7) from its events: it sits
+// RunRecorder keeps one run's history (SPEC H7) from its events: it sits
 // between the run and whoever follows it (the TUI, `vouch run`, the
 // scheduler), records each event that matters and forwards every event
 // unchanged but for approval replies, which it relays so that the decision
 // is recorded too. Text is coalesced: one text event per model turn or
 // part, never one per token. A history write that fails never stops the
 // run; it is reported through onErr.
-type runRecorder struct {
+type RunRecorder struct {
 	db    *store.DB
 	onErr func(error)
 	// digest, for a chat run, is the digest of the policy snapshot the
 	// run froze (nil: the run had none).
-	digest func() app.PolicyDigest
+	digest func() PolicyDigest
 
 	mu  sync.Mutex
 	rec store.RunRecord // rec.ID is empty until the record exists
@@ -39,11 +38,19 @@ type runRecorder struct {
 	text        strings.Builder
 }
 
-// record starts following in: it returns the channel the follower reads,
+// NewRunRecorder returns the recorder of a chat run's history: rec is
+// created at the run's RunStarted, its spec what the run froze with the
+// policy digest (nil: the run had none); history write failures go to
+// onErr.
+func NewRunRecorder(db *store.DB, rec store.RunRecord, digest func() PolicyDigest, onErr func(error)) *RunRecorder {
+	return &RunRecorder{db: db, onErr: onErr, rec: rec, digest: digest}
+}
+
+// Follow starts following in: it returns the channel the follower reads,
 // closed after in is closed. A record with an ID is already stored; one
 // without is created at the run's RunStarted (a chat run's spec is what
 // it froze) or, if the run ends before that, at its end.
-func (rr *runRecorder) follow(ctx context.Context, in <-chan agent.Event) <-chan agent.Event {
+func (rr *RunRecorder) Follow(ctx context.Context, in <-chan agent.Event) <-chan agent.Event {
 	out := make(chan agent.Event, 64)
 	go func() {
 		defer close(out)
@@ -69,8 +76,8 @@ func (rr *runRecorder) follow(ctx context.Context, in <-chan agent.Event) <-chan
 // followGrace is how long a cancelled run's events wait for a follower.
 const followGrace = 5 * time.Second
 
-// stop marks the outcome the follower chose before it cancels the run.
-func (rr *runRecorder) stop(outcome store.RunOutcome, reason string) {
+// Stop marks the outcome the follower chose before it cancels the run.
+func (rr *RunRecorder) Stop(outcome store.RunOutcome, reason string) {
 	rr.mu.Lock()
 	defer rr.mu.Unlock()
 	if rr.override == "" {
@@ -78,21 +85,21 @@ func (rr *runRecorder) stop(outcome store.RunOutcome, reason string) {
 	}
 }
 
-// id returns the run's ID, "" before the record exists.
-func (rr *runRecorder) id() string {
+// ID returns the run's ID, "" before the record exists.
+func (rr *RunRecorder) ID() string {
 	rr.mu.Lock()
 	defer rr.mu.Unlock()
 	return rr.rec.ID
 }
 
-func (rr *runRecorder) fail(err error) {
+func (rr *RunRecorder) fail(err error) {
 	if err != nil && rr.onErr != nil {
 		rr.onErr(fmt.Errorf("run history: %w", err))
 	}
 }
 
 // ensure creates the record if it does not exist yet; rr.mu is held.
-func (rr *runRecorder) ensure() bool {
+func (rr *RunRecorder) ensure() bool {
 	if rr.rec.ID != "" {
 		return true
 	}
@@ -106,7 +113,7 @@ func (rr *runRecorder) ensure() bool {
 }
 
 // add appends events; rr.mu is held.
-func (rr *runRecorder) add(evs ...store.RunEvent) {
+func (rr *RunRecorder) add(evs ...store.RunEvent) {
 	if !rr.ensure() {
 		return
 	}
@@ -114,7 +121,7 @@ func (rr *runRecorder) add(evs ...store.RunEvent) {
 }
 
 // flushText records the text gathered since the last flush; rr.mu is held.
-func (rr *runRecorder) flushText() {
+func (rr *RunRecorder) flushText() {
 	if rr.text.Len() == 0 {
 		return
 	}
@@ -124,7 +131,7 @@ func (rr *runRecorder) flushText() {
 }
 
 // observe records ev and returns what to forward.
-func (rr *runRecorder) observe(ctx context.Context, ev agent.Event) agent.Event {
+func (rr *RunRecorder) observe(ctx context.Context, ev agent.Event) agent.Event {
 	rr.mu.Lock()
 	defer rr.mu.Unlock()
 	switch ev := ev.(type) {
@@ -176,7 +183,7 @@ func (rr *runRecorder) observe(ctx context.Context, ev agent.Event) agent.Event 
 // guardedObserve is observe, with a panic of its own recorded as the
 // run's failure (the stack in its events) instead of ending the process;
 // the event goes on unchanged, so the run is not left waiting.
-func (rr *runRecorder) guardedObserve(ctx context.Context, ev agent.Event) (out agent.Event) {
+func (rr *RunRecorder) guardedObserve(ctx context.Context, ev agent.Event) (out agent.Event) {
 	defer panics.Recover("the run's history", "vouch's run recorder", func(e *panics.InternalError) {
 		out = ev
 		rr.mu.Lock()
@@ -197,7 +204,7 @@ func (rr *runRecorder) guardedObserve(ctx context.Context, ev agent.Event) (out 
 
 // relay returns a reply channel for the follower and passes its decision
 // on to the run, recording it.
-func (rr *runRecorder) relay(ctx context.Context, ev agent.ApprovalRequested) chan<- agent.Decision {
+func (rr *RunRecorder) relay(ctx context.Context, ev agent.ApprovalRequested) chan<- agent.Decision {
 	proxy := make(chan agent.Decision, 1)
 	id := rr.rec.ID
 	go func() {
@@ -222,7 +229,7 @@ func (rr *runRecorder) relay(ctx context.Context, ev agent.ApprovalRequested) ch
 }
 
 // finish stores the outcome; rr.mu is held.
-func (rr *runRecorder) finish(d agent.Done) {
+func (rr *RunRecorder) finish(d agent.Done) {
 	outcome, reason := store.RunDone, ""
 	switch d.Reason {
 	case agent.StopDone:
@@ -252,20 +259,20 @@ func planNote(rs agent.RunStarted) string {
 }
 
 // policyDigest is the digest of the snapshot a chat run froze.
-func (rr *runRecorder) policyDigest() app.PolicyDigest {
+func (rr *RunRecorder) policyDigest() PolicyDigest {
 	if rr.digest == nil {
-		return app.PolicyDigest{Error: "this run had no policy snapshot"}
+		return PolicyDigest{Error: "this run had no policy snapshot"}
 	}
 	return rr.digest()
 }
 
 // chatSpec is what a chat run froze, from its RunStarted, with the digest
 // of the policy snapshot it decides with.
-func chatSpec(digest app.PolicyDigest, rs agent.RunStarted) json.RawMessage {
-	spec := frozenSpec{Model: rs.Model, ContextWindow: rs.ContextWindow, WindowSource: rs.WindowSource,
+func chatSpec(digest PolicyDigest, rs agent.RunStarted) json.RawMessage {
+	spec := FrozenSpec{Model: rs.Model, ContextWindow: rs.ContextWindow, WindowSource: rs.WindowSource,
 		Limits: rs.Limits, Policy: digest, ToolBudget: agent.DefaultToolBudget}
 	for wire, id := range rs.WireNames {
-		spec.Tools = append(spec.Tools, frozenTool{Identity: id, WireName: wire})
+		spec.Tools = append(spec.Tools, FrozenTool{Identity: id, WireName: wire})
 	}
 	sortTools(spec.Tools)
 	raw, err := json.Marshal(spec)

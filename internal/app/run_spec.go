@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"errors"
@@ -6,19 +6,18 @@ import (
 
 	"vouch/agent"
 
-	"vouch/internal/app"
 	"vouch/store"
 	"vouch/tool"
 	"vouch/workflow"
 )
 
-// frozenSpec is what a run froze before its first token (SPEC H4, H7, D6),
+// FrozenSpec is what a run froze before its first token (SPEC H4, H7, D6),
 // kept as JSON in its history record: the profile and definition
 // revisions, the model and window, the allowlist with the wire names the
 // model saw, the enabled skill versions with the content addresses of
 // their files, the policy snapshot's digest, the workspace and the
 // budgets. A chat run has no profile, definition or skills.
-type frozenSpec struct {
+type FrozenSpec struct {
 	Profile            string   `json:"profile,omitempty"`
 	ProfileRevision    int      `json:"profile_revision,omitempty"`
 	Definition         string   `json:"definition,omitempty"`
@@ -29,13 +28,13 @@ type frozenSpec struct {
 	WindowSource       string   `json:"window_source,omitempty"`
 	Temperature        *float64 `json:"temperature,omitempty"`
 	// ToolBudget is the share of the window tool metadata may take.
-	ToolBudget  float64          `json:"tool_budget"`
-	Tools       []frozenTool     `json:"tools"`
-	Unavailable []string         `json:"unavailable_tools,omitempty"`
-	Workspace   string           `json:"workspace,omitempty"`
-	Skills      []frozenSkill    `json:"skills,omitempty"`
-	Policy      app.PolicyDigest `json:"policy"`
-	Limits      agent.Limits     `json:"limits"`
+	ToolBudget  float64       `json:"tool_budget"`
+	Tools       []FrozenTool  `json:"tools"`
+	Unavailable []string      `json:"unavailable_tools,omitempty"`
+	Workspace   string        `json:"workspace,omitempty"`
+	Skills      []FrozenSkill `json:"skills,omitempty"`
+	Policy      PolicyDigest  `json:"policy"`
+	Limits      agent.Limits  `json:"limits"`
 	// SkillBytesPerCall and SkillBytesPerRun bound skill_load and
 	// skill_read (SPEC H5).
 	SkillBytesPerCall int `json:"skill_bytes_per_call,omitempty"`
@@ -45,15 +44,15 @@ type frozenSpec struct {
 	Precedence string `json:"precedence,omitempty"`
 }
 
-// frozenTool is one allowlisted tool and the wire name the model saw.
-type frozenTool struct {
+// FrozenTool is one allowlisted tool and the wire name the model saw.
+type FrozenTool struct {
 	Identity string `json:"identity"`
 	WireName string `json:"wire_name"`
 }
 
-// frozenSkill is one enabled skill version with its content-addressed
+// FrozenSkill is one enabled skill version with its content-addressed
 // files: the instructions and the declared resources, nothing else.
-type frozenSkill struct {
+type FrozenSkill struct {
 	Name         string            `json:"name"`
 	Version      int               `json:"version"`
 	SHA256       string            `json:"sha256"`
@@ -69,7 +68,7 @@ type frozenSkill struct {
 }
 
 // budgets lists the run's bounds in words.
-func (s frozenSpec) budgets() []string {
+func (s FrozenSpec) Budgets() []string {
 	l := s.Limits
 	out := []string{
 		fmt.Sprintf("tool metadata %.0f%% of %d tokens", s.ToolBudget*100, s.ContextWindow),
@@ -89,9 +88,9 @@ var errSkillMissing = errors.New("skill not installed")
 // into what the run reads: SKILL.md and the manifest-declared resources,
 // by content address, their content pinned in pin for the whole run.
 // Undeclared files are left out, so the model cannot see them (SPEC H5).
-func freezeSkills(db *store.DB, names []string, pin *pinnedBlobs) ([]tool.FrozenSkill, []frozenSkill, error) {
+func freezeSkills(db *store.DB, names []string, pin *pinnedBlobs) ([]tool.FrozenSkill, []FrozenSkill, error) {
 	var run []tool.FrozenSkill
-	var rec []frozenSkill
+	var rec []FrozenSkill
 	for _, name := range names {
 		v, err := db.Skill(name, 0)
 		if errors.Is(err, store.ErrNotFound) {
@@ -118,16 +117,16 @@ func freezeSkills(db *store.DB, names []string, pin *pinnedBlobs) ([]tool.Frozen
 			return nil, nil, err
 		}
 		run = append(run, fs)
-		rec = append(rec, frozenSkill{Name: v.Name, Version: v.Version, SHA256: v.SHA256, Origin: fs.Origin,
+		rec = append(rec, FrozenSkill{Name: v.Name, Version: v.Version, SHA256: v.SHA256, Origin: fs.Origin,
 			Instructions: fs.Instructions, Resources: fs.Resources})
 	}
 	return run, rec, nil
 }
 
-// effectiveWindow combines the window the server reports with the
+// EffectiveWindow combines the window the server reports with the
 // profile's: the profile's setting applies when the server reports none,
 // and narrows a larger reported window, never widens it (SPEC A3).
-func effectiveWindow(server int, serverSource string, p workflow.Profile) (int, string) {
+func EffectiveWindow(server int, serverSource string, p workflow.Profile) (int, string) {
 	switch {
 	case p.ContextWindow <= 0:
 		return server, serverSource

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -10,10 +10,9 @@ import (
 
 	"vouch/agent"
 
-	"vouch/internal/app"
 	"vouch/internal/panics"
+	"vouch/mcpclient"
 	"vouch/store"
-	"vouch/tui"
 	"vouch/workflow"
 )
 
@@ -29,12 +28,12 @@ import (
 // drives it from an injectable clock, so tests never sleep.
 type scheduler struct {
 	db *store.DB
-	// start starts a run of a profile as kind (see profileRunner.start).
-	start func(ctx context.Context, profile, task string, kind store.RunKind) (*profileRun, error)
+	// start starts a run of a profile as kind (see ProfileRunner.Start).
+	start func(ctx context.Context, profile, task string, kind store.RunKind) (*ProfileRun, error)
 	// ready reports, in one sentence, a resource the profile's run needs
 	// and does not have: the model server, an MCP server, the keyring.
 	ready func(ctx context.Context, p workflow.Profile) error
-	inbox *inbox
+	inbox *Inbox
 	// approvalWait is how long a call waits in the inbox.
 	approvalWait time.Duration
 	// started is when this scheduler began: ticks before it were missed
@@ -64,8 +63,8 @@ const (
 	idleWake = time.Minute
 )
 
-func newScheduler(db *store.DB, start func(context.Context, string, string, store.RunKind) (*profileRun, error),
-	ready func(context.Context, workflow.Profile) error, ib *inbox, now func() time.Time) *scheduler {
+func newScheduler(db *store.DB, start func(context.Context, string, string, store.RunKind) (*ProfileRun, error),
+	ready func(context.Context, workflow.Profile) error, ib *Inbox, now func() time.Time) *scheduler {
 	return &scheduler{db: db, start: start, ready: ready, inbox: ib, approvalWait: defaultApprovalWait,
 		started: now(), now: now, running: map[string]string{}}
 }
@@ -275,9 +274,9 @@ func (s *scheduler) fire(ctx context.Context, p workflow.Profile, on bool, due t
 	}
 	if err != nil {
 		s.release(p.Name)
-		var xe *app.Error
+		var xe *Error
 		outcome, tick := store.RunMissed, store.TickMissed
-		if errors.As(err, &xe) && errors.Is(xe.Err, errWorkflowsOff) {
+		if errors.As(err, &xe) && errors.Is(xe.Err, ErrWorkflowsOff) {
 			outcome, tick = store.RunSkipped, store.TickSkipped
 		}
 		s.note(p, due, due, 1, tick, outcome, err.Error())
@@ -298,7 +297,7 @@ func (s *scheduler) checkReady(ctx context.Context, p workflow.Profile) (err err
 }
 
 // runNow starts a run of profile name on task at the person's request (the
-// TUI's "run now", tui.ProfileRunner) and returns its ID. It runs as a
+// TUI's "run now") and returns its ID. It runs as a
 // scheduled run does: in the background until it ends or vouch's
 // interface closes, calls that need approval waiting in the inbox, kept in
 // run history as a profile run (SPEC H6, H7). A profile with a run going
@@ -359,13 +358,13 @@ func (s *scheduler) isClosed() bool {
 
 // background follows a started run of a reserved profile until it ends,
 // then releases the profile.
-func (s *scheduler) background(profile string, run *profileRun, kind store.RunKind, task string, since time.Time) {
+func (s *scheduler) background(profile string, run *ProfileRun, kind store.RunKind, task string, since time.Time) {
 	s.mu.Lock()
 	s.running[profile] = run.ID
 	s.mu.Unlock()
 	go func() {
 		defer s.release(profile)
-		defer s.inbox.dropRun(run.ID)
+		defer s.inbox.DropRun(run.ID)
 		// A panic while following ends the run failed (the recorder keeps
 		// the sentence and, with Done, the stack); the events are drained
 		// so that the run is not left waiting on its follower.
@@ -373,7 +372,7 @@ func (s *scheduler) background(profile string, run *profileRun, kind store.RunKi
 			run.rec.mu.Lock()
 			run.rec.add(stackEvents(e)...)
 			run.rec.mu.Unlock()
-			run.stop(store.RunFailed, e.Error())
+			run.Stop(store.RunFailed, e.Error())
 			for range run.Events {
 			}
 		})
@@ -384,7 +383,7 @@ func (s *scheduler) background(profile string, run *profileRun, kind store.RunKi
 // follow reads a background run's events to the end, queueing each call
 // that needs approval in the inbox; a call never waits as if asked before
 // since (a scheduled run's due time).
-func (s *scheduler) follow(profile string, run *profileRun, kind store.RunKind, task string, since time.Time) {
+func (s *scheduler) follow(profile string, run *ProfileRun, kind store.RunKind, task string, since time.Time) {
 	for ev := range run.Events {
 		ar, ok := ev.(agent.ApprovalRequested)
 		if !ok {
@@ -392,11 +391,81 @@ func (s *scheduler) follow(profile string, run *profileRun, kind store.RunKind, 
 		}
 		requested := maxTime(since, s.now())
 		s.inbox.add(inboxEntry{
-			item: tui.InboxItem{RunID: run.ID, Profile: profile, Kind: string(kind), Task: task,
+			item: InboxItem{RunID: run.ID, Profile: profile, Kind: string(kind), Task: task,
 				Requested: requested, Deadline: requested.Add(s.approvalWait), Call: ar.Call, Tool: ar.Tool,
 				Reason: ar.Reason, Effect: ar.Effect, Preview: ar.Preview},
 			reply: ar.Reply,
-			stop:  run.stop,
+			stop:  run.Stop,
 		})
+	}
+}
+
+// Background is what StartScheduler returns: RunNow starts a background
+// run of a profile at the person's request, on the scheduler's terms;
+// Wait blocks until the background runs going now have ended; Stop stops
+// the scheduler, cancels and waits for every background run, then closes
+// the inbox, so that the TUI's inbox listener returns.
+type Background struct {
+	RunNow func(name, task string) (string, error)
+	Wait   func()
+	Stop   func()
+}
+
+// StartScheduler runs the schedules while the interface runs (SPEC H6):
+// runner starts each run (see App.ProfileRunner) and calls that need
+// approval wait in ib.
+func (a *App) StartScheduler(ctx context.Context, runner *ProfileRunner, ib *Inbox) Background {
+	ctx, cancel := context.WithCancel(ctx)
+	sch := newScheduler(a.db, runner.Start, a.readyFor(runner.resolve), ib, time.Now)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// Each profile's tick recovers its own panics (a failed scheduled
+		// run); one outside them stops the schedules, not the session, and
+		// is reported when the session closes.
+		defer panics.Recover("the scheduler", "its loop", func(e *panics.InternalError) { a.history.Report(e) })
+		sch.loop(ctx, time.After)
+	}()
+	return Background{
+		RunNow: func(name, task string) (string, error) { return sch.runNow(ctx, name, task) },
+		Wait:   sch.wait,
+		Stop: func() {
+			cancel()
+			<-done
+			sch.shutdown()
+			ib.Close()
+		},
+	}
+}
+
+// readyTimeout bounds the check that a scheduled run's resources are up.
+const readyTimeout = 10 * time.Second
+
+// readyFor checks what a profile's run needs before a tick starts it: the
+// model server answers, and every MCP server of its allowlist is active,
+// connected and not locked behind the keyring. It never prompts.
+func (a *App) readyFor(resolve Resolver) func(context.Context, workflow.Profile) error {
+	return func(ctx context.Context, p workflow.Profile) error {
+		ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+		defer cancel()
+		if _, _, err := resolve(ctx, ""); err != nil {
+			return fmt.Errorf("the model server was not available (%v)", err)
+		}
+		for _, id := range p.Tools {
+			serverID, _, ok := mcpclient.ParseIdentity(id)
+			if !ok {
+				continue
+			}
+			st, ok := a.mcp.mgr.Server(serverID)
+			switch {
+			case !ok:
+				return fmt.Errorf("the MCP server of %s is no longer configured", id)
+			case st.Status == mcpclient.StatusLocked:
+				return fmt.Errorf("MCP server %q was locked: its secret in the keyring needs you", st.Config.Name)
+			case st.Status != mcpclient.StatusConnected:
+				return fmt.Errorf("MCP server %q was %s", st.Config.Name, st.Status)
+			}
+		}
+		return nil
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 	"vouch/agent"
 
 	"vouch/agent/agenttest"
-	"vouch/internal/app"
 	"vouch/store"
 	"vouch/store/storetest"
 	"vouch/tool"
@@ -43,9 +42,9 @@ func mustProfile(t *testing.T, db *store.DB, p workflow.Profile) workflow.Profil
 }
 
 // fakeRun is a run whose events the test sends.
-func fakeRun(db *store.DB, id string) (*profileRun, chan agent.Event) {
+func fakeRun(db *store.DB, id string) (*ProfileRun, chan agent.Event) {
 	ch := make(chan agent.Event)
-	return &profileRun{ID: id, Events: ch, rec: &runRecorder{db: db}, cancel: func() {}}, ch
+	return &ProfileRun{ID: id, Events: ch, rec: &RunRecorder{db: db}, cancel: func() {}}, ch
 }
 
 func logEntries(t *testing.T, db *store.DB) []store.ScheduleEntry {
@@ -72,11 +71,11 @@ func TestScheduleTicks(t *testing.T) {
 	}
 	var starts int
 	run, events := fakeRun(db, "run-1")
-	start := func(context.Context, string, string, store.RunKind) (*profileRun, error) { starts++; return run, nil }
+	start := func(context.Context, string, string, store.RunKind) (*ProfileRun, error) { starts++; return run, nil }
 	var down error
 	ready := func(context.Context, workflow.Profile) error { return down }
 	clock := t0.Add(150 * time.Minute)
-	s := newScheduler(db, start, ready, newInbox(), func() time.Time { return clock })
+	s := newScheduler(db, start, ready, NewInbox(), func() time.Time { return clock })
 	ctx := t.Context()
 
 	next := s.tick(ctx, t0.Add(3*time.Hour+10*time.Second))
@@ -143,7 +142,7 @@ func TestScheduleTicks(t *testing.T) {
 	if got[store.RunMissed] != 3 || got[store.RunSkipped] != 2 {
 		t.Fatalf("history outcomes %v, want 3 missed and 2 skipped", got)
 	}
-	st, err := workflowsStatus(db, t0.Add(7*time.Hour+lateTick+time.Minute))
+	st, err := ReadWorkflowsStatus(db, t0.Add(7*time.Hour+lateTick+time.Minute), "")
 	if err != nil || len(st.Schedules) != 1 || !strings.Contains(st.Schedules[0].Last, "asleep") || st.Schedules[0].Next.IsZero() {
 		t.Fatalf("status = %+v, %v", st, err)
 	}
@@ -156,8 +155,8 @@ func (e sentenceError) Error() string { return string(e) }
 func errFromSentence(s string) error { return sentenceError(s) }
 
 // testRunner is a profile runner on db against a scripted model server.
-func testRunner(t *testing.T, db *store.DB, url, dir string) *profileRunner {
-	return &profileRunner{
+func testRunner(t *testing.T, db *store.DB, url, dir string) *ProfileRunner {
+	return &ProfileRunner{
 		db: db,
 		resolve: func(_ context.Context, model string) (*agent.Client, string, error) {
 			if model == "" {
@@ -166,7 +165,7 @@ func testRunner(t *testing.T, db *store.DB, url, dir string) *profileRunner {
 			return agent.NewClient(url, "", &http.Client{}), model, nil
 		},
 		cwd:    dir,
-		policy: app.NewPolicy(db, dir, nil),
+		policy: NewPolicy(db, dir, nil),
 		limits: agent.DefaultLimits(),
 		onErr:  func(err error) { t.Errorf("history: %v", err) },
 	}
@@ -196,7 +195,7 @@ func TestProfileEditedMidRun(t *testing.T) {
 	db := storetest.MustOpen(t)
 	mustDefinition(t, db)
 	p := mustProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes", Model: "m", Tools: []string{agent.IdentityFSRead}})
-	run, err := testRunner(t, db, model.URL(), t.TempDir()).start(t.Context(), "notes", "go", store.RunProfile)
+	run, err := testRunner(t, db, model.URL(), t.TempDir()).Start(t.Context(), "notes", "go", store.RunProfile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,15 +240,15 @@ func TestScheduledApprovalInbox(t *testing.T) {
 	if err := db.SetScheduleMark("writer", t0); err != nil {
 		t.Fatal(err)
 	}
-	ib := newInbox()
+	ib := NewInbox()
 	clock := t0
-	s := newScheduler(db, runner.start, nil, ib, func() time.Time { return clock })
+	s := newScheduler(db, runner.Start, nil, ib, func() time.Time { return clock })
 
 	waitCount := func(want int) {
 		t.Helper()
 		for {
 			select {
-			case n := <-ib.changes:
+			case n := <-ib.Changes():
 				if n == want {
 					return
 				}
@@ -263,7 +262,7 @@ func TestScheduledApprovalInbox(t *testing.T) {
 	clock = t0.Add(time.Hour)
 	s.tick(t.Context(), clock)
 	waitCount(1)
-	items := ib.pending()
+	items := ib.Pending()
 	if len(items) != 1 || items[0].Profile != "writer" || items[0].Call.Identity != agent.IdentityFSWrite || items[0].Deadline.IsZero() {
 		t.Fatalf("inbox = %+v", items)
 	}
@@ -282,7 +281,7 @@ func TestScheduledApprovalInbox(t *testing.T) {
 	if rec.Outcome != store.RunWaitingApproval || !strings.Contains(rec.Error, "nothing was executed") || !strings.Contains(rec.Error, items[0].Call.CorrelationID) {
 		t.Fatalf("timed-out run = %+v", rec)
 	}
-	if err := ib.answer(items[0].RunID, items[0].Call.CorrelationID, agent.Decision{Allow: true}); err == nil {
+	if err := ib.Answer(items[0].RunID, items[0].Call.CorrelationID, agent.Decision{Allow: true}); err == nil {
 		t.Fatal("an answer after the deadline reached a stopped run")
 	}
 
@@ -290,8 +289,8 @@ func TestScheduledApprovalInbox(t *testing.T) {
 	clock = t0.Add(2 * time.Hour)
 	s.tick(t.Context(), clock)
 	waitCount(1)
-	items = ib.pending()
-	if err := ib.answer(items[0].RunID, items[0].Call.CorrelationID, agent.Decision{Allow: true}); err != nil {
+	items = ib.Pending()
+	if err := ib.Answer(items[0].RunID, items[0].Call.CorrelationID, agent.Decision{Allow: true}); err != nil {
 		t.Fatal(err)
 	}
 	s.wait()

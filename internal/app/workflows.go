@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"errors"
@@ -9,20 +9,44 @@ import (
 	"strings"
 
 	"vouch/agent"
-	"vouch/internal/app"
 	"vouch/store"
 	"vouch/workflow"
 )
 
-// profileService is what `vouch profile`, `vouch definition` and the TUI's
+// Profiles is what `vouch profile`, `vouch definition` and the TUI's
 // profile editor do with profiles and definitions: one place that checks a
 // profile against the catalogs before it becomes a revision, so the two
 // cannot disagree (SPEC H2).
-type profileService struct {
+type Profiles struct {
 	db *store.DB
 	// knownTools returns the identities a profile may select (built-in
 	// tools and the cached catalogs); nil skips that check.
 	knownTools func() []string
+}
+
+// NewProfiles returns the profile service over db; knownTools returns the
+// identities a profile may select (nil: any).
+func NewProfiles(db *store.DB, knownTools func() []string) *Profiles {
+	return &Profiles{db: db, knownTools: knownTools}
+}
+
+// Profiles returns the profile service of the session: a profile may
+// select the built-in tools and those of the cached catalogs.
+func (a *App) Profiles() *Profiles { return NewProfiles(a.db, knownTools(a.mcp)) }
+
+// Profiles returns the profile service over this state, as App.Profiles.
+func (s *State) Profiles() *Profiles { return NewProfiles(s.db, knownTools(s.mcp)) }
+
+// knownTools returns the identities of the built-in tools and of the
+// cached catalogs of svc's servers.
+func knownTools(svc *MCP) func() []string {
+	return func() []string {
+		ids := builtinIdentities()
+		for _, t := range svc.mgr.Tools() {
+			ids = append(ids, t.Identity)
+		}
+		return ids
+	}
 }
 
 // reservedTools are vouch's own workflow tools: never selectable, they
@@ -43,35 +67,35 @@ func builtinIdentities() []string {
 	return out
 }
 
-// profile returns the latest revision of name, or a usage error that says
+// Profile returns the latest revision of name, or a usage error that says
 // how to find the right name.
-func (ps *profileService) profile(name string) (workflow.Profile, error) {
+func (ps *Profiles) Profile(name string) (workflow.Profile, error) {
 	p, err := ps.db.Profile(name, 0)
 	if errors.Is(err, store.ErrNotFound) {
-		return p, app.Errorf(app.Usage, "no profile is named %q; 'vouch profile list' shows them", name)
+		return p, Errorf(Usage, "no profile is named %q; 'vouch profile list' shows them", name)
 	}
 	return p, err
 }
 
-// save checks p against the catalogs and stores it as its next revision.
+// Save checks p against the catalogs and stores it as its next revision.
 // create says whether the profile must be new (or must exist).
-func (ps *profileService) save(p workflow.Profile, create bool) (workflow.Profile, error) {
+func (ps *Profiles) Save(p workflow.Profile, create bool) (workflow.Profile, error) {
 	_, err := ps.db.Profile(p.Name, 0)
 	exists := err == nil
 	switch {
 	case err != nil && !errors.Is(err, store.ErrNotFound):
 		return p, err
 	case create && exists:
-		return p, app.Errorf(app.Rejected, "a profile named %q already exists; change it with 'vouch profile edit %s'", p.Name, p.Name)
+		return p, Errorf(Rejected, "a profile named %q already exists; change it with 'vouch profile edit %s'", p.Name, p.Name)
 	case !create && !exists:
-		return p, app.Errorf(app.Usage, "no profile is named %q; create it with 'vouch profile create %s --definition D'", p.Name, p.Name)
+		return p, Errorf(Usage, "no profile is named %q; create it with 'vouch profile create %s --definition D'", p.Name, p.Name)
 	}
 	if err := ps.check(&p); err != nil {
 		return p, err
 	}
 	saved, err := ps.db.PutProfile(p)
 	if errors.Is(err, store.ErrInvalid) {
-		return saved, app.Wrap(app.Usage, err)
+		return saved, Wrap(Usage, err)
 	}
 	return saved, err
 }
@@ -79,12 +103,12 @@ func (ps *profileService) save(p workflow.Profile, create bool) (workflow.Profil
 // check validates p and what it names: the definition, the skills, the
 // tools, the workspace folder and the schedule. It makes the workspace
 // absolute.
-func (ps *profileService) check(p *workflow.Profile) error {
+func (ps *Profiles) check(p *workflow.Profile) error {
 	if err := p.Validate(); err != nil {
-		return app.Wrap(app.Usage, err)
+		return Wrap(Usage, err)
 	}
 	if _, err := ps.db.Definition(p.Definition, p.DefinitionRevision); errors.Is(err, store.ErrNotFound) {
-		return app.Errorf(app.Usage, "no definition is named %q; add one with 'vouch definition add FILE.json' ('vouch definition list' shows them)", p.Definition)
+		return Errorf(Usage, "no definition is named %q; add one with 'vouch definition add FILE.json' ('vouch definition list' shows them)", p.Definition)
 	} else if err != nil {
 		return err
 	}
@@ -93,54 +117,54 @@ func (ps *profileService) check(p *workflow.Profile) error {
 	}
 	for _, id := range p.Tools {
 		if slices.Contains(reservedTools, id) {
-			return app.Errorf(app.Usage, "%s is vouch's own and cannot be selected; a run offers it when the profile enables skills", id)
+			return Errorf(Usage, "%s is vouch's own and cannot be selected; a run offers it when the profile enables skills", id)
 		}
 	}
 	if ps.knownTools != nil {
 		known := ps.knownTools()
 		for _, id := range p.Tools {
 			if !slices.Contains(known, id) {
-				return app.Errorf(app.Usage, "no tool has the identity %q; 'vouch tools' lists them", id)
+				return Errorf(Usage, "no tool has the identity %q; 'vouch tools' lists them", id)
 			}
 		}
 	}
 	if p.Workspace != "" {
 		abs, err := filepath.Abs(p.Workspace)
 		if err != nil {
-			return app.Errorf(app.Usage, "workspace %q cannot be made absolute (%v); pass a full path", p.Workspace, err)
+			return Errorf(Usage, "workspace %q cannot be made absolute (%v); pass a full path", p.Workspace, err)
 		}
 		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-			return app.Errorf(app.Usage, "workspace %q is not a directory; pass an existing folder", p.Workspace)
+			return Errorf(Usage, "workspace %q is not a directory; pass an existing folder", p.Workspace)
 		}
 		p.Workspace = abs
 	}
 	if p.Schedule != nil {
 		if _, err := workflow.ParseSchedule(*p.Schedule); err != nil {
-			return app.Wrap(app.Usage, err)
+			return Wrap(Usage, err)
 		}
 		if strings.TrimSpace(p.Schedule.Task) == "" {
-			return app.Errorf(app.Usage, "a schedule needs --task TEXT: what the scheduled run should do")
+			return Errorf(Usage, "a schedule needs --task TEXT: what the scheduled run should do")
 		}
 	}
 	return nil
 }
 
-// remove deletes a profile; its runs stay in history.
-func (ps *profileService) remove(name string) error {
+// Remove deletes a profile; its runs stay in history.
+func (ps *Profiles) Remove(name string) error {
 	err := ps.db.DeleteProfile(name)
 	if errors.Is(err, store.ErrNotFound) {
-		return app.Errorf(app.Usage, "no profile is named %q; 'vouch profile list' shows them", name)
+		return Errorf(Usage, "no profile is named %q; 'vouch profile list' shows them", name)
 	}
 	return err
 }
 
-// addDefinition validates a definition file's content and saves it as the
+// AddDefinition validates a definition file's content and saves it as the
 // person's: a new definition, or the next revision of one with that name,
 // marked edited so that no package update replaces it (SPEC G5).
-func (ps *profileService) addDefinition(data []byte) (workflow.Definition, error) {
+func (ps *Profiles) AddDefinition(data []byte) (workflow.Definition, error) {
 	d, err := workflow.Parse(data)
 	if err != nil {
-		return d, app.Wrap(app.Rejected, fmt.Errorf("%w; fix the file and add it again", err))
+		return d, Wrap(Rejected, fmt.Errorf("%w; fix the file and add it again", err))
 	}
 	if _, err := ps.db.Definition(d.Name, 0); err == nil {
 		d.EditedByPerson = true
@@ -151,8 +175,8 @@ func (ps *profileService) addDefinition(data []byte) (workflow.Definition, error
 	return ps.db.PutDefinition(d)
 }
 
-// removeDefinition deletes a definition no profile uses.
-func (ps *profileService) removeDefinition(name string) error {
+// RemoveDefinition deletes a definition no profile uses.
+func (ps *Profiles) RemoveDefinition(name string) error {
 	profiles, err := ps.db.Profiles()
 	if err != nil {
 		return err
@@ -164,11 +188,11 @@ func (ps *profileService) removeDefinition(name string) error {
 		}
 	}
 	if len(users) > 0 {
-		return app.Errorf(app.Rejected, "definition %q is used by profile %s; change or remove those profiles first", name, strings.Join(users, ", "))
+		return Errorf(Rejected, "definition %q is used by profile %s; change or remove those profiles first", name, strings.Join(users, ", "))
 	}
 	err = ps.db.DeleteDefinition(name)
 	if errors.Is(err, store.ErrNotFound) {
-		return app.Errorf(app.Usage, "no definition is named %q; 'vouch definition list' shows them", name)
+		return Errorf(Usage, "no definition is named %q; 'vouch definition list' shows them", name)
 	}
 	return err
 }
