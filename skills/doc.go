@@ -1,8 +1,10 @@
 // Package skills owns Agent Skills packages up to the install preview:
 // import from a local zip, tar.gz, folder or lone SKILL.md (Import),
 // hostile-archive validation under Limits, SKILL.md frontmatter and the
-// vouch.skill.json sidecar, the content scanner (Scan), the mapping of
-// allowed-tools to built-in identities (BuiltinFor), and the Package that
+// vouch.skill.json sidecar, the content scanner (Scan: findings with a
+// severity and a stable ID; CheckAccepted, Blocking and ParseFindingIDs
+// decide whether a package with high-severity findings may be installed,
+// SPEC G8), the mapping of allowed-tools to built-in identities (BuiltinFor), and the Package that
 // the preview shows and the store's catalog keeps. docs/skill-format.md
 // is the user-facing description of every rule.
 //
