@@ -3,6 +3,8 @@ package tui
 import (
 	"vouch/tui/kit"
 	"vouch/tui/settings"
+	"vouch/tui/settings/servers"
+	"vouch/tui/settings/tools"
 
 	"github.com/charmbracelet/bubbles/key"
 )
@@ -15,10 +17,10 @@ type KeyMap struct {
 	Chat     ChatKeyMap
 	Picker   PickerKeyMap
 	Settings settings.KeyMap
-	Servers  ServerListKeyMap
-	Editor   ServerEditorKeyMap
-	Report   TestReportKeyMap
-	Tools    ToolsKeyMap
+	Servers  servers.ListKeyMap
+	Editor   servers.EditorKeyMap
+	Report   servers.ReportKeyMap
+	Tools    tools.KeyMap
 	Confirm  kit.ConfirmKeyMap
 	Approval ApprovalKeyMap
 	Rule     RuleEditorKeyMap
@@ -37,10 +39,10 @@ func DefaultKeyMap() KeyMap {
 		Chat:     DefaultChatKeyMap(),
 		Picker:   DefaultPickerKeyMap(),
 		Settings: settings.DefaultKeyMap(),
-		Servers:  DefaultServerListKeyMap(),
-		Editor:   DefaultServerEditorKeyMap(),
-		Report:   DefaultTestReportKeyMap(),
-		Tools:    DefaultToolsKeyMap(),
+		Servers:  servers.DefaultListKeyMap(),
+		Editor:   servers.DefaultEditorKeyMap(),
+		Report:   servers.DefaultReportKeyMap(),
+		Tools:    tools.DefaultKeyMap(),
 		Confirm:  kit.DefaultConfirmKeyMap(),
 		Approval: DefaultApprovalKeyMap(),
 		Rule:     DefaultRuleEditorKeyMap(),

@@ -424,3 +424,7 @@ func (e *profileEditor) syncKeys() {
 		k.Enable.SetHelp("space", "enable")
 	}
 }
+
+// labelWidth is the width of the label column, cursor included, as in the
+// server editor.
+const labelWidth = 16

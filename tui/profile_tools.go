@@ -9,6 +9,7 @@ import (
 
 	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/settings/tools"
 )
 
 // profileTools is the per-profile tool selection pane (SPEC H2, L2): the
@@ -22,41 +23,38 @@ import (
 type profileTools struct {
 	common Common
 	name   string
-	page   toolsPage
+	src    tools.Source
+	page   tools.Page
 }
 
 // profileToolSource is the allowlist of the profile name through p.
-func profileToolSource(p Profiles, name string) toolSource {
-	src := toolSource{
-		scope:   profileScope(name),
-		missing: "Agent Profiles are not available here.",
-		on:      "selected for this profile",
-		off:     "not available to this profile",
+func profileToolSource(p Profiles, name string) tools.Source {
+	src := tools.Source{
+		Scope:   profileScope(name),
+		Missing: "Agent Profiles are not available here.",
+		On:      "selected for this profile",
+		Off:     "not available to this profile",
 	}
 	if p != nil {
-		src.load = func(seq int) tea.Cmd { return loadProfileTools(p, name, seq) }
-		src.set = func(id string, on bool) tea.Cmd { return setProfileTool(p, name, id, on) }
+		src.Load = func(seq int) tea.Cmd { return loadProfileTools(p, name, seq) }
+		src.Set = func(id string, on bool) tea.Cmd { return setProfileTool(p, name, id, on) }
 	}
 	return src
 }
 
 // newProfileTools returns the pane for the profile name; Init loads it.
 func newProfileTools(c Common, p Profiles, name string) profileTools {
-	page := newToolSelection(c, profileToolSource(p, name))
-	page.Active = true
-	if page.src.load != nil {
-		page.Seq, page.Loading = 1, true // Init's load
-	}
-	page.syncKeys()
-	return profileTools{common: c, name: name, page: page}
+	src := profileToolSource(p, name)
+	page := tools.NewShown(c.Common, c.Keys.Tools, src) // Init starts load 1
+	return profileTools{common: c, name: name, src: src, page: page}
 }
 
 // Init implements Modal: it loads the tools (load number 1).
 func (t profileTools) Init() tea.Cmd {
-	if t.page.src.load == nil {
+	if t.src.Load == nil {
 		return nil
 	}
-	return t.page.src.load(1)
+	return t.src.Load(1)
 }
 
 // KeyGrace implements Modal: it opens on the person's own key.
@@ -76,14 +74,14 @@ func (t profileTools) SetSize(width, height int) kit.Modal {
 	t.common = t.common.sized(width, height)
 	st := t.common.Styles.Modal
 	inner := kit.InnerWidth(st, t.boxWidth())
-	t.page = t.page.SetSize(inner, max(height-st.Frame.GetVerticalFrameSize()-2, 3)).(toolsPage)
+	t.page = t.page.SetSize(inner, max(height-st.Frame.GetVerticalFrameSize()-2, 3)).(tools.Page)
 	return t
 }
 
 // Update implements Modal.
 func (t profileTools) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	page, action, cmd := t.page.Update(msg)
-	t.page = page.(toolsPage)
+	t.page = page.(tools.Page)
 	return t, action, cmd
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/settings"
 )
 
 // serverSkillsPane lists the skills one MCP server serves, under that
@@ -23,7 +24,7 @@ type serverSkillsPane struct {
 	common Common
 	keys   ServerSkillsKeyMap
 	skills ServerSkills
-	server ServerView
+	server settings.ServerView
 
 	kit.Loads // a listing with an error is still shown: it may be partial
 	listing   ServerSkillListing
@@ -31,7 +32,7 @@ type serverSkillsPane struct {
 }
 
 // newServerSkillsPane returns the pane; Init lists the server's skills.
-func newServerSkillsPane(c Common, ss ServerSkills, v ServerView) serverSkillsPane {
+func newServerSkillsPane(c Common, ss ServerSkills, v settings.ServerView) serverSkillsPane {
 	p := serverSkillsPane{common: c, keys: c.Keys.ServerSkills, skills: ss, server: v, Loads: kit.Loads{Seq: 1, Loading: true}}
 	p.syncKeys()
 	return p

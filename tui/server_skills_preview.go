@@ -10,6 +10,7 @@ import (
 
 	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/settings"
 )
 
 // skillApproval is the approval preview of one server skill (SPEC I3-I6):
@@ -26,7 +27,7 @@ type skillApproval struct {
 	common Common
 	keys   SkillApprovalKeyMap
 	skills ServerSkills
-	server ServerView
+	server settings.ServerView
 	skill  ServerSkillView
 
 	seq     int
@@ -44,7 +45,7 @@ type skillApproval struct {
 }
 
 // newSkillApproval returns the preview of skill; Init asks for it.
-func newSkillApproval(c Common, ss ServerSkills, server ServerView, skill ServerSkillView) skillApproval {
+func newSkillApproval(c Common, ss ServerSkills, server settings.ServerView, skill ServerSkillView) skillApproval {
 	a := skillApproval{common: c, keys: c.Keys.SkillApproval, skills: ss, server: server, skill: skill, seq: 1, loading: true}
 	a.syncKeys()
 	return a

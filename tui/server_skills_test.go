@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
+
+	"vouch/tui/settings/servers"
 )
 
 // fakeSkillServers is a Servers with the ServerSkills capability; it
@@ -131,7 +133,7 @@ func openSkillSettings(t *testing.T, fs *fakeSkillServers) Model {
 	t.Helper()
 	m := startModel(t, newFakeBackend(), Options{Servers: fs})
 	m, cmd := update(m, keyCtrlX)
-	m, _ = update(m, awaitMsg[serversMsg](t, cmd))
+	m, _ = update(m, awaitMsg[servers.ListedMsg](t, cmd))
 	return m
 }
 

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"vouch/tui/kit"
+	"vouch/tui/settings"
+	"vouch/tui/settings/servers"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -18,9 +20,9 @@ import (
 // only remembers whether a secret is stored, like the real one.
 type fakeServers struct {
 	mu      sync.Mutex
-	servers []ServerView
-	tools   []ToolView
-	report  TestView
+	servers []settings.ServerView
+	tools   []settings.ToolView
+	report  servers.TestView
 
 	listErr, saveErr, testErr, activeErr, removeErr, toolsErr, toggleErr error
 
@@ -29,7 +31,7 @@ type fakeServers struct {
 	testStarted chan context.Context
 	blockTest   bool
 
-	saved   []ServerInput // Secret pointers copied
+	saved   []servers.Input // Secret pointers copied
 	tested  []string
 	actives []activeCall
 	removed []string
@@ -47,14 +49,14 @@ type toggleCall struct {
 	enabled  bool
 }
 
-func (f *fakeServers) ListServers(context.Context) ([]ServerView, error) {
+func (f *fakeServers) ListServers(context.Context) ([]settings.ServerView, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.lists++
-	return append([]ServerView(nil), f.servers...), f.listErr
+	return append([]settings.ServerView(nil), f.servers...), f.listErr
 }
 
-func (f *fakeServers) SaveServer(_ context.Context, in ServerInput) (ServerView, error) {
+func (f *fakeServers) SaveServer(_ context.Context, in servers.Input) (settings.ServerView, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	rec := in
@@ -64,11 +66,11 @@ func (f *fakeServers) SaveServer(_ context.Context, in ServerInput) (ServerView,
 	}
 	f.saved = append(f.saved, rec)
 	if f.saveErr != nil {
-		return ServerView{}, f.saveErr
+		return settings.ServerView{}, f.saveErr
 	}
 	if in.ID == "" {
 		in.ID = fmt.Sprintf("srv-%d", len(f.servers)+1)
-		f.servers = append(f.servers, ServerView{ID: in.ID, Status: ServerInactive})
+		f.servers = append(f.servers, settings.ServerView{ID: in.ID, Status: settings.ServerInactive})
 	}
 	for i := range f.servers {
 		v := &f.servers[i]
@@ -81,10 +83,10 @@ func (f *fakeServers) SaveServer(_ context.Context, in ServerInput) (ServerView,
 		}
 		return *v, nil
 	}
-	return ServerView{}, errors.New("no such server")
+	return settings.ServerView{}, errors.New("no such server")
 }
 
-func (f *fakeServers) TestServer(ctx context.Context, id string) (TestView, error) {
+func (f *fakeServers) TestServer(ctx context.Context, id string) (servers.TestView, error) {
 	f.mu.Lock()
 	f.tested = append(f.tested, id)
 	started, block := f.testStarted, f.blockTest
@@ -95,7 +97,7 @@ func (f *fakeServers) TestServer(ctx context.Context, id string) (TestView, erro
 	}
 	if block {
 		<-ctx.Done()
-		return TestView{}, ctx.Err()
+		return servers.TestView{}, ctx.Err()
 	}
 	return report, err
 }
@@ -110,9 +112,9 @@ func (f *fakeServers) SetServerActive(_ context.Context, id string, active bool)
 	for i := range f.servers {
 		if f.servers[i].ID == id {
 			f.servers[i].Active = active
-			f.servers[i].Status = ServerInactive
+			f.servers[i].Status = settings.ServerInactive
 			if active {
-				f.servers[i].Status = ServerConnected
+				f.servers[i].Status = settings.ServerConnected
 			}
 		}
 	}
@@ -136,10 +138,10 @@ func (f *fakeServers) RemoveServer(_ context.Context, id string) error {
 	return nil
 }
 
-func (f *fakeServers) Tools(context.Context) ([]ToolView, error) {
+func (f *fakeServers) Tools(context.Context) ([]settings.ToolView, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]ToolView(nil), f.tools...), f.toolsErr
+	return append([]settings.ToolView(nil), f.tools...), f.toolsErr
 }
 
 func (f *fakeServers) SetToolEnabled(_ context.Context, identity string, enabled bool) error {
@@ -158,7 +160,7 @@ func (f *fakeServers) SetToolEnabled(_ context.Context, identity string, enabled
 }
 
 // calls returns copies of what the fake recorded.
-func (f *fakeServers) calls() (saved []ServerInput, tested []string, actives []activeCall, removed []string, toggles []toggleCall) {
+func (f *fakeServers) calls() (saved []servers.Input, tested []string, actives []activeCall, removed []string, toggles []toggleCall) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append(saved, f.saved...), append(tested, f.tested...), append(actives, f.actives...),
@@ -170,26 +172,26 @@ func (f *fakeServers) calls() (saved []ServerInput, tested []string, actives []a
 const hostileName = "\x1b[31mev\x1b]52;c;cm0gLXJmIH4K\x07il\u202egnp.exe\x1b[0m"
 
 // sampleServers has one server per status, a hostile one among them.
-func sampleServers() []ServerView {
-	return []ServerView{
+func sampleServers() []settings.ServerView {
+	return []settings.ServerView{
 		{ID: "s1", Name: "files", URL: "https://files.example.com/mcp", HeaderName: "Authorization", HasSecret: true,
-			Active: true, Status: ServerConnected, ToolCount: 12, FetchedAt: t0.Add(-2 * time.Minute)},
-		{ID: "s2", Name: "wiki", URL: "https://wiki.internal.example:8443/mcp", Active: true, Status: ServerStale,
+			Active: true, Status: settings.ServerConnected, ToolCount: 12, FetchedAt: t0.Add(-2 * time.Minute)},
+		{ID: "s2", Name: "wiki", URL: "https://wiki.internal.example:8443/mcp", Active: true, Status: settings.ServerStale,
 			ToolCount: 5, FetchedAt: t0.Add(-3 * time.Hour), Err: "dial tcp 10.0.0.7:8443: i/o timeout"},
 		{ID: "s3", Name: "vault", URL: "https://vault.example.com/mcp", HeaderName: "Authorization", HasSecret: true,
-			Active: true, Status: ServerLocked, ToolCount: 3, FetchedAt: t0.Add(-26 * time.Hour)},
-		{ID: "s4", Name: "legacy-sso", URL: "https://sso.example.com/mcp", Status: ServerUnsupported,
+			Active: true, Status: settings.ServerLocked, ToolCount: 3, FetchedAt: t0.Add(-26 * time.Hour)},
+		{ID: "s4", Name: "legacy-sso", URL: "https://sso.example.com/mcp", Status: settings.ServerUnsupported,
 			Err: "OAuth is not supported"},
-		{ID: "s5", Name: hostileName, URL: "https://\x1b[2Jevil.example/mcp", Active: true, Status: ServerError,
+		{ID: "s5", Name: hostileName, URL: "https://\x1b[2Jevil.example/mcp", Active: true, Status: settings.ServerError,
 			Err: "server said \x1b[5mBLINK\x1b[0m\nand more"},
-		{ID: "s6", Name: "scratch", URL: "http://127.0.0.1:9000/mcp", Status: ServerInactive},
-		{ID: "s7", Name: "search", URL: "https://search.example.com/mcp", Active: true, Status: ServerConnecting},
+		{ID: "s6", Name: "scratch", URL: "http://127.0.0.1:9000/mcp", Status: settings.ServerInactive},
+		{ID: "s7", Name: "search", URL: "https://search.example.com/mcp", Active: true, Status: settings.ServerConnecting},
 	}
 }
 
 // sampleTools are tools of three servers, one of them stale.
-func sampleTools() []ToolView {
-	return []ToolView{
+func sampleTools() []settings.ToolView {
+	return []settings.ToolView{
 		{Identity: "mcp:s1:read_file", ServerID: "s1", ServerName: "files", Name: "read_file", Title: "Read file",
 			Description: "\nReads a file from the workspace.\nSecond line is not shown.", Executable: true, Enabled: true,
 			Claims: []string{"readOnlyHint: true", "openWorldHint: false"}},
@@ -223,14 +225,14 @@ func keyRune(r rune) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: [
 // the server list loaded.
 func openSettings(t *testing.T, fs *fakeServers) Model {
 	t.Helper()
-	var servers Servers
+	var srv Servers
 	if fs != nil {
-		servers = fs
+		srv = fs
 	}
-	m := startModel(t, newFakeBackend(), Options{Servers: servers})
+	m := startModel(t, newFakeBackend(), Options{Servers: srv})
 	m, cmd := update(m, keyCtrlX)
 	if fs != nil {
-		m, _ = update(m, awaitMsg[serversMsg](t, cmd))
+		m, _ = update(m, awaitMsg[servers.ListedMsg](t, cmd))
 	}
 	return m
 }

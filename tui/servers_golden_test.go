@@ -7,11 +7,14 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
+
+	"vouch/tui/settings/servers"
+	"vouch/tui/settings/tools"
 )
 
 // successReport is a test that connected, with rejected tools.
-func successReport() TestView {
-	return TestView{
+func successReport() servers.TestView {
+	return servers.TestView{
 		ProtocolVersion: "2026-07-28", Stateless: true,
 		ServerName: "files-server", ServerVersion: "1.4.0",
 		Capabilities: []string{"tools", "resources", "prompts"},
@@ -83,7 +86,7 @@ func TestGoldenServers(t *testing.T) {
 				m = typeText(m, "notes")
 				m, _ = update(m, keyTab)
 				m = typeText(m, "http://notes.example.com/mcp")
-				return press[serverSavedMsg](t, m, keyEnter)
+				return press[servers.SavedMsg](t, m, keyEnter)
 			},
 		},
 		{
@@ -93,7 +96,7 @@ func TestGoldenServers(t *testing.T) {
 				for range 5 { // scratch: inactive
 					m, _ = update(m, keyDown)
 				}
-				return press[serverTestedMsg](t, m, keyRune('t'))
+				return press[servers.TestedMsg](t, m, keyRune('t'))
 			},
 		},
 		{
@@ -102,7 +105,7 @@ func TestGoldenServers(t *testing.T) {
 				fs.testErr = errors.New("tls: failed to verify certificate: x509: certificate signed by unknown authority")
 			},
 			drive: func(t *testing.T, m Model, fs *fakeServers) Model {
-				return press[serverTestedMsg](t, m, keyRune('t'))
+				return press[servers.TestedMsg](t, m, keyRune('t'))
 			},
 		},
 		{
@@ -123,7 +126,7 @@ func TestGoldenServers(t *testing.T) {
 			// Grouped by server; the focused tool shows the server's claims.
 			name: "tools",
 			drive: func(t *testing.T, m Model, fs *fakeServers) Model {
-				m = press[toolsMsg](t, m, keyTab)
+				m = press[tools.ListedMsg](t, m, keyTab)
 				m, _ = update(m, keyDown)
 				return m
 			},
@@ -131,7 +134,7 @@ func TestGoldenServers(t *testing.T) {
 		{
 			name: "tools_filter",
 			drive: func(t *testing.T, m Model, fs *fakeServers) Model {
-				m = press[toolsMsg](t, m, keyTab)
+				m = press[tools.ListedMsg](t, m, keyTab)
 				m, _ = update(m, keyRune('/'))
 				m = typeText(m, "read")
 				return m

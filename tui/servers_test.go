@@ -8,6 +8,8 @@ import (
 
 	"vouch/tui/kit"
 	"vouch/tui/settings"
+	"vouch/tui/settings/servers"
+	"vouch/tui/settings/tools"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -36,7 +38,7 @@ func TestEditorTestNeedsName(t *testing.T) {
 		t.Errorf("ctrl+t without a name saved %d and tested %d servers, want none", len(saved), len(tested))
 	}
 	m = typeText(m, "   ")
-	if topModal[serverEditor](t, m).keys.Test.Enabled() {
+	if topModal[servers.Editor](t, m).Keys().Test.Enabled() {
 		t.Error("a blank name enables the test")
 	}
 	m = typeText(m, "notes")
@@ -56,7 +58,7 @@ func TestSaveDoesNotActivate(t *testing.T) {
 	m, _ = update(m, keyTab)
 	m = typeText(m, "https://notes.example.com/mcp")
 	m, cmd := update(m, keyEnter)
-	m, cmd = update(m, awaitMsg[serverSavedMsg](t, cmd))
+	m, cmd = update(m, awaitMsg[servers.SavedMsg](t, cmd))
 	if _, ok := m.modals.top().(settings.Model); !ok {
 		t.Fatalf("after saving, top modal = %T, want Settings", m.modals.top())
 	}
@@ -68,7 +70,7 @@ func TestSaveDoesNotActivate(t *testing.T) {
 		t.Errorf("save also tested %v or changed activation %v", tested, actives)
 	}
 	// The list reloads when it is on top again.
-	m, _ = update(m, awaitMsg[serversMsg](t, cmd))
+	m, _ = update(m, awaitMsg[servers.ListedMsg](t, cmd))
 	view := m.View()
 	if !strings.Contains(view, "notes") || !strings.Contains(view, "○ inactive") {
 		t.Errorf("saved server not listed as inactive:\n%s", view)
@@ -86,26 +88,26 @@ func TestActivateOnlyByItsKey(t *testing.T) {
 	m = typeText(m, "notes")
 	m, _ = update(m, keyTab)
 	m = typeText(m, "https://notes.example.com/mcp")
-	m = press[serverSavedMsg](t, m, keyCtrlT)
-	r := topModal[testReport](t, m)
-	if r.keys.Activate.Enabled() {
+	m = press[servers.SavedMsg](t, m, keyCtrlT)
+	r := topModal[servers.Report](t, m)
+	if r.Keys().Activate.Enabled() {
 		t.Error("activate enabled while the test runs")
 	}
-	m, _ = update(m, awaitMsg[serverTestedMsg](t, r.Init()))
+	m, _ = update(m, awaitMsg[servers.TestedMsg](t, r.Init()))
 	if _, _, actives, _, _ := fs.calls(); len(actives) != 0 {
 		t.Fatalf("save and test activated: %v", actives)
 	}
 	if h := helpLine(m); !strings.Contains(h, "a activate") {
 		t.Errorf("report help lacks activate: %q", h)
 	}
-	m = press[serverActiveMsg](t, m, keyRune('a'))
+	m = press[servers.ActiveMsg](t, m, keyRune('a'))
 	if _, _, actives, _, _ := fs.calls(); len(actives) != 1 || actives[0] != (activeCall{"srv-1", true}) {
 		t.Fatalf("activate calls = %v, want one for srv-1", actives)
 	}
 	if view := m.View(); !strings.Contains(view, "Activated: its tools are offered from now on.") {
 		t.Errorf("no activation notice:\n%s", view)
 	}
-	if topModal[testReport](t, m).keys.Activate.Enabled() {
+	if topModal[servers.Report](t, m).Keys().Activate.Enabled() {
 		t.Error("activate still enabled on an active server")
 	}
 }
@@ -120,17 +122,17 @@ func TestListActivateGoesThroughTest(t *testing.T) {
 		m, _ = update(m, keyDown)
 	}
 	m, cmd := update(m, keyRune('a'))
-	r := topModal[testReport](t, m)
-	if r.server.ID != "s6" {
-		t.Fatalf("report for %q, want s6", r.server.ID)
+	r := topModal[servers.Report](t, m)
+	if r.Server().ID != "s6" {
+		t.Fatalf("report for %q, want s6", r.Server().ID)
 	}
-	m, _ = update(m, awaitMsg[serverTestedMsg](t, cmd))
+	m, _ = update(m, awaitMsg[servers.TestedMsg](t, cmd))
 	if _, tested, actives, _, _ := fs.calls(); len(tested) != 1 || len(actives) != 0 {
 		t.Fatalf("after the activate key: tested %v, activation calls %v; want one test and no activation", tested, actives)
 	}
-	m = press[serversMsg](t, m, keyEsc) // Settings reloads
-	m, _ = update(m, keyRune('k'))      // up to evil, active
-	m = press[serverActiveMsg](t, m, keyRune('a'))
+	m = press[servers.ListedMsg](t, m, keyEsc) // Settings reloads
+	m, _ = update(m, keyRune('k'))             // up to evil, active
+	m = press[servers.ActiveMsg](t, m, keyRune('a'))
 	if _, _, actives, _, _ := fs.calls(); len(actives) != 1 || actives[0] != (activeCall{"s5", false}) {
 		t.Fatalf("activation calls = %v, want s5 deactivated", actives)
 	}
@@ -145,13 +147,13 @@ func TestListActivateGoesThroughTest(t *testing.T) {
 func TestToolToggle(t *testing.T) {
 	fs := newFake()
 	m := openSettings(t, fs)
-	m = press[toolsMsg](t, m, keyTab)
+	m = press[tools.ListedMsg](t, m, keyTab)
 	m, _ = update(m, keyDown) // write_file, off
 	m, cmd := update(m, keySpace)
 	if view := m.View(); !strings.Contains(view, "› [·] write_file") {
 		t.Errorf("pending toggle not shown:\n%s", view)
 	}
-	m, _ = update(m, awaitMsg[toolToggledMsg](t, cmd))
+	m, _ = update(m, awaitMsg[tools.ToggledMsg](t, cmd))
 	if _, _, _, _, toggles := fs.calls(); len(toggles) != 1 || toggles[0] != (toggleCall{"mcp:s1:write_file", true}) {
 		t.Fatalf("SetToolEnabled calls = %v, want write_file on", toggles)
 	}
@@ -162,7 +164,7 @@ func TestToolToggle(t *testing.T) {
 	fs.mu.Lock()
 	fs.toggleErr = errors.New("the conversation is read-only")
 	fs.mu.Unlock()
-	m = press[toolToggledMsg](t, m, keySpace)
+	m = press[tools.ToggledMsg](t, m, keySpace)
 	view := m.View()
 	if !strings.Contains(view, "› [x] write_file") || !strings.Contains(view, "✗ Could not turn off the tool: the conversation is read-only.") {
 		t.Errorf("failed toggle changed the switch or hid the error:\n%s", view)
@@ -174,11 +176,11 @@ func TestToolToggle(t *testing.T) {
 func TestToolsFilter(t *testing.T) {
 	fs := newFake()
 	m := openSettings(t, fs)
-	m = press[toolsMsg](t, m, keyTab)
+	m = press[tools.ListedMsg](t, m, keyTab)
 	m, _ = update(m, keyRune('/'))
 	m = typeText(m, "secret r") // "r" would refresh, " " would toggle
-	p := topModal[settings.Model](t, m).Pages()[1].(toolsPage)
-	if got := p.filter.Value(); got != "secret r" {
+	p := topModal[settings.Model](t, m).Pages()[1].(tools.Page)
+	if got := p.Filter(); got != "secret r" {
 		t.Errorf("filter = %q, want %q", got, "secret r")
 	}
 	if _, _, _, _, toggles := fs.calls(); len(toggles) != 0 {
@@ -215,10 +217,10 @@ func TestSaveErrorKeepsFields(t *testing.T) {
 		}
 		m = typeText(m, s)
 	}
-	m = press[serverSavedMsg](t, m, keyEnter)
-	e := topModal[serverEditor](t, m)
+	m = press[servers.SavedMsg](t, m, keyEnter)
+	e := topModal[servers.Editor](t, m)
 	for i, want := range typed {
-		if got := e.inputs[i].Value(); got != want {
+		if got := e.Value(i); got != want {
 			t.Errorf("field %d after a failed save = %q, want %q", i, got, want)
 		}
 	}
@@ -260,14 +262,14 @@ func TestSecretNeverShown(t *testing.T) {
 			m := openSettings(t, fs)
 			m, _ = update(m, keyEnter)    // edit files, which has a secret
 			m, _ = update(m, keyShiftTab) // to the secret field
-			if view := m.View(); !strings.Contains(view, secretStored) {
+			if view := m.View(); !strings.Contains(view, servers.SecretStored) {
 				t.Fatalf("editor does not say a secret is stored:\n%s", view)
 			}
 			m = tt.drive(m)
 			if view := m.View(); strings.Contains(view, "new-token") {
 				t.Fatalf("view shows the typed secret:\n%s", view)
 			}
-			press[serverSavedMsg](t, m, keyEnter)
+			press[servers.SavedMsg](t, m, keyEnter)
 			saved, _, _, _, _ := fs.calls()
 			if len(saved) != 1 {
 				t.Fatalf("SaveServer called %d times", len(saved))
@@ -300,7 +302,7 @@ func TestEscCancelsRunningTest(t *testing.T) {
 	fs.blockTest = true
 	m := openSettings(t, fs)
 	m, cmd := update(m, keyRune('t'))
-	result := startCmd[serverTestedMsg](cmd)
+	result := startCmd[servers.TestedMsg](cmd)
 	ctx := receive(t, fs.testStarted, "TestServer call")
 	if ctx.Err() != nil {
 		t.Fatal("test context ended before esc")
@@ -328,7 +330,7 @@ func TestRemoveConfirmDefaultsToCancel(t *testing.T) {
 	if h := helpLine(m); h != "←/→ choose • enter confirm choice • esc cancel" {
 		t.Errorf("confirmation help = %q", h)
 	}
-	m = press[serversMsg](t, m, keyEnter) // closes; Settings reloads
+	m = press[servers.ListedMsg](t, m, keyEnter) // closes; Settings reloads
 	if _, ok := m.modals.top().(settings.Model); !ok {
 		t.Fatalf("top modal after enter = %T, want Settings", m.modals.top())
 	}
@@ -337,7 +339,7 @@ func TestRemoveConfirmDefaultsToCancel(t *testing.T) {
 	}
 	m, _ = update(m, keyRune('x'))
 	m, _ = update(m, keyRight)
-	m = press[serverRemovedMsg](t, m, keyEnter)
+	m = press[servers.RemovedMsg](t, m, keyEnter)
 	if _, _, _, removed, _ := fs.calls(); len(removed) != 1 || removed[0] != "s1" {
 		t.Fatalf("removed %v, want s1", removed)
 	}
@@ -353,7 +355,7 @@ func TestSettingsHelpFollowsTopModal(t *testing.T) {
 	fs := newFake()
 	m := startModel(t, newFakeBackend(), Options{Servers: fs})
 	chat := helpLine(m)
-	m = press[serversMsg](t, m, keyCtrlX)
+	m = press[servers.ListedMsg](t, m, keyCtrlX)
 	list := helpLine(m)
 	if !strings.HasPrefix(list, "n new • enter edit • t test") || !strings.HasSuffix(list, "tab tools") {
 		t.Errorf("list help = %q", list)
@@ -366,7 +368,7 @@ func TestSettingsHelpFollowsTopModal(t *testing.T) {
 	if h := helpLine(m); h != list {
 		t.Errorf("help after the editor closed = %q, want %q", h, list)
 	}
-	m = press[toolsMsg](t, m, keyTab)
+	m = press[tools.ListedMsg](t, m, keyTab)
 	if h := helpLine(m); !strings.Contains(h, "space on/off") || !strings.HasSuffix(h, "tab policy") {
 		t.Errorf("tools help = %q", h)
 	}
@@ -427,7 +429,7 @@ func TestHostileServerText(t *testing.T) {
 	m, _ = update(m, keyEnter)
 	check("editor")
 	m, _ = update(m, keyEsc)
-	m = press[serverTestedMsg](t, m, keyRune('t'))
+	m = press[servers.TestedMsg](t, m, keyRune('t'))
 	check("report")
 	if view := m.View(); !strings.Contains(view, "⟨U+202E⟩no") {
 		t.Errorf("report hides the bidi override instead of showing it:\n%s", view)
@@ -464,8 +466,8 @@ func modalSize(md kit.Modal) (int, int) {
 	switch md := md.(type) {
 	case settings.Model:
 		return md.Size()
-	case serverEditor:
-		return md.common.Width, md.common.Height
+	case servers.Editor:
+		return md.Size()
 	}
 	return 0, 0
 }
@@ -476,9 +478,9 @@ func TestSettingsNoColor(t *testing.T) {
 	for _, noColor := range []bool{true, false} {
 		fs := newFake()
 		m := startModel(t, newFakeBackend(), Options{Servers: fs, NoColor: noColor, Renderer: r})
-		m = press[serversMsg](t, m, keyCtrlX)
+		m = press[servers.ListedMsg](t, m, keyCtrlX)
 		frames := []string{m.View()}
-		m = press[toolsMsg](t, m, keyTab)
+		m = press[tools.ListedMsg](t, m, keyTab)
 		frames = append(frames, m.View())
 		for _, f := range frames {
 			if codes := colourCodes(f); noColor && len(codes) > 0 {
@@ -501,13 +503,13 @@ func TestServerListLoading(t *testing.T) {
 	if view := m.View(); !strings.Contains(view, "Loading servers…") {
 		t.Errorf("no loading state:\n%s", view)
 	}
-	stale := awaitMsg[serversMsg](t, first)
+	stale := awaitMsg[servers.ListedMsg](t, first)
 	m, second := update(m, keyRune('r'))
 	m, _ = update(m, stale) // the answer to the first load arrives late
 	if view := m.View(); strings.Contains(view, "Could not list") {
 		t.Errorf("an older load's answer was applied:\n%s", view)
 	}
-	m, _ = update(m, awaitMsg[serversMsg](t, second))
+	m, _ = update(m, awaitMsg[servers.ListedMsg](t, second))
 	flat := strings.Join(strings.Fields(strings.ReplaceAll(m.View(), "│", " ")), " ")
 	if !strings.Contains(flat, "✗ Could not list the MCP servers: database is locked by another vouch retry.") {
 		t.Errorf("list error not shown as one sentence:\n%s", m.View())
@@ -520,7 +522,7 @@ func TestSettingsFullHelpFits(t *testing.T) {
 	fs := newFake()
 	m := startModel(t, newFakeBackend(), Options{Servers: fs})
 	m, _ = update(m, keyHelp)
-	m = press[serversMsg](t, m, keyCtrlX)
+	m = press[servers.ListedMsg](t, m, keyCtrlX)
 	m, _ = update(m, keyEnter)
 	for i, e := range m.modals.entries {
 		if _, h := modalSize(e.modal); h != m.chatHeight {

@@ -1,12 +1,33 @@
 package tui
 
-import "vouch/tui/settings"
+import (
+	"vouch/tui/kit"
+	"vouch/tui/settings"
+	"vouch/tui/settings/servers"
+	"vouch/tui/settings/tools"
+)
+
+// Servers is what Settings › Tools & Workflows asks of the MCP servers:
+// the MCP Servers page's backend and the Tools page's catalog. A Servers
+// that also implements [ServerSkills] lists an active server's skills.
+type Servers interface {
+	servers.Backend
+	tools.Catalog
+}
 
 // newSettings returns Settings › Tools & Workflows on its first page, MCP
 // Servers, backed by s (nil: the pages say servers are not available); the
 // Policy page is backed by pe (nil: it says policy is not available), the
 // Skills page by sc (nil: it says skills are not available).
 func newSettings(c Common, s Servers, pe PolicyEditor, sc SkillCatalog) settings.Model {
-	return settings.New(c.Common, c.Keys.Settings, "Tools & Workflows",
-		newServerList(c, s), newToolsPage(c, s), newPolicyPage(c, pe), newSkillsPage(c, sc))
+	k := c.Keys
+	var skills func(settings.ServerView) kit.Modal
+	if ss, ok := s.(ServerSkills); ok {
+		skills = func(v settings.ServerView) kit.Modal { return newServerSkillsPane(c, ss, v) }
+	}
+	serverKeys := servers.KeyMap{List: k.Servers, Editor: k.Editor, Report: k.Report, Confirm: k.Confirm}
+	return settings.New(c.Common, k.Settings, "Tools & Workflows",
+		servers.New(c.Common, serverKeys, s, skills),
+		tools.New(c.Common, k.Tools, tools.Conversation(s)),
+		newPolicyPage(c, pe), newSkillsPage(c, sc))
 }

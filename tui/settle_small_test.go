@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"vouch/agent"
+	"vouch/tui/settings/servers"
 )
 
 // No blind answers (SPEC L6, D7): a pane that is not drawn takes no key
@@ -157,7 +158,7 @@ func TestScreensAt60x16(t *testing.T) {
 	check(t, "model picker", pm)
 
 	sm, cmd := update(m, keyCtrlX)
-	sm, _ = update(sm, awaitMsg[serversMsg](t, cmd))
+	sm, _ = update(sm, awaitMsg[servers.ListedMsg](t, cmd))
 	check(t, "Settings", sm)
 	for i := range 8 {
 		sm, _ = update(sm, keyTab)

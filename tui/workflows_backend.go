@@ -6,6 +6,7 @@ import (
 
 	"vouch/agent"
 	"vouch/tool"
+	"vouch/tui/settings"
 )
 
 // The optional capabilities behind Agent Workflows (SPEC H, L2). The
@@ -73,7 +74,7 @@ type Profiles interface {
 	Definitions(ctx context.Context) ([]DefinitionChoice, error)
 	// ProfileTools lists every tool a profile may select — built-in tools
 	// and the cached tools of every configured server — grouped by server,
-	// each with ToolView.Enabled meaning "in this profile's allowlist".
+	// each with settings.ToolView.Enabled meaning "in this profile's allowlist".
 	// Tools not selected are not available to the profile's runs.
 	ProfileTools(ctx context.Context, name string) (ToolSelection, error)
 	// SetProfileTool adds a tool identity to the profile's allowlist (on) or
@@ -182,10 +183,10 @@ type DefinitionChoice struct {
 
 // ToolSelection is what the tool selection pane shows: the servers, in
 // ListServers order, for the group headers and their status, and every
-// tool. Built-in tools have ServerID "builtin" and no ServerView.
+// tool. Built-in tools have ServerID "builtin" and no settings.ServerView.
 type ToolSelection struct {
-	Servers []ServerView
-	Tools   []ToolView
+	Servers []settings.ServerView
+	Tools   []settings.ToolView
 }
 
 // SkillChoice is one installed skill as a profile may enable it.

@@ -8,6 +8,7 @@ import (
 
 	"vouch/agent"
 	"vouch/tui/kit"
+	"vouch/tui/settings/tools"
 )
 
 // The Cmds of the Agent Workflows panes (SPEC H, L2). Like cmds.go, each
@@ -198,9 +199,9 @@ func loadProfileTools(p Profiles, name string, seq int) tea.Cmd {
 		defer cancel()
 		sel, err := p.ProfileTools(ctx, name)
 		if err != nil {
-			return toolsMsg{scope: profileScope(name), seq: seq, err: fmt.Errorf("could not list the profile's tools: %w", err)}
+			return tools.ListedMsg{Scope: profileScope(name), Seq: seq, Err: fmt.Errorf("could not list the profile's tools: %w", err)}
 		}
-		return toolsMsg{scope: profileScope(name), seq: seq, tools: sel.Tools, servers: sel.Servers}
+		return tools.ListedMsg{Scope: profileScope(name), Seq: seq, Tools: sel.Tools, Servers: sel.Servers}
 	}
 }
 
@@ -217,7 +218,7 @@ func setProfileTool(p Profiles, name, identity string, on bool) tea.Cmd {
 			}
 			err = fmt.Errorf("could not %s the tool: %w", verb, err)
 		}
-		return toolToggledMsg{scope: profileScope(name), identity: identity, enabled: on, err: err}
+		return tools.ToggledMsg{Scope: profileScope(name), Identity: identity, Enabled: on, Err: err}
 	}
 }
 

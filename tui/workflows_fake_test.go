@@ -13,6 +13,7 @@ import (
 	"vouch/agent"
 	"vouch/tool"
 	"vouch/tui/kit"
+	"vouch/tui/settings"
 	"vouch/tui/settings/runs"
 )
 
@@ -31,8 +32,8 @@ type fakeWorkflows struct {
 	profiles  map[string]ProfileView
 	defs      []DefinitionChoice
 	skills    []SkillChoice
-	tools     []ToolView // the catalog; Enabled is ignored
-	servers   []ServerView
+	tools     []settings.ToolView // the catalog; Enabled is ignored
+	servers   []settings.ServerView
 	saved     []ProfileInput
 	toolCalls []toggleCall
 	removed   []string
@@ -318,8 +319,8 @@ func selectedTools(t *testing.T, f *fakeWorkflows, name string) []string {
 // skills, runs and two inbox calls of different runs.
 func sampleWorkflows(f *fakeWorkflows) {
 	temp := 0.2
-	f.servers = []ServerView{{ID: "s1", Name: "files", Active: true, Status: ServerConnected, ToolCount: 3}}
-	f.tools = []ToolView{
+	f.servers = []settings.ServerView{{ID: "s1", Name: "files", Active: true, Status: settings.ServerConnected, ToolCount: 3}}
+	f.tools = []settings.ToolView{
 		{Identity: "builtin:fs_read", ServerID: "builtin", ServerName: "built-in", Name: "fs_read",
 			Description: "Reads a file in the workspace.", Executable: true, Tokens: 120},
 		{Identity: "mcp:s1:read_file", ServerID: "s1", ServerName: "files", Name: "read_file", Title: "Read file",

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"vouch/tui/settings/runs"
+	"vouch/tui/settings/tools"
 )
 
 // TestGoldenWorkflows pins the Agent Workflows panes at 80x24: the
@@ -82,9 +83,9 @@ func TestGoldenWorkflows(t *testing.T) {
 		{
 			name: "profile_tools",
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
-				m = pushAndLoad[toolsMsg](t, m, newProfileTools(m.common, f, "daily-report"))
+				m = pushAndLoad[tools.ListedMsg](t, m, newProfileTools(m.common, f, "daily-report"))
 				m = cursorTo(t, m, "read_file")
-				m = press[toolToggledMsg](t, m, keySpace)
+				m = press[tools.ToggledMsg](t, m, keySpace)
 				m = cursorTo(t, m, "write_file")
 				return m
 			},
@@ -92,7 +93,7 @@ func TestGoldenWorkflows(t *testing.T) {
 		{
 			name: "profile_tools_filter",
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
-				m = pushAndLoad[toolsMsg](t, m, newProfileTools(m.common, f, "daily-report"))
+				m = pushAndLoad[tools.ListedMsg](t, m, newProfileTools(m.common, f, "daily-report"))
 				m, _ = update(m, keyRune('/'))
 				return typeText(m, "dir")
 			},
@@ -175,7 +176,7 @@ func TestWorkflowPanesNoColor(t *testing.T) {
 	sampleWorkflows(f)
 	for _, noColor := range []bool{true, false} {
 		m := startBackend(t, f, Options{NoColor: noColor, Renderer: colourRenderer()})
-		tools := pushAndLoad[toolsMsg](t, m, newProfileTools(m.common, f, "daily-report")).View()
+		tools := pushAndLoad[tools.ListedMsg](t, m, newProfileTools(m.common, f, "daily-report")).View()
 		in := press[inboxMsg](t, m, keyCtrlE).View()
 		for name, frame := range map[string]string{"tools": tools, "inbox": in} {
 			codes := colourCodes(frame)

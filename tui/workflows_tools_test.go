@@ -7,13 +7,16 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"vouch/tui/settings"
+	"vouch/tui/settings/tools"
 )
 
 // openProfileTools shows the tool selection pane of daily-report, loaded.
 func openProfileTools(t *testing.T, f *fakeWorkflows) Model {
 	t.Helper()
 	m, _ := startWorkflows(t, f)
-	return pushAndLoad[toolsMsg](t, m, newProfileTools(m.common, f, "daily-report"))
+	return pushAndLoad[tools.ListedMsg](t, m, newProfileTools(m.common, f, "daily-report"))
 }
 
 // cursorTo moves the tools pane's cursor to the tool named name.
@@ -21,7 +24,7 @@ func cursorTo(t *testing.T, m Model, name string) Model {
 	t.Helper()
 	for range 10 {
 		p := topModal[profileTools](t, m).page
-		if sel, ok := p.selected(); ok && sel.Name == name {
+		if sel, ok := p.Selected(); ok && sel.Name == name {
 			return m
 		}
 		m, _ = update(m, keyDown)
@@ -39,10 +42,10 @@ func TestProfileToolSelection(t *testing.T) {
 	m := openProfileTools(t, f)
 	m = cursorTo(t, m, "read_file")
 	m, cmd := update(m, keySpace)
-	if p := topModal[profileTools](t, m).page; !p.pending["mcp:s1:read_file"] || p.tools[1].Enabled {
-		t.Fatalf("before SetProfileTool answered: pending %v, enabled %v; want pending and still off", p.pending, p.tools[1].Enabled)
+	if p := topModal[profileTools](t, m).page; !p.Pending("mcp:s1:read_file") || p.Tools()[1].Enabled {
+		t.Fatalf("before SetProfileTool answered: pending %v, enabled %v; want pending and still off", p.Pending("mcp:s1:read_file"), p.Tools()[1].Enabled)
 	}
-	m, _ = update(m, awaitMsg[toolToggledMsg](t, cmd))
+	m, _ = update(m, awaitMsg[tools.ToggledMsg](t, cmd))
 
 	if got, want := selectedTools(t, f, "daily-report"), []string{"mcp:s1:read_file"}; !slices.Equal(got, want) {
 		t.Errorf("profile allowlist = %v, want %v", got, want)
@@ -66,7 +69,7 @@ func TestProfileToolSelection(t *testing.T) {
 
 	// Off again: the notice says the model no longer has it.
 	m, cmd = update(m, keySpace)
-	m, _ = update(m, awaitMsg[toolToggledMsg](t, cmd))
+	m, _ = update(m, awaitMsg[tools.ToggledMsg](t, cmd))
 	if got := selectedTools(t, f, "daily-report"); len(got) != 0 {
 		t.Errorf("after deselecting, allowlist = %v, want empty", got)
 	}
@@ -89,15 +92,15 @@ func TestProfileToolFilter(t *testing.T) {
 	m, _ = update(m, keyRune('/'))
 	m = typeText(m, "wri")
 	p := topModal[profileTools](t, m).page
-	if len(p.visible) != 1 || p.tools[p.visible[0]].Name != "write_file" {
-		t.Fatalf("filter wri shows %v, want write_file only", p.visible)
+	if len(p.Visible()) != 1 || p.Visible()[0].Name != "write_file" {
+		t.Fatalf("filter wri shows %v, want write_file only", p.Visible())
 	}
 	if strings.Contains(m.View(), "list_dir") {
 		t.Errorf("filtered pane still shows list_dir:\n%s", m.View())
 	}
 	m, _ = update(m, keyEnter) // done filtering, the filter stays
 	m, cmd := update(m, keySpace)
-	m, _ = update(m, awaitMsg[toolToggledMsg](t, cmd))
+	m, _ = update(m, awaitMsg[tools.ToggledMsg](t, cmd))
 	if got, want := selectedTools(t, f, "daily-report"), []string{"mcp:s1:write_file"}; !slices.Equal(got, want) {
 		t.Errorf("allowlist = %v, want %v", got, want)
 	}
@@ -105,8 +108,8 @@ func TestProfileToolFilter(t *testing.T) {
 	m, _ = update(m, keyEsc) // clears the filter
 	m, _ = update(m, keyRune('/'))
 	m = typeText(m, "files")
-	if p := topModal[profileTools](t, m).page; len(p.visible) != 3 {
-		t.Errorf("filter files shows %d tools, want 3", len(p.visible))
+	if p := topModal[profileTools](t, m).page; len(p.Visible()) != 3 {
+		t.Errorf("filter files shows %d tools, want 3", len(p.Visible()))
 	}
 }
 
@@ -119,10 +122,10 @@ func TestProfileToolToggleFails(t *testing.T) {
 	m := openProfileTools(t, f)
 	m = cursorTo(t, m, "list_dir")
 	m, cmd := update(m, keySpace)
-	m, _ = update(m, awaitMsg[toolToggledMsg](t, cmd))
+	m, _ = update(m, awaitMsg[tools.ToggledMsg](t, cmd))
 	p := topModal[profileTools](t, m).page
-	if tv, _ := p.selected(); tv.Enabled || len(p.pending) != 0 {
-		t.Errorf("after a refusal: enabled %v, pending %v; want off, none pending", tv.Enabled, p.pending)
+	if tv, _ := p.Selected(); tv.Enabled || p.PendingCount() != 0 {
+		t.Errorf("after a refusal: enabled %v, pending %v; want off, none pending", tv.Enabled, p.PendingCount())
 	}
 	if !strings.Contains(m.View(), "Could not select the tool: the profile changed meanwhile; reload.") {
 		t.Errorf("no error sentence:\n%s", m.View())
@@ -135,10 +138,10 @@ func TestToolPagesKeepTheirScopes(t *testing.T) {
 	f := newFakeWorkflows(t)
 	sampleWorkflows(f)
 	m := openProfileTools(t, f)
-	before := topModal[profileTools](t, m).page.tools
-	m, _ = update(m, toolsMsg{seq: 1, tools: []ToolView{{Identity: "mcp:x:y", Name: "y"}}})
-	if after := topModal[profileTools](t, m).page.tools; len(after) != len(before) {
-		t.Errorf("a conversation toolsMsg replaced the profile's tools: %d → %d", len(before), len(after))
+	before := topModal[profileTools](t, m).page.Tools()
+	m, _ = update(m, tools.ListedMsg{Seq: 1, Tools: []settings.ToolView{{Identity: "mcp:x:y", Name: "y"}}})
+	if after := topModal[profileTools](t, m).page.Tools(); len(after) != len(before) {
+		t.Errorf("a conversation tools.ListedMsg replaced the profile's tools: %d → %d", len(before), len(after))
 	}
 }
 

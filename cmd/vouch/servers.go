@@ -8,6 +8,8 @@ import (
 	"vouch/internal/app"
 	"vouch/mcpclient"
 	"vouch/tui"
+	"vouch/tui/settings"
+	"vouch/tui/settings/servers"
 )
 
 // tuiServers implements the TUI's MCP servers pane over the session's MCP
@@ -16,18 +18,18 @@ type tuiServers struct{ s *session }
 
 var _ tui.Servers = (*tuiServers)(nil)
 
-func (t *tuiServers) ListServers(context.Context) ([]tui.ServerView, error) {
-	var out []tui.ServerView
+func (t *tuiServers) ListServers(context.Context) ([]settings.ServerView, error) {
+	var out []settings.ServerView
 	for _, st := range t.s.MCP().Manager().Servers() {
 		out = append(out, serverView(st))
 	}
 	return out, nil
 }
 
-func serverView(st mcpclient.ServerState) tui.ServerView {
-	v := tui.ServerView{
+func serverView(st mcpclient.ServerState) settings.ServerView {
+	v := settings.ServerView{
 		ID: st.Config.ID, Name: st.Config.Name, URL: st.Config.URL, HeaderName: st.Config.HeaderName,
-		HasSecret: st.Config.HeaderName != "", Active: st.Config.Active, Status: tui.ServerStatus(st.Status), Err: st.Err,
+		HasSecret: st.Config.HeaderName != "", Active: st.Config.Active, Status: settings.ServerStatus(st.Status), Err: st.Err,
 	}
 	if st.HasCatalog {
 		v.ToolCount, v.FetchedAt = len(st.Catalog.Tools), st.Catalog.FetchedAt
@@ -35,24 +37,24 @@ func serverView(st mcpclient.ServerState) tui.ServerView {
 	return v
 }
 
-func (t *tuiServers) SaveServer(ctx context.Context, in tui.ServerInput) (tui.ServerView, error) {
+func (t *tuiServers) SaveServer(ctx context.Context, in servers.Input) (settings.ServerView, error) {
 	rec, err := t.s.MCP().Save(ctx, in.ID, in.Name, in.URL, in.HeaderName, in.Secret)
 	if err != nil {
-		return tui.ServerView{}, err
+		return settings.ServerView{}, err
 	}
 	st, ok := t.s.MCP().Manager().Server(rec.ID)
 	if !ok {
-		return tui.ServerView{}, fmt.Errorf("the server %q was saved but is not loaded; reopen vouch", rec.Name)
+		return settings.ServerView{}, fmt.Errorf("the server %q was saved but is not loaded; reopen vouch", rec.Name)
 	}
 	return serverView(st), nil
 }
 
-func (t *tuiServers) TestServer(ctx context.Context, id string) (tui.TestView, error) {
+func (t *tuiServers) TestServer(ctx context.Context, id string) (servers.TestView, error) {
 	rep, err := t.s.MCP().Test(ctx, id)
 	if err != nil {
-		return tui.TestView{}, err
+		return servers.TestView{}, err
 	}
-	v := tui.TestView{
+	v := servers.TestView{
 		ProtocolVersion: rep.ProtocolVersion, Stateless: rep.Stateless, ServerName: rep.ServerName,
 		ServerVersion: rep.ServerVersion, Capabilities: rep.Capabilities, Summary: rep.Summary, Elapsed: rep.Elapsed,
 	}
@@ -73,16 +75,16 @@ func (t *tuiServers) RemoveServer(ctx context.Context, id string) error {
 	return t.s.MCP().Remove(ctx, id)
 }
 
-func (t *tuiServers) Tools(context.Context) ([]tui.ToolView, error) {
+func (t *tuiServers) Tools(context.Context) ([]settings.ToolView, error) {
 	convID, _ := t.s.Current()
 	off, err := t.s.DB().DisabledTools(convID)
 	if err != nil {
 		return nil, err
 	}
-	var out []tui.ToolView
+	var out []settings.ToolView
 	for _, tool := range t.s.BuiltinTools() {
 		d := tool.Def()
-		out = append(out, tui.ToolView{
+		out = append(out, settings.ToolView{
 			Identity: d.Identity, ServerName: "built-in", Name: strings.TrimPrefix(d.Identity, "builtin:"),
 			Description: d.Description, Executable: true, Enabled: !off[d.Identity],
 		})
@@ -90,7 +92,7 @@ func (t *tuiServers) Tools(context.Context) ([]tui.ToolView, error) {
 	// Unreadable rules mark nothing here: every call asks anyway.
 	snap, _ := app.LoadSnapshot(t.s.DB(), "")
 	for _, e := range t.s.MCP().Manager().Tools() {
-		out = append(out, tui.ToolView{
+		out = append(out, settings.ToolView{
 			Identity: e.Identity, ServerID: e.ServerID, ServerName: e.ServerName, Name: e.Name, Title: e.Title,
 			Description: e.Description, Executable: e.Executable, Enabled: !off[e.Identity], Claims: app.Claims(e.Annotations),
 			Changed: snap.Changed(e.Identity, e.Digest),

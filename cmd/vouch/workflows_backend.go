@@ -17,6 +17,7 @@ import (
 	"vouch/store"
 	"vouch/tool"
 	"vouch/tui"
+	"vouch/tui/settings"
 	tuiruns "vouch/tui/settings/runs"
 	"vouch/workflow"
 )
@@ -214,11 +215,11 @@ func (w *workflowsTUI) ProfileTools(ctx context.Context, name string) (tui.ToolS
 	sel := tui.ToolSelection{Servers: servers}
 	for _, t := range w.s.BuiltinTools() {
 		d := t.Def()
-		sel.Tools = append(sel.Tools, tui.ToolView{Identity: d.Identity, ServerID: "builtin", ServerName: "built-in",
+		sel.Tools = append(sel.Tools, settings.ToolView{Identity: d.Identity, ServerID: "builtin", ServerName: "built-in",
 			Name: strings.TrimPrefix(d.Identity, "builtin:"), Description: d.Description, Executable: true})
 	}
 	for _, e := range w.s.MCP().Manager().Tools() {
-		sel.Tools = append(sel.Tools, tui.ToolView{Identity: e.Identity, ServerID: e.ServerID, ServerName: e.ServerName, Name: e.Name,
+		sel.Tools = append(sel.Tools, settings.ToolView{Identity: e.Identity, ServerID: e.ServerID, ServerName: e.ServerName, Name: e.Name,
 			Title: e.Title, Description: e.Description, Executable: e.Executable, Claims: app.Claims(e.Annotations)})
 	}
 	tokens := toolTokens(append(w.s.BuiltinTools(), w.s.MCP().Manager().AgentTools(nil)...))

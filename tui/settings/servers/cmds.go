@@ -1,4 +1,4 @@
-package tui
+package servers
 
 import (
 	"context"
@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"vouch/tui/kit"
+	"vouch/tui/settings"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
 
 // The Cmds of Settings › Tools & Workflows. Like cmds.go, each captures
-// copies of its inputs, calls Servers inside the closure with a bounded
+// copies of its inputs, calls Backend inside the closure with a bounded
 // context and returns a typed message; none reads or writes a model (STYLE
 // habits 5 and 6). Errors are wrapped into one sentence of what failed.
 
@@ -20,58 +21,38 @@ import (
 // per-server timeouts; this is the backstop.
 const serverTestLimit = 2 * time.Minute
 
-// serversMsg carries ListServers for the load numbered seq.
-type serversMsg struct {
+// ListedMsg carries ListServers for the load numbered seq.
+type ListedMsg struct {
 	seq     int
-	servers []ServerView
+	servers []settings.ServerView
 	err     error
 }
 
-// serverSavedMsg carries SaveServer; test says the editor asked to test the
+// SavedMsg carries SaveServer; test says the editor asked to test the
 // server once it is saved.
-type serverSavedMsg struct {
-	view ServerView
+type SavedMsg struct {
+	view settings.ServerView
 	test bool
 	err  error
 }
 
-// serverTestedMsg carries TestServer for the test run it belongs to.
-type serverTestedMsg struct {
+// TestedMsg carries TestServer for the test run it belongs to.
+type TestedMsg struct {
 	run    *testRun
 	report TestView
 	err    error
 }
 
-// serverActiveMsg carries SetServerActive.
-type serverActiveMsg struct {
+// ActiveMsg carries SetServerActive.
+type ActiveMsg struct {
 	id, name string
 	active   bool
 	err      error
 }
 
-// serverRemovedMsg carries RemoveServer.
-type serverRemovedMsg struct {
+// RemovedMsg carries RemoveServer.
+type RemovedMsg struct {
 	id, name string
-	err      error
-}
-
-// toolsMsg carries Tools, with ListServers for the group headers. scope
-// says whose selection it is: "" for the conversation's, or a profile's
-// (profileScope).
-type toolsMsg struct {
-	scope   string
-	seq     int
-	tools   []ToolView
-	servers []ServerView
-	err     error
-}
-
-// toolToggledMsg carries SetToolEnabled, or SetProfileTool for the scope
-// of a profile.
-type toolToggledMsg struct {
-	scope    string
-	identity string
-	enabled  bool
 	err      error
 }
 
@@ -82,7 +63,7 @@ type testRun struct {
 	cancel context.CancelFunc
 }
 
-func listServers(s Servers, seq int) tea.Cmd {
+func listServers(s Backend, seq int) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
@@ -90,12 +71,12 @@ func listServers(s Servers, seq int) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("could not list the MCP servers: %w", err)
 		}
-		return serversMsg{seq: seq, servers: servers, err: err}
+		return ListedMsg{seq: seq, servers: servers, err: err}
 	}
 }
 
 // saveServer saves in. The secret, if any, is copied so the Cmd owns it.
-func saveServer(s Servers, in ServerInput, test bool) tea.Cmd {
+func saveServer(s Backend, in Input, test bool) tea.Cmd {
 	if in.Secret != nil {
 		secret := *in.Secret
 		in.Secret = &secret
@@ -107,13 +88,13 @@ func saveServer(s Servers, in ServerInput, test bool) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("could not save the server: %w", err)
 		}
-		return serverSavedMsg{view: view, test: test, err: err}
+		return SavedMsg{view: view, test: test, err: err}
 	}
 }
 
 // testServer runs a connection test under ctx, which the report cancels
 // when the person abandons the test.
-func testServer(ctx context.Context, s Servers, run *testRun, id string) tea.Cmd {
+func testServer(ctx context.Context, s Backend, run *testRun, id string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, serverTestLimit)
 		defer cancel()
@@ -121,11 +102,11 @@ func testServer(ctx context.Context, s Servers, run *testRun, id string) tea.Cmd
 		if err != nil {
 			err = fmt.Errorf("the test failed: %w", err)
 		}
-		return serverTestedMsg{run: run, report: report, err: err}
+		return TestedMsg{run: run, report: report, err: err}
 	}
 }
 
-func setServerActive(s Servers, id, name string, active bool) tea.Cmd {
+func setServerActive(s Backend, id, name string, active bool) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
@@ -137,11 +118,11 @@ func setServerActive(s Servers, id, name string, active bool) tea.Cmd {
 			}
 			err = fmt.Errorf("could not %s the server: %w", verb, err)
 		}
-		return serverActiveMsg{id: id, name: name, active: active, err: err}
+		return ActiveMsg{id: id, name: name, active: active, err: err}
 	}
 }
 
-func removeServer(s Servers, id, name string) tea.Cmd {
+func removeServer(s Backend, id, name string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
@@ -149,39 +130,6 @@ func removeServer(s Servers, id, name string) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("could not remove the server: %w", err)
 		}
-		return serverRemovedMsg{id: id, name: name, err: err}
-	}
-}
-
-// loadTools asks for the tools and the servers they belong to.
-func loadTools(s Servers, seq int) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
-		defer cancel()
-		tools, err := s.Tools(ctx)
-		if err != nil {
-			return toolsMsg{seq: seq, err: fmt.Errorf("could not list the tools: %w", err)}
-		}
-		servers, err := s.ListServers(ctx)
-		if err != nil {
-			return toolsMsg{seq: seq, err: fmt.Errorf("could not list the MCP servers: %w", err)}
-		}
-		return toolsMsg{seq: seq, tools: tools, servers: servers}
-	}
-}
-
-func setToolEnabled(s Servers, identity string, enabled bool) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
-		defer cancel()
-		err := s.SetToolEnabled(ctx, identity, enabled)
-		if err != nil {
-			verb := "turn on"
-			if !enabled {
-				verb = "turn off"
-			}
-			err = fmt.Errorf("could not %s the tool: %w", verb, err)
-		}
-		return toolToggledMsg{identity: identity, enabled: enabled, err: err}
+		return RemovedMsg{id: id, name: name, err: err}
 	}
 }

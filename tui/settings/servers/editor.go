@@ -1,4 +1,4 @@
-package tui
+package servers
 
 import (
 	"strings"
@@ -10,6 +10,7 @@ import (
 
 	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/settings"
 )
 
 // The server editor's fields, in tab order.
@@ -25,11 +26,11 @@ const (
 // only says whether there is one and what saving will do with it.
 const (
 	secretNone    = "optional: the header's value"
-	secretStored  = "stored — leave empty to keep"
+	SecretStored  = "stored — leave empty to keep"
 	secretRemoved = "will be removed on save"
 )
 
-// serverEditor adds or edits a server (SPEC B1, B2, L2), on top of the
+// Editor adds or edits a server (SPEC B1, B2, L2), on top of the
 // server list. Enter saves and closes; ctrl+t saves and then tests, which
 // needs a name (SPEC B2). Neither activates the server. A failed save shows
 // its one sentence under the form and keeps every field as typed.
@@ -37,10 +38,11 @@ const (
 // The secret is masked as it is typed and never shown back: editing a
 // server that has one shows an empty field that says so. Typing replaces
 // it; ctrl+r removes it on save (and again keeps it).
-type serverEditor struct {
-	common  Common
-	keys    ServerEditorKeyMap
-	servers Servers
+type Editor struct {
+	common  kit.Common
+	keys    EditorKeyMap
+	report  ReportKeyMap
+	servers Backend
 	inputs  []textinput.Model
 	focus   int
 
@@ -51,13 +53,14 @@ type serverEditor struct {
 	err         string
 }
 
-// newServerEditor returns an editor for v; the zero ServerView adds a new
+// newEditor returns an editor for v; the zero ServerView adds a new
 // server.
-func newServerEditor(c Common, s Servers, v ServerView) serverEditor {
+func newEditor(c kit.Common, keys KeyMap, s Backend, v settings.ServerView) Editor {
 	st := c.Styles.Modal
-	e := serverEditor{
+	e := Editor{
 		common:    c,
-		keys:      c.Keys.Editor,
+		keys:      keys.Editor,
+		report:    keys.Report,
 		servers:   s,
 		id:        v.ID,
 		hasSecret: v.HasSecret,
@@ -78,32 +81,32 @@ func newServerEditor(c Common, s Servers, v ServerView) serverEditor {
 }
 
 // Init implements Modal.
-func (e serverEditor) Init() tea.Cmd { return textinput.Blink }
+func (e Editor) Init() tea.Cmd { return textinput.Blink }
 
 // KeyGrace implements Modal: the editor opens on the person's own key.
-func (e serverEditor) KeyGrace() time.Duration { return 0 }
+func (e Editor) KeyGrace() time.Duration { return 0 }
 
 // ShortHelp implements help.KeyMap.
-func (e serverEditor) ShortHelp() []key.Binding {
+func (e Editor) ShortHelp() []key.Binding {
 	k := e.keys
 	return []key.Binding{k.Next, k.Save, k.Test, k.ClearSecret, k.Cancel}
 }
 
 // FullHelp implements help.KeyMap.
-func (e serverEditor) FullHelp() [][]key.Binding {
+func (e Editor) FullHelp() [][]key.Binding {
 	k := e.keys
 	return [][]key.Binding{{k.Next, k.Prev}, {k.Save, k.Test, k.ClearSecret, k.Cancel}}
 }
 
 // boxWidth is the width of the editor's box.
-func (e serverEditor) boxWidth() int { return min(e.common.Width-4, 72) }
+func (e Editor) boxWidth() int { return min(e.common.Width-4, 72) }
 
 // labelWidth is the width of the label column, cursor included.
 const labelWidth = 16
 
 // SetSize implements Modal.
-func (e serverEditor) SetSize(width, height int) kit.Modal {
-	e.common = e.common.sized(width, height)
+func (e Editor) SetSize(width, height int) kit.Modal {
+	e.common = e.common.Sized(width, height)
 	inputs := append([]textinput.Model(nil), e.inputs...)
 	for i := range inputs {
 		// One cell for the space after the label, one for the cursor.
@@ -115,8 +118,8 @@ func (e serverEditor) SetSize(width, height int) kit.Modal {
 
 // input is what the form submits. A typed secret replaces the stored one;
 // an empty field keeps it, unless the person asked to remove it.
-func (e serverEditor) input() ServerInput {
-	in := ServerInput{
+func (e Editor) input() Input {
+	in := Input{
 		ID:         e.id,
 		Name:       strings.TrimSpace(e.inputs[fieldName].Value()),
 		URL:        strings.TrimSpace(e.inputs[fieldURL].Value()),
@@ -133,15 +136,15 @@ func (e serverEditor) input() ServerInput {
 }
 
 // Update implements Modal.
-func (e serverEditor) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
+func (e Editor) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	e, action, cmd := e.handle(msg)
 	e.syncKeys()
 	return e, action, cmd
 }
 
-func (e serverEditor) handle(msg tea.Msg) (serverEditor, kit.Action, tea.Cmd) {
+func (e Editor) handle(msg tea.Msg) (Editor, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case serverSavedMsg:
+	case SavedMsg:
 		if !e.saving {
 			return e, nil, nil
 		}
@@ -182,7 +185,7 @@ func (e serverEditor) handle(msg tea.Msg) (serverEditor, kit.Action, tea.Cmd) {
 // saved applies the answer of SaveServer: an error stays under the form
 // with every field kept; success closes the editor, or opens the test
 // report when the person asked to test.
-func (e serverEditor) saved(msg serverSavedMsg) (serverEditor, kit.Action, tea.Cmd) {
+func (e Editor) saved(msg SavedMsg) (Editor, kit.Action, tea.Cmd) {
 	e.saving = false
 	if msg.err != nil {
 		e.err = kit.Sentence(msg.err)
@@ -196,13 +199,13 @@ func (e serverEditor) saved(msg serverSavedMsg) (serverEditor, kit.Action, tea.C
 	e.inputs = e.withInput(fieldSecret, func(in *textinput.Model) { in.Reset() })
 	e.syncSecret()
 	if msg.test {
-		return e, kit.OpenModal{Modal: newTestReport(e.common, e.servers, msg.view)}, nil
+		return e, kit.OpenModal{Modal: newReport(e.common, e.report, e.servers, msg.view)}, nil
 	}
 	return e, kit.CloseModal{}, nil
 }
 
 // moveFocus moves the cursor d fields on, wrapping around.
-func (e serverEditor) moveFocus(d int) (serverEditor, kit.Action, tea.Cmd) {
+func (e Editor) moveFocus(d int) (Editor, kit.Action, tea.Cmd) {
 	next := (e.focus + d + fieldCount) % fieldCount
 	e.inputs = e.withInput(e.focus, func(in *textinput.Model) { in.Blur() })
 	var cmd tea.Cmd
@@ -213,26 +216,26 @@ func (e serverEditor) moveFocus(d int) (serverEditor, kit.Action, tea.Cmd) {
 
 // withInput returns a copy of the inputs with f applied to input i, so an
 // earlier editor value keeps its own.
-func (e serverEditor) withInput(i int, f func(*textinput.Model)) []textinput.Model {
+func (e Editor) withInput(i int, f func(*textinput.Model)) []textinput.Model {
 	inputs := append([]textinput.Model(nil), e.inputs...)
 	f(&inputs[i])
 	return inputs
 }
 
 // syncSecret sets the secret field's placeholder from the stored state.
-func (e *serverEditor) syncSecret() {
+func (e *Editor) syncSecret() {
 	p := secretNone
 	switch {
 	case e.clearSecret:
 		p = secretRemoved
 	case e.hasSecret:
-		p = secretStored
+		p = SecretStored
 	}
 	e.inputs = e.withInput(fieldSecret, func(in *textinput.Model) { in.Placeholder = p })
 }
 
 // syncKeys enables the bindings that act now. Test needs a name (SPEC B2).
-func (e *serverEditor) syncKeys() {
+func (e *Editor) syncKeys() {
 	k := &e.keys
 	idle := !e.saving
 	k.Next.SetEnabled(idle)
@@ -248,7 +251,7 @@ func (e *serverEditor) syncKeys() {
 }
 
 // View implements Modal.
-func (e serverEditor) View() string {
+func (e Editor) View() string {
 	st := e.common.Styles.Modal
 	inner := kit.InnerWidth(st, e.boxWidth())
 	title := "Add an MCP server"
@@ -278,3 +281,13 @@ func (e serverEditor) View() string {
 	}
 	return kit.ModalBox(st, inner, 0, lines)
 }
+
+// Keys returns the editor's bindings as they stand, each enabled or not by
+// state.
+func (e Editor) Keys() EditorKeyMap { return e.keys }
+
+// Value is what field i (0 name, 1 URL, 2 header name, 3 secret) holds now.
+func (e Editor) Value(i int) string { return e.inputs[i].Value() }
+
+// Size is the area the root last gave the editor.
+func (e Editor) Size() (width, height int) { return e.common.Width, e.common.Height }

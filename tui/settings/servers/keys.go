@@ -1,18 +1,23 @@
-package tui
+package servers
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
 
-// The bindings of Settings and its panes (SPEC L2). Each pane copies its
-// group from Common.Keys and enables bindings by state with SetEnabled, so
-// the help line shows exactly the keys that act now (STYLE habit 3).
+	"vouch/tui/kit"
+)
+
+// The bindings of the MCP Servers page and its modals (SPEC L2). The root
+// hands the page its KeyMap; each pane enables bindings by state with
+// SetEnabled, so the help line shows exactly the keys that act now (STYLE
+// habit 3).
 //
 // Letters are safe on the server list and in the test report, which have no
 // text input. The server editor is a form: its bindings are control keys
 // and tab, and none of them is an editing key of bubbles' textinput. On the
 // tools page, letters go to the filter only after "/".
 
-// ServerListKeyMap is the bindings of the MCP Servers page.
-type ServerListKeyMap struct {
+// ListKeyMap is the bindings of the MCP Servers page.
+type ListKeyMap struct {
 	Up      key.Binding
 	Down    key.Binding
 	Add     key.Binding
@@ -26,9 +31,9 @@ type ServerListKeyMap struct {
 	Skills key.Binding
 }
 
-// DefaultServerListKeyMap returns the MCP Servers page's default bindings.
-func DefaultServerListKeyMap() ServerListKeyMap {
-	return ServerListKeyMap{
+// DefaultListKeyMap returns the MCP Servers page's default bindings.
+func DefaultListKeyMap() ListKeyMap {
+	return ListKeyMap{
 		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		Add:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
@@ -42,8 +47,8 @@ func DefaultServerListKeyMap() ServerListKeyMap {
 	}
 }
 
-// ServerEditorKeyMap is the server editor's bindings.
-type ServerEditorKeyMap struct {
+// EditorKeyMap is the server editor's bindings.
+type EditorKeyMap struct {
 	Next        key.Binding
 	Prev        key.Binding
 	Save        key.Binding
@@ -52,9 +57,9 @@ type ServerEditorKeyMap struct {
 	Cancel      key.Binding
 }
 
-// DefaultServerEditorKeyMap returns the server editor's default bindings.
-func DefaultServerEditorKeyMap() ServerEditorKeyMap {
-	return ServerEditorKeyMap{
+// DefaultEditorKeyMap returns the server editor's default bindings.
+func DefaultEditorKeyMap() EditorKeyMap {
+	return EditorKeyMap{
 		Next:        key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab", "next")),
 		Prev:        key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "previous")),
 		Save:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "save")),
@@ -64,45 +69,38 @@ func DefaultServerEditorKeyMap() ServerEditorKeyMap {
 	}
 }
 
-// TestReportKeyMap is the connection test report's bindings.
-type TestReportKeyMap struct {
+// ReportKeyMap is the connection test report's bindings.
+type ReportKeyMap struct {
 	Activate key.Binding // only after a test that connected (SPEC B2)
 	Retest   key.Binding
 	Close    key.Binding // also abandons a running test
 }
 
-// DefaultTestReportKeyMap returns the test report's default bindings.
-func DefaultTestReportKeyMap() TestReportKeyMap {
-	return TestReportKeyMap{
+// DefaultReportKeyMap returns the test report's default bindings.
+func DefaultReportKeyMap() ReportKeyMap {
+	return ReportKeyMap{
 		Activate: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "activate"), key.WithDisabled()),
 		Retest:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "test again"), key.WithDisabled()),
 		Close:    key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
 	}
 }
 
-// ToolsKeyMap is the bindings of the Tools page. Moving uses no letters,
-// so that it works the same while typing a filter.
-type ToolsKeyMap struct {
-	Up          key.Binding
-	Down        key.Binding
-	Toggle      key.Binding // on or off for this conversation
-	Filter      key.Binding // start filtering
-	DoneFilter  key.Binding // stop typing, keep the filter
-	ClearFilter key.Binding
-	Refresh     key.Binding
-	Close       key.Binding
+// KeyMap is every binding of the MCP Servers page and the modals it opens:
+// the list, the server editor, the test report and the remove
+// confirmation.
+type KeyMap struct {
+	List    ListKeyMap
+	Editor  EditorKeyMap
+	Report  ReportKeyMap
+	Confirm kit.ConfirmKeyMap
 }
 
-// DefaultToolsKeyMap returns the Tools page's default bindings.
-func DefaultToolsKeyMap() ToolsKeyMap {
-	return ToolsKeyMap{
-		Up:          key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
-		Down:        key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
-		Toggle:      key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "on/off")),
-		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		DoneFilter:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done"), key.WithDisabled()),
-		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"), key.WithDisabled()),
-		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		Close:       key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
+// DefaultKeyMap returns the default bindings of the MCP Servers page.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		List:    DefaultListKeyMap(),
+		Editor:  DefaultEditorKeyMap(),
+		Report:  DefaultReportKeyMap(),
+		Confirm: kit.DefaultConfirmKeyMap(),
 	}
 }

@@ -1,4 +1,4 @@
-package tui
+package servers
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 	"vouch/tui/settings"
 )
 
-// serverList is the MCP Servers page of Settings › Tools & Workflows (SPEC
+// List is the MCP Servers page of Settings › Tools & Workflows (SPEC
 // B, L2): every configured server with its endpoint host, status, tool
 // count, when its catalog was fetched and its last error. From here the
 // person adds, edits, tests, activates or deactivates and removes servers.
@@ -22,33 +22,39 @@ import (
 // tools before the person has seen the test connect): the activate key on
 // an inactive server runs a test, and the report offers "activate" once it
 // connected. Deactivation acts at once.
-type serverList struct {
+type List struct {
 	kit.PageFrame
 	kit.Loads
-	common  Common
-	keys    ServerListKeyMap
-	servers Servers
+	common  kit.Common
+	keys    ListKeyMap
+	all     KeyMap
+	servers Backend
+	// skills opens a server's skills (SPEC I1); nil when the backend
+	// serves none, and then the key is off.
+	skills func(settings.ServerView) kit.Modal
 
-	list kit.ListCursor[ServerView]
+	list kit.ListCursor[settings.ServerView]
 }
 
-// newServerList returns the page; it loads when first focused.
-func newServerList(c Common, s Servers) serverList {
-	l := serverList{common: c, keys: c.Keys.Servers, servers: s}
+// New returns the page over s (nil: it says MCP servers are not
+// available); it loads when first focused. skills, when not nil, opens the
+// skills an active server serves, on the Skills key.
+func New(c kit.Common, keys KeyMap, s Backend, skills func(settings.ServerView) kit.Modal) List {
+	l := List{common: c, keys: keys.List, all: keys, servers: s, skills: skills}
 	l.syncKeys()
 	return l
 }
 
-func (l serverList) Title() string { return "MCP Servers" }
+func (l List) Title() string { return "MCP Servers" }
 
 // ShortHelp implements help.KeyMap.
-func (l serverList) ShortHelp() []key.Binding {
+func (l List) ShortHelp() []key.Binding {
 	k := l.keys
 	return []key.Binding{k.Add, k.Edit, k.Test, k.Toggle, k.Skills, k.Remove, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
-func (l serverList) FullHelp() [][]key.Binding {
+func (l List) FullHelp() [][]key.Binding {
 	k := l.keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Refresh, k.Close},
@@ -56,55 +62,55 @@ func (l serverList) FullHelp() [][]key.Binding {
 	}
 }
 
-func (l serverList) SetSize(width, height int) settings.Page {
+func (l List) SetSize(width, height int) settings.Page {
 	l.Resize(width, height)
 	return l
 }
 
 // focus shows the page and reloads the list: whatever changed it (an
 // editor, a test, another page) is reflected when it is seen.
-func (l serverList) Focus() (settings.Page, tea.Cmd) {
+func (l List) Focus() (settings.Page, tea.Cmd) {
 	l.Active = true
 	var cmd tea.Cmd
 	l, cmd = l.reload()
 	return l, cmd
 }
 
-func (l serverList) Blur() settings.Page {
+func (l List) Blur() settings.Page {
 	l.Active = false
 	return l
 }
 
 // reload asks for the list again; the current one stays on screen.
-func (l serverList) reload() (serverList, tea.Cmd) {
+func (l List) reload() (List, tea.Cmd) {
 	if l.servers == nil {
 		return l, nil
 	}
 	return l, listServers(l.servers, l.Begin())
 }
 
-func (l serverList) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
+func (l List) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
 	l, action, cmd := l.handle(msg)
 	l.syncKeys()
 	return l, action, cmd
 }
 
-func (l serverList) handle(msg tea.Msg) (serverList, kit.Action, tea.Cmd) {
+func (l List) handle(msg tea.Msg) (List, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case serversMsg:
+	case ListedMsg:
 		if l.Settle(msg.seq, msg.err) {
-			l.list.Set(msg.servers, func(a, b ServerView) bool { return a.ID == b.ID })
+			l.list.Set(msg.servers, func(a, b settings.ServerView) bool { return a.ID == b.ID })
 		}
 		return l, nil, nil
-	case serverActiveMsg:
+	case ActiveMsg:
 		verb := "Activated "
 		if !msg.active {
 			verb = "Deactivated "
 		}
 		return l.outcome(msg.err, verb+msg.name+".")
-	case serverRemovedMsg:
+	case RemovedMsg:
 		return l.outcome(msg.err, "Removed "+msg.name+".")
-	case serverSavedMsg:
+	case SavedMsg:
 		// The editor closed before its save finished.
 		return l.outcome(msg.err, "Saved "+msg.view.Name+".")
 	case tea.KeyMsg:
@@ -114,13 +120,13 @@ func (l serverList) handle(msg tea.Msg) (serverList, kit.Action, tea.Cmd) {
 }
 
 // outcome reports what a Cmd did, in one sentence, and reloads.
-func (l serverList) outcome(err error, done string) (serverList, kit.Action, tea.Cmd) {
+func (l List) outcome(err error, done string) (List, kit.Action, tea.Cmd) {
 	l.Report(err, done)
 	l, cmd := l.reload()
 	return l, nil, cmd
 }
 
-func (l serverList) key(msg tea.KeyMsg) (serverList, kit.Action, tea.Cmd) {
+func (l List) key(msg tea.KeyMsg) (List, kit.Action, tea.Cmd) {
 	k := l.keys
 	cur, ok := l.list.Selected()
 	switch {
@@ -136,35 +142,35 @@ func (l serverList) key(msg tea.KeyMsg) (serverList, kit.Action, tea.Cmd) {
 		l, cmd = l.reload()
 		return l, nil, cmd
 	case key.Matches(msg, k.Add):
-		return l, kit.OpenModal{Modal: newServerEditor(l.common, l.servers, ServerView{})}, nil
+		return l, kit.OpenModal{Modal: newEditor(l.common, l.all, l.servers, settings.ServerView{})}, nil
 	case !ok:
 		return l, nil, nil
 	case key.Matches(msg, k.Edit):
-		return l, kit.OpenModal{Modal: newServerEditor(l.common, l.servers, cur)}, nil
+		return l, kit.OpenModal{Modal: newEditor(l.common, l.all, l.servers, cur)}, nil
 	case key.Matches(msg, k.Test):
-		return l, kit.OpenModal{Modal: newTestReport(l.common, l.servers, cur)}, nil
+		return l, kit.OpenModal{Modal: newReport(l.common, l.all.Report, l.servers, cur)}, nil
 	case key.Matches(msg, k.Toggle):
 		if !cur.Active {
 			// Test, then activate from the report (SPEC B2).
-			return l, kit.OpenModal{Modal: newTestReport(l.common, l.servers, cur)}, nil
+			return l, kit.OpenModal{Modal: newReport(l.common, l.all.Report, l.servers, cur)}, nil
 		}
 		l.Err, l.Notice = "", "Deactivating "+cur.Name+"…"
 		return l, nil, setServerActive(l.servers, cur.ID, cur.Name, false)
 	case key.Matches(msg, k.Skills):
-		if ss, ok := l.servers.(ServerSkills); ok {
-			return l, kit.OpenModal{Modal: newServerSkillsPane(l.common, ss, cur)}, nil
+		if l.skills != nil {
+			return l, kit.OpenModal{Modal: l.skills(cur)}, nil
 		}
 	case key.Matches(msg, k.Remove):
 		body := fmt.Sprintf("Remove %s? Its configuration, cached tools and stored secret are deleted; this cannot be undone.",
 			safetext.Line(cur.Name, 40))
-		c := kit.NewConfirm(l.common.Common, l.common.Keys.Confirm, "Remove server", body, "Remove", removeServer(l.servers, cur.ID, cur.Name))
+		c := kit.NewConfirm(l.common, l.all.Confirm, "Remove server", body, "Remove", removeServer(l.servers, cur.ID, cur.Name))
 		return l, kit.OpenModal{Modal: c}, nil
 	}
 	return l, nil, nil
 }
 
 // syncKeys enables the bindings that act now.
-func (l *serverList) syncKeys() {
+func (l *List) syncKeys() {
 	k := &l.keys
 	avail := l.servers != nil
 	cur, sel := l.list.Selected()
@@ -182,8 +188,7 @@ func (l *serverList) syncKeys() {
 		k.Toggle.SetHelp(k.Toggle.Help().Key, "activate")
 	}
 	k.Remove.SetEnabled(sel)
-	_, skills := l.servers.(ServerSkills)
-	k.Skills.SetEnabled(sel && skills && cur.Active)
+	k.Skills.SetEnabled(sel && l.skills != nil && cur.Active)
 }
 
 // Column widths of the list; name and host share what is left.
@@ -192,13 +197,13 @@ const (
 	fetchedColWidth = 8 // "59m ago"
 )
 
-func (l serverList) View() string {
+func (l List) View() string {
 	st := l.common.Styles.Modal
 	w := l.Width
 	if l.servers == nil {
 		return st.Detail.Render("MCP servers are not available here.")
 	}
-	rest := max(w-2-statusWidth-toolsColWidth-fetchedColWidth-4, 10)
+	rest := max(w-2-settings.StatusWidth-toolsColWidth-fetchedColWidth-4, 10)
 	nameW := rest * 9 / 20
 	hostW := rest - nameW - 1
 
@@ -230,7 +235,7 @@ func (l serverList) View() string {
 		return strings.Join(append(lines, "", foot), "\n")
 	}
 
-	header := "  " + kit.Pad("Name", nameW) + " " + kit.Pad("Endpoint", hostW) + " " + kit.Pad("Status", statusWidth) + " " +
+	header := "  " + kit.Pad("Name", nameW) + " " + kit.Pad("Endpoint", hostW) + " " + kit.Pad("Status", settings.StatusWidth) + " " +
 		kit.PadLeft("Tools", toolsColWidth) + " " + kit.PadLeft("Fetched", fetchedColWidth)
 	blocks := make([][]string, len(l.list.Items))
 	for i, v := range l.list.Items {
@@ -246,7 +251,7 @@ func (l serverList) View() string {
 
 // rows renders one server: its row, its details when selected, and its
 // last error.
-func (l serverList) rows(v ServerView, selected bool, nameW, hostW int) []string {
+func (l List) rows(v settings.ServerView, selected bool, nameW, hostW int) []string {
 	st := l.common.Styles.Modal
 	w := l.Width
 	name := safetext.Line(v.Name, nameW)
@@ -265,7 +270,7 @@ func (l serverList) rows(v ServerView, selected bool, nameW, hostW int) []string
 	}
 	row := cursor + nameCell + " " +
 		st.Detail.Render(kit.Pad(endpointHost(v.URL, hostW), hostW)) + " " +
-		kit.Pad(statusBadge(st, serverStatus(v)), statusWidth) + " " +
+		kit.Pad(settings.StatusBadge(st, settings.StatusOf(v)), settings.StatusWidth) + " " +
 		st.Item.Render(kit.PadLeft(safetext.Line(tools, toolsColWidth), toolsColWidth)) + " " +
 		st.Detail.Render(kit.PadLeft(kit.Ago(l.common.Now(), v.FetchedAt), fetchedColWidth))
 	out := []string{row}

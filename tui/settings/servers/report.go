@@ -1,4 +1,4 @@
-package tui
+package servers
 
 import (
 	"context"
@@ -12,9 +12,10 @@ import (
 
 	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/settings"
 )
 
-// testReport runs a connection test of one saved server and shows what it
+// Report runs a connection test of one saved server and shows what it
 // found (SPEC B2, B3): protocol version, server name and version,
 // capabilities, the summary, the valid tools and the rejected ones with
 // their reasons, and how long it took — or the one sentence of why it
@@ -24,11 +25,11 @@ import (
 // and only for a server that is not active yet: the person has seen the
 // report before anything registers. While the test runs, esc abandons it
 // by cancelling its context, which the report keeps (like a chat run).
-type testReport struct {
-	common  Common
-	keys    TestReportKeyMap
-	servers Servers
-	server  ServerView
+type Report struct {
+	common  kit.Common
+	keys    ReportKeyMap
+	servers Backend
+	server  settings.ServerView
 	spin    spinner.Model
 
 	run   *testRun // the test in flight, nil when none
@@ -43,11 +44,11 @@ type testReport struct {
 	activateErr string
 }
 
-// newTestReport returns a report whose Init starts testing v.
-func newTestReport(c Common, s Servers, v ServerView) testReport {
-	r := testReport{
+// newReport returns a report whose Init starts testing v.
+func newReport(c kit.Common, keys ReportKeyMap, s Backend, v settings.ServerView) Report {
+	r := Report{
 		common:  c,
-		keys:    c.Keys.Report,
+		keys:    keys,
 		servers: s,
 		server:  v,
 		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.Styles.Modal.Prompt)),
@@ -58,7 +59,7 @@ func newTestReport(c Common, s Servers, v ServerView) testReport {
 }
 
 // test starts a test run with a context of its own.
-func (r testReport) test() (testReport, tea.Cmd) {
+func (r Report) test() (Report, tea.Cmd) {
 	ctx, cancel := context.WithCancel(context.Background())
 	r.run = &testRun{cancel: cancel}
 	r.done, r.err, r.report = false, "", TestView{}
@@ -67,39 +68,39 @@ func (r testReport) test() (testReport, tea.Cmd) {
 }
 
 // Init implements Modal.
-func (r testReport) Init() tea.Cmd { return r.start }
+func (r Report) Init() tea.Cmd { return r.start }
 
 // KeyGrace implements Modal: the report opens on the person's own key, and
 // activate is disabled until the answer is on screen.
-func (r testReport) KeyGrace() time.Duration { return 0 }
+func (r Report) KeyGrace() time.Duration { return 0 }
 
 // ShortHelp implements help.KeyMap.
-func (r testReport) ShortHelp() []key.Binding {
+func (r Report) ShortHelp() []key.Binding {
 	return []key.Binding{r.keys.Activate, r.keys.Retest, r.keys.Close}
 }
 
 // FullHelp implements help.KeyMap.
-func (r testReport) FullHelp() [][]key.Binding { return [][]key.Binding{r.ShortHelp()} }
+func (r Report) FullHelp() [][]key.Binding { return [][]key.Binding{r.ShortHelp()} }
 
 // SetSize implements Modal.
-func (r testReport) SetSize(width, height int) kit.Modal {
-	r.common = r.common.sized(width, height)
+func (r Report) SetSize(width, height int) kit.Modal {
+	r.common = r.common.Sized(width, height)
 	return r
 }
 
 // connected reports whether the last test finished and connected.
-func (r testReport) connected() bool { return r.done && r.err == "" }
+func (r Report) connected() bool { return r.done && r.err == "" }
 
 // Update implements Modal.
-func (r testReport) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
+func (r Report) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	r, action, cmd := r.handle(msg)
 	r.syncKeys()
 	return r, action, cmd
 }
 
-func (r testReport) handle(msg tea.Msg) (testReport, kit.Action, tea.Cmd) {
+func (r Report) handle(msg tea.Msg) (Report, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case serverTestedMsg:
+	case TestedMsg:
 		if msg.run != r.run {
 			return r, nil, nil // an abandoned test
 		}
@@ -111,7 +112,7 @@ func (r testReport) handle(msg tea.Msg) (testReport, kit.Action, tea.Cmd) {
 			r.report = msg.report
 		}
 		return r, nil, nil
-	case serverActiveMsg:
+	case ActiveMsg:
 		if !r.activating || msg.id != r.server.ID {
 			return r, nil, nil
 		}
@@ -151,7 +152,7 @@ func (r testReport) handle(msg tea.Msg) (testReport, kit.Action, tea.Cmd) {
 
 // syncKeys enables activate only after a test that connected, for a server
 // that is not active (SPEC B2).
-func (r *testReport) syncKeys() {
+func (r *Report) syncKeys() {
 	running := r.run != nil
 	r.keys.Activate.SetEnabled(r.connected() && !r.server.Active && !r.activating)
 	r.keys.Retest.SetEnabled(!running && !r.activating)
@@ -162,10 +163,10 @@ func (r *testReport) syncKeys() {
 	}
 }
 
-func (r testReport) boxWidth() int { return min(r.common.Width-4, 76) }
+func (r Report) boxWidth() int { return min(r.common.Width-4, 76) }
 
 // View implements Modal.
-func (r testReport) View() string {
+func (r Report) View() string {
 	st := r.common.Styles.Modal
 	w := kit.InnerWidth(st, r.boxWidth())
 	lines := []string{
@@ -189,7 +190,7 @@ func (r testReport) View() string {
 const reportField = 14
 
 // reportLines renders a test that connected, and what activation would do.
-func (r testReport) reportLines(w int) []string {
+func (r Report) reportLines(w int) []string {
 	st := r.common.Styles.Modal
 	t := r.report
 	field := func(label, value string) string {
@@ -256,3 +257,10 @@ func elapsed(d time.Duration) string {
 	}
 	return fmt.Sprintf("%.1fs", d.Seconds())
 }
+
+// Keys returns the report's bindings as they stand, each enabled or not by
+// state.
+func (r Report) Keys() ReportKeyMap { return r.keys }
+
+// Server is the server under test.
+func (r Report) Server() settings.ServerView { return r.server }

@@ -1,4 +1,4 @@
-package tui
+package tools
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 	"vouch/tui/settings"
 )
 
-// toolsPage is the Tools page of Settings › Tools & Workflows: every cached
+// Page is the Tools page of Settings › Tools & Workflows: every cached
 // tool, grouped by server, switched on or off for this conversation (issue
 // 3). A row shows the switch, the tool's name, title and the first line of
 // its description, and says when the tool cannot run now. The focused row
@@ -29,64 +29,61 @@ import (
 // A switch is flipped only when SetToolEnabled has answered: until then the
 // row shows it pending, and a failure leaves it as it was, with the error.
 //
-// The same page, over another toolSource, is the per-profile tool selection
+// The same page, over another Source, is the per-profile tool selection
 // pane (profile_tools.go): there a switch edits the profile's allowlist.
-type toolsPage struct {
+type Page struct {
 	kit.PageFrame
 	kit.Loads
-	common Common
-	keys   ToolsKeyMap
-	src    toolSource
+	common kit.Common
+	keys   KeyMap
+	src    Source
 
 	filter    textinput.Model
 	filtering bool
 
-	tools   []ToolView
-	order   []ServerView // servers, in ListServers order
-	visible []int        // indexes into tools that pass the filter, in display order
-	cursor  int          // index into visible
+	tools   []settings.ToolView
+	order   []settings.ServerView // servers, in ListServers order
+	visible []int                 // indexes into tools that pass the filter, in display order
+	cursor  int                   // index into visible
 	pending map[string]bool
 }
 
-// toolSource is whose tool selection the tools page shows and switches:
-// the conversation's, through Servers, or a profile's allowlist, through
-// Profiles. Its Cmds answer with toolsMsg and toolToggledMsg of its scope.
-type toolSource struct {
-	// scope tells this source's results from another's ("" : the
+// Source is whose tool selection the tools page shows and switches:
+// the conversation's, through a Catalog, or a profile's allowlist, through
+// the profiles page's backend. Its Cmds answer with ListedMsg and
+// ToggledMsg of its Scope.
+type Source struct {
+	// Scope tells this source's results from another's ("" : the
 	// conversation).
-	scope string
-	// load lists the tools (nil: nothing backs the page, and it says
-	// missing); set switches one.
-	load    func(seq int) tea.Cmd
-	set     func(identity string, on bool) tea.Cmd
-	missing string
-	// on says what a switch that is on means, e.g. "on for this
-	// conversation"; off what one that is off means.
-	on, off string
+	Scope string
+	// Load lists the tools (nil: nothing backs the page, and it says
+	// Missing); Set switches one.
+	Load    func(seq int) tea.Cmd
+	Set     func(identity string, on bool) tea.Cmd
+	Missing string
+	// On says what a switch that is on means, e.g. "on for this
+	// conversation"; Off what one that is off means.
+	On, Off string
 }
 
-// conversationTools is the conversation's tool selection through s.
-func conversationTools(s Servers) toolSource {
-	src := toolSource{
-		missing: "MCP servers are not available here, so there are no tools to show.",
-		on:      "on for this conversation",
-		off:     "off for this conversation",
+// Conversation is the conversation's tool selection through s (nil: the
+// page says MCP servers are not available).
+func Conversation(s Catalog) Source {
+	src := Source{
+		Missing: "MCP servers are not available here, so there are no tools to show.",
+		On:      "on for this conversation",
+		Off:     "off for this conversation",
 	}
 	if s != nil {
-		src.load = func(seq int) tea.Cmd { return loadTools(s, seq) }
-		src.set = func(id string, on bool) tea.Cmd { return setToolEnabled(s, id, on) }
+		src.Load = func(seq int) tea.Cmd { return loadTools(s, seq) }
+		src.Set = func(id string, on bool) tea.Cmd { return setToolEnabled(s, id, on) }
 	}
 	return src
 }
 
-// newToolsPage returns the conversation's Tools page; it loads when
-// focused.
-func newToolsPage(c Common, s Servers) toolsPage {
-	return newToolSelection(c, conversationTools(s))
-}
-
-// newToolSelection returns the tools page over src.
-func newToolSelection(c Common, src toolSource) toolsPage {
+// New returns the tools page over src; it loads when focused. Over
+// Conversation it is the Tools page of Settings.
+func New(c kit.Common, keys KeyMap, src Source) Page {
 	st := c.Styles.Modal
 	f := textinput.New()
 	f.Prompt = "/ "
@@ -94,15 +91,15 @@ func newToolSelection(c Common, src toolSource) toolsPage {
 	f.PromptStyle = st.Prompt
 	f.TextStyle = st.Item
 	f.PlaceholderStyle = st.Detail
-	p := toolsPage{common: c, keys: c.Keys.Tools, src: src, filter: f}
+	p := Page{common: c, keys: keys, src: src, filter: f}
 	p.syncKeys()
 	return p
 }
 
-func (p toolsPage) Title() string { return "Tools" }
+func (p Page) Title() string { return "Tools" }
 
 // ShortHelp implements help.KeyMap.
-func (p toolsPage) ShortHelp() []key.Binding {
+func (p Page) ShortHelp() []key.Binding {
 	k := p.keys
 	if p.filtering {
 		return []key.Binding{k.Up, k.Down, k.DoneFilter, k.ClearFilter}
@@ -111,19 +108,19 @@ func (p toolsPage) ShortHelp() []key.Binding {
 }
 
 // FullHelp implements help.KeyMap.
-func (p toolsPage) FullHelp() [][]key.Binding {
+func (p Page) FullHelp() [][]key.Binding {
 	k := p.keys
 	return [][]key.Binding{{k.Up, k.Down, k.Toggle, k.Refresh}, {k.Filter, k.DoneFilter, k.ClearFilter, k.Close}}
 }
 
-func (p toolsPage) SetSize(width, height int) settings.Page {
+func (p Page) SetSize(width, height int) settings.Page {
 	p.Resize(width, height)
 	p.filter.Width = max(width-4, 10)
 	return p
 }
 
 // focus shows the page and reloads the tools.
-func (p toolsPage) Focus() (settings.Page, tea.Cmd) {
+func (p Page) Focus() (settings.Page, tea.Cmd) {
 	p.Active = true
 	var cmd tea.Cmd
 	p, cmd = p.reload()
@@ -131,34 +128,34 @@ func (p toolsPage) Focus() (settings.Page, tea.Cmd) {
 }
 
 // reload asks for the tools again; the current ones stay on screen.
-func (p toolsPage) reload() (toolsPage, tea.Cmd) {
-	if p.src.load == nil {
+func (p Page) reload() (Page, tea.Cmd) {
+	if p.src.Load == nil {
 		return p, nil
 	}
-	return p, p.src.load(p.Begin())
+	return p, p.src.Load(p.Begin())
 }
 
-func (p toolsPage) Blur() settings.Page {
+func (p Page) Blur() settings.Page {
 	p.Active = false
 	p.filtering = false
 	p.filter.Blur()
 	return p
 }
 
-func (p toolsPage) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
+func (p Page) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
 	p.syncKeys()
 	return p, action, cmd
 }
 
-func (p toolsPage) handle(msg tea.Msg) (toolsPage, kit.Action, tea.Cmd) {
+func (p Page) handle(msg tea.Msg) (Page, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case toolsMsg:
-		if msg.scope != p.src.scope || !p.Settle(msg.seq, msg.err) {
+	case ListedMsg:
+		if msg.Scope != p.src.Scope || !p.Settle(msg.Seq, msg.Err) {
 			return p, nil, nil
 		}
 		cur, had := p.selected()
-		p.tools, p.order = msg.tools, msg.servers
+		p.tools, p.order = msg.Tools, msg.Servers
 		p.refilter()
 		for i, ti := range p.visible {
 			if had && p.tools[ti].Identity == cur.Identity {
@@ -166,7 +163,7 @@ func (p toolsPage) handle(msg tea.Msg) (toolsPage, kit.Action, tea.Cmd) {
 			}
 		}
 		return p, nil, nil
-	case toolToggledMsg:
+	case ToggledMsg:
 		return p.toggled(msg), nil, nil
 	case tea.KeyMsg:
 		return p.key(msg)
@@ -181,24 +178,24 @@ func (p toolsPage) handle(msg tea.Msg) (toolsPage, kit.Action, tea.Cmd) {
 
 // toggled applies SetToolEnabled's answer: the switch moves only on
 // success.
-func (p toolsPage) toggled(msg toolToggledMsg) toolsPage {
-	if msg.scope != p.src.scope || !p.pending[msg.identity] {
+func (p Page) toggled(msg ToggledMsg) Page {
+	if msg.Scope != p.src.Scope || !p.pending[msg.Identity] {
 		return p
 	}
 	p.pending = maps.Clone(p.pending)
-	delete(p.pending, msg.identity)
-	if msg.err != nil {
-		p.Report(msg.err, "")
+	delete(p.pending, msg.Identity)
+	if msg.Err != nil {
+		p.Report(msg.Err, "")
 		return p
 	}
 	p.Report(nil, "")
-	tools := append([]ToolView(nil), p.tools...)
+	tools := append([]settings.ToolView(nil), p.tools...)
 	for i := range tools {
-		if tools[i].Identity == msg.identity {
-			tools[i].Enabled = msg.enabled
-			state := p.src.off
-			if msg.enabled {
-				state = p.src.on
+		if tools[i].Identity == msg.Identity {
+			tools[i].Enabled = msg.Enabled
+			state := p.src.Off
+			if msg.Enabled {
+				state = p.src.On
 			}
 			p.Notice = fmt.Sprintf("%s is %s.", safetext.Line(tools[i].Name, 32), state)
 		}
@@ -207,7 +204,7 @@ func (p toolsPage) toggled(msg toolToggledMsg) toolsPage {
 	return p
 }
 
-func (p toolsPage) key(msg tea.KeyMsg) (toolsPage, kit.Action, tea.Cmd) {
+func (p Page) key(msg tea.KeyMsg) (Page, kit.Action, tea.Cmd) {
 	k := p.keys
 	switch {
 	case key.Matches(msg, k.Up):
@@ -255,22 +252,22 @@ func (p toolsPage) key(msg tea.KeyMsg) (toolsPage, kit.Action, tea.Cmd) {
 		}
 		p.pending[t.Identity] = true
 		p.Notice = ""
-		return p, nil, p.src.set(t.Identity, !t.Enabled)
+		return p, nil, p.src.Set(t.Identity, !t.Enabled)
 	}
 	return p, nil, nil
 }
 
 // selected returns the tool under the cursor.
-func (p toolsPage) selected() (ToolView, bool) {
+func (p Page) selected() (settings.ToolView, bool) {
 	if p.cursor < 0 || p.cursor >= len(p.visible) {
-		return ToolView{}, false
+		return settings.ToolView{}, false
 	}
 	return p.tools[p.visible[p.cursor]], true
 }
 
 // refilter recomputes the visible tools, grouped in server order: servers
 // as ListServers ordered them, then any server only the tools name.
-func (p *toolsPage) refilter() {
+func (p *Page) refilter() {
 	q := strings.ToLower(strings.TrimSpace(p.filter.Value()))
 	rank := make(map[string]int, len(p.order))
 	for i, s := range p.order {
@@ -298,19 +295,19 @@ func (p *toolsPage) refilter() {
 }
 
 // server returns the view of the server with id, if listed.
-func (p toolsPage) server(id string) (ServerView, bool) {
+func (p Page) server(id string) (settings.ServerView, bool) {
 	for _, s := range p.order {
 		if s.ID == id {
 			return s, true
 		}
 	}
-	return ServerView{}, false
+	return settings.ServerView{}, false
 }
 
 // syncKeys enables the bindings that act now.
-func (p *toolsPage) syncKeys() {
+func (p *Page) syncKeys() {
 	k := &p.keys
-	avail := p.src.load != nil
+	avail := p.src.Load != nil
 	_, sel := p.selected()
 	filtered := p.filtering || p.filter.Value() != ""
 	k.Up.SetEnabled(len(p.visible) > 1)
@@ -326,11 +323,11 @@ func (p *toolsPage) syncKeys() {
 // toolMarkWidth is the cursor and the switch, "› [x] ".
 const toolMarkWidth = 6
 
-func (p toolsPage) View() string {
+func (p Page) View() string {
 	st := p.common.Styles.Modal
 	w := p.Width
-	if p.src.load == nil {
-		return st.Detail.Render(p.src.missing)
+	if p.src.Load == nil {
+		return st.Detail.Render(p.src.Missing)
 	}
 	on := 0
 	for _, t := range p.tools {
@@ -338,7 +335,7 @@ func (p toolsPage) View() string {
 			on++
 		}
 	}
-	top := st.Detail.Render(fmt.Sprintf("%s filter · %d tools, %d %s", p.keys.Filter.Help().Key, len(p.tools), on, p.src.on))
+	top := st.Detail.Render(fmt.Sprintf("%s filter · %d tools, %d %s", p.keys.Filter.Help().Key, len(p.tools), on, p.src.On))
 	if p.filtering || p.filter.Value() != "" {
 		top = p.filter.View()
 	}
@@ -376,7 +373,7 @@ func (p toolsPage) View() string {
 
 // rows renders the visible tools under their servers' headers, and returns
 // the index of the focused tool's line.
-func (p toolsPage) rows(w int) ([]string, int) {
+func (p Page) rows(w int) ([]string, int) {
 	st := p.common.Styles.Modal
 	nameW := 8
 	for _, ti := range p.visible {
@@ -396,7 +393,7 @@ func (p toolsPage) rows(w int) ([]string, int) {
 			}
 			header := st.Group.Render(safetext.Line(name, w/2))
 			if known {
-				header += "  " + statusBadge(st, serverStatus(srv))
+				header += "  " + settings.StatusBadge(st, settings.StatusOf(srv))
 			}
 			lines = append(lines, header)
 		}
@@ -414,7 +411,7 @@ func (p toolsPage) rows(w int) ([]string, int) {
 
 // row renders one tool: cursor, switch, name, title and description, and
 // why it cannot run now when it cannot.
-func (p toolsPage) row(t ToolView, srv ServerView, known, focused bool, nameW, w int) string {
+func (p Page) row(t settings.ToolView, srv settings.ServerView, known, focused bool, nameW, w int) string {
 	st := p.common.Styles.Modal
 	cursor := "  "
 	if focused {
@@ -431,7 +428,7 @@ func (p toolsPage) row(t ToolView, srv ServerView, known, focused bool, nameW, w
 	if !t.Executable {
 		why := "unavailable"
 		if known {
-			why = "unavailable: server " + string(serverStatus(srv))
+			why = "unavailable: server " + string(settings.StatusOf(srv))
 			if !srv.Active {
 				why = "unavailable: server inactive"
 			}
@@ -462,7 +459,7 @@ func (p toolsPage) row(t ToolView, srv ServerView, known, focused bool, nameW, w
 
 // claims renders the server's annotations of t under an explicit label:
 // they are what the server says, unverified (SPEC D2).
-func (p toolsPage) claims(t ToolView, w int) []string {
+func (p Page) claims(t settings.ToolView, w int) []string {
 	st := p.common.Styles.Modal
 	indent := strings.Repeat(" ", toolMarkWidth)
 	label := "server claims (unverified): "
@@ -484,3 +481,41 @@ func (p toolsPage) claims(t ToolView, w int) []string {
 	}
 	return lines
 }
+
+// NewShown returns the page over src shown at once, its first load
+// (number 1) under way: the host starts it with src.Load(1). A modal that
+// is nothing but the list, such as the profile's tool selection, uses it.
+func NewShown(c kit.Common, keys KeyMap, src Source) Page {
+	p := New(c, keys, src)
+	p.Active = true
+	if src.Load != nil {
+		p.Seq, p.Loading = 1, true
+	}
+	p.syncKeys()
+	return p
+}
+
+// Filter is the filter as typed.
+func (p Page) Filter() string { return p.filter.Value() }
+
+// Tools returns every tool listed, in the order the backend gave them.
+func (p Page) Tools() []settings.ToolView { return append([]settings.ToolView(nil), p.tools...) }
+
+// Visible returns the tools that pass the filter, in display order.
+func (p Page) Visible() []settings.ToolView {
+	out := make([]settings.ToolView, 0, len(p.visible))
+	for _, i := range p.visible {
+		out = append(out, p.tools[i])
+	}
+	return out
+}
+
+// Pending reports whether the switch of the tool identity waits for the
+// backend's answer.
+func (p Page) Pending(identity string) bool { return p.pending[identity] }
+
+// PendingCount is how many switches wait for the backend's answer.
+func (p Page) PendingCount() int { return len(p.pending) }
+
+// Selected returns the tool under the cursor.
+func (p Page) Selected() (settings.ToolView, bool) { return p.selected() }
