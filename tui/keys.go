@@ -4,6 +4,7 @@ import (
 	"vouch/tui/kit"
 	"vouch/tui/settings"
 	"vouch/tui/settings/servers"
+	"vouch/tui/settings/serverskills"
 	"vouch/tui/settings/tools"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -29,8 +30,8 @@ type KeyMap struct {
 	Skills   SkillsKeyMaps
 	// ServerSkills and SkillApproval: a server's skills and the approval
 	// preview of one (SPEC I1-I6).
-	ServerSkills  ServerSkillsKeyMap
-	SkillApproval SkillApprovalKeyMap
+	ServerSkills  serverskills.ListKeyMap
+	SkillApproval serverskills.ApprovalKeyMap
 }
 
 // DefaultKeyMap returns the default bindings of every pane and modal.
@@ -50,8 +51,8 @@ func DefaultKeyMap() KeyMap {
 		Workflow: DefaultWorkflowKeyMaps(),
 		Skills:   DefaultSkillsKeyMaps(),
 
-		ServerSkills:  DefaultServerSkillsKeyMap(),
-		SkillApproval: DefaultSkillApprovalKeyMap(),
+		ServerSkills:  serverskills.DefaultListKeyMap(),
+		SkillApproval: serverskills.DefaultApprovalKeyMap(),
 	}
 }
 

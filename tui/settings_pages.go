@@ -4,12 +4,13 @@ import (
 	"vouch/tui/kit"
 	"vouch/tui/settings"
 	"vouch/tui/settings/servers"
+	"vouch/tui/settings/serverskills"
 	"vouch/tui/settings/tools"
 )
 
 // Servers is what Settings › Tools & Workflows asks of the MCP servers:
 // the MCP Servers page's backend and the Tools page's catalog. A Servers
-// that also implements [ServerSkills] lists an active server's skills.
+// that also implements serverskills.Backend lists an active server's skills.
 type Servers interface {
 	servers.Backend
 	tools.Catalog
@@ -22,8 +23,9 @@ type Servers interface {
 func newSettings(c Common, s Servers, pe PolicyEditor, sc SkillCatalog) settings.Model {
 	k := c.Keys
 	var skills func(settings.ServerView) kit.Modal
-	if ss, ok := s.(ServerSkills); ok {
-		skills = func(v settings.ServerView) kit.Modal { return newServerSkillsPane(c, ss, v) }
+	if ss, ok := s.(serverskills.Backend); ok {
+		keys := serverskills.KeyMap{List: k.ServerSkills, Approval: k.SkillApproval}
+		skills = func(v settings.ServerView) kit.Modal { return serverskills.New(c.Common, keys, ss, v) }
 	}
 	serverKeys := servers.KeyMap{List: k.Servers, Editor: k.Editor, Report: k.Report, Confirm: k.Confirm}
 	return settings.New(c.Common, k.Settings, "Tools & Workflows",

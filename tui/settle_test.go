@@ -9,6 +9,7 @@ import (
 
 	"vouch/agent"
 	"vouch/tui/kit"
+	"vouch/tui/settings/serverskills"
 )
 
 // The settle period (SPEC D7): every test here drives Update with keys on
@@ -200,10 +201,10 @@ func TestSettleServerSkillApproval(t *testing.T) {
 	fs.previews[refundsURI] = unapprovedPreview()
 	clk := &clock{now: t0}
 	m := clocked(openSkillSettings(t, fs), clk)
-	m = press[serverSkillsMsg](t, m, keyRune('s'))
-	m = press[serverSkillPreviewMsg](t, m, keyEnter)
+	m = press[serverskills.ListedMsg](t, m, keyRune('s'))
+	m = press[serverskills.PreviewMsg](t, m, keyEnter)
 	m, cmds := typeAtPace(m, clk, "a")
-	if len(cmds) != 0 || topModal[skillApproval](t, m).acting != "" {
+	if len(cmds) != 0 || topModal[serverskills.Approval](t, m).Acting() != "" {
 		t.Fatal(`"a" 100 ms after the preview appeared approved the skill`)
 	}
 	if v := m.View(); !strings.Contains(v, "Keys active in a moment") {
@@ -211,7 +212,7 @@ func TestSettleServerSkillApproval(t *testing.T) {
 	}
 	clk.advance(DefaultKeyGrace)
 	m, cmd := update(m, keyRune('a'))
-	awaitMsg[serverSkillActedMsg](t, cmd)
+	awaitMsg[serverskills.ActedMsg](t, cmd)
 	if len(fs.acts) != 1 || !strings.HasPrefix(fs.acts[0], "approve ") {
 		t.Errorf("acts = %v, want one approve", fs.acts)
 	}

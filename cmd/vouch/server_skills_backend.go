@@ -9,27 +9,27 @@ import (
 	"vouch/internal/app"
 	"vouch/mcpclient"
 	"vouch/safetext"
-	"vouch/tui"
+	"vouch/tui/settings/serverskills"
 )
 
 // The TUI's server skills (Settings › MCP Servers › skills; SPEC I1-I6):
 // the same trust layer as `vouch skill server`, over the session's
 // servers. Listing happens only when the person opens a server's skills.
 
-var _ tui.ServerSkills = (*tuiServers)(nil)
+var _ serverskills.Backend = (*tuiServers)(nil)
 
 func (t *tuiServers) skillService() (*mcpclient.SkillService, error) {
 	return app.NewSkillService(t.s.DB(), t.s.MCP().Manager())
 }
 
 // ListServerSkills lists one server's skills with their states.
-func (t *tuiServers) ListServerSkills(ctx context.Context, serverID string) (tui.ServerSkillListing, error) {
+func (t *tuiServers) ListServerSkills(ctx context.Context, serverID string) (serverskills.Listing, error) {
 	svc, err := t.skillService()
 	if err != nil {
-		return tui.ServerSkillListing{}, err
+		return serverskills.Listing{}, err
 	}
 	list, listing, lerr := svc.List(ctx, serverID)
-	out := tui.ServerSkillListing{Summary: safetext.Line(listing.Summary(), 0)}
+	out := serverskills.Listing{Summary: safetext.Line(listing.Summary(), 0)}
 	for _, inv := range listing.Invalid {
 		out.Invalid = append(out.Invalid, safetext.Line(inv.URI+": "+inv.Reason, 0))
 	}
@@ -58,9 +58,9 @@ func (t *tuiServers) ListServerSkills(ctx context.Context, serverID string) (tui
 }
 
 // serverSkillView is k as the TUI shows it, named q.
-func serverSkillView(k mcpclient.ServerSkill, q string) tui.ServerSkillView {
-	v := tui.ServerSkillView{URI: safetext.Line(k.Entry.URI, 0), Name: safetext.Line(q, 0), Description: safetext.Neutralize(k.Entry.Description),
-		State: tui.ServerSkillState(k.State), Sentence: safetext.Line(k.Sentence, 0), Files: len(k.Entry.Files), Listed: k.Listed}
+func serverSkillView(k mcpclient.ServerSkill, q string) serverskills.Skill {
+	v := serverskills.Skill{URI: safetext.Line(k.Entry.URI, 0), Name: safetext.Line(q, 0), Description: safetext.Neutralize(k.Entry.Description),
+		State: serverskills.State(k.State), Sentence: safetext.Line(k.Sentence, 0), Files: len(k.Entry.Files), Listed: k.Listed}
 	if k.Approval != nil {
 		v.Approval = k.Approval.N
 	}
@@ -70,14 +70,14 @@ func serverSkillView(k mcpclient.ServerSkill, q string) tui.ServerSkillView {
 // PreviewServerSkill prepares the approval preview: vouch's lines, the
 // approvals on record and where the skill stands in the profiles that
 // enable it.
-func (t *tuiServers) PreviewServerSkill(ctx context.Context, serverID, uri string) (tui.ServerSkillPreview, error) {
+func (t *tuiServers) PreviewServerSkill(ctx context.Context, serverID, uri string) (serverskills.Preview, error) {
 	svc, err := t.skillService()
 	if err != nil {
-		return tui.ServerSkillPreview{}, err
+		return serverskills.Preview{}, err
 	}
 	p, err := svc.Preview(ctx, serverID, uri)
 	if err != nil {
-		return tui.ServerSkillPreview{}, err
+		return serverskills.Preview{}, err
 	}
 	q := p.ServerLabel + "/" + p.Entry.Name
 	if c, err := app.LoadSkillCatalog(t.s.DB()); err == nil {
@@ -87,7 +87,7 @@ func (t *tuiServers) PreviewServerSkill(ctx context.Context, serverID, uri strin
 			}
 		}
 	}
-	out := tui.ServerSkillPreview{Skill: serverSkillView(p.ServerSkill, q), SetDigest: p.SetDigest}
+	out := serverskills.Preview{Skill: serverSkillView(p.ServerSkill, q), SetDigest: p.SetDigest}
 	out.Skill.Listed = true
 	for _, l := range p.Lines() {
 		out.Lines = append(out.Lines, safetext.Line(l, 0))
@@ -119,32 +119,32 @@ func (t *tuiServers) precedenceOf(q string) ([]string, error) {
 }
 
 // ApproveServerSkill approves exactly the set the preview showed.
-func (t *tuiServers) ApproveServerSkill(ctx context.Context, serverID, uri, setDigest string) (tui.ServerSkillView, error) {
+func (t *tuiServers) ApproveServerSkill(ctx context.Context, serverID, uri, setDigest string) (serverskills.Skill, error) {
 	return t.act(func(svc *mcpclient.SkillService) (mcpclient.ServerSkill, error) {
 		return svc.Approve(ctx, serverID, uri, setDigest)
 	})
 }
 
 // KeepServerSkill keeps the pinned version after a change.
-func (t *tuiServers) KeepServerSkill(_ context.Context, serverID, uri string) (tui.ServerSkillView, error) {
+func (t *tuiServers) KeepServerSkill(_ context.Context, serverID, uri string) (serverskills.Skill, error) {
 	return t.act(func(svc *mcpclient.SkillService) (mcpclient.ServerSkill, error) { return svc.Keep(serverID, uri) })
 }
 
 // RollbackServerSkill goes back to approval n.
-func (t *tuiServers) RollbackServerSkill(_ context.Context, serverID, uri string, n int) (tui.ServerSkillView, error) {
+func (t *tuiServers) RollbackServerSkill(_ context.Context, serverID, uri string, n int) (serverskills.Skill, error) {
 	return t.act(func(svc *mcpclient.SkillService) (mcpclient.ServerSkill, error) {
 		return svc.Rollback(serverID, uri, n)
 	})
 }
 
-func (t *tuiServers) act(fn func(*mcpclient.SkillService) (mcpclient.ServerSkill, error)) (tui.ServerSkillView, error) {
+func (t *tuiServers) act(fn func(*mcpclient.SkillService) (mcpclient.ServerSkill, error)) (serverskills.Skill, error) {
 	svc, err := t.skillService()
 	if err != nil {
-		return tui.ServerSkillView{}, err
+		return serverskills.Skill{}, err
 	}
 	k, err := fn(svc)
 	if err != nil {
-		return tui.ServerSkillView{}, err
+		return serverskills.Skill{}, err
 	}
 	return serverSkillView(k, k.ServerLabel+"/"+k.Entry.Name), nil
 }

@@ -7,6 +7,7 @@ import (
 	"vouch/internal/app"
 	"vouch/mcpclient/mcptest"
 	"vouch/tui"
+	"vouch/tui/settings/serverskills"
 )
 
 // TestServerSkillsBackend drives the TUI's server skills over a real skills
@@ -36,7 +37,7 @@ func TestServerSkillsBackend(t *testing.T) {
 	if err != nil || len(l.Skills) != 1 {
 		t.Fatalf("listing = %+v, %v", l, err)
 	}
-	if k := l.Skills[0]; k.Name != "docs/refunds" || k.State != tui.SkillStateUnapproved || k.Files != 1 || !k.Listed || !strings.Contains(l.Summary, "lists 1 skills") {
+	if k := l.Skills[0]; k.Name != "docs/refunds" || k.State != serverskills.StateUnapproved || k.Files != 1 || !k.Listed || !strings.Contains(l.Summary, "lists 1 skills") {
 		t.Fatalf("skill = %+v, summary %q", k, l.Summary)
 	}
 	p, err := ts.PreviewServerSkill(ctx, id, sk.URI())
@@ -57,7 +58,7 @@ func TestServerSkillsBackend(t *testing.T) {
 		t.Fatalf("approving an unseen set: %v", err)
 	}
 	v, err := ts.ApproveServerSkill(ctx, id, sk.URI(), p.SetDigest)
-	if err != nil || v.State != tui.SkillStateApproved || v.Approval != 1 {
+	if err != nil || v.State != serverskills.StateApproved || v.Approval != 1 {
 		t.Fatalf("approve = %+v, %v", v, err)
 	}
 
@@ -84,11 +85,11 @@ func TestServerSkillsBackend(t *testing.T) {
 	sk.Files["SKILL.md"] = mcptest.SkillMD("refunds", "How refunds work", "Refund within 90 days.")
 	srv.PutSkill(sk)
 	l, err = ts.ListServerSkills(ctx, id)
-	if err != nil || l.Skills[0].State != tui.SkillStateChanged || !strings.Contains(l.Skills[0].Sentence, "1 changed") {
+	if err != nil || l.Skills[0].State != serverskills.StateChanged || !strings.Contains(l.Skills[0].Sentence, "1 changed") {
 		t.Fatalf("after a change: %+v, %v", l.Skills, err)
 	}
 	v, err = ts.KeepServerSkill(ctx, id, sk.URI())
-	if err != nil || v.State != tui.SkillStatePinned {
+	if err != nil || v.State != serverskills.StatePinned {
 		t.Fatalf("keep = %+v, %v", v, err)
 	}
 	if _, err := ts.RollbackServerSkill(ctx, id, sk.URI(), 7); err == nil || !strings.Contains(err.Error(), "has no approval 7") {

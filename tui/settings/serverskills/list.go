@@ -1,4 +1,4 @@
-package tui
+package serverskills
 
 import (
 	"fmt"
@@ -13,77 +13,79 @@ import (
 	"vouch/tui/settings"
 )
 
-// serverSkillsPane lists the skills one MCP server serves, under that
+// List lists the skills one MCP server serves, under that
 // server (SPEC I1): each with its per-origin name, its state (unapproved,
 // approved, review, changed, pinned, dynamic), its file count and its
 // description in the server's words. It asks for the listing only when the
 // person opens it — never on connect — and enter opens a skill's approval
 // preview. An empty or partial listing says so; it never reads as "no
 // skills".
-type serverSkillsPane struct {
-	common Common
-	keys   ServerSkillsKeyMap
-	skills ServerSkills
-	server settings.ServerView
+type List struct {
+	common kit.Common
+	keys   ListKeyMap
+	// approvalKeys are the approval preview's.
+	approvalKeys ApprovalKeyMap
+	skills       Backend
+	server       settings.ServerView
 
 	kit.Loads // a listing with an error is still shown: it may be partial
-	listing   ServerSkillListing
+	listing   Listing
 	cursor    int
 }
 
-// newServerSkillsPane returns the pane; Init lists the server's skills.
-func newServerSkillsPane(c Common, ss ServerSkills, v settings.ServerView) serverSkillsPane {
-	p := serverSkillsPane{common: c, keys: c.Keys.ServerSkills, skills: ss, server: v, Loads: kit.Loads{Seq: 1, Loading: true}}
+// New returns the pane for the server v; Init lists its skills.
+func New(c kit.Common, keys KeyMap, ss Backend, v settings.ServerView) List {
+	p := List{common: c, keys: keys.List, approvalKeys: keys.Approval, skills: ss, server: v, Loads: kit.Loads{Seq: 1, Loading: true}}
 	p.syncKeys()
 	return p
 }
 
 // Init implements Modal: the listing is asked for now, when the person
 // opened the pane.
-func (p serverSkillsPane) Init() tea.Cmd {
+func (p List) Init() tea.Cmd {
 	return listServerSkills(p.skills, p.server.ID, p.Seq)
 }
 
 // KeyGrace implements Modal: the pane opens on the person's own key.
-func (p serverSkillsPane) KeyGrace() time.Duration { return 0 }
+func (p List) KeyGrace() time.Duration { return 0 }
 
 // ShortHelp implements help.KeyMap.
-func (p serverSkillsPane) ShortHelp() []key.Binding {
+func (p List) ShortHelp() []key.Binding {
 	k := p.keys
 	return []key.Binding{k.Up, k.Down, k.Preview, k.Refresh, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
-func (p serverSkillsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+func (p List) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
 
 // SetSize implements Modal.
-func (p serverSkillsPane) SetSize(width, height int) kit.Modal {
-	p.common = p.common.sized(width, height)
+func (p List) SetSize(width, height int) kit.Modal {
+	p.common = p.common.Sized(width, height)
 	return p
 }
 
 // Reveal lists again when the preview above closes: an approval there
 // changed a state shown here.
-func (p serverSkillsPane) Reveal() (kit.Modal, tea.Cmd) {
+func (p List) Reveal() (kit.Modal, tea.Cmd) {
 	p, cmd := p.reload()
 	p.syncKeys()
 	return p, cmd
 }
 
-func (p serverSkillsPane) reload() (serverSkillsPane, tea.Cmd) {
+func (p List) reload() (List, tea.Cmd) {
 	return p, listServerSkills(p.skills, p.server.ID, p.Begin())
 }
 
 // Update implements Modal.
-func (p serverSkillsPane) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
+func (p List) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
 	p.syncKeys()
 	return p, action, cmd
 }
 
-func (p serverSkillsPane) handle(msg tea.Msg) (serverSkillsPane, kit.Action, tea.Cmd) {
+func (p List) handle(msg tea.Msg) (List, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case serverSkillsMsg:
+	case ListedMsg:
 		if msg.seq != p.Seq {
 			return p, nil, nil
 		}
@@ -109,14 +111,14 @@ func (p serverSkillsPane) handle(msg tea.Msg) (serverSkillsPane, kit.Action, tea
 			return p, nil, cmd
 		case key.Matches(msg, k.Preview):
 			if p.cursor < len(p.listing.Skills) {
-				return p, kit.OpenModal{Modal: newSkillApproval(p.common, p.skills, p.server, p.listing.Skills[p.cursor])}, nil
+				return p, kit.OpenModal{Modal: newApproval(p.common, p.approvalKeys, p.skills, p.server, p.listing.Skills[p.cursor])}, nil
 			}
 		}
 	}
 	return p, nil, nil
 }
 
-func (p *serverSkillsPane) syncKeys() {
+func (p *List) syncKeys() {
 	n := len(p.listing.Skills)
 	p.keys.Up.SetEnabled(n > 1)
 	p.keys.Down.SetEnabled(n > 1)
@@ -124,21 +126,21 @@ func (p *serverSkillsPane) syncKeys() {
 	p.keys.Refresh.SetEnabled(!p.Loading)
 }
 
-func (p serverSkillsPane) boxWidth() int { return min(p.common.Width-4, 76) }
+func (p List) boxWidth() int { return min(p.common.Width-4, 76) }
 
 // skillStateBadge renders a state as a symbol and a word, readable without
 // colour.
-func skillStateBadge(st kit.ModalStyles, s ServerSkillState) string {
+func skillStateBadge(st kit.ModalStyles, s State) string {
 	var style lipgloss.Style
 	var sym string
 	switch s {
-	case SkillStateApproved:
+	case StateApproved:
 		style, sym = st.StatusOK, "●"
-	case SkillStatePinned:
+	case StatePinned:
 		style, sym = st.StatusOK, "◆"
-	case SkillStateChanged, SkillStateReview:
+	case StateChanged, StateReview:
 		style, sym = st.StatusWarn, "◐"
-	case SkillStateDynamic:
+	case StateDynamic:
 		style, sym = st.StatusBad, "✗"
 	default:
 		style, sym = st.StatusOff, "○"
@@ -150,7 +152,7 @@ func skillStateBadge(st kit.ModalStyles, s ServerSkillState) string {
 const skillStateWidth = 12
 
 // View implements Modal.
-func (p serverSkillsPane) View() string {
+func (p List) View() string {
 	st := p.common.Styles.Modal
 	w := kit.InnerWidth(st, p.boxWidth())
 	height := max(p.common.Height-4, 8)
@@ -191,7 +193,7 @@ func (p serverSkillsPane) View() string {
 			cursor, name = st.Prompt.Render("› "), kit.Pad(st.Selected.Render(safetext.Line(s.Name, nameW)), nameW)
 		}
 		files := fmt.Sprintf("%d files", s.Files)
-		if s.State == SkillStateDynamic {
+		if s.State == StateDynamic {
 			files = "dynamic"
 		}
 		about := kit.FirstLine(s.Description, 0)
@@ -210,9 +212,12 @@ func (p serverSkillsPane) View() string {
 	return kit.ModalBox(st, w, height, append(lines, foot...))
 }
 
-func (p serverSkillsPane) selected() *ServerSkillView {
+func (p List) selected() *Skill {
 	if p.cursor < 0 || p.cursor >= len(p.listing.Skills) {
 		return nil
 	}
 	return &p.listing.Skills[p.cursor]
 }
+
+// Listing returns what the server listed, as shown.
+func (p List) Listing() Listing { return p.listing }

@@ -1,4 +1,4 @@
-package tui
+package serverskills
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// ServerSkills is the optional capability of a Servers backend for skills
+// Backend is the optional capability of a Servers backend for skills
 // that MCP servers serve (SPEC I1-I6): the MCP Servers page offers its
 // skills key only when the backend has it. Like Servers, every method may
 // block on I/O and is called only from inside a tea.Cmd. Listing is lazy:
@@ -14,45 +14,45 @@ import (
 // but the approval actions writes anything. Every string in the views is
 // server-supplied unless it says otherwise and is neutralised again when
 // drawn.
-type ServerSkills interface {
+type Backend interface {
 	// ListServerSkills sends skills/list to one server and returns its
 	// skills with their states; it reads no skill file. A failed or
 	// partial listing returns what arrived with the listing's problem.
-	ListServerSkills(ctx context.Context, serverID string) (ServerSkillListing, error)
+	ListServerSkills(ctx context.Context, serverID string) (Listing, error)
 	// PreviewServerSkill prepares the approval preview of one skill from
 	// its current entry (skills/get); it reads no skill file.
-	PreviewServerSkill(ctx context.Context, serverID, uri string) (ServerSkillPreview, error)
+	PreviewServerSkill(ctx context.Context, serverID, uri string) (Preview, error)
 	// ApproveServerSkill approves exactly the resource set setDigest the
 	// preview showed; a set that changed since is refused.
-	ApproveServerSkill(ctx context.Context, serverID, uri, setDigest string) (ServerSkillView, error)
+	ApproveServerSkill(ctx context.Context, serverID, uri, setDigest string) (Skill, error)
 	// KeepServerSkill keeps the pinned version after a change.
-	KeepServerSkill(ctx context.Context, serverID, uri string) (ServerSkillView, error)
+	KeepServerSkill(ctx context.Context, serverID, uri string) (Skill, error)
 	// RollbackServerSkill makes approval n (from 1) the one in effect,
 	// served from its pinned files.
-	RollbackServerSkill(ctx context.Context, serverID, uri string, n int) (ServerSkillView, error)
+	RollbackServerSkill(ctx context.Context, serverID, uri string, n int) (Skill, error)
 }
 
-// ServerSkillState is where a server skill stands with the person.
-type ServerSkillState string
+// State is where a server skill stands with the person.
+type State string
 
 // The states of docs/server-skills.md.
 const (
-	SkillStateUnapproved ServerSkillState = "unapproved"
-	SkillStateApproved   ServerSkillState = "approved"
-	SkillStateReview     ServerSkillState = "review"
-	SkillStateChanged    ServerSkillState = "changed"
-	SkillStatePinned     ServerSkillState = "pinned"
-	SkillStateDynamic    ServerSkillState = "dynamic"
+	StateUnapproved State = "unapproved"
+	StateApproved   State = "approved"
+	StateReview     State = "review"
+	StateChanged    State = "changed"
+	StatePinned     State = "pinned"
+	StateDynamic    State = "dynamic"
 )
 
-// ServerSkillView is one skill of one server.
-type ServerSkillView struct {
+// Skill is one skill of one server.
+type Skill struct {
 	// URI is the skill's SKILL.md URI: with the server, its identity.
 	URI string
 	// Name is its per-origin name, "<server label>/<name>".
 	Name        string
 	Description string
-	State       ServerSkillState
+	State       State
 	// Sentence is vouch's sentence about the state and what to do.
 	Sentence string
 	Files    int
@@ -63,9 +63,9 @@ type ServerSkillView struct {
 	Approval int
 }
 
-// ServerSkillListing is one server's skills as the pane shows them.
-type ServerSkillListing struct {
-	Skills []ServerSkillView
+// Listing is one server's skills as the pane shows them.
+type Listing struct {
+	Skills []Skill
 	// Summary is vouch's sentence about the listing; it never says "no
 	// skills" of an empty or partial listing.
 	Summary string
@@ -73,10 +73,10 @@ type ServerSkillListing struct {
 	Invalid []string
 }
 
-// ServerSkillPreview is the approval preview of one server skill (SPEC I3,
+// Preview is the approval preview of one server skill (SPEC I3,
 // I5, I6).
-type ServerSkillPreview struct {
-	Skill ServerSkillView
+type Preview struct {
+	Skill Skill
 	// Lines is the preview as vouch renders it for terminals: origin, the
 	// entry's words, every file with size and digest, the set digest, what
 	// changed since approval, the allowed-tools request (grants nothing),
@@ -92,48 +92,48 @@ type ServerSkillPreview struct {
 	Precedence []string
 }
 
-// serverSkillsMsg carries one listing.
-type serverSkillsMsg struct {
+// ListedMsg carries one listing.
+type ListedMsg struct {
 	seq     int
-	listing ServerSkillListing
+	listing Listing
 	err     error
 }
 
-// serverSkillPreviewMsg carries one preview.
-type serverSkillPreviewMsg struct {
+// PreviewMsg carries one preview.
+type PreviewMsg struct {
 	seq     int
-	preview ServerSkillPreview
+	preview Preview
 	err     error
 }
 
-// serverSkillActedMsg is the result of approve, keep or rollback.
-type serverSkillActedMsg struct {
+// ActedMsg is the result of approve, keep or rollback.
+type ActedMsg struct {
 	seq  int
 	verb string
-	view ServerSkillView
+	view Skill
 	err  error
 }
 
-func listServerSkills(ss ServerSkills, serverID string, seq int) tea.Cmd {
+func listServerSkills(ss Backend, serverID string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		l, err := ss.ListServerSkills(context.Background(), serverID)
-		return serverSkillsMsg{seq: seq, listing: l, err: err}
+		return ListedMsg{seq: seq, listing: l, err: err}
 	}
 }
 
-func previewServerSkill(ss ServerSkills, serverID, uri string, seq int) tea.Cmd {
+func previewServerSkill(ss Backend, serverID, uri string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		p, err := ss.PreviewServerSkill(context.Background(), serverID, uri)
-		return serverSkillPreviewMsg{seq: seq, preview: p, err: err}
+		return PreviewMsg{seq: seq, preview: p, err: err}
 	}
 }
 
 // actOnServerSkill runs one approval action: "approve", "keep" or
 // "rollback" (to approval n).
-func actOnServerSkill(ss ServerSkills, verb, serverID, uri, setDigest string, n, seq int) tea.Cmd {
+func actOnServerSkill(ss Backend, verb, serverID, uri, setDigest string, n, seq int) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
-		var v ServerSkillView
+		var v Skill
 		var err error
 		switch verb {
 		case "keep":
@@ -143,6 +143,6 @@ func actOnServerSkill(ss ServerSkills, verb, serverID, uri, setDigest string, n,
 		default:
 			v, err = ss.ApproveServerSkill(ctx, serverID, uri, setDigest)
 		}
-		return serverSkillActedMsg{seq: seq, verb: verb, view: v, err: err}
+		return ActedMsg{seq: seq, verb: verb, view: v, err: err}
 	}
 }

@@ -1,9 +1,9 @@
-package tui
+package serverskills
 
 import "github.com/charmbracelet/bubbles/key"
 
-// ServerSkillsKeyMap is the bindings of a server's skills pane.
-type ServerSkillsKeyMap struct {
+// ListKeyMap is the bindings of a server's skills pane.
+type ListKeyMap struct {
 	Up      key.Binding
 	Down    key.Binding
 	Preview key.Binding
@@ -11,9 +11,9 @@ type ServerSkillsKeyMap struct {
 	Close   key.Binding
 }
 
-// DefaultServerSkillsKeyMap returns the skills pane's default bindings.
-func DefaultServerSkillsKeyMap() ServerSkillsKeyMap {
-	return ServerSkillsKeyMap{
+// DefaultListKeyMap returns the skills pane's default bindings.
+func DefaultListKeyMap() ListKeyMap {
+	return ListKeyMap{
 		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		Preview: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "preview")),
@@ -22,10 +22,10 @@ func DefaultServerSkillsKeyMap() ServerSkillsKeyMap {
 	}
 }
 
-// SkillApprovalKeyMap is the bindings of the server skill approval
+// ApprovalKeyMap is the bindings of the server skill approval
 // preview. Which of approve, keep, accept and roll back act follows the
 // skill's state.
-type SkillApprovalKeyMap struct {
+type ApprovalKeyMap struct {
 	Up       key.Binding
 	Down     key.Binding
 	Approve  key.Binding
@@ -35,10 +35,10 @@ type SkillApprovalKeyMap struct {
 	Close    key.Binding
 }
 
-// DefaultSkillApprovalKeyMap returns the approval preview's default
+// DefaultApprovalKeyMap returns the approval preview's default
 // bindings.
-func DefaultSkillApprovalKeyMap() SkillApprovalKeyMap {
-	return SkillApprovalKeyMap{
+func DefaultApprovalKeyMap() ApprovalKeyMap {
+	return ApprovalKeyMap{
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll")),
 		Approve:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve"), key.WithDisabled()),
@@ -47,4 +47,16 @@ func DefaultSkillApprovalKeyMap() SkillApprovalKeyMap {
 		Rollback: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "roll back"), key.WithDisabled()),
 		Close:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
 	}
+}
+
+// KeyMap is the bindings of a server's skills and of a skill's approval
+// preview.
+type KeyMap struct {
+	List     ListKeyMap
+	Approval ApprovalKeyMap
+}
+
+// DefaultKeyMap returns the default bindings of a server's skills.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{List: DefaultListKeyMap(), Approval: DefaultApprovalKeyMap()}
 }

@@ -1,4 +1,4 @@
-package tui
+package serverskills
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 	"vouch/tui/settings"
 )
 
-// skillApproval is the approval preview of one server skill (SPEC I3-I6):
+// Approval is the approval preview of one server skill (SPEC I3-I6):
 // vouch's rendering of the skill's current entry — origin, the server's
 // words, every file with size and digest, the set digest, what changed
 // since the last approval, the allowed-tools request that grants nothing,
@@ -23,17 +23,17 @@ import (
 // after a change, roll back to the approval before the one in effect.
 // Approve and accept send back the set digest shown, so a set that changed
 // since is refused and nothing is approved that the person did not see.
-type skillApproval struct {
-	common Common
-	keys   SkillApprovalKeyMap
-	skills ServerSkills
+type Approval struct {
+	common kit.Common
+	keys   ApprovalKeyMap
+	skills Backend
 	server settings.ServerView
-	skill  ServerSkillView
+	skill  Skill
 
 	seq     int
 	loading bool
 	loaded  bool
-	preview ServerSkillPreview
+	preview Preview
 	err     string
 	acting  string // the action in flight, "" when none
 	// notice and actErr are what the last action did, one sentence.
@@ -44,15 +44,15 @@ type skillApproval struct {
 	settling bool
 }
 
-// newSkillApproval returns the preview of skill; Init asks for it.
-func newSkillApproval(c Common, ss ServerSkills, server settings.ServerView, skill ServerSkillView) skillApproval {
-	a := skillApproval{common: c, keys: c.Keys.SkillApproval, skills: ss, server: server, skill: skill, seq: 1, loading: true}
+// newApproval returns the preview of skill; Init asks for it.
+func newApproval(c kit.Common, keys ApprovalKeyMap, ss Backend, server settings.ServerView, skill Skill) Approval {
+	a := Approval{common: c, keys: keys, skills: ss, server: server, skill: skill, seq: 1, loading: true}
 	a.syncKeys()
 	return a
 }
 
 // Init implements Modal.
-func (a skillApproval) Init() tea.Cmd {
+func (a Approval) Init() tea.Cmd {
 	return previewServerSkill(a.skills, a.server.ID, a.skill.URI, a.seq)
 }
 
@@ -60,16 +60,16 @@ func (a skillApproval) Init() tea.Cmd {
 // action is enabled before the preview is on screen. Approve, accept and
 // roll back grant: they wait for the root's settle period after each
 // preview appeared (kit.Granter, SPEC D7).
-func (a skillApproval) KeyGrace() time.Duration { return 0 }
+func (a Approval) KeyGrace() time.Duration { return 0 }
 
 // Grants implements kit.Granter.
-func (a skillApproval) Grants(msg tea.KeyMsg) bool {
+func (a Approval) Grants(msg tea.KeyMsg) bool {
 	k := a.keys
 	return key.Matches(msg, k.Approve) || key.Matches(msg, k.Accept) || key.Matches(msg, k.Rollback)
 }
 
 // Granting implements kit.Granter: the preview on screen.
-func (a skillApproval) Granting() string {
+func (a Approval) Granting() string {
 	if !a.loaded || a.loading {
 		return ""
 	}
@@ -77,50 +77,50 @@ func (a skillApproval) Granting() string {
 }
 
 // WithSettling implements kit.SettleShower.
-func (a skillApproval) WithSettling(settling bool) kit.Modal {
+func (a Approval) WithSettling(settling bool) kit.Modal {
 	a.settling = settling
 	return a
 }
 
 // ShortHelp implements help.KeyMap.
-func (a skillApproval) ShortHelp() []key.Binding {
+func (a Approval) ShortHelp() []key.Binding {
 	k := a.keys
 	return []key.Binding{k.Approve, k.Accept, k.Keep, k.Rollback, k.Down, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
-func (a skillApproval) FullHelp() [][]key.Binding {
+func (a Approval) FullHelp() [][]key.Binding {
 	k := a.keys
 	return [][]key.Binding{{k.Up, k.Down, k.Close}, {k.Approve, k.Accept, k.Keep, k.Rollback}}
 }
 
 // SetSize implements Modal.
-func (a skillApproval) SetSize(width, height int) kit.Modal {
-	a.common = a.common.sized(width, height)
+func (a Approval) SetSize(width, height int) kit.Modal {
+	a.common = a.common.Sized(width, height)
 	return a
 }
 
 // Update implements Modal.
-func (a skillApproval) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
+func (a Approval) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	a, action, cmd := a.handle(msg)
 	a.syncKeys()
 	return a, action, cmd
 }
 
-func (a skillApproval) handle(msg tea.Msg) (skillApproval, kit.Action, tea.Cmd) {
+func (a Approval) handle(msg tea.Msg) (Approval, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case serverSkillPreviewMsg:
+	case PreviewMsg:
 		if msg.seq != a.seq {
 			return a, nil, nil
 		}
 		a.loading, a.loaded, a.err = false, true, ""
 		if msg.err != nil {
-			a.err, a.preview = kit.Sentence(msg.err), ServerSkillPreview{}
+			a.err, a.preview = kit.Sentence(msg.err), Preview{}
 			return a, nil, nil
 		}
 		a.preview, a.skill = msg.preview, msg.preview.Skill
 		return a, nil, nil
-	case serverSkillActedMsg:
+	case ActedMsg:
 		if msg.seq != a.seq || a.acting == "" {
 			return a, nil, nil
 		}
@@ -136,9 +136,9 @@ func (a skillApproval) handle(msg tea.Msg) (skillApproval, kit.Action, tea.Cmd) 
 	return a, nil, nil
 }
 
-func (a skillApproval) key(msg tea.KeyMsg) (skillApproval, kit.Action, tea.Cmd) {
+func (a Approval) key(msg tea.KeyMsg) (Approval, kit.Action, tea.Cmd) {
 	k := a.keys
-	act := func(verb string, n int) (skillApproval, kit.Action, tea.Cmd) {
+	act := func(verb string, n int) (Approval, kit.Action, tea.Cmd) {
 		a.acting, a.notice, a.actErr = verb, "", ""
 		return a, nil, actOnServerSkill(a.skills, verb, a.server.ID, a.skill.URI, a.preview.SetDigest, n, a.seq)
 	}
@@ -160,7 +160,7 @@ func (a skillApproval) key(msg tea.KeyMsg) (skillApproval, kit.Action, tea.Cmd) 
 }
 
 // rollbackTarget is the approval before the one in effect, 0 when none.
-func (a skillApproval) rollbackTarget() int {
+func (a Approval) rollbackTarget() int {
 	n := a.preview.Skill.Approval - 1
 	if n < 1 || !slices.Contains(a.preview.Approvals, n) {
 		return 0
@@ -170,24 +170,24 @@ func (a skillApproval) rollbackTarget() int {
 
 // syncKeys enables the actions the skill's state allows, once the preview
 // is on screen and no action is in flight.
-func (a *skillApproval) syncKeys() {
+func (a *Approval) syncKeys() {
 	k := &a.keys
 	ready := a.loaded && !a.loading && a.acting == "" && a.err == ""
 	s := a.preview.Skill.State
 	bound := a.preview.SetDigest != ""
-	k.Approve.SetEnabled(ready && bound && (s == SkillStateUnapproved || s == SkillStateReview))
-	k.Accept.SetEnabled(ready && bound && (s == SkillStateChanged || s == SkillStatePinned))
-	k.Keep.SetEnabled(ready && s == SkillStateChanged)
+	k.Approve.SetEnabled(ready && bound && (s == StateUnapproved || s == StateReview))
+	k.Accept.SetEnabled(ready && bound && (s == StateChanged || s == StatePinned))
+	k.Keep.SetEnabled(ready && s == StateChanged)
 	k.Rollback.SetEnabled(ready && a.rollbackTarget() > 0)
 	if n := a.rollbackTarget(); n > 0 {
 		k.Rollback.SetHelp(k.Rollback.Help().Key, fmt.Sprintf("roll back to %d", n))
 	}
 }
 
-func (a skillApproval) boxWidth() int { return min(a.common.Width-4, 76) }
+func (a Approval) boxWidth() int { return min(a.common.Width-4, 76) }
 
 // View implements Modal.
-func (a skillApproval) View() string {
+func (a Approval) View() string {
 	st := a.common.Styles.Modal
 	w := kit.InnerWidth(st, a.boxWidth())
 	height := max(a.common.Height-4, 8)
@@ -248,3 +248,10 @@ func short(digest string) string {
 	}
 	return digest
 }
+
+// Keys returns the preview's bindings as they stand, each enabled or not
+// by the skill's state.
+func (a Approval) Keys() ApprovalKeyMap { return a.keys }
+
+// Acting names the action sent and not yet answered ("" when none).
+func (a Approval) Acting() string { return a.acting }
