@@ -17,7 +17,7 @@ import (
 type session struct {
 	*app.App
 	// apps serves MCP App views to the TUI (apps.go); nil elsewhere.
-	apps *appsService
+	apps *app.AppsService[tui.AppEvent]
 }
 
 // openSession opens the application session on stateDir with the
@@ -49,7 +49,7 @@ func openSessionHere(ctx context.Context, g *globals, e env) (*session, error) {
 func resolveStateDir(g *globals) (string, error) { return app.ResolveStateDir(g.stateDir) }
 
 // setApps makes a the session's MCP Apps host.
-func (s *session) setApps(a *appsService) {
+func (s *session) setApps(a *app.AppsService[tui.AppEvent]) {
 	s.apps = a
 	s.SetApps(a)
 }

@@ -56,7 +56,7 @@ func (s *session) runInterface(ctx context.Context, cfg backendConfig, opts tui.
 	// scheduler's terms; bg.stop waits for them and closes ib.
 	bg := s.StartScheduler(ctx, s.ProfileRunner(modelOf(b)), ib)
 	cfg.workflows.runNow = bg.RunNow
-	s.setApps(newAppsService(s.MCP().Manager(), s.Policy(), version, e.getenv))
+	s.setApps(newTUIApps(s, e.getenv))
 	opts.Servers, opts.Apps = &tuiServers{s: s}, s.apps
 	err := runProgram(ctx, b, opts, e.getenv)
 	bg.Stop()

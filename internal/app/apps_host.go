@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -15,32 +15,36 @@ import (
 
 	"vouch/agent"
 
-	"vouch/internal/app"
 	"vouch/mcpclient"
 	"vouch/mcpclient/apps"
 	"vouch/tool"
-	"vouch/tui"
 )
 
-// appsService connects MCP Apps (SPEC J) to the rest of vouch. A run's MCP
+// AppsService connects MCP Apps (SPEC J) to the rest of vouch. A run's MCP
 // tool bound to a ui:// resource also opens a view when called: the
 // resource is read and checked, the view served by the loopback viewer,
-// and the TUI told (AppEvents). The views' requests come back here: a
+// and the front end told (AppEvents). The views' requests come back here: a
 // tools/call passes agent.Gate — the same policy, approval pane and audit
 // as a run's calls — and ui/open-link and ui/message ask the person.
 // Views exist only for tool calls of connected servers (SPEC J5). It is
 // safe for concurrent use.
-type appsService struct {
+//
+// E is the front end's event type: the service publishes each AppEvent
+// as toFront makes it, on the channel AppEvents returns, so that the
+// terminal interface reads its own types (cmd/vouch converts) and this
+// package need not know them.
+type AppsService[E any] struct {
 	mgr     *mcpclient.Manager
-	policy  *app.Policy
+	policy  *Policy
 	version string
 	getenv  func(string) string
 	now     func() time.Time
 
-	events chan tui.AppEvent
-	life   context.Context
-	stop   context.CancelFunc
-	wg     sync.WaitGroup
+	events  chan E
+	toFront func(AppEvent) E
+	life    context.Context
+	stop    context.CancelFunc
+	wg      sync.WaitGroup
 
 	mu     sync.Mutex
 	viewer *apps.Viewer
@@ -59,22 +63,25 @@ type appView struct {
 // maxAppViews bounds the open views; the oldest is torn down first.
 const maxAppViews = 8
 
-var _ tui.AppHost = (*appsService)(nil)
-
-func newAppsService(mgr *mcpclient.Manager, p *app.Policy, version string, getenv func(string) string) *appsService {
+// NewAppsService returns the MCP Apps host over mgr's servers, deciding
+// the views' calls with p; version is what the views are told the host
+// is, getenv reads VOUCH_BROWSER and SSH_CONNECTION, and toFront turns
+// each event into the front end's type.
+func NewAppsService[E any](mgr *mcpclient.Manager, p *Policy, version string, getenv func(string) string, toFront func(AppEvent) E) *AppsService[E] {
 	life, stop := context.WithCancel(context.Background())
-	return &appsService{mgr: mgr, policy: p, version: version, getenv: getenv, now: time.Now,
-		events: make(chan tui.AppEvent, 16), life: life, stop: stop}
+	return &AppsService[E]{mgr: mgr, policy: p, version: version, getenv: getenv, now: time.Now,
+		events: make(chan E, 16), toFront: toFront, life: life, stop: stop}
 }
 
-// AppEvents implements tui.AppHost.
-func (s *appsService) AppEvents() <-chan tui.AppEvent { return s.events }
+// AppEvents delivers the apps' events, in order (tui.AppHost).
+func (s *AppsService[E]) AppEvents() <-chan E { return s.events }
 
 // publish delivers ev to the TUI, waiting for it (events are
 // must-deliver) until ctx or the service ends.
-func (s *appsService) publish(ctx context.Context, ev tui.AppEvent) bool {
+func (s *AppsService[E]) publish(ctx context.Context, ev AppEvent) bool {
+	front := s.toFront(ev)
 	select {
-	case s.events <- ev:
+	case s.events <- front:
 		return true
 	case <-ctx.Done():
 	case <-s.life.Done():
@@ -84,7 +91,7 @@ func (s *appsService) publish(ctx context.Context, ev tui.AppEvent) bool {
 
 // Wrap returns tools with every MCP tool bound to an app resource wrapped
 // so that its calls open a view.
-func (s *appsService) Wrap(tools []tool.Tool) []tool.Tool {
+func (s *AppsService[E]) Wrap(tools []tool.Tool) []tool.Tool {
 	out := make([]tool.Tool, len(tools))
 	for i, t := range tools {
 		out[i] = t
@@ -93,7 +100,7 @@ func (s *appsService) Wrap(tools []tool.Tool) []tool.Tool {
 			continue
 		}
 		if e, ok := s.mgr.AppTool(serverID, name); ok && e.ResourceURI() != "" {
-			out[i] = &appTool{s: s, inner: t, entry: e}
+			out[i] = &appTool[E]{s: s, inner: t, entry: e}
 		}
 	}
 	return out
@@ -101,18 +108,18 @@ func (s *appsService) Wrap(tools []tool.Tool) []tool.Tool {
 
 // appTool is an MCP tool with a view: the model reads the same text as
 // from any call, and the view receives the result as the server sent it.
-type appTool struct {
-	s     *appsService
+type appTool[E any] struct {
+	s     *AppsService[E]
 	inner tool.Tool
 	entry mcpclient.ToolEntry
 }
 
 // Def implements tool.Tool.
-func (t *appTool) Def() tool.Def { return t.inner.Def() }
+func (t *appTool[E]) Def() tool.Def { return t.inner.Def() }
 
 // Call implements tool.Tool. The view is prepared beside the call; a
 // failure to show it never changes the result (SPEC J3).
-func (t *appTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
+func (t *appTool[E]) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
 	corr := tool.CorrelationID(ctx)
 	if corr == "" {
 		corr = uuid.NewString()
@@ -138,7 +145,7 @@ func (t *appTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, 
 
 // startView prepares the view of one call in the background; outcome
 // later carries what to tell it. false when the service is closed.
-func (s *appsService) startView(e mcpclient.ToolEntry, corr string, args json.RawMessage, outcome <-chan func(*apps.Bridge)) bool {
+func (s *AppsService[E]) startView(e mcpclient.ToolEntry, corr string, args json.RawMessage, outcome <-chan func(*apps.Bridge)) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -157,9 +164,9 @@ func (s *appsService) startView(e mcpclient.ToolEntry, corr string, args json.Ra
 // resourceTimeout bounds reading and checking a view's resource.
 const resourceTimeout = 30 * time.Second
 
-func (s *appsService) openView(id string, e mcpclient.ToolEntry, corr string, args json.RawMessage, outcome <-chan func(*apps.Bridge)) {
+func (s *AppsService[E]) openView(id string, e mcpclient.ToolEntry, corr string, args json.RawMessage, outcome <-chan func(*apps.Bridge)) {
 	problem := func(err error) {
-		s.publish(s.life, tui.AppProblem{CorrelationID: corr, Tool: e.Name, Server: e.ServerName, Sentence: err.Error()})
+		s.publish(s.life, AppProblem{CorrelationID: corr, Tool: e.Name, Server: e.ServerName, Sentence: err.Error()})
 	}
 	ctx, cancel := context.WithTimeout(s.life, resourceTimeout)
 	defer cancel()
@@ -194,7 +201,7 @@ func (s *appsService) openView(id string, e mcpclient.ToolEntry, corr string, ar
 		return
 	}
 	s.keep(&appView{id: id, bridge: b, url: url})
-	ev := tui.AppAvailable{ViewID: id, CorrelationID: corr, Tool: e.Name, Server: e.ServerName, URL: url}
+	ev := AppAvailable{ViewID: id, CorrelationID: corr, Tool: e.Name, Server: e.ServerName, URL: url}
 	if s.getenv("SSH_CONNECTION") != "" {
 		ev.SSH = sshLine(viewer)
 	}
@@ -217,7 +224,7 @@ func sshLine(v *apps.Viewer) string {
 }
 
 // ensureViewer starts the viewer on first use.
-func (s *appsService) ensureViewer() (*apps.Viewer, error) {
+func (s *AppsService[E]) ensureViewer() (*apps.Viewer, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -234,7 +241,7 @@ func (s *appsService) ensureViewer() (*apps.Viewer, error) {
 }
 
 // keep records an open view, tearing down the oldest beyond maxAppViews.
-func (s *appsService) keep(v *appView) {
+func (s *AppsService[E]) keep(v *appView) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.views = append(s.views, v)
@@ -253,7 +260,7 @@ func (s *appsService) keep(v *appView) {
 // ui/resource-teardown.
 const teardownWait = time.Second
 
-func (s *appsService) teardown(v *appView, reason string) {
+func (s *AppsService[E]) teardown(v *appView, reason string) {
 	ctx, cancel := context.WithTimeout(context.Background(), teardownWait)
 	defer cancel()
 	v.bridge.Teardown(ctx, reason)
@@ -265,10 +272,10 @@ func (s *appsService) teardown(v *appView, reason string) {
 	}
 }
 
-// OpenApp implements tui.AppHost: VOUCH_BROWSER, when set, is the command
+// OpenApp launches the view's URL (tui.AppHost): VOUCH_BROWSER, when set, is the command
 // that opens a URL (its words, then the URL). vouch never starts a browser
 // on its own otherwise — over SSH that would be the wrong machine.
-func (s *appsService) OpenApp(_ context.Context, viewID string) (bool, error) {
+func (s *AppsService[E]) OpenApp(_ context.Context, viewID string) (bool, error) {
 	s.mu.Lock()
 	var url string
 	for _, v := range s.views {
@@ -284,7 +291,7 @@ func (s *appsService) OpenApp(_ context.Context, viewID string) (bool, error) {
 }
 
 // launch starts the configured browser at url; false when none is.
-func (s *appsService) launch(url string) (bool, error) {
+func (s *AppsService[E]) launch(url string) (bool, error) {
 	words := strings.Fields(s.getenv("VOUCH_BROWSER"))
 	if len(words) == 0 {
 		return false, nil
@@ -300,7 +307,7 @@ func (s *appsService) launch(url string) (bool, error) {
 // CallTool implements apps.Host: a view's call, already checked against
 // SPEC J2, passes the same gate as a run's (policy, approval pane, audit)
 // with a correlation ID of its own, then goes to the originating server.
-func (s *appsService) CallTool(ctx context.Context, v apps.ViewInfo, ti mcpclient.ToolInfo, args json.RawMessage) (json.RawMessage, error) {
+func (s *AppsService[E]) CallTool(ctx context.Context, v apps.ViewInfo, ti mcpclient.ToolInfo, args json.RawMessage) (json.RawMessage, error) {
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
@@ -310,7 +317,7 @@ func (s *appsService) CallTool(ctx context.Context, v apps.ViewInfo, ti mcpclien
 		Ask: func(req agent.ApprovalRequested) (agent.Decision, bool) {
 			reply := make(chan agent.Decision, 1)
 			req.Reply = reply
-			if !s.publish(ctx, tui.AppApproval{Server: v.ServerName, Request: req}) {
+			if !s.publish(ctx, AppApproval{Server: v.ServerName, Request: req}) {
 				return agent.Decision{}, false
 			}
 			select {
@@ -334,8 +341,8 @@ func (s *appsService) CallTool(ctx context.Context, v apps.ViewInfo, ti mcpclien
 
 // OpenLink implements apps.Host: the person agrees in the terminal, then
 // the configured browser opens the link (the TUI copies it otherwise).
-func (s *appsService) OpenLink(ctx context.Context, v apps.ViewInfo, url string) error {
-	if !s.consent(ctx, tui.AppConsent{Tool: v.Tool.Name, Server: v.ServerName, Link: url}) {
+func (s *AppsService[E]) OpenLink(ctx context.Context, v apps.ViewInfo, url string) error {
+	if !s.consent(ctx, AppConsent{Tool: v.Tool.Name, Server: v.ServerName, Link: url}) {
 		return fmt.Errorf("%w: the person did not open the link", apps.ErrDenied)
 	}
 	_, err := s.launch(url)
@@ -344,15 +351,15 @@ func (s *appsService) OpenLink(ctx context.Context, v apps.ViewInfo, url string)
 
 // Message implements apps.Host: on the person's consent the text goes
 // into the TUI's input, to edit or send.
-func (s *appsService) Message(ctx context.Context, v apps.ViewInfo, text string) error {
-	if !s.consent(ctx, tui.AppConsent{Tool: v.Tool.Name, Server: v.ServerName, Message: text}) {
+func (s *AppsService[E]) Message(ctx context.Context, v apps.ViewInfo, text string) error {
+	if !s.consent(ctx, AppConsent{Tool: v.Tool.Name, Server: v.ServerName, Message: text}) {
 		return fmt.Errorf("%w: the person did not add the message", apps.ErrDenied)
 	}
 	return nil
 }
 
 // consent asks the person and waits for the answer.
-func (s *appsService) consent(ctx context.Context, ev tui.AppConsent) bool {
+func (s *AppsService[E]) consent(ctx context.Context, ev AppConsent) bool {
 	reply := make(chan bool, 1)
 	ev.Reply = reply
 	if !s.publish(ctx, ev) {
@@ -368,7 +375,7 @@ func (s *appsService) consent(ctx context.Context, ev tui.AppConsent) bool {
 
 // Close tears every view down (each view may answer within a second),
 // stops the viewer and waits for the service's goroutines.
-func (s *appsService) Close() error {
+func (s *AppsService[E]) Close() error {
 	s.mu.Lock()
 	s.closed = true
 	views, viewer := s.views, s.viewer

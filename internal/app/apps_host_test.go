@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -13,14 +13,13 @@ import (
 	"vouch/mcpclient/apps"
 	"vouch/mcpclient/mcptest"
 	"vouch/tool"
-	"vouch/tui"
 )
 
 // appsFixture is a session with an MCP Apps server and a plain one, and
 // the apps service the TUI would read.
 type appsFixture struct {
-	s      *session
-	svc    *appsService
+	s      *App
+	svc    *AppsService[AppEvent]
 	clock  *mcptest.Server
 	other  *mcptest.Server
 	tools  map[string]tool.Tool
@@ -41,7 +40,10 @@ func newAppsFixture(t *testing.T) *appsFixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = f.other.Close() })
-	f.s = openTestSession(t, t.TempDir())
+	f.s, err = Open(context.Background(), t.TempDir(), t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { _ = f.s.Close() })
 	for _, srv := range []struct {
 		name string
@@ -60,8 +62,8 @@ func newAppsFixture(t *testing.T) *appsFixture {
 		}
 	}
 	env := map[string]string{"SSH_CONNECTION": "10.0.0.2 50000 10.0.0.1 22"}
-	f.svc = newAppsService(f.s.MCP().Manager(), f.s.Policy(), "test", func(k string) string { return env[k] })
-	f.s.setApps(f.svc)
+	f.svc = NewAppsService(f.s.MCP().Manager(), f.s.Policy(), "test", func(k string) string { return env[k] }, sameEvent)
+	f.s.SetApps(f.svc)
 	f.tools = map[string]tool.Tool{}
 	for _, tool := range f.svc.Wrap(f.s.MCP().Manager().AgentTools(nil)) {
 		_, name, _ := mcpclient.ParseIdentity(tool.Def().Identity)
@@ -70,8 +72,12 @@ func newAppsFixture(t *testing.T) *appsFixture {
 	return f
 }
 
+// sameEvent is the front end's conversion when the front end reads
+// AppEvents as they are.
+func sameEvent(ev AppEvent) AppEvent { return ev }
+
 // event waits for the next app event of type T.
-func event[T tui.AppEvent](t *testing.T, f *appsFixture) T {
+func event[T AppEvent](t *testing.T, f *appsFixture) T {
 	t.Helper()
 	select {
 	case ev := <-f.svc.events:
@@ -114,13 +120,13 @@ func viewMessages(t *testing.T, b *apps.Bridge) []map[string]any {
 // server only once approved, and never reach another server (SPEC J2-J5).
 func TestAppsServiceWiring(t *testing.T) {
 	f := newAppsFixture(t)
-	if _, ok := f.tools["clock"].(*appTool); !ok {
+	if _, ok := f.tools["clock"].(*appTool[AppEvent]); !ok {
 		t.Fatalf("clock is %T, want a tool with a view", f.tools["clock"])
 	}
 	if _, ok := f.tools["clock_tick"]; ok {
 		t.Fatal("an app-only tool is offered to the model")
 	}
-	if _, ok := f.tools["echo"].(*appTool); ok {
+	if _, ok := f.tools["echo"].(*appTool[AppEvent]); ok {
 		t.Fatal("a tool without a view was wrapped")
 	}
 
@@ -129,7 +135,7 @@ func TestAppsServiceWiring(t *testing.T) {
 	if err != nil || !strings.Contains(res.Text, "12:00") {
 		t.Fatalf("the model's result: %+v, %v", res, err)
 	}
-	avail := event[tui.AppAvailable](t, f)
+	avail := event[AppAvailable](t, f)
 	if avail.CorrelationID != "corr-1" || !strings.HasPrefix(avail.URL, "http://127.0.0.1:") ||
 		!strings.HasPrefix(avail.SSH, "ssh -N -L ") {
 		t.Fatalf("AppAvailable %+v", avail)
@@ -158,14 +164,14 @@ func TestAppsServiceWiring(t *testing.T) {
 
 	// The view calls an app-only tool: it waits for the approval pane.
 	b.Handle([]byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"clock_tick","arguments":{"zone":"UTC"}}}`))
-	ask := event[tui.AppApproval](t, f)
+	ask := event[AppApproval](t, f)
 	if ask.Request.Call.Identity != mcpclient.Identity(f.clockC.ID, "clock_tick") || ask.Server != "clock" {
 		t.Fatalf("approval for %+v", ask)
 	}
 	if n := f.clock.Calls("clock_tick"); n != 0 {
 		t.Fatalf("clock_tick ran %d times before approval", n)
 	}
-	d, err := f.s.describeTool(ask.Request.Call.Identity)
+	d, err := f.s.DescribeTool(ask.Request.Call.Identity)
 	if err != nil || d.ServerName != "clock" {
 		t.Fatalf("the pane cannot describe the app-only tool: %+v, %v", d, err)
 	}
@@ -184,7 +190,7 @@ func TestAppsServiceWiring(t *testing.T) {
 
 	// Denied: the server is never called; the audit says so.
 	b.Handle([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"clock_reset"}}`))
-	ask = event[tui.AppApproval](t, f)
+	ask = event[AppApproval](t, f)
 	ask.Request.Reply <- agent.Decision{Note: "not now"}
 	answer = viewMessages(t, b)
 	if e, ok := answer[0]["error"].(map[string]any); !ok || e["code"] != float64(-32000) {
@@ -216,7 +222,7 @@ func TestAppsServiceWiring(t *testing.T) {
 
 	// Consent: a link refused in the terminal is refused to the view.
 	b.Handle([]byte(`{"jsonrpc":"2.0","id":5,"method":"ui/open-link","params":{"url":"https://example.com"}}`))
-	consent := event[tui.AppConsent](t, f)
+	consent := event[AppConsent](t, f)
 	if consent.Link != "https://example.com" {
 		t.Fatalf("consent %+v", consent)
 	}
@@ -234,7 +240,7 @@ func TestAppsServiceProblem(t *testing.T) {
 	if err != nil || !strings.Contains(res.Text, "12:00") {
 		t.Fatalf("result %+v, %v", res, err)
 	}
-	p := event[tui.AppProblem](t, f)
+	p := event[AppProblem](t, f)
 	if p.CorrelationID != "corr-2" || !strings.Contains(p.Sentence, "text/html") {
 		t.Fatalf("problem %+v", p)
 	}
@@ -245,25 +251,25 @@ func TestAppsServiceProblem(t *testing.T) {
 
 // TestAppsServiceBrowser: VOUCH_BROWSER, and only it, launches a browser.
 func TestAppsServiceBrowser(t *testing.T) {
-	svc := newAppsService(nil, nil, "test", func(string) string { return "" })
+	svc := NewAppsService(nil, nil, "test", func(string) string { return "" }, sameEvent)
 	if launched, err := svc.launch("http://127.0.0.1:1/v/x"); launched || err != nil {
 		t.Fatalf("launched without VOUCH_BROWSER: %v %v", launched, err)
 	}
-	svc = newAppsService(nil, nil, "test", func(k string) string {
+	svc = NewAppsService(nil, nil, "test", func(k string) string {
 		if k == "VOUCH_BROWSER" {
 			return "true --flag"
 		}
 		return ""
-	})
+	}, sameEvent)
 	if launched, err := svc.launch("http://127.0.0.1:1/v/x"); !launched || err != nil {
 		t.Fatalf("VOUCH_BROWSER=true: %v %v", launched, err)
 	}
-	svc = newAppsService(nil, nil, "test", func(k string) string {
+	svc = NewAppsService(nil, nil, "test", func(k string) string {
 		if k == "VOUCH_BROWSER" {
 			return "/nonexistent/browser"
 		}
 		return ""
-	})
+	}, sameEvent)
 	if _, err := svc.launch("http://127.0.0.1:1/v/x"); err == nil || !strings.Contains(err.Error(), "VOUCH_BROWSER") {
 		t.Fatalf("a missing browser: %v", err)
 	}

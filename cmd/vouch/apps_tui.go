@@ -1,0 +1,30 @@
+package main
+
+import (
+	"vouch/internal/app"
+	"vouch/tui"
+)
+
+// The MCP Apps host lives in internal/app; the terminal interface reads
+// its events as its own (tui.AppHost), converted here.
+var _ tui.AppHost = (*app.AppsService[tui.AppEvent])(nil)
+
+// newTUIApps starts the MCP Apps host of the terminal interface on s.
+func newTUIApps(s *session, getenv func(string) string) *app.AppsService[tui.AppEvent] {
+	return app.NewAppsService(s.MCP().Manager(), s.Policy(), version, getenv, tuiAppEvent)
+}
+
+// tuiAppEvent is an app event as the terminal interface reads it.
+func tuiAppEvent(ev app.AppEvent) tui.AppEvent {
+	switch ev := ev.(type) {
+	case app.AppAvailable:
+		return tui.AppAvailable(ev)
+	case app.AppProblem:
+		return tui.AppProblem(ev)
+	case app.AppApproval:
+		return tui.AppApproval(ev)
+	case app.AppConsent:
+		return tui.AppConsent(ev)
+	}
+	return tui.AppProblem{Sentence: "vouch sent an app event the interface does not know; please report it"}
+}
