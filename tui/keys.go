@@ -5,6 +5,7 @@ import (
 	"vouch/tui/settings"
 	"vouch/tui/settings/servers"
 	"vouch/tui/settings/serverskills"
+	"vouch/tui/settings/skills"
 	"vouch/tui/settings/tools"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -27,7 +28,7 @@ type KeyMap struct {
 	Rule     RuleEditorKeyMap
 	Policy   PolicyKeyMap
 	Workflow WorkflowKeyMaps
-	Skills   SkillsKeyMaps
+	Skills   skills.KeyMap
 	// ServerSkills and SkillApproval: a server's skills and the approval
 	// preview of one (SPEC I1-I6).
 	ServerSkills  serverskills.ListKeyMap
@@ -49,7 +50,7 @@ func DefaultKeyMap() KeyMap {
 		Rule:     DefaultRuleEditorKeyMap(),
 		Policy:   DefaultPolicyKeyMap(),
 		Workflow: DefaultWorkflowKeyMaps(),
-		Skills:   DefaultSkillsKeyMaps(),
+		Skills:   skills.DefaultKeyMap(),
 
 		ServerSkills:  serverskills.DefaultListKeyMap(),
 		SkillApproval: serverskills.DefaultApprovalKeyMap(),

@@ -5,6 +5,7 @@ import (
 	"vouch/tui/settings"
 	"vouch/tui/settings/servers"
 	"vouch/tui/settings/serverskills"
+	"vouch/tui/settings/skills"
 	"vouch/tui/settings/tools"
 )
 
@@ -20,16 +21,25 @@ type Servers interface {
 // Servers, backed by s (nil: the pages say servers are not available); the
 // Policy page is backed by pe (nil: it says policy is not available), the
 // Skills page by sc (nil: it says skills are not available).
-func newSettings(c Common, s Servers, pe PolicyEditor, sc SkillCatalog) settings.Model {
+func newSettings(c Common, s Servers, pe PolicyEditor, sc skills.Catalog) settings.Model {
 	k := c.Keys
-	var skills func(settings.ServerView) kit.Modal
+	var serverSkills func(settings.ServerView) kit.Modal
 	if ss, ok := s.(serverskills.Backend); ok {
 		keys := serverskills.KeyMap{List: k.ServerSkills, Approval: k.SkillApproval}
-		skills = func(v settings.ServerView) kit.Modal { return serverskills.New(c.Common, keys, ss, v) }
+		serverSkills = func(v settings.ServerView) kit.Modal { return serverskills.New(c.Common, keys, ss, v) }
 	}
 	serverKeys := servers.KeyMap{List: k.Servers, Editor: k.Editor, Report: k.Report, Confirm: k.Confirm}
 	return settings.New(c.Common, k.Settings, "Tools & Workflows",
-		servers.New(c.Common, serverKeys, s, skills),
+		servers.New(c.Common, serverKeys, s, serverSkills),
 		tools.New(c.Common, k.Tools, tools.Conversation(s)),
-		newPolicyPage(c, pe), newSkillsPage(c, sc))
+		newPolicyPage(c, pe), skills.New(c.Common, k.Skills, k.Confirm, sc))
+}
+
+// skillCatalog returns the Backend as a skills.Catalog, or nil when it
+// does not implement the interface.
+func (m Model) skillCatalog() skills.Catalog {
+	if sc, ok := m.backend.(skills.Catalog); ok {
+		return sc
+	}
+	return nil
 }

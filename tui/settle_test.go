@@ -10,6 +10,7 @@ import (
 	"vouch/agent"
 	"vouch/tui/kit"
 	"vouch/tui/settings/serverskills"
+	"vouch/tui/settings/skills"
 )
 
 // The settle period (SPEC D7): every test here drives Update with keys on
@@ -233,7 +234,7 @@ func TestSettleSkillInstall(t *testing.T) {
 	}
 	clk.advance(DefaultKeyGrace)
 	_, cmd := update(m, keyRune('i'))
-	awaitMsg[skillInstalledMsg](t, cmd)
+	awaitMsg[skills.InstalledMsg](t, cmd)
 	if _, in, _ := b.calls(); len(in) != 1 {
 		t.Errorf("installs after the quiet = %+v, want one", in)
 	}

@@ -1,4 +1,4 @@
-package tui
+package skills
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ const descriptionLines = 3
 // the same for `vouch skill preview` and the TUI's install preview. Every
 // string from the package passes through safetext. The instructions are
 // folded to their first instructionLines lines (0: all of them).
-func (p SkillPreview) Lines(width, instructionLines int) []string {
+func (p Preview) Lines(width, instructionLines int) []string {
 	width = max(width, 20)
 	var out []string
 	add := func(s string) { out = append(out, ansi.Truncate(s, width, "…")) }

@@ -1,4 +1,4 @@
-package tui
+package skills
 
 import (
 	"fmt"
@@ -12,83 +12,86 @@ import (
 	"vouch/tui/settings"
 )
 
-// skillsPage is the Skills page of Settings (SPEC G4, G5, L2): every
+// Page is the Skills page of Settings (SPEC G4, G5, L2): every
 // installed skill with its version, origin, install time and number of
 // scanner findings. From here the person opens the install preview and
 // removes a skill after a confirmation whose default is Cancel. A skill's
 // name, description and origin come from a package and pass through
-// safetext. Without a SkillCatalog the page says skills are not available.
-type skillsPage struct {
+// safetext. Without a Catalog the page says skills are not available.
+type Page struct {
 	kit.PageFrame
 	kit.Loads
-	common  Common
-	keys    SkillsPageKeyMap
-	catalog SkillCatalog
+	common  kit.Common
+	keys    PageKeyMap
+	install InstallKeyMap
+	confirm kit.ConfirmKeyMap
+	catalog Catalog
 
-	skills kit.ListCursor[SkillSummary]
+	skills kit.ListCursor[Summary]
 }
 
-// newSkillsPage returns the page; it loads when focused.
-func newSkillsPage(c Common, sc SkillCatalog) skillsPage {
-	p := skillsPage{common: c, keys: c.Keys.Skills.Page, catalog: sc}
+// New returns the page over sc (nil: it says skills are not available);
+// it loads when focused. confirm is the remove confirmation's bindings.
+func New(c kit.Common, keys KeyMap, confirm kit.ConfirmKeyMap, sc Catalog) Page {
+	p := Page{common: c, keys: keys.Page, install: keys.Install, confirm: confirm, catalog: sc}
 	p.syncKeys()
 	return p
 }
 
-func (p skillsPage) Title() string { return "Skills" }
+func (p Page) Title() string { return "Skills" }
 
 // ShortHelp implements help.KeyMap.
-func (p skillsPage) ShortHelp() []key.Binding {
+func (p Page) ShortHelp() []key.Binding {
 	k := p.keys
 	return []key.Binding{k.Install, k.Remove, k.Refresh, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
-func (p skillsPage) FullHelp() [][]key.Binding {
+func (p Page) FullHelp() [][]key.Binding {
 	k := p.keys
 	return [][]key.Binding{{k.Up, k.Down, k.Refresh, k.Close}, {k.Install, k.Remove}}
 }
 
-func (p skillsPage) SetSize(width, height int) settings.Page {
+func (p Page) SetSize(width, height int) settings.Page {
 	p.Resize(width, height)
 	return p
 }
 
-func (p skillsPage) Focus() (settings.Page, tea.Cmd) {
+func (p Page) Focus() (settings.Page, tea.Cmd) {
 	p.Active = true
 	p, cmd := p.reload()
 	return p, cmd
 }
 
-func (p skillsPage) Blur() settings.Page {
+func (p Page) Blur() settings.Page {
 	p.Active = false
 	return p
 }
 
-func (p skillsPage) reload() (skillsPage, tea.Cmd) {
+func (p Page) reload() (Page, tea.Cmd) {
 	if p.catalog == nil {
 		return p, nil
 	}
 	return p, loadSkills(p.catalog, p.Begin())
 }
 
-func (p skillsPage) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
+func (p Page) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
 	p.syncKeys()
 	return p, action, cmd
 }
 
-func (p skillsPage) handle(msg tea.Msg) (skillsPage, kit.Action, tea.Cmd) {
+func (p Page) handle(msg tea.Msg) (Page, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case skillsMsg:
+	case ListedMsg:
 		if p.Settle(msg.seq, msg.err) {
-			p.skills.Set(msg.skills, func(a, b SkillSummary) bool { return a.Name == b.Name })
+			p.skills.Set(msg.skills, func(a, b Summary) bool { return a.Name == b.Name })
 		}
 		return p, nil, nil
-	case skillInstalledMsg:
+	case InstalledMsg:
 		done := fmt.Sprintf("Installed %s version %d; it is enabled nowhere and approves nothing.", safetext.Line(msg.skill.Name, 40), msg.skill.Version)
 		return p.outcome(msg.err, done)
-	case skillRemovedMsg:
+	case RemovedMsg:
 		return p.outcome(msg.err, "Removed "+safetext.Line(msg.name, 40)+".")
 	case tea.KeyMsg:
 		return p.key(msg)
@@ -96,13 +99,13 @@ func (p skillsPage) handle(msg tea.Msg) (skillsPage, kit.Action, tea.Cmd) {
 	return p, nil, nil
 }
 
-func (p skillsPage) outcome(err error, done string) (skillsPage, kit.Action, tea.Cmd) {
+func (p Page) outcome(err error, done string) (Page, kit.Action, tea.Cmd) {
 	p.Report(err, done)
 	p, cmd := p.reload()
 	return p, nil, cmd
 }
 
-func (p skillsPage) key(msg tea.KeyMsg) (skillsPage, kit.Action, tea.Cmd) {
+func (p Page) key(msg tea.KeyMsg) (Page, kit.Action, tea.Cmd) {
 	k := p.keys
 	cur, ok := p.skills.Selected()
 	switch {
@@ -118,18 +121,18 @@ func (p skillsPage) key(msg tea.KeyMsg) (skillsPage, kit.Action, tea.Cmd) {
 		return p, nil, cmd
 	case key.Matches(msg, k.Install):
 		p.Notice, p.Err = "", ""
-		m := newSkillInstall(p.common, p.catalog)
+		m := newInstall(p.common, p.install, p.catalog)
 		return p, kit.OpenModal{Modal: m}, nil
 	case key.Matches(msg, k.Remove) && ok:
 		body := "Remove " + safetext.Line(cur.Name, 40) + " and every version of it? " +
 			"Files no other skill uses are deleted; definitions it imported stay."
-		c := kit.NewConfirm(p.common.Common, p.common.Keys.Confirm, "Remove skill", body, "Remove", removeSkill(p.catalog, cur.Name))
+		c := kit.NewConfirm(p.common, p.confirm, "Remove skill", body, "Remove", removeSkill(p.catalog, cur.Name))
 		return p, kit.OpenModal{Modal: c}, nil
 	}
 	return p, nil, nil
 }
 
-func (p *skillsPage) syncKeys() {
+func (p *Page) syncKeys() {
 	k := &p.keys
 	avail := p.catalog != nil
 	_, sel := p.skills.Selected()
@@ -147,7 +150,7 @@ const (
 	skillFindingsColWidth  = 11 // "12 findings"
 )
 
-func (p skillsPage) View() string {
+func (p Page) View() string {
 	st := p.common.Styles.Modal
 	w := p.Width
 	if p.catalog == nil {
@@ -175,7 +178,7 @@ func (p skillsPage) View() string {
 
 // rows are the column titles and one row per skill; the selected one has
 // its description and digest below it.
-func (p skillsPage) rows(w int) []string {
+func (p Page) rows(w int) []string {
 	st := p.common.Styles.Modal
 	rest := w - 2 - skillVerColWidth - skillInstalledColWidth - skillFindingsColWidth - 4
 	nameW := max(rest*2/5, 10)
@@ -205,7 +208,7 @@ func (p skillsPage) rows(w int) []string {
 	return lines
 }
 
-func (p skillsPage) footer(w int) []string {
+func (p Page) footer(w int) []string {
 	st := p.common.Styles.Modal
 	if said := p.Said(st, w); said != nil {
 		return said

@@ -1,4 +1,4 @@
-package tui
+package skills
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 	"vouch/tui/kit"
 )
 
-// skillInstall is the skill install preview (SPEC G4, L2): the person types
+// Install is the skill install preview (SPEC G4, L2): the person types
 // the path of a local package, vouch imports it without installing and
 // shows the preview — source, name, version, digests, the instructions
 // (folded), resources kept and excluded, definitions, requested built-in
@@ -22,15 +22,15 @@ import (
 // digest is checked again), v installs it as a new version when a skill of
 // that name is installed, esc cancels and writes nothing. Installing
 // enables and approves nothing.
-type skillInstall struct {
-	common  Common
-	keys    SkillInstallKeyMap
-	catalog SkillCatalog
+type Install struct {
+	common  kit.Common
+	keys    InstallKeyMap
+	catalog Catalog
 	path    textinput.Model
 
 	stage   installStage
 	seq     int // number of the latest preview; older answers are dropped
-	preview SkillPreview
+	preview Preview
 	lines   []string // the preview rendered for the current width
 	offset  int      // first preview line shown
 	err     string
@@ -52,31 +52,31 @@ const (
 // previewFoldLines folds the instructions in the TUI preview.
 const previewFoldLines = 12
 
-func newSkillInstall(c Common, sc SkillCatalog) skillInstall {
+func newInstall(c kit.Common, keys InstallKeyMap, sc Catalog) Install {
 	in := kit.FieldInput(c.Styles.Modal, "", "e.g. ~/Downloads/pdf.zip", 4096)
 	in.Focus()
-	m := skillInstall{common: c, keys: c.Keys.Skills.Install, catalog: sc, path: in}
+	m := Install{common: c, keys: keys, catalog: sc, path: in}
 	m.syncKeys()
 	return m
 }
 
 // Init implements Modal.
-func (m skillInstall) Init() tea.Cmd { return textinput.Blink }
+func (m Install) Init() tea.Cmd { return textinput.Blink }
 
 // KeyGrace implements Modal: it opens on the person's own key, and the
 // preview appears only after the person pressed enter. Installing is a
 // granting key: it waits for the root's settle period after the preview
 // appeared (kit.Granter, SPEC D7), so an "i" typed ahead of the preview
 // installs nothing.
-func (m skillInstall) KeyGrace() time.Duration { return 0 }
+func (m Install) KeyGrace() time.Duration { return 0 }
 
 // Grants implements kit.Granter: install and install as a new version.
-func (m skillInstall) Grants(msg tea.KeyMsg) bool {
+func (m Install) Grants(msg tea.KeyMsg) bool {
 	return key.Matches(msg, m.keys.Install) || key.Matches(msg, m.keys.NewRevision)
 }
 
 // Granting implements kit.Granter: the preview on screen.
-func (m skillInstall) Granting() string {
+func (m Install) Granting() string {
 	if m.stage != stagePreview {
 		return ""
 	}
@@ -84,37 +84,37 @@ func (m skillInstall) Granting() string {
 }
 
 // WithSettling implements kit.SettleShower.
-func (m skillInstall) WithSettling(settling bool) kit.Modal {
+func (m Install) WithSettling(settling bool) kit.Modal {
 	m.settling = settling
 	return m
 }
 
 // ShortHelp implements help.KeyMap.
-func (m skillInstall) ShortHelp() []key.Binding {
+func (m Install) ShortHelp() []key.Binding {
 	k := m.keys
 	return []key.Binding{k.Preview, k.Install, k.NewRevision, k.Up, k.PageDown, k.ChangePath, k.Cancel}
 }
 
 // FullHelp implements help.KeyMap.
-func (m skillInstall) FullHelp() [][]key.Binding {
+func (m Install) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{{k.Preview, k.ChangePath, k.Cancel}, {k.Install, k.NewRevision}, {k.Up, k.Down, k.PageUp, k.PageDown}}
 }
 
-func (m skillInstall) boxWidth() int { return min(m.common.Width-4, 100) }
+func (m Install) boxWidth() int { return min(m.common.Width-4, 100) }
 
-func (m skillInstall) inner() int { return kit.InnerWidth(m.common.Styles.Modal, m.boxWidth()) }
+func (m Install) inner() int { return kit.InnerWidth(m.common.Styles.Modal, m.boxWidth()) }
 
 // SetSize implements Modal.
-func (m skillInstall) SetSize(width, height int) kit.Modal {
-	m.common = m.common.sized(width, height)
+func (m Install) SetSize(width, height int) kit.Modal {
+	m.common = m.common.Sized(width, height)
 	m.path.Width = m.inner() - 7
 	m.render()
 	return m
 }
 
 // render lays the preview out for the current width.
-func (m *skillInstall) render() {
+func (m *Install) render() {
 	if m.stage == stagePreview || m.stage == stageInstalling {
 		m.lines = m.preview.Lines(m.inner(), previewFoldLines)
 		m.offset = min(m.offset, m.maxOffset())
@@ -123,23 +123,23 @@ func (m *skillInstall) render() {
 
 // bodyRows is how many preview lines fit: the frame, the title, the path
 // line, a blank line, the scroll line and the footer take the rest.
-func (m skillInstall) bodyRows() int {
+func (m Install) bodyRows() int {
 	st := m.common.Styles.Modal
 	return max(m.common.Height-st.Frame.GetVerticalFrameSize()-4-len(m.footer()), 3)
 }
 
-func (m skillInstall) maxOffset() int { return max(len(m.lines)-m.bodyRows(), 0) }
+func (m Install) maxOffset() int { return max(len(m.lines)-m.bodyRows(), 0) }
 
 // Update implements Modal.
-func (m skillInstall) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
+func (m Install) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	m, action, cmd := m.handle(msg)
 	m.syncKeys()
 	return m, action, cmd
 }
 
-func (m skillInstall) handle(msg tea.Msg) (skillInstall, kit.Action, tea.Cmd) {
+func (m Install) handle(msg tea.Msg) (Install, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case skillPreviewMsg:
+	case PreviewMsg:
 		if msg.seq != m.seq || m.stage != stagePreviewing {
 			return m, nil, nil
 		}
@@ -150,7 +150,7 @@ func (m skillInstall) handle(msg tea.Msg) (skillInstall, kit.Action, tea.Cmd) {
 		m.stage, m.preview, m.offset = stagePreview, msg.preview, 0
 		m.render()
 		return m, nil, nil
-	case skillInstalledMsg:
+	case InstalledMsg:
 		if m.stage != stageInstalling {
 			return m, nil, nil
 		}
@@ -171,7 +171,7 @@ func (m skillInstall) handle(msg tea.Msg) (skillInstall, kit.Action, tea.Cmd) {
 	return m, nil, nil
 }
 
-func (m skillInstall) key(msg tea.KeyMsg) (skillInstall, kit.Action, tea.Cmd) {
+func (m Install) key(msg tea.KeyMsg) (Install, kit.Action, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Cancel):
@@ -185,10 +185,10 @@ func (m skillInstall) key(msg tea.KeyMsg) (skillInstall, kit.Action, tea.Cmd) {
 		m.seq++
 		m.stage, m.err = stagePreviewing, ""
 		m.path.Blur()
-		return m, nil, previewSkill(m.catalog, m.seq, path, SkillInstallOptions{})
+		return m, nil, previewSkill(m.catalog, m.seq, path, InstallOptions{})
 	case key.Matches(msg, k.Install), key.Matches(msg, k.NewRevision):
 		m.stage, m.err = stageInstalling, ""
-		opts := SkillInstallOptions{NewRevision: key.Matches(msg, k.NewRevision), ExpectSHA256: m.preview.SHA256}
+		opts := InstallOptions{NewRevision: key.Matches(msg, k.NewRevision), ExpectSHA256: m.preview.SHA256}
 		return m, nil, installSkill(m.catalog, strings.TrimSpace(m.path.Value()), opts)
 	case key.Matches(msg, k.ChangePath):
 		m.stage, m.err = stagePath, ""
@@ -206,7 +206,7 @@ func (m skillInstall) key(msg tea.KeyMsg) (skillInstall, kit.Action, tea.Cmd) {
 // syncKeys enables the bindings of the current stage. Install is offered
 // only when no conflict blocks it; a same-name skill offers a new version
 // instead.
-func (m *skillInstall) syncKeys() {
+func (m *Install) syncKeys() {
 	k := &m.keys
 	showing := m.stage == stagePreview
 	blocked, isBlocked := m.preview.Blocked()
@@ -221,7 +221,7 @@ func (m *skillInstall) syncKeys() {
 }
 
 // footer is the error, the blocking conflict, or the state.
-func (m skillInstall) footer() []string {
+func (m Install) footer() []string {
 	st := m.common.Styles.Modal
 	w := m.inner()
 	switch {
@@ -245,7 +245,7 @@ func (m skillInstall) footer() []string {
 }
 
 // View implements Modal.
-func (m skillInstall) View() string {
+func (m Install) View() string {
 	st := m.common.Styles.Modal
 	w := m.inner()
 	lines := []string{st.Title.Render("Install a skill")}
@@ -273,3 +273,6 @@ func (m skillInstall) View() string {
 	lines = append(lines, m.footer()...)
 	return kit.ModalBox(st, w, m.common.Height-st.Frame.GetVerticalFrameSize(), lines)
 }
+
+// Lines returns the preview's lines as drawn, before scrolling.
+func (m Install) Lines() []string { return append([]string(nil), m.lines...) }

@@ -1,11 +1,11 @@
-package tui
+package skills
 
 import (
 	"context"
 	"time"
 )
 
-// SkillCatalog is what Settings › Skills and the skill install preview ask
+// Catalog is what Settings › Skills and the skill install preview ask
 // of the rest of vouch (SPEC G4, G5, L2). The Backend MAY implement it;
 // without it the page says skills are not available here. Like Backend,
 // every method may block on I/O and is called only from inside a tea.Cmd.
@@ -13,25 +13,25 @@ import (
 // Installing enables and approves nothing: no policy rule, no profile, no
 // tool. A rejected package (or a conflict the options do not resolve)
 // comes back as an error of one sentence and the catalog is unchanged.
-type SkillCatalog interface {
+type Catalog interface {
 	// ListSkills returns the latest version of every installed skill, by
 	// name.
-	ListSkills(ctx context.Context) ([]SkillSummary, error)
+	ListSkills(ctx context.Context) ([]Summary, error)
 	// PreviewSkill imports the package at path without installing it and
 	// says what installing it with opts would do.
-	PreviewSkill(ctx context.Context, path string, opts SkillInstallOptions) (SkillPreview, error)
+	PreviewSkill(ctx context.Context, path string, opts InstallOptions) (Preview, error)
 	// InstallSkill imports the package at path again and installs it with
 	// opts; what it installs is what PreviewSkill showed for the same file.
-	InstallSkill(ctx context.Context, path string, opts SkillInstallOptions) (SkillSummary, error)
+	InstallSkill(ctx context.Context, path string, opts InstallOptions) (Summary, error)
 	// RemoveSkill removes every version of the named skill.
 	RemoveSkill(ctx context.Context, name string) error
 }
 
-// SkillInstallOptions resolve a name collision (SPEC G5): Rename installs
+// InstallOptions resolve a name collision (SPEC G5): Rename installs
 // the package under another skill name; NewRevision adds a new version of
 // an installed skill of the same name, and lets an imported definition
 // become a new revision of one the person built. Never both.
-type SkillInstallOptions struct {
+type InstallOptions struct {
 	Rename      string `json:"rename,omitempty"`
 	NewRevision bool   `json:"new_revision,omitempty"`
 	// ExpectSHA256, when set, refuses the install unless the package read
@@ -39,9 +39,9 @@ type SkillInstallOptions struct {
 	ExpectSHA256 string `json:"expect_sha256,omitempty"`
 }
 
-// SkillSummary is one installed skill version, as Settings › Skills lists
+// Summary is one installed skill version, as Settings › Skills lists
 // it.
-type SkillSummary struct {
+type Summary struct {
 	Name        string    `json:"name"`
 	Version     int       `json:"version"`
 	Origin      string    `json:"origin"`
@@ -52,10 +52,10 @@ type SkillSummary struct {
 	Findings    int       `json:"findings"`
 }
 
-// SkillPreview is the install preview (SPEC G4): everything the person
+// Preview is the install preview (SPEC G4): everything the person
 // decides on, shown before anything is written. Its strings come from an
 // untrusted package; Lines neutralises every one.
-type SkillPreview struct {
+type Preview struct {
 	Source string `json:"source"`
 	// Name is the package's skill name; InstallName the name it installs
 	// under (after --rename) and InstallVersion the version it becomes.
@@ -70,41 +70,41 @@ type SkillPreview struct {
 	Compatibility  string `json:"compatibility,omitempty"`
 	Instructions   string `json:"instructions"`
 
-	Files          []SkillPreviewFile       `json:"files"`
-	Resources      []string                 `json:"resources"`
-	Excluded       []SkillPreviewExcluded   `json:"excluded"`
-	Definitions    []SkillPreviewDefinition `json:"definitions"`
-	RequestedTools []string                 `json:"requested_tools"`
-	Findings       []SkillPreviewFinding    `json:"findings"`
-	Warnings       []string                 `json:"warnings"`
-	Conflicts      []SkillConflict          `json:"conflicts"`
+	Files          []PreviewFile       `json:"files"`
+	Resources      []string            `json:"resources"`
+	Excluded       []PreviewExcluded   `json:"excluded"`
+	Definitions    []PreviewDefinition `json:"definitions"`
+	RequestedTools []string            `json:"requested_tools"`
+	Findings       []PreviewFinding    `json:"findings"`
+	Warnings       []string            `json:"warnings"`
+	Conflicts      []Conflict          `json:"conflicts"`
 }
 
-// SkillPreviewFile is one kept file.
-type SkillPreviewFile struct {
+// PreviewFile is one kept file.
+type PreviewFile struct {
 	Path   string `json:"path"`
 	SHA256 string `json:"sha256"`
 	Size   int64  `json:"size"`
 }
 
-// SkillPreviewExcluded is a file left out, and why.
-type SkillPreviewExcluded struct {
+// PreviewExcluded is a file left out, and why.
+type PreviewExcluded struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
 }
 
-// SkillPreviewDefinition is an agent definition the package carries and
+// PreviewDefinition is an agent definition the package carries and
 // what installing would do with it: SaveAs is the name it would be saved
 // under, Action one sentence ("import", "rename: ...", "new revision ...").
-type SkillPreviewDefinition struct {
+type PreviewDefinition struct {
 	Name   string `json:"name"`
 	Kind   string `json:"kind"`
 	SaveAs string `json:"save_as"`
 	Action string `json:"action"`
 }
 
-// SkillPreviewFinding is one scanner finding with its place.
-type SkillPreviewFinding struct {
+// PreviewFinding is one scanner finding with its place.
+type PreviewFinding struct {
 	File   string `json:"file"`
 	Line   int    `json:"line"`
 	Rule   string `json:"rule"`
@@ -112,21 +112,21 @@ type SkillPreviewFinding struct {
 	Action string `json:"action"`
 }
 
-// SkillConflict is a collision with what is installed or built (SPEC G5)
+// Conflict is a collision with what is installed or built (SPEC G5)
 // and its resolution. A Blocking one stops the install until the person
 // chooses --rename or --new-revision.
-type SkillConflict struct {
+type Conflict struct {
 	What       string `json:"what"`
 	Resolution string `json:"resolution"`
 	Blocking   bool   `json:"blocking"`
 }
 
 // Blocked returns the first blocking conflict, if any.
-func (p SkillPreview) Blocked() (SkillConflict, bool) {
+func (p Preview) Blocked() (Conflict, bool) {
 	for _, c := range p.Conflicts {
 		if c.Blocking {
 			return c, true
 		}
 	}
-	return SkillConflict{}, false
+	return Conflict{}, false
 }

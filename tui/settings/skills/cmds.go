@@ -1,4 +1,4 @@
-package tui
+package skills
 
 import (
 	"context"
@@ -10,48 +10,39 @@ import (
 )
 
 // The Cmds of Settings › Skills and the install preview. Like cmds.go,
-// each captures copies of its inputs, calls the SkillCatalog inside the
+// each captures copies of its inputs, calls the Catalog inside the
 // closure with a bounded context and returns a typed message (STYLE habits
 // 5 and 6).
 
-// skillsMsg carries ListSkills for the load numbered seq.
-type skillsMsg struct {
+// ListedMsg carries ListSkills for the load numbered seq.
+type ListedMsg struct {
 	seq    int
-	skills []SkillSummary
+	skills []Summary
 	err    error
 }
 
-// skillPreviewMsg carries PreviewSkill for the preview numbered seq.
-type skillPreviewMsg struct {
+// PreviewMsg carries PreviewSkill for the preview numbered seq.
+type PreviewMsg struct {
 	seq     int
-	preview SkillPreview
+	preview Preview
 	err     error
 }
 
-// skillInstalledMsg carries InstallSkill. The install preview handles it;
+// InstalledMsg carries InstallSkill. The install preview handles it;
 // on success it closes and hands it to the Skills page below, which
 // reloads.
-type skillInstalledMsg struct {
-	skill SkillSummary
+type InstalledMsg struct {
+	skill Summary
 	err   error
 }
 
-// skillRemovedMsg carries RemoveSkill.
-type skillRemovedMsg struct {
+// RemovedMsg carries RemoveSkill.
+type RemovedMsg struct {
 	name string
 	err  error
 }
 
-// skillCatalog returns the Backend as a SkillCatalog, or nil when it does
-// not implement the interface.
-func (m Model) skillCatalog() SkillCatalog {
-	if sc, ok := m.backend.(SkillCatalog); ok {
-		return sc
-	}
-	return nil
-}
-
-func loadSkills(sc SkillCatalog, seq int) tea.Cmd {
+func loadSkills(sc Catalog, seq int) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
@@ -59,20 +50,20 @@ func loadSkills(sc SkillCatalog, seq int) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("could not load the skills: %w", err)
 		}
-		return skillsMsg{seq: seq, skills: skills, err: err}
+		return ListedMsg{seq: seq, skills: skills, err: err}
 	}
 }
 
-func previewSkill(sc SkillCatalog, seq int, path string, opts SkillInstallOptions) tea.Cmd {
+func previewSkill(sc Catalog, seq int, path string, opts InstallOptions) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
 		p, err := sc.PreviewSkill(ctx, path, opts)
-		return skillPreviewMsg{seq: seq, preview: p, err: err}
+		return PreviewMsg{seq: seq, preview: p, err: err}
 	}
 }
 
-func installSkill(sc SkillCatalog, path string, opts SkillInstallOptions) tea.Cmd {
+func installSkill(sc Catalog, path string, opts InstallOptions) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
@@ -80,11 +71,11 @@ func installSkill(sc SkillCatalog, path string, opts SkillInstallOptions) tea.Cm
 		if err != nil {
 			err = fmt.Errorf("nothing was installed: %w", err)
 		}
-		return skillInstalledMsg{skill: s, err: err}
+		return InstalledMsg{skill: s, err: err}
 	}
 }
 
-func removeSkill(sc SkillCatalog, name string) tea.Cmd {
+func removeSkill(sc Catalog, name string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
 		defer cancel()
@@ -92,6 +83,6 @@ func removeSkill(sc SkillCatalog, name string) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("could not remove the skill: %w", err)
 		}
-		return skillRemovedMsg{name: name, err: err}
+		return RemovedMsg{name: name, err: err}
 	}
 }

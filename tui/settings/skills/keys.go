@@ -1,4 +1,4 @@
-package tui
+package skills
 
 import "github.com/charmbracelet/bubbles/key"
 
@@ -10,19 +10,19 @@ import "github.com/charmbracelet/bubbles/key"
 // only enter and esc act, and letters type. Once the preview shows, there
 // is no text field, so letters are safe.
 
-// SkillsKeyMaps groups the skill panes' bindings.
-type SkillsKeyMaps struct {
-	Page    SkillsPageKeyMap
-	Install SkillInstallKeyMap
+// KeyMap groups the skill panes' bindings.
+type KeyMap struct {
+	Page    PageKeyMap
+	Install InstallKeyMap
 }
 
-// DefaultSkillsKeyMaps returns the skill panes' default bindings.
-func DefaultSkillsKeyMaps() SkillsKeyMaps {
-	return SkillsKeyMaps{Page: DefaultSkillsPageKeyMap(), Install: DefaultSkillInstallKeyMap()}
+// DefaultKeyMap returns the skill panes' default bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{Page: DefaultPageKeyMap(), Install: DefaultInstallKeyMap()}
 }
 
-// SkillsPageKeyMap is the bindings of the Skills page.
-type SkillsPageKeyMap struct {
+// PageKeyMap is the bindings of the Skills page.
+type PageKeyMap struct {
 	Up      key.Binding
 	Down    key.Binding
 	Install key.Binding // open the install preview
@@ -31,9 +31,9 @@ type SkillsPageKeyMap struct {
 	Close   key.Binding
 }
 
-// DefaultSkillsPageKeyMap returns the Skills page's default bindings.
-func DefaultSkillsPageKeyMap() SkillsPageKeyMap {
-	return SkillsPageKeyMap{
+// DefaultPageKeyMap returns the Skills page's default bindings.
+func DefaultPageKeyMap() PageKeyMap {
+	return PageKeyMap{
 		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		Install: key.NewBinding(key.WithKeys("i", "n"), key.WithHelp("i", "install from file")),
@@ -43,8 +43,8 @@ func DefaultSkillsPageKeyMap() SkillsPageKeyMap {
 	}
 }
 
-// SkillInstallKeyMap is the install preview's bindings.
-type SkillInstallKeyMap struct {
+// InstallKeyMap is the install preview's bindings.
+type InstallKeyMap struct {
 	Preview     key.Binding // read the typed path and preview it
 	Install     key.Binding // install what the preview shows
 	NewRevision key.Binding // install as a new version of a same-named skill
@@ -56,10 +56,10 @@ type SkillInstallKeyMap struct {
 	Cancel      key.Binding
 }
 
-// DefaultSkillInstallKeyMap returns the install preview's default
+// DefaultInstallKeyMap returns the install preview's default
 // bindings.
-func DefaultSkillInstallKeyMap() SkillInstallKeyMap {
-	return SkillInstallKeyMap{
+func DefaultInstallKeyMap() InstallKeyMap {
+	return InstallKeyMap{
 		Preview:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "preview")),
 		Install:     key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "install"), key.WithDisabled()),
 		NewRevision: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "install as new version"), key.WithDisabled()),
