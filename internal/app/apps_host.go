@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"vouch/agent"
+	"vouch/internal/panics"
 
 	"vouch/mcpclient"
 	"vouch/mcpclient/apps"
@@ -51,6 +52,9 @@ type AppsService[E any] struct {
 	views  []*appView // oldest first
 	nextID int
 	closed bool
+	// internal are the panics the host's goroutines recovered; Close
+	// reports them.
+	internal []*panics.InternalError
 }
 
 // appView is one open view.
@@ -156,9 +160,31 @@ func (s *AppsService[E]) startView(e mcpclient.ToolEntry, corr string, args json
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
+		// A panic while the view opens (server, viewer or bridge code)
+		// costs the view, never the session: the tool's result is
+		// unchanged, the front end is told, Close reports it.
+		defer panics.Recover("the app view", "opening the view of "+e.Name, func(ie *panics.InternalError) {
+			s.recovered(ie)
+			s.publish(s.life, AppProblem{CorrelationID: corr, Tool: e.Name, Server: e.ServerName,
+				Sentence: "the view could not be shown: an internal error in vouch's apps host; the tool's result is unchanged — please report it"})
+		})
 		s.openView(id, e, corr, args, outcome)
 	}()
 	return true
+}
+
+// recovered keeps an internal error of the host's goroutines for Close.
+func (s *AppsService[E]) recovered(e *panics.InternalError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.internal = append(s.internal, e)
+}
+
+// guardedTeardown is teardown in a goroutine of its own, a panic
+// recovered and kept for Close.
+func (s *AppsService[E]) guardedTeardown(v *appView, reason string) {
+	defer panics.Recover("the app view", "tearing down view "+v.id, s.recovered)
+	s.teardown(v, reason)
 }
 
 // resourceTimeout bounds reading and checking a view's resource.
@@ -251,7 +277,7 @@ func (s *AppsService[E]) keep(v *appView) {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			s.teardown(old, "vouch shows at most 8 app views; this one was the oldest")
+			s.guardedTeardown(old, "vouch shows at most 8 app views; this one was the oldest")
 		}()
 	}
 }
@@ -374,7 +400,8 @@ func (s *AppsService[E]) consent(ctx context.Context, ev AppConsent) bool {
 }
 
 // Close tears every view down (each view may answer within a second),
-// stops the viewer and waits for the service's goroutines.
+// stops the viewer and waits for the service's goroutines; it reports
+// the panics they recovered (SPEC H7).
 func (s *AppsService[E]) Close() error {
 	s.mu.Lock()
 	s.closed = true
@@ -386,14 +413,29 @@ func (s *AppsService[E]) Close() error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s.teardown(v, "vouch is closing")
+			s.guardedTeardown(v, "vouch is closing")
 		}()
 	}
 	wg.Wait()
 	s.stop()
 	s.wg.Wait()
+	var err error
 	if viewer != nil {
-		return viewer.Close()
+		err = viewer.Close()
 	}
-	return nil
+	return errors.Join(err, s.takeInternal())
+}
+
+// takeInternal returns, once, the panics the host's goroutines recovered
+// as one error (nil: none).
+func (s *AppsService[E]) takeInternal() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.internal) == 0 {
+		return nil
+	}
+	last := s.internal[len(s.internal)-1]
+	err := fmt.Errorf("%w in the MCP Apps host (%d, the last in %s); the session went on — please report it", panics.ErrInternal, len(s.internal), last.What)
+	s.internal = nil
+	return err
 }
