@@ -8,7 +8,7 @@ import (
 
 	"vouch/agent"
 	"vouch/internal/app"
-	"vouch/tui"
+	tuiskills "vouch/tui/settings/skills"
 	"vouch/workflow"
 )
 
@@ -42,7 +42,7 @@ func seedDemo(ctx context.Context, s *session, dir string) error {
 	if err := writeFiles(pkg, demoSkill()); err != nil {
 		return fmt.Errorf("write the demo skill: %w", err)
 	}
-	if _, _, err := installSkill(ctx, s.DB(), importSkill, pkg, tui.SkillInstallOptions{}); err != nil {
+	if _, _, err := installSkill(ctx, s.DB(), importSkill, pkg, tuiskills.InstallOptions{}); err != nil {
 		return fmt.Errorf("install the demo skill: %w", err)
 	}
 	ps := app.NewProfiles(s.DB(), nil)

@@ -10,7 +10,7 @@ import (
 	"vouch/mcpclient"
 	"vouch/safetext"
 	"vouch/store"
-	"vouch/tui"
+	tuiskills "vouch/tui/settings/skills"
 )
 
 // Skills served by MCP servers on the command line (SPEC I, M):
@@ -32,7 +32,7 @@ func newSkillService(s *state) (*mcpclient.SkillService, error) {
 // rows of `vouch skill list`: named per origin as a profile names them
 // ("<server>/<name>", with the path prefix when one server has two), origin
 // "server:<server>". It reads the database only, never a server.
-func serverSkillSummaries(db *store.DB) ([]tui.SkillSummary, error) {
+func serverSkillSummaries(db *store.DB) ([]tuiskills.Summary, error) {
 	servers, err := db.MCPServers()
 	if err != nil {
 		return nil, err
@@ -45,7 +45,7 @@ func serverSkillSummaries(db *store.DB) ([]tui.SkillSummary, error) {
 	for _, n := range c.Named() {
 		qualified[[2]string{n.ServerID, n.URI}] = n.Qualified
 	}
-	var out []tui.SkillSummary
+	var out []tuiskills.Summary
 	for _, srv := range servers {
 		ks, err := mcpclient.StoredServerSkills(db, srv.ID, srv.Name)
 		if err != nil {
@@ -56,7 +56,7 @@ func serverSkillSummaries(db *store.DB) ([]tui.SkillSummary, error) {
 			if name == "" {
 				name = srv.Name + "/" + k.Entry.Name
 			}
-			row := tui.SkillSummary{Name: name, Origin: k.Origin() + " (" + string(k.State) + ")",
+			row := tuiskills.Summary{Name: name, Origin: k.Origin() + " (" + string(k.State) + ")",
 				Description: k.Entry.Description, Files: len(k.Entry.Files), Findings: len(k.Findings)}
 			if a := k.Approval; a != nil {
 				row.Version, row.Installed, row.SHA256 = a.N, a.At, a.SetDigest

@@ -10,10 +10,10 @@ import (
 
 	"vouch/safetext"
 	"vouch/store"
-	"vouch/tui"
+	tuiskills "vouch/tui/settings/skills"
 )
 
-var _ tui.SkillCatalog = (*backend)(nil)
+var _ tuiskills.Catalog = (*backend)(nil)
 
 // errNoSkillCatalog is the SkillCatalog's answer in a backend without a
 // database.
@@ -30,7 +30,7 @@ func skillError(err error) error {
 
 // ListSkills lists the latest version of every installed skill (Settings ›
 // Skills).
-func (b *backend) ListSkills(context.Context) ([]tui.SkillSummary, error) {
+func (b *backend) ListSkills(context.Context) ([]tuiskills.Summary, error) {
 	if b.cfg.db == nil {
 		return nil, errNoSkillCatalog
 	}
@@ -38,7 +38,7 @@ func (b *backend) ListSkills(context.Context) ([]tui.SkillSummary, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.SkillSummary, len(vs))
+	out := make([]tuiskills.Summary, len(vs))
 	for i, v := range vs {
 		out[i] = skillSummary(v)
 	}
@@ -47,21 +47,21 @@ func (b *backend) ListSkills(context.Context) ([]tui.SkillSummary, error) {
 
 // PreviewSkill imports path and says what installing it would do; it
 // writes nothing (SPEC G4).
-func (b *backend) PreviewSkill(ctx context.Context, path string, opts tui.SkillInstallOptions) (tui.SkillPreview, error) {
+func (b *backend) PreviewSkill(ctx context.Context, path string, opts tuiskills.InstallOptions) (tuiskills.Preview, error) {
 	if b.cfg.db == nil {
-		return tui.SkillPreview{}, errNoSkillCatalog
+		return tuiskills.Preview{}, errNoSkillCatalog
 	}
 	path, err := expandHome(path)
 	if err != nil {
-		return tui.SkillPreview{}, err
+		return tuiskills.Preview{}, err
 	}
 	p, err := loadSkill(ctx, importSkill, path)
 	if err != nil {
-		return tui.SkillPreview{}, skillError(err)
+		return tuiskills.Preview{}, skillError(err)
 	}
 	plan, err := planSkill(b.cfg.db, p, opts)
 	if err != nil {
-		return tui.SkillPreview{}, skillError(err)
+		return tuiskills.Preview{}, skillError(err)
 	}
 	return plan.preview, nil
 }
@@ -69,17 +69,17 @@ func (b *backend) PreviewSkill(ctx context.Context, path string, opts tui.SkillI
 // InstallSkill installs path under opts, only if it still has the digest
 // the person previewed (opts.ExpectSHA256). It enables and approves
 // nothing (SPEC G4).
-func (b *backend) InstallSkill(ctx context.Context, path string, opts tui.SkillInstallOptions) (tui.SkillSummary, error) {
+func (b *backend) InstallSkill(ctx context.Context, path string, opts tuiskills.InstallOptions) (tuiskills.Summary, error) {
 	if b.cfg.db == nil {
-		return tui.SkillSummary{}, errNoSkillCatalog
+		return tuiskills.Summary{}, errNoSkillCatalog
 	}
 	path, err := expandHome(path)
 	if err != nil {
-		return tui.SkillSummary{}, err
+		return tuiskills.Summary{}, err
 	}
 	v, _, err := installSkill(ctx, b.cfg.db, importSkill, path, opts)
 	if err != nil {
-		return tui.SkillSummary{}, skillError(err)
+		return tuiskills.Summary{}, skillError(err)
 	}
 	return skillSummary(v), nil
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"vouch/store/storetest"
-	"vouch/tui"
+	tuiskills "vouch/tui/settings/skills"
 )
 
 // TestSkillBackend: the TUI's SkillCatalog previews without writing,
@@ -25,21 +25,21 @@ func TestSkillBackend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pv, err := b.PreviewSkill(ctx, pkg, tui.SkillInstallOptions{})
+	pv, err := b.PreviewSkill(ctx, pkg, tuiskills.InstallOptions{})
 	if err != nil || pv.Name != "tui-skill" || pv.InstallVersion != 1 {
 		t.Fatalf("preview: %+v, %v", pv, err)
 	}
 	if after, _ := db.CatalogDump(); !bytes.Equal(empty, after) {
 		t.Fatal("a preview wrote to the catalog")
 	}
-	if _, err := b.InstallSkill(ctx, pkg, tui.SkillInstallOptions{ExpectSHA256: strings.Repeat("0", 64)}); err == nil ||
+	if _, err := b.InstallSkill(ctx, pkg, tuiskills.InstallOptions{ExpectSHA256: strings.Repeat("0", 64)}); err == nil ||
 		!strings.HasPrefix(err.Error(), "the package changed since its preview") {
 		t.Fatalf("install of another digest: %v", err)
 	}
 	if after, _ := db.CatalogDump(); !bytes.Equal(empty, after) {
 		t.Fatal("a refused install wrote to the catalog")
 	}
-	sum, err := b.InstallSkill(ctx, pkg, tui.SkillInstallOptions{ExpectSHA256: pv.SHA256})
+	sum, err := b.InstallSkill(ctx, pkg, tuiskills.InstallOptions{ExpectSHA256: pv.SHA256})
 	if err != nil || sum.Name != "tui-skill" || sum.Version != 1 || sum.SHA256 != pv.SHA256 {
 		t.Fatalf("install: %+v, %v", sum, err)
 	}
@@ -47,16 +47,16 @@ func TestSkillBackend(t *testing.T) {
 		t.Fatalf("list: %+v, %v", list, err)
 	}
 	// The same package again is a same-name conflict, said in one sentence.
-	again, err := b.PreviewSkill(ctx, pkg, tui.SkillInstallOptions{})
+	again, err := b.PreviewSkill(ctx, pkg, tuiskills.InstallOptions{})
 	if c, blocked := again.Blocked(); err != nil || !blocked || !strings.Contains(c.What, "same content") {
 		t.Fatalf("second preview: %+v, %v", again.Conflicts, err)
 	}
-	if _, err := b.InstallSkill(ctx, pkg, tui.SkillInstallOptions{ExpectSHA256: pv.SHA256}); err == nil || !strings.Contains(err.Error(), "--new-revision") {
+	if _, err := b.InstallSkill(ctx, pkg, tuiskills.InstallOptions{ExpectSHA256: pv.SHA256}); err == nil || !strings.Contains(err.Error(), "--new-revision") {
 		t.Fatalf("same-name install: %v", err)
 	}
 
 	bad := writeZip(t, []zipEntry{{name: "SKILL.md", body: skillMD("evil")}, {name: "../../etc/evil.md", body: "x"}})
-	if _, err := b.PreviewSkill(ctx, bad, tui.SkillInstallOptions{}); err == nil || strings.Contains(err.Error(), errSkillRejected.Error()) {
+	if _, err := b.PreviewSkill(ctx, bad, tuiskills.InstallOptions{}); err == nil || strings.Contains(err.Error(), errSkillRejected.Error()) {
 		t.Fatalf("rejected preview: %v; want the importer's sentence alone", err)
 	}
 

@@ -10,7 +10,7 @@ import (
 	"vouch/internal/app"
 	"vouch/safetext"
 	"vouch/store"
-	"vouch/tui"
+	tuiskills "vouch/tui/settings/skills"
 )
 
 // previewInstructionLines folds the instructions in `vouch skill preview`;
@@ -41,7 +41,7 @@ func skillCommand(ctx context.Context, g *globals, args []string, e env, load sk
 	}
 	fs := subFlags("skill "+sub, g)
 	asJSON := fs.Bool("json", false, "print JSON")
-	var opts tui.SkillInstallOptions
+	var opts tuiskills.InstallOptions
 	if sub == "install" {
 		fs.StringVar(&opts.Rename, "rename", "", "install under another skill name")
 		fs.BoolVar(&opts.NewRevision, "new-revision", false, "add a new version of an installed skill of the same name")
@@ -87,7 +87,7 @@ func skillPreview(ctx context.Context, db *store.DB, load skillLoader, path stri
 	if err != nil {
 		return err
 	}
-	plan, err := planSkill(db, p, tui.SkillInstallOptions{})
+	plan, err := planSkill(db, p, tuiskills.InstallOptions{})
 	if err != nil {
 		return err
 	}
@@ -102,15 +102,15 @@ func printLines(e env, lines []string) error {
 	return err
 }
 
-func skillInstall(ctx context.Context, db *store.DB, load skillLoader, path string, opts tui.SkillInstallOptions, asJSON bool, e env) error {
+func skillInstall(ctx context.Context, db *store.DB, load skillLoader, path string, opts tuiskills.InstallOptions, asJSON bool, e env) error {
 	v, plan, err := installSkill(ctx, db, load, path, opts)
 	if err != nil {
 		return err
 	}
 	if asJSON {
 		return writeJSON(e.stdout, struct {
-			Skill   tui.SkillSummary `json:"skill"`
-			Preview tui.SkillPreview `json:"preview"`
+			Skill   tuiskills.Summary `json:"skill"`
+			Preview tuiskills.Preview `json:"preview"`
 		}{skillSummary(v), plan.preview})
 	}
 	var b strings.Builder
@@ -128,7 +128,7 @@ func skillList(db *store.DB, asJSON bool, e env) error {
 	if err != nil {
 		return err
 	}
-	out := []tui.SkillSummary{}
+	out := []tuiskills.Summary{}
 	for _, v := range vs {
 		out = append(out, skillSummary(v))
 	}

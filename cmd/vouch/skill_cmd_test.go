@@ -15,7 +15,7 @@ import (
 	"go.etcd.io/bbolt"
 
 	"vouch/store"
-	"vouch/tui"
+	tuiskills "vouch/tui/settings/skills"
 	"vouch/workflow"
 )
 
@@ -171,7 +171,7 @@ func TestSkillPreviewInstallListRemove(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("preview --json: exit %d, stderr %q", code, errOut)
 	}
-	var pv tui.SkillPreview
+	var pv tuiskills.Preview
 	if err := json.Unmarshal([]byte(out), &pv); err != nil {
 		t.Fatalf("preview --json is not JSON: %v\n%s", err, out)
 	}
@@ -190,12 +190,12 @@ func TestSkillPreviewInstallListRemove(t *testing.T) {
 		t.Fatalf("preview: exit %d, stderr %q", code, errOut)
 	}
 	wants := []string{pkg, "pdf-forms", pv.SHA256, "Instructions", "Read [the forms guide]", "Excluded", "fill.py",
-		"Resources a model may read", "Built-in tools it requests", tui.RequestNote, "Conflicts", "enables and approves nothing"}
+		"Resources a model may read", "Built-in tools it requests", tuiskills.RequestNote, "Conflicts", "enables and approves nothing"}
 	for _, f := range pv.Files {
 		wants = append(wants, f.Path, f.SHA256)
 	}
 	for _, tool := range pv.RequestedTools {
-		wants = append(wants, tool+" — "+tui.RequestNote)
+		wants = append(wants, tool+" — "+tuiskills.RequestNote)
 	}
 	for _, w := range wants {
 		if !strings.Contains(text, w) {
@@ -239,7 +239,7 @@ func TestSkillPreviewInstallListRemove(t *testing.T) {
 	}
 
 	code, out, _ = runCLI(t, nil, append(sd, "skill", "list", "--json")...)
-	var list []tui.SkillSummary
+	var list []tuiskills.Summary
 	if err := json.Unmarshal([]byte(out), &list); code != exitOK || err != nil {
 		t.Fatalf("list --json: exit %d, %v, %q", code, err, out)
 	}
@@ -405,7 +405,7 @@ func TestSkillDefinitionConflicts(t *testing.T) {
 	pkg := goodSkill(t, "conf", map[string]string{"vouch.skill.json": sidecar("mine", "fresh", "edited")})
 
 	code, out, errOut := runCLI(t, nil, "--state-dir", state, "skill", "preview", pkg, "--json")
-	var pv tui.SkillPreview
+	var pv tuiskills.Preview
 	if err := json.Unmarshal([]byte(out), &pv); code != exitOK || err != nil {
 		t.Fatalf("preview: exit %d, %v, %q", code, err, errOut)
 	}

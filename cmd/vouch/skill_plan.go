@@ -10,7 +10,7 @@ import (
 	"vouch/safetext"
 	"vouch/skills"
 	"vouch/store"
-	"vouch/tui"
+	tuiskills "vouch/tui/settings/skills"
 	"vouch/workflow"
 )
 
@@ -30,7 +30,7 @@ type skillPlan struct {
 	version store.SkillVersion
 	blobs   map[string][]byte
 	defs    []workflow.Definition
-	preview tui.SkillPreview
+	preview tuiskills.Preview
 }
 
 // errSkillRejected marks a package or install the person must change:
@@ -61,7 +61,7 @@ func loadSkill(ctx context.Context, load skillLoader, path string) (*skills.Pack
 // definition whether it is imported as is, updates an unedited earlier
 // import, becomes a new revision of one the person built (only with
 // --new-revision), or is renamed — never saved over one the person edited.
-func planSkill(db *store.DB, p *skills.Package, opts tui.SkillInstallOptions) (skillPlan, error) {
+func planSkill(db *store.DB, p *skills.Package, opts tuiskills.InstallOptions) (skillPlan, error) {
 	if opts.Rename != "" && opts.NewRevision {
 		return skillPlan{}, rejected("choose either --rename or --new-revision, not both")
 	}
@@ -105,7 +105,7 @@ func planSkill(db *store.DB, p *skills.Package, opts tui.SkillInstallOptions) (s
 	default:
 		last := installed[len(installed)-1]
 		plan.preview.InstallVersion = last.Version + 1
-		c := tui.SkillConflict{What: fmt.Sprintf("a skill named %s is installed (version %d)", name, last.Version)}
+		c := tuiskills.Conflict{What: fmt.Sprintf("a skill named %s is installed (version %d)", name, last.Version)}
 		if last.SHA256 == p.SHA256 {
 			c.What += " with the same content"
 		}
@@ -136,10 +136,10 @@ func planSkill(db *store.DB, p *skills.Package, opts tui.SkillInstallOptions) (s
 
 // planDefinition returns d as it would be saved, its preview line and the
 // conflict it met, if any.
-func planDefinition(db *store.DB, d workflow.Definition, skill, sum string, opts tui.SkillInstallOptions, taken map[string]bool) (workflow.Definition, tui.SkillPreviewDefinition, *tui.SkillConflict, error) {
+func planDefinition(db *store.DB, d workflow.Definition, skill, sum string, opts tuiskills.InstallOptions, taken map[string]bool) (workflow.Definition, tuiskills.PreviewDefinition, *tuiskills.Conflict, error) {
 	d.Origin = "skill:" + skill + "@" + sum
 	d.Revision, d.EditedByPerson = 0, false
-	pd := tui.SkillPreviewDefinition{Name: d.Name, Kind: string(d.Kind), SaveAs: d.Name, Action: "import as " + d.Name}
+	pd := tuiskills.PreviewDefinition{Name: d.Name, Kind: string(d.Kind), SaveAs: d.Name, Action: "import as " + d.Name}
 	kind, err := db.DefinitionConflict(d.Name)
 	if err != nil {
 		return d, pd, nil, err
@@ -155,7 +155,7 @@ func planDefinition(db *store.DB, d workflow.Definition, skill, sum string, opts
 	}
 	fromThisSkill := strings.HasPrefix(existing.Origin, "skill:"+skill+"@")
 	builtByPerson := !strings.HasPrefix(existing.Origin, "skill:")
-	c := &tui.SkillConflict{}
+	c := &tuiskills.Conflict{}
 	switch {
 	case taken[d.Name]:
 		c.What = fmt.Sprintf("the package names definition %s twice", d.Name)
@@ -216,22 +216,22 @@ func freeDefinitionName(db *store.DB, name, skill string, taken map[string]bool)
 }
 
 // previewOf fills the fields of the preview that come from the package.
-func previewOf(p *skills.Package, name string) tui.SkillPreview {
-	pv := tui.SkillPreview{
+func previewOf(p *skills.Package, name string) tuiskills.Preview {
+	pv := tuiskills.Preview{
 		Source: p.Source, Name: p.Name, InstallName: name, PackageVersion: p.Version, SHA256: p.SHA256,
 		Description: p.Description, License: p.License, Compatibility: p.Compatibility, Instructions: p.Instructions,
-		Files: []tui.SkillPreviewFile{}, Resources: append([]string{}, p.Resources...), Excluded: []tui.SkillPreviewExcluded{},
-		Definitions: []tui.SkillPreviewDefinition{}, RequestedTools: append([]string{}, p.RequestedTools...),
-		Findings: []tui.SkillPreviewFinding{}, Warnings: append([]string{}, p.Warnings...), Conflicts: []tui.SkillConflict{},
+		Files: []tuiskills.PreviewFile{}, Resources: append([]string{}, p.Resources...), Excluded: []tuiskills.PreviewExcluded{},
+		Definitions: []tuiskills.PreviewDefinition{}, RequestedTools: append([]string{}, p.RequestedTools...),
+		Findings: []tuiskills.PreviewFinding{}, Warnings: append([]string{}, p.Warnings...), Conflicts: []tuiskills.Conflict{},
 	}
 	for _, f := range p.Files {
-		pv.Files = append(pv.Files, tui.SkillPreviewFile{Path: f.Path, SHA256: f.SHA256, Size: f.Size})
+		pv.Files = append(pv.Files, tuiskills.PreviewFile{Path: f.Path, SHA256: f.SHA256, Size: f.Size})
 	}
 	for _, e := range p.Excluded {
-		pv.Excluded = append(pv.Excluded, tui.SkillPreviewExcluded{Path: e.Path, Reason: e.Reason})
+		pv.Excluded = append(pv.Excluded, tuiskills.PreviewExcluded{Path: e.Path, Reason: e.Reason})
 	}
 	for _, f := range p.Findings {
-		pv.Findings = append(pv.Findings, tui.SkillPreviewFinding{File: f.File, Line: f.Line, Rule: f.Rule, Detail: f.Detail, Action: f.Action})
+		pv.Findings = append(pv.Findings, tuiskills.PreviewFinding{File: f.File, Line: f.Line, Rule: f.Rule, Detail: f.Detail, Action: f.Action})
 	}
 	return pv
 }
@@ -239,7 +239,7 @@ func previewOf(p *skills.Package, name string) tui.SkillPreview {
 // installSkill imports path, plans it under opts and installs it, in one
 // catalog transaction; a blocking conflict or a rejected package writes
 // nothing (SPEC G3, G5). It enables and approves nothing (SPEC G4).
-func installSkill(ctx context.Context, db *store.DB, load skillLoader, path string, opts tui.SkillInstallOptions) (store.SkillVersion, skillPlan, error) {
+func installSkill(ctx context.Context, db *store.DB, load skillLoader, path string, opts tuiskills.InstallOptions) (store.SkillVersion, skillPlan, error) {
 	p, err := loadSkill(ctx, load, path)
 	if err != nil {
 		return store.SkillVersion{}, skillPlan{}, err
@@ -262,7 +262,7 @@ func installSkill(ctx context.Context, db *store.DB, load skillLoader, path stri
 }
 
 // skillSummary is the listing of one installed version.
-func skillSummary(v store.SkillVersion) tui.SkillSummary {
-	return tui.SkillSummary{Name: v.Name, Version: v.Version, Origin: v.Origin, Installed: v.Installed, SHA256: v.SHA256,
+func skillSummary(v store.SkillVersion) tuiskills.Summary {
+	return tuiskills.Summary{Name: v.Name, Version: v.Version, Origin: v.Origin, Installed: v.Installed, SHA256: v.SHA256,
 		Description: v.Description, Files: len(v.Files), Findings: len(v.Findings)}
 }
