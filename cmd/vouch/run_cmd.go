@@ -157,110 +157,67 @@ func headlessRun(ctx context.Context, b *backend, task string, e env, ask approv
 	return err
 }
 
-// followRun follows a run's events to the end: the answer goes to stdout
-// (unless quiet: the caller then prints out as JSON) and into out, tool
-// activity to stderr. A call that needs approval with nobody to ask
-// stops the run, recorded as waiting for approval, with exit 4.
+// followRun follows a run's events to the end (app.FollowRun): the answer
+// goes to stdout (unless quiet: the caller then prints out as JSON) and
+// into out, tool activity to stderr. A call that needs approval with
+// nobody to ask stops the run, recorded as waiting for approval, with
+// exit 4.
 func followRun(events <-chan agent.Event, stop func(store.RunOutcome, string), e env, ask approver, out *runResultJSON, quiet bool) error {
-	var stopped error // set when the run is ended for want of a person, or its output cannot be written
-	var done agent.Done
-	var answer strings.Builder
-	midLine := false // text was written since the last newline
-	// write writes to stdout or stderr; output that cannot be written
-	// ends the run (SPEC M: a closed pipe is a failure, not silence).
-	write := func(w io.Writer, what, format string, args ...any) {
-		if _, err := fmt.Fprintf(w, format, args...); err != nil && stopped == nil {
-			stopped = fmt.Errorf("write %s: %w", what, err)
-			stop(store.RunFailed, stopped.Error())
-		}
+	var a app.Approver
+	if ask != nil {
+		a = app.Approver(ask)
 	}
-	for ev := range events {
-		switch ev := ev.(type) {
-		case agent.TextDelta:
-			answer.WriteString(ev.Text)
-			if quiet {
-				continue
-			}
-			write(e.stdout, "the answer", "%s", safetext.Neutralize(ev.Text))
-			midLine = true
-		case agent.PartFinished:
-			// A flow step's or helper's answer ends its own line.
-			answer.WriteString("\n")
-			if midLine {
-				write(e.stdout, "the answer", "\n")
-				midLine = false
-			}
-		case agent.ToolCallStarted:
-			write(e.stderr, "tool activity", "vouch: tool %s %s\n", safetext.Line(ev.Call.Identity, 100), safetext.Line(ev.Call.Arguments, 120))
-		case agent.ToolCallFinished:
-			outcome := "done"
-			if ev.IsError {
-				outcome = "error: " + safetext.Line(ev.Result, 160)
-			}
-			write(e.stderr, "tool activity", "vouch: tool %s %s\n", safetext.Line(ev.Call.Identity, 100), outcome)
-		case agent.ApprovalRequested:
-			if stopped != nil {
-				continue
-			}
-			if ask == nil {
-				stopped = app.Wrap(app.ApprovalNeeded, fmt.Errorf(
-					"%s needs approval (correlation ID %s); nothing was executed — classify it with 'vouch policy set', or run again with --approve-tty",
-					safetext.Line(ev.Call.Identity, 100), ev.Call.CorrelationID))
-				out.CorrelationID = ev.Call.CorrelationID
-				stop(store.RunWaitingApproval, stopped.Error())
-				continue
-			}
-			d, err := ask(ev)
-			if err != nil {
-				stopped = app.Wrap(app.ApprovalNeeded, fmt.Errorf("could not ask about %s on the terminal (correlation ID %s): %w; nothing was executed — run it again from a terminal you can type in, or classify the tool with 'vouch policy set'",
-					safetext.Line(ev.Call.Identity, 100), ev.Call.CorrelationID, err))
-				out.CorrelationID = ev.Call.CorrelationID
-				stop(store.RunWaitingApproval, stopped.Error())
-				continue
-			}
-			ev.Reply <- d
-		case agent.Done:
-			done = ev
-		}
-	}
-	if midLine {
-		// The run has ended: a failed last newline fails the command but
-		// leaves the run's recorded outcome alone.
-		if _, err := io.WriteString(e.stdout, "\n"); err != nil && stopped == nil {
-			stopped = fmt.Errorf("write the answer: %w", err)
-		}
-	}
-	out.Answer = strings.TrimSpace(answer.String())
-	if stopped != nil {
-		out.Outcome = string(store.RunFailed)
-		if app.KindOf(stopped) == app.ApprovalNeeded {
-			out.Outcome = string(store.RunWaitingApproval)
-		}
-		return stopped
-	}
-	out.Outcome = outcomeOf(done)
-	switch done.Reason {
-	case agent.StopDone:
-		return nil
-	case agent.StopError:
-		if errors.Is(done.Err, agent.ErrUnreachable) || errors.Is(done.Err, agent.ErrTimeout) {
-			return app.Wrap(app.Unavailable, done.Err)
-		}
-		return done.Err
-	case agent.StopLimit:
-		return done.Err
-	default:
-		return errors.New("the run was cancelled; what was streamed is kept as a partial answer")
-	}
+	return app.FollowRun(events, stop, a, &terminalOutput{e: e, quiet: quiet}, (*app.HeadlessResult)(out))
 }
 
-// outcomeOf names a run's end as history does.
-func outcomeOf(d agent.Done) string {
-	switch d.Reason {
-	case agent.StopDone:
-		return string(store.RunDone)
-	case agent.StopCancelled:
-		return string(store.RunCancelled)
+// terminalOutput shows a headless run on the terminal: the answer on
+// stdout, neutralized, tool activity on stderr.
+type terminalOutput struct {
+	e       env
+	quiet   bool // the answer is printed as JSON at the end instead
+	midLine bool // text was written since the last newline
+}
+
+// Show implements app.RunOutput.
+func (o *terminalOutput) Show(ev agent.Event) error {
+	switch ev := ev.(type) {
+	case agent.TextDelta:
+		if o.quiet {
+			return nil
+		}
+		o.midLine = true
+		return o.write(o.e.stdout, "the answer", "%s", safetext.Neutralize(ev.Text))
+	case agent.PartFinished:
+		if o.midLine {
+			o.midLine = false
+			return o.write(o.e.stdout, "the answer", "\n")
+		}
+	case agent.ToolCallStarted:
+		return o.write(o.e.stderr, "tool activity", "vouch: tool %s %s\n", safetext.Line(ev.Call.Identity, 100), safetext.Line(ev.Call.Arguments, 120))
+	case agent.ToolCallFinished:
+		outcome := "done"
+		if ev.IsError {
+			outcome = "error: " + safetext.Line(ev.Result, 160)
+		}
+		return o.write(o.e.stderr, "tool activity", "vouch: tool %s %s\n", safetext.Line(ev.Call.Identity, 100), outcome)
 	}
-	return string(store.RunFailed)
+	return nil
+}
+
+// End implements app.RunOutput: the answer ends its line.
+func (o *terminalOutput) End() error {
+	if !o.midLine {
+		return nil
+	}
+	if _, err := io.WriteString(o.e.stdout, "\n"); err != nil {
+		return fmt.Errorf("write the answer: %w", err)
+	}
+	return nil
+}
+
+func (o *terminalOutput) write(w io.Writer, what, format string, args ...any) error {
+	if _, err := fmt.Fprintf(w, format, args...); err != nil {
+		return fmt.Errorf("write %s: %w", what, err)
+	}
+	return nil
 }

@@ -1,0 +1,133 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"vouch/agent"
+	"vouch/safetext"
+	"vouch/store"
+)
+
+// Approver answers the approval requests of a headless run: nil means no
+// person is present, and the run ends with ApprovalNeeded at the first
+// call that asks.
+type Approver func(req agent.ApprovalRequested) (agent.Decision, error)
+
+// RunOutput is where a headless run's progress goes (cmd/vouch: the
+// answer to stdout, tool activity to stderr).
+type RunOutput interface {
+	// Show shows one event as it arrives: text, a part's end, a tool
+	// call's start and end. An error (output that cannot be written) ends
+	// the run, recorded failed.
+	Show(ev agent.Event) error
+	// End is called once the run has ended; an error fails the command
+	// but leaves the run's recorded outcome alone.
+	End() error
+}
+
+// HeadlessResult is what a headless run ends with: its ID in history,
+// its outcome, the answer, and what stopped it.
+type HeadlessResult struct {
+	RunID           string
+	Profile         string
+	ProfileRevision int
+	Outcome         string
+	Answer          string
+	Error           string
+	// CorrelationID is the call that needed approval.
+	CorrelationID string
+}
+
+// FollowRun follows a run's events to the end: each shows on out, the
+// answer goes into res. A call that needs approval with nobody to ask
+// (ask nil) stops the run, recorded as waiting for approval, with an
+// ApprovalNeeded error naming its correlation ID; stop ends the run with
+// an outcome and a reason.
+func FollowRun(events <-chan agent.Event, stop func(store.RunOutcome, string), ask Approver, out RunOutput, res *HeadlessResult) error {
+	var stopped error // set when the run is ended for want of a person, or its output cannot be written
+	var done agent.Done
+	var answer strings.Builder
+	// show passes ev to out; output that cannot be written ends the run
+	// (SPEC M: a closed pipe is a failure, not silence).
+	show := func(ev agent.Event) {
+		if err := out.Show(ev); err != nil && stopped == nil {
+			stopped = err
+			stop(store.RunFailed, stopped.Error())
+		}
+	}
+	for ev := range events {
+		switch ev := ev.(type) {
+		case agent.TextDelta:
+			answer.WriteString(ev.Text)
+			show(ev)
+		case agent.PartFinished:
+			// A flow step's or helper's answer ends its own line.
+			answer.WriteString("\n")
+			show(ev)
+		case agent.ToolCallStarted, agent.ToolCallFinished:
+			show(ev)
+		case agent.ApprovalRequested:
+			if stopped != nil {
+				continue
+			}
+			if ask == nil {
+				stopped = Wrap(ApprovalNeeded, fmt.Errorf(
+					"%s needs approval (correlation ID %s); nothing was executed — classify it with 'vouch policy set', or run again with --approve-tty",
+					safetext.Line(ev.Call.Identity, 100), ev.Call.CorrelationID))
+				res.CorrelationID = ev.Call.CorrelationID
+				stop(store.RunWaitingApproval, stopped.Error())
+				continue
+			}
+			d, err := ask(ev)
+			if err != nil {
+				stopped = Wrap(ApprovalNeeded, fmt.Errorf("could not ask about %s on the terminal (correlation ID %s): %w; nothing was executed — run it again from a terminal you can type in, or classify the tool with 'vouch policy set'",
+					safetext.Line(ev.Call.Identity, 100), ev.Call.CorrelationID, err))
+				res.CorrelationID = ev.Call.CorrelationID
+				stop(store.RunWaitingApproval, stopped.Error())
+				continue
+			}
+			ev.Reply <- d
+		case agent.Done:
+			done = ev
+		}
+	}
+	// The run has ended: output that fails now fails the command but
+	// leaves the run's recorded outcome alone.
+	if err := out.End(); err != nil && stopped == nil {
+		stopped = err
+	}
+	res.Answer = strings.TrimSpace(answer.String())
+	if stopped != nil {
+		res.Outcome = string(store.RunFailed)
+		if KindOf(stopped) == ApprovalNeeded {
+			res.Outcome = string(store.RunWaitingApproval)
+		}
+		return stopped
+	}
+	res.Outcome = outcomeOf(done)
+	switch done.Reason {
+	case agent.StopDone:
+		return nil
+	case agent.StopError:
+		if errors.Is(done.Err, agent.ErrUnreachable) || errors.Is(done.Err, agent.ErrTimeout) {
+			return Wrap(Unavailable, done.Err)
+		}
+		return done.Err
+	case agent.StopLimit:
+		return done.Err
+	default:
+		return errors.New("the run was cancelled; what was streamed is kept as a partial answer")
+	}
+}
+
+// outcomeOf names a run's end as history does.
+func outcomeOf(d agent.Done) string {
+	switch d.Reason {
+	case agent.StopDone:
+		return string(store.RunDone)
+	case agent.StopCancelled:
+		return string(store.RunCancelled)
+	}
+	return string(store.RunFailed)
+}
