@@ -15,6 +15,19 @@
 // database, the keyring and the MCP servers, no conversation, no
 // workspace.
 //
+// The workflow services run on an App (SPEC H, J): Profiles checks and
+// stores profiles and definitions (workflows.go); a ProfileRunner freezes
+// and starts a profile run (profile_run.go, profile_skills.go,
+// run_spec.go, run_blobs.go, run_prompt.go) and a RunRecorder keeps any
+// run's history from its events (run_record.go, run_guard.go); the
+// scheduler fires schedules while the interface runs and queues the calls
+// of its background runs in the Inbox (scheduler.go, inbox.go); FollowRun
+// follows a headless run (headless.go); the run history and schedule
+// status are read in runs.go; AppsService hosts MCP App views
+// (apps_host.go, apps_events.go). A front end hands in what only it has —
+// a Resolver for the model server, an Approver, a RunOutput, the
+// conversion of app events into its own — and converts the results.
+//
 // The domain packages (agent, mcpclient, skills, policy, workflow) do not
 // import store; this package adapts each of them to it (the transcript,
 // the catalog cache, the keyring secrets, the policy rules and records).
