@@ -169,7 +169,7 @@ func e2eSkillInstall(t *testing.T) {
 		"scripts/run.sh — executable",
 		"builtin:fs_read — request — grants nothing",
 		"builtin:fs_write — request — grants nothing",
-		"SKILL.md:7 injection (shown)",
+		"SKILL.md:7 hidden-instruction (shown)",
 		"references/guide.md",
 	} {
 		if !strings.Contains(seen, want) {
