@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	"vouch/tui/settings/runs"
+	"vouch/tui/settings/workflows"
 )
 
 // WorkflowKeyMaps is the bindings of the Agent Workflows panes (SPEC H,
@@ -11,7 +12,7 @@ import (
 // the run history and the approvals inbox. The per-profile tool selection
 // pane uses the Tools page's bindings.
 type WorkflowKeyMaps struct {
-	Switch   WorkflowsKeyMap
+	Switch   workflows.KeyMap
 	Profiles ProfileListKeyMap
 	RunNow   ProfileRunKeyMap
 	Editor   ProfileEditorKeyMap
@@ -24,33 +25,13 @@ type WorkflowKeyMaps struct {
 // Workflows pane.
 func DefaultWorkflowKeyMaps() WorkflowKeyMaps {
 	return WorkflowKeyMaps{
-		Switch:   DefaultWorkflowsKeyMap(),
+		Switch:   workflows.DefaultKeyMap(),
 		Profiles: DefaultProfileListKeyMap(),
 		RunNow:   DefaultProfileRunKeyMap(),
 		Editor:   DefaultProfileEditorKeyMap(),
 		Runs:     runs.DefaultKeyMap(),
 		Run:      runs.DefaultDetailKeyMap(),
 		Inbox:    DefaultInboxKeyMap(),
-	}
-}
-
-// WorkflowsKeyMap is the Workflows page's bindings.
-type WorkflowsKeyMap struct {
-	Toggle  key.Binding // the Agent Workflows switch
-	Up      key.Binding
-	Down    key.Binding
-	Refresh key.Binding
-	Close   key.Binding
-}
-
-// DefaultWorkflowsKeyMap returns the Workflows page's default bindings.
-func DefaultWorkflowsKeyMap() WorkflowsKeyMap {
-	return WorkflowsKeyMap{
-		Toggle:  key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "turn off")),
-		Up:      key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
-		Down:    key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
-		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		Close:   key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
 	}
 }
 

@@ -16,20 +16,6 @@ import (
 // with a bounded context and returns a typed message; none reads or writes
 // a model (STYLE habits 5 and 6).
 
-// workflowsMsg carries the switch and the schedules for load seq.
-type workflowsMsg struct {
-	seq       int
-	on        bool
-	schedules []ScheduleView
-	err       error
-}
-
-// workflowsSetMsg carries SetWorkflowsEnabled.
-type workflowsSetMsg struct {
-	on  bool
-	err error
-}
-
 // profilesMsg carries ListProfiles for load seq.
 type profilesMsg struct {
 	seq      int
@@ -83,38 +69,6 @@ type inboxCountMsg struct {
 
 // Where the tools page's results belong: the conversation, or a profile.
 func profileScope(name string) string { return "profile:" + name }
-
-func loadWorkflows(w Workflows, seq int) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
-		defer cancel()
-		on, err := w.WorkflowsEnabled(ctx)
-		if err != nil {
-			return workflowsMsg{seq: seq, err: fmt.Errorf("could not read the Agent Workflows switch: %w", err)}
-		}
-		sch, err := w.Schedules(ctx)
-		if err != nil {
-			return workflowsMsg{seq: seq, on: on, err: fmt.Errorf("could not list the schedules: %w", err)}
-		}
-		return workflowsMsg{seq: seq, on: on, schedules: sch}
-	}
-}
-
-func setWorkflows(w Workflows, on bool) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
-		defer cancel()
-		err := w.SetWorkflowsEnabled(ctx, on)
-		if err != nil {
-			verb := "turn on"
-			if !on {
-				verb = "turn off"
-			}
-			err = fmt.Errorf("could not %s Agent Workflows: %w", verb, err)
-		}
-		return workflowsSetMsg{on: on, err: err}
-	}
-}
 
 func listProfiles(p Profiles, seq int) tea.Cmd {
 	return func() tea.Msg {

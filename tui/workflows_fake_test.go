@@ -15,6 +15,7 @@ import (
 	"vouch/tui/kit"
 	"vouch/tui/settings"
 	"vouch/tui/settings/runs"
+	"vouch/tui/settings/workflows"
 )
 
 // fakeWorkflows is a Backend that also implements Workflows, Profiles,
@@ -26,7 +27,7 @@ type fakeWorkflows struct {
 	mu sync.Mutex
 
 	on        bool
-	schedules []ScheduleView
+	schedules []workflows.Schedule
 	switches  []bool
 
 	profiles  map[string]ProfileView
@@ -93,7 +94,7 @@ func (f *fakeWorkflows) SetWorkflowsEnabled(_ context.Context, on bool) error {
 	return nil
 }
 
-func (f *fakeWorkflows) Schedules(context.Context) ([]ScheduleView, error) {
+func (f *fakeWorkflows) Schedules(context.Context) ([]workflows.Schedule, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := slices.Clone(f.schedules)
@@ -344,7 +345,7 @@ func sampleWorkflows(f *fakeWorkflows) {
 		Model: "qwen2.5-7b", ContextWindow: 16384, Temperature: &temp, ToolBudget: 0.25, Workspace: "/home/me/proj",
 		Skills: []string{"style-guide", "changelog"}, Tools: nil,
 		Schedule: &ScheduleInput{Every: "24h", Task: "Summarise yesterday's commits."}, Revision: 4, Updated: t0.Add(-time.Hour)}
-	f.schedules = []ScheduleView{
+	f.schedules = []workflows.Schedule{
 		{Profile: "daily-report", Spec: "every 24h", Task: "Summarise yesterday's commits.", Next: t0.Add(3 * time.Hour),
 			Last: "missed: the model server was not reachable", LastAt: t0.Add(-21 * time.Hour)},
 		{Profile: "weekly-\x1b[31mred\x1b[0m", Spec: "cron 0 9 * * 1", Task: "Plan the week.", Next: t0.Add(50 * time.Hour)},

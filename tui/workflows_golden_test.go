@@ -9,6 +9,7 @@ import (
 
 	"vouch/tui/settings/runs"
 	"vouch/tui/settings/tools"
+	"vouch/tui/settings/workflows"
 )
 
 // TestGoldenWorkflows pins the Agent Workflows panes at 80x24: the
@@ -27,7 +28,7 @@ func TestGoldenWorkflows(t *testing.T) {
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
 				m, _ = update(m, keyCtrlX)
 				m, cmd := toPage(t, m, "Workflows")
-				m, _ = update(m, awaitMsg[workflowsMsg](t, cmd))
+				m, _ = update(m, awaitMsg[workflows.LoadedMsg](t, cmd))
 				return m
 			},
 		},

@@ -10,6 +10,7 @@ import (
 	"vouch/tui/kit"
 	"vouch/tui/settings"
 	"vouch/tui/settings/runs"
+	"vouch/tui/settings/workflows"
 )
 
 // The root's side of the Agent Workflows panes: discovering the optional
@@ -37,8 +38,8 @@ func (m Model) runHistory() runs.History {
 	return nil
 }
 
-func (m Model) workflows() Workflows {
-	if w, ok := m.backend.(Workflows); ok {
+func (m Model) workflows() workflows.Backend {
+	if w, ok := m.backend.(workflows.Backend); ok {
 		return w
 	}
 	return nil
@@ -61,7 +62,7 @@ func (m Model) toolDescriber() ToolDescriber {
 // workflowPages are the pages Agent Workflows adds to Settings › Tools &
 // Workflows (SPEC L2): the switch with the schedules, and the profiles.
 func (m Model) workflowPages() []settings.Page {
-	return []settings.Page{newWorkflowsPage(m.common, m.workflows()), newProfileList(m.common, m.profiles())}
+	return []settings.Page{workflows.New(m.common.Common, m.common.Keys.Workflow.Switch, m.workflows()), newProfileList(m.common, m.profiles())}
 }
 
 // initInbox returns the Cmds that read the inbox count once and then watch

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"vouch/tui/settings/runs"
+	"vouch/tui/settings/workflows"
 )
 
 // TestWorkflowsSwitch: space turns Agent Workflows off once the Backend
@@ -19,18 +20,18 @@ func TestWorkflowsSwitch(t *testing.T) {
 	f := newFakeWorkflows(t)
 	sampleWorkflows(f)
 	m, _ := startWorkflows(t, f)
-	p := newWorkflowsPage(m.common, f).SetSize(76, 14)
+	p := workflows.New(m.common.Common, m.common.Keys.Workflow.Switch, f).SetSize(76, 14)
 	p, cmd := p.Focus()
-	p, _, _ = p.Update(awaitMsg[workflowsMsg](t, cmd))
+	p, _, _ = p.Update(awaitMsg[workflows.LoadedMsg](t, cmd))
 	if view := ansi.Strip(p.View()); !strings.Contains(view, "● on") || !strings.Contains(view, "Schedules are not a server") {
 		t.Fatalf("page:\n%s", view)
 	}
 	p, _, cmd = p.Update(keySpace)
-	if !p.(workflowsPage).on {
+	if !p.(workflows.Page).On() {
 		t.Fatal("switch moved before the Backend answered")
 	}
-	p, _, cmd = p.Update(awaitMsg[workflowsSetMsg](t, cmd))
-	p, _, _ = p.Update(awaitMsg[workflowsMsg](t, cmd))
+	p, _, cmd = p.Update(awaitMsg[workflows.SetMsg](t, cmd))
+	p, _, _ = p.Update(awaitMsg[workflows.LoadedMsg](t, cmd))
 	view := flat(p.View())
 	for _, want := range []string{"○ off", "nothing was deleted", "paused: Agent Workflows is off"} {
 		if !strings.Contains(view, want) {
@@ -40,7 +41,7 @@ func TestWorkflowsSwitch(t *testing.T) {
 	if _, _, _, sw := f.recorded(); !slices.Equal(sw, []bool{false}) {
 		t.Errorf("SetWorkflowsEnabled calls = %v, want [false]", sw)
 	}
-	if k := p.(workflowsPage).keys.Toggle.Help().Desc; k != "turn on" {
+	if k := p.(workflows.Page).Keys().Toggle.Help().Desc; k != "turn on" {
 		t.Errorf("toggle help = %q, want turn on", k)
 	}
 }
@@ -50,12 +51,12 @@ func TestWorkflowsSwitchFails(t *testing.T) {
 	f := newFakeWorkflows(t)
 	f.switchErr = errors.New("the database is read-only")
 	m, _ := startWorkflows(t, f)
-	p := newWorkflowsPage(m.common, f).SetSize(76, 14)
+	p := workflows.New(m.common.Common, m.common.Keys.Workflow.Switch, f).SetSize(76, 14)
 	p, cmd := p.Focus()
-	p, _, _ = p.Update(awaitMsg[workflowsMsg](t, cmd))
+	p, _, _ = p.Update(awaitMsg[workflows.LoadedMsg](t, cmd))
 	p, _, cmd = p.Update(keySpace)
-	p, _, _ = p.Update(awaitMsg[workflowsSetMsg](t, cmd))
-	if !p.(workflowsPage).on || !strings.Contains(flat(p.View()), "Could not turn off Agent Workflows: the database is read-only.") {
+	p, _, _ = p.Update(awaitMsg[workflows.SetMsg](t, cmd))
+	if !p.(workflows.Page).On() || !strings.Contains(flat(p.View()), "Could not turn off Agent Workflows: the database is read-only.") {
 		t.Errorf("after a refusal:\n%s", p.View())
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"vouch/internal/app"
 	"vouch/safetext"
 	"vouch/store"
-	"vouch/tui"
+	tuiworkflows "vouch/tui/settings/workflows"
 )
 
 // runsJSON is `vouch runs --json`: one page, newest first, and the cursor
@@ -216,7 +216,7 @@ func runWorkflowsCmd(_ context.Context, g *globals, args []string, e env) error 
 				return err
 			}
 		}
-		st, err := app.ReadWorkflowsStatus(db, time.Now(), tui.SchedulesNote)
+		st, err := app.ReadWorkflowsStatus(db, time.Now(), tuiworkflows.SchedulesNote)
 		if err != nil {
 			return err
 		}
@@ -231,7 +231,7 @@ func runWorkflowsCmd(_ context.Context, g *globals, args []string, e env) error 
 		if st.Profiles == 1 {
 			noun = "profile"
 		}
-		if _, err := fmt.Fprintf(e.stdout, "Agent Workflows is %s\n%d %s, %d with a schedule.\n%s\n", state, st.Profiles, noun, len(st.Schedules), tui.SchedulesNote); err != nil {
+		if _, err := fmt.Fprintf(e.stdout, "Agent Workflows is %s\n%d %s, %d with a schedule.\n%s\n", state, st.Profiles, noun, len(st.Schedules), tuiworkflows.SchedulesNote); err != nil {
 			return err
 		}
 		for _, s := range st.Schedules {

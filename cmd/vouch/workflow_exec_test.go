@@ -15,7 +15,7 @@ import (
 	"vouch/policy"
 	"vouch/store"
 	"vouch/tool"
-	"vouch/tui"
+	tuiworkflows "vouch/tui/settings/workflows"
 )
 
 // TestProfileRunPromptOrder: a profile run through `vouch run --profile`
@@ -209,12 +209,12 @@ func TestChatRunPolicyDigest(t *testing.T) {
 func TestWorkflowsStatusNote(t *testing.T) {
 	state := t.TempDir()
 	out, _ := cli(t, state, "", exitOK, "workflows", "status")
-	if !strings.Contains(out, tui.SchedulesNote) {
+	if !strings.Contains(out, tuiworkflows.SchedulesNote) {
 		t.Fatalf("status lacks the Workflows page's note:\n%s", out)
 	}
 	js, _ := cli(t, state, "", exitOK, "workflows", "status", "--json")
 	var st app.WorkflowsStatus
-	if err := json.Unmarshal([]byte(js), &st); err != nil || st.Note != tui.SchedulesNote {
+	if err := json.Unmarshal([]byte(js), &st); err != nil || st.Note != tuiworkflows.SchedulesNote {
 		t.Fatalf("status --json note = %q (%v), want the Workflows page's", st.Note, err)
 	}
 }

@@ -19,11 +19,12 @@ import (
 	"vouch/tui"
 	"vouch/tui/settings"
 	tuiruns "vouch/tui/settings/runs"
+	tuiworkflows "vouch/tui/settings/workflows"
 	"vouch/workflow"
 )
 
 // workflowsTUI implements the TUI's Agent Workflows capabilities —
-// tui.Workflows, tui.Profiles, tuiruns.History and tui.Inbox — over the
+// tuiworkflows.Backend, tui.Profiles, tuiruns.History and tui.Inbox — over the
 // session: the same profile service as `vouch profile`, the run history of
 // `vouch runs`, the scheduler's inbox. The backend embeds it; a nil one
 // (a backend without a session) answers every call with errNoDatabase.
@@ -39,11 +40,11 @@ type workflowsTUI struct {
 }
 
 var (
-	_ tui.Workflows     = (*backend)(nil)
-	_ tui.Profiles      = (*backend)(nil)
-	_ tui.ProfileRunner = (*backend)(nil)
-	_ tuiruns.History   = (*backend)(nil)
-	_ tui.Inbox         = (*backend)(nil)
+	_ tuiworkflows.Backend = (*backend)(nil)
+	_ tui.Profiles         = (*backend)(nil)
+	_ tui.ProfileRunner    = (*backend)(nil)
+	_ tuiruns.History      = (*backend)(nil)
+	_ tui.Inbox            = (*backend)(nil)
 )
 
 func newWorkflowsTUI(s *session, ib *app.Inbox) *workflowsTUI {
@@ -67,17 +68,17 @@ func (w *workflowsTUI) SetWorkflowsEnabled(_ context.Context, on bool) error {
 }
 
 // Schedules lists every profile's schedule with its next and last tick.
-func (w *workflowsTUI) Schedules(context.Context) ([]tui.ScheduleView, error) {
+func (w *workflowsTUI) Schedules(context.Context) ([]tuiworkflows.Schedule, error) {
 	if w == nil {
 		return nil, errNoDatabase
 	}
-	st, err := app.ReadWorkflowsStatus(w.s.DB(), w.now(), tui.SchedulesNote)
+	st, err := app.ReadWorkflowsStatus(w.s.DB(), w.now(), tuiworkflows.SchedulesNote)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.ScheduleView, 0, len(st.Schedules))
+	out := make([]tuiworkflows.Schedule, 0, len(st.Schedules))
 	for _, s := range st.Schedules {
-		out = append(out, tui.ScheduleView{Profile: s.Profile, Spec: safetext.Line(s.Spec, 0), Task: safetext.Neutralize(s.Task),
+		out = append(out, tuiworkflows.Schedule{Profile: s.Profile, Spec: safetext.Line(s.Spec, 0), Task: safetext.Neutralize(s.Task),
 			Next: s.Next, Paused: safetext.Line(s.Paused, 0), Last: safetext.Line(s.Last, 0), LastAt: s.LastAt})
 	}
 	return out, nil

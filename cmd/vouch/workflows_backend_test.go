@@ -11,6 +11,7 @@ import (
 	"vouch/store"
 	"vouch/tui"
 	tuiruns "vouch/tui/settings/runs"
+	tuiworkflows "vouch/tui/settings/workflows"
 	"vouch/workflow"
 )
 
@@ -84,7 +85,7 @@ func TestWorkflowsBackend(t *testing.T) {
 		t.Fatalf("list = %+v, %v", list, err)
 	}
 
-	wf := b.(tui.Workflows)
+	wf := b.(tuiworkflows.Backend)
 	scheds, err := wf.Schedules(ctx)
 	if err != nil || len(scheds) != 1 || scheds[0].Next.IsZero() || scheds[0].Paused != "" {
 		t.Fatalf("schedules = %+v, %v", scheds, err)

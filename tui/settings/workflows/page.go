@@ -1,9 +1,8 @@
-package tui
+package workflows
 
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -20,79 +19,79 @@ const SchedulesNote = "Schedules are not a server: they fire only while vouch ru
 	"needs (model server, MCP servers, keyring) is available. A missed or skipped run is recorded " +
 	"with its reason; a call that needs approval waits in the approvals inbox."
 
-// workflowsPage is the Workflows page of Settings › Tools & Workflows
+// Page is the Workflows page of Settings › Tools & Workflows
 // (SPEC H1, H6, L2): the Agent Workflows switch and every profile's
 // schedule. The switch moves only once SetWorkflowsEnabled has answered.
-type workflowsPage struct {
+type Page struct {
 	kit.PageFrame
 	kit.Loads
-	common Common
-	keys   WorkflowsKeyMap
-	w      Workflows
+	common kit.Common
+	keys   KeyMap
+	w      Backend
 
 	on        bool
-	schedules []ScheduleView
+	schedules []Schedule
 	scroll    int
 	toggling  bool
 }
 
-func newWorkflowsPage(c Common, w Workflows) workflowsPage {
-	p := workflowsPage{common: c, keys: c.Keys.Workflow.Switch, w: w}
+func New(c kit.Common, keys KeyMap, w Backend) Page {
+	p := Page{common: c, keys: keys, w: w}
 	p.syncKeys()
 	return p
 }
 
-func (p workflowsPage) Title() string { return "Workflows" }
+func (p Page) Title() string { return "Workflows" }
 
 // ShortHelp implements help.KeyMap.
-func (p workflowsPage) ShortHelp() []key.Binding {
+func (p Page) ShortHelp() []key.Binding {
 	k := p.keys
 	return []key.Binding{k.Toggle, k.Down, k.Refresh, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
-func (p workflowsPage) FullHelp() [][]key.Binding {
+func (p Page) FullHelp() [][]key.Binding {
 	k := p.keys
 	return [][]key.Binding{{k.Toggle, k.Up, k.Down}, {k.Refresh, k.Close}}
 }
 
-func (p workflowsPage) SetSize(width, height int) settings.Page {
+func (p Page) SetSize(width, height int) settings.Page {
 	p.Resize(width, height)
 	return p
 }
 
-func (p workflowsPage) Focus() (settings.Page, tea.Cmd) {
+func (p Page) Focus() (settings.Page, tea.Cmd) {
 	p.Active = true
 	p, cmd := p.reload()
 	return p, cmd
 }
 
-func (p workflowsPage) reload() (workflowsPage, tea.Cmd) {
+func (p Page) reload() (Page, tea.Cmd) {
 	if p.w == nil {
 		return p, nil
 	}
 	return p, loadWorkflows(p.w, p.Begin())
 }
 
-func (p workflowsPage) Blur() settings.Page {
+func (p Page) Blur() settings.Page {
 	p.Active = false
 	return p
 }
 
-func (p workflowsPage) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
+func (p Page) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
 	p.syncKeys()
 	return p, action, cmd
 }
 
-func (p workflowsPage) handle(msg tea.Msg) (workflowsPage, kit.Action, tea.Cmd) {
+func (p Page) handle(msg tea.Msg) (Page, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case workflowsMsg:
+	case LoadedMsg:
 		if p.Settle(msg.seq, msg.err) {
 			p.on, p.schedules = msg.on, msg.schedules
 		}
 		return p, nil, nil
-	case workflowsSetMsg:
+	case SetMsg:
 		if !p.toggling {
 			return p, nil, nil
 		}
@@ -131,7 +130,7 @@ func (p workflowsPage) handle(msg tea.Msg) (workflowsPage, kit.Action, tea.Cmd) 
 	return p, nil, nil
 }
 
-func (p *workflowsPage) syncKeys() {
+func (p *Page) syncKeys() {
 	k := &p.keys
 	ready := p.w != nil && p.Loaded && !p.toggling
 	k.Toggle.SetEnabled(ready)
@@ -145,7 +144,7 @@ func (p *workflowsPage) syncKeys() {
 	k.Refresh.SetEnabled(p.w != nil)
 }
 
-func (p workflowsPage) View() string {
+func (p Page) View() string {
 	st := p.common.Styles.Modal
 	w := p.Width
 	if p.w == nil {
@@ -192,10 +191,10 @@ func (p workflowsPage) View() string {
 
 // scheduleLines renders one schedule on two lines: the profile, its spec
 // and when it fires next; then the task and what happened last.
-func (p workflowsPage) scheduleLines(s ScheduleView, w int) []string {
+func (p Page) scheduleLines(s Schedule, w int) []string {
 	st := p.common.Styles.Modal
 	now := p.common.Now()
-	next := "next " + until(now, s.Next)
+	next := "next " + kit.Until(now, s.Next)
 	if s.Paused != "" {
 		next = st.StatusWarn.Render("paused: " + safetext.Line(s.Paused, w/2))
 	} else {
@@ -209,25 +208,13 @@ func (p workflowsPage) scheduleLines(s ScheduleView, w int) []string {
 	sub := "  " + safetext.Line(s.Task, 0)
 	return []string{
 		head,
-		st.Detail.Render(cut(sub+" — "+last, w)),
+		st.Detail.Render(kit.Cut(sub+" — "+last, w)),
 	}
 }
 
-// until says how long after now t is, compactly: "in 5m", "in 3h", "in
-// 2d"; "not planned" for the zero time, "due" when it has passed.
-func until(now, t time.Time) string {
-	if t.IsZero() {
-		return "not planned"
-	}
-	d := t.Sub(now)
-	switch {
-	case d <= 0:
-		return "due"
-	case d < time.Hour:
-		return fmt.Sprintf("in %dm", max(int(d/time.Minute), 1))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("in %dh", int(d/time.Hour))
-	default:
-		return fmt.Sprintf("in %dd", int(d/(24*time.Hour)))
-	}
-}
+// On reports the switch as the backend last said it is.
+func (p Page) On() bool { return p.on }
+
+// Keys returns the page's bindings as they stand, each enabled or not by
+// state.
+func (p Page) Keys() KeyMap { return p.keys }
