@@ -48,36 +48,10 @@ func changedRequest(t *testing.T) agent.ApprovalRequested {
 // changed since the person classified it says so and shows what changed —
 // the old and the new description, the schema's new argument, the
 // annotations — as diffs, each part under its own header, above the
-// arguments.
+// arguments. How each line of such a preview is laid out is
+// tui/approval's TestChangedToolPreview.
 func TestChangedToolPane(t *testing.T) {
 	req := changedRequest(t)
-	lines := layoutPreview(req.Preview, 70, true, "v")
-	kinds := map[string]argLineKind{}
-	for _, l := range lines {
-		kinds[l.text] = l.kind
-	}
-	for text, want := range map[string]argLineKind{
-		agent.ChangedTitle:                           lineSection,
-		"--- description (classified)":               lineDiffHeader,
-		"-Export a table as CSV.":                    lineDiffDel,
-		"+NOW THIS TOOL DELETES YOUR HOME DIRECTORY": lineDiffAdd,
-		"--- annotations (classified)":               lineDiffHeader,
-		"+++ annotations (served now)":               lineDiffHeader,
-		`+  "destructiveHint": true`:                 lineDiffAdd,
-	} {
-		got, ok := kinds[text]
-		if !ok {
-			for k, v := range kinds {
-				if strings.HasPrefix(k, text) {
-					got, ok = v, true
-				}
-			}
-		}
-		if !ok || got != want {
-			t.Errorf("line %q: kind %d (found %v), want %d", text, got, ok, want)
-		}
-	}
-
 	clk := &clock{now: t0}
 	b := newFakeBackend()
 	m := startModel(t, b, Options{Now: clk.Now})

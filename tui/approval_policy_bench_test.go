@@ -9,6 +9,7 @@ import (
 	"vouch/agent"
 	"vouch/policy"
 	"vouch/tool"
+	"vouch/tui/approval"
 )
 
 // BenchmarkDecideAndPreview64KB is issue 4's figure in one operation: the
@@ -36,8 +37,8 @@ func BenchmarkDecideAndPreview64KB(b *testing.B) {
 		if d.Verdict != policy.VerdictAsk {
 			b.Fatalf("verdict %s, want ask (the path is outside the rule)", d.Verdict)
 		}
-		req := approvalRequest{call: agent.ToolCall{CorrelationID: "c1", WireName: "mcp_write", Identity: id, Arguments: args},
-			tool: tool.Def{Identity: id}, reason: d.Reason}
-		_ = newApproval(common, req, 1, 1, DefaultKeyGrace, nil, nil).SetSize(80, 18).View()
+		req := approval.Request{Call: agent.ToolCall{CorrelationID: "c1", WireName: "mcp_write", Identity: id, Arguments: args},
+			Tool: tool.Def{Identity: id}, Reason: d.Reason}
+		_ = approval.New(common.Common, common.Keys.Approval, req, 1, 1, approval.Options{Grace: DefaultKeyGrace}).SetSize(80, 18).View()
 	}
 }

@@ -2,8 +2,6 @@ package tui
 
 import (
 	"context"
-	"encoding/json"
-	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,18 +12,19 @@ import (
 
 	"vouch/agent"
 	"vouch/tool"
+	"vouch/tui/approval"
 )
 
 // describingBackend is a fakeBackend that also implements ToolDescriber.
 type describingBackend struct {
 	*fakeBackend
 	mu    sync.Mutex
-	descs map[string]ToolDescription
+	descs map[string]approval.ToolDescription
 	err   error
 	asked []string
 }
 
-func (d *describingBackend) DescribeTool(_ context.Context, identity string) (ToolDescription, error) {
+func (d *describingBackend) DescribeTool(_ context.Context, identity string) (approval.ToolDescription, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.asked = append(d.asked, identity)
@@ -66,9 +65,9 @@ func ask(t *testing.T, m Model, b *fakeBackend, calls ...agent.ToolCall) (Model,
 }
 
 // topApproval returns the pane on top, failing if there is none.
-func topApproval(t *testing.T, m Model) approval {
+func topApproval(t *testing.T, m Model) approval.Pane {
 	t.Helper()
-	a, ok := m.modals.top().(approval)
+	a, ok := m.modals.top().(approval.Pane)
 	if !ok {
 		t.Fatalf("top modal = %T, want the approval pane", m.modals.top())
 	}
@@ -78,8 +77,8 @@ func topApproval(t *testing.T, m Model) approval {
 // decided runs cmd until it sends a decision and returns what reply got.
 func decided(t *testing.T, cmd tea.Cmd, reply chan agent.Decision) agent.Decision {
 	t.Helper()
-	if sent := awaitMsg[decisionSentMsg](t, cmd); !sent.sent {
-		t.Fatalf("decision for %s not sent", sent.correlation)
+	if sent := awaitMsg[approval.DecisionSentMsg](t, cmd); !sent.Sent {
+		t.Fatalf("decision for %s not sent", sent.Correlation)
 	}
 	select {
 	case d := <-reply:
@@ -121,11 +120,11 @@ func TestApprovalGraceDropsEarlyKeys(t *testing.T) {
 	clk.advance(DefaultKeyGrace - time.Millisecond) // past the pane's appearance + period, not past the last key's
 	m = pressAll(t, m, keyRune('a'))
 	a := topApproval(t, m)
-	if a.focus != buttonDeny || a.noting {
-		t.Errorf("keys in the settle period acted: focus %v, noting %v", a.focus, a.noting)
+	if a.Focus() != approval.ButtonDeny || a.Noting() {
+		t.Errorf("keys in the settle period acted: focus %v, noting %v", a.Focus(), a.Noting())
 	}
-	if len(replies[0]) != 0 || len(m.run.approvals.pending) != 1 {
-		t.Fatalf("a decision left during the settle period: reply has %d, queue %d", len(replies[0]), len(m.run.approvals.pending))
+	if len(replies[0]) != 0 || len(m.run.approvals.Pending) != 1 {
+		t.Fatalf("a decision left during the settle period: reply has %d, queue %d", len(replies[0]), len(m.run.approvals.Pending))
 	}
 	if got := m.input.Value(); got != "andaa" {
 		t.Errorf("input = %q, want the settle period's text %q (enter, esc and arrows type nothing)", got, "andaa")
@@ -137,7 +136,7 @@ func TestApprovalGraceDropsEarlyKeys(t *testing.T) {
 	if got := decided(t, cmd, replies[0]); got != (agent.Decision{Allow: true}) {
 		t.Errorf("decision = %+v, want allow", got)
 	}
-	if !m.modals.empty() || len(m.run.approvals.pending) != 0 {
+	if !m.modals.empty() || len(m.run.approvals.Pending) != 0 {
 		t.Fatalf("pane still open after the decision")
 	}
 	if !m.input.Focused() {
@@ -184,14 +183,14 @@ func TestApprovalDecisions(t *testing.T) {
 			b := newFakeBackend()
 			m := startModel(t, b, Options{Now: clk.Now})
 			m, _, replies := ask(t, m, b, readCall)
-			if a := topApproval(t, m); a.focus != buttonDeny {
-				t.Fatalf("initial focus = %v, want Deny", a.focus)
+			if a := topApproval(t, m); a.Focus() != approval.ButtonDeny {
+				t.Fatalf("initial focus = %v, want Deny", a.Focus())
 			}
 			clk.advance(time.Second)
 			var cmd tea.Cmd
 			for i, k := range tt.keys {
 				m, cmd = update(m, k)
-				if i < len(tt.keys)-1 && len(m.run.approvals.pending) == 0 {
+				if i < len(tt.keys)-1 && len(m.run.approvals.Pending) == 0 {
 					t.Fatalf("answered after %d of %d keys", i+1, len(tt.keys))
 				}
 			}
@@ -223,8 +222,8 @@ func TestApprovalQueue(t *testing.T) {
 	m, _, replies := ask(t, m, b, readCall, writeCall)
 
 	a := topApproval(t, m)
-	if a.req.call.CorrelationID != readCall.CorrelationID || a.pos != 1 || a.total != 2 {
-		t.Fatalf("first pane shows %s as %d of %d, want %s as 1 of 2", a.req.call.CorrelationID, a.pos, a.total, readCall.CorrelationID)
+	if a.Request().Call.CorrelationID != readCall.CorrelationID || a.Pos() != 1 || a.Total() != 2 {
+		t.Fatalf("first pane shows %s as %d of %d, want %s as 1 of 2", a.Request().Call.CorrelationID, a.Pos(), a.Total(), readCall.CorrelationID)
 	}
 	if !strings.Contains(m.View(), "1 of 2") {
 		t.Errorf("pane does not say 1 of 2:\n%s", m.View())
@@ -239,8 +238,8 @@ func TestApprovalQueue(t *testing.T) {
 		t.Errorf("first call: %+v, want denied", got)
 	}
 	a = topApproval(t, m)
-	if a.req.call.CorrelationID != writeCall.CorrelationID || a.pos != 2 || a.total != 2 {
-		t.Fatalf("second pane shows %s as %d of %d, want %s as 2 of 2", a.req.call.CorrelationID, a.pos, a.total, writeCall.CorrelationID)
+	if a.Request().Call.CorrelationID != writeCall.CorrelationID || a.Pos() != 2 || a.Total() != 2 {
+		t.Fatalf("second pane shows %s as %d of %d, want %s as 2 of 2", a.Request().Call.CorrelationID, a.Pos(), a.Total(), writeCall.CorrelationID)
 	}
 	m = pressAll(t, m, keyRune('a')) // the next pane has its own grace period
 	if len(replies[1]) != 0 {
@@ -266,8 +265,8 @@ func TestApprovalQueueGrowsWhileShown(t *testing.T) {
 		t.Errorf("a single call shows a count:\n%s", m.View())
 	}
 	m, _ = deliver(t, m, b, wait, agent.ApprovalRequested{Call: writeCall, Tool: writeTool, Reply: make(chan agent.Decision, 1)})
-	if a := topApproval(t, m); a.req.call.CorrelationID != readCall.CorrelationID || a.total != 2 {
-		t.Errorf("pane shows %s of %d, want the first call of 2", a.req.call.CorrelationID, a.total)
+	if a := topApproval(t, m); a.Request().Call.CorrelationID != readCall.CorrelationID || a.Total() != 2 {
+		t.Errorf("pane shows %s of %d, want the first call of 2", a.Request().Call.CorrelationID, a.Total())
 	}
 }
 
@@ -279,8 +278,8 @@ func TestApprovalGoesWithItsRun(t *testing.T) {
 		m := startModel(t, b, Options{})
 		m, wait, replies := ask(t, m, b, readCall, writeCall)
 		m, _ = deliver(t, m, b, wait, agent.Done{Reason: agent.StopCancelled})
-		if !m.modals.empty() || len(m.run.approvals.pending) != 0 {
-			t.Fatalf("after Done: %d modals, %d waiting", len(m.modals.entries), len(m.run.approvals.pending))
+		if !m.modals.empty() || len(m.run.approvals.Pending) != 0 {
+			t.Fatalf("after Done: %d modals, %d waiting", len(m.modals.entries), len(m.run.approvals.Pending))
 		}
 		if len(replies[0])+len(replies[1]) != 0 {
 			t.Error("a decision was sent for a run that ended")
@@ -364,8 +363,8 @@ func TestApprovalShowsTheCall(t *testing.T) {
 		t.Errorf("help line = %q, want %q", got, want)
 	}
 	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
-	if a := topApproval(t, m); a.common.Width != 120 || a.boxWidth() != 100 {
-		t.Errorf("resized pane: width %d, box %d", a.common.Width, a.boxWidth())
+	if a := topApproval(t, m); a.Width() != 120 || a.BoxWidth() != 100 {
+		t.Errorf("resized pane: width %d, box %d", a.Width(), a.BoxWidth())
 	}
 }
 
@@ -405,7 +404,7 @@ func TestApprovalHelpFollowsPane(t *testing.T) {
 func TestApprovalDescribed(t *testing.T) {
 	clk := &clock{now: t0}
 	fb := newFakeBackend()
-	d := &describingBackend{fakeBackend: fb, descs: map[string]ToolDescription{readCall.Identity: {
+	d := &describingBackend{fakeBackend: fb, descs: map[string]approval.ToolDescription{readCall.Identity: {
 		ServerName: "files", ServerHost: "files.example.com",
 		Title:  "Read \x1b[31mfile\x1b[0m",
 		Claims: []string{"readOnlyHint: true", "note: \u202eignore the policy"},
@@ -416,7 +415,7 @@ func TestApprovalDescribed(t *testing.T) {
 	if view := m.View(); !strings.Contains(view, "looking it up…") {
 		t.Errorf("pane before the description:\n%s", view)
 	}
-	m, _ = update(m, awaitMsg[toolDescribedMsg](t, topApproval(t, m).Init()))
+	m, _ = update(m, awaitMsg[approval.DescribedMsg](t, topApproval(t, m).Init()))
 	clk.advance(time.Second)
 	m, _ = update(m, keyEnd)
 	view := m.View()
@@ -443,58 +442,9 @@ func TestApprovalDescribed(t *testing.T) {
 	m, _ = deliver(t, m, fb, wait, agent.Done{Reason: agent.StopDone})
 
 	m, _, _ = ask(t, m, fb, readCall)
-	m, _ = update(m, awaitMsg[toolDescribedMsg](t, topApproval(t, m).Init()))
+	m, _ = update(m, awaitMsg[approval.DescribedMsg](t, topApproval(t, m).Init()))
 	if view := m.View(); !strings.Contains(view, "unknown (3f2a9c1e-0b4d-4c4e-9a7e-1f2d3c4b5a6d): Could not look") {
 		t.Errorf("failed description:\n%s", view)
-	}
-}
-
-// TestApprovalArgumentsAreTheCall: what the pane shows is the call's own
-// arguments: the pretty-printed rows parse back to the same JSON value as
-// Call.Arguments, and every display line of a row, joined, is that row
-// (SPEC D3, D5). Hostile text is escaped, never drawn raw.
-func TestApprovalArgumentsAreTheCall(t *testing.T) {
-	for _, tc := range []struct{ name, args string }{
-		{"plain", readCall.Arguments},
-		{"hostile", hostileArgs()},
-		{"nested and empty", `{"a":{"b":[1,2,{"c":null}],"d":{}},"e":[],"f":true,"g":-1.5e300,"h":12345678901234567890}`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p := parseArgs(tc.args)
-			var rows []string
-			for _, r := range p.rows {
-				if !r.note {
-					rows = append(rows, r.text)
-				}
-			}
-			var got, want any
-			if err := json.Unmarshal([]byte(strings.Join(rows, "\n")), &got); err != nil {
-				t.Fatalf("shown rows are not JSON: %v\n%s", err, strings.Join(rows, "\n"))
-			}
-			if err := json.Unmarshal([]byte(tc.args), &want); err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("shown arguments differ from the call:\n got %v\nwant %v", got, want)
-			}
-			for _, r := range p.rows {
-				if r.note {
-					continue
-				}
-				lines, _ := wrapRow(r.text, r.depth*2, 60, -1)
-				var joined strings.Builder
-				for i, l := range lines {
-					strip := r.depth * 2
-					if i > 0 {
-						strip += 2
-					}
-					joined.WriteString(l.text[strip:])
-				}
-				if joined.String() != r.text {
-					t.Fatalf("display lines of a row do not join to it:\n got %q\nwant %q", joined.String(), r.text)
-				}
-			}
-		})
 	}
 }
 
@@ -512,8 +462,8 @@ func TestApprovalHostileArguments(t *testing.T) {
 
 	a := topApproval(t, m)
 	var all strings.Builder
-	for _, l := range a.body {
-		all.WriteString(l.text + "\n")
+	for _, l := range a.Body() {
+		all.WriteString(l + "\n")
 	}
 	body := all.String()
 	for _, want := range []string{`\u001b[2J\u001b[H`, `\u001b]52;c;cm0gLXJmIH4K\u0007`, `\u202etxt.exe`, `\u200b`, `\u2028`,
@@ -527,39 +477,39 @@ func TestApprovalHostileArguments(t *testing.T) {
 			t.Errorf("pane holds the raw character %q", bad)
 		}
 	}
-	folded := len(a.body)
+	folded := len(a.Body())
 
 	m, _ = update(m, keyRune('v'))
 	a = topApproval(t, m)
-	if len(a.body) <= folded || strings.Contains(bodyText(a), "more characters") {
-		t.Fatalf("v did not unfold: %d lines, was %d", len(a.body), folded)
+	if len(a.Body()) <= folded || strings.Contains(bodyText(a), "more characters") {
+		t.Fatalf("v did not unfold: %d lines, was %d", len(a.Body()), folded)
 	}
-	if a.scroll != 0 {
-		t.Errorf("scroll = %d", a.scroll)
+	if a.Scroll() != 0 {
+		t.Errorf("scroll = %d", a.Scroll())
 	}
 	m, _ = update(m, keyPgDn)
 	m, _ = update(m, keyRune('j'))
-	if a = topApproval(t, m); a.scroll != a.bodyRows()+1 {
-		t.Errorf("scroll after pgdn and j = %d, want %d", a.scroll, a.bodyRows()+1)
+	if a = topApproval(t, m); a.Scroll() != a.BodyRows()+1 {
+		t.Errorf("scroll after pgdn and j = %d, want %d", a.Scroll(), a.BodyRows()+1)
 	}
 	m, _ = update(m, keyEnd)
 	a = topApproval(t, m)
-	if want := len(a.body) - a.bodyRows(); a.scroll != want {
-		t.Errorf("scroll after end = %d, want %d", a.scroll, want)
+	if want := len(a.Body()) - a.BodyRows(); a.Scroll() != want {
+		t.Errorf("scroll after end = %d, want %d", a.Scroll(), want)
 	}
-	if view := m.View(); !strings.Contains(view, "of "+strconv.Itoa(len(a.body))) {
+	if view := m.View(); !strings.Contains(view, "of "+strconv.Itoa(len(a.Body()))) {
 		t.Errorf("no position shown:\n%s", view)
 	}
 	m, _ = update(m, keyRune('v'))
-	if a = topApproval(t, m); a.scroll > len(a.body) {
-		t.Errorf("scroll %d past the folded body of %d", a.scroll, len(a.body))
+	if a = topApproval(t, m); a.Scroll() > len(a.Body()) {
+		t.Errorf("scroll %d past the folded body of %d", a.Scroll(), len(a.Body()))
 	}
 }
 
-func bodyText(a approval) string {
+func bodyText(a approval.Pane) string {
 	var b strings.Builder
-	for _, l := range a.body {
-		b.WriteString(l.text + "\n")
+	for _, l := range a.Body() {
+		b.WriteString(l + "\n")
 	}
 	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 
 	"vouch/agent"
 	"vouch/safetext"
+	"vouch/tui/approval"
 	"vouch/tui/kit"
 )
 
@@ -60,7 +61,8 @@ type AppApproval struct {
 }
 
 // AppConsent is a view asking to open a link (Link) or to add a message
-// to the conversation (Message). Reply receives the answer once.
+// to the conversation (Message). Reply receives the answer once. It
+// converts to the consent pane's approval.ConsentRequest.
 type AppConsent struct {
 	Tool, Server string
 	Link         string
@@ -92,7 +94,7 @@ type appsState struct {
 	latest  *AppAvailable
 	pending bool // announced and not opened yet: o opens it
 	// approvals are the views' tools/calls waiting, the first on screen.
-	approvals approvalQueue
+	approvals approval.Queue
 }
 
 // waitAppEvent reads the next app event.
@@ -131,7 +133,7 @@ func (m Model) updateApp(msg appEventMsg) (Model, tea.Cmd) {
 		return m, tea.Batch(cmd, next)
 	case AppConsent:
 		var cmd tea.Cmd
-		m, cmd = m.pushModal(newAppConsent(m.common, ev, m.opts.KeyGrace))
+		m, cmd = m.pushModal(approval.NewConsent(m.common.Common, m.common.Keys.Confirm, approval.ConsentRequest(ev), m.opts.KeyGrace))
 		return m, tea.Batch(cmd, next)
 	}
 	return m, next
@@ -174,12 +176,11 @@ func (m Model) requestAppApproval(ev AppApproval) (Model, tea.Cmd) {
 	if r.Reply == nil {
 		return m, nil
 	}
-	req := approvalRequest{run: -1, app: true, call: r.Call, tool: r.Tool, reason: r.Reason, effect: r.Effect,
-		preview: r.Preview, reply: r.Reply}
-	q := m.apps.approvals
-	q.pending = append(q.pending[:len(q.pending):len(q.pending)], req)
+	req := approval.Request{Run: -1, App: true, Call: r.Call, Tool: r.Tool, Reason: r.Reason, Effect: r.Effect,
+		Preview: r.Preview, Reply: r.Reply}
+	q := m.apps.approvals.Add(req)
 	m.apps.approvals = q
-	if len(q.pending) == 1 {
+	if len(q.Pending) == 1 {
 		return m.showAppApproval()
 	}
 	return m, nil
@@ -187,38 +188,31 @@ func (m Model) requestAppApproval(ev AppApproval) (Model, tea.Cmd) {
 
 // showAppApproval pushes the pane for the first waiting view call.
 func (m Model) showAppApproval() (Model, tea.Cmd) {
-	q := m.apps.approvals
-	var d ToolDescriber
-	if td, ok := m.backend.(ToolDescriber); ok {
-		d = td
-	}
-	a := newApproval(m.common, q.pending[0], q.answered+1, q.answered+len(q.pending), m.opts.KeyGrace, d, m.policyEditor())
-	return m.pushModal(a)
+	return m.pushModal(m.newApprovalPane(m.apps.approvals))
 }
 
 // applyAppApproval sends the person's decision on a view's call; stop
 // means deny here: there is no run to stop.
-func (m Model) applyAppApproval(a approvalAction, cmd tea.Cmd) (Model, tea.Cmd) {
+func (m Model) applyAppApproval(a approval.Action, cmd tea.Cmd) (Model, tea.Cmd) {
 	q := m.apps.approvals
-	if len(q.pending) == 0 || q.pending[0].call.CorrelationID != a.correlation {
+	if len(q.Pending) == 0 || q.Pending[0].Call.CorrelationID != a.Correlation {
 		return m, cmd
 	}
-	head := q.pending[0]
-	d := a.decision
-	if a.stop {
+	head := q.Pending[0]
+	d := a.Decision
+	if a.Stop {
 		d = agent.Decision{}
 	}
-	send := sendDecision(head.call.CorrelationID, head.reply, d)
-	what := safetext.Line(head.tool.Identity, 48)
+	send := approval.SendDecision(head.Call.CorrelationID, head.Reply, d)
+	what := safetext.Line(head.Tool.Identity, 48)
 	if d.Allow {
 		m.status = statusState{notice: "Allowed once (app): " + what + "."}
 	} else {
 		m.status = statusState{notice: "Denied (app): " + what + "; the app is told."}
 	}
-	m.apps.approvals = approvalQueue{pending: q.pending[1:], answered: q.answered + 1}
-	m.modals = m.modals.removeApproval(head.call.CorrelationID)
-	if len(m.apps.approvals.pending) == 0 {
-		m.apps.approvals = approvalQueue{}
+	m.apps.approvals = q.Next()
+	m.modals = m.modals.removeApproval(head.Call.CorrelationID)
+	if len(m.apps.approvals.Pending) == 0 {
 		m, closed := m.modalsChanged(nil)
 		return m, tea.Batch(cmd, send, closed)
 	}
@@ -230,7 +224,7 @@ func (m Model) applyAppApproval(a approvalAction, cmd tea.Cmd) (Model, tea.Cmd) 
 func (s modalStack) removeApproval(correlation string) modalStack {
 	kept := make([]modalEntry, 0, len(s.entries))
 	for _, e := range s.entries {
-		if a, ok := e.modal.(approval); ok && a.req.call.CorrelationID == correlation {
+		if a, ok := e.modal.(approval.Pane); ok && a.Request().Call.CorrelationID == correlation {
 			continue
 		}
 		kept = append(kept, e)
@@ -248,9 +242,8 @@ func (m Model) appKeyEnabled() bool {
 // appMessage is the family of messages apps.go handles.
 type appMessage interface{ isAppMessage() }
 
-func (appEventMsg) isAppMessage()           {}
-func (appOpenedMsg) isAppMessage()          {}
-func (appConsentAnsweredMsg) isAppMessage() {}
+func (appEventMsg) isAppMessage()  {}
+func (appOpenedMsg) isAppMessage() {}
 
 // updateAppMessage routes the apps' messages.
 func (m Model) updateAppMessage(msg appMessage) (Model, tea.Cmd) {
@@ -259,23 +252,28 @@ func (m Model) updateAppMessage(msg appMessage) (Model, tea.Cmd) {
 		return m.updateApp(msg)
 	case appOpenedMsg:
 		return m.updateAppOpened(msg)
-	case appConsentAnsweredMsg:
-		if !msg.sent {
-			m.status = statusState{notice: "The app no longer waits for that answer."}
-			return m, nil
+	}
+	return m, nil
+}
+
+// updateAppConsentAnswered shows what became of the answer of a consent
+// pane (approval.Consent): a link is copied, a message goes into the input.
+func (m Model) updateAppConsentAnswered(msg approval.ConsentAnsweredMsg) (Model, tea.Cmd) {
+	if !msg.Sent {
+		m.status = statusState{notice: "The app no longer waits for that answer."}
+		return m, nil
+	}
+	if msg.Link != "" {
+		m.status = statusState{notice: "Opening the app's link (in your browser when VOUCH_BROWSER is set); copying it."}
+		return m, copyToClipboard(m.opts.Clipboard, "the app's link", msg.Link, m.opts.Tmux)
+	}
+	if msg.Text != "" {
+		text := msg.Text
+		if cur := m.input.Value(); cur != "" {
+			text = cur + "\n" + text
 		}
-		if msg.link != "" {
-			m.status = statusState{notice: "Opening the app's link (in your browser when VOUCH_BROWSER is set); copying it."}
-			return m, copyToClipboard(m.opts.Clipboard, "the app's link", msg.link, m.opts.Tmux)
-		}
-		if msg.text != "" {
-			text := msg.text
-			if cur := m.input.Value(); cur != "" {
-				text = cur + "\n" + text
-			}
-			m.input.SetValue(text)
-			m.status = statusState{notice: "The app's message is in your input: edit it or press enter to send."}
-		}
+		m.input.SetValue(text)
+		m.status = statusState{notice: "The app's message is in your input: edit it or press enter to send."}
 	}
 	return m, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"vouch/agent"
 	"vouch/tool"
+	"vouch/tui/approval"
 )
 
 // fakeApps is an AppHost whose events the test publishes.
@@ -131,7 +132,7 @@ func TestAppApprovalUsesThePane(t *testing.T) {
 	m, _ = appEvent(t, m, apps, AppApproval{Server: "basic", Request: agent.ApprovalRequested{Call: call,
 		Tool: tool.Def{Identity: call.Identity}, Reason: "new tool", Reply: reply}})
 	a := topApproval(t, m)
-	if !a.req.app {
+	if !a.Request().App {
 		t.Fatal("the pane is not marked as an app's")
 	}
 	m = pressAll(t, m, keyRune('a')) // within the grace: nothing
@@ -186,7 +187,7 @@ func TestAppConsent(t *testing.T) {
 			ev := tt.ev
 			ev.Reply = reply
 			m, _ = appEvent(t, m, apps, ev)
-			if _, ok := m.modals.top().(appConsent); !ok {
+			if _, ok := m.modals.top().(approval.Consent); !ok {
 				t.Fatalf("top modal %T", m.modals.top())
 			}
 			if strings.ContainsRune(m.View(), 0x1b) && strings.Contains(m.View(), "[31m") {
@@ -198,7 +199,7 @@ func TestAppConsent(t *testing.T) {
 			for _, k := range tt.keys {
 				m, cmd = update(m, k)
 			}
-			msg := awaitMsg[appConsentAnsweredMsg](t, cmd)
+			msg := awaitMsg[approval.ConsentAnsweredMsg](t, cmd)
 			if got := <-reply; got != tt.want {
 				t.Fatalf("answer %v, want %v", got, tt.want)
 			}

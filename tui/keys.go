@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"vouch/tui/approval"
 	"vouch/tui/kit"
 	"vouch/tui/settings"
 	"vouch/tui/settings/servers"
@@ -24,7 +25,7 @@ type KeyMap struct {
 	Report   servers.ReportKeyMap
 	Tools    tools.KeyMap
 	Confirm  kit.ConfirmKeyMap
-	Approval ApprovalKeyMap
+	Approval approval.KeyMap
 	Rule     RuleEditorKeyMap
 	Policy   PolicyKeyMap
 	Workflow WorkflowKeyMaps
@@ -46,7 +47,7 @@ func DefaultKeyMap() KeyMap {
 		Report:   servers.DefaultReportKeyMap(),
 		Tools:    tools.DefaultKeyMap(),
 		Confirm:  kit.DefaultConfirmKeyMap(),
-		Approval: DefaultApprovalKeyMap(),
+		Approval: approval.DefaultKeyMap(),
 		Rule:     DefaultRuleEditorKeyMap(),
 		Policy:   DefaultPolicyKeyMap(),
 		Workflow: DefaultWorkflowKeyMaps(),

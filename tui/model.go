@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"vouch/agent"
+	"vouch/tui/approval"
 	"vouch/tui/chat"
 	"vouch/tui/kit"
 )
@@ -123,7 +124,7 @@ type Model struct {
 	// apps is what the root knows of MCP App views (apps.go).
 	apps appsState
 	// inboxCount is how many calls of background runs wait in the
-	// approvals inbox (workflows_root.go, SPEC H6).
+	// approvals inbox (update_inbox.go, SPEC H6).
 	inboxCount int
 	// settle is the armed settle tick (settle.go, SPEC D7).
 	settle settleState
@@ -225,9 +226,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m = m.updateConversationStarted(msg)
 	case appMessage:
 		m, cmd = m.updateAppMessage(msg)
-	case inboxCountMsg:
+	case approval.ConsentAnsweredMsg:
+		m, cmd = m.updateAppConsentAnswered(msg)
+	case approval.InboxCountMsg:
 		m, cmd = m.updateInboxCount(msg)
-	case inboxAnsweredMsg:
+	case approval.InboxAnsweredMsg:
 		m, cmd = m.updateInboxAnswered(msg)
 	case settleTickMsg:
 		m = m.updateSettleTick(msg)
@@ -334,8 +337,8 @@ type runState struct {
 	reasoning *chat.Item // reasoning being streamed, nil when none
 	tools     []*chat.Item
 	// approvals are the run's tool calls waiting for the person; the
-	// first is on screen (approval_queue.go, SPEC D4).
-	approvals approvalQueue
+	// first is on screen (update_approval.go, SPEC D4).
+	approvals approval.Queue
 
 	firstDelta time.Time // for the live rate
 	lastDelta  time.Time

@@ -24,7 +24,7 @@ func TestClassifyNeedsPolicyEditor(t *testing.T) {
 		m := startModel(t, b, Options{Now: clk.Now})
 		m, _, replies := askWith(t, m, b, csvRequest())
 		clk.advance(time.Second)
-		if topApproval(t, m).keys.Classify.Enabled() {
+		if topApproval(t, m).Keys().Classify.Enabled() {
 			t.Error("classify enabled without a PolicyEditor")
 		}
 		m, cmd := update(m, keyRune('c'))
@@ -42,7 +42,7 @@ func TestClassifyNeedsPolicyEditor(t *testing.T) {
 		pb := newPolicyBackend()
 		m := startPolicy(t, pb, clk)
 		m, _, _ = askWith(t, m, pb.fakeBackend, csvRequest())
-		if !topApproval(t, m).keys.Classify.Enabled() {
+		if !topApproval(t, m).Keys().Classify.Enabled() {
 			t.Error("classify disabled with a PolicyEditor")
 		}
 		if view := m.View(); !strings.Contains(view, "c classify") || strings.Contains(view, "not available") {
@@ -70,14 +70,7 @@ func TestApprovalShowsPolicyWords(t *testing.T) {
 	if strings.Contains(view, "\x1b") {
 		t.Error("the reason reached the screen with an escape")
 	}
-	a := topApproval(t, m)
-	a.req.reason, a.req.effect = "", ""
-	if got := a.reason(); got != "ask — every new external tool asks until you classify it" {
-		t.Errorf("reason without the policy's = %q", got)
-	}
-	if got := a.effect(); !strings.HasPrefix(got, "mutating") {
-		t.Errorf("effect without the policy's = %q", got)
-	}
+	// Without the policy's words: tui/approval's TestApprovalSaysWhyItself.
 }
 
 // TestClassifyOpensEditor: c opens the rule editor on top, pre-filled from
@@ -181,8 +174,8 @@ func TestRuleEditorSaves(t *testing.T) {
 		t.Errorf("pane does not say the rule is stored:\n%s", view)
 	}
 	noDecision(t, replies[0])
-	if len(m.run.approvals.pending) != 1 {
-		t.Fatalf("%d calls waiting, want the same call still waiting", len(m.run.approvals.pending))
+	if len(m.run.approvals.Pending) != 1 {
+		t.Fatalf("%d calls waiting, want the same call still waiting", len(m.run.approvals.Pending))
 	}
 
 	// An enter or a meant for the editor cannot answer the pane.

@@ -69,6 +69,10 @@ const (
 // valuesLimit bounds a constraint's values, in characters.
 const valuesLimit = 2048
 
+// noteLimit bounds the rule's note, in characters (the approval pane's
+// note has the same bound).
+const noteLimit = 500
+
 // newRuleEditor returns the editor for d, saving through pe. grace is how
 // long it ignores keys after it appears.
 func newRuleEditor(c Common, pe PolicyEditor, d ruleDraft, grace time.Duration) ruleEditor {
@@ -328,3 +332,7 @@ func (e *ruleEditor) syncKeys() {
 		k.Toggle.SetHelp("space", "next option")
 	}
 }
+
+// SavedRule implements approval.RuleSaved: the approval pane below the
+// editor says what became of the rule.
+func (m ruleSavedMsg) SavedRule() (policy.Rule, error) { return m.rule, m.err }

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"vouch/agent"
+	"vouch/tui/approval"
 	"vouch/tui/settings/servers"
 )
 
@@ -22,11 +23,11 @@ func askDescribed(t *testing.T, clk *clock, call agent.ToolCall) (Model, []chan 
 	t.Helper()
 	fb := newFakeBackend()
 	m := startModel(t, fb, Options{Now: clk.Now})
-	m.backend = &describingBackend{fakeBackend: fb, descs: map[string]ToolDescription{call.Identity: {
+	m.backend = &describingBackend{fakeBackend: fb, descs: map[string]approval.ToolDescription{call.Identity: {
 		ServerName: "files", ServerHost: "files.example.com"}}}
 	m, _, replies := ask(t, m, fb, call)
 	if cmd := topApproval(t, m).Init(); cmd != nil {
-		m, _ = update(m, awaitMsg[toolDescribedMsg](t, cmd))
+		m, _ = update(m, awaitMsg[approval.DescribedMsg](t, cmd))
 	}
 	return m, replies
 }
@@ -47,7 +48,7 @@ func TestNoBlindAnswers(t *testing.T) {
 		for _, k := range []tea.KeyMsg{keyRune('a'), keyEnter, keyRune('d')} {
 			m, _ = update(m, k)
 		}
-		if len(m.run.approvals.pending) != 1 || len(replies[0]) != 0 {
+		if len(m.run.approvals.Pending) != 1 || len(replies[0]) != 0 {
 			t.Fatalf("%dx%d: a key answered a pane that is not drawn", size[0], size[1])
 		}
 		view := m.View()
@@ -72,7 +73,7 @@ func TestNoBlindAnswers(t *testing.T) {
 		t.Fatalf("60x20: the pane is not drawn:\n%s", view)
 	}
 	clk.advance(humanGap)
-	if m, _ = update(m, keyRune('a')); len(m.run.approvals.pending) != 1 {
+	if m, _ = update(m, keyRune('a')); len(m.run.approvals.Pending) != 1 {
 		t.Fatal(`60x20: "a" just after the pane was drawn again answered it`)
 	}
 	clk.advance(DefaultKeyGrace)

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/tui/approval"
 	"vouch/tui/kit"
 	"vouch/tui/settings/serverskills"
 	"vouch/tui/settings/skills"
@@ -79,12 +80,12 @@ func TestSettleTypeAheadDecidesNothing(t *testing.T) {
 			if len(cmds) != 0 {
 				t.Errorf("keys while the pane settles returned %d Cmds, want none (a decision is sent from a Cmd)", len(cmds))
 			}
-			if len(m.run.approvals.pending) != 1 || len(reply) != 0 {
-				t.Fatalf("a key of the sentence answered the pane: queue %d, reply %d", len(m.run.approvals.pending), len(reply))
+			if len(m.run.approvals.Pending) != 1 || len(reply) != 0 {
+				t.Fatalf("a key of the sentence answered the pane: queue %d, reply %d", len(m.run.approvals.Pending), len(reply))
 			}
 			a := topApproval(t, m)
-			if a.noting || a.focus != buttonDeny {
-				t.Errorf("a key of the sentence acted on the pane: noting %v, focus %v", a.noting, a.focus)
+			if a.Noting() || a.Focus() != approval.ButtonDeny {
+				t.Errorf("a key of the sentence acted on the pane: noting %v, focus %v", a.Noting(), a.Focus())
 			}
 			if got, want := m.input.Value(), tt.before+tt.after; got != want {
 				t.Errorf("input = %q, want the whole sentence %q", got, want)
@@ -98,7 +99,7 @@ func TestSettleTypeAheadDecidesNothing(t *testing.T) {
 				t.Fatalf("the sentence ended %v after the pane appeared; the case needs ≥ 0.9 s", since)
 			}
 			clk.advance(humanGap)
-			if m, _ = update(m, keyRune('a')); len(m.run.approvals.pending) != 1 {
+			if m, _ = update(m, keyRune('a')); len(m.run.approvals.Pending) != 1 {
 				t.Fatal(`"a" 100 ms after the last key of the sentence allowed`)
 			}
 
@@ -122,26 +123,26 @@ func TestSettleTick(t *testing.T) {
 	b := newFakeBackend()
 	m := startModel(t, b, Options{Now: clk.Now})
 	m, _, _ = ask(t, m, b, readCall)
-	if !topApproval(t, m).settling || !m.settle.armed {
-		t.Fatalf("a new pane: settling %v, tick armed %v; want both", topApproval(t, m).settling, m.settle.armed)
+	if !topApproval(t, m).Settling() || !m.settle.armed {
+		t.Fatalf("a new pane: settling %v, tick armed %v; want both", topApproval(t, m).Settling(), m.settle.armed)
 	}
 	tag := m.settle.tag
 	clk.advance(DefaultKeyGrace / 2)
 	m, _ = update(m, keyRune('x')) // restarts the period
 	clk.advance(DefaultKeyGrace / 2)
 	m, cmd := update(m, settleTickMsg{tag: tag, at: clk.Now()})
-	if !topApproval(t, m).settling {
+	if !topApproval(t, m).Settling() {
 		t.Fatal("a tick at the first deadline settled the pane, though a key restarted the period")
 	}
 	if cmd == nil || !m.settle.armed || m.settle.tag == tag {
 		t.Fatal("the tick did not arm the next one")
 	}
-	if m, _ = update(m, settleTickMsg{tag: tag, at: clk.Now().Add(time.Hour)}); !topApproval(t, m).settling {
+	if m, _ = update(m, settleTickMsg{tag: tag, at: clk.Now().Add(time.Hour)}); !topApproval(t, m).Settling() {
 		t.Error("a stale tick settled the pane")
 	}
 	clk.advance(DefaultKeyGrace / 2)
 	m, _ = update(m, settleTickMsg{tag: m.settle.tag, at: clk.Now()})
-	if topApproval(t, m).settling || strings.Contains(m.View(), kit.SettlingNotice) {
+	if topApproval(t, m).Settling() || strings.Contains(m.View(), kit.SettlingNotice) {
 		t.Errorf("the pane still settles after its tick:\n%s", m.View())
 	}
 }
@@ -176,7 +177,7 @@ func TestSettleAppConsent(t *testing.T) {
 		clk.advance(humanGap)
 		m, _ = update(m, k)
 	}
-	if _, ok := m.modals.top().(appConsent); !ok || len(reply) != 0 {
+	if _, ok := m.modals.top().(approval.Consent); !ok || len(reply) != 0 {
 		t.Fatalf("the consent was answered while it settled: top %T, reply %d", m.modals.top(), len(reply))
 	}
 	if got := m.input.Value(); got != "ok sure thing" {
@@ -188,7 +189,7 @@ func TestSettleAppConsent(t *testing.T) {
 	clk.advance(DefaultKeyGrace)
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRight})
 	_, cmd := update(m, keyEnter)
-	awaitMsg[appConsentAnsweredMsg](t, cmd)
+	awaitMsg[approval.ConsentAnsweredMsg](t, cmd)
 	if got := <-reply; !got {
 		t.Error("a deliberate right and enter did not agree")
 	}
@@ -248,18 +249,18 @@ func TestSettleInboxApproval(t *testing.T) {
 	sampleWorkflows(f)
 	m, clk := openInboxAt(t, f)
 	m, _ = update(m, keyEnter)
-	topModal[approval](t, m)
+	topModal[approval.Pane](t, m)
 	m, _ = typeAtPace(m, clk, "great thanks")
 	if _, _, answers, _ := f.recorded(); len(answers) != 0 {
 		t.Fatalf("type-ahead answered an inbox call: %+v", answers)
 	}
-	topModal[approval](t, m)
+	topModal[approval.Pane](t, m)
 	if got := m.input.Value(); got != "great thanks" {
 		t.Errorf("input = %q, want the sentence", got)
 	}
 	clk.advance(DefaultKeyGrace)
 	_, cmd := update(m, keyRune('a'))
-	awaitMsg[inboxAnsweredMsg](t, cmd)
+	awaitMsg[approval.InboxAnsweredMsg](t, cmd)
 	if _, _, answers, _ := f.recorded(); len(answers) != 1 || !answers[0].decision.Allow {
 		t.Errorf("answers = %+v, want one allow", answers)
 	}

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/safetext"
+	"vouch/tui/approval"
 	"vouch/tui/chat"
 	"vouch/tui/kit"
 )
@@ -81,9 +82,9 @@ func (m Model) updateTopModal(msg tea.Msg) (Model, tea.Cmd) {
 		var open tea.Cmd
 		m, open = m.pushModal(a.Modal)
 		return m, tea.Batch(cmd, open)
-	case approvalAction:
-		if ap, ok := next.(approval); ok && ap.req.background != nil {
-			return m.applyInboxApproval(ap.req.background, a, cmd)
+	case approval.Action:
+		if ap, ok := next.(approval.Pane); ok && ap.Request().Background != nil {
+			return m.applyInboxApproval(ap.Request().Background, a, cmd)
 		}
 		return m.applyApproval(a, cmd)
 	}

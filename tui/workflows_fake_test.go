@@ -12,6 +12,7 @@ import (
 
 	"vouch/agent"
 	"vouch/tool"
+	"vouch/tui/approval"
 	"vouch/tui/kit"
 	"vouch/tui/settings"
 	"vouch/tui/settings/runs"
@@ -43,7 +44,7 @@ type fakeWorkflows struct {
 	details map[string]runs.Detail
 	pages   []string // cursors ListRuns was asked for
 
-	items    []InboxItem
+	items    []approval.InboxItem
 	answers  []inboxAnswer
 	counts   chan int
 	waitLoad chan struct{} // when set, PendingApprovals waits for it
@@ -258,7 +259,7 @@ func (f *fakeWorkflows) Run(_ context.Context, id string) (runs.Detail, error) {
 	return d, nil
 }
 
-func (f *fakeWorkflows) PendingApprovals(context.Context) ([]InboxItem, error) {
+func (f *fakeWorkflows) PendingApprovals(context.Context) ([]approval.InboxItem, error) {
 	f.mu.Lock()
 	wait := f.waitLoad
 	f.mu.Unlock()
@@ -277,7 +278,7 @@ func (f *fakeWorkflows) AnswerApproval(_ context.Context, run, correlation strin
 	if f.answerErr != nil {
 		return f.answerErr
 	}
-	f.items = slices.DeleteFunc(f.items, func(it InboxItem) bool {
+	f.items = slices.DeleteFunc(f.items, func(it approval.InboxItem) bool {
 		return it.RunID == run && it.Call.CorrelationID == correlation
 	})
 	return nil
@@ -378,7 +379,7 @@ func sampleWorkflows(f *fakeWorkflows) {
 			{At: t0.Add(-4 * time.Minute), Text: "skill_load style-guide (1.9 KiB)"},
 		},
 	}
-	f.items = []InboxItem{
+	f.items = []approval.InboxItem{
 		{RunID: "r-105", Profile: "daily-report", Kind: "scheduled", Task: "Summarise yesterday's commits.",
 			Requested: t0.Add(-4 * time.Minute), Deadline: t0.Add(26 * time.Minute),
 			Call: agent.ToolCall{CorrelationID: "c-2", WireName: "files__write_file", Identity: "mcp:s1:write_file",

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"vouch/tui/approval"
 	"vouch/tui/settings/runs"
 	"vouch/tui/settings/tools"
 	"vouch/tui/settings/workflows"
@@ -127,7 +128,7 @@ func TestGoldenWorkflows(t *testing.T) {
 		{
 			name: "inbox",
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
-				m = press[inboxMsg](t, m, keyCtrlE)
+				m = press[approval.InboxMsg](t, m, keyCtrlE)
 				m, _ = update(m, keyDown)
 				return m
 			},
@@ -135,7 +136,7 @@ func TestGoldenWorkflows(t *testing.T) {
 		{
 			name: "inbox_approval",
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, clk *clock) Model {
-				m = press[inboxMsg](t, m, keyCtrlE)
+				m = press[approval.InboxMsg](t, m, keyCtrlE)
 				m, _ = update(m, keyEnter)
 				clk.advance(time.Second)
 				return m
@@ -144,7 +145,7 @@ func TestGoldenWorkflows(t *testing.T) {
 		{
 			name: "status_inbox_count",
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
-				m, _ = update(m, inboxCountMsg{count: 2})
+				m, _ = update(m, approval.InboxCountMsg{Count: 2})
 				return m
 			},
 		},
@@ -178,7 +179,7 @@ func TestWorkflowPanesNoColor(t *testing.T) {
 	for _, noColor := range []bool{true, false} {
 		m := startBackend(t, f, Options{NoColor: noColor, Renderer: colourRenderer()})
 		tools := pushAndLoad[tools.ListedMsg](t, m, newProfileTools(m.common, f, "daily-report")).View()
-		in := press[inboxMsg](t, m, keyCtrlE).View()
+		in := press[approval.InboxMsg](t, m, keyCtrlE).View()
 		for name, frame := range map[string]string{"tools": tools, "inbox": in} {
 			codes := colourCodes(frame)
 			if noColor && len(codes) > 0 {

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/tui/approval"
 )
 
 // TestInboxAnswerGoesToItsRun: the second call of the inbox opens in the
@@ -22,9 +23,9 @@ func TestInboxAnswerGoesToItsRun(t *testing.T) {
 	m, clk := openInboxAt(t, f)
 	m, _ = update(m, keyDown)
 	m, _ = update(m, keyEnter)
-	a := topModal[approval](t, m)
-	if a.req.background == nil || a.req.background.id != "r-106" || a.req.call.CorrelationID != "c-9" {
-		t.Fatalf("pane shows %+v", a.req)
+	a := topModal[approval.Pane](t, m)
+	if a.Request().Background == nil || a.Request().Background.ID != "r-106" || a.Request().Call.CorrelationID != "c-9" {
+		t.Fatalf("pane shows %+v", a.Request())
 	}
 	if !strings.Contains(m.View(), "background run r-106 of profile release") {
 		t.Errorf("pane does not name the run:\n%s", m.View())
@@ -36,21 +37,21 @@ func TestInboxAnswerGoesToItsRun(t *testing.T) {
 	}
 	clk.advance(time.Second)
 	m, cmd := update(m, keyRune('a'))
-	if _, ok := m.modals.top().(inbox); !ok {
+	if _, ok := m.modals.top().(approval.InboxList); !ok {
 		t.Fatalf("after answering, top = %T, want the inbox", m.modals.top())
 	}
-	msg := awaitMsg[inboxAnsweredMsg](t, cmd)
+	msg := awaitMsg[approval.InboxAnsweredMsg](t, cmd)
 	m, cmd = update(m, msg)
-	m, _ = update(m, awaitMsg[inboxMsg](t, cmd))
+	m, _ = update(m, awaitMsg[approval.InboxMsg](t, cmd))
 
 	_, _, answers, _ := f.recorded()
 	want := []inboxAnswer{{run: "r-106", correlation: "c-9", decision: agent.Decision{Allow: true}}}
 	if !slices.Equal(answers, want) {
 		t.Errorf("answers = %+v, want %+v", answers, want)
 	}
-	in := topModal[inbox](t, m)
-	if len(in.items.Items) != 1 || in.items.Items[0].RunID != "r-105" {
-		t.Errorf("inbox after answering = %+v, want only r-105's call", in.items.Items)
+	in := topModal[approval.InboxList](t, m)
+	if len(in.Items()) != 1 || in.Items()[0].RunID != "r-105" {
+		t.Errorf("inbox after answering = %+v, want only r-105's call", in.Items())
 	}
 	if !strings.Contains(flat(m.View()), "Allowed once: the call c-9 of run r-106.") {
 		t.Errorf("no notice:\n%s", m.View())
@@ -67,17 +68,17 @@ func TestInboxDenyAndBack(t *testing.T) {
 	m, _ = update(m, keyEnter)
 	clk.advance(time.Second)
 	m, cmd := update(m, keyCtrlC)
-	if _, ok := m.modals.top().(inbox); !ok || cmd == nil {
+	if _, ok := m.modals.top().(approval.InboxList); !ok || cmd == nil {
 		t.Fatalf("ctrl+c: top = %T, want the inbox (reloading)", m.modals.top())
 	}
-	m, _ = update(m, awaitMsg[inboxMsg](t, cmd))
+	m, _ = update(m, awaitMsg[approval.InboxMsg](t, cmd))
 	if _, _, answers, _ := f.recorded(); len(answers) != 0 {
 		t.Fatalf("going back answered: %v", answers)
 	}
 	m, _ = update(m, keyEnter)
 	clk.advance(time.Second)
 	m, cmd = update(m, keyEnter) // focus starts on Deny
-	m, _ = update(m, awaitMsg[inboxAnsweredMsg](t, cmd))
+	m, _ = update(m, awaitMsg[approval.InboxAnsweredMsg](t, cmd))
 	_, _, answers, _ := f.recorded()
 	if len(answers) != 1 || answers[0].decision.Allow || answers[0].run != "r-105" {
 		t.Errorf("answers = %+v, want one denial for r-105", answers)
@@ -92,7 +93,7 @@ func TestInboxDenyAndBack(t *testing.T) {
 func TestInboxAnswerAfterClose(t *testing.T) {
 	f := newFakeWorkflows(t)
 	m, _ := startWorkflows(t, f)
-	m, _ = update(m, inboxAnsweredMsg{runID: "r-1", correlation: "c-1", err: errors.New("the run ended")})
+	m, _ = update(m, approval.InboxAnsweredMsg{RunID: "r-1", Correlation: "c-1", Err: errors.New("the run ended")})
 	if !strings.Contains(m.View(), "The run ended.") {
 		t.Errorf("status line lacks the failure:\n%s", m.View())
 	}
@@ -106,7 +107,7 @@ func TestChatRunEndKeepsInboxPane(t *testing.T) {
 	m, _ := openInboxAt(t, f)
 	m, _ = update(m, keyEnter)
 	m, _ = m.dropApprovals(nil, "not answered: the run ended")
-	if a, ok := m.modals.top().(approval); !ok || a.req.background == nil {
+	if a, ok := m.modals.top().(approval.Pane); !ok || a.Request().Background == nil {
 		t.Errorf("top = %T, want the inbox call's pane", m.modals.top())
 	}
 }
@@ -119,8 +120,8 @@ func TestInboxCount(t *testing.T) {
 	m := New(f, Options{Now: func() time.Time { return t0 }, Clipboard: &syncBuffer{}})
 	m, _ = update(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	// The first count is read once (two calls wait); then it is watched.
-	first := countInbox(f)().(inboxCountMsg)
-	if first.count != 2 {
+	first := approval.CountInbox(f)().(approval.InboxCountMsg)
+	if first.Count != 2 {
 		t.Fatalf("first count = %+v, want 2", first)
 	}
 	m, cmd := update(m, first)
@@ -132,16 +133,16 @@ func TestInboxCount(t *testing.T) {
 		t.Errorf("status line = %q", status(m))
 	}
 	f.setCount(1)
-	m, _ = update(m, awaitMsg[inboxCountMsg](t, cmd))
+	m, _ = update(m, awaitMsg[approval.InboxCountMsg](t, cmd))
 	if !strings.Contains(status(m), "1 approval waiting (ctrl+e)") {
 		t.Errorf("status line = %q", status(m))
 	}
-	m, _ = update(m, inboxCountMsg{count: 0})
+	m, _ = update(m, approval.InboxCountMsg{Count: 0})
 	if strings.Contains(status(m), "waiting") {
 		t.Errorf("status line at zero = %q", status(m))
 	}
 	// Init asks for the count too (its watch is left waiting: last).
-	if msg := awaitMsg[inboxCountMsg](t, m.Init()); msg.count != 2 {
+	if msg := awaitMsg[approval.InboxCountMsg](t, m.Init()); msg.Count != 2 {
 		t.Errorf("Init's count = %+v, want 2", msg)
 	}
 }
@@ -151,11 +152,11 @@ func TestInboxCount(t *testing.T) {
 func TestWatchInboxKeepsTheLatest(t *testing.T) {
 	ch := make(chan int, 1)
 	ch <- 3
-	if msg := watchInbox(ch)().(inboxCountMsg); msg.count != 3 || msg.closed {
+	if msg := approval.WatchInbox(ch)().(approval.InboxCountMsg); msg.Count != 3 || msg.Closed {
 		t.Errorf("watch = %+v, want count 3", msg)
 	}
 	close(ch)
-	if msg := watchInbox(ch)().(inboxCountMsg); !msg.closed {
+	if msg := approval.WatchInbox(ch)().(approval.InboxCountMsg); !msg.Closed {
 		t.Errorf("watch of a closed channel = %+v, want closed", msg)
 	}
 }

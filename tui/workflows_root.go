@@ -7,8 +7,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"vouch/safetext"
+	"vouch/tui/approval"
 	"vouch/tui/kit"
 	"vouch/tui/settings"
+	"vouch/tui/settings/profiles"
 	"vouch/tui/settings/runs"
 	"vouch/tui/settings/workflows"
 )
@@ -18,14 +20,8 @@ import (
 // approvals inbox (ctrl+e), watching the inbox count for the status line,
 // and routing the answer to a call of the inbox back to its run.
 
-// backgroundRun names the background run an inbox call belongs to.
-type backgroundRun struct {
-	id      string
-	profile string
-}
-
-func (m Model) inboxBackend() Inbox {
-	if ib, ok := m.backend.(Inbox); ok {
+func (m Model) inboxBackend() approval.Inbox {
+	if ib, ok := m.backend.(approval.Inbox); ok {
 		return ib
 	}
 	return nil
@@ -45,15 +41,15 @@ func (m Model) workflows() workflows.Backend {
 	return nil
 }
 
-func (m Model) profiles() Profiles {
-	if p, ok := m.backend.(Profiles); ok {
+func (m Model) profiles() profiles.Backend {
+	if p, ok := m.backend.(profiles.Backend); ok {
 		return p
 	}
 	return nil
 }
 
-func (m Model) toolDescriber() ToolDescriber {
-	if d, ok := m.backend.(ToolDescriber); ok {
+func (m Model) toolDescriber() approval.ToolDescriber {
+	if d, ok := m.backend.(approval.ToolDescriber); ok {
 		return d
 	}
 	return nil
@@ -62,7 +58,7 @@ func (m Model) toolDescriber() ToolDescriber {
 // workflowPages are the pages Agent Workflows adds to Settings › Tools &
 // Workflows (SPEC L2): the switch with the schedules, and the profiles.
 func (m Model) workflowPages() []settings.Page {
-	return []settings.Page{workflows.New(m.common.Common, m.common.Keys.Workflow.Switch, m.workflows()), newProfileList(m.common, m.profiles())}
+	return []settings.Page{workflows.New(m.common.Common, m.common.Keys.Workflow.Switch, m.workflows()), profiles.New(m.common.Common, m.profileKeys(), m.profiles())}
 }
 
 // initInbox returns the Cmds that read the inbox count once and then watch
@@ -74,30 +70,30 @@ func (m Model) initInbox() tea.Cmd {
 	}
 	ch := ib.InboxChanges()
 	if ch == nil {
-		return countInbox(ib)
+		return approval.CountInbox(ib)
 	}
-	return tea.Batch(countInbox(ib), watchInbox(ch))
+	return tea.Batch(approval.CountInbox(ib), approval.WatchInbox(ch))
 }
 
 // updateInboxCount records a new count and re-arms the watch; an open
 // inbox hears of it too, to reload.
-func (m Model) updateInboxCount(msg inboxCountMsg) (Model, tea.Cmd) {
+func (m Model) updateInboxCount(msg approval.InboxCountMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch {
-	case msg.err != nil:
-		m.status.err = kit.Sentence(msg.err)
+	case msg.Err != nil:
+		m.status.err = kit.Sentence(msg.Err)
 		return m, nil
-	case msg.closed:
+	case msg.Closed:
 		// vouch stopped delivering counts; the last one stays.
 	default:
-		m.inboxCount = max(msg.count, 0)
+		m.inboxCount = max(msg.Count, 0)
 		if ib := m.inboxBackend(); ib != nil {
 			if ch := ib.InboxChanges(); ch != nil {
-				cmd = watchInbox(ch)
+				cmd = approval.WatchInbox(ch)
 			}
 		}
 	}
-	if _, ok := m.modals.top().(inbox); ok {
+	if _, ok := m.modals.top().(approval.InboxList); ok {
 		var modalCmd tea.Cmd
 		m, modalCmd = m.updateTopModal(msg)
 		cmd = tea.Batch(cmd, modalCmd)
@@ -107,19 +103,19 @@ func (m Model) updateInboxCount(msg inboxCountMsg) (Model, tea.Cmd) {
 
 // updateInboxAnswered shows what became of an answer: in the inbox when
 // it is on top, else in the status line, so that a failure is never lost.
-func (m Model) updateInboxAnswered(msg inboxAnsweredMsg) (Model, tea.Cmd) {
-	if _, ok := m.modals.top().(inbox); ok {
+func (m Model) updateInboxAnswered(msg approval.InboxAnsweredMsg) (Model, tea.Cmd) {
+	if _, ok := m.modals.top().(approval.InboxList); ok {
 		return m.updateTopModal(msg)
 	}
-	if msg.err != nil {
-		m.status = statusState{err: kit.Sentence(msg.err)}
+	if msg.Err != nil {
+		m.status = statusState{err: kit.Sentence(msg.Err)}
 		return m, nil
 	}
 	verb := "Denied"
-	if msg.allow {
+	if msg.Allow {
 		verb = "Allowed once"
 	}
-	m.status = statusState{notice: fmt.Sprintf("%s: the call of background run %s.", verb, safetext.Line(msg.runID, 24))}
+	m.status = statusState{notice: fmt.Sprintf("%s: the call of background run %s.", verb, safetext.Line(msg.RunID, 24))}
 	return m, nil
 }
 
@@ -131,7 +127,7 @@ func (m Model) openRuns() (Model, tea.Cmd) {
 
 // openInbox pushes the approvals inbox (SPEC H6).
 func (m Model) openInbox() (Model, tea.Cmd) {
-	return m.pushModal(newInbox(m.common, m.inboxBackend(), m.opts.KeyGrace, m.toolDescriber(), m.policyEditor()))
+	return m.pushModal(approval.NewInbox(m.common.Common, m.common.Keys.Workflow.Inbox, m.common.Keys.Approval, m.inboxBackend(), m.approvalOptions()))
 }
 
 // inboxBadge is the status line's "2 approvals waiting (ctrl+e)", empty

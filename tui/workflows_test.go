@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"vouch/tui/approval"
 	"vouch/tui/settings/runs"
 	"vouch/tui/settings/workflows"
 )
@@ -65,7 +66,7 @@ func TestWorkflowsSwitchFails(t *testing.T) {
 func openInboxAt(t *testing.T, f *fakeWorkflows) (Model, *clock) {
 	t.Helper()
 	m, clk := startWorkflows(t, f)
-	m = press[inboxMsg](t, m, keyCtrlE)
+	m = press[approval.InboxMsg](t, m, keyCtrlE)
 	return m, clk
 }
 

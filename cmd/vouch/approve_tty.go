@@ -14,7 +14,7 @@ import (
 
 	"vouch/agent"
 	"vouch/safetext"
-	"vouch/tui"
+	tuiapproval "vouch/tui/approval"
 )
 
 // ttyPrompt is `vouch run --approve-tty`: it asks on the terminal whether a
@@ -42,7 +42,7 @@ type ttyPrompt struct {
 	tty *os.File
 	// describe tells where a tool comes from, as it does for the TUI's
 	// approval pane; nil or an error shows what is known without it.
-	describe func(identity string) (tui.ToolDescription, error)
+	describe func(identity string) (tuiapproval.ToolDescription, error)
 }
 
 // ttyAttempts is how many unclear answers one question takes before it
@@ -62,7 +62,7 @@ const (
 )
 
 // newTTYPrompt asks on tty.
-func newTTYPrompt(tty *os.File, describe func(identity string) (tui.ToolDescription, error)) *ttyPrompt {
+func newTTYPrompt(tty *os.File, describe func(identity string) (tuiapproval.ToolDescription, error)) *ttyPrompt {
 	return &ttyPrompt{tty: tty, describe: describe}
 }
 
@@ -202,7 +202,7 @@ func (p *ttyPrompt) readLine(ctx context.Context) (string, error) {
 func (p *ttyPrompt) details(req agent.ApprovalRequested, unfold bool) (string, bool) {
 	var b strings.Builder
 	folded := false
-	desc, derr := tui.ToolDescription{}, error(nil)
+	desc, derr := tuiapproval.ToolDescription{}, error(nil)
 	if !unfold {
 		desc, derr = p.describeTool(toolIdentity(req))
 	}
@@ -262,15 +262,15 @@ func toolIdentity(req agent.ApprovalRequested) string {
 }
 
 // describeTool asks where the tool comes from, once per question.
-func (p *ttyPrompt) describeTool(identity string) (tui.ToolDescription, error) {
+func (p *ttyPrompt) describeTool(identity string) (tuiapproval.ToolDescription, error) {
 	if p.describe == nil {
-		return tui.ToolDescription{}, nil
+		return tuiapproval.ToolDescription{}, nil
 	}
 	return p.describe(identity)
 }
 
 // serverLine says where the tool comes from, in the approval pane's words.
-func serverLine(identity string, d tui.ToolDescription, err error) string {
+func serverLine(identity string, d tuiapproval.ToolDescription, err error) string {
 	if strings.HasPrefix(identity, "builtin:") {
 		return "built into vouch; runs on this machine"
 	}
@@ -297,7 +297,7 @@ func serverLine(identity string, d tui.ToolDescription, err error) string {
 
 // claimLines lists what the server says about the tool as its claims, never a
 // reason to allow (SPEC D2).
-func claimLines(d tui.ToolDescription) string {
+func claimLines(d tuiapproval.ToolDescription) string {
 	var claims []string
 	if d.Title != "" {
 		claims = append(claims, "title: "+d.Title)

@@ -17,7 +17,7 @@ import (
 	"vouch/internal/termtest"
 	"vouch/store"
 	"vouch/tool"
-	"vouch/tui"
+	tuiapproval "vouch/tui/approval"
 )
 
 // ttyQuestion is the start of every question the prompt asks.
@@ -216,8 +216,8 @@ func TestTTYPromptAnswers(t *testing.T) {
 // marker, and "more" shows them whole.
 func TestTTYPromptShows(t *testing.T) {
 	a := newTTYAsk(t)
-	describe := func(identity string) (tui.ToolDescription, error) {
-		return tui.ToolDescription{ServerName: "notes\x1b[2J server", ServerHost: "127.0.0.1:4100", Title: "Write\x07 a note", Claims: []string{"readOnlyHint: true"}}, nil
+	describe := func(identity string) (tuiapproval.ToolDescription, error) {
+		return tuiapproval.ToolDescription{ServerName: "notes\x1b[2J server", ServerHost: "127.0.0.1:4100", Title: "Write\x07 a note", Claims: []string{"readOnlyHint: true"}}, nil
 	}
 	req := promptReq()
 	long := strings.Repeat("abcdefghij", 100) + "END"
@@ -248,13 +248,13 @@ func TestTTYPromptShows(t *testing.T) {
 	}
 
 	// Built-in tools and unknown servers are named as the pane names them.
-	if got := serverLine("builtin:write_file", tui.ToolDescription{}, nil); got != "built into vouch; runs on this machine" {
+	if got := serverLine("builtin:write_file", tuiapproval.ToolDescription{}, nil); got != "built into vouch; runs on this machine" {
 		t.Errorf("built-in: %q", got)
 	}
-	if got := serverLine("mcp:s9:x", tui.ToolDescription{}, errors.New("gone")); got != "unknown (s9): gone" {
+	if got := serverLine("mcp:s9:x", tuiapproval.ToolDescription{}, errors.New("gone")); got != "unknown (s9): gone" {
 		t.Errorf("unknown server: %q", got)
 	}
-	if got := serverLine("mcp:s9:x", tui.ToolDescription{}, nil); got != "id s9 (no label known)" {
+	if got := serverLine("mcp:s9:x", tuiapproval.ToolDescription{}, nil); got != "id s9 (no label known)" {
 		t.Errorf("no label: %q", got)
 	}
 }

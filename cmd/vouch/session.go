@@ -9,6 +9,7 @@ import (
 	"vouch/internal/app"
 	"vouch/store"
 	"vouch/tui"
+	tuiapproval "vouch/tui/approval"
 )
 
 // session is the application session (internal/app) with the workflow
@@ -55,9 +56,9 @@ func (s *session) setApps(a *app.AppsService[tui.AppEvent]) {
 }
 
 // describeTool tells the approval pane which server a tool belongs to.
-func (s *session) describeTool(identity string) (tui.ToolDescription, error) {
+func (s *session) describeTool(identity string) (tuiapproval.ToolDescription, error) {
 	d, err := s.DescribeTool(identity)
-	return tui.ToolDescription(d), err
+	return tuiapproval.ToolDescription(d), err
 }
 
 // backendConfig returns the backend wiring of this session.

@@ -17,6 +17,7 @@ import (
 	"vouch/store"
 	"vouch/tool"
 	"vouch/tui"
+	tuiapproval "vouch/tui/approval"
 	"vouch/tui/settings"
 	tuiruns "vouch/tui/settings/runs"
 	tuiworkflows "vouch/tui/settings/workflows"
@@ -24,7 +25,7 @@ import (
 )
 
 // workflowsTUI implements the TUI's Agent Workflows capabilities —
-// tuiworkflows.Backend, tui.Profiles, tuiruns.History and tui.Inbox — over the
+// tuiworkflows.Backend, tui.Profiles, tuiruns.History and tuiapproval.Inbox — over the
 // session: the same profile service as `vouch profile`, the run history of
 // `vouch runs`, the scheduler's inbox. The backend embeds it; a nil one
 // (a backend without a session) answers every call with errNoDatabase.
@@ -44,7 +45,7 @@ var (
 	_ tui.Profiles         = (*backend)(nil)
 	_ tui.ProfileRunner    = (*backend)(nil)
 	_ tuiruns.History      = (*backend)(nil)
-	_ tui.Inbox            = (*backend)(nil)
+	_ tuiapproval.Inbox    = (*backend)(nil)
 )
 
 func newWorkflowsTUI(s *session, ib *app.Inbox) *workflowsTUI {
@@ -409,14 +410,14 @@ func runDetail(r store.RunRecord, evs []store.RunEvent) tuiruns.Detail {
 
 // PendingApprovals lists the calls of background runs waiting for the
 // person, oldest first.
-func (w *workflowsTUI) PendingApprovals(context.Context) ([]tui.InboxItem, error) {
+func (w *workflowsTUI) PendingApprovals(context.Context) ([]tuiapproval.InboxItem, error) {
 	if w == nil {
 		return nil, errNoDatabase
 	}
 	pending := w.inbox.Pending()
-	out := make([]tui.InboxItem, len(pending))
+	out := make([]tuiapproval.InboxItem, len(pending))
 	for i, it := range pending {
-		out[i] = tui.InboxItem(it)
+		out[i] = tuiapproval.InboxItem(it)
 	}
 	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"vouch/internal/app"
 	"vouch/store"
 	"vouch/tui"
+	tuiapproval "vouch/tui/approval"
 	tuiruns "vouch/tui/settings/runs"
 	tuiworkflows "vouch/tui/settings/workflows"
 	"vouch/workflow"
@@ -137,7 +138,7 @@ func TestWorkflowsBackend(t *testing.T) {
 	}
 
 	// The inbox: a waiting call is listed and answered through the backend.
-	inboxCap := b.(tui.Inbox)
+	inboxCap := b.(tuiapproval.Inbox)
 	reply := make(chan agent.Decision, 1)
 	ib.Add(app.InboxItem{RunID: rec.ID, Profile: "p", Call: agent.ToolCall{CorrelationID: "c2", Identity: "builtin:fs_write"},
 		Reason: "writes ask\x1b[2J"}, reply, func(store.RunOutcome, string) {})

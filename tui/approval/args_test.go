@@ -1,21 +1,16 @@
-package tui
+package approval
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/teatest"
-
-	"vouch/agent"
-	"vouch/tool"
 )
 
 // TestQuoteVisible: a string is shown as a JSON literal that decodes back
@@ -164,98 +159,6 @@ func TestParseArgsNotes(t *testing.T) {
 	}
 }
 
-// TestApprovalNoColor: with NO_COLOR the pane has no colour codes, and the
-// focused button still reads as focused (SPEC L1).
-func TestApprovalNoColor(t *testing.T) {
-	r := colourRenderer()
-	b := newFakeBackend()
-	m := startModel(t, b, Options{NoColor: true, Renderer: r})
-	call := readCall
-	call.Arguments = hostileArgs()
-	m, _, _ = ask(t, m, b, call)
-	frame := m.View()
-	if codes := colourCodes(frame); len(codes) > 0 {
-		t.Errorf("NO_COLOR pane has colour codes %q", codes)
-	}
-	if !strings.Contains(ansi.Strip(frame), "[ Deny ]") {
-		t.Errorf("focused button not bracketed:\n%s", ansi.Strip(frame))
-	}
-}
-
-// TestProgramApproval runs the real Bubble Tea loop: the run asks, the
-// pane appears, "a" after the grace period allows the call, and the run
-// reads that decision from Reply and finishes.
-func TestProgramApproval(t *testing.T) {
-	clk := &clock{now: t0}
-	b := newFakeBackend()
-	decisions := make(chan agent.Decision, 1)
-	arrived := make(chan struct{})
-	b.onSend = func(ctx context.Context, events chan agent.Event) {
-		reply := make(chan agent.Decision, 1)
-		events <- agent.ToolCallStarted{Call: readCall}
-		events <- agent.ApprovalRequested{Call: readCall, Tool: readTool, Reply: reply}
-		close(arrived)
-		select {
-		case d := <-reply:
-			decisions <- d
-			events <- agent.ToolCallFinished{Call: readCall, Result: "- buy milk"}
-			events <- agent.Done{Reason: agent.StopDone}
-		case <-ctx.Done():
-			events <- agent.Done{Reason: agent.StopCancelled}
-		}
-		close(events)
-	}
-	tm := teatest.NewTestModel(t, New(b, Options{Now: clk.Now, Clipboard: &syncBuffer{}}), teatest.WithInitialTermSize(80, 24))
-	waitFor(t, tm, "Type a message")
-	tm.Type("read my notes")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-	waitFor(t, tm, "Tool call waiting for your approval")
-	<-arrived
-	clk.advance(DefaultKeyGrace) // the grace period itself is tested without a program
-	tm.Send(keyRune('a'))
-	waitFor(t, tm, "(allowed once)")
-	if d := <-decisions; !d.Allow {
-		t.Errorf("the run read %+v, want allow", d)
-	}
-	// Quit directly: a ctrl+c could still find the run finishing and cancel
-	// it instead. How the run ends is covered by Update-driven tests.
-	if err := tm.Quit(); err != nil {
-		t.Fatal(err)
-	}
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(testTimeout)).(Model)
-	if !final.modals.empty() {
-		t.Errorf("after the decision: %d modals still open", len(final.modals.entries))
-	}
-}
-
-// BenchmarkApprovalPreview64KB: building the pane for 64 KB of arguments
-// (parse, escape, lay out, fold) and drawing one frame of it. Issue 4 asks
-// for the policy decision plus the preview under 1 ms.
-func BenchmarkApprovalPreview64KB(b *testing.B) {
-	var sb strings.Builder
-	sb.WriteString(`{"path":"notes/big.md","content":"`)
-	for sb.Len() < 64<<10 {
-		sb.WriteString(`line with \u001b[31mcolour\u001b[0m, \"quotes\" and unicode café 日本\n`)
-	}
-	sb.WriteString(`","mode":"overwrite"}`)
-	req := approvalRequest{call: agent.ToolCall{CorrelationID: "c1", WireName: "mcp_files_write", Identity: "mcp:s:write",
-		Arguments: sb.String()}, tool: tool.Def{Identity: "mcp:s:write"}}
-	m := New(newFakeBackend(), Options{})
-	b.Run("build", func(b *testing.B) { // parse, escape, lay out, fold
-		b.ReportAllocs()
-		for b.Loop() {
-			_ = newApproval(m.common, req, 1, 1, DefaultKeyGrace, nil, nil).SetSize(80, 18)
-		}
-	})
-	b.Run("view", func(b *testing.B) { // one frame of the pane
-		a := newApproval(m.common, req, 1, 1, DefaultKeyGrace, nil, nil).SetSize(80, 18)
-		b.ReportAllocs()
-		for b.Loop() {
-			_ = a.View()
-		}
-	})
-}
-
 // TestLongValueEscapedOnDemand: a value over lazyEscapeAbove is escaped
 // only as far as the folded pane shows, yet unfolding shows all of it,
 // escapes included, and the fold marker counts what is hidden.
@@ -283,4 +186,64 @@ func TestLongValueEscapedOnDemand(t *testing.T) {
 		t.Fatalf("unfolded: want every escape and the end; got %d escapes, end present %v",
 			strings.Count(all, `\u202e`), strings.Contains(all, "THE-END"))
 	}
+}
+
+// TestApprovalArgumentsAreTheCall: what the pane shows is the call's own
+// arguments: the pretty-printed rows parse back to the same JSON value as
+// Call.Arguments, and every display line of a row, joined, is that row
+// (SPEC D3, D5). Hostile text is escaped, never drawn raw.
+func TestApprovalArgumentsAreTheCall(t *testing.T) {
+	for _, tc := range []struct{ name, args string }{
+		{"plain", `{"path": "notes/todo.md", "max_bytes": 4096}`},
+		{"hostile", hostileArgs()},
+		{"nested and empty", `{"a":{"b":[1,2,{"c":null}],"d":{}},"e":[],"f":true,"g":-1.5e300,"h":12345678901234567890}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := parseArgs(tc.args)
+			var rows []string
+			for _, r := range p.rows {
+				if !r.note {
+					rows = append(rows, r.text)
+				}
+			}
+			var got, want any
+			if err := json.Unmarshal([]byte(strings.Join(rows, "\n")), &got); err != nil {
+				t.Fatalf("shown rows are not JSON: %v\n%s", err, strings.Join(rows, "\n"))
+			}
+			if err := json.Unmarshal([]byte(tc.args), &want); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("shown arguments differ from the call:\n got %v\nwant %v", got, want)
+			}
+			for _, r := range p.rows {
+				if r.note {
+					continue
+				}
+				lines, _ := wrapRow(r.text, r.depth*2, 60, -1)
+				var joined strings.Builder
+				for i, l := range lines {
+					strip := r.depth * 2
+					if i > 0 {
+						strip += 2
+					}
+					joined.WriteString(l.text[strip:])
+				}
+				if joined.String() != r.text {
+					t.Fatalf("display lines of a row do not join to it:\n got %q\nwant %q", joined.String(), r.text)
+				}
+			}
+		})
+	}
+}
+
+// hostileArgs (the root's tests have the same) is a call's arguments written to fool the person: terminal
+// escapes, an OSC 52 clipboard write, a bidi override both escaped and raw,
+// invisible characters, a line separator, a duplicate key, a 5,000-character
+// value, and nesting. Keys are deliberately not in alphabetical order.
+func hostileArgs() string {
+	long := strings.Repeat("A", 4990) + "\\nEND"
+	return `{"path":"notes/` + "\u202e" + `txt.exe","clip":"\u001b]52;c;cm0gLXJmIH4K\u0007","payload":"` + long + `",` +
+		`"clear":"\u001b[2J\u001b[Hdone","name":"\u202etxt.exe","zw":"a\u200bb\u2028c\u00a0d\u0085e` + "\U000E0041" + `",` +
+		`"path":"/etc/shadow","options":{"mode":"overwrite","targets":[{"host":"db1","force":true},{"host":"db2","force":false}],"retries":3}}`
 }

@@ -1,4 +1,4 @@
-package tui
+package approval
 
 import (
 	"context"
@@ -10,10 +10,11 @@ import (
 	"vouch/agent"
 )
 
-// ToolDescriber is an optional interface a [Backend] may implement so that
-// the tool approval pane can name the server a tool comes from (SPEC D3).
-// The pane type-asserts the Backend; without it, the pane shows what the
-// call itself says and nothing else.
+// ToolDescriber is an optional interface the root's Backend may implement
+// so that the tool approval pane can name the server a tool comes from
+// (SPEC D3). The root type-asserts its Backend and hands the pane what it
+// found ([Options.Describer]); without it, the pane shows what the call
+// itself says and nothing else.
 //
 // Like every Backend method, DescribeTool may block on I/O (a catalog read),
 // so the pane calls it only from inside a tea.Cmd, with a timeout, once per
@@ -46,11 +47,11 @@ type ToolDescription struct {
 // answers and after it fails.
 const describeTimeout = 5 * time.Second
 
-// toolDescribedMsg carries the result of ToolDescriber.DescribeTool.
-type toolDescribedMsg struct {
-	identity string
-	desc     ToolDescription
-	err      error
+// DescribedMsg carries the result of ToolDescriber.DescribeTool.
+type DescribedMsg struct {
+	Identity string
+	Desc     ToolDescription
+	Err      error
 }
 
 // describeTool asks d about identity.
@@ -62,29 +63,29 @@ func describeTool(d ToolDescriber, identity string) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("could not look the tool up: %w", err)
 		}
-		return toolDescribedMsg{identity: identity, desc: desc, err: err}
+		return DescribedMsg{Identity: identity, Desc: desc, Err: err}
 	}
 }
 
-// decisionSentMsg reports that the decision for a call was sent. Nothing
+// DecisionSentMsg reports that the decision for a call was sent. Nothing
 // needs it; it names the Cmd's work for tests and traces.
-type decisionSentMsg struct {
-	correlation string
-	sent        bool // false: reply already held a decision
+type DecisionSentMsg struct {
+	Correlation string
+	Sent        bool // false: reply already held a decision
 }
 
-// sendDecision answers an approval request: it sends d on reply, the
+// SendDecision answers an approval request: it sends d on reply, the
 // channel copied out of the agent's event. The run made reply with room for
 // one decision, so the send never blocks; the root calls this once per
 // request, as it removes the request from its queue. Should reply ever be
 // full, the select gives up instead of blocking the program.
-func sendDecision(correlation string, reply chan<- agent.Decision, d agent.Decision) tea.Cmd {
+func SendDecision(correlation string, reply chan<- agent.Decision, d agent.Decision) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case reply <- d:
-			return decisionSentMsg{correlation: correlation, sent: true}
+			return DecisionSentMsg{Correlation: correlation, Sent: true}
 		default:
-			return decisionSentMsg{correlation: correlation}
+			return DecisionSentMsg{Correlation: correlation}
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package tui
+package approval
 
 import (
 	"time"
@@ -9,55 +9,68 @@ import (
 	"vouch/tui/kit"
 )
 
-// appConsent asks the person whether an app view may open a link or add a
+// Consent asks the person whether an app view may open a link or add a
 // message to the conversation (SPEC J4). It appears on its own, so it
-// settles for its grace (SPEC D7, settle.go): keys typed meanwhile go to
-// the chat input. Focus starts on Refuse: only a deliberate move and
-// enter agrees. Any way out of it answers: esc refuses.
-type appConsent struct {
+// settles for its grace (SPEC D7, the root's settle rule): keys typed
+// meanwhile go to the chat input. Focus starts on Refuse: only a
+// deliberate move and enter agrees. Any way out of it answers: esc
+// refuses.
+type Consent struct {
 	kit.Choice // the acting button agrees
-	common     Common
+	common     kit.Common
 	grace      time.Duration
-	ev         AppConsent
+	ev         ConsentRequest
 	// settling is true while the root holds its keys back.
 	settling bool
 }
 
-// appConsentAnsweredMsg reports that the answer was delivered (or that
-// the view no longer waited); text is the message to put in the input
-// when the person agreed to one.
-type appConsentAnsweredMsg struct {
-	sent bool
-	text string
-	link string // the link the person agreed to open, copied too
+// ConsentRequest is a view asking to open a link (Link) or to add a
+// message to the conversation (Message). Reply receives the answer once.
+// It has the fields of the root's AppConsent event, which converts to it.
+type ConsentRequest struct {
+	Tool, Server string
+	Link         string
+	Message      string
+	Reply        chan<- bool
 }
 
-func newAppConsent(c Common, ev AppConsent, grace time.Duration) appConsent {
-	return appConsent{Choice: kit.Choice{Keys: c.Keys.Confirm}, common: c, grace: grace, ev: ev}
+// ConsentAnsweredMsg reports that the answer was delivered (Sent) or that
+// the view no longer waited; Text is the message to put in the input when
+// the person agreed to one.
+type ConsentAnsweredMsg struct {
+	Sent bool
+	Text string
+	Link string // the link the person agreed to open, copied too
+}
+
+// NewConsent returns the consent pane for ev, answered with keys, which
+// settles for grace.
+func NewConsent(c kit.Common, keys kit.ConfirmKeyMap, ev ConsentRequest, grace time.Duration) Consent {
+	return Consent{Choice: kit.Choice{Keys: keys}, common: c, grace: grace, ev: ev}
 }
 
 // KeyGrace implements Modal: the pane appears on its own (SPEC D4, D7).
-func (c appConsent) KeyGrace() time.Duration { return c.grace }
+func (c Consent) KeyGrace() time.Duration { return c.grace }
 
 // WithSettling implements kit.SettleShower.
-func (c appConsent) WithSettling(settling bool) kit.Modal {
+func (c Consent) WithSettling(settling bool) kit.Modal {
 	c.settling = settling
 	return c
 }
 
 // WaitingFor implements kit.Waiter.
-func (c appConsent) WaitingFor() string {
+func (c Consent) WaitingFor() string {
 	return "an app of " + safetext.Line(c.ev.Tool, 40) + " waits for your consent"
 }
 
 // SetSize implements Modal.
-func (c appConsent) SetSize(width, height int) kit.Modal {
-	c.common = c.common.sized(width, height)
+func (c Consent) SetSize(width, height int) kit.Modal {
+	c.common = c.common.Sized(width, height)
 	return c
 }
 
 // Update implements Modal.
-func (c appConsent) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
+func (c Consent) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return c, nil, nil
@@ -81,15 +94,15 @@ func answerConsent(reply chan<- bool, yes bool, text, link string) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case reply <- yes:
-			return appConsentAnsweredMsg{sent: true, text: text, link: link}
+			return ConsentAnsweredMsg{Sent: true, Text: text, Link: link}
 		default:
-			return appConsentAnsweredMsg{}
+			return ConsentAnsweredMsg{}
 		}
 	}
 }
 
 // View implements Modal.
-func (c appConsent) View() string {
+func (c Consent) View() string {
 	st := c.common.Styles.Modal
 	w := kit.InnerWidth(st, min(c.common.Width-4, 72))
 	who := safetext.Line(c.ev.Tool, 60) + " (server " + safetext.Line(c.ev.Server, 60) + ")"

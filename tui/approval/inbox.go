@@ -1,4 +1,4 @@
-package tui
+package approval
 
 import (
 	"fmt"
@@ -8,42 +8,41 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"vouch/agent"
 	"vouch/safetext"
 	"vouch/tui/kit"
 )
 
-// inbox is the approvals inbox (SPEC H6, D4, L2): the tool calls of
+// InboxList is the approvals inbox (SPEC H6, D4, L2): the tool calls of
 // background runs — scheduled or profile runs — that wait for the person,
 // oldest first, each with its run, profile and how long it has waited.
 // Enter opens the call in the same approval pane as a chat call
-// (approval*.go), with its grace period and its focus on Deny; the pane's
+// ([Pane]), with its grace period and its focus on Deny; the pane's
 // answer goes back to that run through Inbox.AnswerApproval, from a Cmd,
 // once (the root routes it: applyInboxApproval). The list reloads when
 // the pane closes and whenever the count changes.
-type inbox struct {
-	common Common
-	keys   InboxKeyMap
-	ib     Inbox
-	grace  time.Duration
-	policy PolicyEditor
-	desc   ToolDescriber
+type InboxList struct {
+	common   kit.Common
+	keys     InboxKeyMap
+	paneKeys KeyMap
+	ib       Inbox
+	opts     Options
 
 	kit.Loads
 	items kit.ListCursor[InboxItem]
 }
 
-// newInbox returns the inbox; Init loads it (load 1). grace, d and pe are
-// what the approval pane it opens needs, as for a chat call.
-func newInbox(c Common, ib Inbox, grace time.Duration, d ToolDescriber, pe PolicyEditor) inbox {
-	in := inbox{common: c, keys: c.Keys.Workflow.Inbox, ib: ib, grace: grace, desc: d, policy: pe,
+// NewInbox returns the inbox over ib (nil: not available here); Init loads
+// it (load 1). paneKeys and o are what the approval pane it opens needs,
+// as for a chat call.
+func NewInbox(c kit.Common, keys InboxKeyMap, paneKeys KeyMap, ib Inbox, o Options) InboxList {
+	in := InboxList{common: c, keys: keys, paneKeys: paneKeys, ib: ib, opts: o,
 		Loads: kit.Loads{Seq: 1, Loading: ib != nil}}
 	in.syncKeys()
 	return in
 }
 
 // Init implements Modal.
-func (in inbox) Init() tea.Cmd {
+func (in InboxList) Init() tea.Cmd {
 	if in.ib == nil {
 		return nil
 	}
@@ -52,48 +51,48 @@ func (in inbox) Init() tea.Cmd {
 
 // KeyGrace implements Modal: it opens on the person's own key; the
 // approval pane it opens has its own grace period.
-func (in inbox) KeyGrace() time.Duration { return 0 }
+func (in InboxList) KeyGrace() time.Duration { return 0 }
 
 // ShortHelp implements help.KeyMap.
-func (in inbox) ShortHelp() []key.Binding {
+func (in InboxList) ShortHelp() []key.Binding {
 	k := in.keys
 	return []key.Binding{k.Up, k.Down, k.Open, k.Refresh, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
-func (in inbox) FullHelp() [][]key.Binding { return [][]key.Binding{in.ShortHelp()} }
+func (in InboxList) FullHelp() [][]key.Binding { return [][]key.Binding{in.ShortHelp()} }
 
-func (in inbox) boxWidth() int { return min(in.common.Width-4, 100) }
+func (in InboxList) boxWidth() int { return min(in.common.Width-4, 100) }
 
 // SetSize implements Modal.
-func (in inbox) SetSize(width, height int) kit.Modal {
-	in.common = in.common.sized(width, height)
+func (in InboxList) SetSize(width, height int) kit.Modal {
+	in.common = in.common.Sized(width, height)
 	return in
 }
 
 // Update implements Modal.
-func (in inbox) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
+func (in InboxList) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	in, action, cmd := in.handle(msg)
 	in.syncKeys()
 	return in, action, cmd
 }
 
-func (in inbox) handle(msg tea.Msg) (inbox, kit.Action, tea.Cmd) {
+func (in InboxList) handle(msg tea.Msg) (InboxList, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case inboxMsg:
-		if in.Settle(msg.seq, msg.err) {
-			in.items.Set(msg.items, nil)
+	case InboxMsg:
+		if in.Settle(msg.Seq, msg.Err) {
+			in.items.Set(msg.Items, nil)
 		}
 		return in, nil, nil
-	case inboxAnsweredMsg:
+	case InboxAnsweredMsg:
 		verb := "Denied"
-		if msg.allow {
+		if msg.Allow {
 			verb = "Allowed once"
 		}
-		in.Report(msg.err, fmt.Sprintf("%s: the call %s of run %s.", verb, safetext.Line(msg.correlation, 24), safetext.Line(msg.runID, 24)))
+		in.Report(msg.Err, fmt.Sprintf("%s: the call %s of run %s.", verb, safetext.Line(msg.Correlation, 24), safetext.Line(msg.RunID, 24)))
 		return in.reload()
-	case inboxCountMsg:
-		if msg.err == nil && !msg.closed && msg.count != len(in.items.Items) {
+	case InboxCountMsg:
+		if msg.Err == nil && !msg.Closed && msg.Count != len(in.items.Items) {
 			return in.reload()
 		}
 		return in, nil, nil
@@ -120,7 +119,7 @@ func (in inbox) handle(msg tea.Msg) (inbox, kit.Action, tea.Cmd) {
 }
 
 // reload asks for the waiting calls again; the list stays on screen.
-func (in inbox) reload() (inbox, kit.Action, tea.Cmd) {
+func (in InboxList) reload() (InboxList, kit.Action, tea.Cmd) {
 	if in.ib == nil {
 		return in, nil, nil
 	}
@@ -128,7 +127,7 @@ func (in inbox) reload() (inbox, kit.Action, tea.Cmd) {
 }
 
 // Reveal implements kit.Revealer: the approval pane above closed.
-func (in inbox) Reveal() (kit.Modal, tea.Cmd) {
+func (in InboxList) Reveal() (kit.Modal, tea.Cmd) {
 	in, _, cmd := in.reload()
 	in.syncKeys()
 	return in, cmd
@@ -137,15 +136,18 @@ func (in inbox) Reveal() (kit.Modal, tea.Cmd) {
 // approvalFor is the approval pane for one waiting call. Its request has no
 // reply channel: the background run is answered through the Inbox, and the
 // request names the run (background) so the root routes the answer there.
-func (in inbox) approvalFor(it InboxItem) approval {
-	req := approvalRequest{
-		call: it.Call, tool: it.Tool, reason: it.Reason, effect: it.Effect, preview: it.Preview,
-		background: &backgroundRun{id: it.RunID, profile: it.Profile},
+func (in InboxList) approvalFor(it InboxItem) Pane {
+	req := Request{
+		Call: it.Call, Tool: it.Tool, Reason: it.Reason, Effect: it.Effect, Preview: it.Preview,
+		Background: &Background{ID: it.RunID, Profile: it.Profile},
 	}
-	return newApproval(in.common, req, 1, 1, in.grace, in.desc, in.policy)
+	return New(in.common, in.paneKeys, req, 1, 1, in.opts)
 }
 
-func (in *inbox) syncKeys() {
+// Items are the waiting calls the inbox lists.
+func (in InboxList) Items() []InboxItem { return in.items.Items }
+
+func (in *InboxList) syncKeys() {
 	k := &in.keys
 	k.Up.SetEnabled(len(in.items.Items) > 1)
 	k.Down.SetEnabled(len(in.items.Items) > 1)
@@ -154,7 +156,7 @@ func (in *inbox) syncKeys() {
 }
 
 // View implements Modal.
-func (in inbox) View() string {
+func (in InboxList) View() string {
 	st := in.common.Styles.Modal
 	inner := kit.InnerWidth(st, in.boxWidth())
 	height := in.common.Height - st.Frame.GetVerticalFrameSize()
@@ -199,7 +201,7 @@ func (in inbox) View() string {
 
 // rows renders one waiting call on two lines: the tool and the run; then
 // the task, how long it has waited and its deadline.
-func (in inbox) rows(it InboxItem, focused bool, w int) []string {
+func (in InboxList) rows(it InboxItem, focused bool, w int) []string {
 	st := in.common.Styles.Modal
 	now := in.common.Now()
 	cursor := "  "
@@ -222,12 +224,12 @@ func (in inbox) rows(it InboxItem, focused bool, w int) []string {
 	}
 	wait := "waiting " + sinceShort(now, it.Requested)
 	if !it.Deadline.IsZero() {
-		wait += " · stops waiting " + until(now, it.Deadline)
+		wait += " · stops waiting " + kit.Until(now, it.Deadline)
 	}
 	second := "    " + kit.FirstLine(it.Task, 0)
 	return []string{
-		cursor + tool + st.Detail.Render(cut("  "+who, w-2-ansi.StringWidth(tool))),
-		st.Detail.Render(cut(second+" — "+wait, w)),
+		cursor + tool + st.Detail.Render(kit.Cut("  "+who, w-2-ansi.StringWidth(tool))),
+		st.Detail.Render(kit.Cut(second+" — "+wait, w)),
 	}
 }
 
@@ -238,21 +240,4 @@ func sinceShort(now, t time.Time) string {
 		return s[:len(s)-4]
 	}
 	return s
-}
-
-// applyInboxApproval carries out what the approval pane of an inbox call
-// asked: it closes the pane and sends the decision to the background run
-// through the Inbox, from a Cmd. Stop denies the call: a background run is
-// stopped from the command line, not from the pane of one of its calls.
-func (m Model) applyInboxApproval(run *backgroundRun, a approvalAction, cmd tea.Cmd) (Model, tea.Cmd) {
-	ib := m.inboxBackend()
-	d := a.decision
-	if a.stop {
-		d = agent.Decision{Allow: false, Note: "stopped by the person"}
-	}
-	m, pop := m.popModal(cmd)
-	if ib == nil {
-		return m, pop
-	}
-	return m, tea.Batch(pop, answerInbox(ib, run.id, a.correlation, d))
 }

@@ -1,16 +1,17 @@
-package tui
+package approval
 
 import "github.com/charmbracelet/bubbles/key"
 
-// ApprovalKeyMap is the tool approval pane's bindings (SPEC D4). The pane
+// KeyMap is the tool approval pane's bindings (SPEC D4). The pane
 // copies it and enables bindings by state: while the person types a note,
 // only SendNote, Back and Stop act, and every other key is text.
 //
 // There is no binding that allows by default: enter activates the focused
 // button, and the focus starts on Deny. Esc denies. Classify opens the
-// rule editor; it acts only when the Backend implements PolicyEditor, and
-// the pane says so next to its buttons.
-type ApprovalKeyMap struct {
+// rule editor; it acts only when the pane was given [Options.Classify]
+// (the root does when its Backend can store rules), and the pane says so
+// next to its buttons.
+type KeyMap struct {
 	Allow    key.Binding // allow this one call
 	Deny     key.Binding // deny without a note
 	Note     key.Binding // deny with a note the model reads
@@ -30,9 +31,9 @@ type ApprovalKeyMap struct {
 	Back     key.Binding // while typing a note: back to the buttons
 }
 
-// DefaultApprovalKeyMap returns the approval pane's default bindings.
-func DefaultApprovalKeyMap() ApprovalKeyMap {
-	return ApprovalKeyMap{
+// DefaultKeyMap returns the approval pane's default bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
 		Allow:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "allow once")),
 		Deny:     key.NewBinding(key.WithKeys("d", "esc"), key.WithHelp("d/esc", "deny")),
 		Note:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "deny with note")),
@@ -55,15 +56,35 @@ func DefaultApprovalKeyMap() ApprovalKeyMap {
 
 // ShortHelp implements help.KeyMap. It fits 80 columns; enter and the
 // arrows are shown on the pane's buttons.
-func (k ApprovalKeyMap) ShortHelp() []key.Binding {
+func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Allow, k.Deny, k.Note, k.View, k.SendNote, k.Back, k.Stop}
 }
 
 // FullHelp implements help.KeyMap.
-func (k ApprovalKeyMap) FullHelp() [][]key.Binding {
+func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Allow, k.Deny, k.Note, k.Classify, k.SendNote, k.Back},
 		{k.Left, k.Choose, k.View, k.Stop},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+	}
+}
+
+// InboxKeyMap is the approvals inbox's bindings.
+type InboxKeyMap struct {
+	Up      key.Binding
+	Down    key.Binding
+	Open    key.Binding // the call in the approval pane
+	Refresh key.Binding
+	Close   key.Binding
+}
+
+// DefaultInboxKeyMap returns the approvals inbox's default bindings.
+func DefaultInboxKeyMap() InboxKeyMap {
+	return InboxKeyMap{
+		Up:      key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
+		Down:    key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
+		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "review")),
+		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Close:   key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
 	}
 }

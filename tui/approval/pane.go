@@ -1,4 +1,4 @@
-package tui
+package approval
 
 import (
 	"fmt"
@@ -10,15 +10,16 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/policy"
 	"vouch/safetext"
 	"vouch/tui/kit"
 )
 
-// approval is the tool approval pane (SPEC D3, D4, L2): a modal that shows
+// Pane is the tool approval pane (SPEC D3, D4, L2): a modal that shows
 // one call waiting for the person, rendered by vouch from the call itself,
-// and answers it with allow once, deny, or deny with a note. When the
-// Backend implements PolicyEditor, classify opens the rule editor on top,
-// pre-filled from the call; saving a rule does not answer the call.
+// and answers it with allow once, deny, or deny with a note. When its
+// builder hands it [Options.Classify], classify opens the rule editor on
+// top, pre-filled from the call; saving a rule does not answer the call.
 //
 // It appears on its own, in the middle of whatever the person was doing,
 // so it settles for its KeyGrace (at least the root's; SPEC D7): no key
@@ -27,10 +28,10 @@ import (
 // Deny: no stray enter can allow a call. When the rule editor above it
 // closes, it settles again, so an enter meant for the editor cannot answer
 // the call. While it settles, its keys are drawn dimmed.
-// It never answers the run itself: it returns an approvalAction, and the
+// It never answers the run itself: it returns an [Action], and the
 // root sends the decision from a Cmd, exactly once, and shows the next call
-// in its queue (approval_queue.go).
-type approval struct {
+// in its queue.
+type Pane struct {
 	// headerLen is how many lines the header took at the last relayout,
 	// so that scrolling does not draw the header just to count it; every
 	// change to what the header shows goes through relayout.
@@ -41,12 +42,12 @@ type approval struct {
 	// relayout).
 	hdr                    []string
 	hdrW, hdrPos, hdrTotal int
-	common                 Common
-	keys                   ApprovalKeyMap
+	common                 kit.Common
+	keys                   KeyMap
 	grace                  time.Duration
-	req                    approvalRequest
-	describe               ToolDescriber // nil: the Backend cannot describe tools
-	policy                 PolicyEditor  // nil: the Backend cannot store rules; classify is off
+	req                    Request
+	describe               ToolDescriber                         // nil: the Backend cannot describe tools
+	classify               func(identity, args string) kit.Modal // nil: the Backend cannot store rules; classify is off
 
 	// pos and total are this call's place among the calls waiting now.
 	pos, total int
@@ -60,7 +61,7 @@ type approval struct {
 	body   []argLine // laid out for the current width and unfold
 	scroll int
 
-	focus  approvalButton
+	focus  Button
 	noting bool
 	note   textinput.Model
 
@@ -72,34 +73,56 @@ type approval struct {
 	settling bool
 }
 
-// approvalButton is a button of the pane, left to right.
-type approvalButton int
+// Button is a button of the pane, left to right.
+type Button int
 
+// The pane's buttons.
 const (
-	buttonDeny approvalButton = iota // the default focus (SPEC D4)
-	buttonAllow
-	buttonNote
+	ButtonDeny Button = iota // the default focus (SPEC D4)
+	ButtonAllow
+	ButtonNote
 	buttonCount
 )
 
-// approvalAction is what the pane asks of the root: send a decision for
-// the call with this correlation ID, or stop the whole run.
-type approvalAction struct {
-	correlation string
-	decision    agent.Decision
-	stop        bool
-	app         bool // the call is an MCP App view's (apps.go)
+// Action is what the pane asks of the root: send a decision for the call
+// with this correlation ID, or stop the whole run.
+type Action struct {
+	Correlation string
+	Decision    agent.Decision
+	Stop        bool
+	App         bool // the call is an MCP App view's (the root's apps.go)
 }
 
-func (approvalAction) IsAction() {}
+// IsAction implements kit.Action.
+func (Action) IsAction() {}
+
+// Options are what a pane needs besides its call: the same for every pane
+// the root or the inbox opens.
+type Options struct {
+	// Grace is the settle period (SPEC D7).
+	Grace time.Duration
+	// Describer, when not nil, is asked for the server's label, host and
+	// claims.
+	Describer ToolDescriber
+	// Classify, when not nil, returns the rule editor for a call of the
+	// tool identity with these arguments, pre-filled from them; without
+	// it, classify is off and the pane says so.
+	Classify func(identity, args string) kit.Modal
+}
+
+// RuleSaved is the result of saving a rule from the editor that classify
+// opened: the rule, or why it was not stored. The pane says what became
+// of a rule for its tool; the rule editor's result message implements it.
+type RuleSaved interface {
+	SavedRule() (policy.Rule, error)
+}
 
 // noteLimit bounds a note, in characters.
 const noteLimit = 500
 
-// newApproval returns the pane for req, shown as pos of total waiting.
-// d, when not nil, is asked for the server's label, host and claims; pe,
-// when not nil, stores the rules that classify saves.
-func newApproval(c Common, req approvalRequest, pos, total int, grace time.Duration, d ToolDescriber, pe PolicyEditor) approval {
+// New returns the pane for req, shown as pos of total waiting, with the
+// bindings keys.
+func New(c kit.Common, keys KeyMap, req Request, pos, total int, o Options) Pane {
 	st := c.Styles.Modal
 	in := textinput.New()
 	in.Prompt = "note › "
@@ -108,19 +131,19 @@ func newApproval(c Common, req approvalRequest, pos, total int, grace time.Durat
 	in.PromptStyle = st.Prompt
 	in.TextStyle = st.Item
 	in.PlaceholderStyle = st.Detail
-	a := approval{
+	a := Pane{
 		common:   c,
-		keys:     c.Keys.Approval,
-		grace:    grace,
+		keys:     keys,
+		grace:    o.Grace,
 		req:      req,
-		describe: d,
-		policy:   pe,
+		describe: o.Describer,
+		classify: o.Classify,
 		pos:      pos,
 		total:    total,
-		args:     parseArgs(req.call.Arguments),
+		args:     parseArgs(req.Call.Arguments),
 		note:     in,
 	}
-	a.looking = d != nil && !a.builtin()
+	a.looking = a.describe != nil && !a.builtin()
 	a.syncKeys()
 	a.relayout()
 	return a
@@ -128,17 +151,17 @@ func newApproval(c Common, req approvalRequest, pos, total int, grace time.Durat
 
 // identity is the stable identity of the tool that will run: the one the
 // agent resolved the wire name to (SPEC C1, C2).
-func (a approval) identity() string {
-	if a.req.tool.Identity != "" {
-		return a.req.tool.Identity
+func (a Pane) identity() string {
+	if a.req.Tool.Identity != "" {
+		return a.req.Tool.Identity
 	}
-	return a.req.call.Identity
+	return a.req.Call.Identity
 }
 
-func (a approval) builtin() bool { return strings.HasPrefix(a.identity(), "builtin:") }
+func (a Pane) builtin() bool { return strings.HasPrefix(a.identity(), "builtin:") }
 
 // Init implements Modal: it asks the Backend about the tool, if it can.
-func (a approval) Init() tea.Cmd {
+func (a Pane) Init() tea.Cmd {
 	if !a.looking {
 		return nil
 	}
@@ -147,20 +170,20 @@ func (a approval) Init() tea.Cmd {
 
 // KeyGrace implements Modal. The pane appears on its own, so keys already
 // in flight must not answer it (SPEC D4).
-func (a approval) KeyGrace() time.Duration { return a.grace }
+func (a Pane) KeyGrace() time.Duration { return a.grace }
 
 // ShortHelp implements help.KeyMap.
-func (a approval) ShortHelp() []key.Binding { return a.keys.ShortHelp() }
+func (a Pane) ShortHelp() []key.Binding { return a.keys.ShortHelp() }
 
 // FullHelp implements help.KeyMap.
-func (a approval) FullHelp() [][]key.Binding { return a.keys.FullHelp() }
+func (a Pane) FullHelp() [][]key.Binding { return a.keys.FullHelp() }
 
 // SetSize implements Modal. The arguments are laid out again only when the
 // width changes; the height only decides how many lines show.
-func (a approval) SetSize(width, height int) kit.Modal {
+func (a Pane) SetSize(width, height int) kit.Modal {
 	compact := a.compact()
 	relayout := width != a.common.Width
-	a.common = a.common.sized(width, height)
+	a.common = a.common.Sized(width, height)
 	a.note.Width = max(a.innerWidth()-len(a.note.Prompt)-2, 10)
 	if relayout || compact != a.compact() {
 		a.relayout()
@@ -170,23 +193,23 @@ func (a approval) SetSize(width, height int) kit.Modal {
 }
 
 // Update implements Modal.
-func (a approval) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
+func (a Pane) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case toolDescribedMsg:
-		if msg.identity != a.identity() || !a.looking {
+	case DescribedMsg:
+		if msg.Identity != a.identity() || !a.looking {
 			return a, nil, nil
 		}
 		a.looking = false
-		if msg.err != nil {
-			a.descErr = kit.Sentence(msg.err)
+		if msg.Err != nil {
+			a.descErr = kit.Sentence(msg.Err)
 		} else {
-			a.desc = msg.desc
+			a.desc = msg.Desc
 		}
 		a.relayout()
 		return a, nil, nil
-	case ruleSavedMsg:
-		if msg.rule.Identity == a.identity() {
-			a.notice, a.noticeErr = ruleNotice(msg), msg.err != nil
+	case RuleSaved:
+		if r, err := msg.SavedRule(); r.Identity == a.identity() {
+			a.notice, a.noticeErr = ruleNotice(r, err), err != nil
 		}
 		return a, nil, nil
 	case tea.KeyMsg:
@@ -201,13 +224,13 @@ func (a approval) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 }
 
 // updateKey handles a key once the pane has settled.
-func (a approval) updateKey(msg tea.KeyMsg) (kit.Modal, kit.Action, tea.Cmd) {
+func (a Pane) updateKey(msg tea.KeyMsg) (kit.Modal, kit.Action, tea.Cmd) {
 	k := a.keys
 	switch {
-	case key.Matches(msg, k.Stop) && a.req.background != nil:
+	case key.Matches(msg, k.Stop) && a.req.Background != nil:
 		return a, kit.CloseModal{}, nil
 	case key.Matches(msg, k.Stop):
-		return a, approvalAction{correlation: a.req.call.CorrelationID, stop: true, app: a.req.app}, nil
+		return a, Action{Correlation: a.req.Call.CorrelationID, Stop: true, App: a.req.App}, nil
 	case key.Matches(msg, k.SendNote):
 		return a.decide(false, strings.TrimSpace(a.note.Value()))
 	case key.Matches(msg, k.Back):
@@ -226,13 +249,12 @@ func (a approval) updateKey(msg tea.KeyMsg) (kit.Modal, kit.Action, tea.Cmd) {
 	case key.Matches(msg, k.Note):
 		return a.startNote()
 	case key.Matches(msg, k.Classify):
-		d := draftFromCall(a.identity(), a.req.call.Arguments)
-		return a, kit.OpenModal{Modal: newRuleEditor(a.common, a.policy, d, a.grace)}, nil
+		return a, kit.OpenModal{Modal: a.classify(a.identity(), a.req.Call.Arguments)}, nil
 	case key.Matches(msg, k.Choose):
 		switch a.focus {
-		case buttonAllow:
+		case ButtonAllow:
 			return a.decide(true, "")
-		case buttonNote:
+		case ButtonNote:
 			return a.startNote()
 		default:
 			return a.decide(false, "")
@@ -253,18 +275,18 @@ func (a approval) updateKey(msg tea.KeyMsg) (kit.Modal, kit.Action, tea.Cmd) {
 }
 
 // decide returns the action that answers the call.
-func (a approval) decide(allow bool, note string) (kit.Modal, kit.Action, tea.Cmd) {
-	return a, approvalAction{
-		correlation: a.req.call.CorrelationID,
-		decision:    agent.Decision{Allow: allow, Note: note},
-		app:         a.req.app,
+func (a Pane) decide(allow bool, note string) (kit.Modal, kit.Action, tea.Cmd) {
+	return a, Action{
+		Correlation: a.req.Call.CorrelationID,
+		Decision:    agent.Decision{Allow: allow, Note: note},
+		App:         a.req.App,
 	}, nil
 }
 
 // startNote opens the one-line note input.
-func (a approval) startNote() (kit.Modal, kit.Action, tea.Cmd) {
+func (a Pane) startNote() (kit.Modal, kit.Action, tea.Cmd) {
 	a.noting = true
-	a.focus = buttonNote
+	a.focus = ButtonNote
 	cmd := a.note.Focus()
 	a.syncKeys()
 	return a, nil, cmd
@@ -272,16 +294,16 @@ func (a approval) startNote() (kit.Modal, kit.Action, tea.Cmd) {
 
 // syncKeys enables the bindings that act in the pane's state: while the
 // person types a note, only sending it, going back and stopping the run.
-func (a *approval) syncKeys() {
+func (a *Pane) syncKeys() {
 	for _, b := range []*key.Binding{&a.keys.Allow, &a.keys.Deny, &a.keys.Note, &a.keys.View,
 		&a.keys.Left, &a.keys.Right, &a.keys.Choose, &a.keys.Up, &a.keys.Down,
 		&a.keys.PageUp, &a.keys.PageDown, &a.keys.Top, &a.keys.Bottom} {
 		b.SetEnabled(!a.noting)
 	}
-	a.keys.Classify.SetEnabled(!a.noting && a.policy != nil)
+	a.keys.Classify.SetEnabled(!a.noting && a.classify != nil)
 	// A call from the inbox can wait: its key goes back to the inbox
 	// without answering; a background run is not stopped from here.
-	if a.req.background != nil {
+	if a.req.Background != nil {
 		a.keys.Stop.SetHelp(a.keys.Stop.Help().Key, "back to inbox")
 	}
 	a.keys.SendNote.SetEnabled(a.noting)
@@ -295,27 +317,27 @@ func (a *approval) syncKeys() {
 }
 
 // WithSettling implements kit.SettleShower.
-func (a approval) WithSettling(settling bool) kit.Modal {
+func (a Pane) WithSettling(settling bool) kit.Modal {
 	a.settling = settling
 	return a
 }
 
 // WaitingFor implements kit.Waiter.
-func (a approval) WaitingFor() string {
+func (a Pane) WaitingFor() string {
 	return "a tool call waits for your approval: " + safetext.Line(a.identity(), 60)
 }
 
 // ruleNotice is what the pane says about a rule saved from it.
-func ruleNotice(msg ruleSavedMsg) string {
-	if msg.err != nil {
-		return kit.Sentence(msg.err)
+func ruleNotice(r policy.Rule, err error) string {
+	if err != nil {
+		return kit.Sentence(err)
 	}
 	return fmt.Sprintf("Rule saved (%s, %s): it applies to new runs; this call still needs your answer.",
-		msg.rule.Class, msg.rule.Effect)
+		r.Class, r.Effect)
 }
 
 // relayout lays the body out again for the current width and state.
-func (a *approval) relayout() {
+func (a *Pane) relayout() {
 	a.hdr = a.header(a.innerWidth())
 	a.hdrW, a.hdrPos, a.hdrTotal = a.innerWidth(), a.pos, a.total
 	a.headerLen = len(a.hdr)
@@ -328,6 +350,55 @@ func (a *approval) relayout() {
 }
 
 // clampScroll keeps the scroll position inside the body.
-func (a *approval) clampScroll() {
+func (a *Pane) clampScroll() {
 	a.scroll = max(min(a.scroll, len(a.body)-a.bodyRows()), 0)
 }
+
+// WithTotal returns the pane counting total calls waiting now: another
+// call of its run arrived while it was shown.
+func (a Pane) WithTotal(total int) Pane {
+	a.total = total
+	return a
+}
+
+// Request is the call the pane shows.
+func (a Pane) Request() Request { return a.req }
+
+// Pos is the pane's place among the calls waiting now, Pos of Total.
+func (a Pane) Pos() int { return a.pos }
+
+// Total is how many calls wait now, this one included.
+func (a Pane) Total() int { return a.total }
+
+// Focus is the focused button.
+func (a Pane) Focus() Button { return a.focus }
+
+// Noting reports whether the person is typing a note.
+func (a Pane) Noting() bool { return a.noting }
+
+// Body is the text of the pane's scrolling lines, as laid out now.
+func (a Pane) Body() []string {
+	out := make([]string, len(a.body))
+	for i, l := range a.body {
+		out[i] = l.text
+	}
+	return out
+}
+
+// Scroll is the first body line shown.
+func (a Pane) Scroll() int { return a.scroll }
+
+// BodyRows is how many lines of the body show at once.
+func (a Pane) BodyRows() int { return a.bodyRows() }
+
+// Width is the pane's width in cells.
+func (a Pane) Width() int { return a.common.Width }
+
+// BoxWidth is the width of the pane's frame.
+func (a Pane) BoxWidth() int { return a.boxWidth() }
+
+// Keys is the pane's bindings as its state has set them.
+func (a Pane) Keys() KeyMap { return a.keys }
+
+// Settling reports whether the pane is drawn as settling (SPEC D7).
+func (a Pane) Settling() bool { return a.settling }

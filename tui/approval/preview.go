@@ -1,4 +1,4 @@
-package tui
+package approval
 
 import (
 	"fmt"
@@ -240,7 +240,7 @@ func visibleSegments(s string, maxCells int) []segment {
 
 // styleDiffLine styles one preview line by its kind; markers stand out as
 // the arguments' escapes do, and "↪" is vouch's, not the preview's.
-func (a approval) styleDiffLine(l argLine) string {
+func (a Pane) styleDiffLine(l argLine) string {
 	st := a.common.Styles.Modal
 	var base lipgloss.Style
 	switch l.kind {

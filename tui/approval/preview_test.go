@@ -1,9 +1,9 @@
-package tui
+package approval
 
 import (
+	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -79,84 +79,12 @@ func TestPreviewWrapsAndFolds(t *testing.T) {
 	}
 }
 
-// TestPreviewInPane: the pane shows the preview above the arguments, which
-// stay complete below it; v unfolds a long preview; in colour the diff's
-// lines are styled and still start with +, - and @@, and with NO_COLOR the
-// frame has no colour codes (SPEC D3, L1).
-func TestPreviewInPane(t *testing.T) {
-	t.Run("arguments follow", func(t *testing.T) {
-		clk := &clock{now: t0}
-		b := newFakeBackend()
-		m := startModel(t, b, Options{Now: clk.Now})
-		m, _, _ = askWith(t, m, b, writeRequest(longDiff(40)))
-		a := topApproval(t, m)
-		body := bodyText(a)
-		if !strings.Contains(body, argumentsLabel) || !strings.Contains(body, `"path": "notes/todo.md",`) ||
-			!strings.Contains(body, `"content": "- buy milk\n`) {
-			t.Errorf("arguments missing below the preview:\n%s", body)
-		}
-		if strings.Index(body, "+line 1") > strings.Index(body, argumentsLabel) {
-			t.Error("the preview is not above the arguments")
-		}
-		clk.advance(time.Second)
-		m, _ = update(m, keyRune('v'))
-		if body := bodyText(topApproval(t, m)); !strings.Contains(body, "+line 40") || strings.Contains(body, "more lines of the preview") {
-			t.Errorf("v did not unfold the preview:\n%s", body)
-		}
-	})
-	for _, tc := range []struct {
-		name    string
-		noColor bool
-	}{{"no_color", true}, {"colour", false}} {
-		t.Run(tc.name, func(t *testing.T) {
-			r := colourRenderer()
-			b := newFakeBackend()
-			m := startModel(t, b, Options{NoColor: tc.noColor, Renderer: r})
-			m, _, _ = askWith(t, m, b, writeRequest(writeDiff()))
-			frame := m.View()
-			codes := colourCodes(frame)
-			if tc.noColor && len(codes) > 0 {
-				t.Errorf("NO_COLOR frame has colour codes %q", codes)
-			}
-			if !tc.noColor && len(codes) == 0 {
-				t.Error("colour frame has no colour codes; the check is blind")
-			}
-			plain := ansi.Strip(frame)
-			for _, want := range []string{"│ --- a/notes/todo.md", "│ @@ -1,3 +1,4 @@", "│ -- ship vouch", "│ +- ship vouch ⟨U+001B⟩[2Jtoday",
-				"│ +    then rest ⟨U+202E⟩exe.txt"} {
-				if !strings.Contains(plain, want) {
-					t.Errorf("frame lacks %q:\n%s", want, plain)
-				}
-			}
-			if strings.ContainsAny(plain, "\x1b\u202e\t") {
-				t.Errorf("frame draws a raw control character from the preview")
-			}
-		})
+// longDiff is a diff of n added lines (the root's tests have the same).
+func longDiff(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "--- a/notes/long.md\n+++ b/notes/long.md\n@@ -0,0 +1,%d @@\n", n)
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "+line %d\n", i)
 	}
-}
-
-// BenchmarkApprovalDiffPreview64KB: building the pane for a 64 KB diff
-// (visible markers, wrap, fold) and drawing one frame of it (issue 4
-// speed: preview rendering under 1 ms).
-func BenchmarkApprovalDiffPreview64KB(b *testing.B) {
-	var sb strings.Builder
-	sb.WriteString("--- a/big.md\n+++ b/big.md\n@@ -0,0 +1,2000 @@\n")
-	for sb.Len() < 64<<10 {
-		sb.WriteString("+a line of \x1b[1mtext\x1b[0m with a\ttab\n")
-	}
-	m := New(newFakeBackend(), Options{})
-	req := approvalRequest{call: writeCall, tool: writeTool, preview: sb.String()}
-	b.Run("build", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			_ = newApproval(m.common, req, 1, 1, DefaultKeyGrace, nil, nil).SetSize(80, 18)
-		}
-	})
-	b.Run("view", func(b *testing.B) {
-		a := newApproval(m.common, req, 1, 1, DefaultKeyGrace, nil, nil).SetSize(80, 18)
-		b.ReportAllocs()
-		for b.Loop() {
-			_ = a.View()
-		}
-	})
+	return b.String()
 }

@@ -1,4 +1,4 @@
-package tui
+package approval
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ const approvalLabelWidth = 10
 const approvalCompactBelow = 14
 
 // compact reports whether the pane is drawn in its compact form.
-func (a approval) compact() bool { return a.common.Height < approvalCompactBelow }
+func (a Pane) compact() bool { return a.common.Height < approvalCompactBelow }
 
 // approvalFooterLines is the height of the pane's footer: a blank line (or
 // what became of a rule saved from the pane) and the buttons (or the note
@@ -29,7 +29,7 @@ func (a approval) compact() bool { return a.common.Height < approvalCompactBelow
 const approvalFooterLines = 2
 
 // footerLines is the footer's height in the pane's current form.
-func (a approval) footerLines() int {
+func (a Pane) footerLines() int {
 	if a.compact() && a.notice == "" {
 		return approvalFooterLines - 1
 	}
@@ -38,22 +38,22 @@ func (a approval) footerLines() int {
 
 // label is the button's word, as enter's help says it and, capitalised, as
 // the button shows it.
-func (b approvalButton) label() string {
+func (b Button) label() string {
 	switch b {
-	case buttonAllow:
+	case ButtonAllow:
 		return "allow once"
-	case buttonNote:
+	case ButtonNote:
 		return "deny with note"
 	}
 	return "deny"
 }
 
-func (a approval) boxWidth() int { return min(a.common.Width-4, 100) }
+func (a Pane) boxWidth() int { return min(a.common.Width-4, 100) }
 
-func (a approval) innerWidth() int { return kit.InnerWidth(a.common.Styles.Modal, a.boxWidth()) }
+func (a Pane) innerWidth() int { return kit.InnerWidth(a.common.Styles.Modal, a.boxWidth()) }
 
 // bodyRows is how many lines of the body (arguments and claims) show.
-func (a approval) bodyRows() int {
+func (a Pane) bodyRows() int {
 	if a.headerLen > 0 {
 		return a.rowsFor(a.headerLen)
 	}
@@ -62,7 +62,7 @@ func (a approval) bodyRows() int {
 
 // rowsFor is bodyRows for a header of headerLines lines, so View, which
 // draws the header anyway, does not build it twice.
-func (a approval) rowsFor(headerLines int) int {
+func (a Pane) rowsFor(headerLines int) int {
 	st := a.common.Styles.Modal
 	inner := a.common.Height - st.Frame.GetVerticalFrameSize()
 	return max(inner-headerLines-1-a.footerLines(), 1)
@@ -70,7 +70,7 @@ func (a approval) rowsFor(headerLines int) int {
 
 // View implements Modal. Everything the call, the model or a server
 // supplied is escaped or neutralised before it is drawn (SPEC D3).
-func (a approval) View() string {
+func (a Pane) View() string {
 	st := a.common.Styles.Modal
 	w := a.innerWidth()
 	var lines []string
@@ -83,7 +83,7 @@ func (a approval) View() string {
 	rows := a.rowsFor(len(lines))
 	end := min(a.scroll+rows, len(a.body))
 	label := argumentsLabel
-	if a.req.preview != "" {
+	if a.req.Preview != "" {
 		label = "preview by vouch, then the arguments"
 	}
 	if a.compact() && !a.unfold {
@@ -120,7 +120,7 @@ func (a approval) View() string {
 
 // header is the pane's title and the facts about the call, each value
 // wrapped under its label.
-func (a approval) header(w int) []string {
+func (a Pane) header(w int) []string {
 	st := a.common.Styles.Modal
 	title := st.Title.Render("Tool call waiting for your approval")
 	count := ""
@@ -140,10 +140,10 @@ func (a approval) header(w int) []string {
 		}
 	}
 	field("tool", a.identity(), st.Group)
-	if b := a.req.background; b != nil {
-		run := "background run " + b.id
-		if b.profile != "" {
-			run += " of profile " + b.profile
+	if b := a.req.Background; b != nil {
+		run := "background run " + b.ID
+		if b.Profile != "" {
+			run += " of profile " + b.Profile
 		}
 		field("run", run, st.Item)
 	}
@@ -152,11 +152,11 @@ func (a approval) header(w int) []string {
 		a.warn(field)
 		return lines
 	}
-	called := a.req.call.WireName
+	called := a.req.Call.WireName
 	if called == "" {
 		called = "(no name)"
 	}
-	field("called as", called+" · call ID "+a.req.call.CorrelationID, st.Item)
+	field("called as", called+" · call ID "+a.req.Call.CorrelationID, st.Item)
 	a.warn(field)
 	field("policy", a.reason(), st.Item)
 	field("effect", a.effect(), st.Item)
@@ -165,15 +165,15 @@ func (a approval) header(w int) []string {
 
 // warn adds the warning line when the call maps to another tool than the
 // one that would run; the compact form keeps it.
-func (a approval) warn(field func(label, value string, style lipgloss.Style)) {
-	if c, t := a.req.call.Identity, a.req.tool.Identity; c != "" && t != "" && c != t {
+func (a Pane) warn(field func(label, value string, style lipgloss.Style)) {
+	if c, t := a.req.Call.Identity, a.req.Tool.Identity; c != "" && t != "" && c != t {
 		field("warning", "the call maps to "+c+", but the tool that would run is "+t, a.common.Styles.Modal.Error)
 	}
 }
 
 // serverLine says where the tool comes from: vouch itself, or the server's
 // label and endpoint host from the local catalog when the Backend can say.
-func (a approval) serverLine() string {
+func (a Pane) serverLine() string {
 	if a.builtin() {
 		return "built into vouch; runs on this machine"
 	}
@@ -204,8 +204,8 @@ func (a approval) serverLine() string {
 // own words (SPEC D1). Every call that reaches the pane is in the "ask"
 // class for this call; nothing a server claims changes that (SPEC D2).
 // Without the policy's reason, the pane says why itself.
-func (a approval) reason() string {
-	if why := strings.TrimSpace(a.req.reason); why != "" {
+func (a Pane) reason() string {
+	if why := strings.TrimSpace(a.req.Reason); why != "" {
 		return "ask — " + why
 	}
 	if a.builtin() {
@@ -216,8 +216,8 @@ func (a approval) reason() string {
 
 // effect is the effect the person reviewed for the tool; unknown counts as
 // mutating (SPEC D1).
-func (a approval) effect() string {
-	if e := strings.TrimSpace(a.req.effect); e != "" {
+func (a Pane) effect() string {
+	if e := strings.TrimSpace(a.req.Effect); e != "" {
 		return e
 	}
 	return "mutating (not reviewed; unknown counts as mutating)"
@@ -228,10 +228,10 @@ const argumentsLabel = "arguments (JSON; keys in the model's order)"
 
 // bodyLines is the scrolling part of the pane: the tool's preview if it
 // gave one, every argument, then what the server claims about the tool.
-func (a approval) bodyLines(w int) []argLine {
+func (a Pane) bodyLines(w int) []argLine {
 	var lines []argLine
-	if a.req.preview != "" {
-		lines = layoutPreview(a.req.preview, w, a.unfold, a.keys.View.Help().Key)
+	if a.req.Preview != "" {
+		lines = layoutPreview(a.req.Preview, w, a.unfold, a.keys.View.Help().Key)
 		lines = append(lines, argLine{}, argLine{text: argumentsLabel, kind: lineSection})
 	}
 	lines = append(lines, a.args.layout(w, a.unfold, a.keys.View.Help().Key)...)
@@ -254,7 +254,7 @@ func (a approval) bodyLines(w int) []argLine {
 
 // styleLine styles one body line. In JSON, every escape stands out, so
 // that "\u202e" or "\u001b" cannot pass for ordinary text.
-func (a approval) styleLine(l argLine) string {
+func (a Pane) styleLine(l argLine) string {
 	st := a.common.Styles.Modal
 	switch l.kind {
 	case lineMarker:
@@ -295,7 +295,7 @@ func (a approval) styleLine(l argLine) string {
 
 // buttons is the row of buttons, the focused one bracketed so that it
 // reads without colour, and the classify key when it acts.
-func (a approval) buttons(w int) string {
+func (a Pane) buttons(w int) string {
 	st := a.common.Styles.Modal
 	if a.settling {
 		return a.settlingButtons(w)
@@ -322,7 +322,7 @@ func (a approval) buttons(w int) string {
 
 // settlingButtons is the row of buttons while the pane settles: the same
 // words, dimmed (SPEC D7).
-func (a approval) settlingButtons(w int) string {
+func (a Pane) settlingButtons(w int) string {
 	st := a.common.Styles.Modal
 	var row string
 	for b := range buttonCount {

@@ -1,4 +1,4 @@
-package tui
+package approval
 
 import (
 	"encoding/json"
