@@ -25,16 +25,20 @@
 //     (update_*.go), the modal stack (modal.go) and its settle rule
 //     (settle.go, SPEC D7), global keys ([KeyMap], keys.go), the chat
 //     screen's input and status line (status.go), conversations
-//     (conversations.go), the model picker (picker.go), the approval pane
-//     and its queue, inbox and app consent (approval*.go, inbox.go,
-//     apps*.go), the rule editor (rule_*.go), the Cmds that call the
-//     [Backend] (cmds.go) and the goldens that drive the whole program.
+//     (conversations.go), the model picker (picker.go), the queues of
+//     calls waiting for approval and where their answers go
+//     (update_approval.go), the MCP Apps glue (apps.go), the rule editor
+//     (rule_*.go), the Cmds that call the [Backend] (cmds.go) and the
+//     goldens that drive the whole program.
 //   - tui/kit: what every room shares — kit.Common (size, styles,
 //     clock), the theme and styles, the kit.Modal interface and its
 //     Actions, the modal frame, kit.Confirm, and the list and page state
 //     (kit.Loads, kit.ListCursor, kit.PageFrame). It imports no room.
 //   - tui/chat: the transcript, its renderer and render cache, and the
 //     stream reader that coalesces a run's deltas.
+//   - tui/approval: the approval pane (arguments, preview, what changed),
+//     its queue types, the approvals inbox and an app's consent, with the
+//     approval.ToolDescriber and approval.Inbox backends it needs.
 //   - tui/settings and the packages below it: the Settings frame and its
 //     pages.
 //
@@ -100,20 +104,20 @@
 // for one agent.Decision on its Reply channel (SPEC D4). The stream adapter
 // delivers it like every non-delta event: at once, after the text before it,
 // in order. The root queues the run's waiting calls and shows the first in
-// the approval pane (approval*.go), which vouch renders from the call itself
+// the approval pane (tui/approval), which vouch renders from the call itself
 // — identity, wire name, correlation ID, the local class and why, and every
 // argument in the model's key order with control characters escaped and
 // long values folded behind a key (SPEC D3). Its focus starts on Deny and it
 // settles on its own, as does each queued call when its turn comes. A
 // decision is sent once, from a Cmd, as the call leaves the queue; when the
 // run ends or is stopped its waiting calls go with it. A Backend that also
-// implements [ToolDescriber] lets the pane name the server and list its
+// implements approval.ToolDescriber lets the pane name the server and list its
 // annotations as unverified claims (SPEC D2).
 //
 // The pane speaks the policy's words: the request's Reason as why it asks
 // and its Effect as the reviewed effect. A tool's Preview (for
 // builtin:fs_write and fs_edit, a unified diff) is shown above the
-// arguments, which stay complete below it (approval_preview.go): every
+// arguments, which stay complete below it (tui/approval's preview.go): every
 // character a terminal would not print plainly becomes a visible marker
 // such as "⟨U+001B⟩", each line keeps its "+", "-" or "@@", and a long
 // preview folds behind the same v key as long arguments.
@@ -180,7 +184,7 @@
 // # Agent Workflows
 //
 // A Backend may implement [Workflows], [Profiles], [RunHistory] and
-// [Inbox] (workflows_backend.go); the root discovers each by type
+// approval.Inbox; the root discovers each by type
 // assertion, and a pane whose capability is missing says so. Settings ›
 // Tools & Workflows gains Workflows (the per-device switch, which moves
 // only once the Backend answered, and every schedule with the sentence
@@ -200,10 +204,10 @@
 // ctrl+r opens the run history (runs*.go): runs a page at a time, and one
 // run with the specification it froze, its calls with correlation IDs,
 // approvals, events and outcome. ctrl+e opens the approvals inbox
-// (inbox.go): calls of background runs waiting for the person. Enter shows
+// (tui/approval's inbox.go): calls of background runs waiting for the person. Enter shows
 // one in the same approval pane as a chat call, settling like it, with
 // focus on Deny; the root sends its answer to that run through
-// Inbox.AnswerApproval from a Cmd (workflows_root.go), and ctrl+c goes
+// Inbox.AnswerApproval from a Cmd (update_approval.go), and ctrl+c goes
 // back without answering. The status line counts the waiting calls, read
 // from Inbox.InboxChanges through a re-armed Cmd.
 //
