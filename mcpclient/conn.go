@@ -106,7 +106,7 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 	if d.legacyVersion != "" {
 		copts = append(copts, client.WithProtocolVersion(d.legacyVersion))
 	}
-	c := client.NewClient(tr, copts...)
+	c := client.NewClient(guardedTransport{tr}, copts...)
 	life, cancel := context.WithCancel(context.Background())
 	cn := &conn{client: c, tr: tr, cancel: cancel, closeIdle: closeIdle, timeout: d.timeout, clientInfo: d.clientInfo,
 		logger: redactingLogger(d.logger, d.secret), secret: d.secret}
@@ -115,6 +115,9 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 		cn.close()
 		return nil, cn.classify(err, nil)
 	}
+	// After Start, which installs mcp-go's own handler: vouch serves no
+	// server request, and says so at once (SPEC B9).
+	tr.SetRequestHandler(refuseServerRequest)
 	// listening is closed once a modern subscriptions/listen stream is
 	// acknowledged (or has failed), so the tool list fetched afterwards
 	// cannot miss a change.

@@ -66,7 +66,8 @@ func (t *textBudget) add(s string, cut bool) {
 // it is kept and base64 payloads are measured, never decoded.
 func convertResult(raw []byte, max int) (Result, error) {
 	res := Result{Bytes: len(raw)}
-	var content, structured []byte
+	var content, structured, inputRequests []byte
+	resultType := ""
 	err := eachField(raw, func(key string, val []byte) bool {
 		switch key {
 		case "content":
@@ -75,12 +76,23 @@ func convertResult(raw []byte, max int) (Result, error) {
 			structured = val
 		case "isError":
 			res.IsError = bytes.Equal(val, []byte("true"))
+		case "resultType":
+			resultType = smallString(val, 64)
+		case "inputRequests":
+			inputRequests = val
 		}
 		return true
 	})
 	if err != nil {
 		return Result{}, &Error{Kind: ErrProtocol, Err: err,
 			Sentence: "The server's tool result is not a valid MCP result; report it to the server's maintainer."}
+	}
+	if resultType == "input_required" {
+		// SPEC B9: vouch serves no elicitation, sampling or roots, so the
+		// call cannot go on; the model reads that, never a silent success.
+		res.IsError = true
+		res.Text = inputRequiredText(inputRequests)
+		return res, nil
 	}
 	t := &textBudget{max: max}
 	var texts []string // the first few text parts, to skip a structured duplicate

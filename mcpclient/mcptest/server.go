@@ -60,6 +60,10 @@ const (
 	// ModeOAuth answers 401 with an OAuth challenge naming protected
 	// resource metadata, which it also serves (and counts, see Requests).
 	ModeOAuth
+	// ModeSSEOnly speaks only the older HTTP+SSE transport: a GET opens an
+	// "endpoint" event stream, a POST to the endpoint gets 404 and a web
+	// page (peers.go).
+	ModeSSEOnly
 )
 
 // Options configure a Server. The zero value is a server speaking both eras
@@ -92,6 +96,12 @@ type Options struct {
 	// value gets a JSON-RPC error that echoes the value back, as careless
 	// servers do.
 	RequireHeader, RequireValue string
+	// EmptyDiscover answers server/discover with an empty result, as
+	// servers that answer every unknown method so do (peers.go).
+	EmptyDiscover bool
+	// CheckHost refuses, with HTTP 403, requests whose Host is not
+	// localhost (127.0.0.1 too), as Playwright MCP does.
+	CheckHost bool
 }
 
 // Server is a real mcp-go Streamable HTTP server on a loopback port, with
@@ -414,6 +424,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			s.count(s.requests, key)
 		}
+	}
+	if s.servePeerHTTP(w, r, peek) {
+		return
 	}
 	if h := s.opts.RequireHeader; h != "" {
 		switch v := r.Header.Get(h); {

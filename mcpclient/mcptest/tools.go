@@ -132,7 +132,11 @@ func (s *Server) otherTool(name string, text func(string) (*mcp.CallToolResult, 
 		tool = mcp.NewTool(name, mcp.WithDescription("Stream a result too large to hold."))
 		h = func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("") }
 	default:
-		return server.ServerTool{}, fmt.Errorf("mcptest: no built-in tool %q", name)
+		t, ph, ok := s.peerTool(name)
+		if !ok {
+			return server.ServerTool{}, fmt.Errorf("mcptest: no built-in tool %q", name)
+		}
+		tool, h = t, ph
 	}
 	return s.finish(name, tool, h), nil
 }

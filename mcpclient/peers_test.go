@@ -1,0 +1,100 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"vouch/mcpclient/mcptest"
+)
+
+// peerTools starts a server with the peer tools and an active Manager on it.
+func peerTools(t *testing.T, opts mcptest.Options) (*mcptest.Server, *Manager, ServerConfig) {
+	t.Helper()
+	opts.Tools = append([]string{"echo"}, mcptest.PeerTools()...)
+	srv := newServer(t, opts)
+	m, _ := newManager(t, Options{})
+	return srv, m, activeServer(t, m, "peer", srv.URL)
+}
+
+// TestEmptyDiscoverFallsBack covers SPEC B10: an empty server/discover
+// answer names no version vouch speaks, so vouch falls back to initialize
+// instead of taking the server for a stateless one with nothing available.
+func TestEmptyDiscoverFallsBack(t *testing.T) {
+	srv := newServer(t, mcptest.Options{EmptyDiscover: true})
+	rep, err := Test(context.Background(), NewServerConfig("empty", srv.URL, ""), "")
+	if err != nil {
+		t.Fatalf("Test() error = %v", err)
+	}
+	if rep.Stateless || rep.ProtocolVersion != "2025-11-25" {
+		t.Errorf("protocol = %q stateless %v, want the legacy handshake's 2025-11-25", rep.ProtocolVersion, rep.Stateless)
+	}
+	if len(rep.Tools) != 4 || srv.Requests("initialize") != 1 {
+		t.Errorf("tools = %d, initialize sent %d times; want 4 tools after one initialize", len(rep.Tools), srv.Requests("initialize"))
+	}
+}
+
+// TestDiscoverUsable covers SPEC B10's check itself.
+func TestDiscoverUsable(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`{}`:                                       false,
+		`{"supportedVersions":[]}`:                 false,
+		`{"supportedVersions":["2025-11-25"]}`:     false,
+		`{"supportedVersions":["2099-01-01"]}`:     false,
+		`{"supportedVersions":"2026-07-28"}`:       false,
+		`[]`:                                       false,
+		`{"supportedVersions":["2026-07-28"]}`:     true,
+		`{"supportedVersions":["x","2026-07-28"]}`: true,
+	} {
+		if got := discoverUsable(json.RawMessage(raw)); got != want {
+			t.Errorf("discoverUsable(%s) = %v, want %v", raw, got, want)
+		}
+	}
+}
+
+// TestServerRequestsRefusedAtOnce covers SPEC B9: an elicitation or
+// sampling request on the call's stream gets an immediate "method not
+// found" error — the server's tool answers at once instead of waiting a
+// minute for a handler vouch does not have.
+func TestServerRequestsRefusedAtOnce(t *testing.T) {
+	srv, m, cfg := peerTools(t, mcptest.Options{Era: mcptest.EraLegacy})
+	for _, tool := range []string{"elicit", "sample"} {
+		t.Run(tool, func(t *testing.T) {
+			start := time.Now()
+			res, err := m.Call(context.Background(), cfg.ID, tool, nil, CallOptions{Timeout: 20 * time.Second})
+			if err != nil {
+				t.Fatalf("Call() error = %v", err)
+			}
+			if !res.IsError || !strings.Contains(res.Text, "does not support") || srv.Requests(tool+":refused") != 1 {
+				t.Errorf("result = %+v, want the server's tool to report vouch's refusal", res)
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("the refusal took %s; it must be immediate", d)
+			}
+		})
+	}
+}
+
+// TestInputRequiredIsToolError covers SPEC B9: a 2026-07-28 result asking
+// for input vouch does not serve is a tool error the model reads, naming
+// what was asked — never "(no output)" and success.
+func TestInputRequiredIsToolError(t *testing.T) {
+	_, m, cfg := peerTools(t, mcptest.Options{})
+	res, err := m.Call(context.Background(), cfg.ID, "needs_input", nil, CallOptions{})
+	if err != nil {
+		t.Fatalf("Call() error = %v", err)
+	}
+	want := "the server asked for input vouch does not support: elicitation/create (\"Deploy to production?\"), sampling/createMessage"
+	if !res.IsError || !strings.Contains(res.Text, want) {
+		t.Errorf("result = %+v, want an error containing %q", res, want)
+	}
+	// On a legacy connection mcp-go servers turn the same result into
+	// server requests, which vouch refuses at once: the call fails saying so.
+	_, m, cfg = peerTools(t, mcptest.Options{Era: mcptest.EraLegacy})
+	_, err = m.Call(context.Background(), cfg.ID, "needs_input", nil, CallOptions{})
+	if err == nil || !strings.Contains(err.Error(), "vouch does not support elicitation/create") {
+		t.Errorf("legacy Call() error = %v, want vouch's refusal", err)
+	}
+}
