@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"vouch/tui/settings/profiles"
 )
 
 // runnerFake is fakeWorkflows that can also run a profile now
@@ -44,7 +46,7 @@ func profilesPage(t *testing.T, b Backend) Model {
 	m := startBackend(t, b, Options{})
 	m, _ = update(m, keyCtrlX)
 	m, cmd := toPage(t, m, "Profiles")
-	m, _ = update(m, awaitMsg[profilesMsg](t, cmd))
+	m, _ = update(m, awaitMsg[profiles.ListedMsg](t, cmd))
 	return m
 }
 
@@ -72,7 +74,7 @@ func TestProfileRunNow(t *testing.T) {
 	f.err = errors.New("the Agent Workflows switch is off, so profiles do not run")
 	m = typeText(m, "draft the notes")
 	m, cmd = update(m, keyEnter)
-	m, _ = update(m, awaitMsg[profileRunMsg](t, cmd))
+	m, _ = update(m, awaitMsg[profiles.RunMsg](t, cmd))
 	view := flat(m.View())
 	if !strings.Contains(view, "The run did not start: the Agent Workflows switch is off") || !strings.Contains(view, "draft the notes") {
 		t.Fatalf("a refusal must stay in the prompt with the task:\n%s", m.View())
@@ -80,11 +82,11 @@ func TestProfileRunNow(t *testing.T) {
 
 	f.err = nil
 	m, cmd = update(m, keyEnter)
-	m, cmd = update(m, awaitMsg[profileRunMsg](t, cmd))
+	m, cmd = update(m, awaitMsg[profiles.RunMsg](t, cmd))
 	if strings.Contains(m.View(), "Run profile daily-report now") {
 		t.Fatalf("the prompt stayed open after the run started:\n%s", m.View())
 	}
-	m, _ = update(m, awaitMsg[profileRunMsg](t, cmd)) // delivered to the page below
+	m, _ = update(m, awaitMsg[profiles.RunMsg](t, cmd)) // delivered to the page below
 	if view := flat(m.View()); !strings.Contains(view, "Started run r-200 of daily-report in the background") ||
 		!strings.Contains(view, "approvals inbox (ctrl+e)") {
 		t.Fatalf("the page does not name the started run:\n%s", m.View())
@@ -120,7 +122,7 @@ func TestProfileRunPanics(t *testing.T) {
 	m, _ = update(m, keyRune('g'))
 	m = typeText(m, "draft the notes")
 	m, cmd := update(m, keyEnter)
-	m, _ = update(m, awaitMsg[profileRunMsg](t, cmd))
+	m, _ = update(m, awaitMsg[profiles.RunMsg](t, cmd))
 	view := flat(m.View())
 	if !strings.Contains(view, "The run did not start: an internal error in vouch stopped it") || !strings.Contains(view, "draft the notes") {
 		t.Fatalf("a panicking start must stay in the prompt with a sentence:\n%s", m.View())

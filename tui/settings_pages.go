@@ -3,6 +3,7 @@ package tui
 import (
 	"vouch/tui/kit"
 	"vouch/tui/settings"
+	"vouch/tui/settings/profiles"
 	"vouch/tui/settings/servers"
 	"vouch/tui/settings/serverskills"
 	"vouch/tui/settings/skills"
@@ -42,4 +43,13 @@ func (m Model) skillCatalog() skills.Catalog {
 		return sc
 	}
 	return nil
+}
+
+// profileKeys is the Profiles page's bindings: its own and the panes it
+// opens, the Tools page's for the tool selection, the confirmation's, and
+// the chat's inbox and run-history keys that it names.
+func (m Model) profileKeys() profiles.KeyMap {
+	k := m.common.Keys
+	return profiles.KeyMap{List: k.Workflow.Profiles, RunNow: k.Workflow.RunNow, Editor: k.Workflow.Editor,
+		Tools: k.Tools, Confirm: k.Confirm, Inbox: k.Chat.Inbox, Runs: k.Chat.Runs}
 }

@@ -15,6 +15,7 @@ import (
 	"vouch/tui/approval"
 	"vouch/tui/kit"
 	"vouch/tui/settings"
+	"vouch/tui/settings/profiles"
 	"vouch/tui/settings/runs"
 	"vouch/tui/settings/workflows"
 )
@@ -31,12 +32,12 @@ type fakeWorkflows struct {
 	schedules []workflows.Schedule
 	switches  []bool
 
-	profiles  map[string]ProfileView
-	defs      []DefinitionChoice
-	skills    []SkillChoice
+	profiles  map[string]profiles.Profile
+	defs      []profiles.DefinitionChoice
+	skills    []profiles.SkillChoice
 	tools     []settings.ToolView // the catalog; Enabled is ignored
 	servers   []settings.ServerView
-	saved     []ProfileInput
+	saved     []profiles.Input
 	toolCalls []toggleCall
 	removed   []string
 
@@ -61,7 +62,7 @@ func newFakeWorkflows(t *testing.T) *fakeWorkflows {
 	f := &fakeWorkflows{
 		fakeBackend: newFakeBackend(),
 		on:          true,
-		profiles:    map[string]ProfileView{},
+		profiles:    map[string]profiles.Profile{},
 		details:     map[string]runs.Detail{},
 		counts:      make(chan int, 1),
 	}
@@ -107,22 +108,22 @@ func (f *fakeWorkflows) Schedules(context.Context) ([]workflows.Schedule, error)
 	return out, nil
 }
 
-func (f *fakeWorkflows) ListProfiles(context.Context) ([]ProfileSummary, error) {
+func (f *fakeWorkflows) ListProfiles(context.Context) ([]profiles.Summary, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.listErr != nil {
 		return nil, f.listErr
 	}
-	var out []ProfileSummary
+	var out []profiles.Summary
 	for _, p := range f.profiles {
 		sched := ""
 		if p.Schedule != nil {
-			sched, _ = scheduleText(p.Schedule)
+			sched, _ = profiles.ScheduleText(p.Schedule)
 		}
-		out = append(out, ProfileSummary{Name: p.Name, Definition: p.Definition, Kind: p.Kind, Revision: p.Revision,
+		out = append(out, profiles.Summary{Name: p.Name, Definition: p.Definition, Kind: p.Kind, Revision: p.Revision,
 			Tools: len(p.Tools), Skills: len(p.Skills), Schedule: sched, Updated: p.Updated})
 	}
-	slices.SortFunc(out, func(a, b ProfileSummary) int { return compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b profiles.Summary) int { return compare(a.Name, b.Name) })
 	return out, nil
 }
 
@@ -136,28 +137,28 @@ func compare(a, b string) int {
 	return 0
 }
 
-func (f *fakeWorkflows) Profile(_ context.Context, name string) (ProfileView, error) {
+func (f *fakeWorkflows) Profile(_ context.Context, name string) (profiles.Profile, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	p, ok := f.profiles[name]
 	if !ok {
-		return ProfileView{}, errors.New("no profile " + name)
+		return profiles.Profile{}, errors.New("no profile " + name)
 	}
 	return p, nil
 }
 
-func (f *fakeWorkflows) SaveProfile(_ context.Context, in ProfileInput) (ProfileView, error) {
+func (f *fakeWorkflows) SaveProfile(_ context.Context, in profiles.Input) (profiles.Profile, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.saved = append(f.saved, in)
 	if f.saveErr != nil {
-		return ProfileView{}, f.saveErr
+		return profiles.Profile{}, f.saveErr
 	}
 	old, exists := f.profiles[in.Name]
 	if in.Create && exists {
-		return ProfileView{}, errors.New("a profile named " + in.Name + " exists already")
+		return profiles.Profile{}, errors.New("a profile named " + in.Name + " exists already")
 	}
-	v := ProfileView{Name: in.Name, Definition: in.Definition, Model: in.Model, ContextWindow: in.ContextWindow,
+	v := profiles.Profile{Name: in.Name, Definition: in.Definition, Model: in.Model, ContextWindow: in.ContextWindow,
 		Temperature: in.Temperature, ToolBudget: in.ToolBudget, Workspace: in.Workspace, Skills: in.Skills,
 		PolicySkills: in.PolicySkills, Schedule: in.Schedule, Tools: old.Tools, Revision: old.Revision + 1, Updated: t0}
 	f.profiles[in.Name] = v
@@ -172,24 +173,24 @@ func (f *fakeWorkflows) RemoveProfile(_ context.Context, name string) error {
 	return nil
 }
 
-func (f *fakeWorkflows) Definitions(context.Context) ([]DefinitionChoice, error) {
+func (f *fakeWorkflows) Definitions(context.Context) ([]profiles.DefinitionChoice, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.defs), nil
 }
 
-func (f *fakeWorkflows) ProfileTools(_ context.Context, name string) (ToolSelection, error) {
+func (f *fakeWorkflows) ProfileTools(_ context.Context, name string) (profiles.ToolSelection, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	p, ok := f.profiles[name]
 	if !ok {
-		return ToolSelection{}, errors.New("no profile " + name)
+		return profiles.ToolSelection{}, errors.New("no profile " + name)
 	}
 	tools := slices.Clone(f.tools)
 	for i := range tools {
 		tools[i].Enabled = slices.Contains(p.Tools, tools[i].Identity)
 	}
-	return ToolSelection{Servers: slices.Clone(f.servers), Tools: tools}, nil
+	return profiles.ToolSelection{Servers: slices.Clone(f.servers), Tools: tools}, nil
 }
 
 func (f *fakeWorkflows) SetProfileTool(_ context.Context, name, identity string, on bool) error {
@@ -209,11 +210,11 @@ func (f *fakeWorkflows) SetProfileTool(_ context.Context, name, identity string,
 	return nil
 }
 
-func (f *fakeWorkflows) SkillsForProfile(_ context.Context, name string) ([]SkillChoice, error) {
+func (f *fakeWorkflows) SkillsForProfile(_ context.Context, name string) ([]profiles.SkillChoice, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	p := f.profiles[name]
-	var out []SkillChoice
+	var out []profiles.SkillChoice
 	for _, n := range p.Skills {
 		for _, s := range f.skills {
 			if s.Name == n {
@@ -287,7 +288,7 @@ func (f *fakeWorkflows) AnswerApproval(_ context.Context, run, correlation strin
 func (f *fakeWorkflows) InboxChanges() <-chan int { return f.counts }
 
 // recorded returns copies of what the fake recorded.
-func (f *fakeWorkflows) recorded() (saved []ProfileInput, toolCalls []toggleCall, answers []inboxAnswer, switches []bool) {
+func (f *fakeWorkflows) recorded() (saved []profiles.Input, toolCalls []toggleCall, answers []inboxAnswer, switches []bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.saved), slices.Clone(f.toolCalls), slices.Clone(f.answers), slices.Clone(f.switches)
@@ -332,20 +333,20 @@ func sampleWorkflows(f *fakeWorkflows) {
 		{Identity: "mcp:s1:list_dir", ServerID: "s1", ServerName: "files", Name: "list_dir",
 			Description: "Lists a directory.", Executable: true, Tokens: 1800},
 	}
-	f.defs = []DefinitionChoice{
+	f.defs = []profiles.DefinitionChoice{
 		{Name: "reviewer", Kind: "role", Revision: 3, Description: "Reviews a change and reports risks.", EditedByPerson: true},
 		{Name: "release-flow", Kind: "flow", Revision: 1, Description: "Changelog, then notes, then a tweet."},
 		{Name: "triage", Kind: "subagents", Revision: 2, Description: "A lead with two \x1b]52;c;aGk=\x07helpers."},
 	}
-	f.skills = []SkillChoice{
+	f.skills = []profiles.SkillChoice{
 		{Name: "changelog", Version: "1.2.0", Description: "Writes changelog entries."},
 		{Name: "git-basics", Version: "0.3.1", Description: "How to read a diff."},
 		{Name: "style-guide", Version: "2.0.0", Description: "The house style."},
 	}
-	f.profiles["daily-report"] = ProfileView{Name: "daily-report", Definition: "reviewer", Kind: "role",
+	f.profiles["daily-report"] = profiles.Profile{Name: "daily-report", Definition: "reviewer", Kind: "role",
 		Model: "qwen2.5-7b", ContextWindow: 16384, Temperature: &temp, ToolBudget: 0.25, Workspace: "/home/me/proj",
 		Skills: []string{"style-guide", "changelog"}, Tools: nil,
-		Schedule: &ScheduleInput{Every: "24h", Task: "Summarise yesterday's commits."}, Revision: 4, Updated: t0.Add(-time.Hour)}
+		Schedule: &profiles.ScheduleInput{Every: "24h", Task: "Summarise yesterday's commits."}, Revision: 4, Updated: t0.Add(-time.Hour)}
 	f.schedules = []workflows.Schedule{
 		{Profile: "daily-report", Spec: "every 24h", Task: "Summarise yesterday's commits.", Next: t0.Add(3 * time.Hour),
 			Last: "missed: the model server was not reachable", LastAt: t0.Add(-21 * time.Hour)},

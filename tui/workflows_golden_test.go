@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"vouch/tui/approval"
+	"vouch/tui/settings/profiles"
 	"vouch/tui/settings/runs"
 	"vouch/tui/settings/tools"
 	"vouch/tui/settings/workflows"
@@ -36,18 +37,18 @@ func TestGoldenWorkflows(t *testing.T) {
 		{
 			name: "profiles_page",
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
-				f.profiles["weekly"] = ProfileView{Name: "weekly", Definition: "release-flow", Kind: "flow",
+				f.profiles["weekly"] = profiles.Profile{Name: "weekly", Definition: "release-flow", Kind: "flow",
 					Tools: []string{"a", "b", "c"}, Revision: 12}
 				m, _ = update(m, keyCtrlX)
 				m, cmd := toPage(t, m, "Profiles")
-				m, _ = update(m, awaitMsg[profilesMsg](t, cmd))
+				m, _ = update(m, awaitMsg[profiles.ListedMsg](t, cmd))
 				return m
 			},
 		},
 		{
 			name: "profile_editor_new",
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
-				m = pushAndLoad[profileFormMsg](t, m, newProfileEditor(m.common, f, ""))
+				m = pushAndLoad[profiles.FormMsg](t, m, profiles.NewEditor(m.common.Common, m.profileKeys(), f, ""))
 				m = typeText(m, "release")
 				m, _ = update(m, keyTab)
 				m, _ = update(m, keyRight)
@@ -58,7 +59,7 @@ func TestGoldenWorkflows(t *testing.T) {
 		{
 			name: "profile_editor_error",
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
-				m = pushAndLoad[profileFormMsg](t, m, newProfileEditor(m.common, f, ""))
+				m = pushAndLoad[profiles.FormMsg](t, m, profiles.NewEditor(m.common.Common, m.profileKeys(), f, ""))
 				m = typeText(m, "Release Notes")
 				m, _ = update(m, keyEnter)
 				return m
@@ -67,8 +68,8 @@ func TestGoldenWorkflows(t *testing.T) {
 		{
 			name: "profile_editor_skills",
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
-				m = pushAndLoad[profileFormMsg](t, m, newProfileEditor(m.common, f, "daily-report"))
-				m = toField(t, m, pfSkills)
+				m = pushAndLoad[profiles.FormMsg](t, m, profiles.NewEditor(m.common.Common, m.profileKeys(), f, "daily-report"))
+				m = toField(t, m, profiles.FieldSkills)
 				m, _ = update(m, keyDown)
 				return m
 			},
@@ -76,8 +77,8 @@ func TestGoldenWorkflows(t *testing.T) {
 		{
 			name: "profile_editor_policy",
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
-				m = pushAndLoad[profileFormMsg](t, m, newProfileEditor(m.common, f, "daily-report"))
-				m = toField(t, m, pfSkills)
+				m = pushAndLoad[profiles.FormMsg](t, m, profiles.NewEditor(m.common.Common, m.profileKeys(), f, "daily-report"))
+				m = toField(t, m, profiles.FieldSkills)
 				m, _ = update(m, keyRune('p'))
 				return m
 			},
@@ -85,7 +86,7 @@ func TestGoldenWorkflows(t *testing.T) {
 		{
 			name: "profile_tools",
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
-				m = pushAndLoad[tools.ListedMsg](t, m, newProfileTools(m.common, f, "daily-report"))
+				m = pushAndLoad[tools.ListedMsg](t, m, profiles.NewTools(m.common.Common, m.profileKeys(), f, "daily-report"))
 				m = cursorTo(t, m, "read_file")
 				m = press[tools.ToggledMsg](t, m, keySpace)
 				m = cursorTo(t, m, "write_file")
@@ -95,7 +96,7 @@ func TestGoldenWorkflows(t *testing.T) {
 		{
 			name: "profile_tools_filter",
 			drive: func(t *testing.T, m Model, f *fakeWorkflows, _ *clock) Model {
-				m = pushAndLoad[tools.ListedMsg](t, m, newProfileTools(m.common, f, "daily-report"))
+				m = pushAndLoad[tools.ListedMsg](t, m, profiles.NewTools(m.common.Common, m.profileKeys(), f, "daily-report"))
 				m, _ = update(m, keyRune('/'))
 				return typeText(m, "dir")
 			},
@@ -178,7 +179,7 @@ func TestWorkflowPanesNoColor(t *testing.T) {
 	sampleWorkflows(f)
 	for _, noColor := range []bool{true, false} {
 		m := startBackend(t, f, Options{NoColor: noColor, Renderer: colourRenderer()})
-		tools := pushAndLoad[tools.ListedMsg](t, m, newProfileTools(m.common, f, "daily-report")).View()
+		tools := pushAndLoad[tools.ListedMsg](t, m, profiles.NewTools(m.common.Common, m.profileKeys(), f, "daily-report")).View()
 		in := press[approval.InboxMsg](t, m, keyCtrlE).View()
 		for name, frame := range map[string]string{"tools": tools, "inbox": in} {
 			codes := colourCodes(frame)

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"vouch/tui/approval"
+	"vouch/tui/settings/profiles"
 	"vouch/tui/settings/runs"
 	"vouch/tui/settings/workflows"
 )
@@ -142,7 +143,7 @@ func TestProfileListActions(t *testing.T) {
 	m, _ := startWorkflows(t, f)
 	m, _ = update(m, keyCtrlX)
 	m, cmd := toPage(t, m, "Profiles")
-	m, _ = update(m, awaitMsg[profilesMsg](t, cmd))
+	m, _ = update(m, awaitMsg[profiles.ListedMsg](t, cmd))
 	for _, tc := range []struct {
 		key  tea.KeyMsg
 		want string
@@ -160,8 +161,8 @@ func TestProfileListActions(t *testing.T) {
 	m, _ = update(m, keyRune('x'))
 	m, _ = update(m, keyRight)
 	m, cmd = update(m, keyEnter)
-	m, cmd = update(m, awaitMsg[profileRemovedMsg](t, cmd))
-	m, _ = update(m, awaitMsg[profilesMsg](t, cmd))
+	m, cmd = update(m, awaitMsg[profiles.RemovedMsg](t, cmd))
+	m, _ = update(m, awaitMsg[profiles.ListedMsg](t, cmd))
 	if got := f.removedNames(); !slices.Equal(got, []string{"daily-report"}) {
 		t.Errorf("removed = %v", got)
 	}

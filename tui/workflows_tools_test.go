@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"vouch/tui/settings"
+	"vouch/tui/settings/profiles"
 	"vouch/tui/settings/tools"
 )
 
@@ -16,14 +17,14 @@ import (
 func openProfileTools(t *testing.T, f *fakeWorkflows) Model {
 	t.Helper()
 	m, _ := startWorkflows(t, f)
-	return pushAndLoad[tools.ListedMsg](t, m, newProfileTools(m.common, f, "daily-report"))
+	return pushAndLoad[tools.ListedMsg](t, m, profiles.NewTools(m.common.Common, m.profileKeys(), f, "daily-report"))
 }
 
 // cursorTo moves the tools pane's cursor to the tool named name.
 func cursorTo(t *testing.T, m Model, name string) Model {
 	t.Helper()
 	for range 10 {
-		p := topModal[profileTools](t, m).page
+		p := topModal[profiles.ToolsPane](t, m).Page()
 		if sel, ok := p.Selected(); ok && sel.Name == name {
 			return m
 		}
@@ -42,7 +43,7 @@ func TestProfileToolSelection(t *testing.T) {
 	m := openProfileTools(t, f)
 	m = cursorTo(t, m, "read_file")
 	m, cmd := update(m, keySpace)
-	if p := topModal[profileTools](t, m).page; !p.Pending("mcp:s1:read_file") || p.Tools()[1].Enabled {
+	if p := topModal[profiles.ToolsPane](t, m).Page(); !p.Pending("mcp:s1:read_file") || p.Tools()[1].Enabled {
 		t.Fatalf("before SetProfileTool answered: pending %v, enabled %v; want pending and still off", p.Pending("mcp:s1:read_file"), p.Tools()[1].Enabled)
 	}
 	m, _ = update(m, awaitMsg[tools.ToggledMsg](t, cmd))
@@ -91,7 +92,7 @@ func TestProfileToolFilter(t *testing.T) {
 	m := openProfileTools(t, f)
 	m, _ = update(m, keyRune('/'))
 	m = typeText(m, "wri")
-	p := topModal[profileTools](t, m).page
+	p := topModal[profiles.ToolsPane](t, m).Page()
 	if len(p.Visible()) != 1 || p.Visible()[0].Name != "write_file" {
 		t.Fatalf("filter wri shows %v, want write_file only", p.Visible())
 	}
@@ -108,7 +109,7 @@ func TestProfileToolFilter(t *testing.T) {
 	m, _ = update(m, keyEsc) // clears the filter
 	m, _ = update(m, keyRune('/'))
 	m = typeText(m, "files")
-	if p := topModal[profileTools](t, m).page; len(p.Visible()) != 3 {
+	if p := topModal[profiles.ToolsPane](t, m).Page(); len(p.Visible()) != 3 {
 		t.Errorf("filter files shows %d tools, want 3", len(p.Visible()))
 	}
 }
@@ -123,7 +124,7 @@ func TestProfileToolToggleFails(t *testing.T) {
 	m = cursorTo(t, m, "list_dir")
 	m, cmd := update(m, keySpace)
 	m, _ = update(m, awaitMsg[tools.ToggledMsg](t, cmd))
-	p := topModal[profileTools](t, m).page
+	p := topModal[profiles.ToolsPane](t, m).Page()
 	if tv, _ := p.Selected(); tv.Enabled || p.PendingCount() != 0 {
 		t.Errorf("after a refusal: enabled %v, pending %v; want off, none pending", tv.Enabled, p.PendingCount())
 	}
@@ -138,9 +139,9 @@ func TestToolPagesKeepTheirScopes(t *testing.T) {
 	f := newFakeWorkflows(t)
 	sampleWorkflows(f)
 	m := openProfileTools(t, f)
-	before := topModal[profileTools](t, m).page.Tools()
+	before := topModal[profiles.ToolsPane](t, m).Page().Tools()
 	m, _ = update(m, tools.ListedMsg{Seq: 1, Tools: []settings.ToolView{{Identity: "mcp:x:y", Name: "y"}}})
-	if after := topModal[profileTools](t, m).page.Tools(); len(after) != len(before) {
+	if after := topModal[profiles.ToolsPane](t, m).Page().Tools(); len(after) != len(before) {
 		t.Errorf("a conversation tools.ListedMsg replaced the profile's tools: %d → %d", len(before), len(after))
 	}
 }
@@ -160,14 +161,14 @@ func flat(view string) string {
 func openEditor(t *testing.T, f *fakeWorkflows, name string) Model {
 	t.Helper()
 	m, _ := startWorkflows(t, f)
-	return pushAndLoad[profileFormMsg](t, m, newProfileEditor(m.common, f, name))
+	return pushAndLoad[profiles.FormMsg](t, m, profiles.NewEditor(m.common.Common, m.profileKeys(), f, name))
 }
 
 // toField moves the editor's cursor to field i.
 func toField(t *testing.T, m Model, i int) Model {
 	t.Helper()
-	for range pfCount + 1 {
-		if topModal[profileEditor](t, m).focus == i {
+	for range profiles.FieldCount + 1 {
+		if topModal[profiles.Editor](t, m).FocusedField() == i {
 			return m
 		}
 		m, _ = update(m, keyTab)
@@ -180,8 +181,7 @@ func toField(t *testing.T, m Model, i int) Model {
 func setField(t *testing.T, m Model, i int, text string) Model {
 	t.Helper()
 	m = toField(t, m, i)
-	e := topModal[profileEditor](t, m)
-	e.inputs[i].SetValue("")
-	m.modals = m.modals.replaceTop(e)
+	e := topModal[profiles.Editor](t, m)
+	m.modals = m.modals.replaceTop(e.WithValue(i, ""))
 	return typeText(m, text)
 }

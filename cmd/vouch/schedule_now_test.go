@@ -12,6 +12,7 @@ import (
 	"vouch/internal/app"
 	"vouch/store"
 	"vouch/tui"
+	tuiprofiles "vouch/tui/settings/profiles"
 	"vouch/workflow"
 )
 
@@ -93,7 +94,7 @@ func TestInboxClosesWithInterface(t *testing.T) {
 }
 
 // TestRunProfileNow: "run now" on the Profiles page starts a background
-// profile run through tui.ProfileRunner: its call that needs approval
+// profile run through tuiprofiles.Runner: its call that needs approval
 // waits in the inbox (kind "profile", the person's task), a second start
 // of the same profile is refused while it goes, the person's answer
 // reaches it, and history keeps it as a profile run with its approval
@@ -110,7 +111,7 @@ func TestRunProfileNow(t *testing.T) {
 	dir := t.TempDir()
 	mustDefinition(t, s.DB())
 	mustProfile(t, s.DB(), workflow.Profile{Name: "writer", Definition: "notes", Tools: []string{agent.IdentityFSWrite}, Workspace: dir})
-	var runner tui.ProfileRunner = b
+	var runner tuiprofiles.Runner = b
 	ctx := t.Context()
 
 	for _, tc := range []struct{ name, task, want string }{

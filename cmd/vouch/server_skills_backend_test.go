@@ -6,7 +6,7 @@ import (
 
 	"vouch/internal/app"
 	"vouch/mcpclient/mcptest"
-	"vouch/tui"
+	tuiprofiles "vouch/tui/settings/profiles"
 	"vouch/tui/settings/serverskills"
 )
 
@@ -64,7 +64,7 @@ func TestServerSkillsBackend(t *testing.T) {
 
 	// The profile picker offers both skills named refunds, by origin.
 	w := newWorkflowsTUI(s, app.NewInbox())
-	if _, err := w.SaveProfile(ctx, tui.ProfileInput{Create: true, Name: "billing", Definition: "notes", Skills: []string{"docs/refunds", "refunds"}}); err != nil {
+	if _, err := w.SaveProfile(ctx, tuiprofiles.Input{Create: true, Name: "billing", Definition: "notes", Skills: []string{"docs/refunds", "refunds"}}); err != nil {
 		t.Fatal(err)
 	}
 	choices, err := w.SkillsForProfile(ctx, "billing")

@@ -16,16 +16,16 @@ import (
 	"vouch/safetext"
 	"vouch/store"
 	"vouch/tool"
-	"vouch/tui"
 	tuiapproval "vouch/tui/approval"
 	"vouch/tui/settings"
+	tuiprofiles "vouch/tui/settings/profiles"
 	tuiruns "vouch/tui/settings/runs"
 	tuiworkflows "vouch/tui/settings/workflows"
 	"vouch/workflow"
 )
 
 // workflowsTUI implements the TUI's Agent Workflows capabilities —
-// tuiworkflows.Backend, tui.Profiles, tuiruns.History and tuiapproval.Inbox — over the
+// tuiworkflows.Backend, tuiprofiles.Backend, tuiruns.History and tuiapproval.Inbox — over the
 // session: the same profile service as `vouch profile`, the run history of
 // `vouch runs`, the scheduler's inbox. The backend embeds it; a nil one
 // (a backend without a session) answers every call with errNoDatabase.
@@ -42,8 +42,8 @@ type workflowsTUI struct {
 
 var (
 	_ tuiworkflows.Backend = (*backend)(nil)
-	_ tui.Profiles         = (*backend)(nil)
-	_ tui.ProfileRunner    = (*backend)(nil)
+	_ tuiprofiles.Backend  = (*backend)(nil)
+	_ tuiprofiles.Runner   = (*backend)(nil)
 	_ tuiruns.History      = (*backend)(nil)
 	_ tuiapproval.Inbox    = (*backend)(nil)
 )
@@ -86,7 +86,7 @@ func (w *workflowsTUI) Schedules(context.Context) ([]tuiworkflows.Schedule, erro
 }
 
 // ListProfiles returns every profile's latest revision, by name.
-func (w *workflowsTUI) ListProfiles(context.Context) ([]tui.ProfileSummary, error) {
+func (w *workflowsTUI) ListProfiles(context.Context) ([]tuiprofiles.Summary, error) {
 	if w == nil {
 		return nil, errNoDatabase
 	}
@@ -94,9 +94,9 @@ func (w *workflowsTUI) ListProfiles(context.Context) ([]tui.ProfileSummary, erro
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.ProfileSummary, 0, len(ps))
+	out := make([]tuiprofiles.Summary, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, tui.ProfileSummary{Name: p.Name, Definition: p.Definition, Kind: w.kindOf(p), Revision: p.Revision,
+		out = append(out, tuiprofiles.Summary{Name: p.Name, Definition: p.Definition, Kind: w.kindOf(p), Revision: p.Revision,
 			Tools: len(p.Tools), Skills: len(p.Skills), Schedule: safetext.Line(app.ScheduleWords(p.Schedule), 0), Updated: p.Updated})
 	}
 	return out, nil
@@ -111,38 +111,38 @@ func (w *workflowsTUI) kindOf(p workflow.Profile) string {
 }
 
 // Profile returns one profile's latest revision.
-func (w *workflowsTUI) Profile(_ context.Context, name string) (tui.ProfileView, error) {
+func (w *workflowsTUI) Profile(_ context.Context, name string) (tuiprofiles.Profile, error) {
 	if w == nil {
-		return tui.ProfileView{}, errNoDatabase
+		return tuiprofiles.Profile{}, errNoDatabase
 	}
 	p, err := w.ps.Profile(name)
 	if err != nil {
-		return tui.ProfileView{}, err
+		return tuiprofiles.Profile{}, err
 	}
 	return w.view(p), nil
 }
 
-func (w *workflowsTUI) view(p workflow.Profile) tui.ProfileView {
-	v := tui.ProfileView{Name: p.Name, Definition: p.Definition, Kind: w.kindOf(p), Model: safetext.Line(p.Model, 0),
+func (w *workflowsTUI) view(p workflow.Profile) tuiprofiles.Profile {
+	v := tuiprofiles.Profile{Name: p.Name, Definition: p.Definition, Kind: w.kindOf(p), Model: safetext.Line(p.Model, 0),
 		ContextWindow: p.ContextWindow, Temperature: p.Temperature, ToolBudget: p.ToolBudget, Workspace: safetext.Line(p.Workspace, 0),
 		Skills: slices.Clone(p.Skills), PolicySkills: slices.Clone(p.PolicySkills), Tools: slices.Clone(p.Tools), Revision: p.Revision, Updated: p.Updated}
 	if p.Schedule != nil {
-		v.Schedule = &tui.ScheduleInput{Every: p.Schedule.Every, Cron: p.Schedule.Cron, Task: safetext.Neutralize(p.Schedule.Task)}
+		v.Schedule = &tuiprofiles.ScheduleInput{Every: p.Schedule.Every, Cron: p.Schedule.Cron, Task: safetext.Neutralize(p.Schedule.Task)}
 	}
 	return v
 }
 
 // SaveProfile stores the editor's input as a new revision, keeping the
 // allowlist as it is (a new profile starts with none).
-func (w *workflowsTUI) SaveProfile(_ context.Context, in tui.ProfileInput) (tui.ProfileView, error) {
+func (w *workflowsTUI) SaveProfile(_ context.Context, in tuiprofiles.Input) (tuiprofiles.Profile, error) {
 	if w == nil {
-		return tui.ProfileView{}, errNoDatabase
+		return tuiprofiles.Profile{}, errNoDatabase
 	}
 	p := workflow.Profile{Name: strings.TrimSpace(in.Name)}
 	if !in.Create {
 		old, err := w.ps.Profile(p.Name)
 		if err != nil {
-			return tui.ProfileView{}, err
+			return tuiprofiles.Profile{}, err
 		}
 		p = old
 	}
@@ -157,7 +157,7 @@ func (w *workflowsTUI) SaveProfile(_ context.Context, in tui.ProfileInput) (tui.
 	}
 	saved, err := w.ps.Save(p, in.Create)
 	if err != nil {
-		return tui.ProfileView{}, err
+		return tuiprofiles.Profile{}, err
 	}
 	return w.view(saved), nil
 }
@@ -184,7 +184,7 @@ func (w *workflowsTUI) RemoveProfile(_ context.Context, name string) error {
 }
 
 // Definitions lists the definitions a profile may use.
-func (w *workflowsTUI) Definitions(context.Context) ([]tui.DefinitionChoice, error) {
+func (w *workflowsTUI) Definitions(context.Context) ([]tuiprofiles.DefinitionChoice, error) {
 	if w == nil {
 		return nil, errNoDatabase
 	}
@@ -192,9 +192,9 @@ func (w *workflowsTUI) Definitions(context.Context) ([]tui.DefinitionChoice, err
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.DefinitionChoice, 0, len(ds))
+	out := make([]tuiprofiles.DefinitionChoice, 0, len(ds))
 	for _, d := range ds {
-		out = append(out, tui.DefinitionChoice{Name: d.Name, Kind: string(d.Kind), Revision: d.Revision,
+		out = append(out, tuiprofiles.DefinitionChoice{Name: d.Name, Kind: string(d.Kind), Revision: d.Revision,
 			Description: safetext.Line(d.Description, 0), EditedByPerson: d.EditedByPerson})
 	}
 	return out, nil
@@ -202,19 +202,19 @@ func (w *workflowsTUI) Definitions(context.Context) ([]tui.DefinitionChoice, err
 
 // ProfileTools lists every selectable tool grouped by server, Enabled
 // meaning "in the profile's allowlist", each with its inline token cost.
-func (w *workflowsTUI) ProfileTools(ctx context.Context, name string) (tui.ToolSelection, error) {
+func (w *workflowsTUI) ProfileTools(ctx context.Context, name string) (tuiprofiles.ToolSelection, error) {
 	if w == nil {
-		return tui.ToolSelection{}, errNoDatabase
+		return tuiprofiles.ToolSelection{}, errNoDatabase
 	}
 	p, err := w.ps.Profile(name)
 	if err != nil {
-		return tui.ToolSelection{}, err
+		return tuiprofiles.ToolSelection{}, err
 	}
 	servers, err := (&tuiServers{s: w.s}).ListServers(ctx)
 	if err != nil {
-		return tui.ToolSelection{}, err
+		return tuiprofiles.ToolSelection{}, err
 	}
-	sel := tui.ToolSelection{Servers: servers}
+	sel := tuiprofiles.ToolSelection{Servers: servers}
 	for _, t := range w.s.BuiltinTools() {
 		d := t.Def()
 		sel.Tools = append(sel.Tools, settings.ToolView{Identity: d.Identity, ServerID: "builtin", ServerName: "built-in",
@@ -270,7 +270,7 @@ func (w *workflowsTUI) SetProfileTool(_ context.Context, name, identity string, 
 // SkillsForProfile lists the skills a profile may enable — installed ones
 // and approved server skills, marked "from <server>" — the profile's
 // enabled ones in its order, then the rest by name.
-func (w *workflowsTUI) SkillsForProfile(_ context.Context, name string) ([]tui.SkillChoice, error) {
+func (w *workflowsTUI) SkillsForProfile(_ context.Context, name string) ([]tuiprofiles.SkillChoice, error) {
 	if w == nil {
 		return nil, errNoDatabase
 	}
@@ -283,9 +283,9 @@ func (w *workflowsTUI) SkillsForProfile(_ context.Context, name string) ([]tui.S
 		enabled = p.Skills
 	}
 	choices, err := app.SkillChoices(w.s.DB(), enabled)
-	out := make([]tui.SkillChoice, len(choices))
+	out := make([]tuiprofiles.SkillChoice, len(choices))
 	for i, c := range choices {
-		out[i] = tui.SkillChoice(c)
+		out[i] = tuiprofiles.SkillChoice(c)
 	}
 	return out, err
 }

@@ -11,6 +11,7 @@ import (
 	"vouch/store"
 	"vouch/tui"
 	tuiapproval "vouch/tui/approval"
+	tuiprofiles "vouch/tui/settings/profiles"
 	tuiruns "vouch/tui/settings/runs"
 	tuiworkflows "vouch/tui/settings/workflows"
 	"vouch/workflow"
@@ -40,21 +41,21 @@ func TestWorkflowsBackend(t *testing.T) {
 	cfg := s.backendConfig()
 	cfg.modelURL, cfg.model, cfg.workflows = model.URL(), "m", newWorkflowsTUI(s, ib)
 	var b tui.Backend = newBackend(cfg)
-	profiles, ok := b.(tui.Profiles)
+	profiles, ok := b.(tuiprofiles.Backend)
 	if !ok {
-		t.Fatal("the backend does not offer tui.Profiles")
+		t.Fatal("the backend does not offer tuiprofiles.Backend")
 	}
 	ctx := t.Context()
 
-	if _, err := profiles.SaveProfile(ctx, tui.ProfileInput{Create: true, Name: "p", Definition: "ghost"}); err == nil || !strings.Contains(err.Error(), "no definition is named") {
+	if _, err := profiles.SaveProfile(ctx, tuiprofiles.Input{Create: true, Name: "p", Definition: "ghost"}); err == nil || !strings.Contains(err.Error(), "no definition is named") {
 		t.Fatalf("unknown definition: %v", err)
 	}
-	v, err := profiles.SaveProfile(ctx, tui.ProfileInput{Create: true, Name: "p", Definition: "notes",
-		Schedule: &tui.ScheduleInput{Cron: "0 9 * * 1-5", Task: "daily notes"}})
+	v, err := profiles.SaveProfile(ctx, tuiprofiles.Input{Create: true, Name: "p", Definition: "notes",
+		Schedule: &tuiprofiles.ScheduleInput{Cron: "0 9 * * 1-5", Task: "daily notes"}})
 	if err != nil || v.Revision != 1 || len(v.Tools) != 0 || v.Kind != "role" {
 		t.Fatalf("create = %+v, %v", v, err)
 	}
-	if _, err := profiles.SaveProfile(ctx, tui.ProfileInput{Name: "p", Definition: "notes", Schedule: &tui.ScheduleInput{Cron: "61 * * * *", Task: "x"}}); err == nil || !strings.Contains(err.Error(), "minute value") {
+	if _, err := profiles.SaveProfile(ctx, tuiprofiles.Input{Name: "p", Definition: "notes", Schedule: &tuiprofiles.ScheduleInput{Cron: "61 * * * *", Task: "x"}}); err == nil || !strings.Contains(err.Error(), "minute value") {
 		t.Fatalf("bad cron: %v", err)
 	}
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"vouch/internal/app"
-	"vouch/tui"
+	tuiprofiles "vouch/tui/settings/profiles"
 )
 
 // TestTUIPolicySkillRoundTrip saves a profile from the TUI's profile editor
@@ -41,7 +41,7 @@ func TestTUIPolicySkillRoundTrip(t *testing.T) {
 
 	w := newWorkflowsTUI(s, app.NewInbox())
 	skills := []string{"docs/refunds", "refunds"}
-	v, err := w.SaveProfile(ctx, tui.ProfileInput{Create: true, Name: "billing", Definition: "notes",
+	v, err := w.SaveProfile(ctx, tuiprofiles.Input{Create: true, Name: "billing", Definition: "notes",
 		Skills: skills, PolicySkills: []string{"refunds"}})
 	if err != nil || !slices.Equal(v.PolicySkills, []string{"refunds"}) {
 		t.Fatalf("save with a local policy skill = %+v, %v", v, err)
@@ -57,7 +57,7 @@ func TestTUIPolicySkillRoundTrip(t *testing.T) {
 		t.Fatalf("precedence = %q; the local policy skill comes first", got)
 	}
 
-	_, err = w.SaveProfile(ctx, tui.ProfileInput{Name: "billing", Definition: "notes",
+	_, err = w.SaveProfile(ctx, tuiprofiles.Input{Name: "billing", Definition: "notes",
 		Skills: skills, PolicySkills: []string{"docs/refunds"}})
 	if err == nil || !strings.Contains(err.Error(), `policy skill "docs/refunds" must be a local skill the profile enables (a server skill is never policy)`) {
 		t.Fatalf("a server skill marked as policy: %v", err)
@@ -66,7 +66,7 @@ func TestTUIPolicySkillRoundTrip(t *testing.T) {
 		t.Fatalf("after the refusal = %+v, %v; want revision 1 untouched", stored, err)
 	}
 
-	v, err = w.SaveProfile(ctx, tui.ProfileInput{Name: "billing", Definition: "notes",
+	v, err = w.SaveProfile(ctx, tuiprofiles.Input{Name: "billing", Definition: "notes",
 		Skills: []string{"docs/refunds"}, PolicySkills: []string{"refunds"}})
 	if err != nil || len(v.PolicySkills) != 0 || v.Revision != 2 {
 		t.Fatalf("refunds taken off = %+v, %v; want no policy skill in revision 2", v, err)

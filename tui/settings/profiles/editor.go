@@ -1,4 +1,4 @@
-package tui
+package profiles
 
 import (
 	"slices"
@@ -13,7 +13,7 @@ import (
 	"vouch/tui/kit"
 )
 
-// profileEditor adds or edits an Agent Profile (SPEC H2, L2), above
+// Editor adds or edits an Agent Profile (SPEC H2, L2), above
 // Settings › Profiles: name, a definition picker, model defaults (model,
 // context window override, temperature, tool budget), the workspace folder,
 // the installed skills to enable in prompt order, and an optional schedule
@@ -24,13 +24,13 @@ import (
 // or the Backend's, stays under the form as one sentence with every field
 // kept, and the cursor goes to the field to fix. Success closes the
 // editor; the list below reloads.
-type profileEditor struct {
-	common   Common
-	keys     ProfileEditorKeyMap
-	profiles Profiles
+type Editor struct {
+	common   kit.Common
+	keys     EditorKeyMap
+	profiles Backend
 	name     string // "" : a new profile
 
-	inputs [pfCount]textinput.Model // the text fields; the others are unused
+	inputs [FieldCount]textinput.Model // the text fields; the others are unused
 	focus  int
 
 	defs   []DefinitionChoice
@@ -45,28 +45,28 @@ type profileEditor struct {
 	errField int // the field err is about, -1 for none
 }
 
-// newProfileEditor returns the editor for the profile name ("" : a new
+// NewEditor returns the editor for the profile name ("" : a new
 // one); Init loads it.
-func newProfileEditor(c Common, p Profiles, name string) profileEditor {
+func NewEditor(c kit.Common, keys KeyMap, p Backend, name string) Editor {
 	st := c.Styles.Modal
-	e := profileEditor{common: c, keys: c.Keys.Workflow.Editor, profiles: p, name: name, def: -1, errField: -1}
-	placeholders := [pfCount]string{
-		pfName:        "e.g. daily-report",
-		pfModel:       "empty: the chat's model",
-		pfWindow:      "empty: the model's own",
-		pfTemperature: "empty: the model's default",
-		pfBudget:      "empty: 25% of the window",
-		pfWorkspace:   "empty: the folder vouch runs in",
-		pfSchedule:    "e.g. every 1h, cron 0 9 * * 1-5; empty: none",
-		pfTask:        "what each scheduled run is asked",
+	e := Editor{common: c, keys: keys.Editor, profiles: p, name: name, def: -1, errField: -1}
+	placeholders := [FieldCount]string{
+		FieldName:        "e.g. daily-report",
+		FieldModel:       "empty: the chat's model",
+		FieldWindow:      "empty: the model's own",
+		FieldTemperature: "empty: the model's default",
+		FieldBudget:      "empty: 25% of the window",
+		FieldWorkspace:   "empty: the folder vouch runs in",
+		FieldSchedule:    "e.g. every 1h, cron 0 9 * * 1-5; empty: none",
+		FieldTask:        "what each scheduled run is asked",
 	}
 	for i := range e.inputs {
 		e.inputs[i] = kit.FieldInput(st, "", placeholders[i], 2048)
 	}
-	e.inputs[pfName].SetValue(safetext.Line(name, 0))
-	e.focus = pfName
+	e.inputs[FieldName].SetValue(safetext.Line(name, 0))
+	e.focus = FieldName
 	if name != "" {
-		e.focus = pfDefinition
+		e.focus = FieldDefinition
 	}
 	e.syncFocus()
 	e.syncKeys()
@@ -75,7 +75,7 @@ func newProfileEditor(c Common, p Profiles, name string) profileEditor {
 
 // Init implements Modal: it loads the profile, the definitions and the
 // skills.
-func (e profileEditor) Init() tea.Cmd {
+func (e Editor) Init() tea.Cmd {
 	if e.profiles == nil {
 		return nil
 	}
@@ -83,26 +83,26 @@ func (e profileEditor) Init() tea.Cmd {
 }
 
 // KeyGrace implements Modal: the editor opens on the person's own key.
-func (e profileEditor) KeyGrace() time.Duration { return 0 }
+func (e Editor) KeyGrace() time.Duration { return 0 }
 
 // ShortHelp implements help.KeyMap.
-func (e profileEditor) ShortHelp() []key.Binding {
+func (e Editor) ShortHelp() []key.Binding {
 	k := e.keys
 	return []key.Binding{k.Next, k.Choose, k.Enable, k.MoveUp, k.MoveDown, k.Save, k.Cancel}
 }
 
 // FullHelp implements help.KeyMap.
-func (e profileEditor) FullHelp() [][]key.Binding {
+func (e Editor) FullHelp() [][]key.Binding {
 	k := e.keys
 	return [][]key.Binding{{k.Next, k.Prev, k.Up, k.Down}, {k.Choose, k.Enable, k.Policy, k.MoveUp, k.MoveDown}, {k.Save, k.Cancel}}
 }
 
 // boxWidth is the width of the editor's box.
-func (e profileEditor) boxWidth() int { return min(e.common.Width-4, 76) }
+func (e Editor) boxWidth() int { return min(e.common.Width-4, 76) }
 
 // SetSize implements Modal.
-func (e profileEditor) SetSize(width, height int) kit.Modal {
-	e.common = e.common.sized(width, height)
+func (e Editor) SetSize(width, height int) kit.Modal {
+	e.common = e.common.Sized(width, height)
 	w := kit.InnerWidth(e.common.Styles.Modal, e.boxWidth()) - labelWidth - 2
 	for i := range e.inputs {
 		e.inputs[i].Width = w
@@ -111,15 +111,15 @@ func (e profileEditor) SetSize(width, height int) kit.Modal {
 }
 
 // Update implements Modal.
-func (e profileEditor) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
+func (e Editor) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	e, action, cmd := e.handle(msg)
 	e.syncKeys()
 	return e, action, cmd
 }
 
-func (e profileEditor) handle(msg tea.Msg) (profileEditor, kit.Action, tea.Cmd) {
+func (e Editor) handle(msg tea.Msg) (Editor, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case profileFormMsg:
+	case FormMsg:
 		if msg.name != e.name || e.loaded {
 			return e, nil, nil
 		}
@@ -129,7 +129,7 @@ func (e profileEditor) handle(msg tea.Msg) (profileEditor, kit.Action, tea.Cmd) 
 		}
 		e.fill(msg)
 		return e, nil, nil
-	case profileSavedMsg:
+	case SavedMsg:
 		if !e.saving {
 			return e, nil, nil
 		}
@@ -150,7 +150,7 @@ func (e profileEditor) handle(msg tea.Msg) (profileEditor, kit.Action, tea.Cmd) 
 }
 
 // fill puts a loaded profile, the definitions and the skills in the form.
-func (e *profileEditor) fill(msg profileFormMsg) {
+func (e *Editor) fill(msg FormMsg) {
 	e.loaded = true
 	e.defs = append([]DefinitionChoice(nil), msg.defs...)
 	e.skills = append([]SkillChoice(nil), msg.skills...)
@@ -158,18 +158,18 @@ func (e *profileEditor) fill(msg profileFormMsg) {
 	if e.name != "" {
 		e.revision = v.Revision
 		set := func(i int, s string) { e.inputs[i].SetValue(safetext.Line(s, 0)) }
-		set(pfModel, v.Model)
+		set(FieldModel, v.Model)
 		if v.ContextWindow > 0 {
-			set(pfWindow, strconv.Itoa(v.ContextWindow))
+			set(FieldWindow, strconv.Itoa(v.ContextWindow))
 		}
 		if v.Temperature != nil {
-			set(pfTemperature, strconv.FormatFloat(*v.Temperature, 'f', -1, 64))
+			set(FieldTemperature, strconv.FormatFloat(*v.Temperature, 'f', -1, 64))
 		}
-		set(pfBudget, shareText(v.ToolBudget))
-		set(pfWorkspace, v.Workspace)
-		spec, task := scheduleText(v.Schedule)
-		set(pfSchedule, spec)
-		set(pfTask, task)
+		set(FieldBudget, shareText(v.ToolBudget))
+		set(FieldWorkspace, v.Workspace)
+		spec, task := ScheduleText(v.Schedule)
+		set(FieldSchedule, spec)
+		set(FieldTask, task)
 		e.def = -1
 		for i, d := range e.defs {
 			if d.Name == v.Definition {
@@ -190,7 +190,7 @@ func (e *profileEditor) fill(msg profileFormMsg) {
 // orderSkills puts the enabled skills first, in the profile's order, and
 // keeps a skill the profile enables that is no longer listed; the enabled
 // local skills named in policy are marked as policy.
-func (e *profileEditor) orderSkills(enabled, policy []string) {
+func (e *Editor) orderSkills(enabled, policy []string) {
 	byName := make(map[string]SkillChoice, len(e.skills))
 	for _, s := range e.skills {
 		byName[s.Name] = s
@@ -216,7 +216,7 @@ func (e *profileEditor) orderSkills(enabled, policy []string) {
 	e.skills = out
 }
 
-func (e profileEditor) key(msg tea.KeyMsg) (profileEditor, kit.Action, tea.Cmd) {
+func (e Editor) key(msg tea.KeyMsg) (Editor, kit.Action, tea.Cmd) {
 	k := e.keys
 	switch {
 	case key.Matches(msg, k.Cancel):
@@ -250,13 +250,13 @@ func (e profileEditor) key(msg tea.KeyMsg) (profileEditor, kit.Action, tea.Cmd) 
 		e.moveSkill(1)
 		return e, nil, nil
 	case key.Matches(msg, k.Up):
-		if e.focus == pfSkills && e.skill > 0 {
+		if e.focus == FieldSkills && e.skill > 0 {
 			e.skill--
 			return e, nil, nil
 		}
 		return e.moveFocus(-1)
 	case key.Matches(msg, k.Down):
-		if e.focus == pfSkills && e.skill < len(e.skills)-1 {
+		if e.focus == FieldSkills && e.skill < len(e.skills)-1 {
 			e.skill++
 			return e, nil, nil
 		}
@@ -270,7 +270,7 @@ func (e profileEditor) key(msg tea.KeyMsg) (profileEditor, kit.Action, tea.Cmd) 
 }
 
 // save checks the form and, when it reads, saves it.
-func (e profileEditor) save() (profileEditor, kit.Action, tea.Cmd) {
+func (e Editor) save() (Editor, kit.Action, tea.Cmd) {
 	in, err := parseProfileForm(e.form())
 	if err != nil {
 		e.err, e.errField = err.Error(), -1
@@ -286,17 +286,17 @@ func (e profileEditor) save() (profileEditor, kit.Action, tea.Cmd) {
 }
 
 // form is what the person typed.
-func (e profileEditor) form() profileForm {
+func (e Editor) form() profileForm {
 	f := profileForm{
 		create:    e.name == "",
-		name:      e.inputs[pfName].Value(),
-		model:     e.inputs[pfModel].Value(),
-		window:    e.inputs[pfWindow].Value(),
-		temp:      e.inputs[pfTemperature].Value(),
-		budget:    e.inputs[pfBudget].Value(),
-		workspace: e.inputs[pfWorkspace].Value(),
-		schedule:  e.inputs[pfSchedule].Value(),
-		task:      e.inputs[pfTask].Value(),
+		name:      e.inputs[FieldName].Value(),
+		model:     e.inputs[FieldModel].Value(),
+		window:    e.inputs[FieldWindow].Value(),
+		temp:      e.inputs[FieldTemperature].Value(),
+		budget:    e.inputs[FieldBudget].Value(),
+		workspace: e.inputs[FieldWorkspace].Value(),
+		schedule:  e.inputs[FieldSchedule].Value(),
+		task:      e.inputs[FieldTask].Value(),
 	}
 	if e.name != "" {
 		f.name = e.name
@@ -318,25 +318,25 @@ func (e profileEditor) form() profileForm {
 // togglePolicy marks the local skill under the cursor as policy, enabling
 // it (a policy skill is one the profile uses), or unmarks it (SPEC I6). A
 // server skill only documents: it is refused in one sentence.
-func (e profileEditor) togglePolicy() profileEditor {
+func (e Editor) togglePolicy() Editor {
 	cur := e.skills[e.skill]
 	if !cur.local() {
 		e.err = safetext.Line(cur.Name, 40) + " is a server skill: it documents and can never be policy; mark a local skill instead."
-		e.errField = pfSkills
+		e.errField = FieldSkills
 		return e
 	}
 	e.skills = append([]SkillChoice(nil), e.skills...)
 	s := &e.skills[e.skill]
 	s.Policy = !s.Policy
 	s.Enabled = s.Enabled || s.Policy
-	if e.errField == pfSkills {
+	if e.errField == FieldSkills {
 		e.err, e.errField = "", -1
 	}
 	return e
 }
 
 // chooseDef moves the definition picker d places, wrapping around.
-func (e *profileEditor) chooseDef(d int) {
+func (e *Editor) chooseDef(d int) {
 	n := len(e.defs)
 	switch {
 	case n == 0:
@@ -351,7 +351,7 @@ func (e *profileEditor) chooseDef(d int) {
 
 // moveSkill moves the skill under the cursor d places in the order, and
 // the cursor with it.
-func (e *profileEditor) moveSkill(d int) {
+func (e *Editor) moveSkill(d int) {
 	to := e.skill + d
 	if to < 0 || to >= len(e.skills) {
 		return
@@ -362,11 +362,11 @@ func (e *profileEditor) moveSkill(d int) {
 }
 
 // isText reports whether field i is a text input the person may type in.
-func (e profileEditor) isText(i int) bool {
+func (e Editor) isText(i int) bool {
 	switch i {
-	case pfDefinition, pfSkills:
+	case FieldDefinition, FieldSkills:
 		return false
-	case pfName:
+	case FieldName:
 		return e.name == "" // a profile's name is fixed once saved
 	}
 	return true
@@ -374,11 +374,11 @@ func (e profileEditor) isText(i int) bool {
 
 // moveFocus moves the cursor d fields on, wrapping around and skipping
 // the name of a saved profile.
-func (e profileEditor) moveFocus(d int) (profileEditor, kit.Action, tea.Cmd) {
+func (e Editor) moveFocus(d int) (Editor, kit.Action, tea.Cmd) {
 	next := e.focus
-	for range pfCount {
-		next = (next + d + pfCount) % pfCount
-		if next != pfName || e.name == "" {
+	for range FieldCount {
+		next = (next + d + FieldCount) % FieldCount
+		if next != FieldName || e.name == "" {
 			break
 		}
 	}
@@ -387,7 +387,7 @@ func (e profileEditor) moveFocus(d int) (profileEditor, kit.Action, tea.Cmd) {
 }
 
 // syncFocus focuses the text input under the cursor and blurs the others.
-func (e *profileEditor) syncFocus() tea.Cmd {
+func (e *Editor) syncFocus() tea.Cmd {
 	var cmd tea.Cmd
 	for i := range e.inputs {
 		if i == e.focus && e.isText(i) {
@@ -400,15 +400,15 @@ func (e *profileEditor) syncFocus() tea.Cmd {
 }
 
 // syncKeys enables the bindings that act on the field under the cursor.
-func (e *profileEditor) syncKeys() {
+func (e *Editor) syncKeys() {
 	k := &e.keys
 	idle := e.loaded && !e.saving
 	for _, b := range []*key.Binding{&k.Next, &k.Prev, &k.Up, &k.Down, &k.Save} {
 		b.SetEnabled(idle)
 	}
-	k.Choose.SetEnabled(idle && e.focus == pfDefinition && len(e.defs) > 1)
-	k.ChooseR.SetEnabled(idle && e.focus == pfDefinition && len(e.defs) > 1)
-	onSkill := idle && e.focus == pfSkills && len(e.skills) > 0
+	k.Choose.SetEnabled(idle && e.focus == FieldDefinition && len(e.defs) > 1)
+	k.ChooseR.SetEnabled(idle && e.focus == FieldDefinition && len(e.defs) > 1)
+	onSkill := idle && e.focus == FieldSkills && len(e.skills) > 0
 	k.Enable.SetEnabled(onSkill)
 	k.Policy.SetEnabled(onSkill)
 	if onSkill && e.skills[e.skill].Policy {
@@ -428,3 +428,48 @@ func (e *profileEditor) syncKeys() {
 // labelWidth is the width of the label column, cursor included, as in the
 // server editor.
 const labelWidth = 16
+
+// FocusedField is the field the cursor is on (FieldName … FieldTask).
+func (e Editor) FocusedField() int { return e.focus }
+
+// Err is the refusal shown under the form ("" when none), and ErrField
+// the field it is about (-1 for none).
+func (e Editor) Err() string { return e.err }
+
+// ErrField is the field Err is about, -1 for none.
+func (e Editor) ErrField() int { return e.errField }
+
+// Value is the text of the text field i, as typed.
+func (e Editor) Value(i int) string { return e.inputs[i].Value() }
+
+// WithValue returns the editor with the text field i set to text, as if
+// the person had typed it.
+func (e Editor) WithValue(i int, text string) Editor {
+	e.inputs[i].SetValue(text)
+	return e
+}
+
+// Keys returns the editor's bindings as they stand, each enabled or not
+// by the field the cursor is on.
+func (e Editor) Keys() EditorKeyMap { return e.keys }
+
+// Definition is the definition chosen, if any.
+func (e Editor) Definition() (DefinitionChoice, bool) {
+	if e.def < 0 || e.def >= len(e.defs) {
+		return DefinitionChoice{}, false
+	}
+	return e.defs[e.def], true
+}
+
+// Skills returns the skills offered, in prompt order, each with whether
+// it is enabled and policy.
+func (e Editor) Skills() []SkillChoice { return append([]SkillChoice(nil), e.skills...) }
+
+// Skill is the skill under the skills cursor (the zero SkillChoice when
+// none is offered).
+func (e Editor) Skill() SkillChoice {
+	if e.skill < 0 || e.skill >= len(e.skills) {
+		return SkillChoice{}
+	}
+	return e.skills[e.skill]
+}

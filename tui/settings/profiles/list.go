@@ -1,4 +1,4 @@
-package tui
+package profiles
 
 import (
 	"fmt"
@@ -12,84 +12,88 @@ import (
 	"vouch/tui/settings"
 )
 
-// profileList is the Profiles page of Settings › Tools & Workflows (SPEC
+// List is the Profiles page of Settings › Tools & Workflows (SPEC
 // H2, L2): every Agent Profile with its definition, revision, tool and
 // skill counts and schedule. n opens the profile editor for a new profile,
 // enter for the one under the cursor, t its tool selection pane; g runs it
 // now in the background, after asking for the task, when the backend is a
-// ProfileRunner; x removes it after a confirmation whose default is
+// Runner; x removes it after a confirmation whose default is
 // Cancel. The panes above it reload the list when they close (reveal).
-type profileList struct {
+type List struct {
 	kit.PageFrame
 	kit.Loads
-	common   Common
-	keys     ProfileListKeyMap
-	profiles Profiles
-	runner   ProfileRunner // nil: profiles cannot run from here
+	common   kit.Common
+	keys     ListKeyMap
+	all      KeyMap
+	profiles Backend
+	runner   Runner // nil: profiles cannot run from here
 
-	list kit.ListCursor[ProfileSummary]
+	list kit.ListCursor[Summary]
 }
 
-func newProfileList(c Common, p Profiles) profileList {
-	l := profileList{common: c, keys: c.Keys.Workflow.Profiles, profiles: p}
-	if r, ok := p.(ProfileRunner); ok {
+// New returns the page over p (nil: it says Agent Profiles are not
+// available); it loads when focused. When p is also a Runner, g starts a
+// profile now.
+func New(c kit.Common, keys KeyMap, p Backend) List {
+	l := List{common: c, keys: keys.List, all: keys, profiles: p}
+	if r, ok := p.(Runner); ok {
 		l.runner = r
 	}
 	l.syncKeys()
 	return l
 }
 
-func (l profileList) Title() string { return "Profiles" }
+func (l List) Title() string { return "Profiles" }
 
 // ShortHelp implements help.KeyMap.
-func (l profileList) ShortHelp() []key.Binding {
+func (l List) ShortHelp() []key.Binding {
 	k := l.keys
 	return []key.Binding{k.New, k.Edit, k.Tools, k.Run, k.Remove, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
-func (l profileList) FullHelp() [][]key.Binding {
+func (l List) FullHelp() [][]key.Binding {
 	k := l.keys
 	return [][]key.Binding{{k.Up, k.Down, k.Refresh}, {k.New, k.Edit, k.Tools, k.Run, k.Remove, k.Close}}
 }
 
-func (l profileList) SetSize(width, height int) settings.Page {
+func (l List) SetSize(width, height int) settings.Page {
 	l.Resize(width, height)
 	return l
 }
 
-func (l profileList) Focus() (settings.Page, tea.Cmd) {
+func (l List) Focus() (settings.Page, tea.Cmd) {
 	l.Active = true
 	l, cmd := l.reload()
 	return l, cmd
 }
 
-func (l profileList) reload() (profileList, tea.Cmd) {
+func (l List) reload() (List, tea.Cmd) {
 	if l.profiles == nil {
 		return l, nil
 	}
 	return l, listProfiles(l.profiles, l.Begin())
 }
 
-func (l profileList) Blur() settings.Page {
+func (l List) Blur() settings.Page {
 	l.Active = false
 	return l
 }
 
-func (l profileList) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
+func (l List) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
 	l, action, cmd := l.handle(msg)
 	l.syncKeys()
 	return l, action, cmd
 }
 
-func (l profileList) handle(msg tea.Msg) (profileList, kit.Action, tea.Cmd) {
+func (l List) handle(msg tea.Msg) (List, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case profilesMsg:
+	case ListedMsg:
 		if l.Settle(msg.seq, msg.err) {
-			l.list.Set(msg.profiles, func(a, b ProfileSummary) bool { return a.Name == b.Name })
+			l.list.Set(msg.profiles, func(a, b Summary) bool { return a.Name == b.Name })
 		}
 		return l, nil, nil
-	case profileRemovedMsg:
+	case RemovedMsg:
 		if msg.err != nil {
 			l.Err, l.Notice = kit.Sentence(msg.err), ""
 			return l, nil, nil
@@ -97,10 +101,10 @@ func (l profileList) handle(msg tea.Msg) (profileList, kit.Action, tea.Cmd) {
 		l.Err, l.Notice = "", "Removed "+safetext.Line(msg.name, 40)+"; its past runs stay in the run history."
 		l, cmd := l.reload()
 		return l, nil, cmd
-	case profileRunMsg:
+	case RunMsg:
 		if msg.err == nil {
 			l.Err, l.Notice = "", fmt.Sprintf("Started run %s of %s in the background; calls that need approval wait in the approvals inbox (%s).",
-				safetext.Line(msg.runID, 40), safetext.Line(msg.profile, 40), l.common.Keys.Chat.Inbox.Help().Key)
+				safetext.Line(msg.runID, 40), safetext.Line(msg.profile, 40), l.all.Inbox.Help().Key)
 		}
 		return l, nil, nil
 	case tea.KeyMsg:
@@ -109,7 +113,7 @@ func (l profileList) handle(msg tea.Msg) (profileList, kit.Action, tea.Cmd) {
 	return l, nil, nil
 }
 
-func (l profileList) key(msg tea.KeyMsg) (profileList, kit.Action, tea.Cmd) {
+func (l List) key(msg tea.KeyMsg) (List, kit.Action, tea.Cmd) {
 	k := l.keys
 	p, sel := l.list.Selected()
 	switch {
@@ -125,26 +129,26 @@ func (l profileList) key(msg tea.KeyMsg) (profileList, kit.Action, tea.Cmd) {
 		return l, nil, cmd
 	case key.Matches(msg, k.New):
 		l.Notice = ""
-		return l, kit.OpenModal{Modal: newProfileEditor(l.common, l.profiles, "")}, nil
+		return l, kit.OpenModal{Modal: NewEditor(l.common, l.all, l.profiles, "")}, nil
 	case key.Matches(msg, k.Edit) && sel:
 		l.Notice = ""
-		return l, kit.OpenModal{Modal: newProfileEditor(l.common, l.profiles, p.Name)}, nil
+		return l, kit.OpenModal{Modal: NewEditor(l.common, l.all, l.profiles, p.Name)}, nil
 	case key.Matches(msg, k.Tools) && sel:
 		l.Notice = ""
-		return l, kit.OpenModal{Modal: newProfileTools(l.common, l.profiles, p.Name)}, nil
+		return l, kit.OpenModal{Modal: NewTools(l.common, l.all, l.profiles, p.Name)}, nil
 	case key.Matches(msg, k.Run) && sel && l.runner != nil:
 		l.Notice = ""
-		return l, kit.OpenModal{Modal: newProfileRun(l.common, l.runner, p.Name)}, nil
+		return l, kit.OpenModal{Modal: newRunPrompt(l.common, l.all, l.runner, p.Name)}, nil
 	case key.Matches(msg, k.Remove) && sel:
 		body := fmt.Sprintf("Remove the profile %s with its schedule? Its past runs stay in the run history.",
 			safetext.Line(p.Name, 40))
-		return l, kit.OpenModal{Modal: kit.NewConfirm(l.common.Common, l.common.Keys.Confirm, "Remove profile", body, "Remove",
+		return l, kit.OpenModal{Modal: kit.NewConfirm(l.common, l.all.Confirm, "Remove profile", body, "Remove",
 			removeProfile(l.profiles, p.Name))}, nil
 	}
 	return l, nil, nil
 }
 
-func (l *profileList) syncKeys() {
+func (l *List) syncKeys() {
 	k := &l.keys
 	avail := l.profiles != nil
 	_, sel := l.list.Selected()
@@ -158,7 +162,7 @@ func (l *profileList) syncKeys() {
 	k.Refresh.SetEnabled(avail)
 }
 
-func (l profileList) View() string {
+func (l List) View() string {
 	st := l.common.Styles.Modal
 	w := l.Width
 	if l.profiles == nil {
@@ -192,7 +196,7 @@ func (l profileList) View() string {
 }
 
 // row renders one profile on one line.
-func (l profileList) row(p ProfileSummary, focused bool, w int) string {
+func (l List) row(p Summary, focused bool, w int) string {
 	st := l.common.Styles.Modal
 	cursor := "  "
 	name := kit.Pad(safetext.Line(p.Name, 19), 20)
@@ -212,5 +216,5 @@ func (l profileList) row(p ProfileSummary, focused bool, w int) string {
 	}
 	rest := kit.Pad(safetext.Line(def, 19), 20) + kit.Pad(fmt.Sprint(p.Revision), 5) +
 		kit.PadLeft(fmt.Sprint(p.Tools), 5) + kit.PadLeft(fmt.Sprint(p.Skills), 7) + "  " + sched
-	return cursor + name + st.Detail.Render(cut(rest, w-22))
+	return cursor + name + st.Detail.Render(kit.Cut(rest, w-22))
 }

@@ -1,4 +1,4 @@
-package tui
+package profiles
 
 import (
 	"errors"
@@ -13,21 +13,21 @@ import (
 
 // The profile editor's fields, in tab order.
 const (
-	pfName = iota
-	pfDefinition
-	pfModel
-	pfWindow
-	pfTemperature
-	pfBudget
-	pfWorkspace
-	pfSkills
-	pfSchedule
-	pfTask
-	pfCount
+	FieldName = iota
+	FieldDefinition
+	FieldModel
+	FieldWindow
+	FieldTemperature
+	FieldBudget
+	FieldWorkspace
+	FieldSkills
+	FieldSchedule
+	FieldTask
+	FieldCount
 )
 
 // profileFieldLabels are the labels of the fields, by index.
-var profileFieldLabels = [pfCount]string{
+var profileFieldLabels = [FieldCount]string{
 	"Name", "Definition", "Model", "Context window", "Temperature", "Tool budget",
 	"Workspace", "Skills", "Schedule", "Task",
 }
@@ -57,12 +57,12 @@ type profileForm struct {
 	task       string
 }
 
-// parseProfileForm checks f and returns the ProfileInput to save, or a
+// parseProfileForm checks f and returns the Input to save, or a
 // fieldError naming the first field to fix. Every sentence says what to
 // type; the catalog checks (does the definition exist, is the folder
 // there) are the Backend's.
-func parseProfileForm(f profileForm) (ProfileInput, error) {
-	in := ProfileInput{
+func parseProfileForm(f profileForm) (Input, error) {
+	in := Input{
 		Create:     f.create,
 		Name:       strings.TrimSpace(f.name),
 		Definition: f.definition,
@@ -76,16 +76,16 @@ func parseProfileForm(f profileForm) (ProfileInput, error) {
 		}
 	}
 	if !workflow.ValidName(in.Name) {
-		return in, fieldError{pfName, fmt.Sprintf("The name must be lower-case letters, digits and hyphens, "+
+		return in, fieldError{FieldName, fmt.Sprintf("The name must be lower-case letters, digits and hyphens, "+
 			"at most %d characters, such as daily-report.", workflow.MaxNameLen)}
 	}
 	if in.Definition == "" {
-		return in, fieldError{pfDefinition, "Choose a definition with ← and →; when there is none, add one first."}
+		return in, fieldError{FieldDefinition, "Choose a definition with ← and →; when there is none, add one first."}
 	}
 	if s := strings.TrimSpace(f.window); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n <= 0 {
-			return in, fieldError{pfWindow, "The context window must be a whole number of tokens, such as 8192, " +
+			return in, fieldError{FieldWindow, "The context window must be a whole number of tokens, such as 8192, " +
 				"or empty for the model's own."}
 		}
 		in.ContextWindow = n
@@ -93,7 +93,7 @@ func parseProfileForm(f profileForm) (ProfileInput, error) {
 	if s := strings.TrimSpace(f.temp); s != "" {
 		t, err := strconv.ParseFloat(s, 64)
 		if err != nil || t < 0 || t > 2 {
-			return in, fieldError{pfTemperature, "The temperature must be a number from 0 to 2, such as 0.7, " +
+			return in, fieldError{FieldTemperature, "The temperature must be a number from 0 to 2, such as 0.7, " +
 				"or empty for the model's default."}
 		}
 		in.Temperature = &t
@@ -101,7 +101,7 @@ func parseProfileForm(f profileForm) (ProfileInput, error) {
 	if s := strings.TrimSpace(f.budget); s != "" {
 		b, ok := parseShare(s)
 		if !ok {
-			return in, fieldError{pfBudget, "The tool budget must be a share of the context window from 1% to " +
+			return in, fieldError{FieldBudget, "The tool budget must be a share of the context window from 1% to " +
 				"100%, such as 25%, or empty for the default."}
 		}
 		in.ToolBudget = b
@@ -128,7 +128,7 @@ func parseShare(s string) (float64, bool) {
 }
 
 // errSchedule is the one sentence for a schedule that does not read.
-var errSchedule = fieldError{pfSchedule, `A schedule is "every" and a duration of at least a minute ` +
+var errSchedule = fieldError{FieldSchedule, `A schedule is "every" and a duration of at least a minute ` +
 	`(every 30m), or "cron" and five fields (cron 0 9 * * 1-5); empty for none.`}
 
 // parseSchedule reads "every 1h" or "cron m h dom mon dow" and the task;
@@ -137,7 +137,7 @@ func parseSchedule(spec, task string) (*ScheduleInput, error) {
 	spec, task = strings.TrimSpace(spec), strings.TrimSpace(task)
 	if spec == "" {
 		if task != "" {
-			return nil, fieldError{pfTask, "A task runs only on a schedule: set one, or clear the task."}
+			return nil, fieldError{FieldTask, "A task runs only on a schedule: set one, or clear the task."}
 		}
 		return nil, nil
 	}
@@ -160,14 +160,14 @@ func parseSchedule(spec, task string) (*ScheduleInput, error) {
 		return nil, errSchedule
 	}
 	if task == "" {
-		return nil, fieldError{pfTask, "A schedule needs a task: what each of its runs is asked to do."}
+		return nil, fieldError{FieldTask, "A schedule needs a task: what each of its runs is asked to do."}
 	}
 	s.Task = task
 	return &s, nil
 }
 
-// scheduleText is the editor's text for a stored schedule.
-func scheduleText(s *ScheduleInput) (spec, task string) {
+// ScheduleText is the editor's text for a stored schedule.
+func ScheduleText(s *ScheduleInput) (spec, task string) {
 	switch {
 	case s == nil:
 		return "", ""

@@ -1,40 +1,38 @@
-package tui
+package profiles
 
 import (
 	"context"
 	"time"
 
-	"vouch/agent"
-	"vouch/tool"
 	"vouch/tui/settings"
 )
 
-// The optional capabilities behind Agent Workflows (SPEC H, L2). The
-// [Backend] MAY implement any of them; the interface discovers each by type
-// assertion, as it does [PolicyEditor], and a pane whose capability is
-// missing says so instead of failing. Like Backend, every method may block
-// on I/O and is called only from inside a tea.Cmd with a bounded context,
-// from a goroutine of its own: implementations must be safe for concurrent
-// use. Every string in the views is already neutralised (safetext); the
-// panes neutralise again anyway, because a profile, a tool or a run carries
-// text that came from MCP servers, skill packages and models.
+// The backend of Agent Profiles (SPEC H2, L2). The root's Backend MAY
+// implement it; the root discovers it by type assertion, and the page says
+// Agent Profiles are not available without it. Like every backend of the
+// interface, every method may block on I/O and is called only from inside
+// a tea.Cmd with a bounded context, from a goroutine of its own:
+// implementations must be safe for concurrent use. Every string in the
+// views is already neutralised (safetext); the panes neutralise again
+// anyway, because a profile, a tool or a run carries text that came from
+// MCP servers, skill packages and models.
 
-// Profiles edits Agent Profiles (SPEC H2): Settings › Tools & Workflows ›
+// Backend edits Agent Profiles (SPEC H2): Settings › Tools & Workflows ›
 // Profiles, the profile editor and the per-profile tool selection pane.
 // Every change that SaveProfile or SetProfileTool makes is a new revision
 // of the profile; runs already started keep the revision they froze (SPEC
 // H4).
-type Profiles interface {
+type Backend interface {
 	// ListProfiles returns every profile, by name.
-	ListProfiles(ctx context.Context) ([]ProfileSummary, error)
+	ListProfiles(ctx context.Context) ([]Summary, error)
 	// Profile returns the latest revision of one profile.
-	Profile(ctx context.Context, name string) (ProfileView, error)
+	Profile(ctx context.Context, name string) (Profile, error)
 	// SaveProfile validates in and stores it as a new revision; a new
 	// profile (in.Create) must not exist yet. A refusal is returned as an
 	// error of one sentence that says what to change, and nothing is stored.
 	// It never changes the tool allowlist: a new profile starts with no
 	// tools selected, and SetProfileTool changes the selection.
-	SaveProfile(ctx context.Context, in ProfileInput) (ProfileView, error)
+	SaveProfile(ctx context.Context, in Input) (Profile, error)
 	// RemoveProfile deletes a profile with its schedule. Its past runs stay
 	// in the run history.
 	RemoveProfile(ctx context.Context, name string) error
@@ -55,19 +53,19 @@ type Profiles interface {
 	SkillsForProfile(ctx context.Context, name string) ([]SkillChoice, error)
 }
 
-// ProfileRunner is an optional capability of a Profiles backend: start a
+// Runner is an optional capability of a Profiles backend: start a
 // profile run now, in the background (the Profiles page's "run now"). The
 // run goes on as a scheduled run does — calls that need approval wait in
 // the Inbox, the run history keeps it — and RunProfile returns its ID at
 // once. A refusal (Agent Workflows off, the profile already running, an
 // empty task, the model server down) is an error of one sentence, and
 // nothing started.
-type ProfileRunner interface {
+type Runner interface {
 	RunProfile(ctx context.Context, name, task string) (runID string, err error)
 }
 
-// ProfileSummary is one row of the profile list.
-type ProfileSummary struct {
+// Summary is one row of the profile list.
+type Summary struct {
 	Name       string
 	Definition string
 	// Kind is the definition's kind: "role", "flow" or "subagents".
@@ -80,8 +78,8 @@ type ProfileSummary struct {
 	Updated  time.Time
 }
 
-// ProfileView is the latest revision of one profile.
-type ProfileView struct {
+// Profile is the latest revision of one profile.
+type Profile struct {
 	Name       string
 	Definition string
 	Kind       string
@@ -110,9 +108,9 @@ type ProfileView struct {
 	Updated  time.Time
 }
 
-// ProfileInput is what the profile editor submits: every field of a profile
+// Input is what the profile editor submits: every field of a profile
 // but its tool allowlist.
-type ProfileInput struct {
+type Input struct {
 	// Create marks a new profile; saving fails if the name is taken.
 	Create        bool
 	Name          string
@@ -167,45 +165,6 @@ type SkillChoice struct {
 	// state when not approved) for a skill an MCP server serves (SPEC I1).
 	Origin string
 	// Policy marks an enabled local skill the profile treats as policy
-	// (SPEC I6); the profile editor sets it from ProfileView.PolicySkills.
+	// (SPEC I6); the profile editor sets it from Profile.PolicySkills.
 	Policy bool
-}
-
-// Inbox holds the tool calls of background runs — profile runs started by a
-// schedule or in the background — that wait for the person (SPEC H6, D4).
-// Each is answered in the same approval pane as a chat call. The status
-// line shows how many wait.
-type Inbox interface {
-	// PendingApprovals lists the waiting calls, oldest first.
-	PendingApprovals(ctx context.Context) ([]InboxItem, error)
-	// AnswerApproval answers the call with correlationID of the run with
-	// runID. It fails with one sentence when the run no longer waits for it
-	// (it timed out or ended); the decision then reaches nobody.
-	AnswerApproval(ctx context.Context, runID, correlationID string, d agent.Decision) error
-	// InboxChanges delivers the number of waiting calls each time it
-	// changes. Only the latest count matters: the implementation keeps at
-	// most one unread value (replacing an older one) and never blocks on
-	// it. Every call returns the same channel (nil: counts are not
-	// delivered); it is closed when vouch stops delivering.
-	InboxChanges() <-chan int
-}
-
-// InboxItem is one call of a background run waiting for the person, with
-// everything the approval pane shows.
-type InboxItem struct {
-	RunID string
-	// Profile is the run's profile; Kind is "scheduled" or "profile".
-	Profile string
-	Kind    string
-	Task    string
-	// Requested is when the call began to wait; Deadline when the run stops
-	// waiting for it (zero: no deadline).
-	Requested time.Time
-	Deadline  time.Time
-	Call      agent.ToolCall
-	Tool      tool.Def
-	// Reason, Effect and Preview are as in agent.ApprovalRequested.
-	Reason  string
-	Effect  string
-	Preview string
 }

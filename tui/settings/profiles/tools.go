@@ -1,4 +1,4 @@
-package tui
+package profiles
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ import (
 	"vouch/tui/settings/tools"
 )
 
-// profileTools is the per-profile tool selection pane (SPEC H2, L2): the
+// ToolsPane is the per-profile tool selection pane (SPEC H2, L2): the
 // Tools page of Settings over a profile's allowlist instead of the
 // conversation's selection — tools grouped by server with their status and
 // token cost, a switch per tool, filter as you type. A tool that is not
@@ -20,15 +20,15 @@ import (
 // three and the model sees that one only. Each switch is a new revision of
 // the profile, made by Profiles.SetProfileTool; the pane moves a switch
 // only once that has answered.
-type profileTools struct {
-	common Common
+type ToolsPane struct {
+	common kit.Common
 	name   string
 	src    tools.Source
 	page   tools.Page
 }
 
 // profileToolSource is the allowlist of the profile name through p.
-func profileToolSource(p Profiles, name string) tools.Source {
+func profileToolSource(p Backend, name string) tools.Source {
 	src := tools.Source{
 		Scope:   profileScope(name),
 		Missing: "Agent Profiles are not available here.",
@@ -42,15 +42,15 @@ func profileToolSource(p Profiles, name string) tools.Source {
 	return src
 }
 
-// newProfileTools returns the pane for the profile name; Init loads it.
-func newProfileTools(c Common, p Profiles, name string) profileTools {
+// NewTools returns the pane for the profile name; Init loads it.
+func NewTools(c kit.Common, keys KeyMap, p Backend, name string) ToolsPane {
 	src := profileToolSource(p, name)
-	page := tools.NewShown(c.Common, c.Keys.Tools, src) // Init starts load 1
-	return profileTools{common: c, name: name, src: src, page: page}
+	page := tools.NewShown(c, keys.Tools, src) // Init starts load 1
+	return ToolsPane{common: c, name: name, src: src, page: page}
 }
 
 // Init implements Modal: it loads the tools (load number 1).
-func (t profileTools) Init() tea.Cmd {
+func (t ToolsPane) Init() tea.Cmd {
 	if t.src.Load == nil {
 		return nil
 	}
@@ -58,20 +58,20 @@ func (t profileTools) Init() tea.Cmd {
 }
 
 // KeyGrace implements Modal: it opens on the person's own key.
-func (t profileTools) KeyGrace() time.Duration { return 0 }
+func (t ToolsPane) KeyGrace() time.Duration { return 0 }
 
 // ShortHelp implements help.KeyMap.
-func (t profileTools) ShortHelp() []key.Binding { return t.page.ShortHelp() }
+func (t ToolsPane) ShortHelp() []key.Binding { return t.page.ShortHelp() }
 
 // FullHelp implements help.KeyMap.
-func (t profileTools) FullHelp() [][]key.Binding { return t.page.FullHelp() }
+func (t ToolsPane) FullHelp() [][]key.Binding { return t.page.FullHelp() }
 
 // boxWidth is the width of the pane's box.
-func (t profileTools) boxWidth() int { return min(t.common.Width-4, 100) }
+func (t ToolsPane) boxWidth() int { return min(t.common.Width-4, 100) }
 
 // SetSize implements Modal.
-func (t profileTools) SetSize(width, height int) kit.Modal {
-	t.common = t.common.sized(width, height)
+func (t ToolsPane) SetSize(width, height int) kit.Modal {
+	t.common = t.common.Sized(width, height)
 	st := t.common.Styles.Modal
 	inner := kit.InnerWidth(st, t.boxWidth())
 	t.page = t.page.SetSize(inner, max(height-st.Frame.GetVerticalFrameSize()-2, 3)).(tools.Page)
@@ -79,14 +79,14 @@ func (t profileTools) SetSize(width, height int) kit.Modal {
 }
 
 // Update implements Modal.
-func (t profileTools) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
+func (t ToolsPane) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	page, action, cmd := t.page.Update(msg)
 	t.page = page.(tools.Page)
 	return t, action, cmd
 }
 
 // View implements Modal.
-func (t profileTools) View() string {
+func (t ToolsPane) View() string {
 	st := t.common.Styles.Modal
 	inner := kit.InnerWidth(st, t.boxWidth())
 	lines := []string{
@@ -96,3 +96,6 @@ func (t profileTools) View() string {
 	lines = append(lines, strings.Split(t.page.View(), "\n")...)
 	return kit.ModalBox(st, inner, t.common.Height-st.Frame.GetVerticalFrameSize(), lines)
 }
+
+// Page returns the tool selection list the pane shows.
+func (t ToolsPane) Page() tools.Page { return t.page }

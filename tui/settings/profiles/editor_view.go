@@ -1,4 +1,4 @@
-package tui
+package profiles
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ const skillRows = 3
 // View implements Modal. The field under the cursor has a marked label, so
 // the form reads without colour; the field an error is about is marked
 // "✗".
-func (e profileEditor) View() string {
+func (e Editor) View() string {
 	st := e.common.Styles.Modal
 	inner := kit.InnerWidth(st, e.boxWidth())
 	title := "New profile"
@@ -30,7 +30,7 @@ func (e profileEditor) View() string {
 		lines = append(lines, "", st.Detail.Render("Agent Profiles are not available here."))
 		return kit.ModalBox(st, inner, 0, lines)
 	}
-	for i := range pfCount {
+	for i := range FieldCount {
 		lines = append(lines, e.fieldLines(i, inner)...)
 	}
 	lines = append(lines, "")
@@ -49,7 +49,7 @@ func (e profileEditor) View() string {
 }
 
 // label renders field i's label column.
-func (e profileEditor) label(i int) string {
+func (e Editor) label(i int) string {
 	st := e.common.Styles.Modal
 	mark := "  "
 	if i == e.errField {
@@ -62,24 +62,24 @@ func (e profileEditor) label(i int) string {
 }
 
 // fieldLines renders field i: one line, or the skills list.
-func (e profileEditor) fieldLines(i, inner int) []string {
+func (e Editor) fieldLines(i, inner int) []string {
 	st := e.common.Styles.Modal
 	w := inner - labelWidth - 1
 	switch i {
-	case pfName:
+	case FieldName:
 		if e.name != "" {
 			return []string{e.label(i) + " " + st.Item.Render(safetext.Line(e.name, w))}
 		}
-	case pfDefinition:
+	case FieldDefinition:
 		return []string{e.label(i) + " " + e.defText(w)}
-	case pfSkills:
+	case FieldSkills:
 		return e.skillLines(w)
 	}
 	return []string{e.label(i) + " " + e.inputs[i].View()}
 }
 
 // defText is the chosen definition between arrows.
-func (e profileEditor) defText(w int) string {
+func (e Editor) defText(w int) string {
 	st := e.common.Styles.Modal
 	if !e.loaded {
 		return ""
@@ -99,7 +99,7 @@ func (e profileEditor) defText(w int) string {
 		about += ", edited"
 	}
 	text := "‹ " + safetext.Line(d.Name, w/2) + " ›"
-	if e.focus == pfDefinition {
+	if e.focus == FieldDefinition {
 		text = st.Selected.Render(text)
 	} else {
 		text = st.Item.Render(text)
@@ -114,14 +114,14 @@ func (e profileEditor) defText(w int) string {
 // skillLines renders the skills list: up to skillRows rows around the
 // cursor, each with its switch, its place in the prompt order when on,
 // name, version and description.
-func (e profileEditor) skillLines(w int) []string {
+func (e Editor) skillLines(w int) []string {
 	st := e.common.Styles.Modal
 	if len(e.skills) == 0 {
 		text := ""
 		if e.loaded {
 			text = "none installed"
 		}
-		return []string{e.label(pfSkills) + " " + st.Detail.Render(text)}
+		return []string{e.label(FieldSkills) + " " + st.Detail.Render(text)}
 	}
 	first := max(0, min(e.skill-skillRows/2, len(e.skills)-skillRows))
 	last := min(first+skillRows, len(e.skills))
@@ -136,7 +136,7 @@ func (e profileEditor) skillLines(w int) []string {
 		s := e.skills[n]
 		lead := kit.Pad("", labelWidth)
 		if n == first {
-			lead = e.label(pfSkills)
+			lead = e.label(FieldSkills)
 		}
 		box, place := "[ ] ", "   "
 		if s.Enabled {
@@ -144,7 +144,7 @@ func (e profileEditor) skillLines(w int) []string {
 			box, place = "[x] ", fmt.Sprintf("%d. ", order)
 		}
 		name := safetext.Line(s.Name, w/3)
-		if n == e.skill && e.focus == pfSkills {
+		if n == e.skill && e.focus == FieldSkills {
 			name = st.Selected.Render(name)
 		} else {
 			name = st.Item.Render(name)

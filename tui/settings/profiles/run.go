@@ -1,4 +1,4 @@
-package tui
+package profiles
 
 import (
 	"context"
@@ -15,33 +15,36 @@ import (
 	"vouch/tui/kit"
 )
 
-// profileRun is the "run now" prompt of the Profiles page (SPEC H6, H7):
+// RunPrompt is the "run now" prompt of the Profiles page (SPEC H6, H7):
 // it asks for the task and starts a profile run in the background through
-// ProfileRunner. The run goes on as a scheduled run does — calls that need
+// Runner. The run goes on as a scheduled run does — calls that need
 // approval wait in the approvals inbox, the run history keeps it — so the
 // prompt closes as soon as the run has started, and the page below says
 // which run it is. A refusal stays in the prompt with the task as typed.
-type profileRun struct {
-	common  Common
-	keys    ProfileRunKeyMap
-	runner  ProfileRunner
-	profile string
-	task    textinput.Model
+type RunPrompt struct {
+	common kit.Common
+	keys   RunKeyMap
+	// inbox and runs are the chat's keys, named in the sentence that says
+	// where the run's approvals and history are.
+	inbox, runs key.Binding
+	runner      Runner
+	profile     string
+	task        textinput.Model
 
 	starting bool
 	err      string
 }
 
-// profileRunMsg is what RunProfile answered.
-type profileRunMsg struct {
+// RunMsg is what RunProfile answered.
+type RunMsg struct {
 	profile, runID string
 	err            error
 }
 
-func newProfileRun(c Common, r ProfileRunner, profile string) profileRun {
+func newRunPrompt(c kit.Common, keys KeyMap, r Runner, profile string) RunPrompt {
 	in := kit.FieldInput(c.Styles.Modal, "", "e.g. summarise what changed since yesterday", 4096)
 	in.Focus()
-	p := profileRun{common: c, keys: c.Keys.Workflow.RunNow, runner: r, profile: profile, task: in}
+	p := RunPrompt{common: c, keys: keys.RunNow, inbox: keys.Inbox, runs: keys.Runs, runner: r, profile: profile, task: in}
 	p.syncKeys()
 	return p
 }
@@ -50,12 +53,12 @@ func newProfileRun(c Common, r ProfileRunner, profile string) profileRun {
 //
 // A panic in the runner fails the start in a sentence instead of ending
 // the program (Bubble Tea would catch it, restore the terminal and quit).
-func runProfile(r ProfileRunner, profile, task string) tea.Cmd {
+func runProfile(r Runner, profile, task string) tea.Cmd {
 	return func() (msg tea.Msg) {
 		defer panics.Recover("the run", "starting the profile run", func(e *panics.InternalError) {
 			// Nothing here can keep the stack, so the sentence does not
 			// point at the run's events.
-			msg = profileRunMsg{profile: profile, err: fmt.Errorf("the run did not start: an internal error in vouch stopped it; "+
+			msg = RunMsg{profile: profile, err: fmt.Errorf("the run did not start: an internal error in vouch stopped it; "+
 				"try again, and please report it (%w)", panics.ErrInternal)}
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
@@ -64,43 +67,43 @@ func runProfile(r ProfileRunner, profile, task string) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("the run did not start: %w", err)
 		}
-		return profileRunMsg{profile: profile, runID: id, err: err}
+		return RunMsg{profile: profile, runID: id, err: err}
 	}
 }
 
 // Init implements Modal.
-func (p profileRun) Init() tea.Cmd { return textinput.Blink }
+func (p RunPrompt) Init() tea.Cmd { return textinput.Blink }
 
 // KeyGrace implements Modal: it opens on the person's own key.
-func (p profileRun) KeyGrace() time.Duration { return 0 }
+func (p RunPrompt) KeyGrace() time.Duration { return 0 }
 
 // ShortHelp implements help.KeyMap.
-func (p profileRun) ShortHelp() []key.Binding { return []key.Binding{p.keys.Start, p.keys.Cancel} }
+func (p RunPrompt) ShortHelp() []key.Binding { return []key.Binding{p.keys.Start, p.keys.Cancel} }
 
 // FullHelp implements help.KeyMap.
-func (p profileRun) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+func (p RunPrompt) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
 
-func (p profileRun) boxWidth() int { return min(p.common.Width-4, 80) }
+func (p RunPrompt) boxWidth() int { return min(p.common.Width-4, 80) }
 
-func (p profileRun) inner() int { return kit.InnerWidth(p.common.Styles.Modal, p.boxWidth()) }
+func (p RunPrompt) inner() int { return kit.InnerWidth(p.common.Styles.Modal, p.boxWidth()) }
 
 // SetSize implements Modal.
-func (p profileRun) SetSize(width, height int) kit.Modal {
-	p.common = p.common.sized(width, height)
+func (p RunPrompt) SetSize(width, height int) kit.Modal {
+	p.common = p.common.Sized(width, height)
 	p.task.Width = max(p.inner()-7, 10)
 	return p
 }
 
 // Update implements Modal.
-func (p profileRun) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
+func (p RunPrompt) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
 	p.syncKeys()
 	return p, action, cmd
 }
 
-func (p profileRun) handle(msg tea.Msg) (profileRun, kit.Action, tea.Cmd) {
+func (p RunPrompt) handle(msg tea.Msg) (RunPrompt, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case profileRunMsg:
+	case RunMsg:
 		if !p.starting || msg.profile != p.profile {
 			return p, nil, nil
 		}
@@ -136,12 +139,12 @@ func (p profileRun) handle(msg tea.Msg) (profileRun, kit.Action, tea.Cmd) {
 	return p, nil, cmd
 }
 
-func (p *profileRun) syncKeys() {
+func (p *RunPrompt) syncKeys() {
 	p.keys.Start.SetEnabled(!p.starting)
 }
 
 // View implements Modal.
-func (p profileRun) View() string {
+func (p RunPrompt) View() string {
 	st := p.common.Styles.Modal
 	w := p.inner()
 	lines := []string{st.Title.Render("Run profile " + safetext.Line(p.profile, max(w-12, 8)) + " now"), ""}
@@ -150,7 +153,7 @@ func (p profileRun) View() string {
 		label = st.Label
 	}
 	lines = append(lines, label.Render("Task ")+" "+p.task.View(), "")
-	inbox, runs := p.common.Keys.Chat.Inbox.Help().Key, p.common.Keys.Chat.Runs.Help().Key
+	inbox, runs := p.inbox.Help().Key, p.runs.Help().Key
 	switch {
 	case p.err != "":
 		lines = append(lines, kit.WrapLines(st.Error, "✗ "+p.err, w, 3)...)
