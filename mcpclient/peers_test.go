@@ -98,3 +98,46 @@ func TestInputRequiredIsToolError(t *testing.T) {
 		t.Errorf("legacy Call() error = %v, want vouch's refusal", err)
 	}
 }
+
+// TestStructuredOnceNoBinary covers SPEC E3: a blob's base64 repeated in
+// structured content never reaches the model, and structured content that
+// a text part already carries (however formatted) is not repeated.
+func TestStructuredOnceNoBinary(t *testing.T) {
+	_, m, cfg := peerTools(t, mcptest.Options{})
+	res, err := m.Call(context.Background(), cfg.ID, "blob_structured", nil, CallOptions{})
+	if err != nil {
+		t.Fatalf("Call() error = %v", err)
+	}
+	if strings.Contains(res.Text, "AAEB") || strings.Contains(res.Text, "iVBOR") || len(res.Text) > 600 {
+		t.Errorf("base64 reached the model (%d bytes): %q", len(res.Text), res.Text)
+	}
+	if !strings.Contains(res.Text, `"name":"a.bin"`) || !strings.Contains(res.Text, `"blob":"[unsupported content: base64 data, 2400 bytes]"`) {
+		t.Errorf("structured content = %q, want its name kept and its blob reported", res.Text)
+	}
+	res, err = m.Call(context.Background(), cfg.ID, "dup_structured", nil, CallOptions{})
+	if err != nil {
+		t.Fatalf("Call() error = %v", err)
+	}
+	if res.Text != `{"city": "Oslo", "temperature": 4}` {
+		t.Errorf("result = %q, want the text once, without a structured copy", res.Text)
+	}
+}
+
+// TestStructuredText covers the E3 scrubber on its own.
+func TestStructuredText(t *testing.T) {
+	digest := strings.Repeat("ab12", 16)
+	long := strings.Repeat("QUJD", 80)
+	for _, tt := range []struct{ in, want string }{
+		{`{"a": 1, "b": [true, null]}`, `{"a":1,"b":[true,null]}`},
+		{`{"sha": "` + digest + `"}`, `{"sha":"` + digest + `"}`},
+		{`{"data": "QUJDREVGR0hJSktMTU5PUA=="}`, `{"data":"[unsupported content: base64 data, 16 bytes]"}`},
+		{`{"x": "` + long + `"}`, `{"x":"[unsupported content: base64 data, 240 bytes]"}`},
+		{`{"u": "data:image/png;base64,iVBORw0KGgo="}`, `{"u":"[unsupported content: base64 data, 8 bytes]"}`},
+		{`{"text": "hello world, this is text"}`, `{"text":"hello world, this is text"}`},
+		{`{"data": "short"}`, `{"data":"short"}`},
+	} {
+		if got, _ := structuredText([]byte(tt.in), 1000); got != tt.want {
+			t.Errorf("structuredText(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package mcpclient
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -114,8 +113,10 @@ func convertResult(raw []byte, max int) (Result, error) {
 		}
 	}
 	if len(structured) > 0 && !bytes.Equal(structured, []byte("null")) {
-		js, cut := structuredText(structured, t.room())
-		if !containsString(texts, js) {
+		// SPEC E3: one copy — a text part that already carries the same
+		// JSON is not repeated — and no binary byte.
+		if !sameJSONAsText(texts, structured) {
+			js, cut := structuredText(structured, t.room())
 			t.add("structured content: "+js, cut)
 		}
 	}
@@ -260,21 +261,4 @@ func base64Len(lit []byte) int {
 		n--
 	}
 	return n * 3 / 4
-}
-
-// structuredText serializes structured content as compact JSON text of at
-// most max bytes, and reports whether it was cut.
-func structuredText(val []byte, max int) (string, bool) {
-	if max <= 0 {
-		return "", true
-	}
-	if len(val) > max {
-		s, _ := capText(string(val[:max]), max)
-		return neutralize(s), true
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, val); err != nil {
-		return neutralize(string(val)), false
-	}
-	return neutralize(buf.String()), false
 }
