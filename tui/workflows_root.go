@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"vouch/safetext"
 	"vouch/tui/approval"
@@ -142,11 +141,4 @@ func (m Model) inboxBadge() string {
 		noun = "approval"
 	}
 	return fmt.Sprintf("%d %s waiting (%s)", n, noun, m.keys.Inbox.Help().Key)
-}
-
-// cut fits s, made of parts already neutralised and styled, in width
-// cells, ending with "…" when it is cut. Unlike safetext.Line it keeps the
-// spaces that align columns.
-func cut(s string, width int) string {
-	return ansi.Truncate(s, max(width, 1), "…")
 }
