@@ -39,8 +39,13 @@
 //   - tui/approval: the approval pane (arguments, preview, what changed),
 //     its queue types, the approvals inbox and an app's consent, with the
 //     approval.ToolDescriber and approval.Inbox backends it needs.
-//   - tui/settings and the packages below it: the Settings frame and its
-//     pages.
+//   - tui/settings and the packages below it: the Settings frame
+//     (settings.Model, the settings.Page interface, the server and tool
+//     views its pages share) and one package per page — servers,
+//     serverskills (a server's skills), tools (the tool selection list,
+//     also embedded by profiles), skills, workflows, profiles — and runs
+//     (the run history). Each declares the narrow backend it needs; the
+//     root composes them (settings_pages.go).
 //
 // Each room gets kit.Common and its own key bindings from whoever builds
 // it; the root's [Common] is kit.Common plus every binding.
@@ -157,21 +162,23 @@
 //
 // # Settings
 //
-// ctrl+x opens Settings (settings.go), a modal of pages under a section
-// title: Tools & Workflows has MCP Servers (servers_list.go), Tools
-// (servers_tools.go) and Policy (policy_page.go); skills, profiles and the
-// workflows switch are meant to join as further pages. Tab and shift+tab switch pages; keys go to the
-// page shown, every other message to all pages. Everything goes through
-// [Options.Servers] inside Cmds (servers_cmds.go); a nil Servers makes the
-// pages say that MCP servers are not available here.
+// ctrl+x opens Settings (tui/settings), a modal of pages under a section
+// title: Tools & Workflows has MCP Servers (tui/settings/servers), Tools
+// (tui/settings/tools), Policy (policy_page.go), Skills
+// (tui/settings/skills) and, when the Backend has them, Workflows and
+// Profiles; the root builds them (settings_pages.go). Tab and shift+tab
+// switch pages; keys go to the page shown, every other message to all
+// pages. The servers and tools pages go through [Options.Servers] inside
+// Cmds; a nil Servers makes the pages say that MCP servers are not
+// available here.
 //
-// When the Servers backend also implements [ServerSkills], s on an active
-// server opens its skills (server_skills.go), listed only then, and enter
-// a skill's approval preview (server_skills_preview.go) whose keys follow
-// the skill's state (SPEC I1, I3-I6).
+// When the Servers backend also implements serverskills.Backend, s on an
+// active server opens its skills (tui/settings/serverskills), listed only
+// then, and enter a skill's approval preview whose keys follow the
+// skill's state (SPEC I1, I3-I6).
 //
-// The server editor (servers_editor.go), the test report
-// (servers_report.go) and the remove confirmation (kit.Confirm) are modals
+// The server editor, the test report and the remove confirmation
+// (kit.Confirm) are modals
 // above Settings. The secret field is masked and write-only: editing shows
 // only whether a secret is stored. Saving and testing never activate
 // (SPEC B2): activation is its own key in a report of a test that
@@ -183,25 +190,25 @@
 //
 // # Agent Workflows
 //
-// A Backend may implement [Workflows], [Profiles], [RunHistory] and
-// approval.Inbox; the root discovers each by type
+// A Backend may implement workflows.Backend, profiles.Backend,
+// runs.History and approval.Inbox; the root discovers each by type
 // assertion, and a pane whose capability is missing says so. Settings ›
-// Tools & Workflows gains Workflows (the per-device switch, which moves
-// only once the Backend answered, and every schedule with the sentence
-// that schedules are not a server) and Profiles (profile_list.go). n and
-// enter open the profile editor (profile_editor*.go): a definition picker,
-// model defaults, workspace, skills enabled in prompt order (space, K, J)
-// and a schedule; the form is checked first (profile_input.go), each
-// refusal one sentence on the field to fix, and SaveProfile stores a new
-// revision. t opens the per-profile tool selection pane
-// (profile_tools.go): the Tools page over another toolSource, so the
-// profile's allowlist is edited with the same grouping, filter, status and
-// token cost; a tool not selected is not available to the profile's runs.
-// When the Backend is also a [ProfileRunner], g asks for a task and starts
-// the profile now in the background (profile_run.go); its approvals wait
-// in the inbox like a scheduled run's.
+// Tools & Workflows gains Workflows (tui/settings/workflows: the
+// per-device switch, which moves only once the Backend answered, and
+// every schedule with the sentence that schedules are not a server) and
+// Profiles (tui/settings/profiles). n and enter open the profile editor:
+// a definition picker, model defaults, workspace, skills enabled in
+// prompt order (space, K, J) and a schedule; the form is checked first,
+// each refusal one sentence on the field to fix, and SaveProfile stores a
+// new revision. t opens the per-profile tool selection pane: the Tools
+// page's list over another tools.Source, so the profile's allowlist is
+// edited with the same grouping, filter, status and token cost; a tool
+// not selected is not available to the profile's runs. When the Backend
+// is also a profiles.Runner, g asks for a task and starts the profile now
+// in the background; its approvals wait in the inbox like a scheduled
+// run's.
 //
-// ctrl+r opens the run history (runs*.go): runs a page at a time, and one
+// ctrl+r opens the run history (tui/settings/runs): runs a page at a time, and one
 // run with the specification it froze, its calls with correlation IDs,
 // approvals, events and outcome. ctrl+e opens the approvals inbox
 // (tui/approval's inbox.go): calls of background runs waiting for the person. Enter shows
