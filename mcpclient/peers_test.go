@@ -3,6 +3,7 @@ package mcpclient
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -139,5 +140,29 @@ func TestStructuredText(t *testing.T) {
 		if got, _ := structuredText([]byte(tt.in), 1000); got != tt.want {
 			t.Errorf("structuredText(%s) = %s, want %s", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestTaskRequiredNotOffered covers SPEC B9: a tool that can only be
+// called as a task is not offered, not executable and not counted; the
+// catalog says why.
+func TestTaskRequiredNotOffered(t *testing.T) {
+	_, m, cfg := peerTools(t, mcptest.Options{})
+	for _, tl := range m.Executable() {
+		if tl.Name == "task_required" {
+			t.Fatalf("task_required is executable")
+		}
+	}
+	st, ok := m.Server(cfg.ID)
+	cat := st.Catalog
+	if !ok || slices.Contains(toolNames(cat), "task_required") {
+		t.Fatalf("catalog tools = %v, want no task_required", toolNames(cat))
+	}
+	found := false
+	for _, r := range cat.Rejected {
+		found = found || r.Name == "task_required" && strings.Contains(r.Reason, "only be called as a task")
+	}
+	if !found {
+		t.Errorf("rejected = %+v, want task_required with its reason", cat.Rejected)
 	}
 }

@@ -146,6 +146,9 @@ type wireTool struct {
 	OutputSchema json.RawMessage `json:"outputSchema"`
 	Annotations  json.RawMessage `json:"annotations"`
 	Meta         json.RawMessage `json:"_meta"`
+	Execution    struct {
+		TaskSupport json.RawMessage `json:"taskSupport"`
+	} `json:"execution"`
 }
 
 // validateTools turns raw tool definitions into valid tools and rejections.
@@ -190,6 +193,13 @@ func validateTools(serverID string, raws []json.RawMessage, lim Limits) ([]ToolI
 		output, reason := boundOutputSchema(w.OutputSchema, lim.MaxSchemaBytes)
 		if reason != "" {
 			reject(name, reason)
+			continue
+		}
+		if jsonString(w.Execution.TaskSupport) == "required" {
+			// SPEC B9: vouch never makes task-augmented calls, so every
+			// call of this tool would fail; it is neither offered nor
+			// counted.
+			reject(name, `the tool can only be called as a task (execution.taskSupport "required"), which vouch does not support`)
 			continue
 		}
 		ui, reason := parseToolUI(w.Meta)
