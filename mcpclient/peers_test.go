@@ -3,6 +3,7 @@ package mcpclient
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -164,5 +165,27 @@ func TestTaskRequiredNotOffered(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("rejected = %+v, want task_required with its reason", cat.Rejected)
+	}
+}
+
+// TestRefusalSentences covers issue 16 items 6 and 7: a 403 with no secret
+// header configured does not blame a header and names the Host check (and
+// localhost works); an SSE-only server gets the older-SSE sentence, not
+// "a web page".
+func TestRefusalSentences(t *testing.T) {
+	hostSrv := newServer(t, mcptest.Options{CheckHost: true})
+	_, err := Test(context.Background(), NewServerConfig("pw", hostSrv.URL, ""), "")
+	if !errors.Is(err, ErrUnauthorized) || strings.Contains(err.Error(), "check the secret header") ||
+		!strings.Contains(err.Error(), "sent no secret header") || !strings.Contains(err.Error(), "localhost") {
+		t.Errorf("Host-checking server: error = %v", err)
+	}
+	local := strings.Replace(hostSrv.URL, "127.0.0.1", "localhost", 1)
+	if _, err := Test(context.Background(), NewServerConfig("pw", local, ""), ""); err != nil {
+		t.Errorf("Host-checking server at localhost: error = %v", err)
+	}
+	sse := newServer(t, mcptest.Options{Mode: mcptest.ModeSSEOnly})
+	_, err = Test(context.Background(), NewServerConfig("old", sse.URL, ""), "")
+	if !errors.Is(err, ErrNotMCP) || !strings.Contains(err.Error(), "older SSE transport, which is not supported") {
+		t.Errorf("SSE-only server: error = %v", err)
 	}
 }

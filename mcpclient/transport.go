@@ -39,6 +39,7 @@ type probeFacts struct {
 	oauth       bool   // ... naming OAuth metadata, or with no secret header configured
 	tooLarge    bool   // a body exceeded the response limit
 	redirect    bool   // a 3xx was refused
+	noHeader    bool   // no secret header is configured
 }
 
 func withProbe(ctx context.Context) (context.Context, *probe) {
@@ -61,6 +62,7 @@ func (p *probe) record(req *http.Request, resp *http.Response, secretHeader stri
 	f.status = resp.StatusCode
 	f.mediaType, _, _ = mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	f.sentSession = req.Header.Get("Mcp-Session-Id") != ""
+	f.noHeader = secretHeader == ""
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		f.redirect = true
 	}
@@ -212,6 +214,10 @@ func classify(err error, p *probe, timeout time.Duration) *Error {
 		return mk(ErrTimeout, fmt.Sprintf("The server did not answer within %s; check that it is running and reachable, then retry.", roundDuration(timeout)))
 	case s.oauth:
 		return mk(ErrOAuthUnsupported, "OAuth is not supported; use a server that accepts a static secret header, or none.")
+	case (errors.As(err, &authErr) || s.status == http.StatusUnauthorized || s.status == http.StatusForbidden) && s.noHeader:
+		// No header to blame: Playwright MCP, for one, refuses a Host
+		// other than localhost.
+		return mk(ErrUnauthorized, fmt.Sprintf("The server refused the request (HTTP %d) and vouch sent no secret header; if it needs one, add it to the server's settings — or it may check the Host header: use http://localhost:<port> instead of 127.0.0.1.", nonzero(s.status, http.StatusUnauthorized)))
 	case errors.As(err, &authErr) || s.status == http.StatusUnauthorized || s.status == http.StatusForbidden:
 		return mk(ErrUnauthorized, fmt.Sprintf("The server refused the credentials (HTTP %d); check the secret header's name and value.", nonzero(s.status, http.StatusUnauthorized)))
 	case s.redirect:
@@ -222,10 +228,12 @@ func classify(err error, p *probe, timeout time.Duration) *Error {
 		return mk(ErrUnreachable, "Could not connect to the server (connection refused); check that it is running and the port is right.")
 	case isDNS(err):
 		return mk(ErrUnreachable, "Could not resolve the server's host name; check the URL.")
-	case s.mediaType == "text/html":
-		return mk(ErrNotMCP, "The endpoint answered with a web page, not MCP; check the URL path (often /mcp).")
+	// Before the web-page case: SSE-only servers answer the POST with an
+	// HTML 404 page.
 	case errors.Is(err, transport.ErrLegacySSEServer):
 		return mk(ErrNotMCP, fmt.Sprintf("The endpoint refused the MCP handshake (HTTP %d); check the URL path, or the server may only offer the older SSE transport, which is not supported.", s.status))
+	case s.mediaType == "text/html":
+		return mk(ErrNotMCP, "The endpoint answered with a web page, not MCP; check the URL path (often /mcp).")
 	case errors.As(err, &rpc):
 		return mk(ErrProtocol, fmt.Sprintf("The server returned an error (JSON-RPC %d: %s).", rpc.Code, cleanText(rpc.Message, 200)))
 	case isDecodeError(err):

@@ -214,16 +214,18 @@ func (svc *MCP) SetActive(ctx context.Context, id string, active bool) error {
 	if err != nil {
 		return err
 	}
-	rec.Active = cfg.Active
-	if err := svc.db.PutMCPServer(rec); err != nil {
-		return err
-	}
 	if active {
+		// A failed activation leaves the server inactive, in the manager
+		// and in the database: nothing half-activated keeps being dialled.
 		if err := svc.mgr.Refresh(ctx, id, mcpclient.Interactive); err != nil {
-			return Wrap(Unavailable, fmt.Errorf("activated %q, but its tools could not be fetched: %w", rec.Name, err))
+			if _, derr := svc.mgr.SetActive(id, false); derr != nil {
+				return errors.Join(Wrap(Unavailable, err), derr)
+			}
+			return Wrap(Unavailable, fmt.Errorf("%q was not activated and stays inactive: %w", rec.Name, err))
 		}
 	}
-	return nil
+	rec.Active = cfg.Active
+	return svc.db.PutMCPServer(rec)
 }
 
 // Remove deletes a server's configuration, catalog, selections and secret.
