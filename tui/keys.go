@@ -4,6 +4,7 @@ import (
 	"vouch/tui/approval"
 	"vouch/tui/kit"
 	"vouch/tui/settings"
+	tuipolicy "vouch/tui/settings/policy"
 	"vouch/tui/settings/servers"
 	"vouch/tui/settings/serverskills"
 	"vouch/tui/settings/skills"
@@ -27,7 +28,7 @@ type KeyMap struct {
 	Confirm  kit.ConfirmKeyMap
 	Approval approval.KeyMap
 	Rule     RuleEditorKeyMap
-	Policy   PolicyKeyMap
+	Policy   tuipolicy.KeyMap
 	Workflow WorkflowKeyMaps
 	Skills   skills.KeyMap
 	// ServerSkills and SkillApproval: a server's skills and the approval
@@ -49,7 +50,7 @@ func DefaultKeyMap() KeyMap {
 		Confirm:  kit.DefaultConfirmKeyMap(),
 		Approval: approval.DefaultKeyMap(),
 		Rule:     DefaultRuleEditorKeyMap(),
-		Policy:   DefaultPolicyKeyMap(),
+		Policy:   tuipolicy.DefaultKeyMap(),
 		Workflow: DefaultWorkflowKeyMaps(),
 		Skills:   skills.DefaultKeyMap(),
 

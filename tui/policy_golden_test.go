@@ -12,6 +12,7 @@ import (
 
 	"vouch/agent"
 	"vouch/tui/settings"
+	tuipolicy "vouch/tui/settings/policy"
 )
 
 // writeDiff is the preview builtin:fs_write gives for writeCall, with a
@@ -154,7 +155,7 @@ func openPolicy(t *testing.T, m Model) Model {
 	t.Helper()
 	m, _ = update(m, keyCtrlX)
 	m, cmd := toPage(t, m, "Policy")
-	m, _ = update(m, awaitMsg[policyMsg](t, cmd))
+	m, _ = update(m, awaitMsg[tuipolicy.LoadedMsg](t, cmd))
 	return m
 }
 

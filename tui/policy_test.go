@@ -12,6 +12,7 @@ import (
 	"vouch/policy"
 	"vouch/tui/kit"
 	"vouch/tui/settings"
+	tuipolicy "vouch/tui/settings/policy"
 )
 
 // TestClassifyNeedsPolicyEditor: without a PolicyEditor, c is disabled,
@@ -398,7 +399,7 @@ func TestPolicyPage(t *testing.T) {
 	pb.mu.Lock()
 	asked := append([]int(nil), pb.asked...)
 	pb.mu.Unlock()
-	if !reflect.DeepEqual(asked, []int{recentDecisions}) || recentDecisions != 20 {
+	if !reflect.DeepEqual(asked, []int{tuipolicy.RecentDecisions}) || tuipolicy.RecentDecisions != 20 {
 		t.Errorf("RecentDecisions asked for %v, want [20]", asked)
 	}
 
@@ -418,7 +419,7 @@ func TestPolicyPage(t *testing.T) {
 	}
 	topModal[settings.Model](t, m)
 	m, cmd = update(m, awaitMsg[ruleSavedMsg](t, cmd)) // handed on to the page
-	m, _ = update(m, awaitMsg[policyMsg](t, cmd))
+	m, _ = update(m, awaitMsg[tuipolicy.LoadedMsg](t, cmd))
 	if view := m.View(); !strings.Contains(view, "Saved the rule for mcp:7c1d2e3f…:export_csv.") {
 		t.Errorf("page does not say the rule was saved:\n%s", view)
 	}
@@ -431,20 +432,20 @@ func TestPolicyPage(t *testing.T) {
 		t.Fatal("delete confirmation starts on Delete")
 	}
 	m, cmd = update(m, keyEnter)
-	m, _ = update(m, awaitMsg[policyMsg](t, cmd)) // the page reloads when it is on top again
+	m, _ = update(m, awaitMsg[tuipolicy.LoadedMsg](t, cmd)) // the page reloads when it is on top again
 	if _, deleted := pb.calls(); len(deleted) != 0 {
 		t.Fatalf("DeleteRule called after Cancel: %v", deleted)
 	}
 	m, _ = update(m, keyRune('x'))
 	m, _ = update(m, keyRight)
 	m, cmd = update(m, keyEnter)
-	m, cmd = update(m, awaitMsg[ruleDeletedMsg](t, cmd))
-	m, _ = update(m, awaitMsg[policyMsg](t, cmd))
+	m, cmd = update(m, awaitMsg[tuipolicy.DeletedMsg](t, cmd))
+	m, _ = update(m, awaitMsg[tuipolicy.LoadedMsg](t, cmd))
 	if _, deleted := pb.calls(); !reflect.DeepEqual(deleted, []string{"builtin:fs_write"}) {
 		t.Errorf("DeleteRule got %q, want the selected rule", deleted)
 	}
 	view = m.View()
-	if p := settingsPageOf[policyPage](t, m); !strings.Contains(view, "Deleted the rule for builtin:fs_write") || len(p.rules.Items) != 2 {
+	if p := settingsPageOf[tuipolicy.Page](t, m); !strings.Contains(view, "Deleted the rule for builtin:fs_write") || len(p.Rules()) != 2 {
 		t.Errorf("page after the delete:\n%s", view)
 	}
 }

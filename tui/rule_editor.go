@@ -34,7 +34,7 @@ import (
 type ruleEditor struct {
 	common Common
 	keys   RuleEditorKeyMap
-	policy PolicyEditor
+	policy ruleSaver
 	grace  time.Duration
 	draft  ruleDraft
 
@@ -75,7 +75,7 @@ const noteLimit = 500
 
 // newRuleEditor returns the editor for d, saving through pe. grace is how
 // long it ignores keys after it appears.
-func newRuleEditor(c Common, pe PolicyEditor, d ruleDraft, grace time.Duration) ruleEditor {
+func newRuleEditor(c Common, pe ruleSaver, d ruleDraft, grace time.Duration) ruleEditor {
 	st := c.Styles.Modal
 	text := func(value, placeholder string, limit int) textinput.Model {
 		return kit.FieldInput(st, value, placeholder, limit)

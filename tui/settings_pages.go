@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"vouch/policy"
 	"vouch/tui/kit"
 	"vouch/tui/settings"
+	tuipolicy "vouch/tui/settings/policy"
 	"vouch/tui/settings/profiles"
 	"vouch/tui/settings/servers"
 	"vouch/tui/settings/serverskills"
@@ -22,7 +24,7 @@ type Servers interface {
 // Servers, backed by s (nil: the pages say servers are not available); the
 // Policy page is backed by pe (nil: it says policy is not available), the
 // Skills page by sc (nil: it says skills are not available).
-func newSettings(c Common, s Servers, pe PolicyEditor, sc skills.Catalog) settings.Model {
+func newSettings(c Common, s Servers, pe tuipolicy.Editor, sc skills.Catalog) settings.Model {
 	k := c.Keys
 	var serverSkills func(settings.ServerView) kit.Modal
 	if ss, ok := s.(serverskills.Backend); ok {
@@ -33,7 +35,8 @@ func newSettings(c Common, s Servers, pe PolicyEditor, sc skills.Catalog) settin
 	return settings.New(c.Common, k.Settings, "Tools & Workflows",
 		servers.New(c.Common, serverKeys, s, serverSkills),
 		tools.New(c.Common, k.Tools, tools.Conversation(s)),
-		newPolicyPage(c, pe), skills.New(c.Common, k.Skills, k.Confirm, sc))
+		tuipolicy.New(c.Common, k.Policy, k.Confirm, pe, editRule(c, pe)),
+		skills.New(c.Common, k.Skills, k.Confirm, sc))
 }
 
 // skillCatalog returns the Backend as a skills.Catalog, or nil when it
@@ -52,4 +55,22 @@ func (m Model) profileKeys() profiles.KeyMap {
 	k := m.common.Keys
 	return profiles.KeyMap{List: k.Workflow.Profiles, RunNow: k.Workflow.RunNow, Editor: k.Workflow.Editor,
 		Tools: k.Tools, Confirm: k.Confirm, Inbox: k.Chat.Inbox, Runs: k.Chat.Runs}
+}
+
+// policyEditor returns the Backend as a tuipolicy.Editor, or nil when it
+// does not implement the interface.
+func (m Model) policyEditor() tuipolicy.Editor {
+	if pe, ok := m.backend.(tuipolicy.Editor); ok {
+		return pe
+	}
+	return nil
+}
+
+// editRule opens the rule editor on a stored rule, saving through pe (nil:
+// no rule can be edited).
+func editRule(c Common, pe tuipolicy.Editor) func(policy.Rule) kit.Modal {
+	if pe == nil {
+		return nil
+	}
+	return func(r policy.Rule) kit.Modal { return newRuleEditor(c, pe, draftFromRule(r), 0) }
 }

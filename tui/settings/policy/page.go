@@ -1,4 +1,4 @@
-package tui
+package policy
 
 import (
 	"strings"
@@ -6,13 +6,13 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"vouch/policy"
+	vpolicy "vouch/policy"
 	"vouch/safetext"
 	"vouch/tui/kit"
 	"vouch/tui/settings"
 )
 
-// policyPage is the Policy page of Settings (SPEC D1, D4, L2; issue 4
+// Page is the Policy page of Settings (SPEC D1, D4, L2; issue 4
 // "Audit"): the reviewed rules — identity, class, effect, constraints and
 // note — and below them the most recent audited decisions: when, what
 // happened, who or what decided, for which tool and correlation ID.
@@ -22,86 +22,103 @@ import (
 // classifying a call in the approval pane; nothing here answers a call.
 // Everything shown passes through safetext: a rule's identity and
 // arguments, and an audit record's fields, may quote what a server or the
-// model wrote. Without a PolicyEditor the page says policy is not
+// model wrote. Without a Editor the page says policy is not
 // available here.
-type policyPage struct {
+type Page struct {
 	kit.PageFrame
 	kit.Loads // err is the last action's failure; a load's are below
-	common    Common
-	keys      PolicyKeyMap
-	policy    PolicyEditor
+	common    kit.Common
+	keys      KeyMap
+	confirm   kit.ConfirmKeyMap
+	policy    Editor
+	// edit opens the rule editor on a stored rule; nil when there is no
+	// Editor, and then the edit key is off.
+	edit func(vpolicy.Rule) kit.Modal
 
-	rules      kit.ListCursor[policy.Rule]
+	rules      kit.ListCursor[vpolicy.Rule]
 	changed    map[string]bool // rules whose tool changed since (SPEC D8)
-	records    []policy.Record
+	records    []vpolicy.Record
 	rulesErr   string
 	recordsErr string
 }
 
-// newPolicyPage returns the page; it loads when focused.
-func newPolicyPage(c Common, pe PolicyEditor) policyPage {
-	p := policyPage{common: c, keys: c.Keys.Policy, policy: pe}
+// savedRule is the rule editor's result, which reaches the page when the
+// editor above it has closed: the rule is stored, or why it is not.
+type savedRule interface {
+	SavedRule() (vpolicy.Rule, error)
+}
+
+// Rules returns the rules listed, by identity.
+func (p Page) Rules() []vpolicy.Rule { return append([]vpolicy.Rule(nil), p.rules.Items...) }
+
+// New returns the page; it loads when focused.
+//
+// edit opens the rule editor (a shared component the root builds) on a
+// stored rule; confirm is the delete confirmation's bindings.
+func New(c kit.Common, keys KeyMap, confirm kit.ConfirmKeyMap, pe Editor, edit func(vpolicy.Rule) kit.Modal) Page {
+	p := Page{common: c, keys: keys, confirm: confirm, policy: pe, edit: edit}
 	p.syncKeys()
 	return p
 }
 
-func (p policyPage) Title() string { return "Policy" }
+func (p Page) Title() string { return "Policy" }
 
 // ShortHelp implements help.KeyMap.
-func (p policyPage) ShortHelp() []key.Binding {
+func (p Page) ShortHelp() []key.Binding {
 	k := p.keys
 	return []key.Binding{k.Edit, k.Delete, k.Refresh, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
-func (p policyPage) FullHelp() [][]key.Binding {
+func (p Page) FullHelp() [][]key.Binding {
 	k := p.keys
 	return [][]key.Binding{{k.Up, k.Down, k.Refresh, k.Close}, {k.Edit, k.Delete}}
 }
 
-func (p policyPage) SetSize(width, height int) settings.Page {
+func (p Page) SetSize(width, height int) settings.Page {
 	p.Resize(width, height)
 	return p
 }
 
 // focus shows the page and reloads it: a rule saved from an approval pane,
 // or decisions made since, show when the page is seen.
-func (p policyPage) Focus() (settings.Page, tea.Cmd) {
+func (p Page) Focus() (settings.Page, tea.Cmd) {
 	p.Active = true
 	p, cmd := p.reload()
 	return p, cmd
 }
 
-func (p policyPage) Blur() settings.Page {
+func (p Page) Blur() settings.Page {
 	p.Active = false
 	return p
 }
 
 // reload asks for the rules and decisions again; the current ones stay on
 // screen.
-func (p policyPage) reload() (policyPage, tea.Cmd) {
+func (p Page) reload() (Page, tea.Cmd) {
 	if p.policy == nil {
 		return p, nil
 	}
 	return p, loadPolicy(p.policy, p.Begin())
 }
 
-func (p policyPage) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
+func (p Page) Update(msg tea.Msg) (settings.Page, kit.Action, tea.Cmd) {
 	p, action, cmd := p.handle(msg)
 	p.syncKeys()
 	return p, action, cmd
 }
 
-func (p policyPage) handle(msg tea.Msg) (policyPage, kit.Action, tea.Cmd) {
+func (p Page) handle(msg tea.Msg) (Page, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case policyMsg:
+	case LoadedMsg:
 		if msg.seq != p.Seq {
 			return p, nil, nil
 		}
 		return p.loadedMsg(msg), nil, nil
-	case ruleSavedMsg:
-		return p.outcome(msg.err, "Saved the rule for "+shortIdentity(msg.rule.Identity, 40)+".")
-	case ruleDeletedMsg:
+	case savedRule:
+		r, err := msg.SavedRule()
+		return p.outcome(err, "Saved the rule for "+shortIdentity(r.Identity, 40)+".")
+	case DeletedMsg:
 		return p.outcome(msg.err, "Deleted the rule for "+shortIdentity(msg.identity, 40)+"; the tool asks again in new runs.")
 	case tea.KeyMsg:
 		return p.key(msg)
@@ -111,13 +128,13 @@ func (p policyPage) handle(msg tea.Msg) (policyPage, kit.Action, tea.Cmd) {
 
 // loadedMsg applies a load; the cursor stays on the same rule if it is
 // still there.
-func (p policyPage) loadedMsg(msg policyMsg) policyPage {
+func (p Page) loadedMsg(msg LoadedMsg) Page {
 	p.Loading = false
 	p.rulesErr, p.recordsErr = "", ""
 	if msg.rulesErr != nil {
 		p.rulesErr = kit.Sentence(msg.rulesErr)
 	} else {
-		p.rules.Set(msg.rules, func(a, b policy.Rule) bool { return a.Identity == b.Identity })
+		p.rules.Set(msg.rules, func(a, b vpolicy.Rule) bool { return a.Identity == b.Identity })
 		p.changed = msg.changed
 	}
 	if msg.recordsErr != nil {
@@ -130,13 +147,13 @@ func (p policyPage) loadedMsg(msg policyMsg) policyPage {
 }
 
 // outcome reports what a Cmd did, in one sentence, and reloads.
-func (p policyPage) outcome(err error, done string) (policyPage, kit.Action, tea.Cmd) {
+func (p Page) outcome(err error, done string) (Page, kit.Action, tea.Cmd) {
 	p.Report(err, done)
 	p, cmd := p.reload()
 	return p, nil, cmd
 }
 
-func (p policyPage) key(msg tea.KeyMsg) (policyPage, kit.Action, tea.Cmd) {
+func (p Page) key(msg tea.KeyMsg) (Page, kit.Action, tea.Cmd) {
 	k := p.keys
 	cur, ok := p.rules.Selected()
 	switch {
@@ -153,18 +170,21 @@ func (p policyPage) key(msg tea.KeyMsg) (policyPage, kit.Action, tea.Cmd) {
 	case !ok:
 		return p, nil, nil
 	case key.Matches(msg, k.Edit):
-		return p, kit.OpenModal{Modal: newRuleEditor(p.common, p.policy, draftFromRule(cur), 0)}, nil
+		if p.edit == nil {
+			return p, nil, nil
+		}
+		return p, kit.OpenModal{Modal: p.edit(cur)}, nil
 	case key.Matches(msg, k.Delete):
 		body := "Delete the rule for " + safetext.Line(cur.Identity, 60) +
 			"? The tool then asks on every call again, in runs that start later."
-		c := kit.NewConfirm(p.common.Common, p.common.Keys.Confirm, "Delete rule", body, "Delete", deleteRule(p.policy, cur.Identity))
+		c := kit.NewConfirm(p.common, p.confirm, "Delete rule", body, "Delete", deleteRule(p.policy, cur.Identity))
 		return p, kit.OpenModal{Modal: c}, nil
 	}
 	return p, nil, nil
 }
 
 // syncKeys enables the bindings that act now.
-func (p *policyPage) syncKeys() {
+func (p *Page) syncKeys() {
 	k := &p.keys
 	avail := p.policy != nil
 	_, sel := p.rules.Selected()
@@ -178,7 +198,7 @@ func (p *policyPage) syncKeys() {
 
 // constraintSummary says a rule's constraints in one line: "path under
 // /srv/data; mode one-of a, b", or "–" for none.
-func constraintSummary(cs []policy.Constraint) string {
+func constraintSummary(cs []vpolicy.Constraint) string {
 	if len(cs) == 0 {
 		return "–"
 	}

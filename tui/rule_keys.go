@@ -2,8 +2,7 @@ package tui
 
 import "github.com/charmbracelet/bubbles/key"
 
-// The bindings of the rule editor and of Settings › Policy (SPEC D1, D4,
-// L2). Like every group, each is copied by its component and enabled by
+// The bindings of the rule editor (SPEC D1, D4, L2). Like every group, each is copied by its component and enabled by
 // state with SetEnabled, so the help line shows exactly the keys that act
 // now (STYLE habit 3).
 //
@@ -44,26 +43,4 @@ func (k RuleEditorKeyMap) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (k RuleEditorKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Next, k.Prev}, {k.Left, k.Right, k.Toggle}, {k.Save, k.Cancel}}
-}
-
-// PolicyKeyMap is the bindings of the Policy page of Settings.
-type PolicyKeyMap struct {
-	Up      key.Binding
-	Down    key.Binding
-	Edit    key.Binding // open the rule editor on the selected rule
-	Delete  key.Binding // delete the selected rule, after a confirmation
-	Refresh key.Binding
-	Close   key.Binding
-}
-
-// DefaultPolicyKeyMap returns the Policy page's default bindings.
-func DefaultPolicyKeyMap() PolicyKeyMap {
-	return PolicyKeyMap{
-		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		Edit:    key.NewBinding(key.WithKeys("enter", "e"), key.WithHelp("enter", "edit")),
-		Delete:  key.NewBinding(key.WithKeys("x", "delete"), key.WithHelp("x", "delete")),
-		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		Close:   key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
-	}
 }

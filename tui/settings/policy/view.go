@@ -1,4 +1,4 @@
-package tui
+package policy
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
-	"vouch/policy"
+	vpolicy "vouch/policy"
 	"vouch/safetext"
 	"vouch/tui/kit"
 )
@@ -22,7 +22,7 @@ const (
 	callColWidth    = 9  // a correlation ID's first 8 characters and "…"
 )
 
-func (p policyPage) View() string {
+func (p Page) View() string {
 	st := p.common.Styles.Modal
 	w := p.Width
 	if p.policy == nil {
@@ -57,7 +57,7 @@ func (p policyPage) View() string {
 }
 
 // footer is the last action's outcome, or a count of what is shown.
-func (p policyPage) footer(w int) []string {
+func (p Page) footer(w int) []string {
 	st := p.common.Styles.Modal
 	switch {
 	case p.Err != "":
@@ -76,7 +76,7 @@ func (p policyPage) footer(w int) []string {
 func ruleIDWidth(w int) int { return max((w-2-classColWidth-effectColWidth-3)*11/20, 12) }
 
 // ruleBlocks renders each rule: its row, and its details when selected.
-func (p policyPage) ruleBlocks(w int) [][]string {
+func (p Page) ruleBlocks(w int) [][]string {
 	st := p.common.Styles.Modal
 	idW := ruleIDWidth(w)
 	consW := max(w-2-idW-classColWidth-effectColWidth-3, 8)
@@ -93,7 +93,7 @@ func (p policyPage) ruleBlocks(w int) [][]string {
 		blocks[i] = []string{row}
 		if p.changed[r.Identity] {
 			blocks[i] = append(blocks[i], st.StatusWarn.Render("    "+safetext.Line(
-				"⚠ "+policy.MarkChanged+": this rule does not apply; press "+p.keys.Edit.Help().Key+" to classify it again", w-4)))
+				"⚠ "+vpolicy.MarkChanged+": this rule does not apply; press "+p.keys.Edit.Help().Key+" to classify it again", w-4)))
 		}
 		if i == p.rules.Cursor {
 			detail := []string{safetext.Line(r.Identity, 0)}
@@ -111,7 +111,7 @@ func (p policyPage) ruleBlocks(w int) [][]string {
 
 // ruleLines is the rules section in at most rows lines: its title, the
 // column titles and the rules, scrolled so that the selected one shows.
-func (p policyPage) ruleLines(blocks [][]string, rows, w int) []string {
+func (p Page) ruleLines(blocks [][]string, rows, w int) []string {
 	st := p.common.Styles.Modal
 	lines := []string{st.Group.Render("Rules")}
 	switch {
@@ -130,7 +130,7 @@ func (p policyPage) ruleLines(blocks [][]string, rows, w int) []string {
 
 // decisionLines is the recent decisions section, newest first: each
 // decision's row, and the person's note under it when there is one.
-func (p policyPage) decisionLines(w int) []string {
+func (p Page) decisionLines(w int) []string {
 	st := p.common.Styles.Modal
 	lines := []string{st.Group.Render("Recent decisions") + st.Detail.Render(" · newest first")}
 	switch {
@@ -168,12 +168,12 @@ func shortIdentity(identity string, width int) string {
 }
 
 // classBadge shows a class; allow and block stand out.
-func classBadge(st kit.ModalStyles, c policy.Class) string {
+func classBadge(st kit.ModalStyles, c vpolicy.Class) string {
 	var style lipgloss.Style
 	switch c {
-	case policy.Allow:
+	case vpolicy.Allow:
 		style = st.StatusWarn
-	case policy.Block:
+	case vpolicy.Block:
 		style = st.StatusBad
 	default:
 		style = st.Item
@@ -183,13 +183,13 @@ func classBadge(st kit.ModalStyles, c policy.Class) string {
 
 // outcomeBadge shows an outcome as a symbol and a word, so that it reads
 // the same without colour (NO_COLOR).
-func outcomeBadge(st kit.ModalStyles, o policy.Outcome) string {
+func outcomeBadge(st kit.ModalStyles, o vpolicy.Outcome) string {
 	var style lipgloss.Style
 	var sym string
 	switch o {
-	case policy.OutcomeAllowed, policy.OutcomeAutoAllow:
+	case vpolicy.OutcomeAllowed, vpolicy.OutcomeAutoAllow:
 		style, sym = st.StatusOK, "✓"
-	case policy.OutcomeDenied, policy.OutcomeBlocked:
+	case vpolicy.OutcomeDenied, vpolicy.OutcomeBlocked:
 		style, sym = st.StatusBad, "✗"
 	default:
 		style, sym = st.StatusOff, "○"

@@ -1,0 +1,22 @@
+// Package policy owns Settings › Tools & Workflows › Policy (SPEC D1, D4,
+// D6, D8, L2): the reviewed rules — identity, class, effect, constraints
+// and note, a rule whose tool changed since it was pinned marked so — and
+// below them the 20 most recent audited decisions, newest first, with
+// times relative to the injected clock ([Page]). Enter edits a rule in the
+// rule editor, x deletes one after a confirmation whose default is
+// Cancel, r refreshes. [Editor] is the narrow backend it needs; an Editor
+// that is also a [PinChecker] names the changed tools.
+//
+// # Boundaries
+//
+// policy imports tui/kit and tui/settings only, never the root or another
+// page. The rule editor is a shared component the approval pane opens
+// too; the page does not import it: the root hands [New] the function
+// that opens it on a stored rule, and the page hears the editor's result
+// through the SavedRule method of its message. Its Cmds call the Editor
+// with a bounded context; Update and View do no I/O. Like every package
+// under tui it imports neither bbolt, net/http, a keyring package nor
+// vouch/store (tui/imports_test.go). The package's name is the one of
+// vouch/policy, whose rules it shows: inside it that package is vpolicy,
+// and importers that need both name this one tuipolicy.
+package policy
