@@ -8,10 +8,10 @@ import (
 
 	"vouch/internal/app"
 	"vouch/policy"
-	"vouch/tui"
+	tuipolicy "vouch/tui/settings/policy"
 )
 
-var _ tui.PolicyEditor = (*backend)(nil)
+var _ tuipolicy.Editor = (*backend)(nil)
 
 // errNoDatabase is the PolicyEditor's answer in a backend without one.
 var errNoDatabase = errors.New("policy is not available here: this session has no database")
@@ -38,7 +38,7 @@ func (b *backend) SaveRule(_ context.Context, r policy.Rule) error {
 	return b.rules().Save(r, time.Now())
 }
 
-// ChangedTools implements tui.PinChecker: the identities whose rule is
+// ChangedTools implements tuipolicy.PinChecker: the identities whose rule is
 // pinned to a definition other than the one cached now (SPEC D8).
 func (b *backend) ChangedTools(context.Context) (map[string]bool, error) {
 	if b.cfg.db == nil {
