@@ -12,17 +12,6 @@ import (
 	"vouch/tui"
 )
 
-// demoFiles seed the demo's workspace so the scripted model's fs_list call
-// shows something real.
-func demoFiles() map[string]string {
-	return map[string]string{
-		"README.md":       "# demo workspace\n\nA throwaway folder for `vouch demo`.\n",
-		"notes/todo.md":   "- try ctrl+o to pick a model\n- press ? for help\n",
-		"src/hello.go":    "package main\n\nfunc main() { println(\"hello\") }\n",
-		"data/sample.csv": "name,value\nalpha,1\nbeta,2\n",
-	}
-}
-
 // runDemo opens the interface on the built-in scripted model, with a
 // throwaway state directory and workspace that are removed on exit. It never
 // touches the person's own state, keyring or model server.
@@ -40,7 +29,7 @@ func runDemo(ctx context.Context, g *globals, args []string, e env) error {
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
 	ws := filepath.Join(tmp, "workspace")
-	if err := writeDemoFiles(ws); err != nil {
+	if err := app.WriteDemoWorkspace(ws); err != nil {
 		return err
 	}
 	s, err := openSession(ctx, filepath.Join(tmp, "state"), ws, nil)
@@ -50,7 +39,7 @@ func runDemo(ctx context.Context, g *globals, args []string, e env) error {
 	if err := addDemoServer(ctx, s); err != nil {
 		return errors.Join(err, s.Close())
 	}
-	if err := seedDemo(ctx, s, tmp); err != nil {
+	if err := s.SeedDemo(ctx, tmp); err != nil {
 		return errors.Join(err, s.Close())
 	}
 	srv, err := demo.NewModel("vouch-demo")
@@ -58,8 +47,8 @@ func runDemo(ctx context.Context, g *globals, args []string, e env) error {
 		return errors.Join(fmt.Errorf("start the demo model: %w", err), s.Close())
 	}
 	defer srv.Close()
-	cfg := s.backendConfig()
-	cfg.modelURL, cfg.model, cfg.kind = srv.URL(), "vouch-demo", "demo"
+	cfg := s.ChatConfig()
+	cfg.ModelURL, cfg.Model, cfg.Kind = srv.URL(), "vouch-demo", "demo"
 	err = s.runInterface(ctx, cfg, tui.Options{Model: "vouch-demo", Demo: true}, e)
 	return errors.Join(err, s.Close())
 }
@@ -78,11 +67,4 @@ func addDemoServer(ctx context.Context, s *session) error {
 		return err
 	}
 	return s.MCP().SetActive(ctx, rec.ID, true)
-}
-
-func writeDemoFiles(dir string) error {
-	if err := writeFiles(dir, demoFiles()); err != nil {
-		return fmt.Errorf("create the demo workspace: %w", err)
-	}
-	return nil
 }

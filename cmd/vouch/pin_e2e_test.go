@@ -203,7 +203,7 @@ func TestRugPullProfileRun(t *testing.T) {
 func TestTUIClassifyPins(t *testing.T) {
 	s := openTestSession(t, t.TempDir())
 	defer func() { _ = s.Close() }()
-	b := newBackend(s.backendConfig())
+	b := newBackend(s.ChatConfig(), nil)
 	ctx := context.Background()
 	const sid = "0b0c5a52-8d3e-4f7e-9a53-1f2a3b4c5d6e"
 	id := "mcp:" + sid + ":lookup"

@@ -222,7 +222,7 @@ func resolveModel(ctx context.Context, g *globals, s *state, prof *workflow.Prof
 			}
 		}
 		if url == "" {
-			return nil, "", fmt.Errorf("%w; the plan uses the default window (pass --context or --model-url)", errNoServer)
+			return nil, "", fmt.Errorf("%w; the plan uses the default window (pass --context or --model-url)", app.ErrNoServer)
 		}
 	}
 	client := agent.NewClient(url, "", &http.Client{})
@@ -231,7 +231,7 @@ func resolveModel(ctx context.Context, g *globals, s *state, prof *workflow.Prof
 		model = prof.Model
 	}
 	if model == "" {
-		if m, ok, err := s.DB().Setting(settingModel); err == nil && ok {
+		if m, ok, err := s.DB().Setting(app.SettingModel); err == nil && ok {
 			model = m
 		}
 	}

@@ -213,9 +213,9 @@ func TestRunIsDecidedAndAudited(t *testing.T) {
 	state := t.TempDir()
 	s := openTestSession(t, state)
 	convID, _ := s.Current()
-	cfg := s.backendConfig()
-	cfg.modelURL, cfg.model = srv.URL(), "m"
-	ch, err := newBackend(cfg).Send(context.Background(), "m", "read my notes")
+	cfg := s.ChatConfig()
+	cfg.ModelURL, cfg.Model = srv.URL(), "m"
+	ch, err := newBackend(cfg, nil).Send(context.Background(), "m", "read my notes")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	}
 	model := g.model
 	if model == "" {
-		if m, ok, err := s.DB().Setting(settingModel); err == nil && ok {
+		if m, ok, err := s.DB().Setting(app.SettingModel); err == nil && ok {
 			model = m
 		}
 	}
@@ -105,14 +105,18 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 			return errors.Join(err, s.Close())
 		}
 	}
-	cfg := s.backendConfig()
-	cfg.modelURL, cfg.model, cfg.runKind = g.modelURL, model, store.RunHeadless
-	b := newBackend(cfg)
+	cfg := s.ChatConfig()
+	cfg.ModelURL, cfg.Model, cfg.RunKind = g.modelURL, model, store.RunHeadless
+	chat := app.NewChat(cfg)
 	out := runResultJSON{Profile: name}
+	// The answer goes to stdout (unless --json: out is then printed at the
+	// end), tool activity to stderr; with nobody to ask, a call that needs
+	// approval stops the run with exit 4.
+	a, term := ask.toApp(), &terminalOutput{e: e, quiet: *asJSON}
 	if name != "" {
-		err = profileHeadless(ctx, s, b, name, task, e, ask, &out, *asJSON)
+		err = s.RunProfileHeadless(ctx, chat, name, task, a, term, (*app.HeadlessResult)(&out))
 	} else {
-		err = headlessRun(ctx, b, task, e, ask, &out, *asJSON)
+		err = app.RunHeadless(ctx, chat, task, a, term, (*app.HeadlessResult)(&out))
 	}
 	if *asJSON {
 		if err != nil {
@@ -123,51 +127,21 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	return errors.Join(err, s.Close())
 }
 
-// profileHeadless runs task on a profile and follows it to the end.
-func profileHeadless(ctx context.Context, s *session, b *backend, name, task string, e env, ask approver, out *runResultJSON, quiet bool) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	run, err := s.ProfileRunner(modelOf(b)).Start(ctx, name, task, store.RunHeadless)
-	if err != nil {
-		return err
-	}
-	out.RunID, out.ProfileRevision = run.ID, run.Spec.ProfileRevision
-	return followRun(run.Events, run.Stop, e, ask, out, quiet)
-}
-
-// headlessRun sends task and follows the run's events to the end.
-func headlessRun(ctx context.Context, b *backend, task string, e env, ask approver, out *runResultJSON, quiet bool) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if _, err := b.Info(ctx); err != nil {
-		return app.Wrap(app.Unavailable, err)
-	}
-	events, rr, err := b.send(ctx, "", task)
-	if err != nil {
-		return app.Wrap(app.Unavailable, err)
-	}
-	stop := func(o store.RunOutcome, reason string) { cancel() }
-	if rr != nil {
-		stop = func(o store.RunOutcome, reason string) { rr.Stop(o, reason); cancel() }
-	}
-	err = followRun(events, stop, e, ask, out, quiet)
-	if rr != nil {
-		out.RunID = rr.ID()
-	}
-	return err
-}
-
 // followRun follows a run's events to the end (app.FollowRun): the answer
 // goes to stdout (unless quiet: the caller then prints out as JSON) and
 // into out, tool activity to stderr. A call that needs approval with
 // nobody to ask stops the run, recorded as waiting for approval, with
 // exit 4.
 func followRun(events <-chan agent.Event, stop func(store.RunOutcome, string), e env, ask approver, out *runResultJSON, quiet bool) error {
-	var a app.Approver
-	if ask != nil {
-		a = app.Approver(ask)
+	return app.FollowRun(events, stop, ask.toApp(), &terminalOutput{e: e, quiet: quiet}, (*app.HeadlessResult)(out))
+}
+
+// toApp is ask as the application takes it: nil stays nil (nobody to ask).
+func (ask approver) toApp() app.Approver {
+	if ask == nil {
+		return nil
 	}
-	return app.FollowRun(events, stop, a, &terminalOutput{e: e, quiet: quiet}, (*app.HeadlessResult)(out))
+	return app.Approver(ask)
 }
 
 // terminalOutput shows a headless run on the terminal: the answer on

@@ -57,13 +57,14 @@ func brokenSession(t *testing.T, modelURL string, broken *atomic.Bool) (*session
 		t.Fatal(err)
 	}
 	ib := app.NewInbox()
-	cfg := s.backendConfig()
-	cfg.modelURL, cfg.model, cfg.workflows = modelURL, "m", newWorkflowsTUI(s, ib)
-	b := newBackend(cfg)
-	runner := s.ProfileRunner(modelOf(b))
+	cfg := s.ChatConfig()
+	cfg.ModelURL, cfg.Model = modelURL, "m"
+	wf := newWorkflowsTUI(s, ib)
+	b := newBackend(cfg, wf)
+	runner := s.ProfileRunner(b.Resolver())
 	runner.SetMCPTools(func(mcpclient.EffectFunc) []tool.Tool { return []tool.Tool{brokenRead{broken}} })
 	bg := s.StartScheduler(t.Context(), runner, ib)
-	cfg.workflows.runNow = bg.RunNow
+	wf.runNow = bg.RunNow
 	t.Cleanup(func() {
 		bg.Stop()
 		if err := s.Close(); err != nil {

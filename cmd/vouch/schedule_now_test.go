@@ -11,7 +11,6 @@ import (
 	"vouch/agent/agenttest"
 	"vouch/internal/app"
 	"vouch/store"
-	"vouch/tui"
 	tuiprofiles "vouch/tui/settings/profiles"
 	"vouch/workflow"
 )
@@ -54,11 +53,12 @@ func interfaceSession(t *testing.T, modelURL string) (*session, *backend, *app.I
 		}
 	})
 	ib := app.NewInbox()
-	cfg := s.backendConfig()
-	cfg.modelURL, cfg.model, cfg.workflows = modelURL, "m", newWorkflowsTUI(s, ib)
-	b := newBackend(cfg)
-	bg := s.StartScheduler(t.Context(), s.ProfileRunner(modelOf(b)), ib)
-	cfg.workflows.runNow = bg.RunNow
+	cfg := s.ChatConfig()
+	cfg.ModelURL, cfg.Model = modelURL, "m"
+	wf := newWorkflowsTUI(s, ib)
+	b := newBackend(cfg, wf)
+	bg := s.StartScheduler(t.Context(), s.ProfileRunner(b.Resolver()), ib)
+	wf.runNow = bg.RunNow
 	return s, b, ib, bg
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -10,7 +9,6 @@ import (
 	"vouch/mcpclient"
 	"vouch/safetext"
 	"vouch/store"
-	tuiskills "vouch/tui/settings/skills"
 )
 
 // Skills served by MCP servers on the command line (SPEC I, M):
@@ -22,50 +20,6 @@ import (
 //	vouch skill server keep SERVER URI             keep the pinned version after a change
 //	vouch skill server rollback SERVER URI N       go back to approval N (pinned files only)
 //	vouch skill server dynamic SERVER on|off       allow "dynamic" skills (each load still asks)
-
-// newSkillService is the trust layer over the state's servers.
-func newSkillService(s *state) (*mcpclient.SkillService, error) {
-	return app.NewSkillService(s.DB(), s.MCP().Manager())
-}
-
-// serverSkillSummaries lists the server skills with a stored approval as
-// rows of `vouch skill list`: named per origin as a profile names them
-// ("<server>/<name>", with the path prefix when one server has two), origin
-// "server:<server>". It reads the database only, never a server.
-func serverSkillSummaries(db *store.DB) ([]tuiskills.Summary, error) {
-	servers, err := db.MCPServers()
-	if err != nil {
-		return nil, err
-	}
-	c, err := app.LoadSkillCatalog(db)
-	if err != nil {
-		return nil, err
-	}
-	qualified := map[[2]string]string{}
-	for _, n := range c.Named() {
-		qualified[[2]string{n.ServerID, n.URI}] = n.Qualified
-	}
-	var out []tuiskills.Summary
-	for _, srv := range servers {
-		ks, err := mcpclient.StoredServerSkills(db, srv.ID, srv.Name)
-		if err != nil {
-			return nil, err
-		}
-		for _, k := range ks {
-			name := qualified[[2]string{srv.ID, k.Entry.URI}]
-			if name == "" {
-				name = srv.Name + "/" + k.Entry.Name
-			}
-			row := tuiskills.Summary{Name: name, Origin: k.Origin() + " (" + string(k.State) + ")",
-				Description: k.Entry.Description, Files: len(k.Entry.Files), Findings: len(k.Findings)}
-			if a := k.Approval; a != nil {
-				row.Version, row.Installed, row.SHA256 = a.N, a.At, a.SetDigest
-			}
-			out = append(out, row)
-		}
-	}
-	return out, nil
-}
 
 // runServerSkill is `vouch skill server ...`.
 func runServerSkill(ctx context.Context, g *globals, args []string, e env) error {
@@ -96,7 +50,7 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 		if err != nil {
 			return err
 		}
-		svc, err := newSkillService(s)
+		svc, err := app.NewServerSkills(s.DB(), s.MCP().Manager())
 		if err != nil {
 			return err
 		}
@@ -106,10 +60,10 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 		case "preview":
 			p, err := svc.Preview(ctx, srv.ID, pos[1])
 			if err != nil {
-				return skillFailure(err)
+				return err
 			}
 			if *asJSON {
-				return writeJSON(e.stdout, p)
+				return writeJSON(e.stdout, p.SkillPreview)
 			}
 			lines := p.Lines()
 			if p.SetDigest != "" {
@@ -126,7 +80,7 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 		case "pin":
 			rep, err := svc.Pin(ctx, srv.ID, pos[1])
 			if err != nil {
-				return skillFailure(err)
+				return err
 			}
 			if *asJSON {
 				return writeJSON(e.stdout, rep)
@@ -152,7 +106,7 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 			if !ok {
 				return app.Errorf(app.Usage, "vouch skill server dynamic takes on or off")
 			}
-			if err := s.DB().PutServerSkillSettings(srv.ID, store.ServerSkillSettings{AllowDynamic: v}); err != nil {
+			if err := svc.SetDynamic(srv.ID, v); err != nil {
 				return err
 			}
 			return printLines(e, []string{fmt.Sprintf("dynamic skills of %s: %s (each load still asks you)", safetext.Line(srv.Name, 64), pos[1])})
@@ -160,24 +114,9 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 	})
 }
 
-// skillFailure turns a refusal of the trust layer into exit 3 with its
-// sentence; other errors pass through.
-func skillFailure(err error) error {
-	var me *mcpclient.Error
-	if errors.As(err, &me) {
-		switch me.Kind {
-		case mcpclient.ErrSkillNotApproved, mcpclient.ErrSkillVerification, mcpclient.ErrSkillDynamic,
-			mcpclient.ErrSkillFindings, mcpclient.ErrSkillInvalid, mcpclient.ErrCrossOrigin, mcpclient.ErrSkillsUnsupported:
-			return app.Errorf(app.Rejected, "%s", me.Sentence)
-		}
-		return app.Errorf(app.Unavailable, "%s", me.Sentence)
-	}
-	return err
-}
-
 func reportSkill(e env, k mcpclient.ServerSkill, err error, asJSON bool) error {
 	if err != nil {
-		return skillFailure(err)
+		return err
 	}
 	if asJSON {
 		return writeJSON(e.stdout, k)
@@ -185,8 +124,12 @@ func reportSkill(e env, k mcpclient.ServerSkill, err error, asJSON bool) error {
 	return printLines(e, []string{safetext.Line(k.Sentence, 400)})
 }
 
-func serverSkillList(ctx context.Context, svc *mcpclient.SkillService, srv store.MCPServer, asJSON bool, e env) error {
-	list, listing, lerr := svc.List(ctx, srv.ID)
+func serverSkillList(ctx context.Context, svc *app.ServerSkills, srv store.MCPServer, asJSON bool, e env) error {
+	named, listing, lerr := svc.List(ctx, srv.ID)
+	var list []mcpclient.ServerSkill // null in JSON when there is none, as before
+	for _, k := range named {
+		list = append(list, k.ServerSkill)
+	}
 	if asJSON {
 		if err := writeJSON(e.stdout, struct {
 			Skills  []mcpclient.ServerSkill `json:"skills"`
@@ -194,10 +137,7 @@ func serverSkillList(ctx context.Context, svc *mcpclient.SkillService, srv store
 		}{list, listing}); err != nil {
 			return err
 		}
-		if lerr != nil {
-			return skillFailure(lerr)
-		}
-		return nil
+		return lerr
 	}
 	tw := newTable(e.stdout)
 	tw.Printf("NAME\tORIGIN\tSTATE\tFILES\tURI\n")
@@ -220,8 +160,5 @@ func serverSkillList(ctx context.Context, svc *mcpclient.SkillService, srv store
 	if err := printLines(e, lines); err != nil {
 		return err
 	}
-	if lerr != nil {
-		return skillFailure(lerr)
-	}
-	return nil
+	return lerr
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 
-	"vouch/agent"
 	"vouch/internal/app"
 	"vouch/store"
 	"vouch/tui"
@@ -59,22 +58,4 @@ func (s *session) setApps(a *app.AppsService[tui.AppEvent]) {
 func (s *session) describeTool(identity string) (tuiapproval.ToolDescription, error) {
 	d, err := s.DescribeTool(identity)
 	return tuiapproval.ToolDescription(d), err
-}
-
-// backendConfig returns the backend wiring of this session.
-func (s *session) backendConfig() backendConfig {
-	_, transcript := s.Current()
-	return backendConfig{
-		db:              s.DB(),
-		transcript:      transcript,
-		newConversation: s.NewConversation,
-		describe:        s.describeTool,
-		moreTools:       s.RunTools,
-		toolLabel:       s.MCP().Label,
-		decide:          s.Policy().Freeze,
-		policyDigest:    s.Policy().FrozenDigest,
-		audit:           s.Policy().Audit,
-		limits:          agent.DefaultLimits(),
-		historyErr:      s.ReportHistory,
-	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/app"
+	"vouch/internal/app/localskills"
 	"vouch/store/storetest"
 	tuiskills "vouch/tui/settings/skills"
 )
@@ -18,7 +20,7 @@ import (
 func TestSkillBackend(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.MustOpen(t)
-	b := newBackend(backendConfig{db: db})
+	b := newBackend(app.ChatConfig{DB: db}, nil)
 	pkg := goodSkill(t, "tui-skill", nil)
 
 	empty, err := db.CatalogDump()
@@ -56,7 +58,7 @@ func TestSkillBackend(t *testing.T) {
 	}
 
 	bad := writeZip(t, []zipEntry{{name: "SKILL.md", body: skillMD("evil")}, {name: "../../etc/evil.md", body: "x"}})
-	if _, err := b.PreviewSkill(ctx, bad, tuiskills.InstallOptions{}); err == nil || strings.Contains(err.Error(), errSkillRejected.Error()) {
+	if _, err := b.PreviewSkill(ctx, bad, tuiskills.InstallOptions{}); err == nil || strings.Contains(err.Error(), localskills.ErrRejected.Error()) {
 		t.Fatalf("rejected preview: %v; want the importer's sentence alone", err)
 	}
 
@@ -70,8 +72,8 @@ func TestSkillBackend(t *testing.T) {
 		t.Fatal("removing the only skill left something in the catalog")
 	}
 
-	nodb := newBackend(backendConfig{})
-	if _, err := nodb.ListSkills(ctx); err != errNoSkillCatalog {
+	nodb := newBackend(app.ChatConfig{}, nil)
+	if _, err := nodb.ListSkills(ctx); err != localskills.ErrNoCatalog {
 		t.Fatalf("without a database: %v", err)
 	}
 }
@@ -83,7 +85,7 @@ func TestExpandHome(t *testing.T) {
 		t.Skip("no home directory:", err)
 	}
 	for in, want := range map[string]string{"~/x/pdf.zip": filepath.Join(home, "x", "pdf.zip"), "/abs/p": "/abs/p", "rel/~/p": "rel/~/p"} {
-		if got, err := expandHome(in); err != nil || got != want {
+		if got, err := localskills.ExpandHome(in); err != nil || got != want {
 			t.Errorf("expandHome(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"vouch/internal/app"
+	"vouch/internal/app/localskills"
 	"vouch/safetext"
 	"vouch/store"
-	tuiskills "vouch/tui/settings/skills"
 )
 
 // previewInstructionLines folds the instructions in `vouch skill preview`;
@@ -22,11 +22,11 @@ const previewWidth = 100
 
 // runSkill is `vouch skill preview | install | list | remove` (SPEC G, M).
 func runSkill(ctx context.Context, g *globals, args []string, e env) error {
-	return skillCommand(ctx, g, args, e, importSkill)
+	return skillCommand(ctx, g, args, e, localskills.Import)
 }
 
 // skillCommand is runSkill with the importer passed in.
-func skillCommand(ctx context.Context, g *globals, args []string, e env, load skillLoader) error {
+func skillCommand(ctx context.Context, g *globals, args []string, e env, load localskills.Loader) error {
 	if len(args) == 0 {
 		return app.Errorf(app.Usage, "vouch skill needs a subcommand: preview, install, list or remove")
 	}
@@ -41,7 +41,7 @@ func skillCommand(ctx context.Context, g *globals, args []string, e env, load sk
 	}
 	fs := subFlags("skill "+sub, g)
 	asJSON := fs.Bool("json", false, "print JSON")
-	var opts tuiskills.InstallOptions
+	var opts localskills.InstallOptions
 	if sub == "install" {
 		fs.StringVar(&opts.Rename, "rename", "", "install under another skill name")
 		fs.BoolVar(&opts.NewRevision, "new-revision", false, "add a new version of an installed skill of the same name")
@@ -75,26 +75,21 @@ func skillCommand(ctx context.Context, g *globals, args []string, e env, load sk
 	case "remove":
 		err2 = withDB(g, func(db *store.DB) error { return skillRemove(db, pos[0], *asJSON, e) })
 	}
-	if errors.Is(err2, errSkillRejected) {
-		msg := strings.TrimPrefix(err2.Error(), errSkillRejected.Error()+": ")
-		return app.Wrap(app.Rejected, errors.New(msg))
+	if errors.Is(err2, localskills.ErrRejected) {
+		return app.Wrap(app.Rejected, err2)
 	}
 	return err2
 }
 
-func skillPreview(ctx context.Context, db *store.DB, load skillLoader, path string, asJSON bool, e env) error {
-	p, err := loadSkill(ctx, load, path)
-	if err != nil {
-		return err
-	}
-	plan, err := planSkill(db, p, tuiskills.InstallOptions{})
+func skillPreview(ctx context.Context, db *store.DB, load localskills.Loader, path string, asJSON bool, e env) error {
+	plan, err := localskills.Prepare(ctx, db, load, path, localskills.InstallOptions{})
 	if err != nil {
 		return err
 	}
 	if asJSON {
-		return writeJSON(e.stdout, plan.preview)
+		return writeJSON(e.stdout, plan.Preview)
 	}
-	return printLines(e, plan.preview.Lines(previewWidth, previewInstructionLines))
+	return printLines(e, tuiPreview(plan.Preview).Lines(previewWidth, previewInstructionLines))
 }
 
 func printLines(e env, lines []string) error {
@@ -102,20 +97,20 @@ func printLines(e env, lines []string) error {
 	return err
 }
 
-func skillInstall(ctx context.Context, db *store.DB, load skillLoader, path string, opts tuiskills.InstallOptions, asJSON bool, e env) error {
-	v, plan, err := installSkill(ctx, db, load, path, opts)
+func skillInstall(ctx context.Context, db *store.DB, load localskills.Loader, path string, opts localskills.InstallOptions, asJSON bool, e env) error {
+	v, plan, err := localskills.Install(ctx, db, load, path, opts)
 	if err != nil {
 		return err
 	}
 	if asJSON {
 		return writeJSON(e.stdout, struct {
-			Skill   tuiskills.Summary `json:"skill"`
-			Preview tuiskills.Preview `json:"preview"`
-		}{skillSummary(v), plan.preview})
+			Skill   localskills.Summary `json:"skill"`
+			Preview localskills.Preview `json:"preview"`
+		}{localskills.SummaryOf(v), plan.Preview})
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "installed %s version %d (sha256 %s)\n", safetext.Line(v.Name, 80), v.Version, v.SHA256)
-	for _, d := range plan.preview.Definitions {
+	for _, d := range plan.Preview.Definitions {
 		fmt.Fprintf(&b, "definition %s: %s\n", safetext.Line(d.Name, 64), safetext.Line(d.Action, 120))
 	}
 	b.WriteString("It is enabled nowhere and approves nothing; enable it on a profile to use it.\n")
@@ -128,11 +123,11 @@ func skillList(db *store.DB, asJSON bool, e env) error {
 	if err != nil {
 		return err
 	}
-	out := []tuiskills.Summary{}
+	out := []localskills.Summary{}
 	for _, v := range vs {
-		out = append(out, skillSummary(v))
+		out = append(out, localskills.SummaryOf(v))
 	}
-	served, err := serverSkillSummaries(db) // approved server skills, origin "server:<label>"
+	served, err := app.ServerSkillSummaries(db) // approved server skills, origin "server:<label>"
 	if err != nil {
 		return err
 	}

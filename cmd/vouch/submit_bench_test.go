@@ -100,10 +100,10 @@ func BenchmarkSubmitWithDeadServers(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				cfg := s.backendConfig()
-				cfg.transcript = app.NewTranscript(s.DB(), conv.ID)
-				cfg.modelURL, cfg.model = model.URL+"/v1", "m"
-				be := newBackend(cfg)
+				cfg := s.ChatConfig()
+				cfg.Transcript = app.NewTranscript(s.DB(), conv.ID)
+				cfg.ModelURL, cfg.Model = model.URL+"/v1", "m"
+				be := newBackend(cfg, nil)
 				b.StartTimer()
 				start := time.Now()
 				ch, err := be.Send(context.Background(), "m", "hello")

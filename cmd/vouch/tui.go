@@ -32,14 +32,14 @@ func runTUI(ctx context.Context, g *globals, args []string, e env) error {
 	}
 	model := g.model
 	if model == "" {
-		if m, ok, err := s.DB().Setting(settingModel); err != nil {
+		if m, ok, err := s.DB().Setting(app.SettingModel); err != nil {
 			return errors.Join(err, s.Close())
 		} else if ok {
 			model = m
 		}
 	}
-	cfg := s.backendConfig()
-	cfg.modelURL, cfg.model = g.modelURL, model
+	cfg := s.ChatConfig()
+	cfg.ModelURL, cfg.Model = g.modelURL, model
 	err = s.runInterface(ctx, cfg, tui.Options{Model: model}, e)
 	return errors.Join(err, s.Close())
 }
@@ -48,14 +48,14 @@ func runTUI(ctx context.Context, g *globals, args []string, e env) error {
 // the backend with the workflow panes and the approvals inbox, the
 // scheduler (schedules fire only while the interface runs, SPEC H6), and
 // the MCP Apps viewer. `vouch` and `vouch demo` both start here.
-func (s *session) runInterface(ctx context.Context, cfg backendConfig, opts tui.Options, e env) error {
+func (s *session) runInterface(ctx context.Context, cfg app.ChatConfig, opts tui.Options, e env) error {
 	ib := app.NewInbox()
-	cfg.workflows = newWorkflowsTUI(s, ib)
-	b := newBackend(cfg)
+	wf := newWorkflowsTUI(s, ib)
+	b := newBackend(cfg, wf)
 	// The profile runs the person starts from the Profiles page run on the
 	// scheduler's terms; bg.stop waits for them and closes ib.
-	bg := s.StartScheduler(ctx, s.ProfileRunner(modelOf(b)), ib)
-	cfg.workflows.runNow = bg.RunNow
+	bg := s.StartScheduler(ctx, s.ProfileRunner(b.Resolver()), ib)
+	wf.runNow = bg.RunNow
 	s.setApps(newTUIApps(s, e.getenv))
 	opts.Servers, opts.Apps = &tuiServers{s: s}, s.apps
 	err := runProgram(ctx, b, opts, e.getenv)

@@ -171,17 +171,17 @@ func TestChatRunPolicyDigest(t *testing.T) {
 		t.Fatal(err)
 	}
 	frozen := app.DigestRules(rules)
-	cfg := s.backendConfig()
-	cfg.modelURL, cfg.model = model.URL(), "m"
+	cfg := s.ChatConfig()
+	cfg.ModelURL, cfg.Model = model.URL(), "m"
 	// The chat asks for its tools right after it froze the policy: the
 	// person adds a rule at that moment.
-	cfg.moreTools = func() []tool.Tool {
+	cfg.MoreTools = func() []tool.Tool {
 		if err := s.DB().PutPolicyRule(store.PolicyRule{Identity: agent.IdentityFSWrite, Class: "block", Effect: "mutating"}); err != nil {
 			t.Error(err)
 		}
 		return nil
 	}
-	events, err := newBackend(cfg).Send(t.Context(), "", "hello")
+	events, err := newBackend(cfg, nil).Send(t.Context(), "", "hello")
 	if err != nil {
 		t.Fatal(err)
 	}

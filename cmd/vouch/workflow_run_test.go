@@ -254,8 +254,8 @@ func TestToolsPlanProfile(t *testing.T) {
 	if len(p.Workflow) != 0 {
 		t.Fatalf("a profile without skills adds %v", p.Workflow)
 	}
-	pkg := filepath.Join(t.TempDir(), "release-notes")
-	if err := writeFiles(pkg, demoSkill()); err != nil {
+	pkg, err := app.WriteDemoSkill(t.TempDir())
+	if err != nil {
 		t.Fatal(err)
 	}
 	cli(t, state, "", exitOK, "skill", "install", pkg)
@@ -310,9 +310,9 @@ func TestChatAndHeadlessHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = s.Close() }()
-	cfg := s.backendConfig()
-	cfg.modelURL, cfg.model = model.URL(), "m"
-	events, err := newBackend(cfg).Send(t.Context(), "", "hello")
+	cfg := s.ChatConfig()
+	cfg.ModelURL, cfg.Model = model.URL(), "m"
+	events, err := newBackend(cfg, nil).Send(t.Context(), "", "hello")
 	if err != nil {
 		t.Fatal(err)
 	}

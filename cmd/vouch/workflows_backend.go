@@ -28,7 +28,7 @@ import (
 // tuiworkflows.Backend, tuiprofiles.Backend, tuiruns.History and tuiapproval.Inbox — over the
 // session: the same profile service as `vouch profile`, the run history of
 // `vouch runs`, the scheduler's inbox. The backend embeds it; a nil one
-// (a backend without a session) answers every call with errNoDatabase.
+// (a backend without a session) answers every call with app.ErrNoDatabase.
 // Its methods run inside tea.Cmds and are safe for concurrent use.
 type workflowsTUI struct {
 	s     *session
@@ -55,7 +55,7 @@ func newWorkflowsTUI(s *session, ib *app.Inbox) *workflowsTUI {
 // WorkflowsEnabled reports the Agent Workflows switch (SPEC H1).
 func (w *workflowsTUI) WorkflowsEnabled(context.Context) (bool, error) {
 	if w == nil {
-		return false, errNoDatabase
+		return false, app.ErrNoDatabase
 	}
 	return w.s.DB().WorkflowsEnabled()
 }
@@ -63,7 +63,7 @@ func (w *workflowsTUI) WorkflowsEnabled(context.Context) (bool, error) {
 // SetWorkflowsEnabled turns the switch; nothing is deleted.
 func (w *workflowsTUI) SetWorkflowsEnabled(_ context.Context, on bool) error {
 	if w == nil {
-		return errNoDatabase
+		return app.ErrNoDatabase
 	}
 	return w.s.DB().SetWorkflowsEnabled(on)
 }
@@ -71,7 +71,7 @@ func (w *workflowsTUI) SetWorkflowsEnabled(_ context.Context, on bool) error {
 // Schedules lists every profile's schedule with its next and last tick.
 func (w *workflowsTUI) Schedules(context.Context) ([]tuiworkflows.Schedule, error) {
 	if w == nil {
-		return nil, errNoDatabase
+		return nil, app.ErrNoDatabase
 	}
 	st, err := app.ReadWorkflowsStatus(w.s.DB(), w.now(), tuiworkflows.SchedulesNote)
 	if err != nil {
@@ -88,7 +88,7 @@ func (w *workflowsTUI) Schedules(context.Context) ([]tuiworkflows.Schedule, erro
 // ListProfiles returns every profile's latest revision, by name.
 func (w *workflowsTUI) ListProfiles(context.Context) ([]tuiprofiles.Summary, error) {
 	if w == nil {
-		return nil, errNoDatabase
+		return nil, app.ErrNoDatabase
 	}
 	ps, err := w.s.DB().Profiles()
 	if err != nil {
@@ -113,7 +113,7 @@ func (w *workflowsTUI) kindOf(p workflow.Profile) string {
 // Profile returns one profile's latest revision.
 func (w *workflowsTUI) Profile(_ context.Context, name string) (tuiprofiles.Profile, error) {
 	if w == nil {
-		return tuiprofiles.Profile{}, errNoDatabase
+		return tuiprofiles.Profile{}, app.ErrNoDatabase
 	}
 	p, err := w.ps.Profile(name)
 	if err != nil {
@@ -136,7 +136,7 @@ func (w *workflowsTUI) view(p workflow.Profile) tuiprofiles.Profile {
 // allowlist as it is (a new profile starts with none).
 func (w *workflowsTUI) SaveProfile(_ context.Context, in tuiprofiles.Input) (tuiprofiles.Profile, error) {
 	if w == nil {
-		return tuiprofiles.Profile{}, errNoDatabase
+		return tuiprofiles.Profile{}, app.ErrNoDatabase
 	}
 	p := workflow.Profile{Name: strings.TrimSpace(in.Name)}
 	if !in.Create {
@@ -167,7 +167,7 @@ func (w *workflowsTUI) SaveProfile(_ context.Context, in tuiprofiles.Input) (tui
 // keeps it as a profile run), and returns its ID (SPEC H6, H7).
 func (w *workflowsTUI) RunProfile(_ context.Context, name, task string) (string, error) {
 	if w == nil {
-		return "", errNoDatabase
+		return "", app.ErrNoDatabase
 	}
 	if w.runNow == nil {
 		return "", errors.New("profiles cannot run from here; use 'vouch run --profile NAME TASK'")
@@ -178,7 +178,7 @@ func (w *workflowsTUI) RunProfile(_ context.Context, name, task string) (string,
 // RemoveProfile deletes a profile; its runs stay in history.
 func (w *workflowsTUI) RemoveProfile(_ context.Context, name string) error {
 	if w == nil {
-		return errNoDatabase
+		return app.ErrNoDatabase
 	}
 	return w.ps.Remove(name)
 }
@@ -186,7 +186,7 @@ func (w *workflowsTUI) RemoveProfile(_ context.Context, name string) error {
 // Definitions lists the definitions a profile may use.
 func (w *workflowsTUI) Definitions(context.Context) ([]tuiprofiles.DefinitionChoice, error) {
 	if w == nil {
-		return nil, errNoDatabase
+		return nil, app.ErrNoDatabase
 	}
 	ds, err := w.s.DB().Definitions()
 	if err != nil {
@@ -204,7 +204,7 @@ func (w *workflowsTUI) Definitions(context.Context) ([]tuiprofiles.DefinitionCho
 // meaning "in the profile's allowlist", each with its inline token cost.
 func (w *workflowsTUI) ProfileTools(ctx context.Context, name string) (tuiprofiles.ToolSelection, error) {
 	if w == nil {
-		return tuiprofiles.ToolSelection{}, errNoDatabase
+		return tuiprofiles.ToolSelection{}, app.ErrNoDatabase
 	}
 	p, err := w.ps.Profile(name)
 	if err != nil {
@@ -248,7 +248,7 @@ func toolTokens(tools []tool.Tool) map[string]int {
 // revision.
 func (w *workflowsTUI) SetProfileTool(_ context.Context, name, identity string, on bool) error {
 	if w == nil {
-		return errNoDatabase
+		return app.ErrNoDatabase
 	}
 	p, err := w.ps.Profile(name)
 	if err != nil {
@@ -272,7 +272,7 @@ func (w *workflowsTUI) SetProfileTool(_ context.Context, name, identity string, 
 // enabled ones in its order, then the rest by name.
 func (w *workflowsTUI) SkillsForProfile(_ context.Context, name string) ([]tuiprofiles.SkillChoice, error) {
 	if w == nil {
-		return nil, errNoDatabase
+		return nil, app.ErrNoDatabase
 	}
 	var enabled []string
 	if name != "" {
@@ -293,7 +293,7 @@ func (w *workflowsTUI) SkillsForProfile(_ context.Context, name string) ([]tuipr
 // ListRuns returns one page of run history, newest first.
 func (w *workflowsTUI) ListRuns(_ context.Context, cursor string, limit int) (tuiruns.Page, error) {
 	if w == nil {
-		return tuiruns.Page{}, errNoDatabase
+		return tuiruns.Page{}, app.ErrNoDatabase
 	}
 	runs, next, err := w.s.DB().Runs(cursor, limit)
 	if err != nil {
@@ -320,7 +320,7 @@ func runSummary(r store.RunRecord) tuiruns.Summary {
 // approvals.
 func (w *workflowsTUI) Run(_ context.Context, id string) (tuiruns.Detail, error) {
 	if w == nil {
-		return tuiruns.Detail{}, errNoDatabase
+		return tuiruns.Detail{}, app.ErrNoDatabase
 	}
 	r, err := w.s.DB().Run(id)
 	if errors.Is(err, store.ErrNotFound) {
@@ -412,7 +412,7 @@ func runDetail(r store.RunRecord, evs []store.RunEvent) tuiruns.Detail {
 // person, oldest first.
 func (w *workflowsTUI) PendingApprovals(context.Context) ([]tuiapproval.InboxItem, error) {
 	if w == nil {
-		return nil, errNoDatabase
+		return nil, app.ErrNoDatabase
 	}
 	pending := w.inbox.Pending()
 	out := make([]tuiapproval.InboxItem, len(pending))
@@ -425,7 +425,7 @@ func (w *workflowsTUI) PendingApprovals(context.Context) ([]tuiapproval.InboxIte
 // AnswerApproval answers one waiting call.
 func (w *workflowsTUI) AnswerApproval(_ context.Context, runID, correlationID string, d agent.Decision) error {
 	if w == nil {
-		return errNoDatabase
+		return app.ErrNoDatabase
 	}
 	return w.inbox.Answer(runID, correlationID, d)
 }

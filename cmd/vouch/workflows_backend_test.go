@@ -38,9 +38,9 @@ func TestWorkflowsBackend(t *testing.T) {
 		}
 	}()
 	ib := app.NewInbox()
-	cfg := s.backendConfig()
-	cfg.modelURL, cfg.model, cfg.workflows = model.URL(), "m", newWorkflowsTUI(s, ib)
-	var b tui.Backend = newBackend(cfg)
+	cfg := s.ChatConfig()
+	cfg.ModelURL, cfg.Model = model.URL(), "m"
+	var b tui.Backend = newBackend(cfg, newWorkflowsTUI(s, ib))
 	profiles, ok := b.(tuiprofiles.Backend)
 	if !ok {
 		t.Fatal("the backend does not offer tuiprofiles.Backend")
@@ -171,7 +171,7 @@ func TestWorkflowsBackend(t *testing.T) {
 // TestBackendWithoutWorkflows: a backend without a session answers the
 // Agent Workflows capabilities with a sentence, never a panic.
 func TestBackendWithoutWorkflows(t *testing.T) {
-	b := newBackend(backendConfig{})
+	b := newBackend(app.ChatConfig{}, nil)
 	if _, err := b.ListProfiles(t.Context()); err == nil {
 		t.Fatal("no error without a session")
 	}

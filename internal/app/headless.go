@@ -1,9 +1,11 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
+
 	"vouch/agent"
 	"vouch/safetext"
 	"vouch/store"
@@ -130,4 +132,40 @@ func outcomeOf(d agent.Done) string {
 		return string(store.RunCancelled)
 	}
 	return string(store.RunFailed)
+}
+
+// RunHeadless sends task on chat and follows the run's events to the end
+// (FollowRun); a model server that does not answer is Unavailable.
+func RunHeadless(ctx context.Context, chat *Chat, task string, ask Approver, out RunOutput, res *HeadlessResult) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if _, err := chat.Info(ctx); err != nil {
+		return Wrap(Unavailable, err)
+	}
+	events, rr, err := chat.Start(ctx, "", task)
+	if err != nil {
+		return Wrap(Unavailable, err)
+	}
+	stop := func(o store.RunOutcome, reason string) { cancel() }
+	if rr != nil {
+		stop = func(o store.RunOutcome, reason string) { rr.Stop(o, reason); cancel() }
+	}
+	err = FollowRun(events, stop, ask, out, res)
+	if rr != nil {
+		res.RunID = rr.ID()
+	}
+	return err
+}
+
+// RunProfileHeadless runs task on the profile name, with chat finding the
+// model server, and follows it to the end (FollowRun).
+func (a *App) RunProfileHeadless(ctx context.Context, chat *Chat, name, task string, ask Approver, out RunOutput, res *HeadlessResult) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	run, err := a.ProfileRunner(chat.Resolver()).Start(ctx, name, task, store.RunHeadless)
+	if err != nil {
+		return err
+	}
+	res.RunID, res.ProfileRevision = run.ID, run.Spec.ProfileRevision
+	return FollowRun(run.Events, run.Stop, ask, out, res)
 }

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"slices"
@@ -12,12 +12,12 @@ import (
 // the demo profile enables it with the demo definition, creating no policy
 // rule (SPEC G2, G4, H2, H3).
 func TestSeedDemo(t *testing.T) {
-	s, err := openSession(t.Context(), t.TempDir(), t.TempDir(), nil)
+	s, err := Open(t.Context(), t.TempDir(), t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = s.Close() }()
-	if err := seedDemo(t.Context(), s, t.TempDir()); err != nil {
+	if err := s.SeedDemo(t.Context(), t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
 	v, err := s.DB().Skill("release-notes", 0)

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -7,10 +7,28 @@ import (
 	"path/filepath"
 
 	"vouch/agent"
-	"vouch/internal/app"
-	tuiskills "vouch/tui/settings/skills"
+	"vouch/internal/app/localskills"
 	"vouch/workflow"
 )
+
+// demoFiles seed the demo's workspace so the scripted model's fs_list call
+// shows something real.
+func demoFiles() map[string]string {
+	return map[string]string{
+		"README.md":       "# demo workspace\n\nA throwaway folder for `vouch demo`.\n",
+		"notes/todo.md":   "- try ctrl+o to pick a model\n- press ? for help\n",
+		"src/hello.go":    "package main\n\nfunc main() { println(\"hello\") }\n",
+		"data/sample.csv": "name,value\nalpha,1\nbeta,2\n",
+	}
+}
+
+// WriteDemoWorkspace writes the demo's workspace files under dir.
+func WriteDemoWorkspace(dir string) error {
+	if err := writeFiles(dir, demoFiles()); err != nil {
+		return fmt.Errorf("create the demo workspace: %w", err)
+	}
+	return nil
+}
 
 // demoSkill is a small skill package the demo imports through the same
 // importer, scanner and catalog as `vouch skill install`, so Settings ›
@@ -35,23 +53,33 @@ Follow [the style guide](references/style.md): one line per change, newest first
 	}
 }
 
-// seedDemo installs the demo skill and adds a Role definition and a
-// profile that uses it, in the demo's throwaway state.
-func seedDemo(ctx context.Context, s *session, dir string) error {
+// WriteDemoSkill writes the demo's skill package into dir/release-notes
+// and returns that folder.
+func WriteDemoSkill(dir string) (string, error) {
 	pkg := filepath.Join(dir, "release-notes")
 	if err := writeFiles(pkg, demoSkill()); err != nil {
-		return fmt.Errorf("write the demo skill: %w", err)
+		return "", fmt.Errorf("write the demo skill: %w", err)
 	}
-	if _, _, err := installSkill(ctx, s.DB(), importSkill, pkg, tuiskills.InstallOptions{}); err != nil {
+	return pkg, nil
+}
+
+// SeedDemo installs the demo skill (written under dir) and adds a Role
+// definition and a profile that uses it, in the demo's throwaway state.
+func (a *App) SeedDemo(ctx context.Context, dir string) error {
+	pkg, err := WriteDemoSkill(dir)
+	if err != nil {
+		return err
+	}
+	if _, _, err := localskills.Install(ctx, a.db, localskills.Import, pkg, localskills.InstallOptions{}); err != nil {
 		return fmt.Errorf("install the demo skill: %w", err)
 	}
-	ps := app.NewProfiles(s.DB(), nil)
+	ps := NewProfiles(a.db, nil)
 	def := `{"name":"notes-writer","kind":"role","description":"Writes notes and release notes in the workspace.",` +
 		`"role":{"instructions":"You write concise notes. Read the workspace before writing, and write only what the person asked for."}}`
 	if _, err := ps.AddDefinition([]byte(def)); err != nil {
 		return fmt.Errorf("add the demo definition: %w", err)
 	}
-	_, err := ps.Save(workflow.Profile{Name: "notes", Definition: "notes-writer",
+	_, err = ps.Save(workflow.Profile{Name: "notes", Definition: "notes-writer",
 		Tools:  []string{agent.IdentityFSList, agent.IdentityFSRead, agent.IdentityFSWrite},
 		Skills: []string{"release-notes"}}, true)
 	if err != nil {

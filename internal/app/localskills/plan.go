@@ -1,4 +1,4 @@
-package main
+package localskills
 
 import (
 	"context"
@@ -10,41 +10,31 @@ import (
 	"vouch/safetext"
 	"vouch/skills"
 	"vouch/store"
-	tuiskills "vouch/tui/settings/skills"
 	"vouch/workflow"
 )
 
-// skillLoader imports a package from a local path; importSkill in
-// production, and it never writes anything.
-type skillLoader func(ctx context.Context, path string) (*skills.Package, error)
+// Loader imports a package from a local path; Import in production, and
+// it never writes anything.
+type Loader func(ctx context.Context, path string) (*skills.Package, error)
 
-// importSkill reads a package with the default limits (SPEC G1–G3).
-func importSkill(ctx context.Context, path string) (*skills.Package, error) {
+// Import reads a package with the default limits (SPEC G1–G3).
+func Import(ctx context.Context, path string) (*skills.Package, error) {
 	return skills.Import(ctx, path, skills.DefaultLimits())
 }
 
-// skillPlan is what installing one imported package would write: the
-// version and its file contents, the definitions under the names they
-// would be saved as, and the preview the person decides on (SPEC G4, G5).
-type skillPlan struct {
+// Plan is what installing one imported package would write: the version
+// and its file contents, the definitions under the names they would be
+// saved as, and the Preview the person decides on (SPEC G4, G5).
+type Plan struct {
 	version store.SkillVersion
 	blobs   map[string][]byte
 	defs    []workflow.Definition
-	preview tuiskills.Preview
+	Preview Preview
 }
 
-// errSkillRejected marks a package or install the person must change:
-// the CLI exits 3 (SPEC M).
-var errSkillRejected = errors.New("skill rejected")
-
-// rejected wraps a one-sentence reason as an errSkillRejected.
-func rejected(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errSkillRejected, fmt.Sprintf(format, args...))
-}
-
-// loadSkill imports path and turns a *skills.Rejection into an
-// errSkillRejected whose text is the importer's sentence, neutralised.
-func loadSkill(ctx context.Context, load skillLoader, path string) (*skills.Package, error) {
+// read imports path and turns a *skills.Rejection into an ErrRejected
+// whose text is the importer's sentence, neutralised.
+func read(ctx context.Context, load Loader, path string) (*skills.Package, error) {
 	p, err := load(ctx, path)
 	var rej *skills.Rejection
 	switch {
@@ -56,19 +46,29 @@ func loadSkill(ctx context.Context, load skillLoader, path string) (*skills.Pack
 	return p, nil
 }
 
-// planSkill decides how p would install under opts (SPEC G5): the skill
+// Prepare imports path with load and plans it under opts (PlanPackage);
+// it writes nothing (SPEC G4).
+func Prepare(ctx context.Context, db *store.DB, load Loader, path string, opts InstallOptions) (Plan, error) {
+	p, err := read(ctx, load, path)
+	if err != nil {
+		return Plan{}, err
+	}
+	return PlanPackage(db, p, opts)
+}
+
+// PlanPackage decides how p would install under opts (SPEC G5): the skill
 // name (a collision needs --new-revision or --rename), and for each
 // definition whether it is imported as is, updates an unedited earlier
 // import, becomes a new revision of one the person built (only with
 // --new-revision), or is renamed — never saved over one the person edited.
-func planSkill(db *store.DB, p *skills.Package, opts tuiskills.InstallOptions) (skillPlan, error) {
+func PlanPackage(db *store.DB, p *skills.Package, opts InstallOptions) (Plan, error) {
 	if opts.Rename != "" && opts.NewRevision {
-		return skillPlan{}, rejected("choose either --rename or --new-revision, not both")
+		return Plan{}, rejected("choose either --rename or --new-revision, not both")
 	}
 	name := p.Name
 	if opts.Rename != "" {
 		if !workflow.ValidName(opts.Rename) {
-			return skillPlan{}, rejected("the new name %q must be lower-case letters, digits and hyphens, at most %d characters", safetext.Line(opts.Rename, 80), workflow.MaxNameLen)
+			return Plan{}, rejected("the new name %q must be lower-case letters, digits and hyphens, at most %d characters", safetext.Line(opts.Rename, 80), workflow.MaxNameLen)
 		}
 		name = opts.Rename
 	}
@@ -76,7 +76,7 @@ func planSkill(db *store.DB, p *skills.Package, opts tuiskills.InstallOptions) (
 	if abs, err := filepath.Abs(p.Source); err == nil {
 		origin = "local:" + abs
 	}
-	plan := skillPlan{
+	plan := Plan{
 		version: store.SkillVersion{
 			Name: name, SHA256: p.SHA256, Origin: origin,
 			Description: p.Description, License: p.License, Compatibility: p.Compatibility, Metadata: p.Metadata,
@@ -94,18 +94,18 @@ func planSkill(db *store.DB, p *skills.Package, opts tuiskills.InstallOptions) (
 	for _, f := range p.Findings {
 		plan.version.Findings = append(plan.version.Findings, store.SkillFinding{File: f.File, Line: f.Line, Rule: f.Rule, Detail: f.Detail, Action: f.Action})
 	}
-	plan.preview = previewOf(p, name)
+	plan.Preview = previewOf(p, name)
 
 	installed, err := db.SkillVersions(name)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		plan.preview.InstallVersion = 1
+		plan.Preview.InstallVersion = 1
 	case err != nil:
-		return skillPlan{}, err
+		return Plan{}, err
 	default:
 		last := installed[len(installed)-1]
-		plan.preview.InstallVersion = last.Version + 1
-		c := tuiskills.Conflict{What: fmt.Sprintf("a skill named %s is installed (version %d)", name, last.Version)}
+		plan.Preview.InstallVersion = last.Version + 1
+		c := Conflict{What: fmt.Sprintf("a skill named %s is installed (version %d)", name, last.Version)}
 		if last.SHA256 == p.SHA256 {
 			c.What += " with the same content"
 		}
@@ -115,20 +115,20 @@ func planSkill(db *store.DB, p *skills.Package, opts tuiskills.InstallOptions) (
 			c.Blocking = true
 			c.Resolution = fmt.Sprintf("install with --new-revision to add version %d, or --rename NEW to install it under another name", last.Version+1)
 		}
-		plan.preview.Conflicts = append(plan.preview.Conflicts, c)
+		plan.Preview.Conflicts = append(plan.Preview.Conflicts, c)
 	}
 
 	taken := map[string]bool{}
 	for _, d := range p.Definitions {
 		d, pd, c, err := planDefinition(db, d, name, p.SHA256, opts, taken)
 		if err != nil {
-			return skillPlan{}, err
+			return Plan{}, err
 		}
 		taken[d.Name] = true
 		plan.defs = append(plan.defs, d)
-		plan.preview.Definitions = append(plan.preview.Definitions, pd)
+		plan.Preview.Definitions = append(plan.Preview.Definitions, pd)
 		if c != nil {
-			plan.preview.Conflicts = append(plan.preview.Conflicts, *c)
+			plan.Preview.Conflicts = append(plan.Preview.Conflicts, *c)
 		}
 	}
 	return plan, nil
@@ -136,10 +136,10 @@ func planSkill(db *store.DB, p *skills.Package, opts tuiskills.InstallOptions) (
 
 // planDefinition returns d as it would be saved, its preview line and the
 // conflict it met, if any.
-func planDefinition(db *store.DB, d workflow.Definition, skill, sum string, opts tuiskills.InstallOptions, taken map[string]bool) (workflow.Definition, tuiskills.PreviewDefinition, *tuiskills.Conflict, error) {
+func planDefinition(db *store.DB, d workflow.Definition, skill, sum string, opts InstallOptions, taken map[string]bool) (workflow.Definition, PreviewDefinition, *Conflict, error) {
 	d.Origin = "skill:" + skill + "@" + sum
 	d.Revision, d.EditedByPerson = 0, false
-	pd := tuiskills.PreviewDefinition{Name: d.Name, Kind: string(d.Kind), SaveAs: d.Name, Action: "import as " + d.Name}
+	pd := PreviewDefinition{Name: d.Name, Kind: string(d.Kind), SaveAs: d.Name, Action: "import as " + d.Name}
 	kind, err := db.DefinitionConflict(d.Name)
 	if err != nil {
 		return d, pd, nil, err
@@ -155,7 +155,7 @@ func planDefinition(db *store.DB, d workflow.Definition, skill, sum string, opts
 	}
 	fromThisSkill := strings.HasPrefix(existing.Origin, "skill:"+skill+"@")
 	builtByPerson := !strings.HasPrefix(existing.Origin, "skill:")
-	c := &tuiskills.Conflict{}
+	c := &Conflict{}
 	switch {
 	case taken[d.Name]:
 		c.What = fmt.Sprintf("the package names definition %s twice", d.Name)
@@ -216,42 +216,42 @@ func freeDefinitionName(db *store.DB, name, skill string, taken map[string]bool)
 }
 
 // previewOf fills the fields of the preview that come from the package.
-func previewOf(p *skills.Package, name string) tuiskills.Preview {
-	pv := tuiskills.Preview{
+func previewOf(p *skills.Package, name string) Preview {
+	pv := Preview{
 		Source: p.Source, Name: p.Name, InstallName: name, PackageVersion: p.Version, SHA256: p.SHA256,
 		Description: p.Description, License: p.License, Compatibility: p.Compatibility, Instructions: p.Instructions,
-		Files: []tuiskills.PreviewFile{}, Resources: append([]string{}, p.Resources...), Excluded: []tuiskills.PreviewExcluded{},
-		Definitions: []tuiskills.PreviewDefinition{}, RequestedTools: append([]string{}, p.RequestedTools...),
-		Findings: []tuiskills.PreviewFinding{}, Warnings: append([]string{}, p.Warnings...), Conflicts: []tuiskills.Conflict{},
+		Files: []PreviewFile{}, Resources: append([]string{}, p.Resources...), Excluded: []PreviewExcluded{},
+		Definitions: []PreviewDefinition{}, RequestedTools: append([]string{}, p.RequestedTools...),
+		Findings: []PreviewFinding{}, Warnings: append([]string{}, p.Warnings...), Conflicts: []Conflict{},
 	}
 	for _, f := range p.Files {
-		pv.Files = append(pv.Files, tuiskills.PreviewFile{Path: f.Path, SHA256: f.SHA256, Size: f.Size})
+		pv.Files = append(pv.Files, PreviewFile{Path: f.Path, SHA256: f.SHA256, Size: f.Size})
 	}
 	for _, e := range p.Excluded {
-		pv.Excluded = append(pv.Excluded, tuiskills.PreviewExcluded{Path: e.Path, Reason: e.Reason})
+		pv.Excluded = append(pv.Excluded, PreviewExcluded{Path: e.Path, Reason: e.Reason})
 	}
 	for _, f := range p.Findings {
-		pv.Findings = append(pv.Findings, tuiskills.PreviewFinding{File: f.File, Line: f.Line, Rule: f.Rule, Detail: f.Detail, Action: f.Action})
+		pv.Findings = append(pv.Findings, PreviewFinding{File: f.File, Line: f.Line, Rule: f.Rule, Detail: f.Detail, Action: f.Action})
 	}
 	return pv
 }
 
-// installSkill imports path, plans it under opts and installs it, in one
+// Install imports path, plans it under opts and installs it, in one
 // catalog transaction; a blocking conflict or a rejected package writes
 // nothing (SPEC G3, G5). It enables and approves nothing (SPEC G4).
-func installSkill(ctx context.Context, db *store.DB, load skillLoader, path string, opts tuiskills.InstallOptions) (store.SkillVersion, skillPlan, error) {
-	p, err := loadSkill(ctx, load, path)
+func Install(ctx context.Context, db *store.DB, loader Loader, path string, opts InstallOptions) (store.SkillVersion, Plan, error) {
+	p, err := read(ctx, loader, path)
 	if err != nil {
-		return store.SkillVersion{}, skillPlan{}, err
+		return store.SkillVersion{}, Plan{}, err
 	}
 	if opts.ExpectSHA256 != "" && p.SHA256 != opts.ExpectSHA256 {
-		return store.SkillVersion{}, skillPlan{}, rejected("the package changed since its preview; preview it again before installing")
+		return store.SkillVersion{}, Plan{}, rejected("the package changed since its preview; preview it again before installing")
 	}
-	plan, err := planSkill(db, p, opts)
+	plan, err := PlanPackage(db, p, opts)
 	if err != nil {
-		return store.SkillVersion{}, skillPlan{}, err
+		return store.SkillVersion{}, Plan{}, err
 	}
-	if c, ok := plan.preview.Blocked(); ok {
+	if c, ok := plan.Preview.Blocked(); ok {
 		return store.SkillVersion{}, plan, rejected("%s; %s", safetext.Line(c.What, 200), c.Resolution)
 	}
 	v, err := db.InstallSkill(plan.version, plan.blobs, plan.defs)
@@ -261,8 +261,8 @@ func installSkill(ctx context.Context, db *store.DB, load skillLoader, path stri
 	return v, plan, nil
 }
 
-// skillSummary is the listing of one installed version.
-func skillSummary(v store.SkillVersion) tuiskills.Summary {
-	return tuiskills.Summary{Name: v.Name, Version: v.Version, Origin: v.Origin, Installed: v.Installed, SHA256: v.SHA256,
+// SummaryOf is the listing of one installed version.
+func SummaryOf(v store.SkillVersion) Summary {
+	return Summary{Name: v.Name, Version: v.Version, Origin: v.Origin, Installed: v.Installed, SHA256: v.SHA256,
 		Description: v.Description, Files: len(v.Files), Findings: len(v.Findings)}
 }

@@ -1,0 +1,318 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"vouch/agent"
+	"vouch/policy"
+	"vouch/store"
+	"vouch/tool"
+)
+
+// SettingModel is the settings key of the last model the person chose.
+const SettingModel = "model"
+
+// ErrNoServer says what to do when no model server answers.
+var ErrNoServer = errors.New("no model server answered")
+
+// ChatConfig is what a Chat is wired from; App.ChatConfig fills it from
+// a session, and a front end sets the model server and model.
+type ChatConfig struct {
+	DB         *store.DB
+	Transcript agent.Transcript
+	// ModelURL is the configured base URL; empty means probe the usual
+	// local servers (SPEC A1) on first use.
+	ModelURL   string
+	APIKey     string
+	Model      string
+	Candidates []string
+	Tools      []tool.Tool
+	// MoreTools is asked at each run for the MCP tools it offers.
+	MoreTools func() []tool.Tool
+	// Decide returns the policy frozen for one run; PolicyDigest the
+	// digest of the snapshot it froze last, which run history keeps.
+	Decide       func() func(policy.Call) policy.Decision
+	PolicyDigest func() PolicyDigest
+	// Audit records every decision.
+	Audit  func(policy.Record)
+	Limits agent.Limits
+	// NewConversation starts an empty conversation and returns its
+	// transcript (nil: the chat cannot start one).
+	NewConversation func() (agent.Transcript, error)
+	// Describe tells the approval pane where a tool comes from.
+	Describe func(identity string) (ToolDescription, error)
+	HTTP     *http.Client
+	// Kind, when set, names the server in the status line (e.g. "demo").
+	Kind string
+	// RunKind is what run history calls this chat's runs (default chat);
+	// HistoryErr receives history write failures.
+	RunKind    store.RunKind
+	HistoryErr func(error)
+}
+
+// ChatConfig returns the chat wiring of this session: its database, the
+// current conversation, its tools, policy and run history.
+func (a *App) ChatConfig() ChatConfig {
+	_, transcript := a.Current()
+	return ChatConfig{
+		DB:              a.db,
+		Transcript:      transcript,
+		NewConversation: a.NewConversation,
+		Describe:        a.DescribeTool,
+		MoreTools:       a.RunTools,
+		Decide:          a.policy.Freeze,
+		PolicyDigest:    a.policy.FrozenDigest,
+		Audit:           a.policy.Audit,
+		Limits:          agent.DefaultLimits(),
+		HistoryErr:      a.ReportHistory,
+	}
+}
+
+// ChatInfo is what the chat is connected to: the model server, its kind,
+// the model and its context window, and the one sentence to show when
+// something of it is not known.
+type ChatInfo struct {
+	ServerURL     string
+	ServerKind    string
+	Model         string
+	ContextWindow int
+	Warning       string
+}
+
+// Chat is the conversation service the terminal interface and a headless
+// run talk to: it finds the model server, keeps the chosen model, and
+// starts runs on the current conversation, kept in run history (SPEC H7).
+// Its methods may block on I/O and are safe for concurrent use.
+type Chat struct {
+	cfg ChatConfig
+
+	mu     sync.Mutex
+	client *agent.Client
+	chat   *agent.Chat
+	model  string
+}
+
+// NewChat returns the chat of cfg; it connects on first use.
+func NewChat(cfg ChatConfig) *Chat {
+	if cfg.HTTP == nil {
+		cfg.HTTP = &http.Client{}
+	}
+	if cfg.Candidates == nil {
+		cfg.Candidates = agent.DefaultEndpoints()
+	}
+	return &Chat{cfg: cfg, model: cfg.Model}
+}
+
+// DB is the chat's database (nil in a chat without one).
+func (b *Chat) DB() *store.DB { return b.cfg.DB }
+
+// Connect returns the model client, probing local servers on first use. A
+// failed probe is not remembered: the next call probes again.
+func (b *Chat) Connect(ctx context.Context) (*agent.Client, error) {
+	client, _, err := b.connect(ctx)
+	return client, err
+}
+
+func (b *Chat) connect(ctx context.Context) (*agent.Client, *agent.Chat, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.client != nil {
+		return b.client, b.chat, nil
+	}
+	url := b.cfg.ModelURL
+	if url == "" {
+		eps := agent.Probe(ctx, b.cfg.HTTP, b.cfg.Candidates)
+		for _, ep := range eps {
+			if ep.Err == nil {
+				url = ep.BaseURL
+				break
+			}
+		}
+		if url == "" {
+			return nil, nil, fmt.Errorf("%w at %s; start llama-server, LM Studio, Ollama or vLLM, or pass --model-url", ErrNoServer, strings.Join(b.cfg.Candidates, ", "))
+		}
+	}
+	b.client = agent.NewClient(url, b.cfg.APIKey, b.cfg.HTTP)
+	b.chat = b.newChat()
+	return b.client, b.chat, nil
+}
+
+// newChat builds the chat over the current transcript; b.mu is held.
+func (b *Chat) newChat() *agent.Chat {
+	return agent.NewChat(agent.ChatConfig{
+		Client:     b.client,
+		Transcript: b.cfg.Transcript,
+		Tools:      b.cfg.Tools,
+		MoreTools:  b.cfg.MoreTools,
+		Decide:     b.cfg.Decide,
+		Audit:      b.cfg.Audit,
+		Limits:     b.cfg.Limits,
+	})
+}
+
+// NewConversation starts an empty conversation; History and Send then work
+// on it. The previous conversation stays stored.
+func (b *Chat) NewConversation(context.Context) error {
+	if b.cfg.NewConversation == nil {
+		return errors.New("this session cannot start a new conversation")
+	}
+	t, err := b.cfg.NewConversation()
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.cfg.Transcript = t
+	if b.client != nil {
+		b.chat = b.newChat()
+	}
+	return nil
+}
+
+// DescribeTool tells the approval pane which server a tool comes from.
+func (b *Chat) DescribeTool(_ context.Context, identity string) (ToolDescription, error) {
+	if b.cfg.Describe == nil {
+		return ToolDescription{}, errors.New("no description of tools is available here")
+	}
+	return b.cfg.Describe(identity)
+}
+
+func (b *Chat) currentModel() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.model
+}
+
+func (b *Chat) setModel(m string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.model = m
+}
+
+// Info resolves the server, its kind, the model and its context window.
+func (b *Chat) Info(ctx context.Context) (ChatInfo, error) {
+	client, _, err := b.connect(ctx)
+	if err != nil {
+		return ChatInfo{ServerURL: b.cfg.ModelURL, Warning: err.Error()}, err
+	}
+	info := ChatInfo{ServerURL: client.BaseURL(), ServerKind: b.cfg.Kind}
+	if info.ServerKind == "" {
+		kind, err := client.Kind(ctx)
+		if err != nil {
+			info.Warning = err.Error()
+			return info, err
+		}
+		info.ServerKind = kind
+	}
+	model := b.currentModel()
+	if model == "" {
+		models, err := client.Models(ctx)
+		if err != nil {
+			info.Warning = err.Error()
+			return info, err
+		}
+		if len(models) == 0 {
+			err := fmt.Errorf("the model server at %s lists no models; load one there, or pass --model", client.BaseURL())
+			info.Warning = err.Error()
+			return info, err
+		}
+		model = models[0].ID
+		b.setModel(model)
+	}
+	info.Model = model
+	n, _, err := client.ContextWindow(ctx, model)
+	if err != nil {
+		info.Warning = err.Error()
+	}
+	info.ContextWindow = n
+	return info, nil
+}
+
+// Models lists the server's models.
+func (b *Chat) Models(ctx context.Context) ([]agent.ModelInfo, error) {
+	client, _, err := b.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return client.Models(ctx)
+}
+
+// History returns the stored conversation.
+func (b *Chat) History(ctx context.Context) ([]agent.Message, error) {
+	b.mu.Lock()
+	t := b.cfg.Transcript
+	b.mu.Unlock()
+	return t.Messages(ctx)
+}
+
+// Send starts a run on model (or the current model when empty) and
+// remembers the choice. The run is kept in run history (SPEC H7).
+func (b *Chat) Send(ctx context.Context, model, text string) (<-chan agent.Event, error) {
+	events, _, err := b.Start(ctx, model, text)
+	return events, err
+}
+
+// Start is Send, also returning the run's history recorder (nil without a
+// database).
+func (b *Chat) Start(ctx context.Context, model, text string) (<-chan agent.Event, *RunRecorder, error) {
+	events, err := b.startChat(ctx, model, text)
+	if err != nil || b.cfg.DB == nil {
+		return events, nil, err
+	}
+	kind := b.cfg.RunKind
+	if kind == "" {
+		kind = store.RunChat
+	}
+	rec := store.RunRecord{Kind: kind, Task: text}
+	b.mu.Lock()
+	rec.ConversationID = ConversationOf(b.cfg.Transcript)
+	b.mu.Unlock()
+	rr := NewRunRecorder(b.cfg.DB, rec, b.cfg.PolicyDigest, b.cfg.HistoryErr)
+	return rr.Follow(ctx, events), rr, nil
+}
+
+func (b *Chat) startChat(ctx context.Context, model, text string) (<-chan agent.Event, error) {
+	_, chat, err := b.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if model == "" {
+		model = b.currentModel()
+	}
+	if model == "" {
+		return nil, errors.New("no model is chosen; press ctrl+o to pick one, or pass --model")
+	}
+	if model != b.currentModel() {
+		b.setModel(model)
+	}
+	if b.cfg.DB != nil {
+		if err := b.cfg.DB.SetSetting(SettingModel, model); err != nil {
+			return nil, fmt.Errorf("remember the model: %w", err)
+		}
+	}
+	return chat.Send(ctx, model, text)
+}
+
+// Resolver resolves, for profile runs, the model server and model of the
+// chat: the profile's model, or the chat's current one.
+func (b *Chat) Resolver() Resolver {
+	return func(ctx context.Context, model string) (*agent.Client, string, error) {
+		client, _, err := b.connect(ctx)
+		if err != nil {
+			return nil, "", err
+		}
+		if model != "" {
+			return client, model, nil
+		}
+		info, err := b.Info(ctx)
+		if err != nil {
+			return nil, "", err
+		}
+		return client, info.Model, nil
+	}
+}

@@ -1,0 +1,129 @@
+package localskills
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrRejected marks a package or install the person must change (the
+// command line exits 3, SPEC M): errors.Is(err, ErrRejected) holds, and
+// the error's text is the one sentence alone.
+var ErrRejected = errors.New("skill rejected")
+
+// ErrNoCatalog is the Catalog's answer in a session without a database.
+var ErrNoCatalog = errors.New("skills are not available here: this session has no database")
+
+// rejection is an ErrRejected with its sentence.
+type rejection struct{ sentence string }
+
+func (r *rejection) Error() string        { return r.sentence }
+func (r *rejection) Is(target error) bool { return target == ErrRejected }
+
+// rejected returns a one-sentence reason as an ErrRejected.
+func rejected(format string, args ...any) error {
+	return &rejection{sentence: fmt.Sprintf(format, args...)}
+}
+
+// InstallOptions resolve a name collision (SPEC G5): Rename installs the
+// package under another skill name; NewRevision adds a new version of an
+// installed skill of the same name, and lets an imported definition
+// become a new revision of one the person built. Never both.
+type InstallOptions struct {
+	Rename      string `json:"rename,omitempty"`
+	NewRevision bool   `json:"new_revision,omitempty"`
+	// ExpectSHA256, when set, refuses the install unless the package read
+	// now has that digest: what installs is what the preview showed.
+	ExpectSHA256 string `json:"expect_sha256,omitempty"`
+}
+
+// Summary is one installed skill version as a listing shows it.
+type Summary struct {
+	Name        string    `json:"name"`
+	Version     int       `json:"version"`
+	Origin      string    `json:"origin"`
+	Installed   time.Time `json:"installed"`
+	SHA256      string    `json:"sha256"`
+	Description string    `json:"description,omitempty"`
+	Files       int       `json:"files"`
+	Findings    int       `json:"findings"`
+}
+
+// Preview is the install preview (SPEC G4): everything the person
+// decides on, before anything is written. Its strings come from an
+// untrusted package: whoever shows them neutralises them.
+type Preview struct {
+	Source string `json:"source"`
+	// Name is the package's skill name; InstallName the name it installs
+	// under (after --rename) and InstallVersion the version it becomes.
+	Name           string `json:"name"`
+	InstallName    string `json:"install_name"`
+	InstallVersion int    `json:"install_version"`
+	// PackageVersion is the package's own version (metadata), if any.
+	PackageVersion string `json:"package_version,omitempty"`
+	SHA256         string `json:"sha256"`
+	Description    string `json:"description"`
+	License        string `json:"license,omitempty"`
+	Compatibility  string `json:"compatibility,omitempty"`
+	Instructions   string `json:"instructions"`
+
+	Files          []PreviewFile       `json:"files"`
+	Resources      []string            `json:"resources"`
+	Excluded       []PreviewExcluded   `json:"excluded"`
+	Definitions    []PreviewDefinition `json:"definitions"`
+	RequestedTools []string            `json:"requested_tools"`
+	Findings       []PreviewFinding    `json:"findings"`
+	Warnings       []string            `json:"warnings"`
+	Conflicts      []Conflict          `json:"conflicts"`
+}
+
+// PreviewFile is one kept file.
+type PreviewFile struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	Size   int64  `json:"size"`
+}
+
+// PreviewExcluded is a file left out, and why.
+type PreviewExcluded struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// PreviewDefinition is an agent definition the package carries and what
+// installing would do with it: SaveAs is the name it would be saved
+// under, Action one sentence ("import", "rename: ...", "new revision ...").
+type PreviewDefinition struct {
+	Name   string `json:"name"`
+	Kind   string `json:"kind"`
+	SaveAs string `json:"save_as"`
+	Action string `json:"action"`
+}
+
+// PreviewFinding is one scanner finding with its place.
+type PreviewFinding struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Rule   string `json:"rule"`
+	Detail string `json:"detail"`
+	Action string `json:"action"`
+}
+
+// Conflict is a collision with what is installed or built (SPEC G5) and
+// its resolution. A Blocking one stops the install until the person
+// chooses --rename or --new-revision.
+type Conflict struct {
+	What       string `json:"what"`
+	Resolution string `json:"resolution"`
+	Blocking   bool   `json:"blocking"`
+}
+
+// Blocked returns the first blocking conflict, if any.
+func (p Preview) Blocked() (Conflict, bool) {
+	for _, c := range p.Conflicts {
+		if c.Blocking {
+			return c, true
+		}
+	}
+	return Conflict{}, false
+}
