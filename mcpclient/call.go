@@ -2,6 +2,7 @@ package mcpclient
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -53,12 +54,16 @@ type CallOptions struct {
 	// effect of a changed tool is not trusted. "" means the caller vouches
 	// for Effect itself.
 	Reviewed string
-	// Timeout bounds the call, connection included (default
-	// Options.CallTimeout). Cancelling ctx cancels the call.
+	// Timeout bounds the call, connection included (default: the
+	// server's ServerConfig.CallTimeout, else Options.CallTimeout).
+	// Cancelling ctx cancels the call, and the server is told (SPEC B11).
 	Timeout time.Duration
 	// SecretMode says whether fetching the secret may prompt, should the
 	// call need a new connection (zero: NonInteractive).
 	SecretMode SecretMode
+	// OnProgress receives the call's progress notifications (SPEC B11);
+	// nil takes the ProgressFunc of WithProgress on ctx, if any.
+	OnProgress ProgressFunc
 }
 
 // Call calls a tool of an active server and returns its result as bounded,
@@ -94,12 +99,20 @@ func (m *Manager) call(ctx context.Context, serverID, toolName string, args json
 	if err != nil {
 		return fail(false, err)
 	}
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = m.opts.CallTimeout
-	}
+	timeout := cmp.Or(opts.Timeout, s.cfg.CallTimeout, m.opts.CallTimeout)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	onProgress := opts.OnProgress
+	if onProgress == nil {
+		onProgress = progressFrom(ctx)
+	}
+	var report func(Progress)
+	if onProgress != nil {
+		report = func(p Progress) {
+			p.ServerID, p.Tool, p.CorrelationID = serverID, toolName, opts.CorrelationID
+			onProgress(p)
+		}
+	}
 
 	retried := false
 	for {
@@ -110,7 +123,7 @@ func (m *Manager) call(ctx context.Context, serverID, toolName string, args json
 			}
 			return fail(retried, err)
 		}
-		raw, p, err := c.callTool(ctx, toolName, args)
+		raw, p, err := c.callTool(ctx, toolName, args, report)
 		if err == nil {
 			res, err := convertResult(raw, m.opts.Limits.MaxResultBytes)
 			if err != nil {
@@ -125,7 +138,9 @@ func (m *Manager) call(ctx context.Context, serverID, toolName string, args json
 		changed := opts.Reviewed != "" && !m.servedDigestIs(serverID, toolName, opts.Reviewed)
 		if c.sessionLost(err, p) {
 			e = &Error{Kind: ErrSessionLost, Err: err, Sentence: sessionLostSentence(opts.Effect, retried, changed)}
-		} else if e = c.classifyWithin(err, p, timeout); errors.Is(e, ErrUnreachable) && !isRefused(err) && !isDNS(err) {
+		} else if e = c.classifyWithin(err, p, timeout); errors.Is(e, ErrTimeout) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			e = &Error{Kind: ErrTimeout, Err: err, Sentence: callTimeoutSentence(timeout)}
+		} else if errors.Is(e, ErrUnreachable) && !isRefused(err) && !isDNS(err) {
 			e = &Error{Kind: ErrConnectionLost, Err: err,
 				Sentence: "The connection to the server broke before the answer, so the call may or may not have run; vouch did not re-send it."}
 		}

@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -28,7 +29,17 @@ type ServerConfig struct {
 	// Active reports whether the server's tools may be offered. Testing never
 	// sets it; activation is a separate step (SPEC B2).
 	Active bool `json:"active"`
+	// CallTimeout bounds each tool call of this server; zero means the
+	// Manager's Options.CallTimeout (SPEC B11). Between MinCallTimeout and
+	// MaxCallTimeout.
+	CallTimeout time.Duration `json:"call_timeout,omitempty"`
 }
+
+// Bounds of ServerConfig.CallTimeout.
+const (
+	MinCallTimeout = time.Second
+	MaxCallTimeout = time.Hour
+)
 
 // Bounds on configuration fields.
 const (
@@ -54,6 +65,9 @@ func (c ServerConfig) Validate() error {
 	}
 	if _, err := ParseEndpoint(c.URL); err != nil {
 		return err
+	}
+	if c.CallTimeout != 0 && (c.CallTimeout < MinCallTimeout || c.CallTimeout > MaxCallTimeout) {
+		return cfgErr("call_timeout", "Use a call timeout between 1s and 1h.")
 	}
 	return validateHeaderName(c.HeaderName)
 }

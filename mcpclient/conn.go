@@ -71,6 +71,8 @@ type conn struct {
 	// headerTools are the listed tools as mcp-go types, for mirroring
 	// x-mcp-header parameters on modern connections (SEP-2243).
 	headerTools map[string]mcp.Tool
+	// progress routes notifications/progress by token to running calls.
+	progress map[string]func(Progress)
 }
 
 // dial connects and performs the handshake. ctx bounds the handshake only;
@@ -132,6 +134,8 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 			}
 		case mcp.MethodNotificationSubscriptionsAcknowledged:
 			listened()
+		case string(mcp.MethodNotificationProgress):
+			cn.onProgress(n)
 		}
 	})
 	pctx, p := withProbe(ctx)
@@ -195,14 +199,23 @@ func (c *conn) close() {
 // request sends one JSON-RPC request and returns its raw result. The probe
 // records what the HTTP layer saw, for classify and session-loss checks.
 func (c *conn) request(ctx context.Context, method string, params map[string]any) (json.RawMessage, *probe, error) {
+	return c.requestID(ctx, c.ids.Add(1), method, params)
+}
+
+// requestID is request with the JSON-RPC id given. A "_meta" map in params
+// is kept, and on a modern connection completed.
+func (c *conn) requestID(ctx context.Context, id int64, method string, params map[string]any) (json.RawMessage, *probe, error) {
 	ctx, p := withProbe(ctx)
 	var header http.Header
 	if c.modern {
-		params["_meta"] = map[string]any{
-			mcp.MetaKeyProtocolVersion:    c.version,
-			mcp.MetaKeyClientCapabilities: clientCapabilities(),
-			mcp.MetaKeyClientInfo:         c.clientInfo,
+		meta, _ := params["_meta"].(map[string]any)
+		if meta == nil {
+			meta = map[string]any{}
 		}
+		meta[mcp.MetaKeyProtocolVersion] = c.version
+		meta[mcp.MetaKeyClientCapabilities] = clientCapabilities()
+		meta[mcp.MetaKeyClientInfo] = c.clientInfo
+		params["_meta"] = meta
 		encoded, err := json.Marshal(params)
 		if err != nil {
 			return nil, p, &Error{Kind: ErrProtocol, Sentence: "The request could not be encoded; check the tool arguments.", Err: err}
@@ -219,7 +232,7 @@ func (c *conn) request(ctx context.Context, method string, params map[string]any
 	}
 	resp, err := c.tr.SendRequest(ctx, transport.JSONRPCRequest{
 		JSONRPC: mcp.JSONRPC_VERSION,
-		ID:      mcp.NewRequestId(c.ids.Add(1)),
+		ID:      mcp.NewRequestId(id),
 		Method:  method,
 		Params:  params,
 		Header:  header,
@@ -313,8 +326,26 @@ func (c *conn) rememberHeaderTools(raws []json.RawMessage) {
 
 // callTool sends tools/call once and returns the raw result. It never
 // retries.
-func (c *conn) callTool(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, *probe, error) {
-	return c.request(ctx, string(mcp.MethodToolsCall), map[string]any{"name": name, "arguments": args})
+//
+// It sends a progressToken and delivers the call's progress notifications
+// to onProgress (may be nil). When ctx ends first — the person cancelled,
+// or the call timed out — the server is sent notifications/cancelled for
+// the request (SPEC B11).
+func (c *conn) callTool(ctx context.Context, name string, args json.RawMessage, onProgress func(Progress)) (json.RawMessage, *probe, error) {
+	id := c.ids.Add(1)
+	token := fmt.Sprintf("vouch-%d", id)
+	stop := c.watchProgress(token, onProgress)
+	defer stop()
+	raw, p, err := c.requestID(ctx, id, string(mcp.MethodToolsCall), map[string]any{
+		"name": name, "arguments": args, "_meta": map[string]any{"progressToken": token}})
+	if err != nil && ctx.Err() != nil {
+		reason := "the person cancelled the call"
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			reason = "the call timed out"
+		}
+		c.cancelRequest(id, reason)
+	}
+	return raw, p, err
 }
 
 // sessionLost reports whether err means the server forgot this

@@ -60,7 +60,20 @@
 // # Calls and results
 //
 // Manager.Call (and the tool.Tool adapter from AgentTool/AgentTools) sends
-// one tools/call with a timeout and the caller's context. Its CallOptions
+// one tools/call with a timeout (CallOptions.Timeout, else the server's
+// ServerConfig.CallTimeout, else Options.CallTimeout) and the caller's
+// context. Each call carries a progressToken; its notifications/progress
+// reach CallOptions.OnProgress or the ProgressFunc that WithProgress put on
+// the context, and a call abandoned by its context or its timeout is
+// cancelled on the wire with notifications/cancelled (SPEC B11).
+//
+// What vouch does not serve it refuses at once (SPEC B9, B10): no
+// sampling, elicitation or roots capability is declared and every such
+// server request gets JSON-RPC -32601 immediately (handshake.go); a result
+// of type input_required is a tool error naming what was asked; tools with
+// execution.taskSupport "required" are rejected from the catalog; a
+// server/discover answer must name a 2026-07-28-era version in
+// supportedVersions, or vouch falls back to initialize. Its CallOptions
 // carry the correlation ID, kept in every Result and CallError, and the
 // Effect from local policy: read-only, idempotent or mutating (the zero
 // value; unknown counts as mutating). Annotations never set it (SPEC D2).
@@ -79,8 +92,10 @@
 // effect was reviewed for (CallOptions.Reviewed). A mutating call fails with ErrSessionLost or
 // ErrConnectionLost and is never re-sent (SPEC B7).
 //
-// Results become text (SPEC E1, E2): text content neutralized, structured
-// content serialized as JSON text, isError kept as a flag, images, audio,
+// Results become text (SPEC E1, E2, E3): text content neutralized, structured
+// content serialized as JSON text once (not when a text part already holds
+// the same JSON) with base64 strings replaced by a bracketed note
+// (structured.go), isError kept as a flag, images, audio,
 // blob resources and resource links described as "[unsupported content:
 // image/png, 1234 bytes]" and never fetched. Result has no field a result's
 // shape could fill, so marker-shaped keys stay inert text. The text is cut

@@ -20,6 +20,9 @@ type MCPServer struct {
 	HeaderName string    `json:"header_name,omitempty"`
 	Active     bool      `json:"active"`
 	Created    time.Time `json:"created"`
+	// CallTimeoutMS bounds each tool call of the server, in milliseconds;
+	// 0 means vouch's default (SPEC B11).
+	CallTimeoutMS int64 `json:"call_timeout_ms,omitempty"`
 }
 
 // PutMCPServer creates or replaces the server with s.ID. Names are unique

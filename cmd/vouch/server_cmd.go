@@ -47,7 +47,7 @@ type serverJSON struct {
 
 func runServer(ctx context.Context, g *globals, args []string, e env) error {
 	if len(args) == 0 {
-		return app.Errorf(app.Usage, "vouch server needs a subcommand: add, test, activate, deactivate, remove or list")
+		return app.Errorf(app.Usage, "vouch server needs a subcommand: add, test, activate, deactivate, timeout, remove or list")
 	}
 	sub, rest := args[0], args[1:]
 	fs := subFlags("server "+sub, g)
@@ -58,6 +58,10 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 		rawURL = fs.String("url", "", "Streamable HTTP endpoint (https, or http on loopback)")
 		header = fs.String("header", "", "name of the one secret header, e.g. Authorization")
 		secretStdin = fs.Bool("secret-stdin", false, "read the header's value from standard input")
+	}
+	var callTimeout *time.Duration
+	if sub == "timeout" {
+		callTimeout = fs.Duration("call", 0, "how long each tool call may run, e.g. 5m (0: the default)")
 	}
 	name, rest := leadingArg(rest)
 	if err := fs.Parse(rest); err != nil {
@@ -83,6 +87,18 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 				return err
 			}
 			if err := s.MCP().SetActive(ctx, rec.ID, sub == "activate"); err != nil {
+				return err
+			}
+			return printServers(e, s, []string{rec.ID}, *asJSON)
+		})
+	case "timeout":
+		// SPEC B11: the per-server call timeout the timeout sentence names.
+		return withState(ctx, g, e, func(s *state) error {
+			rec, err := s.MCP().ByName(name)
+			if err != nil {
+				return err
+			}
+			if err := s.MCP().SetCallTimeout(rec.ID, *callTimeout); err != nil {
 				return err
 			}
 			return printServers(e, s, []string{rec.ID}, *asJSON)

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"time"
 
 	"vouch/mcpclient"
 	"vouch/store"
@@ -108,7 +109,8 @@ func newMCP(ctx context.Context, db *store.DB, secrets *store.Secrets) (*MCP, er
 }
 
 func toConfig(s store.MCPServer) mcpclient.ServerConfig {
-	return mcpclient.ServerConfig{ID: s.ID, Name: s.Name, URL: s.URL, HeaderName: s.HeaderName, Active: s.Active}
+	return mcpclient.ServerConfig{ID: s.ID, Name: s.Name, URL: s.URL, HeaderName: s.HeaderName, Active: s.Active,
+		CallTimeout: time.Duration(s.CallTimeoutMS) * time.Millisecond}
 }
 
 func (svc *MCP) Close() error { return svc.mgr.Close() }
@@ -134,6 +136,7 @@ func (svc *MCP) Save(ctx context.Context, id, name, rawURL, header string, secre
 			return rec, err
 		}
 		cfg.ID, cfg.Active, rec.Created = old.ID, old.Active, old.Created
+		cfg.CallTimeout = time.Duration(old.CallTimeoutMS) * time.Millisecond
 	}
 	if err := cfg.Validate(); err != nil {
 		return rec, Wrap(Rejected, err)
@@ -141,7 +144,8 @@ func (svc *MCP) Save(ctx context.Context, id, name, rawURL, header string, secre
 	if secret != nil && *secret != "" && cfg.HeaderName == "" {
 		return rec, Errorf(Usage, "a secret needs a header to travel in; pass --header (for example Authorization)")
 	}
-	rec = store.MCPServer{ID: cfg.ID, Name: cfg.Name, URL: cfg.URL, HeaderName: cfg.HeaderName, Active: cfg.Active, Created: rec.Created}
+	rec = store.MCPServer{ID: cfg.ID, Name: cfg.Name, URL: cfg.URL, HeaderName: cfg.HeaderName, Active: cfg.Active, Created: rec.Created,
+		CallTimeoutMS: cfg.CallTimeout.Milliseconds()}
 	if err := svc.db.PutMCPServer(rec); err != nil {
 		if errors.Is(err, store.ErrDuplicate) {
 			return rec, Errorf(Rejected, "an MCP server named %q already exists; choose another name", name)
@@ -226,6 +230,28 @@ func (svc *MCP) SetActive(ctx context.Context, id string, active bool) error {
 	}
 	rec.Active = cfg.Active
 	return svc.db.PutMCPServer(rec)
+}
+
+// SetCallTimeout sets how long each tool call of the server may run (SPEC
+// B11); 0 restores the default. It persists the choice and applies it to
+// the next call.
+func (svc *MCP) SetCallTimeout(id string, d time.Duration) error {
+	rec, err := svc.serverByID(id)
+	if err != nil {
+		return err
+	}
+	rec.CallTimeoutMS = d.Milliseconds()
+	cfg := toConfig(rec)
+	if st, ok := svc.mgr.Server(id); ok {
+		cfg.Active = st.Config.Active
+	}
+	if err := cfg.Validate(); err != nil {
+		return Wrap(Usage, err)
+	}
+	if err := svc.db.PutMCPServer(rec); err != nil {
+		return err
+	}
+	return svc.mgr.Put(cfg)
 }
 
 // Remove deletes a server's configuration, catalog, selections and secret.

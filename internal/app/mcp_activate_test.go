@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"vouch/mcpclient"
 	"vouch/mcpclient/mcptest"
@@ -43,5 +44,38 @@ func TestFailedActivationStaysInactive(t *testing.T) {
 	got, err := a.MCP().ByName("oauth")
 	if err != nil || got.Active {
 		t.Errorf("stored server active = %v (err %v), want inactive", got.Active, err)
+	}
+}
+
+// TestCallTimeoutStored covers SPEC B11's per-server call timeout: it is
+// stored with the server, survives an edit and reaches the manager; an
+// out-of-range value is refused.
+func TestCallTimeoutStored(t *testing.T) {
+	a := openTestApp(t, t.TempDir())
+	t.Cleanup(func() {
+		if err := a.Close(); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
+	ctx := context.Background()
+	rec, err := a.MCP().Save(ctx, "", "slow", "http://127.0.0.1:9/mcp", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.MCP().SetCallTimeout(rec.ID, 5*time.Minute); err != nil {
+		t.Fatalf("SetCallTimeout() error = %v", err)
+	}
+	if _, err := a.MCP().Save(ctx, rec.ID, "slow2", "http://127.0.0.1:9/mcp", "", nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := a.MCP().ByName("slow2")
+	if err != nil || got.CallTimeoutMS != (5*time.Minute).Milliseconds() {
+		t.Errorf("stored call timeout = %d ms (err %v), want 5 min", got.CallTimeoutMS, err)
+	}
+	if st, _ := a.MCP().Manager().Server(rec.ID); st.Config.CallTimeout != 5*time.Minute {
+		t.Errorf("manager call timeout = %s, want 5m", st.Config.CallTimeout)
+	}
+	if err := a.MCP().SetCallTimeout(rec.ID, time.Millisecond); err == nil {
+		t.Errorf("SetCallTimeout(1ms) accepted")
 	}
 }
