@@ -28,6 +28,26 @@
 // a Resolver for the model server, an Approver, a RunOutput, the
 // conversion of app events into its own — and converts the results.
 //
+// The chat services run on an App too: a Chat (chat.go) finds the model
+// server, keeps the chosen model and starts the runs of the current
+// conversation, kept in run history; RunHeadless and App.RunProfileHeadless
+// run one task to its end for 'vouch run' (headless.go); a PolicyEditor
+// serves the rule editor and Policy page (policy_editor.go); ServerSkills
+// is the trust layer over the skills MCP servers serve (server_skills.go);
+// App.SeedDemo fills the demo's throwaway state (demo_seed.go). Skill
+// packages installed from a local path are the sub-package localskills,
+// which needs only the database and imports nothing of this package.
+//
+// # Size
+//
+// The package is over the ~3,000-line guideline (about 5,200 non-test
+// lines). The workflow services (profiles, profile runs and their frozen
+// spec, the run recorder, the scheduler and inbox: about 2,300 lines) are
+// the next seam, but they share *Policy, RunRecorder and the Error kinds
+// with the chat and the session: a sub-package the App owns needs those
+// in a leaf package first. Until then they stay here, each in its own
+// file.
+//
 // The domain packages (agent, mcpclient, skills, policy, workflow) do not
 // import store; this package adapts each of them to it (the transcript,
 // the catalog cache, the keyring secrets, the policy rules and records).

@@ -11,7 +11,7 @@
 //
 // It is a room of the application (package app) that needs nothing of the
 // session but the database: it must not import vouch/internal/app, tui or
-// any tui/... package, nor a *test package. The App hands it out with
-// App.Skills; the command line and the terminal interface convert its
-// types into their own.
+// any tui/... package, nor a *test package. Package app uses it for the
+// demo's seeding; the command line and the terminal interface hand it the
+// database and convert its types into their own.
 package localskills
