@@ -91,7 +91,7 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 			return fmt.Errorf("open the workspace: %w", err)
 		}
 		defer func() { _ = ws.Close() }()
-		s.MCP().Manager().WarmAll(ctx)
+		warmBriefly(ctx, s.MCP().Manager())
 		mcpTools := s.MCP().Manager().AgentTools(func(string, string) mcpclient.Effect { return mcpclient.EffectMutating })
 		all := append(append(ws.Tools(), ws.WriteTools()...), mcpTools...)
 		var tools []tool.Tool

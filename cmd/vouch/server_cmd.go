@@ -277,7 +277,7 @@ func runTools(ctx context.Context, g *globals, args []string, e env) error {
 			return fmt.Errorf("open the workspace: %w", err)
 		}
 		defer func() { _ = ws.Close() }()
-		s.MCP().Manager().WarmAll(ctx)
+		warmBriefly(ctx, s.MCP().Manager())
 		rows := s.MCP().Tools(append(ws.Tools(), ws.WriteTools()...))
 		if *asJSON {
 			return writeJSON(e.stdout, rows)
