@@ -37,7 +37,8 @@ const (
 // State is where a view's bridge is in its life (SPEC J4).
 type State int
 
-// The states, in order. A bridge only moves forward.
+// The states, in order. A bridge only moves forward, except that a
+// reloaded page or view goes back to loading or initializing.
 const (
 	// StateProxy: waiting for the sandbox proxy's
 	// ui/notifications/sandbox-proxy-ready.
@@ -334,8 +335,14 @@ func (b *Bridge) responseLocked(m message) {
 func (b *Bridge) notificationLocked(m message) {
 	switch m.Method {
 	case methodProxyReady:
-		if b.state != StateProxy {
-			return // the proxy is ready once; a view cannot load itself again
+		// Only a freshly loaded sandbox proxy sends this (it drops the
+		// view's sandbox-* messages). After the handshake it means the
+		// person reloaded the viewer page: the same HTML goes to the new
+		// proxy, and the view initializes again (issue 16 item 9).
+		switch b.state {
+		case StateProxy, StateInitializing, StateReady:
+		default:
+			return // loading already, or closing
 		}
 		b.state = StateLoading
 		b.sendLocked(notification(methodResourceReady, map[string]any{
@@ -384,8 +391,10 @@ func (b *Bridge) requestLocked(m message) {
 		return
 	}
 	if m.Method == methodInitialize {
-		if b.state != StateLoading {
-			b.sendLocked(errorResponse(m.ID, codeInvalidRequest, "ui/initialize was already answered"))
+		// A view that reloaded itself initializes again; it then gets the
+		// tool input and result again, after ui/notifications/initialized.
+		if b.state != StateLoading && b.state != StateInitializing && b.state != StateReady {
+			b.sendLocked(errorResponse(m.ID, codeInvalidRequest, "the view is being closed"))
 			return
 		}
 		var p struct {

@@ -256,9 +256,15 @@ func TestBridgeLifecycle(t *testing.T) {
 		t.Errorf("a second outcome was sent: %v", methods(got))
 	}
 
+	// A view that reloaded itself initializes again and gets its input
+	// and result again (issue 16 item 9).
 	b.Handle([]byte(`{"jsonrpc":"2.0","id":9,"method":"ui/initialize","params":{}}`))
-	if got := drain(b); len(got) != 1 || errCode(got[0]) != codeInvalidRequest {
+	if got := drain(b); len(got) != 1 || got[0]["id"] != float64(9) || got[0]["result"] == nil {
 		t.Fatalf("a second ui/initialize: %v", got)
+	}
+	b.Handle([]byte(`{"jsonrpc":"2.0","method":"ui/notifications/initialized"}`))
+	if m := methods(drain(b)); strings.Join(m, ",") != methodToolInput+","+methodToolResult {
+		t.Fatalf("after the second initialized: %v, want tool-input then tool-result", m)
 	}
 
 	// Teardown: a request to the view, answered, then closed.
@@ -446,4 +452,32 @@ func FuzzBridgeHandle(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestBridgeViewerReload covers issue 16 item 9: reloading the viewer page
+// loads a new sandbox proxy, which gets the same HTML; the view initializes
+// again and receives its input and result again, instead of staying on
+// "connecting…" behind a refused ui/initialize.
+func TestBridgeViewerReload(t *testing.T) {
+	b := readyBridge(t, &fakeHost{})
+	b.SetToolInput(json.RawMessage(`{"zone":"CET"}`))
+	if err := b.SetToolResult(json.RawMessage(`{"content":[]}`)); err != nil {
+		t.Fatal(err)
+	}
+	drain(b)
+	b.Handle([]byte(`{"jsonrpc":"2.0","method":"ui/notifications/sandbox-proxy-ready","params":{}}`))
+	if got := drain(b); len(got) != 1 || got[0]["method"] != methodResourceReady {
+		t.Fatalf("after the reloaded proxy was ready: %v", methods(got))
+	}
+	b.Handle([]byte(`{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{}}`))
+	if got := drain(b); len(got) != 1 || got[0]["result"] == nil {
+		t.Fatalf("the reloaded view's ui/initialize: %v", got)
+	}
+	b.Handle([]byte(`{"jsonrpc":"2.0","method":"ui/notifications/initialized"}`))
+	if m := methods(drain(b)); strings.Join(m, ",") != methodToolInput+","+methodToolResult {
+		t.Fatalf("after the reloaded view initialized: %v", m)
+	}
+	if b.State() != StateReady {
+		t.Errorf("state %v, want ready", b.State())
+	}
 }
