@@ -143,7 +143,7 @@
 // settles again before a or d answers it. The editor itself settles like
 // the pane.
 //
-// Settings › Policy (policy_page.go, policy_view.go) lists the rules and
+// Settings › Policy (tui/settings/policy) lists the rules and
 // the 20 most recent audited decisions, newest first, with times relative
 // to the injected clock; enter edits a rule in the same editor, x deletes
 // one after a confirmation whose default is Cancel, r refreshes.
@@ -164,7 +164,7 @@
 //
 // ctrl+x opens Settings (tui/settings), a modal of pages under a section
 // title: Tools & Workflows has MCP Servers (tui/settings/servers), Tools
-// (tui/settings/tools), Policy (policy_page.go), Skills
+// (tui/settings/tools), Policy (tui/settings/policy), Skills
 // (tui/settings/skills) and, when the Backend has them, Workflows and
 // Profiles; the root builds them (settings_pages.go). Tab and shift+tab
 // switch pages; keys go to the page shown, every other message to all

@@ -17,9 +17,9 @@ import (
 // Settings › Profiles: name, a definition picker, model defaults (model,
 // context window override, temperature, tool budget), the workspace folder,
 // the installed skills to enable in prompt order, and an optional schedule
-// with its task. The tool allowlist has its own pane (profile_tools.go).
+// with its task. The tool allowlist has its own pane (tools.go).
 //
-// Enter checks the form (profile_input.go) and saves through
+// Enter checks the form (input.go) and saves through
 // Profiles.SaveProfile, which stores a new revision; a refusal, the form's
 // or the Backend's, stays under the form as one sentence with every field
 // kept, and the cursor goes to the field to fix. Success closes the

@@ -30,7 +30,7 @@ import (
 // row shows it pending, and a failure leaves it as it was, with the error.
 //
 // The same page, over another Source, is the per-profile tool selection
-// pane (profile_tools.go): there a switch edits the profile's allowlist.
+// pane (tui/settings/profiles): there a switch edits the profile's allowlist.
 type Page struct {
 	kit.PageFrame
 	kit.Loads
