@@ -154,7 +154,18 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 	if !cn.modern {
 		cn.session = tr.GetSessionId()
 	}
-	if d.listen && cn.caps.Tools != nil && cn.caps.Tools.ListChanged {
+	listChanged := cn.caps.Tools != nil && cn.caps.Tools.ListChanged
+	if d.listen && !cn.modern && cn.session != "" && d.legacyVersion == "" {
+		// A legacy server with sessions may send its requests (elicitation,
+		// sampling) on the GET stream, and would wait a minute for an answer
+		// if vouch never opened it: the stream must be configured on the
+		// transport before the handshake, so reconnect pinned to this era,
+		// and every request that arrives on it is refused at once (SPEC B9).
+		cn.close()
+		d.legacyVersion = res.ProtocolVersion
+		return dial(ctx, d)
+	}
+	if d.listen && listChanged {
 		switch {
 		case cn.modern:
 			if _, err := c.ListenAsync(life, mcp.SubscriptionFilter{ToolsListChanged: true}, func(err error) {
