@@ -19,7 +19,9 @@
 // # Packages
 //
 // The interface lives in rooms; no room imports a sibling, and none
-// imports the root (tui/imports_test.go):
+// imports the root; every room may import tui/kit and the shared
+// components (tui/ruleedit, and tui/settings/tools, which the profiles
+// page embeds) (tui/imports_test.go):
 //
 //   - tui (this package): the program ([New], [Model]), the router
 //     (update_*.go), the modal stack (modal.go) and its settle rule
@@ -27,15 +29,18 @@
 //     screen's input and status line (status.go), conversations
 //     (conversations.go), the model picker (picker.go), the queues of
 //     calls waiting for approval and where their answers go
-//     (update_approval.go), the MCP Apps glue (apps.go), the rule editor
-//     (rule_*.go), the Cmds that call the [Backend] (cmds.go) and the
-//     goldens that drive the whole program.
+//     (update_approval.go), the MCP Apps glue (apps.go), the Cmds that
+//     call the [Backend] (cmds.go) and the goldens that drive the whole
+//     program.
 //   - tui/kit: what every room shares — kit.Common (size, styles,
 //     clock), the theme and styles, the kit.Modal interface and its
 //     Actions, the modal frame, kit.Confirm, and the list and page state
 //     (kit.Loads, kit.ListCursor, kit.PageFrame). It imports no room.
 //   - tui/chat: the transcript, its renderer and render cache, and the
 //     stream reader that coalesces a run's deltas.
+//   - tui/ruleedit: the rule editor, a shared component: the approval
+//     pane's classify and the Policy page both open it, through a
+//     function the root hands them, and hear its ruleedit.SavedMsg.
 //   - tui/approval: the approval pane (arguments, preview, what changed),
 //     its queue types, the approvals inbox and an app's consent, with the
 //     approval.ToolDescriber and approval.Inbox backends it needs.
@@ -129,14 +134,14 @@
 //
 // # Policy
 //
-// A Backend that also implements [PolicyEditor] enables classify (c) in
+// A Backend that also implements tuipolicy.Editor enables classify (c) in
 // the approval pane and the Policy page of Settings; without it, c stays
 // disabled and the page says policy is not available here. Classify opens
-// the rule editor (rule_editor*.go) on top of the pane, pre-filled from
-// the call (rule_draft.go): class ask, effect mutating, and each plain
+// the rule editor (tui/ruleedit) on top of the pane, pre-filled from
+// the call (ruleedit.FromCall): class ask, effect mutating, and each plain
 // top-level string argument offered as a constraint that is off — a path
 // under its folder, anything else one-of its value. Only the person's keys
-// change a field; enter saves through PolicyEditor.SaveRule in a Cmd, a
+// change a field; enter saves through the Editor's SaveRule in a Cmd, a
 // refusal stays under the form with every field kept, and success closes
 // the editor. Saving never answers the call: a rule applies to runs that
 // start later (SPEC D6), so the pane is back, says the rule is stored, and

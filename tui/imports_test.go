@@ -109,7 +109,13 @@ func TestNoPaneImportsAnotherPane(t *testing.T) {
 		}
 		return strings.HasPrefix(to, from+"/")
 	}
-	for pkg, imports := range tuiImports(t) {
+	pkgs := tuiImports(t)
+	for _, p := range append(slices.Clone(components), frames...) {
+		if pkgs[p] == nil {
+			t.Errorf("%s is named a shared component or frame but is no package under tui/; update the list", p)
+		}
+	}
+	for pkg, imports := range pkgs {
 		if pkg == "vouch/tui" {
 			continue // the root composes every pane
 		}

@@ -3,6 +3,7 @@ package tui
 import (
 	"vouch/tui/approval"
 	"vouch/tui/kit"
+	"vouch/tui/ruleedit"
 	"vouch/tui/settings"
 	tuipolicy "vouch/tui/settings/policy"
 	"vouch/tui/settings/servers"
@@ -27,7 +28,7 @@ type KeyMap struct {
 	Tools    tools.KeyMap
 	Confirm  kit.ConfirmKeyMap
 	Approval approval.KeyMap
-	Rule     RuleEditorKeyMap
+	Rule     ruleedit.KeyMap
 	Policy   tuipolicy.KeyMap
 	Workflow WorkflowKeyMaps
 	Skills   skills.KeyMap
@@ -49,7 +50,7 @@ func DefaultKeyMap() KeyMap {
 		Tools:    tools.DefaultKeyMap(),
 		Confirm:  kit.DefaultConfirmKeyMap(),
 		Approval: approval.DefaultKeyMap(),
-		Rule:     DefaultRuleEditorKeyMap(),
+		Rule:     ruleedit.DefaultKeyMap(),
 		Policy:   tuipolicy.DefaultKeyMap(),
 		Workflow: DefaultWorkflowKeyMaps(),
 		Skills:   skills.DefaultKeyMap(),

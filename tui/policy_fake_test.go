@@ -10,6 +10,7 @@ import (
 	"vouch/agent"
 	"vouch/policy"
 	"vouch/tool"
+	"vouch/tui/ruleedit"
 )
 
 // policyBackend is a fakeBackend that also implements PolicyEditor. It
@@ -167,7 +168,7 @@ func classify(t *testing.T, m Model, pb *policyBackend, clk *clock) (Model, []ch
 	m, _, replies := askWith(t, m, pb.fakeBackend, csvRequest())
 	clk.advance(time.Second)
 	m, _ = update(m, keyRune('c'))
-	topModal[ruleEditor](t, m)
+	topModal[ruleedit.Editor](t, m)
 	clk.advance(time.Second)
 	return m, replies
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"vouch/agent"
+	"vouch/tui/ruleedit"
 	"vouch/tui/settings"
 	tuipolicy "vouch/tui/settings/policy"
 )
@@ -89,7 +90,7 @@ func TestGoldenPolicy(t *testing.T) {
 				m, _ = update(m, keyTab)
 				m, _ = update(m, keyTab)
 				m, _ = update(m, keySpace)
-				return press[ruleSavedMsg](t, m, keyEnter)
+				return press[ruleedit.SavedMsg](t, m, keyEnter)
 			},
 		},
 		{

@@ -11,6 +11,7 @@ import (
 
 	"vouch/policy"
 	"vouch/tui/kit"
+	"vouch/tui/ruleedit"
 	"vouch/tui/settings"
 	tuipolicy "vouch/tui/settings/policy"
 )
@@ -86,11 +87,12 @@ func TestClassifyOpensEditor(t *testing.T) {
 	m, _, replies := askWith(t, m, pb.fakeBackend, csvRequest())
 	clk.advance(time.Second)
 	m, _ = update(m, keyRune('c'))
-	e := topModal[ruleEditor](t, m)
-	if got := ruleClasses()[e.class]; got != policy.Ask {
+	e := topModal[ruleedit.Editor](t, m)
+	f := e.Form()
+	if got := f.Class; got != policy.Ask {
 		t.Errorf("class = %s, want ask", got)
 	}
-	if got := ruleEffects()[e.effect]; got != policy.Mutating {
+	if got := f.Effect; got != policy.Mutating {
 		t.Errorf("effect = %s, want mutating", got)
 	}
 	if e.KeyGrace() != DefaultKeyGrace {
@@ -101,25 +103,25 @@ func TestClassifyOpensEditor(t *testing.T) {
 		{Arg: "mode", Kind: policy.OneOf, Values: []string{"overwrite"}},
 		{Arg: "url", Kind: policy.OneOf, Values: []string{"https://data.example/api"}},
 	}
-	if len(e.cons) != len(want) {
-		t.Fatalf("%d constraints offered, want %d", len(e.cons), len(want))
+	if len(f.Constraints) != len(want) {
+		t.Fatalf("%d constraints offered, want %d", len(f.Constraints), len(want))
 	}
-	for i, c := range e.cons {
-		got := policy.Constraint{Arg: c.arg, Kind: c.kind, Values: splitValues(c.values.Value())}
-		if !reflect.DeepEqual(got, want[i]) || c.on {
-			t.Errorf("constraint %d = %+v (on %v), want %+v, off", i, got, c.on, want[i])
+	for i, c := range f.Constraints {
+		got := c.Constraint
+		if !reflect.DeepEqual(got, want[i]) || c.On {
+			t.Errorf("constraint %d = %+v (on %v), want %+v, off", i, got, c.On, want[i])
 		}
 	}
 
 	// Keys within the editor's grace period do nothing.
 	m = pressAll(t, m, keyRight, keyEnter)
-	if e := topModal[ruleEditor](t, m); e.class != 0 || e.saving {
-		t.Errorf("keys in the grace period acted: class %d, saving %v", e.class, e.saving)
+	if f := topModal[ruleedit.Editor](t, m).Form(); f.Class != policy.Ask || f.Saving {
+		t.Errorf("keys in the grace period acted: class %s, saving %v", f.Class, f.Saving)
 	}
 	if got, want := helpLine(m), "tab next field • ←/→ choose • space next option • enter save rule • esc cancel"; got != want {
 		t.Errorf("help line = %q, want %q", got, want)
 	}
-	if view := m.View(); !strings.Contains(view, appliesFromCall) {
+	if view := m.View(); !strings.Contains(view, "Applies to new runs; this call still needs your answer.") {
 		t.Errorf("editor does not say the call still needs an answer:\n%s", view)
 	}
 	if saved, _ := pb.calls(); len(saved) != 0 {
@@ -150,10 +152,10 @@ func TestRuleEditorSaves(t *testing.T) {
 	}
 	m = typeText(m, " exports are fine ")
 	m, cmd := update(m, keyEnter)
-	if e := topModal[ruleEditor](t, m); !e.saving || !strings.Contains(m.View(), "Saving…") {
+	if f := topModal[ruleedit.Editor](t, m).Form(); !f.Saving || !strings.Contains(m.View(), "Saving…") {
 		t.Error("editor does not show the save in flight")
 	}
-	msg := awaitMsg[ruleSavedMsg](t, cmd)
+	msg := awaitMsg[ruleedit.SavedMsg](t, cmd)
 
 	saved, _ := pb.calls()
 	want := policy.Rule{
@@ -170,7 +172,7 @@ func TestRuleEditorSaves(t *testing.T) {
 
 	m, cmd = update(m, msg)
 	topApproval(t, m)
-	m, _ = update(m, awaitMsg[ruleSavedMsg](t, cmd)) // handed on to the pane
+	m, _ = update(m, awaitMsg[ruleedit.SavedMsg](t, cmd)) // handed on to the pane
 	if view := m.View(); !strings.Contains(view, "Rule saved (allow, idempotent): it applies to new runs") {
 		t.Errorf("pane does not say the rule is stored:\n%s", view)
 	}
@@ -204,11 +206,11 @@ func TestRuleEditorSaveError(t *testing.T) {
 	m, _ = update(m, keyRight) // allow
 	m, _ = update(m, keyShiftTab)
 	m = typeText(m, "keep")
-	m = press[ruleSavedMsg](t, m, keyEnter)
+	m = press[ruleedit.SavedMsg](t, m, keyEnter)
 
-	e := topModal[ruleEditor](t, m)
-	if e.saving || ruleClasses()[e.class] != policy.Allow || e.note.Value() != "keep" || e.focus != e.noteField() {
-		t.Errorf("fields after the error: saving %v, class %s, note %q, focus %d", e.saving, ruleClasses()[e.class], e.note.Value(), e.focus)
+	f := topModal[ruleedit.Editor](t, m).Form()
+	if f.Saving || f.Class != policy.Allow || f.Note != "keep" || !f.OnNote {
+		t.Errorf("fields after the error: saving %v, class %s, note %q, on the note %v", f.Saving, f.Class, f.Note, f.OnNote)
 	}
 	if view := m.View(); !strings.Contains(view, "✗ The rule was not saved: anything that writes asks.") {
 		t.Errorf("no error sentence under the form:\n%s", view)
@@ -216,7 +218,7 @@ func TestRuleEditorSaveError(t *testing.T) {
 	noDecision(t, replies[0])
 
 	pb.set(func(p *policyBackend) { p.saveErr = nil })
-	m = press[ruleSavedMsg](t, m, keyEnter)
+	m = press[ruleedit.SavedMsg](t, m, keyEnter)
 	saved, _ := pb.calls()
 	if len(saved) != 2 || !reflect.DeepEqual(saved[0], saved[1]) {
 		t.Errorf("second save differs from the first: %+v", saved)
@@ -270,111 +272,6 @@ func TestRuleEditorCancel(t *testing.T) {
 	})
 }
 
-// TestRuleEditorKeys: tab and shift+tab move through the fields; ←/→ and
-// space choose options on an option field, toggle and switch a constraint
-// on its switch, and are ordinary editing keys in a text field.
-func TestRuleEditorKeys(t *testing.T) {
-	c := Common{Common: kit.Common{Width: 80, Height: 18, Styles: kit.DefaultStyles(nil, kit.DefaultTheme()), Now: func() time.Time { return t0 }}, Keys: DefaultKeyMap()}
-	d := draftFromCall(csvCall.Identity, csvCall.Arguments)
-	tests := []struct {
-		name  string
-		keys  []string
-		check func(*testing.T, ruleEditor)
-	}{
-		{"right chooses allow", []string{"right"}, wantClass(policy.Allow)},
-		{"space chooses the next option", []string{" "}, wantClass(policy.Allow)},
-		{"left wraps to block", []string{"left"}, wantClass(policy.Block)},
-		{"three rights wrap to ask", []string{"right", "right", "right"}, wantClass(policy.Ask)},
-		{"effect: left from mutating", []string{"tab", "left"}, func(t *testing.T, e ruleEditor) {
-			if got := ruleEffects()[e.effect]; got != policy.Idempotent {
-				t.Errorf("effect = %s", got)
-			}
-		}},
-		{"space toggles a constraint", []string{"tab", "tab", " "}, func(t *testing.T, e ruleEditor) {
-			if !e.cons[0].on || e.cons[0].kind != policy.Under {
-				t.Errorf("constraint = %+v", e.cons[0])
-			}
-		}},
-		{"arrows switch its kind", []string{"tab", "tab", "right"}, func(t *testing.T, e ruleEditor) {
-			if e.cons[0].on || e.cons[0].kind != policy.OneOf {
-				t.Errorf("constraint: on %v, kind %s", e.cons[0].on, e.cons[0].kind)
-			}
-		}},
-		{"in values, arrows and space edit", []string{"tab", "tab", "tab", "left", " "}, func(t *testing.T, e ruleEditor) {
-			if got := e.cons[0].values.Value(); got != "/srv/dat a" || e.class != 0 {
-				t.Errorf("values %q, class %d", got, e.class)
-			}
-		}},
-		{"shift+tab wraps to the note", []string{"shift+tab", "x", " "}, func(t *testing.T, e ruleEditor) {
-			if e.focus != e.noteField() || e.note.Value() != "x " {
-				t.Errorf("focus %d, note %q", e.focus, e.note.Value())
-			}
-		}},
-		{"tab wraps to the class", []string{"shift+tab", "tab", "right"}, wantClass(policy.Allow)},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var md kit.Modal = newRuleEditor(c, newPolicyBackend(), d, 0).SetSize(80, 18)
-			for _, k := range tt.keys {
-				md, _, _ = md.Update(keyNamed(k))
-			}
-			tt.check(t, md.(ruleEditor))
-		})
-	}
-}
-
-func wantClass(want policy.Class) func(*testing.T, ruleEditor) {
-	return func(t *testing.T, e ruleEditor) {
-		t.Helper()
-		if got := ruleClasses()[e.class]; got != want {
-			t.Errorf("class = %s, want %s", got, want)
-		}
-	}
-}
-
-// TestRuleDrafts: what the editor offers from a call's arguments, and that
-// a rule's values survive the form unchanged.
-func TestRuleDrafts(t *testing.T) {
-	tests := []struct {
-		name, args string
-		want       []policy.Constraint
-	}{
-		{"absolute path", `{"path":"/srv/data/x.csv"}`, []policy.Constraint{{Arg: "path", Kind: policy.Under, Values: []string{"/srv/data"}}}},
-		{"relative path", `{"file":"notes/todo.md"}`, []policy.Constraint{{Arg: "file", Kind: policy.Under, Values: []string{"notes"}}}},
-		{"bare file name", `{"path":"x.csv"}`, []policy.Constraint{{Arg: "path", Kind: policy.OneOf, Values: []string{"x.csv"}}}},
-		{"URL", `{"url":"https://a.example/b/c"}`, []policy.Constraint{{Arg: "url", Kind: policy.OneOf, Values: []string{"https://a.example/b/c"}}}},
-		{"not strings", `{"n":1,"b":true,"o":{"path":"/x/y"},"a":["/x/y"]}`, nil},
-		{"escapes, bidi, breaks and empties are not offered", `{"a":"\u001b[2J","b":"` + "\u202e" + `x","c":"a\nb","d":"","` + "\u200b" + `":"v"}`, nil},
-		{"first of a duplicate key", `{"mode":"a","mode":"b"}`, []policy.Constraint{{Arg: "mode", Kind: policy.OneOf, Values: []string{"a"}}}},
-		{"long values are not offered", `{"text":"` + strings.Repeat("x", offerLimit+1) + `"}`, nil},
-		{"not an object", `["/srv/x"]`, nil},
-		{"not JSON", `{"path":`, nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := draftFromCall("mcp:s:t", tt.args)
-			if d.class != policy.Ask || d.effect != policy.Mutating || !d.fromCall {
-				t.Errorf("draft = %s, %s, fromCall %v; want ask, mutating, true", d.class, d.effect, d.fromCall)
-			}
-			var got []policy.Constraint
-			for _, c := range d.cons {
-				if c.on {
-					t.Errorf("constraint %s offered on", c.c.Arg)
-				}
-				got = append(got, c.c)
-			}
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("offered %+v, want %+v", got, tt.want)
-			}
-		})
-	}
-	for _, vs := range [][]string{{"/srv/data"}, {"a,b", `c\d`, `\,`, "é ü"}, {"x, y"}} {
-		if got := splitValues(joinValues(vs)); !reflect.DeepEqual(got, vs) {
-			t.Errorf("values %q came back as %q", vs, got)
-		}
-	}
-}
-
 // TestPolicyPage: the page lists the rules and the 20 most recent
 // decisions, neutralised; edit opens the rule editor pre-filled from the
 // rule and saves the same fields; delete asks first, its default is
@@ -405,20 +302,20 @@ func TestPolicyPage(t *testing.T) {
 
 	// Edit: the editor shows the rule; enter saves it unchanged.
 	m, _ = update(m, keyEnter)
-	e := topModal[ruleEditor](t, m)
-	if e.KeyGrace() != 0 || e.draft.fromCall || ruleClasses()[e.class] != policy.Allow || !e.cons[0].on {
-		t.Errorf("editor from the rule: grace %v, fromCall %v, class %d, constraint %+v", e.KeyGrace(), e.draft.fromCall, e.class, e.cons[0])
+	e := topModal[ruleedit.Editor](t, m)
+	if f := e.Form(); e.KeyGrace() != 0 || f.FromCall || f.Class != policy.Allow || !f.Constraints[0].On {
+		t.Errorf("editor from the rule: grace %v, fromCall %v, class %s, constraint %+v", e.KeyGrace(), f.FromCall, f.Class, f.Constraints[0])
 	}
 	clk.advance(time.Minute)
 	m, cmd := update(m, keyEnter)
-	m, cmd = update(m, awaitMsg[ruleSavedMsg](t, cmd))
+	m, cmd = update(m, awaitMsg[ruleedit.SavedMsg](t, cmd))
 	want := sampleRules()[0]
 	want.Updated = clk.Now()
 	if saved, _ := pb.calls(); len(saved) != 1 || !reflect.DeepEqual(saved[0], want) {
 		t.Errorf("SaveRule got %+v\nwant %+v", saved, want)
 	}
 	topModal[settings.Model](t, m)
-	m, cmd = update(m, awaitMsg[ruleSavedMsg](t, cmd)) // handed on to the page
+	m, cmd = update(m, awaitMsg[ruleedit.SavedMsg](t, cmd)) // handed on to the page
 	m, _ = update(m, awaitMsg[tuipolicy.LoadedMsg](t, cmd))
 	if view := m.View(); !strings.Contains(view, "Saved the rule for mcp:7c1d2e3f…:export_csv.") {
 		t.Errorf("page does not say the rule was saved:\n%s", view)
@@ -500,20 +397,3 @@ var (
 	keyLeft  = tea.KeyMsg{Type: tea.KeyLeft}
 	keyCtrlU = tea.KeyMsg{Type: tea.KeyCtrlU}
 )
-
-// keyNamed is the key a table names: an arrow, tab, shift+tab, or a rune.
-func keyNamed(name string) tea.KeyMsg {
-	switch name {
-	case "left":
-		return keyLeft
-	case "right":
-		return keyRight
-	case "tab":
-		return keyTab
-	case "shift+tab":
-		return keyShiftTab
-	case " ":
-		return keySpace
-	}
-	return keyRune([]rune(name)[0])
-}

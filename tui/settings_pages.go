@@ -3,6 +3,7 @@ package tui
 import (
 	"vouch/policy"
 	"vouch/tui/kit"
+	"vouch/tui/ruleedit"
 	"vouch/tui/settings"
 	tuipolicy "vouch/tui/settings/policy"
 	"vouch/tui/settings/profiles"
@@ -72,5 +73,5 @@ func editRule(c Common, pe tuipolicy.Editor) func(policy.Rule) kit.Modal {
 	if pe == nil {
 		return nil
 	}
-	return func(r policy.Rule) kit.Modal { return newRuleEditor(c, pe, draftFromRule(r), 0) }
+	return func(r policy.Rule) kit.Modal { return ruleedit.New(c.Common, c.Keys.Rule, pe, ruleedit.FromRule(r), 0) }
 }

@@ -8,8 +8,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/policy"
 	"vouch/tui/approval"
 	"vouch/tui/kit"
+	"vouch/tui/ruleedit"
 	"vouch/tui/settings/serverskills"
 	"vouch/tui/settings/skills"
 )
@@ -276,15 +278,15 @@ func TestSettleClassify(t *testing.T) {
 	m, _, replies := askWith(t, m, pb.fakeBackend, csvRequest())
 	clk.advance(time.Second)
 	m, _ = update(m, keyRune('c'))
-	topModal[ruleEditor](t, m)
+	topModal[ruleedit.Editor](t, m)
 	m, _ = typeAtPace(m, clk, "allow it")
 	clk.advance(humanGap)
 	m, _ = update(m, keyEnter)
 	if saved, _ := pb.calls(); len(saved) != 0 {
 		t.Fatalf("type-ahead saved a rule: %+v", saved)
 	}
-	if e := topModal[ruleEditor](t, m); e.saving || e.class != 0 {
-		t.Errorf("type-ahead acted on the editor: saving %v, class %d", e.saving, e.class)
+	if f := topModal[ruleedit.Editor](t, m).Form(); f.Saving || f.Class != policy.Ask {
+		t.Errorf("type-ahead acted on the editor: saving %v, class %s", f.Saving, f.Class)
 	}
 	if !strings.Contains(m.View(), kit.SettlingNotice) {
 		t.Errorf("the editor does not say its keys act in a moment:\n%s", m.View())

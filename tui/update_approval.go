@@ -7,6 +7,7 @@ import (
 	"vouch/safetext"
 	"vouch/tui/approval"
 	"vouch/tui/kit"
+	"vouch/tui/ruleedit"
 )
 
 // The root's side of tool approval (SPEC D4). A run publishes an
@@ -28,7 +29,7 @@ func (m Model) approvalOptions() approval.Options {
 	if pe := m.policyEditor(); pe != nil {
 		c, grace := m.common, m.opts.KeyGrace
 		o.Classify = func(identity, args string) kit.Modal {
-			return newRuleEditor(c, pe, draftFromCall(identity, args), grace)
+			return ruleedit.New(c.Common, c.Keys.Rule, pe, ruleedit.FromCall(identity, args), grace)
 		}
 	}
 	return o

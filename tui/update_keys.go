@@ -174,7 +174,7 @@ func (m Model) openPicker() (Model, tea.Cmd) {
 }
 
 // openSettings pushes Settings (SPEC L2), which loads its first page. The
-// Policy page works when the Backend implements PolicyEditor.
+// Policy page works when the Backend implements tuipolicy.Editor.
 func (m Model) openSettings() (Model, tea.Cmd) {
 	st := newSettings(m.common, m.opts.Servers, m.policyEditor(), m.skillCatalog())
 	return m.pushModal(st.WithPages(m.workflowPages()...))

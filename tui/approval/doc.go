@@ -10,10 +10,11 @@
 //
 // # Boundaries
 //
-// approval imports tui/kit only, never the root, another pane or the rule
-// editor: classify opens whatever modal the root hands the pane in
-// [Options.Classify], and the pane recognises the editor's result through
-// [RuleSaved], an interface it declares. [ToolDescriber] and [Inbox] are
+// approval imports tui/kit and the shared rule editor (tui/ruleedit)
+// only, never the root or another pane: classify opens whatever modal the
+// root hands the pane in [Options.Classify] (the root builds the editor
+// over its Backend), and the pane recognises the editor's result, a
+// ruleedit.SavedMsg, by its type. [ToolDescriber] and [Inbox] are
 // the narrow backends it needs; the root finds them on its Backend by type
 // assertion. The pane never answers a call: it returns an [Action], and
 // the root sends the decision once, from a Cmd ([SendDecision]), or

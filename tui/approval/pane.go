@@ -13,6 +13,7 @@ import (
 	"vouch/policy"
 	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/ruleedit"
 )
 
 // Pane is the tool approval pane (SPEC D3, D4, L2): a modal that shows
@@ -110,13 +111,6 @@ type Options struct {
 	Classify func(identity, args string) kit.Modal
 }
 
-// RuleSaved is the result of saving a rule from the editor that classify
-// opened: the rule, or why it was not stored. The pane says what became
-// of a rule for its tool; the rule editor's result message implements it.
-type RuleSaved interface {
-	SavedRule() (policy.Rule, error)
-}
-
 // noteLimit bounds a note, in characters.
 const noteLimit = 500
 
@@ -207,9 +201,9 @@ func (a Pane) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 		}
 		a.relayout()
 		return a, nil, nil
-	case RuleSaved:
-		if r, err := msg.SavedRule(); r.Identity == a.identity() {
-			a.notice, a.noticeErr = ruleNotice(r, err), err != nil
+	case ruleedit.SavedMsg:
+		if msg.Rule.Identity == a.identity() {
+			a.notice, a.noticeErr = ruleNotice(msg.Rule, msg.Err), msg.Err != nil
 		}
 		return a, nil, nil
 	case tea.KeyMsg:

@@ -9,11 +9,12 @@
 //
 // # Boundaries
 //
-// policy imports tui/kit and tui/settings only, never the root or another
-// page. The rule editor is a shared component the approval pane opens
-// too; the page does not import it: the root hands [New] the function
-// that opens it on a stored rule, and the page hears the editor's result
-// through the SavedRule method of its message. Its Cmds call the Editor
+// policy imports tui/kit, tui/settings and the shared rule editor
+// (tui/ruleedit) only, never the root or another page. The rule editor is
+// a shared component the approval pane opens too; the page does not build
+// it: the root hands [New] the function that opens it on a stored rule
+// over the Backend, and the page hears the editor's result, a
+// ruleedit.SavedMsg, by its type. Its Cmds call the Editor
 // with a bounded context; Update and View do no I/O. Like every package
 // under tui it imports neither bbolt, net/http, a keyring package nor
 // vouch/store (tui/imports_test.go). The package's name is the one of

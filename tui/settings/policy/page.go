@@ -9,6 +9,7 @@ import (
 	vpolicy "vouch/policy"
 	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/ruleedit"
 	"vouch/tui/settings"
 )
 
@@ -40,12 +41,6 @@ type Page struct {
 	records    []vpolicy.Record
 	rulesErr   string
 	recordsErr string
-}
-
-// savedRule is the rule editor's result, which reaches the page when the
-// editor above it has closed: the rule is stored, or why it is not.
-type savedRule interface {
-	SavedRule() (vpolicy.Rule, error)
 }
 
 // Rules returns the rules listed, by identity.
@@ -115,9 +110,10 @@ func (p Page) handle(msg tea.Msg) (Page, kit.Action, tea.Cmd) {
 			return p, nil, nil
 		}
 		return p.loadedMsg(msg), nil, nil
-	case savedRule:
-		r, err := msg.SavedRule()
-		return p.outcome(err, "Saved the rule for "+shortIdentity(r.Identity, 40)+".")
+	case ruleedit.SavedMsg:
+		// The rule editor's result reaches the page once the editor above
+		// it has closed: the rule is stored, or why it is not.
+		return p.outcome(msg.Err, "Saved the rule for "+shortIdentity(msg.Rule.Identity, 40)+".")
 	case DeletedMsg:
 		return p.outcome(msg.err, "Deleted the rule for "+shortIdentity(msg.identity, 40)+"; the tool asks again in new runs.")
 	case tea.KeyMsg:

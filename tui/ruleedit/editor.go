@@ -1,4 +1,4 @@
-package tui
+package ruleedit
 
 import (
 	"fmt"
@@ -14,14 +14,15 @@ import (
 	"vouch/tui/kit"
 )
 
-// ruleEditor is the rule editor (SPEC D1, D4): a modal form that sets the
+// Editor is the rule editor (SPEC D1, D4): a modal form that sets the
 // reviewed classification of one tool identity — its class (ask, allow,
 // block), its effect (read-only, idempotent, mutating), optional argument
 // constraints that narrow "allow", and a note for the person. It opens
 // from the approval pane's classify key, pre-filled from the call
-// (rule_draft.go), and from Settings › Policy, pre-filled from a rule.
+// ([FromCall], draft.go), and from Settings › Policy, pre-filled from a
+// rule ([FromRule]).
 //
-// Enter saves through PolicyEditor.SaveRule in a Cmd. A refusal shows its
+// Enter saves through Saver.SaveRule in a Cmd. A refusal shows its
 // one sentence under the form and every field stays as it was; success
 // closes the editor and hands the result to the modal below. Saving never
 // answers a call: a rule applies to runs that start later (SPEC D6), so
@@ -29,14 +30,15 @@ import (
 // says so.
 //
 // Opened from the approval pane, the editor sits on a prompt that appeared
-// on its own, so it settles like that pane (SPEC D7, settle.go): its keys
-// act once the keyboard has been quiet for the pane's settle period.
-type ruleEditor struct {
-	common Common
-	keys   RuleEditorKeyMap
-	policy ruleSaver
+// on its own, so it settles like that pane (SPEC D7, the root's settle.go):
+// its keys act once the keyboard has been quiet for the pane's settle
+// period.
+type Editor struct {
+	common kit.Common
+	keys   KeyMap
+	policy Saver
 	grace  time.Duration
-	draft  ruleDraft
+	draft  Draft
 
 	class  int // index into ruleClasses
 	effect int // index into ruleEffects
@@ -70,19 +72,19 @@ const (
 const valuesLimit = 2048
 
 // noteLimit bounds the rule's note, in characters (the approval pane's
-// note has the same bound).
+// note, tui/approval, has the same bound).
 const noteLimit = 500
 
-// newRuleEditor returns the editor for d, saving through pe. grace is how
-// long it ignores keys after it appears.
-func newRuleEditor(c Common, pe ruleSaver, d ruleDraft, grace time.Duration) ruleEditor {
+// New returns the editor for d with the bindings keys, saving through pe.
+// grace is how long it ignores keys after it appears.
+func New(c kit.Common, keys KeyMap, pe Saver, d Draft, grace time.Duration) Editor {
 	st := c.Styles.Modal
 	text := func(value, placeholder string, limit int) textinput.Model {
 		return kit.FieldInput(st, value, placeholder, limit)
 	}
-	e := ruleEditor{
+	e := Editor{
 		common: c,
-		keys:   c.Keys.Rule,
+		keys:   keys,
 		policy: pe,
 		grace:  grace,
 		draft:  d,
@@ -113,28 +115,28 @@ func indexOf[T comparable](vs []T, v T, def int) int {
 	return def
 }
 
-// Init implements Modal.
-func (e ruleEditor) Init() tea.Cmd { return nil }
+// Init implements kit.Modal.
+func (e Editor) Init() tea.Cmd { return nil }
 
-// KeyGrace implements Modal: the settle period, that of the approval pane
+// KeyGrace implements kit.Modal: the settle period, that of the approval pane
 // it was opened from (0 from Settings › Policy).
-func (e ruleEditor) KeyGrace() time.Duration { return e.grace }
+func (e Editor) KeyGrace() time.Duration { return e.grace }
 
 // WithSettling implements kit.SettleShower.
-func (e ruleEditor) WithSettling(settling bool) kit.Modal {
+func (e Editor) WithSettling(settling bool) kit.Modal {
 	e.settling = settling
 	return e
 }
 
 // ShortHelp implements help.KeyMap.
-func (e ruleEditor) ShortHelp() []key.Binding { return e.keys.ShortHelp() }
+func (e Editor) ShortHelp() []key.Binding { return e.keys.ShortHelp() }
 
 // FullHelp implements help.KeyMap.
-func (e ruleEditor) FullHelp() [][]key.Binding { return e.keys.FullHelp() }
+func (e Editor) FullHelp() [][]key.Binding { return e.keys.FullHelp() }
 
-// SetSize implements Modal.
-func (e ruleEditor) SetSize(width, height int) kit.Modal {
-	e.common = e.common.sized(width, height)
+// SetSize implements kit.Modal.
+func (e Editor) SetSize(width, height int) kit.Modal {
+	e.common = e.common.Sized(width, height)
 	w := e.innerWidth()
 	e.note.Width = max(w-ruleLabelWidth-1, 10)
 	cons := append([]ruleConstraint(nil), e.cons...)
@@ -146,12 +148,12 @@ func (e ruleEditor) SetSize(width, height int) kit.Modal {
 }
 
 // Field positions.
-func (e ruleEditor) noteField() int  { return ruleFieldConstraints + 2*len(e.cons) }
-func (e ruleEditor) fieldCount() int { return e.noteField() + 1 }
+func (e Editor) noteField() int  { return ruleFieldConstraints + 2*len(e.cons) }
+func (e Editor) fieldCount() int { return e.noteField() + 1 }
 
 // constraintAt returns the constraint field f belongs to, and whether f is
 // its values (else its switch).
-func (e ruleEditor) constraintAt(f int) (i int, values, ok bool) {
+func (e Editor) constraintAt(f int) (i int, values, ok bool) {
 	if f < ruleFieldConstraints || f >= e.noteField() {
 		return 0, false, false
 	}
@@ -159,27 +161,27 @@ func (e ruleEditor) constraintAt(f int) (i int, values, ok bool) {
 }
 
 // typing reports whether the cursor is in a text field.
-func (e ruleEditor) typing() bool {
+func (e Editor) typing() bool {
 	_, values, ok := e.constraintAt(e.focus)
 	return e.focus == e.noteField() || (ok && values)
 }
 
-// Update implements Modal.
-func (e ruleEditor) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
+// Update implements kit.Modal.
+func (e Editor) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	e, action, cmd := e.handle(msg)
 	e.syncKeys()
 	return e, action, cmd
 }
 
-func (e ruleEditor) handle(msg tea.Msg) (ruleEditor, kit.Action, tea.Cmd) {
+func (e Editor) handle(msg tea.Msg) (Editor, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case ruleSavedMsg:
-		if !e.saving || msg.rule.Identity != e.draft.identity {
+	case SavedMsg:
+		if !e.saving || msg.Rule.Identity != e.draft.identity {
 			return e, nil, nil
 		}
 		e.saving = false
-		if msg.err != nil {
-			e.err = kit.Sentence(msg.err)
+		if msg.Err != nil {
+			e.err = kit.Sentence(msg.Err)
 			return e, nil, nil
 		}
 		// The modal below learns that the rule is stored.
@@ -190,7 +192,7 @@ func (e ruleEditor) handle(msg tea.Msg) (ruleEditor, kit.Action, tea.Cmd) {
 	return e.updateText(msg)
 }
 
-func (e ruleEditor) key(msg tea.KeyMsg) (ruleEditor, kit.Action, tea.Cmd) {
+func (e Editor) key(msg tea.KeyMsg) (Editor, kit.Action, tea.Cmd) {
 	k := e.keys
 	switch {
 	case key.Matches(msg, k.Cancel):
@@ -214,7 +216,7 @@ func (e ruleEditor) key(msg tea.KeyMsg) (ruleEditor, kit.Action, tea.Cmd) {
 }
 
 // updateText gives msg to the text field with the cursor, if any.
-func (e ruleEditor) updateText(msg tea.Msg) (ruleEditor, kit.Action, tea.Cmd) {
+func (e Editor) updateText(msg tea.Msg) (Editor, kit.Action, tea.Cmd) {
 	var cmd tea.Cmd
 	if e.focus == e.noteField() {
 		e.note, cmd = e.note.Update(msg)
@@ -229,7 +231,7 @@ func (e ruleEditor) updateText(msg tea.Msg) (ruleEditor, kit.Action, tea.Cmd) {
 // choose moves the option of the field with the cursor by d. On a
 // constraint's switch, toggle turns it on or off and the arrows change its
 // kind.
-func (e ruleEditor) choose(d int, toggle bool) ruleEditor {
+func (e Editor) choose(d int, toggle bool) Editor {
 	n := func(i, count int) int { return (i + d + count) % count }
 	switch i, _, ok := e.constraintAt(e.focus); {
 	case e.focus == ruleFieldClass:
@@ -252,7 +254,7 @@ func (e ruleEditor) choose(d int, toggle bool) ruleEditor {
 }
 
 // moveFocus moves the cursor d fields on, wrapping around.
-func (e ruleEditor) moveFocus(d int) (ruleEditor, kit.Action, tea.Cmd) {
+func (e Editor) moveFocus(d int) (Editor, kit.Action, tea.Cmd) {
 	e = e.blurText()
 	e.focus = (e.focus + d + e.fieldCount()) % e.fieldCount()
 	var cmd tea.Cmd
@@ -265,7 +267,7 @@ func (e ruleEditor) moveFocus(d int) (ruleEditor, kit.Action, tea.Cmd) {
 }
 
 // blurText takes the cursor out of every text field.
-func (e ruleEditor) blurText() ruleEditor {
+func (e Editor) blurText() Editor {
 	e.note.Blur()
 	if i, values, ok := e.constraintAt(e.focus); ok && values {
 		e.cons = e.withConstraint(i, func(c *ruleConstraint) { c.values.Blur() })
@@ -275,14 +277,14 @@ func (e ruleEditor) blurText() ruleEditor {
 
 // withConstraint returns a copy of the constraints with f applied to
 // constraint i, so an earlier editor value keeps its own.
-func (e ruleEditor) withConstraint(i int, f func(*ruleConstraint)) []ruleConstraint {
+func (e Editor) withConstraint(i int, f func(*ruleConstraint)) []ruleConstraint {
 	cons := append([]ruleConstraint(nil), e.cons...)
 	f(&cons[i])
 	return cons
 }
 
 // rule is what the form says: exactly the chosen fields.
-func (e ruleEditor) rule() policy.Rule {
+func (e Editor) rule() policy.Rule {
 	r := policy.Rule{
 		Identity: e.draft.identity,
 		Class:    ruleClasses()[e.class],
@@ -298,9 +300,9 @@ func (e ruleEditor) rule() policy.Rule {
 	return r
 }
 
-// save checks what the form can check itself and asks the PolicyEditor to
-// store the rule; the PolicyEditor has the last word.
-func (e ruleEditor) save() (ruleEditor, kit.Action, tea.Cmd) {
+// save checks what the form can check itself and asks the Saver to store
+// the rule; the Saver has the last word.
+func (e Editor) save() (Editor, kit.Action, tea.Cmd) {
 	r := e.rule()
 	for _, c := range r.Constraints {
 		if len(c.Values) == 0 {
@@ -314,7 +316,7 @@ func (e ruleEditor) save() (ruleEditor, kit.Action, tea.Cmd) {
 
 // syncKeys enables the bindings that act now: the option keys only on an
 // option field, so that in a text field they move the cursor and type.
-func (e *ruleEditor) syncKeys() {
+func (e *Editor) syncKeys() {
 	k := &e.keys
 	idle := !e.saving
 	option := idle && !e.typing()
@@ -333,6 +335,41 @@ func (e *ruleEditor) syncKeys() {
 	}
 }
 
-// SavedRule implements approval.RuleSaved: the approval pane below the
-// editor says what became of the rule.
-func (m ruleSavedMsg) SavedRule() (policy.Rule, error) { return m.rule, m.err }
+// Form is what the editor's fields hold now, for whoever shows the editor
+// to read: its host and the host's tests.
+type Form struct {
+	Class  policy.Class
+	Effect policy.Effect
+	// Constraints are every constraint of the form, on or off, with the
+	// values as typed, split as saving would split them.
+	Constraints []Offer
+	Note        string // as typed
+	OnNote      bool   // the cursor is in the note
+	Saving      bool   // a save is in flight
+	FromCall    bool   // opened from the approval pane: the call still waits
+}
+
+// Offer is one constraint of the form and whether it is on.
+type Offer struct {
+	Constraint policy.Constraint
+	On         bool
+}
+
+// Form returns what the editor's fields hold now.
+func (e Editor) Form() Form {
+	f := Form{
+		Class:    ruleClasses()[e.class],
+		Effect:   ruleEffects()[e.effect],
+		Note:     e.note.Value(),
+		OnNote:   e.focus == e.noteField(),
+		Saving:   e.saving,
+		FromCall: e.draft.fromCall,
+	}
+	for _, c := range e.cons {
+		f.Constraints = append(f.Constraints, Offer{
+			Constraint: policy.Constraint{Arg: c.arg, Kind: c.kind, Values: splitValues(c.values.Value())},
+			On:         c.on,
+		})
+	}
+	return f
+}

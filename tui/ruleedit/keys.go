@@ -1,4 +1,4 @@
-package tui
+package ruleedit
 
 import "github.com/charmbracelet/bubbles/key"
 
@@ -11,8 +11,8 @@ import "github.com/charmbracelet/bubbles/key"
 // and Toggle act only while an option field has the cursor, so that in a
 // text field they move the cursor and type a space as usual.
 
-// RuleEditorKeyMap is the rule editor's bindings.
-type RuleEditorKeyMap struct {
+// KeyMap is the rule editor's bindings.
+type KeyMap struct {
 	Next   key.Binding // the next field
 	Prev   key.Binding // the previous field
 	Left   key.Binding // on an option field: the option on the left
@@ -22,9 +22,9 @@ type RuleEditorKeyMap struct {
 	Cancel key.Binding
 }
 
-// DefaultRuleEditorKeyMap returns the rule editor's default bindings.
-func DefaultRuleEditorKeyMap() RuleEditorKeyMap {
-	return RuleEditorKeyMap{
+// DefaultKeyMap returns the rule editor's default bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
 		Next:   key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab", "next field")),
 		Prev:   key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "previous field")),
 		Left:   key.NewBinding(key.WithKeys("left"), key.WithHelp("←/→", "choose")),
@@ -36,11 +36,11 @@ func DefaultRuleEditorKeyMap() RuleEditorKeyMap {
 }
 
 // ShortHelp implements help.KeyMap.
-func (k RuleEditorKeyMap) ShortHelp() []key.Binding {
+func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Next, k.Left, k.Toggle, k.Save, k.Cancel}
 }
 
 // FullHelp implements help.KeyMap.
-func (k RuleEditorKeyMap) FullHelp() [][]key.Binding {
+func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Next, k.Prev}, {k.Left, k.Right, k.Toggle}, {k.Save, k.Cancel}}
 }

@@ -1,4 +1,4 @@
-package tui
+package ruleedit
 
 import (
 	"encoding/json"
@@ -17,8 +17,9 @@ import (
 // person sets a class). From a stored rule (Settings › Policy) it is that
 // rule, its constraints on.
 
-// ruleDraft is the starting point of the rule editor.
-type ruleDraft struct {
+// Draft is the starting point of the rule editor: [FromCall] or
+// [FromRule] makes one.
+type Draft struct {
 	identity string // saved exactly as given; shown neutralised
 	class    policy.Class
 	effect   policy.Effect
@@ -47,10 +48,10 @@ func ruleEffects() []policy.Effect {
 	return []policy.Effect{policy.ReadOnly, policy.Idempotent, policy.Mutating}
 }
 
-// draftFromCall is the draft for classifying the tool of identity from a
+// FromCall is the draft for classifying the tool of identity from a
 // call with these arguments (the JSON the model sent).
-func draftFromCall(identity, args string) ruleDraft {
-	d := ruleDraft{identity: identity, class: policy.Ask, effect: policy.Mutating, fromCall: true}
+func FromCall(identity, args string) Draft {
+	d := Draft{identity: identity, class: policy.Ask, effect: policy.Mutating, fromCall: true}
 	for _, kv := range topLevelStrings(args) {
 		if c, ok := offerConstraint(kv[0], kv[1]); ok {
 			d.cons = append(d.cons, draftConstraint{c: c})
@@ -59,9 +60,9 @@ func draftFromCall(identity, args string) ruleDraft {
 	return d
 }
 
-// draftFromRule is the draft for editing a stored rule.
-func draftFromRule(r policy.Rule) ruleDraft {
-	d := ruleDraft{identity: r.Identity, class: r.Class, effect: r.Effect, note: r.Note}
+// FromRule is the draft for editing a stored rule.
+func FromRule(r policy.Rule) Draft {
+	d := Draft{identity: r.Identity, class: r.Class, effect: r.Effect, note: r.Note}
 	for _, c := range r.Constraints {
 		d.cons = append(d.cons, draftConstraint{c: c, on: true})
 	}

@@ -1,4 +1,4 @@
-package tui
+package ruleedit
 
 import (
 	"fmt"
@@ -27,9 +27,9 @@ const (
 	appliesFromList = "Applies to runs that start after you save."
 )
 
-func (e ruleEditor) boxWidth() int { return min(e.common.Width-4, 76) }
+func (e Editor) boxWidth() int { return min(e.common.Width-4, 76) }
 
-func (e ruleEditor) innerWidth() int { return kit.InnerWidth(e.common.Styles.Modal, e.boxWidth()) }
+func (e Editor) innerWidth() int { return kit.InnerWidth(e.common.Styles.Modal, e.boxWidth()) }
 
 // classHint says what a class does, beside the class options.
 func classHint(c policy.Class) string {
@@ -53,9 +53,9 @@ func effectHint(e policy.Effect) string {
 	return "changes things"
 }
 
-// View implements Modal. The identity, argument names and every value are
+// View implements kit.Modal. The identity, argument names and every value are
 // neutralised before they are drawn.
-func (e ruleEditor) View() string {
+func (e Editor) View() string {
 	st := e.common.Styles.Modal
 	w := e.innerWidth()
 	title := "Classify this tool"
@@ -117,7 +117,7 @@ func effectNames() []string {
 }
 
 // label is a field's label, marked when the field has the cursor.
-func (e ruleEditor) label(text string, focused bool) string {
+func (e Editor) label(text string, focused bool) string {
 	st := e.common.Styles.Modal
 	if focused {
 		return st.FocusedLabel.Render("› " + kit.Pad(text, ruleLabelWidth-2))
@@ -127,7 +127,7 @@ func (e ruleEditor) label(text string, focused bool) string {
 
 // optionRow is an option field: every option, the chosen one bracketed so
 // that it reads without colour, and a hint when it fits.
-func (e ruleEditor) optionRow(field int, name string, opts []string, chosen int, hint string, w int) string {
+func (e Editor) optionRow(field int, name string, opts []string, chosen int, hint string, w int) string {
 	st := e.common.Styles.Modal
 	focused := e.focus == field
 	parts := make([]string, len(opts))
@@ -150,7 +150,7 @@ func (e ruleEditor) optionRow(field int, name string, opts []string, chosen int,
 
 // constraintLines is the constraints' title and as many constraints as fit
 // in rows lines, keeping the one with the cursor in view.
-func (e ruleEditor) constraintLines(rows, w int) []string {
+func (e Editor) constraintLines(rows, w int) []string {
 	st := e.common.Styles.Modal
 	if len(e.cons) == 0 {
 		none := "  constraints: none"
@@ -182,7 +182,7 @@ func (e ruleEditor) constraintLines(rows, w int) []string {
 }
 
 // constraintRow is one constraint: its switch, argument, kind and values.
-func (e ruleEditor) constraintRow(i int) string {
+func (e Editor) constraintRow(i int) string {
 	st := e.common.Styles.Modal
 	c := e.cons[i]
 	at, values, ok := e.constraintAt(e.focus)
