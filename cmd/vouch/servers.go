@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"vouch/internal/app"
 	"vouch/mcpclient"
@@ -76,32 +75,12 @@ func (t *tuiServers) RemoveServer(ctx context.Context, id string) error {
 }
 
 func (t *tuiServers) Tools(context.Context) ([]settings.ToolView, error) {
-	convID, _ := t.s.Current()
-	off, err := t.s.DB().DisabledTools(convID)
-	if err != nil {
-		return nil, err
-	}
-	var out []settings.ToolView
-	for _, tool := range t.s.BuiltinTools() {
-		d := tool.Def()
-		out = append(out, settings.ToolView{
-			Identity: d.Identity, ServerName: "built-in", Name: strings.TrimPrefix(d.Identity, "builtin:"),
-			Description: d.Description, Executable: true, Enabled: !off[d.Identity],
-		})
-	}
-	// Unreadable rules mark nothing here: every call asks anyway.
-	snap, _ := app.LoadSnapshot(t.s.DB(), "")
-	for _, e := range t.s.MCP().Manager().Tools() {
-		out = append(out, settings.ToolView{
-			Identity: e.Identity, ServerID: e.ServerID, ServerName: e.ServerName, Name: e.Name, Title: e.Title,
-			Description: e.Description, Executable: e.Executable, Enabled: !off[e.Identity], Claims: app.Claims(e.Annotations),
-			Changed: snap.Changed(e.Identity, e.Digest),
-		})
-	}
-	return out, nil
+	tools, err := t.s.ConversationToolViews()
+	return convert(tools, toolView), err
 }
 
+func toolView(v app.ToolView) settings.ToolView { return settings.ToolView(v) }
+
 func (t *tuiServers) SetToolEnabled(_ context.Context, identity string, enabled bool) error {
-	convID, _ := t.s.Current()
-	return t.s.DB().SetToolEnabled(convID, identity, enabled)
+	return t.s.SetConversationTool(identity, enabled)
 }

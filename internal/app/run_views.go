@@ -1,0 +1,222 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"vouch/safetext"
+	"vouch/store"
+)
+
+// The run history as a front end shows it (SPEC H7): pages of summaries
+// and one run in full, every string neutralised. The terminal interface's
+// history pane converts these into its own view types.
+
+// RunPage is one page of the run history, newest first; Next is the
+// cursor of the next page, "" at the end.
+type RunPage struct {
+	Runs []RunSummary
+	Next string
+}
+
+// RunSummary is one row of the run history.
+type RunSummary struct {
+	ID string
+	// Kind is "chat", "profile", "scheduled" or "headless".
+	Kind string
+	// Profile is the profile's name, "" for a chat run.
+	Profile string
+	// Task is the person's task or message, first line.
+	Task    string
+	Started time.Time
+	// Ended is zero while the run goes on.
+	Ended time.Time
+	// Outcome is a word or two, "waiting for approval" for a run whose
+	// calls wait in the inbox.
+	Outcome string
+	// Err is the failure or the reason for a missed or skipped run.
+	Err   string
+	Calls int
+}
+
+// RunDetail is one run in full: what it froze, its events, calls and
+// approvals.
+type RunDetail struct {
+	RunSummary
+	Spec      RunFrozenSpec
+	Events    []RunEventLine
+	Calls     []RunCall
+	Approvals []RunApproval
+}
+
+// RunFrozenSpec is what the run froze when it started (SPEC H4, D6).
+type RunFrozenSpec struct {
+	ProfileRevision    int
+	Definition         string
+	DefinitionRevision int
+	Model              string
+	ContextWindow      int
+	// Temperature is "" for the model's default.
+	Temperature string
+	Workspace   string
+	Tools       []RunFrozenTool
+	Skills      []RunFrozenSkill
+	Policy      string
+	Budgets     []string
+}
+
+// RunFrozenTool is one tool of a run's allowlist, with the wire name the
+// model saw.
+type RunFrozenTool struct {
+	Identity string
+	WireName string
+}
+
+// RunFrozenSkill is one enabled skill version of a run.
+type RunFrozenSkill struct {
+	Name    string
+	Version string
+	Digest  string
+}
+
+// RunEventLine is one line of a run's event log.
+type RunEventLine struct {
+	At   time.Time
+	Text string
+}
+
+// RunCall is one tool call of a run.
+type RunCall struct {
+	CorrelationID string
+	Identity      string
+	WireName      string
+	Outcome       string
+	Started       time.Time
+	Duration      time.Duration
+}
+
+// RunApproval is one approval a run asked for: "waiting", "timed out" or
+// the person's decision.
+type RunApproval struct {
+	CorrelationID string
+	Identity      string
+	Decision      string
+	Note          string
+	At            time.Time
+}
+
+// ListRunPage returns one page of run history after cursor, newest first.
+func ListRunPage(db *store.DB, cursor string, limit int) (RunPage, error) {
+	runs, next, err := db.Runs(cursor, limit)
+	if err != nil {
+		return RunPage{}, err
+	}
+	page := RunPage{Next: next}
+	for _, r := range runs {
+		page.Runs = append(page.Runs, summarizeRun(r))
+	}
+	return page, nil
+}
+
+// ReadRunDetail returns one run in full, or an error that says it is no
+// longer in history.
+func ReadRunDetail(db *store.DB, id string) (RunDetail, error) {
+	r, err := db.Run(id)
+	if errors.Is(err, store.ErrNotFound) {
+		return RunDetail{}, fmt.Errorf("the run %s is no longer in history", id)
+	} else if err != nil {
+		return RunDetail{}, err
+	}
+	evs, err := db.RunEvents(id)
+	if err != nil {
+		return RunDetail{}, err
+	}
+	return describeRun(r, evs), nil
+}
+
+func summarizeRun(r store.RunRecord) RunSummary {
+	task, _, _ := strings.Cut(r.Task, "\n")
+	outcome := string(r.Outcome)
+	if r.Outcome == store.RunWaitingApproval {
+		outcome = "waiting for approval"
+	}
+	return RunSummary{ID: r.ID, Kind: string(r.Kind), Profile: safetext.Line(r.Profile, 0), Task: safetext.Line(task, 0),
+		Started: r.Started, Ended: r.Ended, Outcome: outcome, Err: safetext.Line(r.Error, 0), Calls: r.ToolCalls}
+}
+
+// describeRun turns a stored run into the history's view, every string
+// neutralised.
+func describeRun(r store.RunRecord, evs []store.RunEvent) RunDetail {
+	d := RunDetail{RunSummary: summarizeRun(r)}
+	var spec FrozenSpec
+	if len(r.Spec) > 0 && json.Unmarshal(r.Spec, &spec) == nil {
+		d.Spec = RunFrozenSpec{ProfileRevision: r.ProfileRevision, Definition: safetext.Line(r.Definition, 0), DefinitionRevision: r.DefinitionRevision,
+			Model: safetext.Line(spec.Model, 0), ContextWindow: spec.ContextWindow, Workspace: safetext.Line(spec.Workspace, 0),
+			Policy: safetext.Line(spec.Policy.String(), 0), Budgets: spec.Budgets()}
+		if spec.Temperature != nil {
+			d.Spec.Temperature = strconv.FormatFloat(*spec.Temperature, 'g', -1, 64)
+		}
+		for _, t := range spec.Tools {
+			d.Spec.Tools = append(d.Spec.Tools, RunFrozenTool{Identity: safetext.Line(t.Identity, 0), WireName: t.WireName})
+		}
+		for _, s := range spec.Skills {
+			d.Spec.Skills = append(d.Spec.Skills, RunFrozenSkill{Name: safetext.Line(s.Name, 0), Version: strconv.Itoa(s.Version), Digest: s.SHA256})
+		}
+	}
+	calls := map[string]int{} // correlation ID → index in d.Calls
+	for _, ev := range evs {
+		line := string(ev.Kind)
+		if ev.Identity != "" {
+			line += " " + ev.Identity
+		}
+		if ev.Text != "" {
+			line += ": " + ev.Text
+		}
+		d.Events = append(d.Events, RunEventLine{At: ev.At, Text: safetext.Line(line, 300)})
+		switch ev.Kind {
+		case store.EventToolCall:
+			wire, _, _ := strings.Cut(ev.Text, " ")
+			calls[ev.CorrelationID] = len(d.Calls)
+			d.Calls = append(d.Calls, RunCall{CorrelationID: ev.CorrelationID, Identity: safetext.Line(ev.Identity, 0),
+				WireName: safetext.Line(wire, 0), Outcome: "running", Started: ev.At})
+		case store.EventToolResult:
+			if i, ok := calls[ev.CorrelationID]; ok {
+				c := &d.Calls[i]
+				c.Outcome, c.Duration = "ok", ev.At.Sub(c.Started)
+				if ev.IsError {
+					c.Outcome = "error: " + safetext.Line(ev.Text, 120)
+				}
+			}
+		case store.EventApproval:
+			decision, note := ev.Text, ""
+			if rest, ok := strings.CutPrefix(decision, "denied: "); ok {
+				decision, note = "denied", rest
+			}
+			if strings.HasPrefix(decision, "asked") {
+				d.Approvals = append(d.Approvals, RunApproval{CorrelationID: ev.CorrelationID, Identity: safetext.Line(ev.Identity, 0),
+					Decision: "waiting", At: ev.At})
+				continue
+			}
+			// The answer replaces the call's "waiting" line.
+			for i := len(d.Approvals) - 1; i >= 0; i-- {
+				if a := &d.Approvals[i]; a.CorrelationID == ev.CorrelationID && a.Decision == "waiting" {
+					a.Decision, a.Note, a.At = safetext.Line(decision, 0), safetext.Line(note, 0), ev.At
+					break
+				}
+			}
+		}
+	}
+	if r.Outcome == store.RunWaitingApproval {
+		for i := range d.Approvals {
+			if d.Approvals[i].Decision == "waiting" {
+				d.Approvals[i].Decision = "timed out"
+			}
+		}
+	}
+	d.RunSummary.Calls = max(d.RunSummary.Calls, len(d.Calls))
+	return d
+}
