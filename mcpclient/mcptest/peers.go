@@ -74,6 +74,7 @@ func (s *Server) peerTool(name string) (mcp.Tool, server.ToolHandlerFunc, bool) 
 					_, err = ms.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{Message: "Your name?",
 						RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}})
 				} else {
+					//lint:ignore SA1019 servers still send it on legacy connections; vouch must refuse it.
 					_, err = ms.RequestSampling(ctx, mcp.CreateMessageRequest{CreateMessageParams: mcp.CreateMessageParams{MaxTokens: 10,
 						Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent("hi")}}}})
 				}
