@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/app"
 	"vouch/store"
 )
 
@@ -84,7 +85,7 @@ func TestDoctorJSON(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit code %d, stderr %q", code, errOut)
 	}
-	var rep doctorReport
+	var rep app.DoctorReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, out)
 	}

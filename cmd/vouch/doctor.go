@@ -2,55 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"os"
-	"path/filepath"
 	"time"
 
-	"vouch/agent"
+	"vouch/internal/app"
 	"vouch/safetext"
-	"vouch/store"
 )
-
-// doctorReport is what `vouch doctor` finds (SPEC M).
-type doctorReport struct {
-	ModelServers []doctorServer `json:"model_servers"`
-	Keyring      doctorKeyring  `json:"keyring"`
-	Database     doctorDatabase `json:"database"`
-	MCPServers   []serverJSON   `json:"mcp_servers"`
-	// MCPNote says why MCP health could not be checked, if so.
-	MCPNote string `json:"mcp_note,omitempty"`
-}
-
-type doctorServer struct {
-	URL    string        `json:"url"`
-	Kind   string        `json:"kind,omitempty"`
-	Models []doctorModel `json:"models,omitempty"`
-	Error  string        `json:"error,omitempty"`
-}
-
-type doctorModel struct {
-	ID            string `json:"id"`
-	ContextWindow int    `json:"context_window,omitempty"`
-	WindowSource  string `json:"window_source,omitempty"`
-}
-
-type doctorKeyring struct {
-	Backend string `json:"backend"`
-	Status  string `json:"status"`
-	Error   string `json:"error,omitempty"`
-}
-
-type doctorDatabase struct {
-	Path          string    `json:"path"`
-	Exists        bool      `json:"exists"`
-	SchemaVersion int       `json:"schema_version"`
-	LockHolderPID int       `json:"lock_holder_pid,omitempty"`
-	LockedSince   time.Time `json:"locked_since,omitzero"`
-}
 
 func runDoctor(ctx context.Context, g *globals, args []string, e env) error {
 	fs := subFlags("doctor", g)
@@ -62,91 +20,14 @@ func runDoctor(ctx context.Context, g *globals, args []string, e env) error {
 	if err != nil {
 		return err
 	}
-	rep := doctor(ctx, g, stateDir, e)
+	rep := app.Doctor(ctx, g.modelURL, stateDir, e.getenv)
 	if *asJSON {
 		return writeJSON(e.stdout, rep)
 	}
 	return printDoctor(e.stdout, rep)
 }
 
-func doctor(ctx context.Context, g *globals, stateDir string, e env) doctorReport {
-	var rep doctorReport
-	candidates := agent.DefaultEndpoints()
-	if g.modelURL != "" {
-		candidates = []string{g.modelURL}
-	}
-	for _, ep := range agent.Probe(ctx, &http.Client{}, candidates) {
-		s := doctorServer{URL: ep.BaseURL, Kind: ep.Kind}
-		if ep.Err != nil {
-			s.Error = ep.Err.Error()
-		}
-		for _, m := range ep.Models {
-			s.Models = append(s.Models, doctorModel{ID: m.ID, ContextWindow: m.ContextWindow, WindowSource: m.WindowSource})
-		}
-		rep.ModelServers = append(rep.ModelServers, s)
-	}
-
-	rep.Keyring = doctorKeyringCheck(ctx, stateDir, e)
-
-	path := filepath.Join(stateDir, store.FileName)
-	rep.Database = doctorDatabase{Path: path, SchemaVersion: store.SchemaVersion()}
-	if _, err := os.Stat(path); err == nil {
-		rep.Database.Exists = true
-	}
-	if pid, since, ok := store.LockHolder(path); ok {
-		rep.Database.LockHolderPID = pid
-		rep.Database.LockedSince = since
-	}
-	rep.MCPServers, rep.MCPNote = doctorMCP(ctx, g, e, rep.Database)
-	return rep
-}
-
-// doctorMCP refreshes every active MCP server, bounded by the per-server
-// timeout, and reports each one's health. It never creates a database.
-func doctorMCP(ctx context.Context, g *globals, e env, db doctorDatabase) ([]serverJSON, string) {
-	switch {
-	case !db.Exists:
-		return []serverJSON{}, ""
-	case db.LockHolderPID != 0:
-		return []serverJSON{}, fmt.Sprintf("not checked: the database is in use by pid %d; quit that vouch to check MCP servers", db.LockHolderPID)
-	}
-	var rows []serverJSON
-	err := withState(ctx, g, e, func(s *state) error {
-		s.MCP().Manager().WarmAll(ctx)
-		for _, st := range s.MCP().Manager().Servers() {
-			rows = append(rows, serverRow(st))
-		}
-		return nil
-	})
-	if err != nil {
-		return []serverJSON{}, "not checked: " + err.Error()
-	}
-	if rows == nil {
-		rows = []serverJSON{}
-	}
-	return rows, ""
-}
-
-// doctorKeyringCheck names the keyring backend and checks that it answers,
-// by looking up a key that does not exist.
-func doctorKeyringCheck(ctx context.Context, stateDir string, e env) doctorKeyring {
-	sec, err := store.NewSecrets(store.SecretsOptions{StateDir: stateDir, Getenv: e.getenv})
-	if err != nil {
-		return doctorKeyring{Status: "unavailable", Error: err.Error()}
-	}
-	k := doctorKeyring{Backend: sec.Backend()}
-	_, err = sec.Get(ctx, "vouch-doctor-probe")
-	switch {
-	case err == nil, errors.Is(err, store.ErrSecretNotFound):
-		k.Status = "ok"
-	default:
-		k.Status = "error"
-		k.Error = err.Error()
-	}
-	return k
-}
-
-func printDoctor(w io.Writer, rep doctorReport) error {
+func printDoctor(w io.Writer, rep app.DoctorReport) error {
 	tw := newTable(w)
 	p := tw.Printf
 	p("Model servers\n")

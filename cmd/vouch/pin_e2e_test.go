@@ -58,7 +58,7 @@ func TestRugPullHeadless(t *testing.T) {
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "tools", "--url", tools.URL)
 	cli(t, state, "", exitOK, "server", "activate", "tools")
-	var servers []serverJSON
+	var servers []app.ServerRow
 	sl, _ := cli(t, state, "", exitOK, "server", "list", "--json")
 	if err := json.Unmarshal([]byte(sl), &servers); err != nil || len(servers) != 1 {
 		t.Fatalf("server list: %v %s", err, sl)
@@ -149,7 +149,7 @@ func TestRugPullProfileRun(t *testing.T) {
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "tools", "--url", tools.URL)
 	cli(t, state, "", exitOK, "server", "activate", "tools")
-	var servers []serverJSON
+	var servers []app.ServerRow
 	sl, _ := cli(t, state, "", exitOK, "server", "list", "--json")
 	if err := json.Unmarshal([]byte(sl), &servers); err != nil || len(servers) != 1 {
 		t.Fatalf("server list: %v %s", err, sl)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/app"
 	"vouch/mcpclient/mcptest"
 )
 
@@ -18,10 +19,10 @@ func TestToolsPlan(t *testing.T) {
 	cli(t, state, "", exitOK, "server", "add", "tools", "--url", srv.URL)
 	cli(t, state, "", exitOK, "server", "activate", "tools")
 
-	plan := func(args ...string) planJSON {
+	plan := func(args ...string) app.ToolPlan {
 		t.Helper()
 		out, _ := cli(t, state, "", exitOK, append([]string{"tools", "plan", "--json"}, args...)...)
-		var p planJSON
+		var p app.ToolPlan
 		if err := json.Unmarshal([]byte(out), &p); err != nil {
 			t.Fatalf("tools plan --json: %v\n%s", err, out)
 		}
@@ -41,7 +42,7 @@ func TestToolsPlan(t *testing.T) {
 	}
 
 	// The person allows the MCP tools: now they can be deferred.
-	var servers []serverJSON
+	var servers []app.ServerRow
 	sl, _ := cli(t, state, "", exitOK, "server", "list", "--json")
 	if err := json.Unmarshal([]byte(sl), &servers); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/app"
 	"vouch/mcpclient/mcptest"
 	"vouch/policy"
 )
@@ -50,7 +51,7 @@ func TestRunHeadless(t *testing.T) {
 		t.Errorf("the unanswered call is not in the audit: %s", list)
 	}
 
-	var servers []serverJSON
+	var servers []app.ServerRow
 	sl, _ := cli(t, state, "", exitOK, "server", "list", "--json")
 	if err := json.Unmarshal([]byte(sl), &servers); err != nil || len(servers) != 1 {
 		t.Fatalf("server list: %v %s", err, sl)

@@ -10,7 +10,6 @@ import (
 
 	"vouch/agent"
 	"vouch/internal/app"
-	"vouch/mcpclient"
 	"vouch/safetext"
 )
 
@@ -29,20 +28,6 @@ func withState(ctx context.Context, g *globals, e env, fn func(*state) error) er
 		return err
 	}
 	return errors.Join(fn(&state{st}), st.Close())
-}
-
-// serverJSON is one server in `vouch server list --json`. It never holds a
-// secret, only whether one is configured.
-type serverJSON struct {
-	ID         string    `json:"id"`
-	Name       string    `json:"name"`
-	URL        string    `json:"url"`
-	HeaderName string    `json:"header_name,omitempty"`
-	Active     bool      `json:"active"`
-	Status     string    `json:"status"`
-	Error      string    `json:"error,omitempty"`
-	Tools      int       `json:"tools"`
-	FetchedAt  time.Time `json:"fetched_at,omitzero"`
 }
 
 func runServer(ctx context.Context, g *globals, args []string, e env) error {
@@ -165,17 +150,9 @@ func serverAdd(ctx context.Context, g *globals, e env, name, rawURL, header stri
 			return printServers(e, s, []string{rec.ID}, true)
 		}
 		_, err = fmt.Fprintf(e.stdout, "added %s (%s); next: vouch server test %s\n",
-			safetext.Line(rec.Name, 0), safetext.Line(rec.URL, 0), shellWord(rec.Name))
+			safetext.Line(rec.Name, 0), safetext.Line(rec.URL, 0), app.ShellWord(rec.Name))
 		return err
 	})
-}
-
-// shellWord quotes s for a command line when it needs it.
-func shellWord(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\"'$`\\;&|<>()*?[]#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func serverTest(ctx context.Context, s *state, e env, name string, asJSON bool) error {
@@ -207,23 +184,17 @@ func serverTest(ctx context.Context, s *state, e env, name string, asJSON bool) 
 		p("  rejected\t%s\n", safetext.Line(fmt.Sprintf("%s: %s", r.Name, r.Reason), 0))
 	}
 	if !rec.Active {
-		p("next\tvouch server activate %s\n", shellWord(rec.Name))
+		p("next\tvouch server activate %s\n", app.ShellWord(rec.Name))
 	}
 	return tw.Flush("report")
 }
 
 // printServers lists servers (only ids when given).
 func printServers(e env, s *state, ids []string, asJSON bool) error {
-	var rows []serverJSON
-	for _, st := range s.MCP().Manager().Servers() {
-		if ids != nil && !contains(ids, st.Config.ID) {
-			continue
-		}
-		rows = append(rows, serverRow(st))
-	}
+	rows := s.MCP().ServerRows(ids)
 	if asJSON {
 		if rows == nil {
-			rows = []serverJSON{}
+			rows = []app.ServerRow{}
 		}
 		return writeJSON(e.stdout, rows)
 	}
@@ -240,24 +211,6 @@ func printServers(e env, s *state, ids []string, asJSON bool) error {
 		}
 	}
 	return tw.Flush("list")
-}
-
-func serverRow(st mcpclient.ServerState) serverJSON {
-	r := serverJSON{ID: st.Config.ID, Name: st.Config.Name, URL: st.Config.URL, HeaderName: st.Config.HeaderName,
-		Active: st.Config.Active, Status: string(st.Status), Error: st.Err}
-	if st.HasCatalog {
-		r.Tools, r.FetchedAt = len(st.Catalog.Tools), st.Catalog.FetchedAt
-	}
-	return r
-}
-
-func contains(xs []string, x string) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // runTools is `vouch tools`: every tool with identity, wire name, server,

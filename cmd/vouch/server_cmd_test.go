@@ -149,10 +149,10 @@ func assertNoSecretOnDisk(t *testing.T, state, secret string) {
 	}
 }
 
-func serverList(t *testing.T, state string) []serverJSON {
+func serverList(t *testing.T, state string) []app.ServerRow {
 	t.Helper()
 	out, _ := cli(t, state, "", exitOK, "server", "list", "--json")
-	var list []serverJSON
+	var list []app.ServerRow
 	if err := json.Unmarshal([]byte(out), &list); err != nil {
 		t.Fatalf("server list --json: %v\n%s", err, out)
 	}
@@ -239,11 +239,11 @@ func TestDoctorMCPHealth(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _ := cli(t, state, "", exitOK, "--model-url", "http://127.0.0.1:9/v1", "doctor", "--json")
-	var rep doctorReport
+	var rep app.DoctorReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("doctor --json: %v\n%s", err, out)
 	}
-	status := map[string]serverJSON{}
+	status := map[string]app.ServerRow{}
 	for _, s := range rep.MCPServers {
 		status[s.Name] = s
 	}

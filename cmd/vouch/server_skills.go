@@ -68,7 +68,7 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 			lines := p.Lines()
 			if p.SetDigest != "" {
 				lines = append(lines, fmt.Sprintf("approve exactly this with: vouch skill server approve %s %s --set %s",
-					shellWord(srv.Name), shellWord(p.Entry.URI), p.SetDigest))
+					app.ShellWord(srv.Name), app.ShellWord(p.Entry.URI), p.SetDigest))
 			}
 			return printLines(e, lines)
 		case "approve":

@@ -231,10 +231,10 @@ func TestToolsPlanProfile(t *testing.T) {
 	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
 	cli(t, state, "", exitOK, "profile", "create", "small", "--definition", "notes", "--tool", "builtin:fs_read", "--tool", "builtin:fs_list",
 		"--context", "8192", "--tool-budget", "0.5")
-	plan := func(args ...string) planJSON {
+	plan := func(args ...string) app.ToolPlan {
 		t.Helper()
 		out, _ := cli(t, state, "", exitOK, append([]string{"--model-url", model.URL(), "--model", "m", "tools", "plan", "--json"}, args...)...)
-		var p planJSON
+		var p app.ToolPlan
 		if err := json.Unmarshal([]byte(out), &p); err != nil {
 			t.Fatal(err)
 		}

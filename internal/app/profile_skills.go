@@ -124,7 +124,7 @@ func checkProfileSkills(db *store.DB, p workflow.Profile) error {
 		if isServerSkillName(s) {
 			label, _, _ := strings.Cut(s, "/")
 			return Errorf(Usage, "no approved server skill is named %q; list the skills of %s with 'vouch skill server list %s', then preview and approve one ('vouch skill list' shows the names to use)",
-				s, shellWord(label), shellWord(label))
+				s, ShellWord(label), ShellWord(label))
 		}
 		return Errorf(Usage, "no skill named %q is installed; 'vouch skill list' shows the installed ones", s)
 	}
@@ -177,7 +177,7 @@ func (pr *ProfileRunner) freezeProfileSkills(ctx context.Context, p workflow.Pro
 		if !ok {
 			label, _, _ := strings.Cut(name, "/")
 			return out, Errorf(Rejected, "profile %q enables the server skill %q, which vouch has no approval of; list the skills of %s with 'vouch skill server list %s', preview and approve it, or remove it from the profile",
-				p.Name, name, shellWord(label), shellWord(label))
+				p.Name, name, ShellWord(label), ShellWord(label))
 		}
 		named = append(named, n)
 		if n.Local() {
@@ -245,11 +245,11 @@ func serverSkillRefusal(profile string, n mcpclient.NamedSkill, err error) error
 		return fmt.Errorf("load the server skill %s of profile %s: %w", n.Qualified, profile, err)
 	}
 	why := strings.TrimSuffix(me.Sentence, ".")
-	preview := fmt.Sprintf("'vouch skill server preview %s %s'", shellWord(n.ServerLabel), shellWord(n.URI))
+	preview := fmt.Sprintf("'vouch skill server preview %s %s'", ShellWord(n.ServerLabel), ShellWord(n.URI))
 	switch me.Kind {
 	case mcpclient.ErrSkillNotApproved, mcpclient.ErrSkillVerification, mcpclient.ErrSkillFindings, mcpclient.ErrSkillInvalid:
 		return Errorf(Rejected, "profile %q cannot run because of its server skill %s: %s; review it with %s and approve it with 'vouch skill server approve %s %s --set DIGEST' (or keep or roll back a pinned version)",
-			profile, n.Qualified, why, preview, shellWord(n.ServerLabel), shellWord(n.URI))
+			profile, n.Qualified, why, preview, ShellWord(n.ServerLabel), ShellWord(n.URI))
 	case mcpclient.ErrSkillDynamic:
 		return Errorf(Rejected, "profile %q cannot run because of its server skill %s: %s; a profile run has no one to confirm each load, so remove it from the profile",
 			profile, n.Qualified, why)
@@ -257,7 +257,7 @@ func serverSkillRefusal(profile string, n mcpclient.NamedSkill, err error) error
 		return Errorf(Rejected, "profile %q cannot run because of its server skill %s: %s", profile, n.Qualified, why)
 	}
 	return Errorf(Unavailable, "profile %q cannot load its server skill %s: %s; check the server with 'vouch server test %s'",
-		profile, n.Qualified, why, shellWord(n.ServerLabel))
+		profile, n.Qualified, why, ShellWord(n.ServerLabel))
 }
 
 // PrecedenceOrder is the order p's skills take in a run's listing (SPEC
@@ -357,9 +357,9 @@ func SkillChoices(db *store.DB, enabled []string) ([]SkillChoice, error) {
 	return out, nil
 }
 
-// shellWord quotes s for a command line a sentence suggests, when it needs
+// ShellWord quotes s for a command line a sentence suggests, when it needs
 // quoting.
-func shellWord(s string) string {
+func ShellWord(s string) string {
 	if s != "" && !strings.ContainsAny(s, " \t\"'$`\\;&|<>()*?[]#~") {
 		return s
 	}
