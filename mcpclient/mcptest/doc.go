@@ -8,7 +8,11 @@
 // responder, a server with resources and prompts but no tools, MCP Apps
 // tools with every visibility and ui:// views served from a template, and
 // the rug pull: a tool whose description, schema and annotations change
-// after the person classified it, and change back (rugpull.go).
+// after the person classified it, and change back (rugpull.go), and what
+// real peers did (peers.go): an empty server/discover answer, a result
+// asking for input, elicitation and sampling requests, progress, a blob
+// repeated in structured content, a task-only tool, a Host check and an
+// SSE-only server.
 //
 // Like net/http/httptest, it lives beside what it imitates. Its
 // constructors need no *testing.T, so `vouch demo` can run a demo server
