@@ -174,7 +174,7 @@ func TestRugPullProfileRun(t *testing.T) {
 		t.Fatalf("classified: %d calls, want 1", n)
 	}
 	show, _ := cli(t, state, "", exitOK, "runs", "show", res.RunID, "--json")
-	var detail runDetailJSON
+	var detail app.RunRecordDetail
 	if err := json.Unmarshal([]byte(show), &detail); err != nil {
 		t.Fatal(err)
 	}

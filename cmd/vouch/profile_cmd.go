@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -67,87 +66,22 @@ func newProfileFlags(sub string, g *globals) *profileFlags {
 	return f
 }
 
-// apply sets on p every field whose flag was given.
-func (f *profileFlags) apply(p *workflow.Profile) error {
-	set := map[string]bool{}
-	f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-	if set["definition"] {
-		p.Definition = *f.definition
+// changes are the profile fields whose flags were given.
+func (f *profileFlags) changes() app.ProfileChanges {
+	c := app.ProfileChanges{Tools: f.tools, Skills: f.skills, PolicySkills: f.policySkills, NoTools: *f.noTools, NoSkills: *f.noSkills,
+		NoPolicySkills: *f.noPolicySkills, NoSchedule: *f.noSchedule, NoTemperature: *f.noTemperature}
+	given := map[string]func(){
+		"definition": func() { c.Definition = f.definition }, "model": func() { c.Model = f.model },
+		"context": func() { c.ContextWindow = f.context }, "temperature": func() { c.Temperature = f.temperature },
+		"tool-budget": func() { c.ToolBudget = f.toolBudget }, "workspace": func() { c.Workspace = f.workspace },
+		"every": func() { c.Every = f.every }, "cron": func() { c.Cron = f.cron }, "task": func() { c.Task = f.task },
 	}
-	if set["model"] {
-		p.Model = strings.TrimSpace(*f.model)
-	}
-	if set["context"] {
-		if *f.context <= 0 {
-			return app.Errorf(app.Usage, "--context must be a positive number of tokens, e.g. 8192")
+	f.fs.Visit(func(fl *flag.Flag) {
+		if set, ok := given[fl.Name]; ok {
+			set()
 		}
-		p.ContextWindow = *f.context
-	}
-	if set["temperature"] {
-		t, err := strconv.ParseFloat(*f.temperature, 64)
-		if err != nil || t < 0 || t > 2 {
-			return app.Errorf(app.Usage, "--temperature %q must be a number from 0 to 2", *f.temperature)
-		}
-		p.Temperature = &t
-	}
-	if *f.noTemperature {
-		p.Temperature = nil
-	}
-	if set["tool-budget"] {
-		if *f.toolBudget <= 0 || *f.toolBudget > 1 {
-			return app.Errorf(app.Usage, "--tool-budget must be a fraction above 0 and at most 1, e.g. 0.25")
-		}
-		p.ToolBudget = *f.toolBudget
-	}
-	if *f.noTools {
-		p.Tools = nil
-	}
-	if len(f.tools) > 0 {
-		p.Tools = append(p.Tools[:0:0], f.tools...)
-	}
-	if set["workspace"] {
-		p.Workspace = *f.workspace
-	}
-	if *f.noSkills {
-		p.Skills = nil
-	}
-	if len(f.skills) > 0 {
-		p.Skills = append(p.Skills[:0:0], f.skills...)
-	}
-	if *f.noPolicySkills || *f.noSkills {
-		p.PolicySkills = nil
-	}
-	if len(f.policySkills) > 0 {
-		p.PolicySkills = append(p.PolicySkills[:0:0], f.policySkills...)
-	}
-	switch {
-	case *f.noSchedule:
-		if set["every"] || set["cron"] || set["task"] {
-			return app.Errorf(app.Usage, "--no-schedule removes the schedule; drop --every, --cron and --task")
-		}
-		p.Schedule = nil
-	case set["every"] || set["cron"]:
-		if set["every"] && set["cron"] {
-			return app.Errorf(app.Usage, "a schedule is either --every or --cron, not both")
-		}
-		s := workflow.Schedule{Every: *f.every, Cron: *f.cron}
-		if p.Schedule != nil {
-			s.Task = p.Schedule.Task
-		}
-		if set["task"] {
-			s.Task = *f.task
-		}
-		p.Schedule = &s
-	case set["task"]:
-		if p.Schedule == nil {
-			return app.Errorf(app.Usage, "--task goes with a schedule; add --every DURATION or --cron EXPR")
-		}
-		p.Schedule.Task = *f.task
-	}
-	if p.Schedule != nil && strings.TrimSpace(p.Schedule.Task) == "" {
-		return app.Errorf(app.Usage, "a schedule needs --task TEXT: what the scheduled run should do")
-	}
-	return nil
+	})
+	return c
 }
 
 // runProfileCmd is `vouch profile list | show | create | edit | remove`
@@ -205,7 +139,7 @@ func runProfileCmd(ctx context.Context, g *globals, args []string, e env) error 
 		} else if *f.definition == "" {
 			return app.Errorf(app.Usage, "vouch profile create needs --definition D ('vouch definition list' shows them)")
 		}
-		if err := f.apply(&p); err != nil {
+		if err := f.changes().Apply(&p); err != nil {
 			return err
 		}
 		saved, err := ps.Save(p, sub == "create")
@@ -310,11 +244,7 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 		ps := app.NewProfiles(db, nil)
 		switch sub {
 		case "add":
-			data, err := readDefinitionFile(pos[0])
-			if err != nil {
-				return err
-			}
-			d, err := ps.AddDefinition(data)
+			d, err := ps.AddDefinitionFile(pos[0])
 			if err != nil {
 				return err
 			}
@@ -361,23 +291,4 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 		}
 		return tw.Flush("list")
 	})
-}
-
-// maxDefinitionFile bounds a definition file.
-const maxDefinitionFile = 256 << 10
-
-func readDefinitionFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, app.Errorf(app.Usage, "cannot read %s (%v); pass the path of a definition JSON file", path, err)
-	}
-	defer func() { _ = f.Close() }()
-	data, err := io.ReadAll(io.LimitReader(f, maxDefinitionFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if len(data) > maxDefinitionFile {
-		return nil, app.Errorf(app.Rejected, "%s is larger than %d KiB; a definition is a small JSON file", path, maxDefinitionFile>>10)
-	}
-	return data, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/app"
 	"vouch/store"
 )
 
@@ -63,7 +64,7 @@ func TestRunSubagentsProfile(t *testing.T) {
 		t.Fatalf("helper asked: %v, lead got the helper's answer: %v; requests: %+v", helperSaw, leadGot, model.Requests())
 	}
 	show, _ := cli(t, state, "", exitOK, "runs", "show", res.RunID, "--json")
-	var detail runDetailJSON
+	var detail app.RunRecordDetail
 	if err := json.Unmarshal([]byte(show), &detail); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -18,14 +17,6 @@ import (
 type runsJSON struct {
 	Runs []store.RunRecord `json:"runs"`
 	Next string            `json:"next,omitempty"`
-}
-
-// runDetailJSON is `vouch runs show ID --json`: the run, its events, and
-// the audited policy decisions on its calls.
-type runDetailJSON struct {
-	Run       store.RunRecord        `json:"run"`
-	Events    []store.RunEvent       `json:"events"`
-	Decisions []store.DecisionRecord `json:"decisions"`
 }
 
 // runRunsCmd is `vouch runs [--limit N] [--before ID] [--json]` and `vouch
@@ -91,24 +82,14 @@ func runRunsCmd(_ context.Context, g *globals, args []string, e env) error {
 }
 
 func runShow(e env, db *store.DB, id string, asJSON bool) error {
-	r, err := db.Run(id)
-	if err != nil {
-		return app.Errorf(app.Usage, "no run has the ID %q; 'vouch runs' lists them", id)
-	}
-	evs, err := db.RunEvents(id)
-	if err != nil {
-		return err
-	}
-	decisions, err := app.RunDecisions(db, r, evs)
+	d, err := app.ReadRunRecord(db, id)
 	if err != nil {
 		return err
 	}
 	if asJSON {
-		if evs == nil {
-			evs = []store.RunEvent{}
-		}
-		return writeJSON(e.stdout, runDetailJSON{Run: r, Events: evs, Decisions: decisions})
+		return writeJSON(e.stdout, d)
 	}
+	r, evs, decisions := d.Run, d.Events, d.Decisions
 	tw := newTable(e.stdout)
 	pr := tw.Field
 	pr("run", r.ID+" ("+string(r.Kind)+")")
@@ -128,12 +109,9 @@ func runShow(e env, db *store.DB, id string, asJSON bool) error {
 	if err := tw.Flush("run"); err != nil {
 		return err
 	}
-	if len(r.Spec) > 0 {
-		var spec app.FrozenSpec
-		if err := json.Unmarshal(r.Spec, &spec); err == nil {
-			if err := printSpec(e, spec); err != nil {
-				return err
-			}
+	if d.Spec != nil {
+		if err := printSpec(e, *d.Spec); err != nil {
+			return err
 		}
 	}
 	out := newPrinter(e.stdout)

@@ -85,7 +85,7 @@ func TestProfileRunTemperature(t *testing.T) {
 		t.Fatal(err)
 	}
 	show, _ := cli(t, state, "", exitOK, "runs", "show", res.RunID, "--json")
-	var detail runDetailJSON
+	var detail app.RunRecordDetail
 	if err := json.Unmarshal([]byte(show), &detail); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestProfileRunAuditCarriesRunID(t *testing.T) {
 	}
 
 	show, _ := cli(t, state, "", exitOK, "runs", "show", res.RunID, "--json")
-	var detail runDetailJSON
+	var detail app.RunRecordDetail
 	if err := json.Unmarshal([]byte(show), &detail); err != nil {
 		t.Fatal(err)
 	}

@@ -112,7 +112,7 @@ func TestRunProfileJSON(t *testing.T) {
 	}
 
 	show, _ := cli(t, state, "", exitOK, "runs", "show", res.RunID, "--json")
-	var detail runDetailJSON
+	var detail app.RunRecordDetail
 	if err := json.Unmarshal([]byte(show), &detail); err != nil {
 		t.Fatal(err)
 	}

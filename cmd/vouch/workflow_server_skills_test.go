@@ -118,7 +118,7 @@ func TestProfileRunServerSkill(t *testing.T) {
 	}
 
 	detail, _ := cli(t, state, "", exitOK, "runs", "show", res.RunID, "--json")
-	var d runDetailJSON
+	var d app.RunRecordDetail
 	if err := json.Unmarshal([]byte(detail), &d); err != nil {
 		t.Fatal(err)
 	}

@@ -220,3 +220,41 @@ func describeRun(r store.RunRecord, evs []store.RunEvent) RunDetail {
 	d.RunSummary.Calls = max(d.RunSummary.Calls, len(d.Calls))
 	return d
 }
+
+// RunRecordDetail is one run as 'vouch runs show' reports it (`--json`):
+// the record, its events, and the audited policy decisions on its calls.
+type RunRecordDetail struct {
+	Run       store.RunRecord        `json:"run"`
+	Events    []store.RunEvent       `json:"events"`
+	Decisions []store.DecisionRecord `json:"decisions"`
+	// Spec is what the run froze, nil when it froze nothing readable.
+	Spec *FrozenSpec `json:"-"`
+}
+
+// ReadRunRecord returns run id with its events, decisions and frozen
+// spec, or a usage error when no run has that ID.
+func ReadRunRecord(db *store.DB, id string) (RunRecordDetail, error) {
+	r, err := db.Run(id)
+	if err != nil {
+		return RunRecordDetail{}, Errorf(Usage, "no run has the ID %q; 'vouch runs' lists them", id)
+	}
+	evs, err := db.RunEvents(id)
+	if err != nil {
+		return RunRecordDetail{}, err
+	}
+	decisions, err := RunDecisions(db, r, evs)
+	if err != nil {
+		return RunRecordDetail{}, err
+	}
+	if evs == nil {
+		evs = []store.RunEvent{}
+	}
+	out := RunRecordDetail{Run: r, Events: evs, Decisions: decisions}
+	if len(r.Spec) > 0 {
+		var spec FrozenSpec
+		if json.Unmarshal(r.Spec, &spec) == nil {
+			out.Spec = &spec
+		}
+	}
+	return out, nil
+}
