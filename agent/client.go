@@ -40,6 +40,9 @@ type Client struct {
 	kind      string         // detected server kind, "" until known
 	tokenizer int8           // 0 unknown, 1 llama.cpp /tokenize works, -1 absent
 	tokens    map[string]int // /tokenize results keyed by text
+	// anchors and kept are the calibration state per model (calibrate.go).
+	anchors map[string]promptAnchor
+	kept    map[string]int
 }
 
 // NewClient returns a client for the server at baseURL (for example

@@ -57,6 +57,10 @@ const listingHeader = "More tools are available but not listed in full. Find one
 // buildListing writes the listing of the deferred tools: per server its
 // label and tool count, then names, round-robin across servers, while the
 // names fit capTokens (estimated).
+// listingBytesPerToken is how many bytes of names the listing takes per
+// token of its cap (a rough bound; the listing is counted afterwards).
+const listingBytesPerToken = 3
+
 func buildListing(tools []PlannedTool, deferred []bool, capTokens int) string {
 	type group struct {
 		label string
@@ -80,7 +84,7 @@ func buildListing(tools []PlannedTool, deferred []bool, capTokens int) string {
 		return ""
 	}
 	shown := make([]int, len(groups))
-	room := capTokens * estimateBytesPerToken
+	room := capTokens * listingBytesPerToken
 	for more := true; more; {
 		more = false
 		for gi, g := range groups {

@@ -33,7 +33,9 @@ func bulkyTools(n int, calls chan<- json.RawMessage) []tool.Tool {
 	weather := funcTool{def: tool.Def{Identity: weatherID,
 		Description: "Weather forecast for a city for the next days. " + prose + prose,
 		Parameters: json.RawMessage(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","title":"Forecast",` +
-			`"properties":{"city":{"type":"string","examples":["Oslo"]},"days":{"type":"integer"}},"required":["city"],"additionalProperties":false}`)},
+			`"properties":{"city":{"type":"string","examples":["Oslo"]},"days":{"type":"integer"},` +
+			`"units":{"type":"string","enum":["metric","imperial"],"description":"the unit system of the forecast"},` +
+			`"hourly":{"type":"boolean","description":"whether to give the forecast hour by hour"}},"required":["city"],"additionalProperties":false}`)},
 		fn: func(_ context.Context, args json.RawMessage) (tool.Result, error) {
 			calls <- args
 			return tool.Result{Text: "sunny"}, nil

@@ -198,15 +198,25 @@
 //     and an end of body before "data: [DONE]" is ErrDropped (unless a
 //     finish_reason already arrived).
 //   - Token counts are exact only where the server tokenizes (llama.cpp's
-//     /tokenize, per message text, cached); elsewhere EstimateTokens assumes
-//     three bytes per token, which overestimates ordinary text, so a prompt
-//     close to the window may be refused although it would have fit. Chat
-//     template overhead is always an estimate (8 tokens per message). A run
-//     also keeps min(1024, window/8) tokens free for the answer.
+//     /tokenize, per message text, cached); elsewhere EstimateTokens
+//     applies per-rune rules (estimate.go) calibrated on Ollama so as not
+//     to count under on English, code, CJK, digits or emoji. After each
+//     turn the server's usage.prompt_tokens is kept per model: a request
+//     that extends that prompt is counted as that number plus the estimate
+//     of what was added (calibrate.go). Chat template overhead is an
+//     estimate (6 tokens per message, about 100 for a tool section). A
+//     usage count below the prompt's lowest possible count, or equal to
+//     the window, means the server cut the prompt (Ollama does, with HTTP
+//     200): Usage.PromptCut says so and later requests of the model fit
+//     what it kept. Requests carry max_tokens, the window's free space
+//     (bounded by RunSpec.MaxTokens), and keep a quarter of a window up to
+//     4,096 tokens free for the answer (an eighth of a larger one, at most
+//     1,024); a reply that stops for length is Usage.CutOff and
+//     Done.CutOff (SPEC A7).
 //   - Ollama serves a model at its own num_ctx, not at the model's maximum:
 //     ContextWindow prefers /api/ps (a loaded model), then num_ctx from
-//     /api/show, else caps the model's context_length at
-//     DefaultContextWindow. LM Studio's max_context_length, used when a
+//     /api/show capped at the trained context_length (Ollama runs no more),
+//     else caps the model's context_length at DefaultContextWindow. LM Studio's max_context_length, used when a
 //     model is not loaded, may exceed what a just-in-time load allocates.
 //   - Interrupted answers are sent back to the model with InterruptedNote
 //     appended and without their tool calls; calls without a stored result

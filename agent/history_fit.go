@@ -31,13 +31,13 @@ func (r *run) fitHistory(reserve int) (msgs []openai.ChatCompletionMessage, need
 	tryFrom := func(k int) ([]openai.ChatCompletionMessage, int) {
 		m := promptMessages(r.system, r.history[starts[k]:])
 		n, _ := r.c.promptTokens(r.ctx, m, r.toolsJSON)
-		return m, n
+		return m, r.c.calibrated(r.spec.Model, m, r.toolsJSON, n)
 	}
 	// The smallest number of leading exchanges to leave out (1 to
 	// len(starts)-1) after which the rest fits.
 	k := 1 + sort.Search(len(starts)-1, func(i int) bool {
 		_, n := tryFrom(i + 1)
-		return n+reserve <= r.window
+		return n+reserve <= r.fitWindow()
 	})
 	if k > len(starts)-1 || r.ctx.Err() != nil {
 		return nil, 0, 0, false

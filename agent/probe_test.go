@@ -148,8 +148,8 @@ func TestCountTokens(t *testing.T) {
 		c := NewClient(hs.URL+"/v1", "", nil)
 		for _, text := range []string{"twelve bytes", "another text", "twelve bytes"} {
 			n, exact := c.CountTokens(context.Background(), text)
-			if n != 4 || exact {
-				t.Errorf("%q: got (%d, %v), want (4, false): ceil(12/3)", text, n, exact)
+			if n != EstimateTokens(text) || exact {
+				t.Errorf("%q: got (%d, %v), want (%d, false): the estimate", text, n, exact, EstimateTokens(text))
 			}
 		}
 		if got := asked.Load(); got != 1 {
@@ -162,10 +162,11 @@ func TestEstimateTokens(t *testing.T) {
 	tests := []struct {
 		text string
 		want int
-	}{{"", 0}, {"a", 1}, {"abc", 1}, {"abcd", 2}, {strings.Repeat("x", 300), 100}}
+	}{{"", 0}, {"a", 1}, {"abc", 1}, {"abcdefgh", 1}, {"abcdefghi", 2}, {strings.Repeat("x", 300), 38},
+		{"12345", 5}, {"我们", 5}, {"👍", 3}, {"a  b", 3}}
 	for _, tt := range tests {
 		if got := EstimateTokens(tt.text); got != tt.want {
-			t.Errorf("EstimateTokens(%d bytes): got %d, want %d", len(tt.text), got, tt.want)
+			t.Errorf("EstimateTokens(%q): got %d, want %d", tt.text, got, tt.want)
 		}
 	}
 }

@@ -151,7 +151,8 @@ func requestTools(tools []frozenTool) []openai.Tool {
 }
 
 // promptTokens counts a request: each message's text and tool calls plus a
-// per-message overhead, the tool definitions, and a per-request overhead.
+// per-message overhead, the tool definitions and their template preamble,
+// and a per-request overhead.
 // exact is true only when every piece was counted by the server.
 func (c *Client) promptTokens(ctx context.Context, msgs []openai.ChatCompletionMessage, toolsJSON string) (n int, exact bool) {
 	exact = true
@@ -165,9 +166,20 @@ func (c *Client) promptTokens(ctx context.Context, msgs []openai.ChatCompletionM
 		n += messageOverheadTokens
 		count(m.Content)
 		for _, tc := range m.ToolCalls {
-			count(tc.Function.Name + tc.Function.Arguments)
+			k, ok := c.CountTokens(ctx, tc.Function.Name+tc.Function.Arguments)
+			if !ok { // an estimate: arguments get estimateArguments' margin
+				k, _ = estimateArguments(tc.Function.Name + tc.Function.Arguments)
+			}
+			n += k
+			exact = exact && ok
 		}
 	}
-	count(toolsJSON)
+	if toolsJSON != "" {
+		count(toolsJSON)
+		n += toolsOverheadTokens + perToolOverheadTokens*strings.Count(toolsJSON, `{"type":"function"`)
+		if len(msgs) == 0 || msgs[0].Role != string(RoleSystem) {
+			n += noSystemOverheadTokens
+		}
+	}
 	return n, exact
 }

@@ -33,11 +33,11 @@ func TestSkillListingDegrades(t *testing.T) {
 			"skill house-style (from local): Formats every report in the house style. Covers headings, tables, dates, numbers and the tone of summaries for readers outside the team. [files: references/headings.md, references/tables.md]\n" +
 			"skill release-notes (from local): Writes release notes. One line per change; [31m no marketing.\n" +
 			"skill incident (from server:ops): " + strings.TrimSpace(strings.Repeat("Runs the incident review checklist step by step ", 4))},
-		{2048, ListingTrimmed, header +
+		{1536, ListingTrimmed, header +
 			"skill house-style (from local): Formats every report in the house style.\n" +
 			"skill release-notes (from local): Writes release notes.\n" +
 			"skill incident (from server:ops): Runs the incident review checklist step by step Runs the incident review checkli…"},
-		{1536, ListingNames, header +
+		{1152, ListingNames, header +
 			"skill house-style (from local)\n" +
 			"skill release-notes (from local)\n" +
 			"skill incident (from server:ops)"},
@@ -59,8 +59,8 @@ func TestSkillListingDegrades(t *testing.T) {
 		})
 	}
 	t.Run("cut", func(t *testing.T) {
-		got, level := SkillListing(listingSkills(), 125, EstimateTokens)
-		if level != ListingCut || !strings.HasSuffix(got, "more enabled skills not listed for lack of room)") || EstimateTokens(got) > 125 {
+		got, level := SkillListing(listingSkills(), 95, EstimateTokens)
+		if level != ListingCut || !strings.HasSuffix(got, "more enabled skills not listed for lack of room)") || EstimateTokens(got) > 95 {
 			t.Errorf("level %v, %d tokens:\n%s", level, EstimateTokens(got), got)
 		}
 	})
@@ -77,7 +77,7 @@ func TestSkillListingInRun(t *testing.T) {
 	for _, c := range []struct {
 		window int
 		level  ListingLevel
-	}{{4096, ListingFull}, {2048, ListingTrimmed}, {1536, ListingNames}} {
+	}{{4096, ListingFull}, {1536, ListingTrimmed}, {1152, ListingNames}} {
 		blobs := newMemBlobs()
 		var skills []tool.FrozenSkill
 		for _, s := range listingSkills() {

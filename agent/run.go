@@ -109,6 +109,11 @@ type RunSpec struct {
 	// default, SPEC H2); nil leaves it to the server. The wire format
 	// omits a zero, so 0 is sent as the smallest positive float32.
 	Temperature *float64
+	// MaxTokens bounds each reply (SPEC A7): the request's max_tokens is
+	// the smaller of it and the window's free space after the prompt
+	// (0: the free space alone). Servers that never stop at the window
+	// (Ollama shifts its context instead) end a reply there.
+	MaxTokens int
 	// Now stamps messages (nil: time.Now).
 	Now func() time.Time
 }
@@ -157,6 +162,8 @@ type run struct {
 	// leftOut is how many earlier messages the latest request left out
 	// to fit the window (see fitHistory).
 	leftOut int
+	// cutOff is set when the latest reply stopped for length (SPEC A7).
+	cutOff bool
 	// counts are measured against limits; the parts of a workflow run
 	// share one (SPEC A4).
 	counts *loopCounts
@@ -249,7 +256,7 @@ func (r *run) execute() Done {
 			return *stop
 		}
 		if len(calls) == 0 {
-			return Done{Reason: StopDone}
+			return Done{Reason: StopDone, CutOff: r.cutOff}
 		}
 		if stop := r.runTools(calls); stop != nil {
 			return *stop
@@ -321,22 +328,24 @@ func persistError(err error) error {
 // returns the tool calls to run, or the Done that ends the run.
 func (r *run) turn() ([]ToolCall, *Done) {
 	msgs := promptMessages(r.system, r.history)
-	need, _ := r.c.promptTokens(r.ctx, msgs, r.toolsJSON)
+	est, _ := r.c.promptTokens(r.ctx, msgs, r.toolsJSON)
+	need := r.c.calibrated(r.spec.Model, msgs, r.toolsJSON, est)
 	if r.ctx.Err() != nil {
 		return nil, &Done{Reason: StopCancelled}
 	}
 	r.leftOut = 0
-	if reserve := min(1024, r.window/8); need+reserve > r.window {
+	window := r.fitWindow()
+	if reserve := replyReserve(window); need+reserve > window {
 		fit, n, left, ok := r.fitHistory(reserve)
 		if r.ctx.Err() != nil {
 			return nil, &Done{Reason: StopCancelled}
 		}
 		if !ok {
-			return nil, &Done{Reason: StopError, Err: overflowError(need+reserve, r.window, r.spec.Model, nil)}
+			return nil, &Done{Reason: StopError, Err: overflowError(need+reserve, window, r.spec.Model, nil)}
 		}
 		msgs, need, r.leftOut = fit, n, left
 	}
-	st := &streamState{r: r, promptEstimate: need}
+	st := &streamState{r: r, promptEstimate: need, msgs: msgs, maxTokens: r.maxTokens(window, need)}
 	streamed := r.doing("the model stream")
 	st.stream(openai.ChatCompletionRequest{
 		Model:         r.spec.Model,
@@ -345,9 +354,41 @@ func (r *run) turn() ([]ToolCall, *Done) {
 		Stream:        true,
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
 		Temperature:   r.temperature(),
+		//lint:ignore SA1019 Ollama 0.17.4 reads only max_tokens; llama.cpp, vLLM and LM Studio read it too
+		MaxTokens: st.maxTokens,
 	})
 	streamed()
 	return st.conclude()
+}
+
+// fitWindow is the window a request is fitted to: the run's, or less
+// when the server was seen to cut a prompt of this model to fewer tokens
+// (the next request shrinks to what it kept).
+func (r *run) fitWindow() int {
+	if kept := r.c.keptWindow(r.spec.Model); kept > 0 && kept < r.window {
+		return kept
+	}
+	return r.window
+}
+
+// replyReserve is how much of the window a request leaves free for the
+// reply: a quarter of a small window (so that a 2,048-token window still
+// leaves 512 for an answer), an eighth of a larger one, at most 1,024.
+func replyReserve(window int) int {
+	if window <= 4096 {
+		return window / 4
+	}
+	return min(1024, window/8)
+}
+
+// maxTokens is the request's max_tokens: the window's free space after
+// the prompt, bounded by RunSpec.MaxTokens (SPEC A7).
+func (r *run) maxTokens(window, need int) int {
+	free := max(1, window-need)
+	if r.spec.MaxTokens > 0 {
+		return min(free, r.spec.MaxTokens)
+	}
+	return free
 }
 
 // temperature is the request's temperature: 0 (omitted) when the spec
@@ -367,7 +408,11 @@ func (r *run) temperature() float32 {
 type streamState struct {
 	r              *run
 	first, last    time.Time
+	usageAt        time.Time // when the usage chunk arrived
 	promptEstimate int
+	msgs           []openai.ChatCompletionMessage // as sent
+	maxTokens      int
+	finish         string // the last finish_reason
 
 	text, reasoning strings.Builder
 	acc             toolCallAccumulator
@@ -471,10 +516,12 @@ func (st *streamState) apply(ch chunk) error {
 		}
 		if choice.FinishReason != nil && *choice.FinishReason != "" {
 			st.finished = true
+			st.finish = *choice.FinishReason
 		}
 	}
 	if ch.Usage != nil {
 		st.usage = &Usage{PromptTokens: ch.Usage.PromptTokens, CompletionTokens: ch.Usage.CompletionTokens}
+		st.usageAt = time.Now()
 	}
 	if ch.Timings != nil && ch.Timings.PredictedPerSecond > 0 {
 		st.tps = ch.Timings.PredictedPerSecond
@@ -552,18 +599,32 @@ func (st *streamState) save(msg Message) error {
 }
 
 func (st *streamState) usageEvent() Usage {
-	u := Usage{ContextWindow: st.r.window, TokensPerSecond: st.tps, LeftOut: st.r.leftOut}
+	r := st.r
+	u := Usage{ContextWindow: r.window, TokensPerSecond: st.tps, LeftOut: r.leftOut,
+		PromptEstimate: st.promptEstimate, MaxTokens: st.maxTokens, CutOff: st.finish == "length"}
 	if st.usage != nil {
 		u.PromptTokens, u.CompletionTokens = st.usage.PromptTokens, st.usage.CompletionTokens
+		if r.c.observePrompt(r.spec.Model, st.msgs, r.toolsJSON, u.PromptTokens, r.fitWindow()) {
+			u.PromptCut = u.PromptTokens
+		}
 	} else {
 		u.PromptTokens = st.promptEstimate
 		u.CompletionTokens = EstimateTokens(st.text.String() + st.reasoning.String())
 		u.Estimated = true
 	}
 	if u.TokensPerSecond == 0 && u.CompletionTokens > 1 {
-		if d := st.last.Sub(st.first); d > 0 {
+		// Generated tokens over the generation's span, up to the usage
+		// chunk: a server that withholds text (Ollama drops a tool call
+		// it cannot parse, yet counts it) is still generating after the
+		// last visible delta.
+		end := st.last
+		if st.usageAt.After(end) {
+			end = st.usageAt
+		}
+		if d := end.Sub(st.first); d > 0 && !st.first.IsZero() {
 			u.TokensPerSecond = float64(u.CompletionTokens-1) / d.Seconds()
 		}
 	}
+	r.cutOff = u.CutOff
 	return u
 }

@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 	"vouch/tool"
 )
@@ -97,6 +99,36 @@ type Usage struct {
 	// request left out because the whole conversation did not fit the
 	// window; they stay stored and shown, only the model did not get them.
 	LeftOut int
+	// PromptEstimate is vouch's own count of the prompt before it was sent
+	// (calibrated, SPEC F4); PromptTokens is the server's when it reports one.
+	PromptEstimate int
+	// MaxTokens is the reply bound the request carried (SPEC A7).
+	MaxTokens int
+	// CutOff is true when the reply stopped for length (its max_tokens or
+	// the window): it is not a complete answer (SPEC A7). Front ends mark
+	// it "cut off".
+	CutOff bool
+	// PromptCut, when non-zero, is how many prompt tokens the server says
+	// it kept of a prompt it cut on its own with no error (Ollama keeps
+	// the first few tokens and the tail, or drops the oldest messages):
+	// fewer than vouch sent by more than its estimate's margin, or the
+	// whole window (SPEC A7, F4). The next request of the model shrinks to
+	// fit. Front ends show Notice.
+	PromptCut int
+}
+
+// Notice is what a front end and the run record say about this turn's
+// usage, "" when there is nothing to say: the server cut the prompt, the
+// reply was cut off.
+func (u Usage) Notice() string {
+	var parts []string
+	if u.PromptCut > 0 {
+		parts = append(parts, fmt.Sprintf("the server cut this prompt to %d tokens; vouch sends less from now on", u.PromptCut))
+	}
+	if u.CutOff {
+		parts = append(parts, fmt.Sprintf("the reply was cut off at its length limit (%d tokens); ask the model to continue", u.CompletionTokens))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // RunStarted is the first event of a run. It records what the run froze
@@ -133,6 +165,9 @@ type Done struct {
 	// Messages are the messages this run appended to the conversation, in
 	// order, as they were persisted.
 	Messages []Message
+	// CutOff is true when the run's final reply stopped for length: it is
+	// not a complete answer (SPEC A7).
+	CutOff bool
 }
 
 // ApprovalRequested is published when a tool call waits for the person

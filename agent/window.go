@@ -31,8 +31,8 @@ const (
 // (default_generation_settings.n_ctx, or a top-level n_ctx) or /slots; LM
 // Studio's /api/v0/models (loaded_context_length, else max_context_length);
 // Ollama's /api/ps for a loaded model, else /api/show (num_ctx from
-// parameters, else the model's <arch>.context_length capped at
-// DefaultContextWindow, because Ollama runs a model at its own default
+// parameters capped at the model's trained <arch>.context_length, else the
+// trained context capped at DefaultContextWindow, because Ollama runs a model at its own default
 // num_ctx, not at the model's maximum, unless told otherwise); vLLM's
 // max_model_len. When the server reports nothing it returns
 // (DefaultContextWindow, WindowFromDefault, nil); the caller then prefers
@@ -121,19 +121,24 @@ func (c *Client) ollamaWindow(ctx context.Context, model string) (int, string, b
 	if c.postJSON(ctx, c.rootURL+"/api/show", map[string]string{"model": model}, &show) != nil {
 		return 0, "", false
 	}
-	if n := ollamaNumCtx(show.Parameters); n > 0 {
-		return n, WindowFromOllamaShow, true
-	}
 	var arch string
 	if raw, ok := show.ModelInfo["general.architecture"]; ok {
 		_ = json.Unmarshal(raw, &arch) // a missing or odd value leaves arch empty
 	}
-	var n int
+	var trained int
 	if raw, ok := show.ModelInfo[arch+".context_length"]; ok && arch != "" {
-		_ = json.Unmarshal(raw, &n) // an odd value leaves n zero
+		_ = json.Unmarshal(raw, &trained) // an odd value leaves it zero
 	}
-	if n > 0 {
-		return min(n, DefaultContextWindow), WindowFromOllamaShow, true
+	if n := ollamaNumCtx(show.Parameters); n > 0 {
+		// Ollama runs a model at most at its trained context, whatever
+		// num_ctx says (issue 17: num_ctx 8192 on a 4096 model runs 4096).
+		if trained > 0 && trained < n {
+			n = trained
+		}
+		return n, WindowFromOllamaShow, true
+	}
+	if trained > 0 {
+		return min(trained, DefaultContextWindow), WindowFromOllamaShow, true
 	}
 	return 0, "", false
 }
@@ -164,24 +169,21 @@ func (c *Client) vllmWindow(ctx context.Context, model string) (int, string, boo
 	return 0, "", false
 }
 
-// Token estimate parameters. Real tokenizers average about four bytes of
-// English or code per token; three bytes per token overestimates on purpose,
-// so an estimated prompt that fits is very likely to fit for real. Each
-// message adds a fixed overhead for its role and template markers.
+// Template overhead the estimate adds (measured on Ollama 0.17.4 with a
+// Qwen 2.5 template: 5 tokens per message, 3 for the generation prompt,
+// about 91 for the tool section's preamble and 4 more per tool than its
+// compact JSON; a template with tools and no system prompt inserts its
+// own identity, about 20 tokens).
 const (
-	estimateBytesPerToken = 3
-	messageOverheadTokens = 8
-	requestOverheadTokens = 16
+	messageOverheadTokens  = 6
+	requestOverheadTokens  = 8
+	toolsOverheadTokens    = 90
+	perToolOverheadTokens  = 4
+	noSystemOverheadTokens = 24
 )
 
 // maxTokenCache bounds the per-client cache of /tokenize results.
 const maxTokenCache = 4096
-
-// EstimateTokens is the documented conservative token estimate:
-// ceil(len(text)/3) bytes per token, with no per-message overhead.
-func EstimateTokens(text string) int {
-	return (len(text) + estimateBytesPerToken - 1) / estimateBytesPerToken
-}
 
 // CountTokens counts text with the server's tokenizer where it offers one
 // (llama.cpp's POST /tokenize; results are cached per text), else with

@@ -71,10 +71,11 @@ func TestRunHeadless(t *testing.T) {
 }
 
 // TestRunToolBudgetExceeded: when the tools that must stay inline (they ask)
-// do not fit a 4k window's budget, `vouch run` fails before any inference
+// do not fit a 1k window's budget, `vouch run` fails before any inference
 // with exit 1 and the sentence naming the tools and how to trim (SPEC F3).
 func TestRunToolBudgetExceeded(t *testing.T) {
-	model := agenttest.New(lookupScript(), agenttest.WithModels("m")) // reports no window: 4,096
+	model := agenttest.New(lookupScript(), agenttest.WithModels("m"),
+		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(1024)) // budget 256
 	defer model.Close()
 	tools := mcpServer(t, mcptest.Options{})
 	state := t.TempDir()

@@ -157,6 +157,11 @@ func (rr *RunRecorder) observe(ctx context.Context, ev agent.Event) agent.Event 
 			note += ": " + ev.Err.Error()
 		}
 		rr.add(store.RunEvent{Kind: store.EventNote, Text: note, IsError: ev.Err != nil})
+	case agent.Usage:
+		if note := ev.Notice(); note != "" { // the server cut the prompt, the reply was cut off (SPEC A7)
+			rr.flushText()
+			rr.add(store.RunEvent{Kind: store.EventNote, Text: note})
+		}
 	case agent.ToolCallStarted:
 		rr.flushText()
 		rr.add(store.RunEvent{Kind: store.EventToolCall, CorrelationID: ev.Call.CorrelationID, Identity: ev.Call.Identity,

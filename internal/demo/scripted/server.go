@@ -138,7 +138,11 @@ type Request struct {
 	Tools        []string // offered function names, in order
 	Stream       bool
 	IncludeUsage bool
-	Body         []byte
+	// MaxTokens is the request's max_tokens (0 when absent).
+	MaxTokens int
+	Body      []byte
+
+	toolsBytes int // the size of the tools array's JSON
 }
 
 // Message is one request message.
@@ -242,7 +246,7 @@ func (s *Server) models(w http.ResponseWriter, _ *http.Request) {
 	jsonHandler(map[string]any{"object": "list", "data": data})(w, nil)
 }
 
-// tokenize imitates llama.cpp's /tokenize with one token per 4 bytes.
+// tokenize imitates llama.cpp's /tokenize, counting as countTokens does.
 func tokenize(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Content string `json:"content"`
@@ -251,7 +255,7 @@ func tokenize(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
 		return
 	}
-	tokens := make([]int, (len(req.Content)+3)/4)
+	tokens := make([]int, countTokens(req.Content))
 	for i := range tokens {
 		tokens[i] = i
 	}
@@ -295,6 +299,7 @@ func parseRequest(body []byte) (Request, error) {
 				Name string `json:"name"`
 			} `json:"function"`
 		} `json:"tools"`
+		MaxTokens     int  `json:"max_tokens"`
 		Stream        bool `json:"stream"`
 		StreamOptions *struct {
 			IncludeUsage bool `json:"include_usage"`
@@ -303,7 +308,13 @@ func parseRequest(body []byte) (Request, error) {
 	if err := json.Unmarshal(body, &raw); err != nil {
 		return Request{}, err
 	}
-	req := Request{Model: raw.Model, Stream: raw.Stream, Body: body}
+	var tools struct {
+		Tools json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(body, &tools); err != nil {
+		return Request{}, err
+	}
+	req := Request{Model: raw.Model, Stream: raw.Stream, Body: body, MaxTokens: raw.MaxTokens, toolsBytes: len(tools.Tools)}
 	req.IncludeUsage = raw.StreamOptions != nil && raw.StreamOptions.IncludeUsage
 	for _, m := range raw.Messages {
 		msg := Message{Role: m.Role, Content: contentText(m.Content), ToolCallID: m.ToolCallID}

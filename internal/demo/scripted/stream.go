@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"time"
+	"unicode/utf8"
 )
 
 // Chunk JSON, as OpenAI-compatible servers write it.
@@ -225,12 +226,42 @@ func (st *streamWriter) flush() {
 	_ = st.rc.Flush() // a failed flush means the client left
 }
 
-// promptTokens approximates the prompt size as one token per 4 bytes of
-// message content.
+// promptTokens approximates the prompt as a chat template renders it:
+// countTokens of each message's content and replayed tool calls plus 5
+// for its markers, the offered tools' JSON at 4 bytes per token
+// plus a 100-token tool preamble, and 3 for the generation prompt. Real
+// servers count the tools too; a count that left them out would look to
+// vouch like a prompt the server cut.
 func (st *streamWriter) promptTokens() int {
-	n := 0
+	n := 3
 	for _, m := range st.req.Messages {
-		n += 4 + (len(m.Content)+3)/4
+		n += 5 + countTokens(m.Content)
+		for _, tc := range m.ToolCalls {
+			n += countTokens(tc.Name + tc.Arguments)
+		}
+	}
+	if st.req.toolsBytes > 0 {
+		n += 100 + (st.req.toolsBytes+3)/4
 	}
 	return n
+}
+
+// countTokens imitates a byte-level BPE tokenizer of a small vocabulary
+// (the GPT-2 one of the shared test models, issue 17): one token per 4
+// bytes of ASCII letters and signs, but one per digit (Qwen's
+// pre-tokenizer splits numbers into digits) and two per rune outside
+// ASCII (CJK, emoji: the vocabulary has few merges for them).
+func countTokens(s string) int {
+	ascii, n := 0, 0
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			n++
+		case r >= utf8.RuneSelf:
+			n += 2
+		default:
+			ascii++
+		}
+	}
+	return n + (ascii+3)/4
 }

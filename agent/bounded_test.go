@@ -1,0 +1,140 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"vouch/agent/agenttest"
+	"vouch/tool"
+)
+
+// TestMaxTokensFromFreeSpace (SPEC A7): every request carries max_tokens,
+// the window's free space after the prompt, bounded by RunSpec.MaxTokens.
+func TestMaxTokensFromFreeSpace(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		maxTokens int
+		check     func(got, window int) bool
+	}{
+		{"free space", 0, func(got, window int) bool { return got > window/2 && got < window }},
+		{"the setting", 100, func(got, _ int) bool { return got == 100 }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv, evs, done := runScript(t, agenttest.Script{Turns: []agenttest.Turn{agenttest.Reply("hi")}},
+				RunSpec{ContextWindow: 2048, MaxTokens: c.maxTokens})
+			if done.Reason != StopDone {
+				t.Fatalf("done %s %v", done.Reason, done.Err)
+			}
+			got := srv.Requests()[0].MaxTokens
+			if !c.check(got, 2048) {
+				t.Errorf("max_tokens %d against a 2,048-token window (setting %d)", got, c.maxTokens)
+			}
+			if u := eventsOf[Usage](evs); len(u) != 1 || u[0].MaxTokens != got {
+				t.Errorf("usage %+v, want MaxTokens %d", u, got)
+			}
+		})
+	}
+}
+
+// TestReplyCutOff (SPEC A7): a reply that stops for length is marked cut
+// off in its Usage and in Done, with a sentence saying so.
+func TestReplyCutOff(t *testing.T) {
+	_, evs, done := runScript(t, agenttest.Script{Turns: []agenttest.Turn{{Steps: agenttest.Words("and then the"), Finish: "length"}}},
+		RunSpec{ContextWindow: 2048})
+	if done.Reason != StopDone || !done.CutOff {
+		t.Fatalf("done %s cut off %v: a reply that stopped for length must end the run marked cut off", done.Reason, done.CutOff)
+	}
+	u := eventsOf[Usage](evs)
+	if len(u) != 1 || !u[0].CutOff || !strings.Contains(u[0].Notice(), "cut off") {
+		t.Errorf("usage %+v: want CutOff and a notice", u)
+	}
+	_, _, done = runScript(t, agenttest.Script{Turns: []agenttest.Turn{agenttest.Reply("complete.")}}, RunSpec{ContextWindow: 2048})
+	if done.CutOff {
+		t.Error("a reply that stopped by itself is marked cut off")
+	}
+}
+
+// TestServerCutPromptDetected (SPEC A7, F4; issue 17 item 1): Ollama answers
+// HTTP 200 to a prompt over its window and reports what it kept. A count
+// far below what was sent, or the whole window, is reported as a cut, and
+// the next request of that model shrinks to what the server kept.
+func TestServerCutPromptDetected(t *testing.T) {
+	long := strings.Repeat("0123456789", 200) // 2,000 digits: at least 667 tokens
+	var history []Message
+	for range 3 {
+		history = append(history, Message{Role: RoleUser, Content: long}, Message{Role: RoleAssistant, Content: "noted"})
+	}
+	history = append(history, Message{Role: RoleUser, Content: "sum them"})
+	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
+		{Steps: []agenttest.Step{agenttest.Text("x"), agenttest.Usage(900, 1)}},
+		agenttest.Reply("y"),
+	}})
+	defer srv.Close()
+	c := NewClient(srv.URL(), "", nil)
+	spec := RunSpec{ContextWindow: 16384, History: history}
+	evs, _ := collect(t, startRun(context.Background(), c, spec))
+	u := eventsOf[Usage](evs)
+	if len(u) != 1 || u[0].PromptCut != 900 || !strings.Contains(u[0].Notice(), "the server cut this prompt to 900 tokens") {
+		t.Fatalf("usage %+v: a ~6,000-token prompt counted 900 must be reported cut", u)
+	}
+	evs, _ = collect(t, startRun(context.Background(), c, spec))
+	u = eventsOf[Usage](evs)
+	if len(u) != 1 || u[0].PromptCut != 0 || u[0].LeftOut == 0 || u[0].PromptEstimate > 900 {
+		t.Errorf("next usage %+v: the next request must leave out earlier messages to fit the 900 tokens the server kept", u)
+	}
+}
+
+// TestCalibratedFromUsage (SPEC F4): a request that extends the previous
+// prompt is counted as the server's count of that prompt plus the estimate
+// of what was added.
+func TestCalibratedFromUsage(t *testing.T) {
+	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
+		{Steps: []agenttest.Step{agenttest.ToolCall(0, "c1", "echo", `{}`), agenttest.Usage(700, 5)}},
+		agenttest.Reply("done"),
+	}})
+	defer srv.Close()
+	c := NewClient(srv.URL(), "", nil)
+	evs, done := collect(t, startRun(context.Background(), c, RunSpec{ContextWindow: 8192,
+		History: []Message{{Role: RoleUser, Content: "hello"}}, Tools: []tool.Tool{echoTool("echo", nil)}}))
+	if done.Reason != StopDone {
+		t.Fatalf("done %s %v", done.Reason, done.Err)
+	}
+	u := eventsOf[Usage](evs)
+	if len(u) != 2 || u[0].PromptEstimate >= 700 || u[1].PromptEstimate <= 700 || u[1].PromptEstimate > 760 {
+		t.Errorf("usage %+v: the second turn must be counted from the server's 700 plus the call and its result", u)
+	}
+}
+
+// TestOllamaWindowCappedAtTrainedContext (SPEC A3; issue 17 item 7): a
+// num_ctx above the model's trained context is not the window: Ollama
+// runs the trained context.
+func TestOllamaWindowCappedAtTrainedContext(t *testing.T) {
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		var v any
+		switch r.URL.Path {
+		case "/v1/models":
+			v = map[string]any{"data": []any{map[string]any{"id": "tiny:latest", "owned_by": "library"}}}
+		case "/api/version":
+			v = map[string]any{"version": "0.17.4"}
+		case "/api/ps":
+			v = map[string]any{"models": []any{}}
+		case "/api/show":
+			v = map[string]any{"parameters": "num_ctx                        8192",
+				"model_info": map[string]any{"general.architecture": "llama", "llama.context_length": 4096}}
+		default:
+			http.NotFound(w, r)
+			return
+		}
+		_ = json.NewEncoder(w).Encode(v) // a failed write fails the test below
+	}))
+	defer hs.Close()
+	n, src, err := NewClient(hs.URL+"/v1", "", nil).ContextWindow(context.Background(), "tiny:latest")
+	if err != nil || n != 4096 || src != WindowFromOllamaShow {
+		t.Errorf("window %d from %q (%v), want 4096 from %q", n, src, err, WindowFromOllamaShow)
+	}
+}

@@ -1,0 +1,138 @@
+package agent
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// Calibration (SPEC F4). After each turn the server's usage.prompt_tokens
+// is the exact count of the prompt vouch sent. The client keeps it, per
+// model, with a digest of every message prefix of that prompt: a later
+// request that extends the same prompt (the next turn, the next message
+// of the conversation, SPEC A6) is counted as that exact number plus the
+// estimate of what was added, so the estimate's error covers only the new
+// messages. A prompt the server cut (see observePrompt) is not kept as a
+// reference; instead the model's requests are fitted to what the server
+// kept from then on.
+
+// maxCalibratedModels bounds the per-client calibration state.
+const maxCalibratedModels = 16
+
+// promptAnchor is the exact count of one sent prompt.
+type promptAnchor struct {
+	tools  [32]byte
+	prefix [][32]byte // digest of messages[:i+1], for each i
+	tokens int
+}
+
+// prefixDigests chains a digest over each message, so that digests[i]
+// identifies msgs[:i+1] exactly.
+func prefixDigests(msgs []openai.ChatCompletionMessage) [][32]byte {
+	out := make([][32]byte, 0, len(msgs))
+	var prev [32]byte
+	for _, m := range msgs {
+		b, err := json.Marshal(m)
+		if err != nil {
+			b = []byte(m.Role + "\x00" + m.Content)
+		}
+		h := sha256.New()
+		h.Write(prev[:])
+		h.Write(b)
+		copy(prev[:], h.Sum(nil))
+		out = append(out, prev)
+	}
+	return out
+}
+
+// messagesEstimate is the conservative estimate of msgs alone, with their
+// template overhead and no request overhead.
+func messagesEstimate(msgs []openai.ChatCompletionMessage) (hi, lo int) {
+	for _, m := range msgs {
+		h, l := estimateRange(m.Content)
+		hi += messageOverheadTokens + h
+		lo += 2 + l
+		for _, tc := range m.ToolCalls {
+			h, l := estimateArguments(tc.Function.Name + tc.Function.Arguments)
+			hi += h
+			lo += l
+		}
+	}
+	return hi, lo
+}
+
+// anchorFor returns the tokens of the longest kept prompt msgs extends and
+// how many of msgs it covers (0 when none).
+func (c *Client) anchorFor(model string, msgs []openai.ChatCompletionMessage, toolsJSON string) (tokens, covered int) {
+	c.mu.Lock()
+	a, ok := c.anchors[model]
+	c.mu.Unlock()
+	if !ok || len(a.prefix) == 0 || len(a.prefix) > len(msgs) || a.tools != sha256.Sum256([]byte(toolsJSON)) {
+		return 0, 0
+	}
+	k := len(a.prefix)
+	if prefixDigests(msgs[:k])[k-1] != a.prefix[k-1] {
+		return 0, 0
+	}
+	return a.tokens, k
+}
+
+// calibrated is the prompt's count for fitting: the server's exact count
+// of the prompt it extends plus the estimate of the rest, else est.
+func (c *Client) calibrated(model string, msgs []openai.ChatCompletionMessage, toolsJSON string, est int) int {
+	tokens, k := c.anchorFor(model, msgs, toolsJSON)
+	if k == 0 {
+		return est
+	}
+	added, _ := messagesEstimate(msgs[k:])
+	return tokens + added
+}
+
+// observePrompt records the server's count of a prompt it was sent and
+// reports whether the server cut it: it kept the whole window, fewer
+// tokens than the exact count of the prompt this one extends, or fewer
+// than the lowest count the prompt can have (estimateLow). A cut prompt
+// makes the model's later requests fit what the server kept.
+func (c *Client) observePrompt(model string, msgs []openai.ChatCompletionMessage, toolsJSON string, got, window int) bool {
+	if got <= 0 {
+		return false
+	}
+	tokens, k := c.anchorFor(model, msgs, toolsJSON)
+	_, low := messagesEstimate(msgs[k:])
+	_, toolsLow := estimateRange(toolsJSON)
+	if k == 0 {
+		low += toolsLow
+	}
+	low += tokens
+	cut := got >= window || got < low || (k > 0 && got < tokens)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.anchors == nil || len(c.anchors) >= maxCalibratedModels {
+		c.anchors = make(map[string]promptAnchor)
+	}
+	if c.kept == nil || len(c.kept) >= maxCalibratedModels {
+		c.kept = make(map[string]int)
+	}
+	if cut {
+		delete(c.anchors, model)
+		kept := got
+		if got >= window {
+			kept = window * 3 / 4 // the estimate was under: aim well below
+		}
+		if prev, ok := c.kept[model]; !ok || kept < prev {
+			c.kept[model] = kept
+		}
+		return true
+	}
+	c.anchors[model] = promptAnchor{tools: sha256.Sum256([]byte(toolsJSON)), prefix: prefixDigests(msgs), tokens: got}
+	return false
+}
+
+// keptWindow is the most tokens the server was seen to keep of a prompt
+// of model it cut, 0 when it never cut one.
+func (c *Client) keptWindow(model string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.kept[model]
+}
