@@ -197,8 +197,13 @@ func testToolCall(t *testing.T, s *server) {
 	}
 	defer func() { _ = ws.Close() }()
 	c := agent.NewClient(s.base(), "", nil)
-	r := run(t, c, agent.RunSpec{Model: "tiny-tools:latest", SystemPrompt: system, History: []agent.Message{user("list the files")},
-		Tools: ws.Tools(), Decide: allowAsk, Limits: agent.Limits{MaxTurns: 2}, MaxTokens: 128}, nil)
+	// tiny-toolcall calls a tool on nearly every turn, not every one: a
+	// few runs give it the chance (random weights; the protocol is tested).
+	var r result
+	for attempt := 0; attempt < 4 && len(r.asked) == 0; attempt++ {
+		r = run(t, c, agent.RunSpec{Model: "tiny-tools:latest", SystemPrompt: system, History: []agent.Message{user("list the files")},
+			Tools: ws.Tools(), Decide: allowAsk, Limits: agent.Limits{MaxTurns: 2}, MaxTokens: 128}, nil)
+	}
 	if len(r.asked) == 0 {
 		t.Fatalf("no tool call reached the gate; done %s %v, text %q", r.done.Reason, r.done.Err, r.text)
 	}
@@ -273,15 +278,12 @@ func testNeverEnding(t *testing.T, s *server) {
 		t.Errorf("usage %+v, notice %q: want the reply marked cut off at 48 tokens", u, u.Notice())
 	}
 	// Without a bound of its own the reply still ends: at the window's
-	// free space.
-	n, src, err := c.ContextWindow(context.Background(), "tiny-long:latest")
-	if err != nil {
-		t.Fatal(err)
-	}
+	// free space. vouch is told a 192-token window, so that the free space
+	// is small and the test quick even on a loaded machine.
 	r = run(t, c, agent.RunSpec{Model: "tiny-long:latest", SystemPrompt: system, History: []agent.Message{user("and more")},
-		ContextWindow: n, WindowSource: src}, nil)
+		ContextWindow: 192, WindowSource: agent.WindowFromProfile}, nil)
 	u = r.lastUsage(t)
-	if !u.CutOff || u.MaxTokens <= 0 || u.PromptTokens+u.CompletionTokens > 1024 {
+	if !u.CutOff || u.MaxTokens <= 0 || u.MaxTokens > 192 || u.CompletionTokens > u.MaxTokens {
 		t.Errorf("usage %+v: an unbounded reply must end within the window's free space", u)
 	}
 }
