@@ -10,6 +10,7 @@ import (
 
 	"vouch/agent"
 	"vouch/internal/app"
+	"vouch/internal/ttyprompt"
 	"vouch/safetext"
 	"vouch/store"
 )
@@ -17,6 +18,11 @@ import (
 // approver answers approval requests of a headless run: nil means no person
 // is present, and the run ends with exit 4 at the first call that asks.
 type approver func(req agent.ApprovalRequested) (agent.Decision, error)
+
+// ttyApprover asks p on the terminal for each call of a run under ctx.
+func ttyApprover(ctx context.Context, p *ttyprompt.Prompt) approver {
+	return func(req agent.ApprovalRequested) (agent.Decision, error) { return p.Ask(ctx, req) }
+}
 
 // defaultProfile is the profile `vouch run TASK` uses when none is named:
 // the one named "default", if it exists and Agent Workflows is on.
@@ -73,7 +79,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	if tty != nil {
 		// The prompt names the server and host as the approval pane does
 		// (SPEC D3) and discards type-ahead before each question (SPEC D7).
-		ask = newTTYPrompt(tty, s.describeTool).approver(ctx)
+		ask = ttyApprover(ctx, ttyprompt.New(tty, s.DescribeTool))
 	}
 	on, err := s.DB().WorkflowsEnabled()
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"vouch/internal/app"
 	"vouch/store"
 	"vouch/tui"
-	tuiapproval "vouch/tui/approval"
 )
 
 // session is the application session (internal/app) with the workflow
@@ -52,10 +51,4 @@ func resolveStateDir(g *globals) (string, error) { return app.ResolveStateDir(g.
 func (s *session) setApps(a *app.AppsService[tui.AppEvent]) {
 	s.apps = a
 	s.SetApps(a)
-}
-
-// describeTool tells the approval pane which server a tool belongs to.
-func (s *session) describeTool(identity string) (tuiapproval.ToolDescription, error) {
-	d, err := s.DescribeTool(identity)
-	return tuiapproval.ToolDescription(d), err
 }

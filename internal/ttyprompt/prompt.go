@@ -1,4 +1,4 @@
-package main
+package ttyprompt
 
 import (
 	"bytes"
@@ -13,11 +13,11 @@ import (
 	"unicode/utf8"
 
 	"vouch/agent"
+	"vouch/internal/app"
 	"vouch/safetext"
-	tuiapproval "vouch/tui/approval"
 )
 
-// ttyPrompt is `vouch run --approve-tty`: it asks on the terminal whether a
+// Prompt is `vouch run --approve-tty`: it asks on the terminal whether a
 // tool call may run, showing what vouch knows about the call — the server's
 // label and host, the tool's identity, the policy's reason, every argument —
 // never the server's own description, with all server and model text
@@ -36,13 +36,13 @@ import (
 // End of input (ctrl+d, or a hung-up terminal) denies. A terminal that
 // cannot be read, written or flushed is an error: the run stops, nothing
 // executed.
-type ttyPrompt struct {
+type Prompt struct {
 	// tty is /dev/tty opened for reading and writing (a pty's slave side
 	// in tests).
 	tty *os.File
 	// describe tells where a tool comes from, as it does for the TUI's
 	// approval pane; nil or an error shows what is known without it.
-	describe func(identity string) (tuiapproval.ToolDescription, error)
+	describe func(identity string) (app.ToolDescription, error)
 }
 
 // ttyAttempts is how many unclear answers one question takes before it
@@ -61,19 +61,14 @@ const (
 	ttyKeepLines = 30
 )
 
-// newTTYPrompt asks on tty.
-func newTTYPrompt(tty *os.File, describe func(identity string) (tuiapproval.ToolDescription, error)) *ttyPrompt {
-	return &ttyPrompt{tty: tty, describe: describe}
-}
-
-// approver adapts the prompt to followRun for a run under ctx.
-func (p *ttyPrompt) approver(ctx context.Context) approver {
-	return func(req agent.ApprovalRequested) (agent.Decision, error) { return p.Ask(ctx, req) }
+// New asks on tty.
+func New(tty *os.File, describe func(identity string) (app.ToolDescription, error)) *Prompt {
+	return &Prompt{tty: tty, describe: describe}
 }
 
 // Ask shows req and waits for one deliberate answer. An error means the
 // terminal could not be used (or ctx ended): nothing was decided.
-func (p *ttyPrompt) Ask(ctx context.Context, req agent.ApprovalRequested) (agent.Decision, error) {
+func (p *Prompt) Ask(ctx context.Context, req agent.ApprovalRequested) (agent.Decision, error) {
 	details, folded := p.details(req, false)
 	if err := p.say(details); err != nil {
 		return agent.Decision{}, err
@@ -144,7 +139,7 @@ func (p *ttyPrompt) Ask(ctx context.Context, req agent.ApprovalRequested) (agent
 }
 
 // say writes text to the terminal.
-func (p *ttyPrompt) say(text string) error {
+func (p *Prompt) say(text string) error {
 	if _, err := io.WriteString(p.tty, text); err != nil {
 		return fmt.Errorf("write the question to the terminal: %w", err)
 	}
@@ -155,7 +150,7 @@ func (p *ttyPrompt) say(text string) error {
 // keeps nothing past its end: in the terminal's usual line mode a read
 // returns at most one line, and whatever followed it in raw mode is
 // dropped. ctx ending interrupts the read.
-func (p *ttyPrompt) readLine(ctx context.Context) (string, error) {
+func (p *Prompt) readLine(ctx context.Context) (string, error) {
 	if err := p.tty.SetReadDeadline(time.Time{}); err != nil && !errors.Is(err, os.ErrNoDeadline) {
 		return "", fmt.Errorf("read your answer from the terminal: %w", err)
 	}
@@ -199,10 +194,10 @@ func (p *ttyPrompt) readLine(ctx context.Context) (string, error) {
 // details is what the terminal shows about the call, as the approval pane
 // does (SPEC D3): long lines and values are folded unless unfold is set;
 // folded reports whether anything was.
-func (p *ttyPrompt) details(req agent.ApprovalRequested, unfold bool) (string, bool) {
+func (p *Prompt) details(req agent.ApprovalRequested, unfold bool) (string, bool) {
 	var b strings.Builder
 	folded := false
-	desc, derr := tuiapproval.ToolDescription{}, error(nil)
+	desc, derr := app.ToolDescription{}, error(nil)
 	if !unfold {
 		desc, derr = p.describeTool(toolIdentity(req))
 	}
@@ -262,15 +257,15 @@ func toolIdentity(req agent.ApprovalRequested) string {
 }
 
 // describeTool asks where the tool comes from, once per question.
-func (p *ttyPrompt) describeTool(identity string) (tuiapproval.ToolDescription, error) {
+func (p *Prompt) describeTool(identity string) (app.ToolDescription, error) {
 	if p.describe == nil {
-		return tuiapproval.ToolDescription{}, nil
+		return app.ToolDescription{}, nil
 	}
 	return p.describe(identity)
 }
 
 // serverLine says where the tool comes from, in the approval pane's words.
-func serverLine(identity string, d tuiapproval.ToolDescription, err error) string {
+func serverLine(identity string, d app.ToolDescription, err error) string {
 	if strings.HasPrefix(identity, "builtin:") {
 		return "built into vouch; runs on this machine"
 	}
@@ -297,7 +292,7 @@ func serverLine(identity string, d tuiapproval.ToolDescription, err error) strin
 
 // claimLines lists what the server says about the tool as its claims, never a
 // reason to allow (SPEC D2).
-func claimLines(d tuiapproval.ToolDescription) string {
+func claimLines(d app.ToolDescription) string {
 	var claims []string
 	if d.Title != "" {
 		claims = append(claims, "title: "+d.Title)
