@@ -103,6 +103,7 @@ func tuiPreview(p localskills.Preview) tuiskills.Preview {
 		Findings:       convert(p.Findings, func(f localskills.PreviewFinding) tuiskills.PreviewFinding { return tuiskills.PreviewFinding(f) }),
 		Warnings:       p.Warnings,
 		Conflicts:      convert(p.Conflicts, func(c localskills.Conflict) tuiskills.Conflict { return tuiskills.Conflict(c) }),
+		MustAccept:     p.MustAccept,
 	}
 	return out
 }

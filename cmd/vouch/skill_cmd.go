@@ -10,6 +10,7 @@ import (
 	"vouch/internal/app"
 	"vouch/internal/app/localskills"
 	"vouch/safetext"
+	"vouch/skills"
 	"vouch/store"
 )
 
@@ -42,13 +43,18 @@ func skillCommand(ctx context.Context, g *globals, args []string, e env, load lo
 	fs := subFlags("skill "+sub, g)
 	asJSON := fs.Bool("json", false, "print JSON")
 	var opts localskills.InstallOptions
+	var accept string
 	if sub == "install" {
+		fs.StringVar(&accept, "accept-findings", "", "install despite these high-severity scanner findings: their IDs from the preview, comma-separated (SPEC G8)")
 		fs.StringVar(&opts.Rename, "rename", "", "install under another skill name")
 		fs.BoolVar(&opts.NewRevision, "new-revision", false, "add a new version of an installed skill of the same name")
 	}
 	pos, err := parseInterleaved(fs, rest)
 	if err != nil {
 		return err
+	}
+	if opts.AcceptFindings, err = skills.ParseFindingIDs(accept); err != nil {
+		return app.Errorf(app.Usage, "%s", safetext.Line(err.Error(), 200))
 	}
 	want := 1
 	if sub == "list" {
@@ -75,7 +81,7 @@ func skillCommand(ctx context.Context, g *globals, args []string, e env, load lo
 	case "remove":
 		err2 = withDB(g, func(db *store.DB) error { return skillRemove(db, pos[0], *asJSON, e) })
 	}
-	if errors.Is(err2, localskills.ErrRejected) {
+	if errors.Is(err2, localskills.ErrRejected) || errors.Is(err2, store.ErrUnaccepted) {
 		return app.Wrap(app.Rejected, err2)
 	}
 	return err2

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"vouch/safetext"
@@ -92,8 +93,10 @@ func PlanPackage(db *store.DB, p *skills.Package, opts InstallOptions) (Plan, er
 		plan.version.Excluded = append(plan.version.Excluded, store.SkillExcluded{Path: e.Path, Reason: e.Reason})
 	}
 	for _, f := range p.Findings {
-		plan.version.Findings = append(plan.version.Findings, store.SkillFinding{File: f.File, Line: f.Line, Rule: f.Rule, Detail: f.Detail, Action: f.Action})
+		plan.version.Findings = append(plan.version.Findings, store.SkillFinding{ID: f.ID, File: f.File, Line: f.Line, Rule: f.Rule,
+			Severity: f.Severity, Detail: f.Detail, Action: f.Action})
 	}
+	plan.version.AcceptedFindings = append([]string(nil), opts.AcceptFindings...)
 	plan.Preview = previewOf(p, name)
 
 	installed, err := db.SkillVersions(name)
@@ -223,6 +226,7 @@ func previewOf(p *skills.Package, name string) Preview {
 		Files: []PreviewFile{}, Resources: append([]string{}, p.Resources...), Excluded: []PreviewExcluded{},
 		Definitions: []PreviewDefinition{}, RequestedTools: append([]string{}, p.RequestedTools...),
 		Findings: []PreviewFinding{}, Warnings: append([]string{}, p.Warnings...), Conflicts: []Conflict{},
+		MustAccept: []string{},
 	}
 	for _, f := range p.Files {
 		pv.Files = append(pv.Files, PreviewFile{Path: f.Path, SHA256: f.SHA256, Size: f.Size})
@@ -231,7 +235,13 @@ func previewOf(p *skills.Package, name string) Preview {
 		pv.Excluded = append(pv.Excluded, PreviewExcluded{Path: e.Path, Reason: e.Reason})
 	}
 	for _, f := range p.Findings {
-		pv.Findings = append(pv.Findings, PreviewFinding{File: f.File, Line: f.Line, Rule: f.Rule, Detail: f.Detail, Action: f.Action})
+		pv.Findings = append(pv.Findings, PreviewFinding{ID: f.ID, File: f.File, Line: f.Line, Rule: f.Rule,
+			Severity: f.Severity, Detail: f.Detail, Action: f.Action})
+	}
+	for _, f := range skills.Blocking(p.Findings, nil) {
+		if !slices.Contains(pv.MustAccept, f.ID) {
+			pv.MustAccept = append(pv.MustAccept, f.ID)
+		}
 	}
 	return pv
 }
@@ -254,7 +264,19 @@ func Install(ctx context.Context, db *store.DB, loader Loader, path string, opts
 	if c, ok := plan.Preview.Blocked(); ok {
 		return store.SkillVersion{}, plan, rejected("%s; %s", safetext.Line(c.What, 200), c.Resolution)
 	}
+	// High-severity findings install only when accepted by ID (SPEC G8);
+	// the store checks again, whatever front end asks.
+	if err := skills.CheckAccepted(p.Findings, opts.AcceptFindings); err != nil {
+		var rej *skills.Rejection
+		if errors.As(err, &rej) {
+			return store.SkillVersion{}, plan, rejected("%s", safetext.Line(rej.Reason, 600))
+		}
+		return store.SkillVersion{}, plan, fmt.Errorf("check the accepted findings: %w", err)
+	}
 	v, err := db.InstallSkill(plan.version, plan.blobs, plan.defs)
+	if errors.Is(err, store.ErrUnaccepted) {
+		return store.SkillVersion{}, plan, rejected("%s", safetext.Line(err.Error(), 600))
+	}
 	if err != nil {
 		return store.SkillVersion{}, plan, err
 	}

@@ -37,6 +37,10 @@ type InstallOptions struct {
 	// ExpectSHA256, when set, refuses the install unless the package read
 	// now has that digest: what installs is what the preview showed.
 	ExpectSHA256 string `json:"expect_sha256,omitempty"`
+	// AcceptFindings are the IDs of the high-severity scanner findings
+	// the person accepts (`--accept-findings`, or the preview's second
+	// confirmation); without each one the install is refused (SPEC G8).
+	AcceptFindings []string `json:"accept_findings,omitempty"`
 }
 
 // Summary is one installed skill version, as Settings › Skills lists
@@ -78,6 +82,10 @@ type Preview struct {
 	Findings       []PreviewFinding    `json:"findings"`
 	Warnings       []string            `json:"warnings"`
 	Conflicts      []Conflict          `json:"conflicts"`
+	// MustAccept are the IDs of the high-severity findings: the package
+	// installs only when each is accepted (SPEC G8). Empty: nothing to
+	// accept.
+	MustAccept []string `json:"must_accept"`
 }
 
 // PreviewFile is one kept file.
@@ -105,11 +113,15 @@ type PreviewDefinition struct {
 
 // PreviewFinding is one scanner finding with its place.
 type PreviewFinding struct {
-	File   string `json:"file"`
-	Line   int    `json:"line"`
-	Rule   string `json:"rule"`
-	Detail string `json:"detail"`
-	Action string `json:"action"`
+	// ID is the scanner's stable ID, the one --accept-findings takes;
+	// Severity is "high", "medium" or "low" (SPEC G8).
+	ID       string `json:"id"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Detail   string `json:"detail"`
+	Action   string `json:"action"`
 }
 
 // Conflict is a collision with what is installed or built (SPEC G5)

@@ -20,8 +20,11 @@ import (
 // tools marked "request — grants nothing", scanner findings and conflicts,
 // every string neutralised. i installs exactly what was previewed (the
 // digest is checked again), v installs it as a new version when a skill of
-// that name is installed, esc cancels and writes nothing. Installing
-// enables and approves nothing.
+// that name is installed, esc cancels and writes nothing. A package with
+// high-severity findings (Preview.MustAccept) is not installed by i: a
+// second confirmation names their IDs, settles afresh (SPEC D7), and y
+// installs with those IDs accepted (SPEC G8). Installing enables and
+// approves nothing.
 type Install struct {
 	common  kit.Common
 	keys    InstallKeyMap
@@ -37,6 +40,8 @@ type Install struct {
 	// settling is true while install waits for the keyboard to be quiet
 	// after the preview appeared (settle.go, SPEC D7).
 	settling bool
+	// asNewRevision is whether the key that led to stageAccept was v.
+	asNewRevision bool
 }
 
 // installStage is where the install preview is.
@@ -46,6 +51,7 @@ const (
 	stagePath       installStage = iota // typing the path
 	stagePreviewing                     // waiting for PreviewSkill
 	stagePreview                        // showing the preview
+	stageAccept                         // asking to accept the high-severity findings (SPEC G8)
 	stageInstalling                     // waiting for InstallSkill
 )
 
@@ -70,17 +76,23 @@ func (m Install) Init() tea.Cmd { return textinput.Blink }
 // installs nothing.
 func (m Install) KeyGrace() time.Duration { return 0 }
 
-// Grants implements kit.Granter: install and install as a new version.
+// Grants implements kit.Granter: install, install as a new version, and
+// accepting the high-severity findings.
 func (m Install) Grants(msg tea.KeyMsg) bool {
-	return key.Matches(msg, m.keys.Install) || key.Matches(msg, m.keys.NewRevision)
+	return key.Matches(msg, m.keys.Install) || key.Matches(msg, m.keys.NewRevision) || key.Matches(msg, m.keys.Accept)
 }
 
-// Granting implements kit.Granter: the preview on screen.
+// Granting implements kit.Granter: the preview on screen, or the second
+// confirmation of its findings, which settles afresh when it appears
+// (SPEC D7, G8).
 func (m Install) Granting() string {
-	if m.stage != stagePreview {
-		return ""
+	switch m.stage {
+	case stagePreview:
+		return fmt.Sprintf("%d %s", m.seq, m.preview.SHA256)
+	case stageAccept:
+		return fmt.Sprintf("accept %d %s", m.seq, m.preview.SHA256)
 	}
-	return fmt.Sprintf("%d %s", m.seq, m.preview.SHA256)
+	return ""
 }
 
 // WithSettling implements kit.SettleShower.
@@ -92,13 +104,13 @@ func (m Install) WithSettling(settling bool) kit.Modal {
 // ShortHelp implements help.KeyMap.
 func (m Install) ShortHelp() []key.Binding {
 	k := m.keys
-	return []key.Binding{k.Preview, k.Install, k.NewRevision, k.Up, k.PageDown, k.ChangePath, k.Cancel}
+	return []key.Binding{k.Preview, k.Install, k.NewRevision, k.Accept, k.Up, k.PageDown, k.ChangePath, k.Cancel}
 }
 
 // FullHelp implements help.KeyMap.
 func (m Install) FullHelp() [][]key.Binding {
 	k := m.keys
-	return [][]key.Binding{{k.Preview, k.ChangePath, k.Cancel}, {k.Install, k.NewRevision}, {k.Up, k.Down, k.PageUp, k.PageDown}}
+	return [][]key.Binding{{k.Preview, k.ChangePath, k.Cancel}, {k.Install, k.NewRevision, k.Accept}, {k.Up, k.Down, k.PageUp, k.PageDown}}
 }
 
 func (m Install) boxWidth() int { return min(m.common.Width-4, 100) }
@@ -115,7 +127,7 @@ func (m Install) SetSize(width, height int) kit.Modal {
 
 // render lays the preview out for the current width.
 func (m *Install) render() {
-	if m.stage == stagePreview || m.stage == stageInstalling {
+	if m.stage == stagePreview || m.stage == stageAccept || m.stage == stageInstalling {
 		m.lines = m.preview.Lines(m.inner(), previewFoldLines)
 		m.offset = min(m.offset, m.maxOffset())
 	}
@@ -174,6 +186,9 @@ func (m Install) handle(msg tea.Msg) (Install, kit.Action, tea.Cmd) {
 func (m Install) key(msg tea.KeyMsg) (Install, kit.Action, tea.Cmd) {
 	k := m.keys
 	switch {
+	case key.Matches(msg, k.Cancel) && m.stage == stageAccept:
+		m.stage = stagePreview
+		return m, nil, nil
 	case key.Matches(msg, k.Cancel):
 		return m, kit.CloseModal{}, nil
 	case key.Matches(msg, k.Preview):
@@ -187,8 +202,20 @@ func (m Install) key(msg tea.KeyMsg) (Install, kit.Action, tea.Cmd) {
 		m.path.Blur()
 		return m, nil, previewSkill(m.catalog, m.seq, path, InstallOptions{})
 	case key.Matches(msg, k.Install), key.Matches(msg, k.NewRevision):
+		newRev := key.Matches(msg, k.NewRevision)
+		if len(m.preview.MustAccept) > 0 {
+			// High-severity findings: a second, explicit confirmation
+			// naming their IDs (SPEC G8).
+			m.stage, m.err, m.asNewRevision = stageAccept, "", newRev
+			return m, nil, nil
+		}
 		m.stage, m.err = stageInstalling, ""
-		opts := InstallOptions{NewRevision: key.Matches(msg, k.NewRevision), ExpectSHA256: m.preview.SHA256}
+		opts := InstallOptions{NewRevision: newRev, ExpectSHA256: m.preview.SHA256}
+		return m, nil, installSkill(m.catalog, strings.TrimSpace(m.path.Value()), opts)
+	case key.Matches(msg, k.Accept):
+		m.stage, m.err = stageInstalling, ""
+		opts := InstallOptions{NewRevision: m.asNewRevision, ExpectSHA256: m.preview.SHA256,
+			AcceptFindings: append([]string(nil), m.preview.MustAccept...)}
 		return m, nil, installSkill(m.catalog, strings.TrimSpace(m.path.Value()), opts)
 	case key.Matches(msg, k.ChangePath):
 		m.stage, m.err = stagePath, ""
@@ -214,7 +241,8 @@ func (m *Install) syncKeys() {
 	k.Install.SetEnabled(showing && !isBlocked)
 	k.NewRevision.SetEnabled(showing && isBlocked && strings.HasPrefix(blocked.What, "a skill named"))
 	k.ChangePath.SetEnabled(showing)
-	scroll := showing && len(m.lines) > m.bodyRows()
+	k.Accept.SetEnabled(m.stage == stageAccept)
+	scroll := (showing || m.stage == stageAccept) && len(m.lines) > m.bodyRows()
 	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown} {
 		b.SetEnabled(scroll)
 	}
@@ -233,6 +261,13 @@ func (m Install) footer() []string {
 		return []string{st.Detail.Render("Installing…")}
 	case m.stage == stagePath:
 		return kit.WrapLines(st.Detail, "A .zip, .tar.gz, folder or SKILL.md on this machine. Nothing in it runs; nothing is installed before you confirm.", w, 2)
+	case m.stage == stageAccept:
+		lead := ""
+		if m.settling {
+			lead = "Keys active in a moment. "
+		}
+		return kit.WrapLines(st.StatusWarn, fmt.Sprintf("%s%s: %s. y accepts these findings by ID and installs; esc goes back to the preview.",
+			lead, kit.Plural(len(m.preview.MustAccept), "high-severity finding"), safetext.Line(strings.Join(m.preview.MustAccept, ", "), 400)), w, 4)
 	}
 	if c, ok := m.preview.Blocked(); ok {
 		return kit.WrapLines(st.StatusWarn, "Not installable as is: "+c.What+". Press v for a new version, or rename it with vouch skill install FILE --rename NEW.", w, 3)
@@ -258,7 +293,7 @@ func (m Install) View() string {
 	rows := m.bodyRows()
 	var body []string
 	scroll := ""
-	if m.stage == stagePreview || m.stage == stageInstalling {
+	if m.stage == stagePreview || m.stage == stageAccept || m.stage == stageInstalling {
 		end := min(m.offset+rows, len(m.lines))
 		body = append(body, m.lines[m.offset:end]...)
 		if m.maxOffset() > 0 {

@@ -48,6 +48,7 @@ type InstallKeyMap struct {
 	Preview     key.Binding // read the typed path and preview it
 	Install     key.Binding // install what the preview shows
 	NewRevision key.Binding // install as a new version of a same-named skill
+	Accept      key.Binding // accept the high-severity findings and install (SPEC G8)
 	ChangePath  key.Binding // back to the path field
 	Up          key.Binding
 	Down        key.Binding
@@ -63,6 +64,7 @@ func DefaultInstallKeyMap() InstallKeyMap {
 		Preview:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "preview")),
 		Install:     key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "install"), key.WithDisabled()),
 		NewRevision: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "install as new version"), key.WithDisabled()),
+		Accept:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "accept findings and install"), key.WithDisabled()),
 		ChangePath:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "other file"), key.WithDisabled()),
 		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "scroll"), key.WithDisabled()),
 		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "scroll down"), key.WithDisabled()),

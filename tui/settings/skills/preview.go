@@ -120,9 +120,20 @@ func (p Preview) Lines(width, instructionLines int) []string {
 	section("Built-in tools it requests", tools, "none")
 	var findings []string
 	for _, f := range p.Findings {
-		findings = append(findings, fmt.Sprintf("%s:%d %s (%s): %s", f.File, f.Line, f.Rule, f.Action, f.Detail))
+		head := fmt.Sprintf("%s:%d %s (%s)", f.File, f.Line, f.Rule, f.Action)
+		if f.Severity != "" {
+			head += ", " + f.Severity
+		}
+		if f.ID != "" {
+			head += ", ID " + f.ID
+		}
+		findings = append(findings, head+": "+f.Detail)
 	}
 	section("Scanner findings", findings, "none")
+	if len(p.MustAccept) > 0 {
+		section("High-severity findings to accept by ID before it installs",
+			[]string{strings.Join(p.MustAccept, ", ")}, "")
+	}
 	if len(p.Warnings) > 0 {
 		section("Warnings", p.Warnings, "")
 	}
