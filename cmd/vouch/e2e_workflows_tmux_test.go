@@ -126,7 +126,8 @@ func TestE2EWorkflowsTmux(t *testing.T) {
 // e2eSkillInstall: Settings › Skills, i, a folder's path, the preview
 // (SPEC G4, L2) shows the name, the excluded script with its reason, the
 // requested tools as requests that grant nothing and the scanner's
-// finding; i installs it and the list shows it. Afterwards the script has
+// finding with its severity and ID; i asks to accept the high finding by
+// ID, y installs it and the list shows it. Afterwards the script has
 // not run (G2) and the CLI sees the skill installed and no policy rule or
 // decision created by it.
 func e2eSkillInstall(t *testing.T) {
@@ -169,7 +170,8 @@ func e2eSkillInstall(t *testing.T) {
 		"scripts/run.sh — executable",
 		"builtin:fs_read — request — grants nothing",
 		"builtin:fs_write — request — grants nothing",
-		"SKILL.md:7 hidden-instruction (shown)",
+		"SKILL.md:7 hidden-instruction (shown), high, ID hide-from-user-",
+		"High-severity findings to accept by ID",
 		"references/guide.md",
 	} {
 		if !strings.Contains(seen, want) {
@@ -184,7 +186,13 @@ func e2eSkillInstall(t *testing.T) {
 	s.waitFor("the install keys to act", func(p string) bool {
 		return strings.Contains(p, "i installs it") && !strings.Contains(p, "eys active in a moment")
 	})
+	// The high-severity finding (SPEC G8): i asks a second confirmation
+	// naming its ID, which settles afresh before y installs (SPEC D7).
 	s.keys("i")
+	s.waitFor("the confirmation of the high finding to act", func(p string) bool {
+		return strings.Contains(p, "1 high-severity finding: hide-from-user-") && strings.Contains(p, "y accepts") && !strings.Contains(p, "eys active in a moment")
+	})
+	s.keys("y")
 	s.waitText("Installed tidy-notes version 1")
 	s.waitFor("the skill in the list", func(p string) bool {
 		return regexp.MustCompile(`› tidy-notes +v1 `).MatchString(p) && !strings.Contains(p, "No skills installed")
