@@ -36,6 +36,9 @@ type PlanInput struct {
 	// Label names a tool's server for listings and search (nil: derived
 	// from the identity — "builtin", or the server part of mcp:<server>:…).
 	Label func(identity string) string
+
+	// cache, when set, keeps capped definitions across a client's runs.
+	cache *planCache
 }
 
 // PlannedTool is one tool as the plan offers it.
@@ -253,7 +256,7 @@ type deferralState struct {
 
 // planned caps, names and counts the tools.
 func planned(in PlanInput) ([]PlannedTool, error) {
-	out := make([]PlannedTool, 0, len(in.Tools))
+	fulls := make([]tool.Def, 0, len(in.Tools))
 	ids := make([]string, 0, len(in.Tools)+len(metaIdentities))
 	for _, t := range in.Tools {
 		full := t.Def()
@@ -263,16 +266,8 @@ func planned(in PlanInput) ([]PlannedTool, error) {
 		if len(full.Parameters) == 0 {
 			full.Parameters = json.RawMessage(emptySchema)
 		}
-		var schema map[string]any
-		if err := json.Unmarshal(full.Parameters, &schema); err != nil {
-			return nil, fmt.Errorf("%w: tool %q: parameters are not a JSON object", tool.ErrInvalid, full.Identity)
-		}
 		full.Parameters = slices.Clone(full.Parameters)
-		capped, err := CapTool(full)
-		if err != nil {
-			return nil, fmt.Errorf("%w: tool %q: %v", tool.ErrInvalid, full.Identity, err)
-		}
-		out = append(out, PlannedTool{Identity: full.Identity, Label: in.Label(full.Identity), Def: capped, full: full, tool: t})
+		fulls = append(fulls, full)
 		ids = append(ids, full.Identity)
 	}
 	// The meta-tools' names are reserved in every plan, so that deferring
@@ -285,9 +280,16 @@ func planned(in PlanInput) ([]PlannedTool, error) {
 	for w, id := range wire {
 		byIdentity[id] = w
 	}
-	for i := range out {
-		out[i].Wire = byIdentity[out[i].Identity]
-		out[i].Tokens = in.Count(toolEntryJSON(out[i].Wire, out[i].Def))
+	out := make([]PlannedTool, 0, len(in.Tools))
+	for i, t := range in.Tools {
+		full := fulls[i]
+		w := byIdentity[full.Identity]
+		capped, entry, err := in.cache.capped(w, full)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, PlannedTool{Identity: full.Identity, Wire: w, Label: in.Label(full.Identity), Def: capped,
+			Tokens: in.Count(entry), full: full, tool: t})
 	}
 	return out, nil
 }

@@ -43,6 +43,8 @@ type Client struct {
 	// anchors and kept are the calibration state per model (calibrate.go).
 	anchors map[string]promptAnchor
 	kept    map[string]int
+	// plans keeps tool definitions as capped across runs (plan_cache.go).
+	plans planCache
 }
 
 // NewClient returns a client for the server at baseURL (for example

@@ -43,7 +43,7 @@ func (r *run) freeze() error {
 		asks = AsksPersonFrom(r.spec.Decide)
 	}
 	r.plan = PlanTools(PlanInput{Tools: r.spec.Tools, Window: r.window, Fraction: r.spec.ToolBudget,
-		AsksPerson: asks, Count: count, Label: r.spec.ToolLabel})
+		AsksPerson: asks, Count: count, Label: r.spec.ToolLabel, cache: &r.c.plans})
 	if r.plan.Err != nil {
 		return r.plan.Err
 	}
