@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -136,5 +137,54 @@ func TestOllamaWindowCappedAtTrainedContext(t *testing.T) {
 	n, src, err := NewClient(hs.URL+"/v1", "", nil).ContextWindow(context.Background(), "tiny:latest")
 	if err != nil || n != 4096 || src != WindowFromOllamaShow {
 		t.Errorf("window %d from %q (%v), want 4096 from %q", n, src, err, WindowFromOllamaShow)
+	}
+}
+
+// TestKVCacheFullSaysRetry (issue 17 item 5): llama.cpp's "Context size has
+// been exceeded." mid-stream means concurrent requests filled its KV cache;
+// the sentence says the server is busy and to retry, not that the
+// conversation is too long.
+func TestKVCacheFullSaysRetry(t *testing.T) {
+	_, _, done := runScript(t, agenttest.Script{Turns: []agenttest.Turn{{Steps: []agenttest.Step{agenttest.Text("par"), agenttest.KVCacheFull()}}}},
+		RunSpec{ContextWindow: 4096}, agenttest.WithFlavor(agenttest.LlamaCpp))
+	if done.Reason != StopError || done.Err == nil {
+		t.Fatalf("done %s %v", done.Reason, done.Err)
+	}
+	msg := done.Err.Error()
+	if !strings.Contains(msg, "busy with other requests") || !strings.Contains(msg, "retry") || errors.Is(done.Err, ErrContextOverflow) {
+		t.Errorf("error %q: want the busy-server sentence, not an overflow", msg)
+	}
+}
+
+// TestOllamaFlavorCutsSilently: the scripted Ollama answers a prompt over
+// its window with HTTP 200 and a usage count of what it kept, as the real
+// one does; vouch, believing a larger window, reports the cut.
+func TestOllamaFlavorCutsSilently(t *testing.T) {
+	long := strings.Repeat("0123456789", 100)
+	var history []Message
+	for range 4 {
+		history = append(history, Message{Role: RoleUser, Content: long}, Message{Role: RoleAssistant, Content: "noted"})
+	}
+	history = append(history, Message{Role: RoleUser, Content: "sum"})
+	_, evs, done := runScript(t, agenttest.Script{Turns: []agenttest.Turn{agenttest.Reply("x")}},
+		RunSpec{ContextWindow: 8192, History: history}, agenttest.WithFlavor(agenttest.Ollama), agenttest.WithContextWindow(1024))
+	if done.Reason != StopDone {
+		t.Fatalf("done %s %v", done.Reason, done.Err)
+	}
+	u := eventsOf[Usage](evs)
+	if len(u) != 1 || u[0].PromptCut == 0 || u[0].PromptTokens > 1024 {
+		t.Errorf("usage %+v: want the cut reported", u)
+	}
+}
+
+// TestLlamaCppFlavorLengthAtWindow: the scripted llama.cpp ends a reply
+// that fills the window with finish_reason length, and vouch marks it cut
+// off.
+func TestLlamaCppFlavorLengthAtWindow(t *testing.T) {
+	_, evs, done := runScript(t, agenttest.Script{Turns: []agenttest.Turn{agenttest.Reply(strings.Repeat("word ", 2000))}},
+		RunSpec{ContextWindow: 1024}, agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(1024))
+	u := eventsOf[Usage](evs)
+	if !done.CutOff || len(u) != 1 || !u[0].CutOff || u[0].CompletionTokens > u[0].MaxTokens {
+		t.Errorf("done cut off %v, usage %+v: want a reply cut at its max_tokens", done.CutOff, u)
 	}
 }

@@ -39,6 +39,10 @@ func overflowNumbers(text string) (need, window int, ok bool) {
 	return 0, 0, false
 }
 
+// kvCacheFull is llama.cpp's mid-stream error when requests sharing its
+// unified KV cache filled it (HTTP 200 already sent).
+const kvCacheFull = "Context size has been exceeded."
+
 // overflowError is the one sentence for a conversation that does not fit.
 func overflowError(need, window int, model string, cause error) error {
 	if model == "" {
@@ -124,6 +128,13 @@ func (c *Client) streamError(err error, model string, need, window int) error {
 	case errors.As(err, &re):
 		return err // already a sentence (e.g. a Transcript failure)
 	case errors.As(err, &se):
+		if strings.Contains(se.Message, kvCacheFull) {
+			// llama.cpp's unified KV cache filled up with concurrent
+			// requests: nothing is wrong with this conversation's length.
+			return newError(ErrServer, err,
+				"the model server at %s is busy with other requests and ran out of room for this one; retry in a moment (what arrived is kept as a partial message)",
+				c.baseURL)
+		}
 		if detail := se.Type + " " + se.Code; isOverflow(se.Message + " " + detail) {
 			return c.httpError(err, http.StatusBadRequest, se.Message, detail, model, need, window)
 		}

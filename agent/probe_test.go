@@ -59,8 +59,12 @@ func TestProbe(t *testing.T) {
 			if ep.Err != nil || ep.BaseURL != candidates[i] || ep.Kind != f.wantKind {
 				t.Fatalf("got %+v, want kind %s at %s", ep, f.wantKind, candidates[i])
 			}
-			if len(ep.Models) != 1 || ep.Models[0].ID != "demo-model" {
-				t.Fatalf("got models %+v, want [demo-model]", ep.Models)
+			wantID := "demo-model"
+			if f.flavor == agenttest.Ollama {
+				wantID = "demo-model:latest" // Ollama's ids are name:tag
+			}
+			if len(ep.Models) != 1 || ep.Models[0].ID != wantID {
+				t.Fatalf("got models %+v, want [%s]", ep.Models, wantID)
 			}
 			if m := ep.Models[0]; m.ContextWindow != f.wantWindow || m.WindowSource != f.wantSource {
 				t.Errorf("got window %d from %q, want %d from %q", m.ContextWindow, m.WindowSource, f.wantWindow, f.wantSource)

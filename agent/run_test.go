@@ -114,6 +114,7 @@ func TestRunStreamQuirks(t *testing.T) {
 	tests := []struct {
 		name      string
 		flavor    agenttest.Flavor
+		opts      []agenttest.Option
 		steps     []agenttest.Step
 		wantText  string
 		wantCalls []string // wire name + arguments
@@ -129,12 +130,25 @@ func TestRunStreamQuirks(t *testing.T) {
 			wantText: "x",
 		},
 		{
-			name:   "ollama reuses index 0 for several calls",
+			name:   "a server that reuses index 0 for several calls",
 			flavor: agenttest.Ollama,
+			opts:   []agenttest.Option{agenttest.WithReusedIndex()},
 			steps: []agenttest.Step{
 				agenttest.ToolCall(0, "call_a", "echo", `{"n":1}`),
 				agenttest.ToolCall(1, "call_b", "echo", `{"n":2}`),
 			},
+			wantCalls: []string{`echo{"n":1}`, `echo{"n":2}`},
+		},
+		{
+			name:   "ollama 0.17: role in every delta, each call whole at its own index, withheld text counted",
+			flavor: agenttest.Ollama,
+			steps: []agenttest.Step{
+				agenttest.Text("Let me look. "),
+				agenttest.ToolCall(0, "call_a", "echo", `{"n":1}`),
+				agenttest.ToolCall(1, "call_b", "echo", `{"n":2}`),
+				agenttest.Withheld(40),
+			},
+			wantText:  "Let me look. ",
 			wantCalls: []string{`echo{"n":1}`, `echo{"n":2}`},
 		},
 		{
@@ -156,7 +170,8 @@ func TestRunStreamQuirks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			script := agenttest.Script{Turns: []agenttest.Turn{{Steps: tt.steps}, agenttest.Reply("done")}}
-			_, evs, done := runScript(t, script, RunSpec{Tools: []tool.Tool{echoTool("echo", nil)}}, agenttest.WithFlavor(tt.flavor))
+			_, evs, done := runScript(t, script, RunSpec{Tools: []tool.Tool{echoTool("echo", nil)}},
+				append(tt.opts, agenttest.WithFlavor(tt.flavor))...)
 			if done.Reason != StopDone {
 				t.Fatalf("got Done{%s, %v}, want done", done.Reason, done.Err)
 			}

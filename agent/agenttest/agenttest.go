@@ -69,6 +69,9 @@ func WithTokensPerSecond(tps float64) Option { return scripted.WithTokensPerSeco
 // with context length n.
 func WithOllamaLoaded(n int) Option { return scripted.WithOllamaLoaded(n) }
 
+// WithReusedIndex writes every tool call at index 0 (Ollama before 0.17).
+func WithReusedIndex() Option { return scripted.WithReusedIndex() }
+
 // Text streams one content delta.
 func Text(s string) Step { return scripted.Text(s) }
 
@@ -103,6 +106,22 @@ func EmptyChoices() Step { return scripted.EmptyChoices() }
 
 // Usage writes a usage chunk with these counts.
 func Usage(prompt, completion int) Step { return scripted.Usage(prompt, completion) }
+
+// Withheld counts n completion tokens that are never streamed (Ollama
+// drops a tool call it cannot parse and counts it in usage).
+func Withheld(n int) Step { return scripted.Withheld(n) }
+
+// KVCacheFull is llama.cpp's mid-stream failure when concurrent requests
+// share a unified KV cache that filled up: HTTP 200 already sent, then
+// this error event and no [DONE].
+func KVCacheFull() Step { return scripted.ErrorEvent("Context size has been exceeded.") }
+
+// FormatError is llama.cpp's mid-stream failure when the model's output
+// does not parse under the chat template's tool-call format: no
+// finish_reason, no usage, no [DONE].
+func FormatError() Step {
+	return scripted.ErrorEvent("The model produced output that does not match the expected peg-native format")
+}
 
 // Reply is a turn that streams text split into word-sized chunks.
 func Reply(text string) Turn { return scripted.Reply(text) }

@@ -33,9 +33,19 @@
 // # Quirks of real servers
 //
 // WithFlavor adds the native endpoints and habits of llama.cpp (/props,
-// /slots, /tokenize, timings in the last chunk), LM Studio (/api/v0/models),
-// Ollama (/api/version, /api/show, /api/ps, every tool call at index 0) and
-// vLLM (max_model_len, owned_by "vllm"). Steps reproduce transport quirks:
+// /slots, /tokenize, /apply-template, timings with prompt_n and cache_n,
+// HTTP 400 exceed_context_size_error over the window, finish "length" when
+// the window fills), LM Studio (/api/v0/models), Ollama 0.17.4 (/api/version,
+// /api/show, /api/ps, name:tag ids, role in every delta, each tool call
+// whole at its own index, a prompt over the window answered with HTTP 200
+// and a usage count of what it kept, no stop at the window) and vLLM
+// (max_model_len, owned_by "vllm"). Every flavor stops a reply at the
+// request's max_tokens with finish "length", and counts prompts the way a
+// small byte-level BPE vocabulary does (digits one token each, non-ASCII
+// two, tools included). WithReusedIndex writes every call at index 0 (older
+// Ollama). Withheld counts completion tokens never streamed (Ollama drops
+// a tool call it cannot parse); KVCacheFull and FormatError are
+// llama.cpp's mid-stream error events. Steps reproduce transport quirks:
 // KeepAlive comment lines, EmptyChoices chunks, an ErrorEvent mid-stream,
 // Raw garbage, Drop (the connection is hijacked and closed), and Wait (the
 // stream blocks on a gate channel: a slow first token, or a point at which a

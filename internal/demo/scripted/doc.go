@@ -16,9 +16,11 @@
 // # Quirks of real servers
 //
 // WithFlavor adds the native endpoints and habits of llama.cpp (/props,
-// /slots, /tokenize, timings in the last chunk), LM Studio (/api/v0/models),
-// Ollama (/api/version, /api/show, /api/ps, every tool call at index 0) and
-// vLLM (max_model_len, owned_by "vllm"). Steps reproduce transport quirks:
+// /slots, /tokenize, /apply-template, timings, HTTP 400 over the window),
+// LM Studio (/api/v0/models), Ollama 0.17.4 (/api/version, /api/show,
+// /api/ps, role in every delta, per-call indexes, silent truncation with
+// HTTP 200) and vLLM (max_model_len, owned_by "vllm"); see Flavor. Every
+// flavor stops at the request's max_tokens with finish "length". Steps reproduce transport quirks:
 // KeepAlive comment lines, EmptyChoices chunks, an ErrorEvent mid-stream,
 // Raw lines, Drop (the connection is hijacked and closed) and Wait (the
 // stream blocks on a gate channel). agenttest adds the whole-turn failures

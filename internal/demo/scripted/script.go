@@ -52,6 +52,7 @@ const (
 	stepDrop
 	stepEmptyChoices
 	stepUsage
+	stepWithheld
 )
 
 // Step is one thing a turn writes to the stream. Build steps with the
@@ -73,8 +74,8 @@ func Text(s string) Step { return Step{kind: stepText, text: s} }
 func Reasoning(s string) Step { return Step{kind: stepReasoning, text: s} }
 
 // ToolCall opens a tool call at index with the model's id and function name
-// and a first arguments fragment (often the whole arguments). Under the
-// Ollama flavor the index is always written as 0, as Ollama does.
+// and a first arguments fragment (often the whole arguments). Ollama 0.17
+// sends each call whole at its own index; WithReusedIndex writes 0 for all.
 func ToolCall(index int, id, name, args string) Step {
 	return Step{kind: stepToolCall, index: index, id: id, name: name, text: args}
 }
@@ -112,6 +113,11 @@ func EmptyChoices() Step { return Step{kind: stepEmptyChoices} }
 func Usage(prompt, completion int) Step {
 	return Step{kind: stepUsage, prompt: prompt, completion: completion}
 }
+
+// Withheld counts n completion tokens that are never streamed: Ollama
+// drops the text of a tool call it cannot parse and still counts it in
+// usage.completion_tokens.
+func Withheld(n int) Step { return Step{kind: stepWithheld, completion: n} }
 
 // Reply is a turn that streams text split into word-sized chunks.
 func Reply(text string) Turn { return Turn{Steps: Words(text)} }

@@ -24,12 +24,20 @@ const (
 	// Plain serves only /v1/models and /v1/chat/completions.
 	Plain Flavor = iota
 	// LlamaCpp adds /props (default_generation_settings.n_ctx), /slots,
-	// /tokenize, and "timings" with predicted_per_second in the last chunk.
+	// /tokenize, /apply-template, "timings" (prompt_n, cache_n,
+	// predicted_n, predicted_per_second) in the finish chunk, HTTP 400
+	// exceed_context_size_error for a prompt over the window and a
+	// "length" finish when prompt and reply reach it.
 	LlamaCpp
 	// LMStudio adds /api/v0/models with loaded_context_length.
 	LMStudio
-	// Ollama adds /api/version, /api/tags, /api/ps and /api/show (num_ctx
-	// in parameters), and writes every tool call at index 0.
+	// Ollama imitates 0.17.4: /api/version, /api/tags, /api/ps and
+	// /api/show (num_ctx in parameters, the trained context in
+	// model_info), "role":"assistant" in every delta and no role-only
+	// first chunk, each tool call whole at its own index, ids name:tag by
+	// default, and a prompt over the window answered with HTTP 200: the
+	// usage reports what it kept (the oldest messages dropped, or one long
+	// message cut to the window) and generation never stops at the window.
 	Ollama
 	// VLLM marks models owned_by "vllm" with max_model_len and adds /version.
 	VLLM
@@ -45,6 +53,7 @@ type options struct {
 	delay        time.Duration
 	tps          float64
 	ollamaLoaded int
+	reusedIndex  bool
 }
 
 // WithFlavor imitates a particular server (default Plain).
@@ -69,6 +78,10 @@ func WithTokensPerSecond(tps float64) Option { return func(o *options) { o.tps =
 // as loaded with context length n.
 func WithOllamaLoaded(n int) Option { return func(o *options) { o.ollamaLoaded = n } }
 
+// WithReusedIndex writes every tool call at index 0, as Ollama before
+// 0.17 and some other servers do.
+func WithReusedIndex() Option { return func(o *options) { o.reusedIndex = true } }
+
 // Server is a scripted OpenAI-compatible model server on loopback. It is
 // safe for concurrent use. It needs no *testing.T: tests (through
 // agenttest) and `vouch demo` both use it; call Close when done.
@@ -84,13 +97,45 @@ type Server struct {
 	turn []Turn
 	used []bool
 	reqs []Request
+	last []string // the previous prompt's messages (llama.cpp's slot cache)
+}
+
+// cache imitates llama.cpp's slot cache: of req's prompt, cacheN tokens are
+// the messages it shares, from the start, with the previous request and
+// promptN the rest, evaluated anew.
+func (s *Server) cache(req Request) (cacheN, promptN int) {
+	keys := make([]string, len(req.Messages))
+	for i, m := range req.Messages {
+		b, err := json.Marshal(m)
+		if err != nil {
+			b = []byte(m.Role + m.Content)
+		}
+		keys[i] = string(b)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	total, shared := promptTokens(req), true
+	for i, m := range req.Messages {
+		shared = shared && i < len(s.last) && s.last[i] == keys[i]
+		if shared {
+			cacheN += messageTokens(m)
+		}
+	}
+	s.last = keys
+	return cacheN, total - cacheN
 }
 
 // New starts a server answering with script on 127.0.0.1 and a free port.
 func New(script Script, opts ...Option) (*Server, error) {
-	o := options{window: 8192, models: []string{"demo-model"}, tps: 42}
+	o := options{window: 8192, tps: 42}
 	for _, opt := range opts {
 		opt(&o)
+	}
+	if len(o.models) == 0 {
+		o.models = []string{"demo-model"}
+		if o.flavor == Ollama {
+			o.models = []string{"demo-model:latest"}
+		}
 	}
 	s := &Server{opts: o, served: make(chan struct{}), closing: make(chan struct{}), turn: script.Turns, used: make([]bool, len(script.Turns))}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -142,7 +187,8 @@ type Request struct {
 	MaxTokens int
 	Body      []byte
 
-	toolsBytes int // the size of the tools array's JSON
+	toolsBytes int      // the size of the tools array's JSON
+	tools      []string // each tool's entry as JSON
 }
 
 // Message is one request message.
@@ -192,6 +238,7 @@ func (s *Server) routes() http.Handler {
 		}))
 		mux.HandleFunc("GET /slots", jsonHandler([]any{map[string]any{"id": 0, "n_ctx": w, "is_processing": false}}))
 		mux.HandleFunc("POST /tokenize", tokenize)
+		mux.HandleFunc("POST /apply-template", applyTemplate)
 	case LMStudio:
 		data := make([]any, 0, len(s.opts.models))
 		for _, m := range s.opts.models {
@@ -200,7 +247,7 @@ func (s *Server) routes() http.Handler {
 		}
 		mux.HandleFunc("GET /api/v0/models", jsonHandler(map[string]any{"object": "list", "data": data}))
 	case Ollama:
-		mux.HandleFunc("GET /api/version", jsonHandler(map[string]any{"version": "0.12.0"}))
+		mux.HandleFunc("GET /api/version", jsonHandler(map[string]any{"version": "0.17.4"}))
 		tags := make([]any, 0, len(s.opts.models))
 		for _, m := range s.opts.models {
 			tags = append(tags, map[string]any{"name": m, "model": m})
@@ -262,6 +309,57 @@ func tokenize(w http.ResponseWriter, r *http.Request) {
 	jsonHandler(map[string]any{"tokens": tokens})(w, nil)
 }
 
+// applyTemplate imitates llama.cpp's /apply-template: the prompt the model
+// would see, rendered as ChatML with a Qwen-style tools section.
+func applyTemplate(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	if err != nil {
+		return
+	}
+	req, err := parseRequest(body)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "agenttest: request is not valid JSON: "+err.Error())
+		return
+	}
+	jsonHandler(map[string]any{"prompt": renderChatML(req)})(w, nil)
+}
+
+// renderChatML renders a request the way a Qwen 2.5 template does.
+func renderChatML(req Request) string {
+	var b strings.Builder
+	msgs := req.Messages
+	if len(req.tools) > 0 {
+		b.WriteString("<|im_start|>system\n")
+		if len(msgs) > 0 && msgs[0].Role == "system" {
+			b.WriteString(msgs[0].Content)
+			msgs = msgs[1:]
+		} else {
+			b.WriteString("You are Qwen, created by Alibaba Cloud. You are a helpful assistant.")
+		}
+		b.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n" +
+			"You are provided with function signatures within <tools></tools> XML tags:\n<tools>")
+		for _, t := range req.tools {
+			b.WriteString("\n" + t)
+		}
+		b.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within " +
+			"<tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
+	}
+	for _, m := range msgs {
+		role := m.Role
+		if role == "tool" {
+			role = "user"
+			m.Content = "<tool_response>\n" + m.Content + "\n</tool_response>"
+		}
+		b.WriteString("<|im_start|>" + role + "\n" + m.Content)
+		for _, tc := range m.ToolCalls {
+			b.WriteString("\n<tool_call>\n{\"name\": " + quote(tc.Name) + ", \"arguments\": " + tc.Arguments + "}\n</tool_call>")
+		}
+		b.WriteString("<|im_end|>\n")
+	}
+	b.WriteString("<|im_start|>assistant\n")
+	return b.String()
+}
+
 // pick chooses the turn for req and marks it used.
 func (s *Server) pick(req Request) (Turn, bool) {
 	s.mu.Lock()
@@ -309,12 +407,16 @@ func parseRequest(body []byte) (Request, error) {
 		return Request{}, err
 	}
 	var tools struct {
-		Tools json.RawMessage `json:"tools"`
+		Tools []json.RawMessage `json:"tools"`
 	}
 	if err := json.Unmarshal(body, &tools); err != nil {
 		return Request{}, err
 	}
-	req := Request{Model: raw.Model, Stream: raw.Stream, Body: body, MaxTokens: raw.MaxTokens, toolsBytes: len(tools.Tools)}
+	req := Request{Model: raw.Model, Stream: raw.Stream, Body: body, MaxTokens: raw.MaxTokens}
+	for _, t := range tools.Tools {
+		req.toolsBytes += len(t) + 1
+		req.tools = append(req.tools, string(t))
+	}
 	req.IncludeUsage = raw.StreamOptions != nil && raw.StreamOptions.IncludeUsage
 	for _, m := range raw.Messages {
 		msg := Message{Role: m.Role, Content: contentText(m.Content), ToolCallID: m.ToolCallID}
@@ -362,6 +464,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		writeError(w, http.StatusInternalServerError, "agenttest: no scripted turn matches this request")
 		return
+	}
+	if turn.Status == 0 && s.opts.flavor == LlamaCpp {
+		if need := promptTokens(req); need > s.opts.window {
+			turn = Turn{Status: http.StatusBadRequest, Body: `{"error":{"code":400,"message":"request (` + itoa(need) +
+				` tokens) exceeds the available context size (` + itoa(s.opts.window) + ` tokens), try increasing it",` +
+				`"type":"exceed_context_size_error","n_prompt_tokens":` + itoa(need) + `,"n_ctx":` + itoa(s.opts.window) + `}}`}
+		}
 	}
 	if turn.Status != 0 {
 		w.Header().Set("Content-Type", "application/json")

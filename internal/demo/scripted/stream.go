@@ -51,6 +51,7 @@ type usageJSON struct {
 }
 
 type timingsJSON struct {
+	CacheN             int     `json:"cache_n"`
 	PromptN            int     `json:"prompt_n"`
 	PredictedN         int     `json:"predicted_n"`
 	PredictedPerSecond float64 `json:"predicted_per_second"`
@@ -79,11 +80,13 @@ func (st *streamWriter) run(turn Turn, steps []Step) {
 		st.w.Header().Set("Content-Type", turn.ContentType)
 	}
 	st.w.WriteHeader(http.StatusOK)
-	if sse {
+	if sse && st.s.opts.flavor != Ollama { // Ollama sends no role-only chunk
 		empty := ""
 		st.write(deltaJSON{Role: "assistant", Content: &empty}, nil)
 	}
 	st.flush()
+	cacheN, promptN := st.s.cache(st.req)
+	length := false
 	for _, step := range steps {
 		if !st.pause() {
 			return
@@ -91,12 +94,19 @@ func (st *streamWriter) run(turn Turn, steps []Step) {
 		if !st.step(step) {
 			return
 		}
+		if st.atLength(promptN + cacheN) {
+			length = true
+			break
+		}
 	}
 	if !sse {
 		return
 	}
 	finish := turn.Finish
-	if finish == "" {
+	switch {
+	case length:
+		finish = "length"
+	case finish == "":
 		finish = "stop"
 		if st.calledTool {
 			finish = "tool_calls"
@@ -104,12 +114,16 @@ func (st *streamWriter) run(turn Turn, steps []Step) {
 	}
 	c := st.base()
 	c.Choices = []choiceJSON{{Delta: deltaJSON{}, FinishReason: &finish}}
+	if st.s.opts.flavor == Ollama {
+		empty := ""
+		c.Choices[0].Delta = deltaJSON{Role: "assistant", Content: &empty}
+	}
 	if st.s.opts.flavor == LlamaCpp {
-		c.Timings = &timingsJSON{PromptN: st.promptTokens(), PredictedN: st.completion, PredictedPerSecond: st.s.opts.tps}
+		c.Timings = &timingsJSON{CacheN: cacheN, PromptN: promptN, PredictedN: st.completion, PredictedPerSecond: st.s.opts.tps}
 	}
 	st.data(c)
 	if st.req.IncludeUsage && !st.usageSent {
-		st.usage(st.promptTokens(), st.completion)
+		st.usage(st.servedPrompt(), st.completion)
 	}
 	st.line("data: [DONE]\n")
 	st.flush()
@@ -162,17 +176,53 @@ func (st *streamWriter) step(step Step) bool {
 		st.data(c)
 	case stepUsage:
 		st.usage(step.prompt, step.completion)
+	case stepWithheld:
+		st.completion += step.completion
 	}
 	st.flush()
 	return true
 }
 
-// callIndex is the index written for a tool call: Ollama writes 0 always.
+// callIndex is the index written for a tool call: the script's, or 0
+// under WithReusedIndex.
 func (st *streamWriter) callIndex(i int) int {
-	if st.s.opts.flavor == Ollama {
+	if st.s.opts.reusedIndex {
 		return 0
 	}
 	return i
+}
+
+// atLength reports whether the reply must stop for length: at the
+// request's max_tokens, or (llama.cpp) where prompt and reply fill the
+// window. Ollama never stops at the window (it shifts its context).
+func (st *streamWriter) atLength(prompt int) bool {
+	if st.req.MaxTokens > 0 && st.completion >= st.req.MaxTokens {
+		return true
+	}
+	return st.s.opts.flavor == LlamaCpp && prompt+st.completion >= st.s.opts.window
+}
+
+// servedPrompt is usage.prompt_tokens: the prompt's count, or under the
+// Ollama flavor what Ollama keeps of a prompt over its window without an
+// error: the oldest non-system messages dropped until the rest fits, or,
+// when only one message is left, the window itself (Ollama keeps its
+// first 4 tokens and the tail).
+func (st *streamWriter) servedPrompt() int {
+	n := promptTokens(st.req)
+	w := st.s.opts.window
+	if st.s.opts.flavor != Ollama || n <= w {
+		return n
+	}
+	msgs := st.req.Messages
+	for len(msgs) > 2 && n > w {
+		i := 0
+		if msgs[0].Role == "system" {
+			i = 1
+		}
+		n -= messageTokens(msgs[i])
+		msgs = append(append([]Message(nil), msgs[:i]...), msgs[i+1:]...)
+	}
+	return min(n, w)
 }
 
 // pause waits the turn's delay; false when the request or server ended.
@@ -197,6 +247,9 @@ func (st *streamWriter) base() chunkJSON {
 }
 
 func (st *streamWriter) write(d deltaJSON, finish *string) {
+	if st.s.opts.flavor == Ollama {
+		d.Role = "assistant" // in every delta
+	}
 	c := st.base()
 	c.Choices = []choiceJSON{{Delta: d, FinishReason: finish}}
 	st.data(c)
@@ -227,21 +280,27 @@ func (st *streamWriter) flush() {
 }
 
 // promptTokens approximates the prompt as a chat template renders it:
-// countTokens of each message's content and replayed tool calls plus 5
-// for its markers, the offered tools' JSON at 4 bytes per token
-// plus a 100-token tool preamble, and 3 for the generation prompt. Real
-// servers count the tools too; a count that left them out would look to
-// vouch like a prompt the server cut.
-func (st *streamWriter) promptTokens() int {
+// messageTokens of each message, the offered tools' JSON at 4 bytes per
+// token plus a 100-token tool preamble, and 3 for the generation prompt.
+// Real servers count the tools too; a count that left them out would look
+// to vouch like a prompt the server cut.
+func promptTokens(req Request) int {
 	n := 3
-	for _, m := range st.req.Messages {
-		n += 5 + countTokens(m.Content)
-		for _, tc := range m.ToolCalls {
-			n += countTokens(tc.Name + tc.Arguments)
-		}
+	for _, m := range req.Messages {
+		n += messageTokens(m)
 	}
-	if st.req.toolsBytes > 0 {
-		n += 100 + (st.req.toolsBytes+3)/4
+	if req.toolsBytes > 0 {
+		n += 100 + (req.toolsBytes+3)/4
+	}
+	return n
+}
+
+// messageTokens is one message: countTokens of its content and replayed
+// tool calls plus 5 for its markers.
+func messageTokens(m Message) int {
+	n := 5 + countTokens(m.Content)
+	for _, tc := range m.ToolCalls {
+		n += countTokens(tc.Name + tc.Arguments)
 	}
 	return n
 }
