@@ -97,7 +97,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"demo", "the terminal interface on a built-in scripted model, in a throwaway state dir", runDemo},
-		{"doctor", "model servers, keyring backend, database path and lock holder [--json]", runDoctor},
+		{"doctor", "model servers, keyring backend, database path and lock holder [--json]; --check: read the whole database and re-hash every stored file, exit 1 when damaged", runDoctor},
 		{"server", "add NAME --url URL [--header H --secret-stdin] | test | activate | deactivate | remove NAME | list", runServer},
 		{"run", "[--profile P] [--approve-tty] [--json] TASK: one headless run (profile \"default\" when none is named); exit 4 with the correlation ID when a call needs approval", runRun},
 		{"tools", "every tool: identity, wire name, server, classification, status [--json]; plan [--profile P] [--context N] [--json]: what a run would send", runTools},

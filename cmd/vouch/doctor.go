@@ -13,6 +13,7 @@ import (
 func runDoctor(ctx context.Context, g *globals, args []string, e env) error {
 	fs := subFlags("doctor", g)
 	asJSON := fs.Bool("json", false, "print JSON")
+	check := fs.Bool("check", false, "read the whole database: bbolt's page check and every stored file re-hashed (SPEC K1, K3)")
 	if err := parseSub(fs, args); err != nil {
 		return err
 	}
@@ -20,11 +21,47 @@ func runDoctor(ctx context.Context, g *globals, args []string, e env) error {
 	if err != nil {
 		return err
 	}
+	if *check {
+		return doctorCheck(stateDir, *asJSON, e)
+	}
 	rep := app.Doctor(ctx, g.modelURL, stateDir, e.getenv)
 	if *asJSON {
 		return writeJSON(e.stdout, rep)
 	}
 	return printDoctor(e.stdout, rep)
+}
+
+// doctorCheck is `vouch doctor --check`: the report, then exit 1 when the
+// file is damaged (SPEC K1, K3, M).
+func doctorCheck(stateDir string, asJSON bool, e env) error {
+	rep, err := app.CheckDatabase(stateDir)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		err = writeJSON(e.stdout, rep)
+	} else {
+		tw := newTable(e.stdout)
+		tw.Printf("Database check\n  path\t%s\n  read\t%d buckets, %d keys, %d stored files re-hashed\n",
+			safetext.Line(rep.Path, 0), rep.Buckets, rep.Keys, rep.Blobs)
+		if rep.OK() {
+			tw.Printf("  result\tsound: no damage found\n")
+		} else {
+			tw.Printf("  result\t%d problem(s)\n", len(rep.Problems))
+		}
+		for _, p := range rep.Problems {
+			tw.Printf("  problem\t%s\n", safetext.Line(p, 300))
+		}
+		err = tw.Flush("check")
+	}
+	if err != nil {
+		return err
+	}
+	if !rep.OK() {
+		return app.Errorf(app.Failure, "the database %s is damaged (%d problem(s) above); restore a copy of it, or move it aside (do not delete it) and start vouch again to create a fresh one",
+			safetext.Line(rep.Path, 0), len(rep.Problems))
+	}
+	return nil
 }
 
 func printDoctor(w io.Writer, rep app.DoctorReport) error {
