@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"vouch/skills"
@@ -102,6 +103,9 @@ type skillRecord struct {
 	Revoked    *SkillRevocation `json:"revoked,omitempty"`
 	Findings   []SkillFinding   `json:"findings,omitempty"`
 	Reviewed   []string         `json:"reviewed,omitempty"` // sha256s whose findings the person approved
+	// Accepted are the IDs of high-severity findings the person accepted
+	// when approving (SPEC G8, I5).
+	Accepted []string `json:"accepted_findings,omitempty"`
 }
 
 func (r *skillRecord) current() *SkillApproval {
@@ -381,8 +385,11 @@ func (s *SkillService) fresh(ctx context.Context, serverID, uri string) (SkillEn
 // the person previewed (setDigest from SkillPreview). A listing that changed
 // in between is refused: nothing approves what the person did not see.
 // Findings recorded for files of this set count as reviewed, since the
-// preview showed them. Dynamic skills cannot be approved for good.
-func (s *SkillService) Approve(ctx context.Context, serverID, uri, setDigest string) (ServerSkill, error) {
+// preview showed them — except high-severity ones (SPEC G8, I5): unless
+// each such finding's ID is in accept, nothing is approved and the error
+// (ErrSkillFindings) names the IDs. Dynamic skills cannot be approved for
+// good.
+func (s *SkillService) Approve(ctx context.Context, serverID, uri, setDigest string, accept ...string) (ServerSkill, error) {
 	label, err := s.label(serverID)
 	if err != nil {
 		return ServerSkill{}, err
@@ -399,6 +406,14 @@ func (s *SkillService) Approve(ctx context.Context, serverID, uri, setDigest str
 		return ServerSkill{}, &Error{Kind: ErrSkillNotApproved, Sentence: fmt.Sprintf("Skill %q from %q changed since the preview you approved, so nothing was approved; preview it again.", e.Name, label)}
 	}
 	r, err := s.update(serverID, uri, func(r *skillRecord) error {
+		if err := checkAccepted(r.unreviewed(e), accept, e.Name, label); err != nil {
+			return err
+		}
+		for _, id := range accept {
+			if !slices.Contains(r.Accepted, id) {
+				r.Accepted = append(r.Accepted, id)
+			}
+		}
 		if a := r.current(); a == nil || a.SetDigest != digest {
 			r.Approvals = append(r.Approvals, SkillApproval{N: len(r.Approvals) + 1, Entry: e, SetDigest: digest, At: s.opts.Now()})
 			r.Current = len(r.Approvals)
@@ -493,4 +508,31 @@ func StoredServerSkills(st SkillStore, serverID, label string) ([]ServerSkill, e
 		out = append(out, svc.evaluate(label, r, e))
 	}
 	return out, nil
+}
+
+// checkAccepted is the rule of SPEC G8 for a server skill: every
+// high-severity finding not yet reviewed must be accepted by its ID, and
+// an accepted ID must name one of them, so a typo never reads as consent.
+func checkAccepted(pending []SkillFinding, accept []string, name, label string) error {
+	fs := make([]skills.Finding, len(pending))
+	for i, f := range pending {
+		fs[i] = f.Finding
+	}
+	for _, id := range accept {
+		if !slices.ContainsFunc(fs, func(f skills.Finding) bool { return f.ID == id }) {
+			return &Error{Kind: ErrSkillFindings, Sentence: fmt.Sprintf("%q is not a finding of skill %q from %q awaiting review, so nothing was approved; copy the IDs from the preview.", cleanText(id, 60), name, label)}
+		}
+	}
+	block := skills.Blocking(fs, accept)
+	if len(block) == 0 {
+		return nil
+	}
+	var ids []string
+	for _, f := range block {
+		if !slices.Contains(ids, f.ID) {
+			ids = append(ids, f.ID)
+		}
+	}
+	return &Error{Kind: ErrSkillFindings, Sentence: fmt.Sprintf("Skill %q from %q has %d high-severity scanner finding(s) (first: %s line %d, %s), so nothing was approved; read them in the preview and approve with --accept-findings %s.",
+		name, label, len(ids), cleanText(block[0].File, 100), block[0].Line, block[0].Rule, strings.Join(ids, ","))}
 }

@@ -90,7 +90,8 @@ func (p SkillPreview) Lines() []string {
 		out = append(out, fmt.Sprintf("finding in the listing: %s: %s", f.Rule, cleanText(f.Detail, 200)))
 	}
 	for _, f := range p.PinnedFindings {
-		out = append(out, fmt.Sprintf("finding in %s line %d: %s: %s", cleanText(f.URI, 200), f.Finding.Line, f.Finding.Rule, cleanText(f.Finding.Detail, 200)))
+		out = append(out, fmt.Sprintf("finding in %s line %d: %s (%s, ID %s): %s", cleanText(f.URI, 200), f.Finding.Line, f.Finding.Rule,
+			cleanText(f.Finding.Severity, 10), cleanText(f.Finding.ID, 60), cleanText(f.Finding.Detail, 200)))
 	}
 	for _, a := range p.Approvals {
 		out = append(out, fmt.Sprintf("approval %d: %s, %d files, set %s", a.N, a.At.UTC().Format(time.RFC3339), len(a.Entry.Files), a.SetDigest[:16]))

@@ -132,7 +132,24 @@ func TestSkillScanBeforeFirstRead(t *testing.T) {
 	if !strings.Contains(text, "finding in skill://git-workflow/references/commits.md") {
 		t.Errorf("preview lines do not show the finding:\n%s", text)
 	}
-	if _, err := env.svc.Approve(ctx, env.cfg.ID, sk.URI(), p.SetDigest); err != nil {
+	// High-severity findings are approved only by ID (SPEC G8): without
+	// them nothing is approved and the content stays held back.
+	var ids []string
+	for _, f := range p.PinnedFindings {
+		if f.Finding.Severity == "high" {
+			ids = append(ids, f.Finding.ID)
+		}
+	}
+	if _, err := env.svc.Approve(ctx, env.cfg.ID, sk.URI(), p.SetDigest); !errors.Is(err, ErrSkillFindings) || len(ids) == 0 || !strings.Contains(err.Error(), "--accept-findings "+ids[0]) {
+		t.Fatalf("approving high findings %q without accepting them: %v, want ErrSkillFindings naming them", ids, err)
+	}
+	if _, err := run.SkillBlob(fs.Resources[0].SHA256); !errors.Is(err, ErrSkillFindings) {
+		t.Fatalf("a refused approval released the content: %v", err)
+	}
+	if _, err := env.svc.Approve(ctx, env.cfg.ID, sk.URI(), p.SetDigest, "exfil-upload-00000000"); !errors.Is(err, ErrSkillFindings) {
+		t.Fatalf("an ID that names no finding: %v, want ErrSkillFindings", err)
+	}
+	if _, err := env.svc.Approve(ctx, env.cfg.ID, sk.URI(), p.SetDigest, ids...); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := run.SkillBlob(fs.Resources[0].SHA256); err != nil || !strings.Contains(string(got), "Ignore") {

@@ -8,6 +8,7 @@ import (
 	"vouch/internal/app"
 	"vouch/mcpclient"
 	"vouch/safetext"
+	"vouch/skills"
 	"vouch/store"
 )
 
@@ -17,6 +18,7 @@ import (
 //	vouch skill server preview SERVER URI [--json] the approval preview (reads no file)
 //	vouch skill server approve SERVER URI --set DIGEST
 //	vouch skill server pin SERVER URI              fetch, verify, scan and pin every file now
+//	  (approve takes --accept-findings ID,... for high-severity findings, SPEC G8)
 //	vouch skill server keep SERVER URI             keep the pinned version after a change
 //	vouch skill server rollback SERVER URI N       go back to approval N (pinned files only)
 //	vouch skill server dynamic SERVER on|off       allow "dynamic" skills (each load still asks)
@@ -36,9 +38,14 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 	fs := subFlags("skill server "+sub, g)
 	asJSON := fs.Bool("json", false, "print JSON")
 	set := fs.String("set", "", "the resource set digest the preview showed")
+	acceptList := fs.String("accept-findings", "", "approve despite these high-severity scanner findings: their IDs from the preview (SPEC G8)")
 	pos, err := parseInterleaved(fs, rest)
 	if err != nil {
 		return err
+	}
+	accept, err := skills.ParseFindingIDs(*acceptList)
+	if err != nil {
+		return app.Errorf(app.Usage, "%s", safetext.Line(err.Error(), 200))
 	}
 	if len(pos) != n {
 		return app.Errorf(app.Usage, "vouch skill server %s takes %s", sub, map[string]string{
@@ -75,7 +82,7 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 			if *set == "" {
 				return app.Errorf(app.Usage, "vouch skill server approve needs --set DIGEST from 'vouch skill server preview'")
 			}
-			k, err := svc.Approve(ctx, srv.ID, pos[1], *set)
+			k, err := svc.Approve(ctx, srv.ID, pos[1], *set, accept...)
 			return reportSkill(e, k, err, *asJSON)
 		case "pin":
 			rep, err := svc.Pin(ctx, srv.ID, pos[1])

@@ -113,9 +113,10 @@ func (s *ServerSkills) Precedence(q string) ([]string, error) {
 	return out, nil
 }
 
-// Approve approves exactly the set the preview showed.
-func (s *ServerSkills) Approve(ctx context.Context, serverID, uri, setDigest string) (mcpclient.ServerSkill, error) {
-	k, err := s.svc.Approve(ctx, serverID, uri, setDigest)
+// Approve approves exactly the set the preview showed; high-severity
+// findings need their IDs in accept (SPEC G8, I5).
+func (s *ServerSkills) Approve(ctx context.Context, serverID, uri, setDigest string, accept ...string) (mcpclient.ServerSkill, error) {
+	k, err := s.svc.Approve(ctx, serverID, uri, setDigest, accept...)
 	return k, ServerSkillError(err)
 }
 
