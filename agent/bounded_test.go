@@ -188,3 +188,21 @@ func TestLlamaCppFlavorLengthAtWindow(t *testing.T) {
 		t.Errorf("done cut off %v, usage %+v: want a reply cut at its max_tokens", done.CutOff, u)
 	}
 }
+
+// TestBuiltinToolsFitSmallWindow (SPEC F5; issue 17 item 3): the five
+// built-in tools, with the write tools asking the person, fit a 2,048-token
+// window's budget (the read tools behind the deferral tools); before issue
+// 17 they needed 542 tokens (the estimate's own count) against 512.
+func TestBuiltinToolsFitSmallWindow(t *testing.T) {
+	ws, err := OpenWorkspace(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = ws.Close() }()
+	asks := func(id string) bool { return id == IdentityFSWrite || id == IdentityFSEdit }
+	p := PlanTools(PlanInput{Tools: append(ws.Tools(), ws.WriteTools()...), Window: 2048, AsksPerson: asks})
+	if p.Err != nil || !p.Fits {
+		t.Fatalf("plan at 2,048: %+v, %v", p.Summary(), p.Err)
+	}
+	t.Logf("2,048-token window: sends %d of a %d budget (%d inline, %d deferred)", p.SentTokens(), p.Budget, len(p.Inline), len(p.Deferred))
+}

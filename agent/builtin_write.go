@@ -57,21 +57,20 @@ func (w *Workspace) WriteTools() []tool.Tool {
 	return []tool.Tool{
 		writeTool{w: w, log: log, plan: w.planWrite, def: tool.Def{
 			Identity: IdentityFSWrite,
-			Description: "Create or replace a text file in the workspace with the given content (UTF-8, at most 1 MiB); " +
-				"missing parent directories are created. Changes files: vouch shows the person the diff and asks them every time.",
+			Description: "Create or replace a workspace text file (UTF-8, up to 1 MiB; parent directories are created). " +
+				"vouch shows the person the diff and asks them every time.",
 			Parameters: json.RawMessage(`{"type":"object","required":["path","content"],"additionalProperties":false,"properties":{` +
 				`"path":{"type":"string","description":"File relative to the workspace root"},` +
-				`"content":{"type":"string","description":"The whole new content of the file"}}}`),
+				`"content":{"type":"string","description":"The whole new content"}}}`),
 		}},
 		writeTool{w: w, log: log, plan: w.planEdit, def: tool.Def{
 			Identity: IdentityFSEdit,
-			Description: "Replace one exact piece of text in a workspace text file: old must occur exactly once in the file, " +
-				"whitespace and indentation included (add surrounding lines to make it unique). " +
-				"Changes files: vouch shows the person the diff and asks them every time.",
+			Description: "Replace text that occurs exactly once in a workspace text file, whitespace included " +
+				"(add nearby lines to make it unique). vouch shows the person the diff and asks them every time.",
 			Parameters: json.RawMessage(`{"type":"object","required":["path","old","new"],"additionalProperties":false,"properties":{` +
 				`"path":{"type":"string","description":"File relative to the workspace root"},` +
-				`"old":{"type":"string","description":"The exact text to replace, copied from the file"},` +
-				`"new":{"type":"string","description":"The text to put in its place (may be empty)"}}}`),
+				`"old":{"type":"string","description":"Exact text to replace, copied from the file"},` +
+				`"new":{"type":"string","description":"Replacement text (may be empty)"}}}`),
 		}},
 	}
 }

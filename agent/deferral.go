@@ -38,7 +38,7 @@ type metaDef struct {
 func metaDefs() []metaDef {
 	return []metaDef{
 		{"tool_search", tool.Def{Identity: ToolSearchIdentity,
-			Description: "Find tools that are not listed in full. Returns up to limit matches: name, server, one line.",
+			Description: "Find tools not listed in full; returns up to limit matches: name, server, one line.",
 			Parameters: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"words for what the tool does, or its name"},` +
 				`"limit":{"type":"integer","minimum":1,"maximum":20}},"required":["query"]}`)}},
 		{"tool_inspect", tool.Def{Identity: ToolInspectIdentity,
@@ -52,15 +52,15 @@ func metaDefs() []metaDef {
 }
 
 // listingHeader opens the system prompt's listing of deferred tools.
-const listingHeader = "More tools are available but not listed in full. Find one with tool_search, read its parameters with tool_inspect, and call it with tool_invoke."
+const listingHeader = "More tools, not listed in full: find one with tool_search, read its parameters with tool_inspect, call it with tool_invoke."
 
-// buildListing writes the listing of the deferred tools: per server its
-// label and tool count, then names, round-robin across servers, while the
-// names fit capTokens (estimated).
 // listingBytesPerToken is how many bytes of names the listing takes per
 // token of its cap (a rough bound; the listing is counted afterwards).
 const listingBytesPerToken = 3
 
+// buildListing writes the listing of the deferred tools: per server its
+// label and tool count, then names, round-robin across servers, while the
+// names fit capTokens (estimated).
 func buildListing(tools []PlannedTool, deferred []bool, capTokens int) string {
 	type group struct {
 		label string
