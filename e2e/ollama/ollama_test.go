@@ -20,10 +20,10 @@ import (
 // that did not end (a reply without max_tokens on Ollama never does).
 const runTimeout = 60 * time.Second
 
-// TestOllama runs vouch's agent client against a real Ollama 0.17.4 and
+// TestE2EOllama runs vouch's agent client against a real Ollama 0.17.4 and
 // the tiny test models (SPEC A3, A5, A7, F4). One server serves every
 // subtest, in order.
-func TestOllama(t *testing.T) {
+func TestE2EOllama(t *testing.T) {
 	s := startOllama(t)
 	t.Run("A3 probe and window of an unloaded model, capped at the trained context", func(t *testing.T) { testProbeUnloaded(t, s) })
 	t.Run("A2 streaming", func(t *testing.T) { testStreaming(t, s) })
