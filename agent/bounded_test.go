@@ -206,3 +206,22 @@ func TestBuiltinToolsFitSmallWindow(t *testing.T) {
 	}
 	t.Logf("2,048-token window: sends %d of a %d budget (%d inline, %d deferred)", p.SentTokens(), p.Budget, len(p.Inline), len(p.Deferred))
 }
+
+// TestReplyBoundForReasoningModels: go-openai refuses max_tokens for the
+// cloud reasoning models; they get max_completion_tokens, and every other
+// model max_tokens (all Ollama reads).
+func TestReplyBoundForReasoningModels(t *testing.T) {
+	for _, c := range []struct {
+		model        string
+		wantMax, mct bool
+	}{{"qwen2.5:7b", true, false}, {"o3-mini", false, true}, {"gpt-5", false, true}} {
+		srv, _, done := runScript(t, agenttest.Script{Turns: []agenttest.Turn{agenttest.Reply("hi")}}, RunSpec{Model: c.model, MaxTokens: 50})
+		if done.Reason != StopDone {
+			t.Fatalf("%s: done %s %v", c.model, done.Reason, done.Err)
+		}
+		body := string(srv.Requests()[0].Body)
+		if strings.Contains(body, `"max_tokens":50`) != c.wantMax || strings.Contains(body, `"max_completion_tokens":50`) != c.mct {
+			t.Errorf("%s: request %s", c.model, body)
+		}
+	}
+}

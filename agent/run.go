@@ -347,18 +347,32 @@ func (r *run) turn() ([]ToolCall, *Done) {
 	}
 	st := &streamState{r: r, promptEstimate: need, msgs: msgs, maxTokens: r.maxTokens(window, need)}
 	streamed := r.doing("the model stream")
-	st.stream(openai.ChatCompletionRequest{
+	st.stream(withReplyBound(openai.ChatCompletionRequest{
 		Model:         r.spec.Model,
 		Messages:      msgs,
 		Tools:         r.oaTools,
 		Stream:        true,
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
 		Temperature:   r.temperature(),
-		//lint:ignore SA1019 Ollama 0.17.4 reads only max_tokens; llama.cpp, vLLM and LM Studio read it too
-		MaxTokens: st.maxTokens,
-	})
+	}, st.maxTokens))
 	streamed()
 	return st.conclude()
+}
+
+// withReplyBound sets the request's reply bound: max_tokens, which Ollama
+// 0.17.4 (it reads nothing else), llama.cpp, vLLM and LM Studio read; for
+// the cloud reasoning models go-openai refuses max_tokens for,
+// max_completion_tokens.
+func withReplyBound(req openai.ChatCompletionRequest, n int) openai.ChatCompletionRequest {
+	for _, p := range []string{"o1", "o3", "o4", "gpt-5", "gpt-6"} {
+		if strings.HasPrefix(req.Model, p) {
+			req.MaxCompletionTokens = n
+			return req
+		}
+	}
+	//lint:ignore SA1019 see above: local servers read max_tokens
+	req.MaxTokens = n
+	return req
 }
 
 // fitWindow is the window a request is fitted to: the run's, or less
