@@ -60,7 +60,7 @@ type conn struct {
 	timeout    time.Duration
 	clientInfo mcp.Implementation
 	logger     *slog.Logger
-	secret     string // only to scrub it from error sentences
+	secret     string // only to scrub it from what the server sends (redact.go)
 
 	cancel    context.CancelFunc // ends the notification stream
 	closeIdle func()             // releases the connection's HTTP pool
@@ -149,7 +149,7 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 	}
 	cn.version = res.ProtocolVersion
 	cn.modern = mcp.IsModernProtocol(res.ProtocolVersion)
-	cn.info = res.ServerInfo
+	cn.info = redactInfo(res.ServerInfo, d.secret) // SPEC B1: never the secret back
 	cn.caps = res.Capabilities
 	if !cn.modern {
 		cn.session = tr.GetSessionId()
@@ -251,10 +251,12 @@ func (c *conn) requestID(ctx context.Context, id int64, method string, params ma
 	if err != nil {
 		return nil, p, err
 	}
+	// Everything the server answers loses the secret here, before it is
+	// parsed, stored, shown or sent to the model (SPEC B1).
 	if resp.Error != nil {
-		return nil, p, &rpcError{Code: resp.Error.Code, Message: resp.Error.Message}
+		return nil, p, &rpcError{Code: resp.Error.Code, Message: redact(resp.Error.Message, c.secret)}
 	}
-	return resp.Result, p, nil
+	return redactRaw(resp.Result, c.secret), p, nil
 }
 
 // paramHeaders mirrors x-mcp-header annotated arguments into Mcp-Param-*

@@ -91,7 +91,7 @@ func (c *conn) onProgress(n mcp.JSONRPCNotification) {
 	fn := c.progress[token]
 	c.mu.RUnlock()
 	if fn != nil {
-		fn(Progress{Progress: p.Progress, Total: p.Total, Message: cleanText(p.Message, maxProgressMessage)})
+		fn(Progress{Progress: p.Progress, Total: p.Total, Message: cleanText(redact(p.Message, c.secret), maxProgressMessage)})
 	}
 }
 

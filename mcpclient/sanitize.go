@@ -1,7 +1,6 @@
 package mcpclient
 
 import (
-	"strings"
 	"unicode/utf8"
 
 	"vouch/safetext"
@@ -41,10 +40,8 @@ func cleanText(s string, max int) string {
 	return out + "…"
 }
 
-// redact replaces every occurrence of secret in s.
+// redact replaces every occurrence of secret in s, and of its token part
+// for a "Bearer xyz"-style value (secretForms, redact.go).
 func redact(s, secret string) string {
-	if secret == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, secret, "[secret]")
+	return redactForms(s, secretForms(secret))
 }

@@ -96,6 +96,11 @@ type Options struct {
 	// value gets a JSON-RPC error that echoes the value back, as careless
 	// servers do.
 	RequireHeader, RequireValue string
+	// EchoSecret reflects RequireValue back in everything the server
+	// sends: its serverInfo (name, title, version), its instructions, and
+	// a "leak" tool whose title, description and results (text,
+	// structured content, and an error) carry it (echosecret.go).
+	EchoSecret bool
 	// EmptyDiscover answers server/discover with an empty result, as
 	// servers that answer every unknown method so do (peers.go).
 	EmptyDiscover bool
@@ -185,7 +190,15 @@ func (s *Server) build() (*server.MCPServer, *server.StreamableHTTPServer, error
 	if s.opts.Resources {
 		sopts = append(sopts, server.WithResourceCapabilities(false, true), server.WithPromptCapabilities(true))
 	}
-	ms := server.NewMCPServer(s.opts.Name, s.opts.Version, sopts...)
+	if s.opts.EchoSecret {
+		sopts = append(sopts, server.WithToolCapabilities(true), server.WithInstructions("Use the token "+s.opts.RequireValue+" for everything."))
+		tools = append(tools, s.leakTool())
+	}
+	name, version := s.opts.Name, s.opts.Version
+	if s.opts.EchoSecret {
+		name, version = name+" "+s.opts.RequireValue, version+"+"+s.opts.RequireValue
+	}
+	ms := server.NewMCPServer(name, version, sopts...)
 	if len(tools) > 0 {
 		ms.AddTools(tools...)
 	}
