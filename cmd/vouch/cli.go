@@ -43,6 +43,9 @@ type env struct {
 	getenv         func(string) string
 	// isTerminal reports whether stdin and stdout are a terminal.
 	isTerminal bool
+	// stderrTerminal reports whether stderr is a terminal (progress of
+	// tool calls is shown there only then, SPEC B11).
+	stderrTerminal bool
 }
 
 func osEnv() env {
@@ -52,6 +55,8 @@ func osEnv() env {
 		stderr:     os.Stderr,
 		getenv:     os.Getenv,
 		isTerminal: term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stdout.Fd())),
+
+		stderrTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 	}
 }
 

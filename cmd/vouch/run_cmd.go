@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"vouch/agent"
 	"vouch/internal/app"
@@ -118,7 +119,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	// The answer goes to stdout (unless --json: out is then printed at the
 	// end), tool activity to stderr; with nobody to ask, a call that needs
 	// approval stops the run with exit 4.
-	a, term := ask.toApp(), &terminalOutput{e: e, quiet: *asJSON}
+	a, term := ask.toApp(), &terminalOutput{e: e, quiet: *asJSON, now: time.Now}
 	if name != "" {
 		err = s.RunProfileHeadless(ctx, chat, name, task, a, term, (*app.HeadlessResult)(&out))
 	} else {
@@ -139,7 +140,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 // nobody to ask stops the run, recorded as waiting for approval, with
 // exit 4.
 func followRun(events <-chan agent.Event, stop func(store.RunOutcome, string), e env, ask approver, out *runResultJSON, quiet bool) error {
-	return app.FollowRun(events, stop, ask.toApp(), &terminalOutput{e: e, quiet: quiet}, (*app.HeadlessResult)(out))
+	return app.FollowRun(events, stop, ask.toApp(), &terminalOutput{e: e, quiet: quiet, now: time.Now}, (*app.HeadlessResult)(out))
 }
 
 // toApp is ask as the application takes it: nil stays nil (nobody to ask).
@@ -156,7 +157,14 @@ type terminalOutput struct {
 	e       env
 	quiet   bool // the answer is printed as JSON at the end instead
 	midLine bool // text was written since the last newline
+	// now is the clock of the progress rate limit; lastProgress when a
+	// progress line was last written.
+	now          func() time.Time
+	lastProgress time.Time
 }
+
+// progressEvery is the least time between two progress lines on stderr.
+const progressEvery = 500 * time.Millisecond
 
 // Show implements app.RunOutput.
 func (o *terminalOutput) Show(ev agent.Event) error {
@@ -180,8 +188,32 @@ func (o *terminalOutput) Show(ev agent.Event) error {
 			outcome = "error: " + safetext.Line(ev.Result, 160)
 		}
 		return o.write(o.e.stderr, "tool activity", "vouch: tool %s %s\n", safetext.Line(ev.Call.Identity, 100), outcome)
+	case agent.ToolProgress:
+		return o.progress(ev)
 	}
 	return nil
+}
+
+// progress shows a tool call's progress on stderr when stderr is a
+// terminal (SPEC B11), at most one line per progressEvery; the server's
+// message is neutralized.
+func (o *terminalOutput) progress(ev agent.ToolProgress) error {
+	if !o.e.stderrTerminal || o.now == nil {
+		return nil
+	}
+	now := o.now()
+	if !o.lastProgress.IsZero() && now.Sub(o.lastProgress) < progressEvery {
+		return nil
+	}
+	o.lastProgress = now
+	line := fmt.Sprintf("%g", ev.Progress)
+	if ev.Total > 0 {
+		line += fmt.Sprintf("/%g", ev.Total)
+	}
+	if ev.Message != "" {
+		line += " " + safetext.Line(ev.Message, 120)
+	}
+	return o.write(o.e.stderr, "tool progress", "vouch: tool %s progress %s\n", safetext.Line(ev.Identity, 100), line)
 }
 
 // End implements app.RunOutput: the answer ends its line.

@@ -295,7 +295,13 @@ func (b *Chat) startChat(ctx context.Context, model, text string) (<-chan agent.
 			return nil, fmt.Errorf("remember the model: %w", err)
 		}
 	}
-	return chat.Send(ctx, model, text)
+	// Progress of the run's MCP calls joins its events (SPEC B11).
+	ctx, merge := withProgress(ctx)
+	events, err := chat.Send(ctx, model, text)
+	if err != nil {
+		return nil, err
+	}
+	return merge(events), nil
 }
 
 // Resolver resolves, for profile runs, the model server and model of the

@@ -67,7 +67,7 @@ func FollowRun(events <-chan agent.Event, stop func(store.RunOutcome, string), a
 			// A flow step's or helper's answer ends its own line.
 			answer.WriteString("\n")
 			show(ev)
-		case agent.ToolCallStarted, agent.ToolCallFinished:
+		case agent.ToolCallStarted, agent.ToolCallFinished, agent.ToolProgress:
 			show(ev)
 		case agent.ApprovalRequested:
 			if stopped != nil {
