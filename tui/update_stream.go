@@ -2,6 +2,8 @@ package tui
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -115,6 +117,13 @@ func (m Model) applyEvent(ev agent.Event) Model {
 		it.Result, it.IsError, it.HasResult = ev.Result, ev.IsError, true
 		it.Touch()
 		it.Freeze()
+	case agent.ToolProgress:
+		// The latest progress of a running call, under its line (SPEC
+		// B11); progress of a call that already ended is stale.
+		if it := m.chat.FindTool(agent.ToolCall{CorrelationID: ev.CorrelationID}); it != nil && !it.HasResult && ev.CorrelationID != "" {
+			it.Progress = progressText(ev)
+			it.Touch()
+		}
 	case agent.RunStarted:
 		if ev.ContextWindow > 0 {
 			m.window = ev.ContextWindow
@@ -183,4 +192,20 @@ func (m Model) finishRun(done agent.Done) Model {
 		m.status = statusState{}
 	}
 	return m
+}
+
+// progressText words a call's progress: "2/3 indexing", "40 %" or the
+// message alone; the server's text is neutralized when rendered.
+func progressText(ev agent.ToolProgress) string {
+	var s string
+	switch {
+	case ev.Total > 0:
+		s = fmt.Sprintf("%g/%g", ev.Progress, ev.Total)
+	case ev.Progress > 0:
+		s = fmt.Sprintf("%g", ev.Progress)
+	}
+	if ev.Message != "" {
+		s = strings.TrimSpace(s + " " + ev.Message)
+	}
+	return s
 }

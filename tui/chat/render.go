@@ -93,7 +93,11 @@ func renderTool(it *Item, width int, st *kit.Styles) []string {
 	inner := width - len(indent) - 2
 	switch {
 	case !it.HasResult && it.Streaming:
-		out = append(out, indent+st.ToolResult.Render("↳ running…"))
+		running := "↳ running…"
+		if it.Progress != "" {
+			running += " " + it.Progress
+		}
+		out = append(out, indent+st.ToolResult.Render(safetext.Line(running, max(width-len(indent), 1))))
 	case !it.HasResult:
 	default:
 		result := safetext.Neutralize(it.Result)

@@ -34,6 +34,9 @@ type Item struct {
 	Result    string
 	HasResult bool
 	IsError   bool
+	// Progress is a running call's latest progress, as its server
+	// reported it ("2/3 indexing"; SPEC B11); shown until the result.
+	Progress string
 
 	// streaming is true while the run may still append to the item.
 	Streaming bool
