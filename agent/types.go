@@ -66,7 +66,8 @@ type ModelInfo struct {
 	WindowSource string
 }
 
-// Event is what a run publishes. Every event is must-deliver.
+// Event is what a run publishes. Every event is must-deliver, but for
+// ToolProgress (see its doc).
 type Event interface{ isEvent() }
 
 // TextDelta is new assistant text. Consumers append it; they never drop it.
