@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"vouch/internal/app"
+	"vouch/safetext"
 
 	"golang.org/x/term"
 )
@@ -250,11 +252,19 @@ func parseSub(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// writeJSON writes v to stdout as indented JSON.
+// writeJSON writes v to stdout as indented JSON, every code point the
+// terminal interface neutralises (C1 and bidi controls, zero-width and
+// tag characters, the BOM) escaped as \uXXXX: the data stays recoverable,
+// and nothing raw reaches a terminal or a script that prints a field
+// (safetext.EscapeJSON; SPEC D3). Every --json output goes through here.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("write JSON: %w", err)
+	}
+	if _, err := w.Write(safetext.EscapeJSON(buf.Bytes())); err != nil {
 		return fmt.Errorf("write JSON: %w", err)
 	}
 	return nil
