@@ -37,3 +37,16 @@ func TestEscapeJSON(t *testing.T) {
 		t.Errorf("invalid UTF-8: %q", out)
 	}
 }
+
+// TestMixedScripts: Latin names with Cyrillic or Greek look-alikes are
+// flagged; single-script names, digits and Japanese are not.
+func TestMixedScripts(t *testing.T) {
+	for name, want := range map[string]bool{
+		"lookup": false, "l\u043e\u043ekup": true, "get_\u0440rice": true, "\u03b1lpha_tool": true,
+		"поиск": false, "search_v2": false, "検索する": false, "ツール検索": false, "": false,
+	} {
+		if got := MixedScripts(name) != ""; got != want {
+			t.Errorf("MixedScripts(%q) = %q, want flagged %v", name, MixedScripts(name), want)
+		}
+	}
+}

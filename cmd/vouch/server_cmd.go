@@ -242,6 +242,9 @@ func runTools(ctx context.Context, g *globals, args []string, e env) error {
 			if !r.Executable {
 				status += " (not offered)"
 			}
+			if r.Warning != "" {
+				status += "; warning: name " + r.Warning
+			}
 			tw.Printf("%s\t%s\t%s\t%s\t%s\n", safetext.Line(r.Identity, 70), r.WireName,
 				safetext.Line(r.Server, 30), r.Classification, status)
 		}

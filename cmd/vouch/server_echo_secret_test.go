@@ -53,3 +53,24 @@ func TestServerEchoedSecretNeverKept(t *testing.T) {
 		t.Errorf("the database file holds the secret %d time(s)", bytes.Count(data, []byte(token)))
 	}
 }
+
+// TestToolsFlagMixedScriptName (issue 14 item 7): a tool whose name is
+// "lookup" with two Cyrillic o's is flagged in `vouch tools` (a warning in
+// its status) and in --json ("warning"); the real lookup is not.
+func TestToolsFlagMixedScriptName(t *testing.T) {
+	srv := mcpServer(t, mcptest.Options{LookAlike: true})
+	state := t.TempDir()
+	cli(t, state, "", exitOK, "server", "add", "tools", "--url", srv.URL)
+	cli(t, state, "", exitOK, "server", "activate", "tools")
+	flagged := map[string]bool{}
+	for _, r := range toolList(t, state) {
+		flagged[r.Name] = r.Warning != ""
+	}
+	if !flagged[mcptest.LookAlikeTool] || flagged["lookup"] {
+		t.Errorf("warnings by name %v: want the look-alike flagged and lookup not", flagged)
+	}
+	out, _ := cli(t, state, "", exitOK, "tools")
+	if !strings.Contains(out, "warning: name mixes Latin and Cyrillic letters") {
+		t.Errorf("vouch tools does not flag the look-alike:\n%s", out)
+	}
+}

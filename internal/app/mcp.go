@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"vouch/mcpclient"
+	"vouch/safetext"
 	"vouch/store"
 	"vouch/tool"
 )
@@ -321,6 +322,10 @@ type ToolRow struct {
 	// (SPEC D8): the rule does not apply until the person classifies it
 	// again.
 	Changed bool `json:"changed,omitempty"`
+	// Warning flags a name whose letters mix scripts (Cyrillic or Greek
+	// look-alikes in a Latin name; safetext.MixedScripts), which may
+	// imitate another tool (issue 14 item 7).
+	Warning string `json:"warning,omitempty"`
 }
 
 // Tools lists built-in and MCP tools with the wire names a run offering all
@@ -339,7 +344,8 @@ func (svc *MCP) Tools(builtins []tool.Tool) []ToolRow {
 	for _, e := range svc.mgr.Tools() {
 		rows = append(rows, ToolRow{Identity: e.Identity, Server: e.ServerName, Name: e.Name, Title: e.Title,
 			Classification: snap.Summary(e.Identity, e.Digest), Status: string(e.Status), Executable: e.Executable,
-			Claims: Claims(e.Annotations), Description: firstLine(e.Description), Changed: snap.Changed(e.Identity, e.Digest)})
+			Claims: Claims(e.Annotations), Description: firstLine(e.Description), Changed: snap.Changed(e.Identity, e.Digest),
+			Warning: safetext.MixedScripts(e.Name)})
 	}
 	ids := make([]string, len(rows))
 	for i, r := range rows {

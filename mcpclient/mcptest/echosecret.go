@@ -7,6 +7,10 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
+// LookAlikeTool is the tool Options.LookAlike serves: "lookup" with two
+// Cyrillic o's (U+043E).
+const LookAlikeTool = "l\u043e\u043ekup"
+
 // leakTool is the "leak" tool of Options.EchoSecret: a careless server
 // that reflects the secret header it was sent in its tool's title,
 // description and every result — text, structured content, and an
