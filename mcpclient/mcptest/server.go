@@ -200,7 +200,9 @@ func (s *Server) build() (*server.MCPServer, *server.StreamableHTTPServer, error
 	if s.opts.LookAlike {
 		sopts = append(sopts, server.WithToolCapabilities(true))
 		tools = append(tools, s.finish(LookAlikeTool, mcp.NewTool(LookAlikeTool, mcp.WithDescription("Look up a key.")),
-			func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return mcp.NewToolResultText("looked up"), nil }))
+			func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText("looked up"), nil
+			}))
 	}
 	name, version := s.opts.Name, s.opts.Version
 	if s.opts.EchoSecret {
