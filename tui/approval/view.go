@@ -169,6 +169,14 @@ func (a Pane) warn(field func(label, value string, style lipgloss.Style)) {
 	if c, t := a.req.Call.Identity, a.req.Tool.Identity; c != "" && t != "" && c != t {
 		field("warning", "the call maps to "+c+", but the tool that would run is "+t, a.common.Styles.Modal.Error)
 	}
+	// A name with look-alike letters of another script (issue 14 item 7).
+	if id := a.req.Tool.Identity; strings.HasPrefix(id, "mcp:") {
+		if _, name, ok := strings.Cut(strings.TrimPrefix(id, "mcp:"), ":"); ok {
+			if w := safetext.MixedScripts(name); w != "" {
+				field("warning", "the tool name "+w, a.common.Styles.Modal.Error)
+			}
+		}
+	}
 }
 
 // serverLine says where the tool comes from: vouch itself, or the server's
