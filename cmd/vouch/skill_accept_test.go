@@ -50,7 +50,7 @@ func TestSkillInstallAcceptFindings(t *testing.T) {
 	}
 	code, out, errOut = runCLI(t, nil, "--state-dir", state, "skill", "preview", pkg)
 	if code != exitOK || !strings.Contains(out, "high, ID "+id) {
-		t.Errorf("preview: exit %d, the text does not show severity and ID %s:\n%s", code, id, out)
+		t.Errorf("preview: exit %d (%q), the text does not show severity and ID %s:\n%s", code, errOut, id, out)
 	}
 
 	before := catalogDump(t, state)
