@@ -228,9 +228,10 @@ func startOllama(t *testing.T) *server {
 func (s *server) create(t *testing.T, env []string, bin, dir, gguf string, m model) {
 	t.Helper()
 	// One thread: the models are tiny, and on a busy 2-core machine more
-	// threads spin against each other (about 10x slower).
-	mf := fmt.Sprintf("FROM %s\nTEMPLATE \"\"\"%s\"\"\"\nPARAMETER num_ctx %d\nPARAMETER num_thread 1\nPARAMETER stop \"<|im_end|>\"\n",
-		gguf, qwenTemplate, m.numCtx)
+	// threads spin against each other (about 10x slower). A fixed seed: the
+	// same prompt samples the same reply, so a run is repeatable.
+	mf := fmt.Sprintf("FROM %s\nTEMPLATE \"\"\"%s\"\"\"\nPARAMETER num_ctx %d\nPARAMETER num_thread 1\nPARAMETER seed 42\n"+
+		"PARAMETER stop \"<|im_end|>\"\n", gguf, qwenTemplate, m.numCtx)
 	path := filepath.Join(dir, m.name+".Modelfile")
 	if err := os.WriteFile(path, []byte(mf), 0o600); err != nil {
 		t.Fatal(err)
