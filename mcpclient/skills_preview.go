@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"vouch/skills"
@@ -30,6 +31,10 @@ type SkillPreview struct {
 	// AllowedTools is the skill's allowed-tools request, shown as a request
 	// that grants nothing (SPEC I4).
 	AllowedTools string `json:"allowed_tools,omitempty"`
+	// MustAccept are the IDs of the high-severity findings not yet
+	// reviewed: exactly what Approve needs accepted (SPEC G8, I5). Empty:
+	// nothing to accept.
+	MustAccept []string `json:"must_accept,omitempty"`
 }
 
 // Preview fetches the skill's current entry (skills/get) and prepares the
@@ -53,6 +58,7 @@ func (s *SkillService) Preview(ctx context.Context, serverID, uri string) (Skill
 			p.PinnedFindings = append(p.PinnedFindings, f)
 		}
 	}
+	p.MustAccept = mustAccept(r.unreviewed(e))
 	var fm map[string]any
 	if json.Unmarshal(e.Frontmatter, &fm) == nil {
 		if at, ok := fm["allowed-tools"]; ok {
@@ -93,8 +99,27 @@ func (p SkillPreview) Lines() []string {
 		out = append(out, fmt.Sprintf("finding in %s line %d: %s (%s, ID %s): %s", cleanText(f.URI, 200), f.Finding.Line, f.Finding.Rule,
 			cleanText(f.Finding.Severity, 10), cleanText(f.Finding.ID, 60), cleanText(f.Finding.Detail, 200)))
 	}
+	if len(p.MustAccept) > 0 {
+		out = append(out, "high-severity findings to accept by ID before approving: "+cleanText(strings.Join(p.MustAccept, ", "), 600))
+	}
 	for _, a := range p.Approvals {
 		out = append(out, fmt.Sprintf("approval %d: %s, %d files, set %s", a.N, a.At.UTC().Format(time.RFC3339), len(a.Entry.Files), a.SetDigest[:16]))
 	}
 	return out
+}
+
+// mustAccept is the IDs of the high-severity findings among pending, each
+// once, in order: what Approve's checkAccepted requires (SPEC G8).
+func mustAccept(pending []SkillFinding) []string {
+	fs := make([]skills.Finding, len(pending))
+	for i, f := range pending {
+		fs[i] = f.Finding
+	}
+	var ids []string
+	for _, f := range skills.Blocking(fs, nil) {
+		if !slices.Contains(ids, f.ID) {
+			ids = append(ids, f.ID)
+		}
+	}
+	return ids
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -139,6 +140,9 @@ func TestSkillScanBeforeFirstRead(t *testing.T) {
 		if f.Finding.Severity == "high" {
 			ids = append(ids, f.Finding.ID)
 		}
+	}
+	if len(ids) == 0 || !slices.Equal(p.MustAccept, ids) || !strings.Contains(text, "high-severity findings to accept by ID before approving: "+ids[0]) {
+		t.Errorf("preview MustAccept %q, want the high findings' IDs %q, also in the lines:\n%s", p.MustAccept, ids, text)
 	}
 	if _, err := env.svc.Approve(ctx, env.cfg.ID, sk.URI(), p.SetDigest); !errors.Is(err, ErrSkillFindings) || len(ids) == 0 || !strings.Contains(err.Error(), "--accept-findings "+ids[0]) {
 		t.Fatalf("approving high findings %q without accepting them: %v, want ErrSkillFindings naming them", ids, err)

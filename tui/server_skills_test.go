@@ -25,7 +25,8 @@ type fakeSkillServers struct {
 
 	lists    []string // server IDs listed
 	previewd []string
-	acts     []string // "verb uri digest-or-n"
+	acts     []string   // "verb uri digest-or-n"
+	accepted [][]string // the accepted finding IDs of each approve
 }
 
 func newFakeSkillServers() *fakeSkillServers {
@@ -58,7 +59,10 @@ func (f *fakeSkillServers) act(verb, uri, arg string) (serverskills.Skill, error
 	return serverskills.Skill{Sentence: "Skill \"refunds\" from \"files\" is approved for its current files."}, f.actErr
 }
 
-func (f *fakeSkillServers) ApproveServerSkill(_ context.Context, _, uri, set string) (serverskills.Skill, error) {
+func (f *fakeSkillServers) ApproveServerSkill(_ context.Context, _, uri, set string, accept []string) (serverskills.Skill, error) {
+	f.mu.Lock()
+	f.accepted = append(f.accepted, accept)
+	f.mu.Unlock()
 	return f.act("approve", uri, set)
 }
 

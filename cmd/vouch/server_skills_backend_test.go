@@ -54,10 +54,10 @@ func TestServerSkillsBackend(t *testing.T) {
 	if srv.Requests("resources/read") != 0 {
 		t.Fatal("the preview read a skill file")
 	}
-	if _, err := ts.ApproveServerSkill(ctx, id, sk.URI(), strings.Repeat("0", 64)); err == nil || !strings.Contains(err.Error(), "preview it again") {
+	if _, err := ts.ApproveServerSkill(ctx, id, sk.URI(), strings.Repeat("0", 64), nil); err == nil || !strings.Contains(err.Error(), "preview it again") {
 		t.Fatalf("approving an unseen set: %v", err)
 	}
-	v, err := ts.ApproveServerSkill(ctx, id, sk.URI(), p.SetDigest)
+	v, err := ts.ApproveServerSkill(ctx, id, sk.URI(), p.SetDigest, nil)
 	if err != nil || v.State != serverskills.StateApproved || v.Approval != 1 {
 		t.Fatalf("approve = %+v, %v", v, err)
 	}

@@ -59,6 +59,9 @@ func (t *tuiServers) PreviewServerSkill(ctx context.Context, serverID, uri strin
 		return serverskills.Preview{}, err
 	}
 	out := serverskills.Preview{Skill: serverSkillView(p.ServerSkill, p.Qualified), SetDigest: p.SetDigest}
+	for _, id := range p.MustAccept {
+		out.MustAccept = append(out.MustAccept, safetext.Line(id, 0))
+	}
 	out.Skill.Listed = true
 	for _, l := range p.Lines() {
 		out.Lines = append(out.Lines, safetext.Line(l, 0))
@@ -73,10 +76,11 @@ func (t *tuiServers) PreviewServerSkill(ctx context.Context, serverID, uri strin
 	return out, err
 }
 
-// ApproveServerSkill approves exactly the set the preview showed.
-func (t *tuiServers) ApproveServerSkill(ctx context.Context, serverID, uri, setDigest string) (serverskills.Skill, error) {
+// ApproveServerSkill approves exactly the set the preview showed, with the
+// high-severity findings accept names accepted (SPEC G8, I5).
+func (t *tuiServers) ApproveServerSkill(ctx context.Context, serverID, uri, setDigest string, accept []string) (serverskills.Skill, error) {
 	return t.act(func(svc *app.ServerSkills) (mcpclient.ServerSkill, error) {
-		return svc.Approve(ctx, serverID, uri, setDigest)
+		return svc.Approve(ctx, serverID, uri, setDigest, accept...)
 	})
 }
 

@@ -35,7 +35,7 @@ func TestTUIPolicySkillRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ts.ApproveServerSkill(ctx, id, sk.URI(), p.SetDigest); err != nil {
+	if _, err := ts.ApproveServerSkill(ctx, id, sk.URI(), p.SetDigest, nil); err != nil {
 		t.Fatal(err)
 	}
 

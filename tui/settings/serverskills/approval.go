@@ -3,6 +3,7 @@ package serverskills
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -23,6 +24,10 @@ import (
 // after a change, roll back to the approval before the one in effect.
 // Approve and accept send back the set digest shown, so a set that changed
 // since is refused and nothing is approved that the person did not see.
+// A skill with high-severity findings not yet reviewed
+// (Preview.MustAccept) is not approved by a or u: a second confirmation
+// names their IDs, settles afresh (SPEC D7), and y approves with exactly
+// those IDs accepted; esc goes back to the preview (SPEC G8, I5).
 type Approval struct {
 	common kit.Common
 	keys   ApprovalKeyMap
@@ -42,6 +47,9 @@ type Approval struct {
 	// settling is true while approving waits for the keyboard to be
 	// quiet after the preview appeared (settle.go, SPEC D7).
 	settling bool
+	// confirming is true while the second confirmation of the
+	// high-severity findings is on screen (SPEC G8).
+	confirming bool
 }
 
 // newApproval returns the preview of skill; Init asks for it.
@@ -65,13 +73,18 @@ func (a Approval) KeyGrace() time.Duration { return 0 }
 // Grants implements kit.Granter.
 func (a Approval) Grants(msg tea.KeyMsg) bool {
 	k := a.keys
-	return key.Matches(msg, k.Approve) || key.Matches(msg, k.Accept) || key.Matches(msg, k.Rollback)
+	return key.Matches(msg, k.Approve) || key.Matches(msg, k.Accept) || key.Matches(msg, k.Rollback) || key.Matches(msg, k.Confirm)
 }
 
-// Granting implements kit.Granter: the preview on screen.
+// Granting implements kit.Granter: the preview on screen, or the second
+// confirmation of its high-severity findings, which settles afresh when
+// it appears (SPEC D7, G8).
 func (a Approval) Granting() string {
 	if !a.loaded || a.loading {
 		return ""
+	}
+	if a.confirming {
+		return fmt.Sprintf("accept %d %s", a.seq, a.preview.SetDigest)
 	}
 	return fmt.Sprintf("%d %s", a.seq, a.preview.SetDigest)
 }
@@ -85,13 +98,13 @@ func (a Approval) WithSettling(settling bool) kit.Modal {
 // ShortHelp implements help.KeyMap.
 func (a Approval) ShortHelp() []key.Binding {
 	k := a.keys
-	return []key.Binding{k.Approve, k.Accept, k.Keep, k.Rollback, k.Down, k.Close}
+	return []key.Binding{k.Approve, k.Accept, k.Confirm, k.Keep, k.Rollback, k.Down, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
 func (a Approval) FullHelp() [][]key.Binding {
 	k := a.keys
-	return [][]key.Binding{{k.Up, k.Down, k.Close}, {k.Approve, k.Accept, k.Keep, k.Rollback}}
+	return [][]key.Binding{{k.Up, k.Down, k.Close}, {k.Approve, k.Accept, k.Confirm, k.Keep, k.Rollback}}
 }
 
 // SetSize implements Modal.
@@ -113,7 +126,7 @@ func (a Approval) handle(msg tea.Msg) (Approval, kit.Action, tea.Cmd) {
 		if msg.seq != a.seq {
 			return a, nil, nil
 		}
-		a.loading, a.loaded, a.err = false, true, ""
+		a.loading, a.loaded, a.err, a.confirming = false, true, "", false
 		if msg.err != nil {
 			a.err, a.preview = kit.Sentence(msg.err), Preview{}
 			return a, nil, nil
@@ -138,11 +151,13 @@ func (a Approval) handle(msg tea.Msg) (Approval, kit.Action, tea.Cmd) {
 
 func (a Approval) key(msg tea.KeyMsg) (Approval, kit.Action, tea.Cmd) {
 	k := a.keys
-	act := func(verb string, n int) (Approval, kit.Action, tea.Cmd) {
-		a.acting, a.notice, a.actErr = verb, "", ""
-		return a, nil, actOnServerSkill(a.skills, verb, a.server.ID, a.skill.URI, a.preview.SetDigest, n, a.seq)
+	act := func(verb string, accept []string, n int) (Approval, kit.Action, tea.Cmd) {
+		a.acting, a.notice, a.actErr, a.confirming = verb, "", "", false
+		return a, nil, actOnServerSkill(a.skills, verb, a.server.ID, a.skill.URI, a.preview.SetDigest, accept, n, a.seq)
 	}
 	switch {
+	case key.Matches(msg, k.Close) && a.confirming:
+		a.confirming = false
 	case key.Matches(msg, k.Close):
 		return a, kit.CloseModal{}, nil
 	case key.Matches(msg, k.Up):
@@ -150,11 +165,19 @@ func (a Approval) key(msg tea.KeyMsg) (Approval, kit.Action, tea.Cmd) {
 	case key.Matches(msg, k.Down):
 		a.scroll++
 	case key.Matches(msg, k.Approve), key.Matches(msg, k.Accept):
-		return act("approve", 0)
+		if len(a.preview.MustAccept) > 0 {
+			// High-severity findings: a second, explicit confirmation
+			// naming their IDs (SPEC G8).
+			a.confirming, a.notice, a.actErr = true, "", ""
+			return a, nil, nil
+		}
+		return act("approve", nil, 0)
+	case key.Matches(msg, k.Confirm):
+		return act("approve", slices.Clone(a.preview.MustAccept), 0)
 	case key.Matches(msg, k.Keep):
-		return act("keep", 0)
+		return act("keep", nil, 0)
 	case key.Matches(msg, k.Rollback):
-		return act("rollback", a.rollbackTarget())
+		return act("rollback", nil, a.rollbackTarget())
 	}
 	return a, nil, nil
 }
@@ -175,10 +198,12 @@ func (a *Approval) syncKeys() {
 	ready := a.loaded && !a.loading && a.acting == "" && a.err == ""
 	s := a.preview.Skill.State
 	bound := a.preview.SetDigest != ""
-	k.Approve.SetEnabled(ready && bound && (s == StateUnapproved || s == StateReview))
-	k.Accept.SetEnabled(ready && bound && (s == StateChanged || s == StatePinned))
-	k.Keep.SetEnabled(ready && s == StateChanged)
-	k.Rollback.SetEnabled(ready && a.rollbackTarget() > 0)
+	choosing := ready && !a.confirming
+	k.Approve.SetEnabled(choosing && bound && (s == StateUnapproved || s == StateReview))
+	k.Accept.SetEnabled(choosing && bound && (s == StateChanged || s == StatePinned))
+	k.Keep.SetEnabled(choosing && s == StateChanged)
+	k.Rollback.SetEnabled(choosing && a.rollbackTarget() > 0)
+	k.Confirm.SetEnabled(ready && bound && a.confirming && len(a.preview.MustAccept) > 0)
 	if n := a.rollbackTarget(); n > 0 {
 		k.Rollback.SetHelp(k.Rollback.Help().Key, fmt.Sprintf("roll back to %d", n))
 	}
@@ -203,6 +228,13 @@ func (a Approval) View() string {
 		foot = append(foot, kit.WrapLines(st.Error, "✗ "+a.err+a.actErr, w, 3)...)
 	case a.notice != "":
 		foot = append(foot, kit.WrapLines(st.StatusOK, a.notice, w, 3)...)
+	case a.confirming:
+		lead := ""
+		if a.settling {
+			lead = "Keys active in a moment. "
+		}
+		foot = append(foot, kit.WrapLines(st.StatusWarn, fmt.Sprintf("%s%s: %s. y accepts these findings by ID and approves; esc goes back to the preview.",
+			lead, kit.Plural(len(a.preview.MustAccept), "high-severity finding"), safetext.Line(strings.Join(a.preview.MustAccept, ", "), 400)), w, 4)...)
 	case a.loaded && a.preview.SetDigest != "":
 		lead := ""
 		if a.settling {

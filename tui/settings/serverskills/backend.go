@@ -23,8 +23,10 @@ type Backend interface {
 	// its current entry (skills/get); it reads no skill file.
 	PreviewServerSkill(ctx context.Context, serverID, uri string) (Preview, error)
 	// ApproveServerSkill approves exactly the resource set setDigest the
-	// preview showed; a set that changed since is refused.
-	ApproveServerSkill(ctx context.Context, serverID, uri, setDigest string) (Skill, error)
+	// preview showed; a set that changed since is refused. accept are the
+	// IDs of the high-severity findings the person accepted in the second
+	// confirmation (Preview.MustAccept; SPEC G8, I5), nil when none.
+	ApproveServerSkill(ctx context.Context, serverID, uri, setDigest string, accept []string) (Skill, error)
 	// KeepServerSkill keeps the pinned version after a change.
 	KeepServerSkill(ctx context.Context, serverID, uri string) (Skill, error)
 	// RollbackServerSkill makes approval n (from 1) the one in effect,
@@ -90,6 +92,10 @@ type Preview struct {
 	// Precedence is vouch's lines on where the skill stands in the
 	// profiles that enable it (SPEC I6).
 	Precedence []string
+	// MustAccept are the IDs of the high-severity scanner findings not yet
+	// reviewed: approving needs a second confirmation that names them,
+	// and passes them as accepted (SPEC G8, I5). Empty: nothing to accept.
+	MustAccept []string
 }
 
 // ListedMsg carries one listing.
@@ -128,9 +134,9 @@ func previewServerSkill(ss Backend, serverID, uri string, seq int) tea.Cmd {
 	}
 }
 
-// actOnServerSkill runs one approval action: "approve", "keep" or
-// "rollback" (to approval n).
-func actOnServerSkill(ss Backend, verb, serverID, uri, setDigest string, n, seq int) tea.Cmd {
+// actOnServerSkill runs one approval action: "approve" (with the accepted
+// finding IDs), "keep" or "rollback" (to approval n).
+func actOnServerSkill(ss Backend, verb, serverID, uri, setDigest string, accept []string, n, seq int) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
 		var v Skill
@@ -141,7 +147,7 @@ func actOnServerSkill(ss Backend, verb, serverID, uri, setDigest string, n, seq 
 		case "rollback":
 			v, err = ss.RollbackServerSkill(ctx, serverID, uri, n)
 		default:
-			v, err = ss.ApproveServerSkill(ctx, serverID, uri, setDigest)
+			v, err = ss.ApproveServerSkill(ctx, serverID, uri, setDigest, accept)
 		}
 		return ActedMsg{seq: seq, verb: verb, view: v, err: err}
 	}

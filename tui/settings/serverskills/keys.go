@@ -32,7 +32,10 @@ type ApprovalKeyMap struct {
 	Keep     key.Binding // keep the pinned version after a change
 	Accept   key.Binding // accept the update: approve the changed set
 	Rollback key.Binding // go back to the approval before the one in effect
-	Close    key.Binding
+	// Confirm approves with the high-severity findings accepted by ID, in
+	// the second confirmation (SPEC G8).
+	Confirm key.Binding
+	Close   key.Binding
 }
 
 // DefaultApprovalKeyMap returns the approval preview's default
@@ -45,6 +48,7 @@ func DefaultApprovalKeyMap() ApprovalKeyMap {
 		Keep:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "keep pinned"), key.WithDisabled()),
 		Accept:   key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "accept update"), key.WithDisabled()),
 		Rollback: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "roll back"), key.WithDisabled()),
+		Confirm:  key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "accept findings and approve"), key.WithDisabled()),
 		Close:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
 	}
 }
