@@ -74,7 +74,12 @@
 // must-deliver — they end the current message at once, after the text that
 // preceded them, in order. Nothing read is dropped. Esc or ctrl+c cancels the
 // run's context (SPEC A5); what the run left unfinished is marked
-// "(interrupted)" when its Done arrives.
+// "(interrupted)" when its Done arrives. A reply that stopped at its length
+// limit (Done.CutOff) is marked "(cut off at its length limit)", and while
+// it is the last answer and the input is empty alt+c sends ContinuePrompt,
+// an ordinary message, so the request extends the previous one byte for
+// byte (SPEC A6, A7). A Usage whose PromptCut is set (the server cut the
+// prompt on its own) is said in the status line at once and after the run.
 //
 // # Rendering
 //

@@ -92,6 +92,10 @@ type ChatKeyMap struct {
 	// is empty; OpenLatestApp (alt+o) opens the latest one at any time.
 	OpenApp       key.Binding
 	OpenLatestApp key.Binding
+	// Continue (alt+c) asks the model to continue the last reply when it
+	// was cut off at its length limit (SPEC A7); it acts only then, with
+	// the input empty and no run going.
+	Continue key.Binding
 }
 
 // DefaultChatKeyMap returns the chat screen's default bindings.
@@ -107,6 +111,10 @@ type ChatKeyMap struct {
 // the approvals inbox: it is only the textarea's second key for the end of
 // the line, which End still does while the input has text. ctrl+a and
 // ctrl+b were no choice: they are the prefixes of screen and tmux.
+//
+// alt+c continues a reply cut off at its length limit: it is the
+// textarea's "capitalize word", which does nothing on the empty input the
+// key needs.
 //
 // Some keys are shared with the input on purpose and enabled by state:
 // Home/End move the transcript only while the input is empty, "?" toggles
@@ -135,18 +143,19 @@ func DefaultChatKeyMap() ChatKeyMap {
 		Inbox:           key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "approvals inbox"), key.WithDisabled()),
 		OpenApp:         key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open app"), key.WithDisabled()),
 		OpenLatestApp:   key.NewBinding(key.WithKeys("alt+o"), key.WithHelp("alt+o", "open app"), key.WithDisabled()),
+		Continue:        key.NewBinding(key.WithKeys("alt+c"), key.WithHelp("alt+c", "continue reply"), key.WithDisabled()),
 	}
 }
 
 // ShortHelp implements help.KeyMap.
 func (k ChatKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Send, k.Cancel, k.OpenApp, k.Newline, k.ModelPicker, k.Help, k.Quit}
+	return []key.Binding{k.Send, k.Cancel, k.Continue, k.OpenApp, k.Newline, k.ModelPicker, k.Help, k.Quit}
 }
 
 // FullHelp implements help.KeyMap.
 func (k ChatKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Send, k.Newline, k.Cancel, k.Quit, k.Help},
+		{k.Send, k.Newline, k.Cancel, k.Continue, k.Quit, k.Help},
 		{k.ModelPicker, k.NewConversation, k.Settings, k.CopyAnswer, k.CopyCode},
 		{k.Runs, k.Inbox, k.OpenLatestApp},
 		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},

@@ -311,6 +311,8 @@ func (m *Model) syncKeys() {
 	m.keys.CopyCode.SetEnabled(answer)
 	m.keys.NewConversation.SetEnabled(m.canStartConversation())
 	m.keys.OpenApp.SetEnabled(m.appKeyEnabled())
+	last := m.chat.LastAnswer()
+	m.keys.Continue.SetEnabled(idle && empty && !m.convPending && last != nil && last.CutOff)
 	m.keys.OpenLatestApp.SetEnabled(m.opts.Apps != nil && m.apps.latest != nil)
 	m.keys.Runs.SetEnabled(m.runHistory() != nil)
 	m.keys.Inbox.SetEnabled(m.inboxBackend() != nil)
@@ -339,6 +341,9 @@ type runState struct {
 	// approvals are the run's tool calls waiting for the person; the
 	// first is on screen (update_approval.go, SPEC D4).
 	approvals approval.Queue
+	// promptCut is the last Usage's PromptCut: the server cut the prompt
+	// on its own (SPEC A7, F4); said in the status line.
+	promptCut int
 
 	firstDelta time.Time // for the live rate
 	lastDelta  time.Time

@@ -24,6 +24,8 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, k.Send):
 		return m.sendInput()
+	case key.Matches(msg, k.Continue):
+		return m.sendMessage(ContinuePrompt)
 	case key.Matches(msg, k.Cancel):
 		return m.cancelRun(), nil
 	case key.Matches(msg, k.Quit):
@@ -132,6 +134,19 @@ func (m Model) sendInput() (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.input.Reset()
+	return m.sendMessage(text)
+}
+
+// ContinuePrompt is the person's message alt+c sends after a reply that
+// was cut off at its length limit (SPEC A7). It is an ordinary message,
+// shown and stored like any other: the request that carries it extends the
+// previous one byte for byte (SPEC A6), and every server understands it,
+// where prefilling the cut reply as the last assistant message works on
+// some servers and not others.
+const ContinuePrompt = "Continue your previous reply exactly where it stopped, without repeating it."
+
+// sendMessage starts a run with text as the person's message.
+func (m Model) sendMessage(text string) (Model, tea.Cmd) {
 	m.status = statusState{}
 	user := m.chat.Add(&chat.Item{Kind: chat.ItemUser, Text: text})
 	m.chat.ToBottom()

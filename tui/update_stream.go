@@ -134,6 +134,10 @@ func (m Model) applyEvent(ev agent.Event) Model {
 		if ev.ContextWindow > 0 {
 			m.window = ev.ContextWindow
 		}
+		if ev.PromptCut > 0 { // said at once, and again when the run ends
+			r.promptCut = ev.PromptCut
+			m.status.notice = promptCutNotice(ev.PromptCut)
+		}
 	}
 	return m
 }
@@ -167,6 +171,11 @@ func (m *Model) countDeltas(n int, now time.Time) {
 // context window also gets the key that starts a new one as a hint.
 func (m Model) finishRun(done agent.Done) Model {
 	cut := done.Reason == agent.StopCancelled || done.Reason == agent.StopError
+	if a := m.run.answer; done.CutOff && a != nil {
+		a.CutOff = true // the reply stopped at its length limit (SPEC A7)
+		a.Touch()
+	}
+	promptCut := m.run.promptCut
 	open := append([]*chat.Item{m.run.answer, m.run.reasoning}, m.run.tools...)
 	for _, it := range open {
 		if it == nil || !it.Streaming {
@@ -189,9 +198,26 @@ func (m Model) finishRun(done agent.Done) Model {
 	case done.Reason == agent.StopLimit:
 		m.status = statusState{err: "The run stopped at a limit."}
 	default:
-		m.status = statusState{}
+		var notes []string
+		if promptCut > 0 {
+			notes = append(notes, promptCutNotice(promptCut))
+		}
+		if done.CutOff {
+			notes = append(notes, cutOffNotice)
+		}
+		m.status = statusState{notice: strings.Join(notes, " ")}
 	}
 	return m
+}
+
+// cutOffNotice is the status line after a reply cut off at its length
+// limit: what happened and the key that continues it (SPEC A7).
+const cutOffNotice = "The reply was cut off at its length limit; alt+c asks the model to continue."
+
+// promptCutNotice is Usage.Notice's sentence about a prompt the server
+// cut to n tokens on its own (SPEC A7, F4).
+func promptCutNotice(n int) string {
+	return kit.Sentence(errors.New(agent.Usage{PromptCut: n}.Notice()))
 }
 
 // progressText words a call's progress: "2/3 indexing", "40 %" or the

@@ -43,6 +43,9 @@ type runResultJSON struct {
 	Error           string `json:"error,omitempty"`
 	// CorrelationID is the call that needed approval (exit 4).
 	CorrelationID string `json:"correlation_id,omitempty"`
+	// CutOff is true when the answer stopped at its length limit: it is
+	// not a whole answer (SPEC A7). Always present.
+	CutOff bool `json:"cut_off"`
 }
 
 // runRun is `vouch run [--profile P] [--approve-tty] [--json] TASK`: one
@@ -190,6 +193,11 @@ func (o *terminalOutput) Show(ev agent.Event) error {
 		return o.write(o.e.stderr, "tool activity", "vouch: tool %s %s\n", safetext.Line(ev.Call.Identity, 100), outcome)
 	case agent.ToolProgress:
 		return o.progress(ev)
+	case agent.Usage:
+		// The server cut the prompt, the reply was cut off (SPEC A7).
+		if note := ev.Notice(); note != "" {
+			return o.write(o.e.stderr, "a notice", "vouch: %s\n", note)
+		}
 	}
 	return nil
 }

@@ -20,7 +20,8 @@ type Approver func(req agent.ApprovalRequested) (agent.Decision, error)
 // answer to stdout, tool activity to stderr).
 type RunOutput interface {
 	// Show shows one event as it arrives: text, a part's end, a tool
-	// call's start and end. An error (output that cannot be written) ends
+	// call's start, progress and end, a turn's usage (whose Notice says
+	// the server cut the prompt or the reply was cut off). An error (output that cannot be written) ends
 	// the run, recorded failed.
 	Show(ev agent.Event) error
 	// End is called once the run has ended; an error fails the command
@@ -39,6 +40,9 @@ type HeadlessResult struct {
 	Error           string
 	// CorrelationID is the call that needed approval.
 	CorrelationID string
+	// CutOff is true when the answer stopped at its length limit (SPEC
+	// A7): it is not a whole answer.
+	CutOff bool
 }
 
 // FollowRun follows a run's events to the end: each shows on out, the
@@ -67,7 +71,7 @@ func FollowRun(events <-chan agent.Event, stop func(store.RunOutcome, string), a
 			// A flow step's or helper's answer ends its own line.
 			answer.WriteString("\n")
 			show(ev)
-		case agent.ToolCallStarted, agent.ToolCallFinished, agent.ToolProgress:
+		case agent.ToolCallStarted, agent.ToolCallFinished, agent.ToolProgress, agent.Usage:
 			show(ev)
 		case agent.ApprovalRequested:
 			if stopped != nil {
@@ -100,6 +104,7 @@ func FollowRun(events <-chan agent.Event, stop func(store.RunOutcome, string), a
 		stopped = err
 	}
 	res.Answer = strings.TrimSpace(answer.String())
+	res.CutOff = done.CutOff
 	if stopped != nil {
 		res.Outcome = string(store.RunFailed)
 		if KindOf(stopped) == ApprovalNeeded {

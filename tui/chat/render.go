@@ -45,6 +45,9 @@ func renderItem(it *Item, width int, st *kit.Styles) []string {
 	if it.Interrupted {
 		out = append(out, indent+st.Interrupted.Render("(interrupted)"))
 	}
+	if it.CutOff {
+		out = append(out, indent+st.Interrupted.Render("(cut off at its length limit)"))
+	}
 	if it.Note != "" {
 		out = append(out, indent+st.Interrupted.Render("("+it.Note+")"))
 	}

@@ -43,6 +43,10 @@ type Item struct {
 	// interrupted marks a partial message: its run was cancelled or failed
 	// before the item was complete (SPEC A5).
 	Interrupted bool
+	// CutOff marks an answer that stopped at its length limit (the
+	// request's max_tokens or the window): complete as far as it goes, but
+	// not a whole answer (SPEC A7).
+	CutOff bool
 	// note is a short remark shown under the item, such as "not sent".
 	Note string
 
