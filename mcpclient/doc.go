@@ -28,6 +28,32 @@
 // unparsed and are validated item by item: one malformed tool or content
 // item is rejected on its own instead of failing the whole answer.
 //
+// # A secret the server echoes back
+//
+// A careless or hostile server may reflect the secret header it was sent
+// into what it answers: its serverInfo, a tool's title or description, a
+// result, an error message (SPEC B1; issue 14 item 4). The secret is
+// therefore redacted at the boundary, in the connection itself
+// (redact.go), before anything parses, caches, stores, shows or sends to
+// the model what the server said: every JSON-RPC result (redactRaw, each
+// string and key of the decoded value, so \uXXXX escapes cannot hide it;
+// a result without the secret is kept byte for byte), every JSON-RPC
+// error message and error sentence (redact), progress messages, the
+// initialize answer's serverInfo (redactInfo: name, title, version,
+// description, website) and the HTTP debug log. What is removed is the
+// whole configured header value and, for a "Bearer xyz"-style value, its
+// token part alone when it is at least 8 bytes; each becomes "[secret]".
+// Redacting here, once, rather than at each screen, is what keeps it out
+// of the catalog cache in the database, `vouch server test`, the panes and
+// the model's context alike. The server's instructions are not read.
+// Only the server's own secret is known here: a different credential it
+// returns is ordinary (neutralized) text.
+//
+// A credential in the endpoint URL itself — userinfo, or a query
+// parameter such as api_key, token, access_token or secret — is refused
+// by Validate (config_query.go), since a URL is stored and shown; the
+// sentence says to use the secret header.
+//
 // # Identities and wire names
 //
 // Every tool has the identity "mcp:<serverUUID>:<toolName>" (SPEC C1).

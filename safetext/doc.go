@@ -27,6 +27,28 @@
 //
 // The result is idempotent: Neutralize(Neutralize(s)) == Neutralize(s).
 //
+// # One escaping rule for every output
+//
+// The TUI, plain CLI output and every --json output neutralise the same
+// code points (SPEC D3; issue 14 item 5). [Hidden] is that set: C0
+// controls but tab and newline, DEL, C1 controls (U+0080–U+009F), U+2028
+// and U+2029, and everything [Neutralize] shows as a marker — bidi
+// controls, zero-width and other invisible format characters, the BOM, tag
+// characters. Text for a terminal goes through [Neutralize] or [Line].
+// JSON cannot lose or alter data a script may need, so [EscapeJSON]
+// rewrites encoded JSON with each Hidden code point inside a string
+// written as a \uXXXX escape (a surrogate pair above U+FFFF): the output
+// is ASCII-safe for a terminal, a bidi-aware viewer or a script that
+// prints a field, and any JSON reader decodes the original string
+// exactly. cmd/vouch's writeJSON passes every --json output through it.
+// Text that was already neutralised at a boundary (MCP tool definitions
+// and results, mcpclient) decodes to that neutralised form, which is what
+// vouch holds.
+//
+// [MixedScripts] flags a name whose letters mix scripts (a Latin tool
+// name with Cyrillic or Greek look-alikes); such text is printable and is
+// shown as it is, with the warning beside it.
+//
 // # Cost
 //
 // Neutralize is linear in the length of its input. Text that needs no change
@@ -38,5 +60,6 @@
 // Neutralize works on a complete string. A stream must be neutralised after
 // its chunks are joined, not chunk by chunk, or an escape sequence split over
 // two chunks would leave its tail behind as text (still harmless, but noisy).
-// Homoglyphs are out of scope: they are printable and shown as they are.
+// Homoglyphs are not changed: they are printable and shown as they are;
+// only [MixedScripts] flags a mixed-script name.
 package safetext

@@ -4,7 +4,10 @@
 // skill's approval preview ([Approval]), whose keys follow the skill's
 // state — approve, accept a change, keep the pinned version, roll back —
 // and which settles before a granting key acts (SPEC D7, the root's
-// kit.Granter rule). [Backend] is the narrow interface it needs; the root
+// kit.Granter rule). A skill with high-severity scanner findings not yet
+// reviewed is approved only through a second confirmation that names
+// their IDs, settles afresh, and passes exactly those IDs to the Backend
+// (SPEC G8, I5). [Backend] is the narrow interface it needs; the root
 // finds it on its Servers by type assertion and hands the servers page the
 // function that opens [New].
 //
