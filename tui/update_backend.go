@@ -66,10 +66,14 @@ func (m Model) updateModels(msg modelsMsg) (Model, tea.Cmd) {
 func historyItems(msgs []agent.Message) []*chat.Item {
 	var items []*chat.Item
 	calls := make(map[string]*chat.Item)
-	for _, msg := range msgs {
+	for i, msg := range msgs {
 		switch msg.Role {
 		case agent.RoleUser:
-			items = append(items, &chat.Item{Kind: chat.ItemUser, Text: msg.Content})
+			it := &chat.Item{Kind: chat.ItemUser, Text: msg.Content}
+			if i+1 < len(msgs) && msgs[i+1].Role == agent.RoleUser {
+				it.Note = unansweredNote // the chat does not send it again (issue 17)
+			}
+			items = append(items, it)
 		case agent.RoleAssistant:
 			if msg.Reasoning != "" {
 				items = append(items, &chat.Item{Kind: chat.ItemReasoning, Text: msg.Reasoning})

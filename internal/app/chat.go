@@ -145,8 +145,9 @@ func (b *Chat) connect(ctx context.Context) (*agent.Client, *agent.Chat, error) 
 // newChat builds the chat over the current transcript; b.mu is held.
 func (b *Chat) newChat() *agent.Chat {
 	return agent.NewChat(agent.ChatConfig{
-		Client:     b.client,
-		Transcript: b.cfg.Transcript,
+		Client: b.client,
+		// Runs do not resend a message that was never answered.
+		Transcript: answeredTranscript{b.cfg.Transcript},
 		Tools:      b.cfg.Tools,
 		MoreTools:  b.cfg.MoreTools,
 		Decide:     b.cfg.Decide,

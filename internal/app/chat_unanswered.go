@@ -1,0 +1,44 @@
+package app
+
+import (
+	"context"
+
+	"vouch/agent"
+)
+
+// answeredTranscript is the transcript a chat's runs read: the stored
+// conversation without the person's messages that were never answered.
+//
+// agent.Chat stores the person's message before its run starts, so a run
+// refused before inference — the tools that must stay inline exceed the
+// budget (SPEC F3), the question alone exceeds the window — or one that
+// never reached the model server leaves that message stored with no reply
+// after it. It stays stored and shown, and run history keeps the refused
+// run with its reason, but the next request does not carry it: the model
+// would get two of the person's messages in a row and answer one the
+// person has already given up on (issue 17). A message is unanswered when
+// the next stored message is the person's again; the newest message, the
+// one being sent, is always kept. Writes pass through unchanged.
+type answeredTranscript struct{ agent.Transcript }
+
+// Messages implements agent.Transcript.
+func (t answeredTranscript) Messages(ctx context.Context) ([]agent.Message, error) {
+	msgs, err := t.Transcript.Messages(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return withoutUnanswered(msgs), nil
+}
+
+// withoutUnanswered leaves out every person's message directly followed
+// by another person's message.
+func withoutUnanswered(msgs []agent.Message) []agent.Message {
+	out := msgs[:0:0]
+	for i, m := range msgs {
+		if m.Role == agent.RoleUser && i+1 < len(msgs) && msgs[i+1].Role == agent.RoleUser {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
