@@ -2,10 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/app"
+	"vouch/mcpclient/mcptest"
 	"vouch/safetext"
 )
 
@@ -33,9 +38,13 @@ func wantNoHidden(t *testing.T, path, out string) {
 }
 
 // TestHostileTextEveryOutput sends the table through `vouch run` (plain
-// and --json), `runs show --json`, `policy list` (plain and --json) and
-// `tools --json`: no raw hostile code point reaches stdout, and in JSON
-// each string decodes back exactly (escaped as \uXXXX, recoverable).
+// and --json), `runs show --json`, `policy list` (plain and --json),
+// `tools` (plain and --json, a tool title and description from an MCP
+// server) and `skill list` (plain and --json, a skill installed with the
+// table as its description): no raw hostile code point reaches stdout, and
+// in JSON each string decodes back exactly (escaped as \uXXXX,
+// recoverable) — for tool text, exactly as vouch holds it after the MCP
+// boundary neutralised it.
 func TestHostileTextEveryOutput(t *testing.T) {
 	blob := hostileBlob()
 	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: []agenttest.Step{agenttest.Text(blob)}}}},
@@ -67,8 +76,71 @@ func TestHostileTextEveryOutput(t *testing.T) {
 	}
 	out, _ = cli(t, state, "", exitOK, "policy", "list")
 	wantNoHidden(t, "policy list", out)
+
+	srv := mcpServer(t, mcptest.Options{Tools: []string{"echo"}, HostileText: blob})
+	cli(t, state, "", exitOK, "server", "add", "hostile", "--url", srv.URL)
+	cli(t, state, "", exitOK, "server", "activate", "hostile")
 	out, _ = cli(t, state, "", exitOK, "tools", "--json")
 	wantNoHidden(t, "tools --json", out)
+	var rows []app.ToolRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("tools --json does not decode: %v\n%s", err, out)
+	}
+	held, found := safetext.Neutralize(blob), false
+	for _, r := range rows {
+		if strings.HasPrefix(r.Name, "hostile_") {
+			t.Errorf("tools --json lists the tool whose name carries hidden code points: %q", r.Name)
+		}
+		if r.Name == mcptest.HostileTool {
+			found = true
+			if r.Title != held || r.Description != held {
+				t.Errorf("tools --json: title %q, description %q; want what vouch holds, %q", r.Title, r.Description, held)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("tools --json does not list %q:\n%s", mcptest.HostileTool, out)
+	}
+	out, _ = cli(t, state, "", exitOK, "tools")
+	wantNoHidden(t, "tools", out)
+
+	skill := filepath.Join(t.TempDir(), "SKILL.md")
+	md := "---\nname: hostile\ndescription: " + yamlQuoted(blob) + "\n---\n\nUse it kindly.\n"
+	if err := os.WriteFile(skill, []byte(md), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cli(t, state, "", exitOK, "skill", "install", skill)
 	out, _ = cli(t, state, "", exitOK, "skill", "list", "--json")
 	wantNoHidden(t, "skill list --json", out)
+	var skills []struct {
+		Name        string `json:"name"`
+		Description string `json:"description"`
+	}
+	if err := json.Unmarshal([]byte(out), &skills); err != nil || len(skills) != 1 || skills[0].Description != blob {
+		t.Errorf("skill list --json: %+v, %v; want the description recoverable as installed:\n%s", skills, err, out)
+	}
+	out, _ = cli(t, state, "", exitOK, "skill", "list")
+	wantNoHidden(t, "skill list", out)
+}
+
+// yamlQuoted is s as a YAML double-quoted scalar with every non-ASCII or
+// control code point escaped, so the file holds only ASCII and the parsed
+// value is s itself.
+func yamlQuoted(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteString(`\` + string(r))
+		case r >= 0x20 && r < 0x7f:
+			b.WriteRune(r)
+		case r > 0xffff:
+			fmt.Fprintf(&b, `\U%08X`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }

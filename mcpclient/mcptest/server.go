@@ -104,6 +104,11 @@ type Options struct {
 	// LookAlike also serves LookAlikeTool, "lookup" spelled with two
 	// Cyrillic o's, which reads like the real one.
 	LookAlike bool
+	// HostileText, when set, also serves HostileTool, whose title and
+	// description are HostileText, and a tool whose name is "hostile_"
+	// plus HostileText, which a client must refuse when it carries
+	// control or invisible characters (hostile.go).
+	HostileText string
 	// EmptyDiscover answers server/discover with an empty result, as
 	// servers that answer every unknown method so do (peers.go).
 	EmptyDiscover bool
@@ -203,6 +208,10 @@ func (s *Server) build() (*server.MCPServer, *server.StreamableHTTPServer, error
 			func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return mcp.NewToolResultText("looked up"), nil
 			}))
+	}
+	if s.opts.HostileText != "" {
+		sopts = append(sopts, server.WithToolCapabilities(true))
+		tools = append(tools, s.hostileTools()...)
 	}
 	name, version := s.opts.Name, s.opts.Version
 	if s.opts.EchoSecret {
