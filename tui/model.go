@@ -114,10 +114,12 @@ type Model struct {
 	// toolPlan is the last run's tool budget in figures (SPEC F1–F3).
 	toolPlan    agent.ToolPlanSummary
 	hasToolPlan bool
-	run         runState
-	status      statusState
-	quitting    bool
-	chatHeight  int
+	// planWindow is the context window toolPlan's budget is a share of.
+	planWindow int
+	run        runState
+	status     statusState
+	quitting   bool
+	chatHeight int
 
 	// convPending is true while Conversations.NewConversation is in flight.
 	convPending bool

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"vouch/agent"
 	"vouch/safetext"
 	"vouch/tui/approval"
 	"vouch/tui/chat"
@@ -76,6 +77,9 @@ func (m Model) updateTopModal(msg tea.Msg) (Model, tea.Cmd) {
 	case kit.CloseModal:
 		return m.popModal(cmd)
 	case kit.SelectModel:
+		if a.Model.ID != m.model {
+			m = m.modelChanged(a.Model)
+		}
 		m.model = a.Model.ID
 		m.window = a.Model.ContextWindow
 		m.status = statusState{notice: "Model set to " + safetext.Line(a.Model.ID, 40) + "."}
@@ -91,6 +95,25 @@ func (m Model) updateTopModal(msg tea.Msg) (Model, tea.Cmd) {
 		return m.applyApproval(a, cmd)
 	}
 	return m, cmd
+}
+
+// modelChanged makes the status line follow a change of model at once
+// (issue 17): the tool budget is the same share of the new model's window
+// as the last plan's was of its own (the next run plans again); with the
+// new window unknown no budget is shown until a run reports one.
+func (m Model) modelChanged(to agent.ModelInfo) Model {
+	if !m.hasToolPlan {
+		return m
+	}
+	if to.ContextWindow <= 0 || m.planWindow <= 0 {
+		m.hasToolPlan = false
+		return m
+	}
+	p := &m.toolPlan
+	p.Budget = int(int64(p.Budget) * int64(to.ContextWindow) / int64(m.planWindow))
+	p.Fits = p.Sent <= p.Budget
+	m.planWindow = to.ContextWindow
+	return m
 }
 
 // pushModal shows md on top of the stack with the current size. The input

@@ -128,7 +128,7 @@ func (m Model) applyEvent(ev agent.Event) Model {
 		if ev.ContextWindow > 0 {
 			m.window = ev.ContextWindow
 		}
-		m.toolPlan, m.hasToolPlan = ev.Tools, true
+		m.toolPlan, m.hasToolPlan, m.planWindow = ev.Tools, true, ev.ContextWindow
 	case agent.Usage:
 		m.usage, m.hasUsage = ev, true
 		if ev.ContextWindow > 0 {
