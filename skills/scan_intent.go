@@ -85,11 +85,13 @@ func spanAt(spans []span, p int) int {
 // quoted returns why a high-severity candidate at p is quoted text rather
 // than an instruction (the finding is then medium), or "". Nothing inside
 // an HTML comment is quoted. Prompt-override and hiding phrasing in a
-// code block or inline code is quoted; an exfiltration or installer
+// code block or inline code is quoted, and so is HTML styled invisible
+// there: a code block shows its HTML as text, so nothing is hidden from
+// the reader (Playwright's own skills carry `<form hidden>` in examples); an exfiltration or installer
 // command is quoted only in a code block (or inline code) whose nearby
 // prose says it shows an attack ("malicious", "red flag", "do not run"…).
 func (s *scanner) quoted(rule, code string, p int) string {
-	if code == "html-comment" || code == "hidden-html" || rule == RuleHiddenUnicode || s.inComment(p) {
+	if code == "html-comment" || rule == RuleHiddenUnicode || s.inComment(p) {
 		return ""
 	}
 	fence := s.fenceOf(p)
