@@ -9,6 +9,7 @@ import (
 
 	"vouch/agent/agenttest"
 	"vouch/internal/app"
+	"vouch/internal/tuiwire"
 	"vouch/mcpclient"
 	"vouch/mcpclient/mcptest"
 	"vouch/policy"
@@ -203,7 +204,7 @@ func TestRugPullProfileRun(t *testing.T) {
 func TestTUIClassifyPins(t *testing.T) {
 	s := openTestSession(t, t.TempDir())
 	defer func() { _ = s.Close() }()
-	b := newBackend(s.ChatConfig(), nil)
+	b := tuiwire.NewBackend(s.ChatConfig(), nil)
 	ctx := context.Background()
 	const sid = "0b0c5a52-8d3e-4f7e-9a53-1f2a3b4c5d6e"
 	id := "mcp:" + sid + ":lookup"

@@ -11,6 +11,7 @@ import (
 	"vouch/agent"
 	"vouch/agent/agenttest"
 	"vouch/internal/app"
+	"vouch/internal/tuiwire"
 	"vouch/policy"
 )
 
@@ -215,7 +216,7 @@ func TestRunIsDecidedAndAudited(t *testing.T) {
 	convID, _ := s.Current()
 	cfg := s.ChatConfig()
 	cfg.ModelURL, cfg.Model = srv.URL(), "m"
-	ch, err := newBackend(cfg, nil).Send(context.Background(), "m", "read my notes")
+	ch, err := tuiwire.NewBackend(cfg, nil).Send(context.Background(), "m", "read my notes")
 	if err != nil {
 		t.Fatal(err)
 	}

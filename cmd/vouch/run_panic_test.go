@@ -15,6 +15,7 @@ import (
 	"vouch/internal/app"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/tuiwire"
 	"vouch/mcpclient"
 	"vouch/store"
 	"vouch/tool"
@@ -50,7 +51,7 @@ func readScript() agenttest.Script {
 // brokenSession is interfaceSession with the profile runner's tools
 // including a brokenRead in place of fs_read: the session, backend and
 // scheduler are the product's, only the tool is the test's.
-func brokenSession(t *testing.T, modelURL string, broken *atomic.Bool) (*session, *backend, app.Background) {
+func brokenSession(t *testing.T, modelURL string, broken *atomic.Bool) (*session, *tuiwire.Backend, app.Background) {
 	t.Helper()
 	s, err := openSession(t.Context(), t.TempDir(), t.TempDir(), nil)
 	if err != nil {
@@ -59,12 +60,12 @@ func brokenSession(t *testing.T, modelURL string, broken *atomic.Bool) (*session
 	ib := app.NewInbox()
 	cfg := s.ChatConfig()
 	cfg.ModelURL, cfg.Model = modelURL, "m"
-	wf := newWorkflowsTUI(s, ib)
-	b := newBackend(cfg, wf)
+	wf := tuiwire.NewWorkflows(s.App, ib)
+	b := tuiwire.NewBackend(cfg, wf)
 	runner := s.ProfileRunner(b.Resolver())
 	runner.SetMCPTools(func(mcpclient.EffectFunc) []tool.Tool { return []tool.Tool{brokenRead{broken}} })
 	bg := s.StartScheduler(t.Context(), runner, ib)
-	wf.runNow = bg.RunNow
+	wf.SetRunNow(bg.RunNow)
 	t.Cleanup(func() {
 		bg.Stop()
 		if err := s.Close(); err != nil {

@@ -10,6 +10,7 @@ import (
 	"vouch/agent"
 	"vouch/agent/agenttest"
 	"vouch/internal/app"
+	"vouch/internal/tuiwire"
 	"vouch/store"
 	tuiprofiles "vouch/tui/settings/profiles"
 	"vouch/workflow"
@@ -41,7 +42,7 @@ func mustProfile(t *testing.T, db *store.DB, p workflow.Profile) workflow.Profil
 // interfaceSession opens a session on a fresh state directory with the
 // wiring runInterface uses: the backend with its workflow panes on model,
 // the inbox and the scheduler.
-func interfaceSession(t *testing.T, modelURL string) (*session, *backend, *app.Inbox, app.Background) {
+func interfaceSession(t *testing.T, modelURL string) (*session, *tuiwire.Backend, *app.Inbox, app.Background) {
 	t.Helper()
 	s, err := openSession(t.Context(), t.TempDir(), t.TempDir(), nil)
 	if err != nil {
@@ -55,10 +56,10 @@ func interfaceSession(t *testing.T, modelURL string) (*session, *backend, *app.I
 	ib := app.NewInbox()
 	cfg := s.ChatConfig()
 	cfg.ModelURL, cfg.Model = modelURL, "m"
-	wf := newWorkflowsTUI(s, ib)
-	b := newBackend(cfg, wf)
+	wf := tuiwire.NewWorkflows(s.App, ib)
+	b := tuiwire.NewBackend(cfg, wf)
 	bg := s.StartScheduler(t.Context(), s.ProfileRunner(b.Resolver()), ib)
-	wf.runNow = bg.RunNow
+	wf.SetRunNow(bg.RunNow)
 	return s, b, ib, bg
 }
 

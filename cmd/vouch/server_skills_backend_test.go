@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vouch/internal/app"
+	"vouch/internal/tuiwire"
 	"vouch/mcpclient/mcptest"
 	tuiprofiles "vouch/tui/settings/profiles"
 	"vouch/tui/settings/serverskills"
@@ -22,7 +23,7 @@ func TestServerSkillsBackend(t *testing.T) {
 
 	s := openTestSession(t, state)
 	defer func() { _ = s.Close() }()
-	ts := &tuiServers{s: s}
+	ts := tuiwire.NewServers(s.App)
 	ctx := t.Context()
 	views, err := ts.ListServers(ctx)
 	if err != nil || len(views) != 1 {
@@ -63,7 +64,7 @@ func TestServerSkillsBackend(t *testing.T) {
 	}
 
 	// The profile picker offers both skills named refunds, by origin.
-	w := newWorkflowsTUI(s, app.NewInbox())
+	w := tuiwire.NewWorkflows(s.App, app.NewInbox())
 	if _, err := w.SaveProfile(ctx, tuiprofiles.Input{Create: true, Name: "billing", Definition: "notes", Skills: []string{"docs/refunds", "refunds"}}); err != nil {
 		t.Fatal(err)
 	}

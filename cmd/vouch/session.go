@@ -7,16 +7,12 @@ import (
 
 	"vouch/internal/app"
 	"vouch/store"
-	"vouch/tui"
 )
 
-// session is the application session (internal/app) with the workflow
-// wiring that has not moved there yet: the profile runner, the scheduler
-// and the MCP Apps host.
+// session is the application session (internal/app) as the commands open
+// it; the terminal interface is composed over it by internal/tuiwire.
 type session struct {
 	*app.App
-	// apps serves MCP App views to the TUI (apps.go); nil elsewhere.
-	apps *app.AppsService[tui.AppEvent]
 }
 
 // openSession opens the application session on stateDir with the
@@ -46,9 +42,3 @@ func openSessionHere(ctx context.Context, g *globals, e env) (*session, error) {
 
 // resolveStateDir returns --state-dir, VOUCH_STATE_DIR, or the XDG default.
 func resolveStateDir(g *globals) (string, error) { return app.ResolveStateDir(g.stateDir) }
-
-// setApps makes a the session's MCP Apps host.
-func (s *session) setApps(a *app.AppsService[tui.AppEvent]) {
-	s.apps = a
-	s.SetApps(a)
-}

@@ -9,6 +9,7 @@ import (
 
 	"vouch/internal/app"
 	"vouch/internal/app/localskills"
+	"vouch/internal/tuiwire"
 	"vouch/safetext"
 	"vouch/skills"
 	"vouch/store"
@@ -95,7 +96,7 @@ func skillPreview(ctx context.Context, db *store.DB, load localskills.Loader, pa
 	if asJSON {
 		return writeJSON(e.stdout, plan.Preview)
 	}
-	return printLines(e, tuiPreview(plan.Preview).Lines(previewWidth, previewInstructionLines))
+	return printLines(e, tuiwire.SkillPreview(plan.Preview).Lines(previewWidth, previewInstructionLines))
 }
 
 func printLines(e env, lines []string) error {

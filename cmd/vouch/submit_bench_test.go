@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"vouch/agent"
+	"vouch/internal/tuiwire"
 	"vouch/mcpclient/mcptest"
 )
 
@@ -108,7 +109,7 @@ func BenchmarkSubmitWithDeadServers(b *testing.B) {
 			// warm-up send below, not on every Enter.
 			cfg := s.ChatConfig()
 			cfg.ModelURL, cfg.Model = model.URL+"/v1", "m"
-			be := newBackend(cfg, nil)
+			be := tuiwire.NewBackend(cfg, nil)
 			send := func() time.Duration {
 				// A fresh conversation each time (what ctrl+n does), so the
 				// history never grows past the context window.

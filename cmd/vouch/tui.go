@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"vouch/internal/app"
+	"vouch/internal/tuiwire"
 	"vouch/tui"
 )
 
@@ -45,21 +46,13 @@ func runTUI(ctx context.Context, g *globals, args []string, e env) error {
 }
 
 // runInterface runs the terminal interface over s until the person quits:
-// the backend with the workflow panes and the approvals inbox, the
-// scheduler (schedules fire only while the interface runs, SPEC H6), and
-// the MCP Apps viewer. `vouch` and `vouch demo` both start here.
+// tuiwire composes the backend with the workflow panes and the approvals
+// inbox, the scheduler (schedules fire only while the interface runs, SPEC
+// H6) and the MCP Apps viewer. `vouch` and `vouch demo` both start here.
 func (s *session) runInterface(ctx context.Context, cfg app.ChatConfig, opts tui.Options, e env) error {
-	ib := app.NewInbox()
-	wf := newWorkflowsTUI(s, ib)
-	b := newBackend(cfg, wf)
-	// The profile runs the person starts from the Profiles page run on the
-	// scheduler's terms; bg.stop waits for them and closes ib.
-	bg := s.StartScheduler(ctx, s.ProfileRunner(b.Resolver()), ib)
-	wf.runNow = bg.RunNow
-	s.setApps(newTUIApps(s, e.getenv))
-	opts.Servers, opts.Apps = &tuiServers{s: s}, s.apps
-	err := runProgram(ctx, b, opts, e.getenv)
-	bg.Stop()
+	ui := tuiwire.Start(ctx, s.App, cfg, opts, version, e.getenv)
+	err := runProgram(ctx, ui.Backend, ui.Options, e.getenv)
+	ui.Stop()
 	return err
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"vouch/agent/agenttest"
 	"vouch/internal/app"
+	"vouch/internal/tuiwire"
 	"vouch/policy"
 	"vouch/store"
 	"vouch/tool"
@@ -181,7 +182,7 @@ func TestChatRunPolicyDigest(t *testing.T) {
 		}
 		return nil
 	}
-	events, err := newBackend(cfg, nil).Send(t.Context(), "", "hello")
+	events, err := tuiwire.NewBackend(cfg, nil).Send(t.Context(), "", "hello")
 	if err != nil {
 		t.Fatal(err)
 	}

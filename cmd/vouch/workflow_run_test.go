@@ -11,6 +11,7 @@ import (
 
 	"vouch/agent/agenttest"
 	"vouch/internal/app"
+	"vouch/internal/tuiwire"
 	"vouch/store"
 )
 
@@ -312,7 +313,7 @@ func TestChatAndHeadlessHistory(t *testing.T) {
 	defer func() { _ = s.Close() }()
 	cfg := s.ChatConfig()
 	cfg.ModelURL, cfg.Model = model.URL(), "m"
-	events, err := newBackend(cfg, nil).Send(t.Context(), "", "hello")
+	events, err := tuiwire.NewBackend(cfg, nil).Send(t.Context(), "", "hello")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"vouch/internal/app"
+	"vouch/internal/tuiwire"
 	tuiprofiles "vouch/tui/settings/profiles"
 )
 
@@ -22,7 +23,7 @@ func TestTUIPolicySkillRoundTrip(t *testing.T) {
 	s := openTestSession(t, state)
 	defer func() { _ = s.Close() }()
 	ctx := t.Context()
-	ts := &tuiServers{s: s}
+	ts := tuiwire.NewServers(s.App)
 	views, err := ts.ListServers(ctx)
 	if err != nil || len(views) != 1 {
 		t.Fatalf("servers = %+v, %v", views, err)
@@ -39,7 +40,7 @@ func TestTUIPolicySkillRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	w := newWorkflowsTUI(s, app.NewInbox())
+	w := tuiwire.NewWorkflows(s.App, app.NewInbox())
 	skills := []string{"docs/refunds", "refunds"}
 	v, err := w.SaveProfile(ctx, tuiprofiles.Input{Create: true, Name: "billing", Definition: "notes",
 		Skills: skills, PolicySkills: []string{"refunds"}})

@@ -1,6 +1,6 @@
 // Package app owns the application: opening a session of vouch and the
 // services both front ends use — the terminal interface (through the
-// narrow interfaces package tui declares, wired in cmd/vouch) and the
+// narrow interfaces package tui declares, wired in internal/tuiwire) and the
 // command line.
 //
 // # What it owns
@@ -92,6 +92,6 @@
 //
 // This package must not import tui or any tui/... package, nor a *test
 // package: the terminal interface depends on it only through the
-// interfaces it declares itself, and cmd/vouch adapts the data between
+// interfaces it declares itself, and internal/tuiwire adapts the data between
 // the two.
 package app

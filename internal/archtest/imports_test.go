@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -63,7 +64,9 @@ func TestProductBinaryLinksNoTestDouble(t *testing.T) {
 // TestNoForbiddenImports: the seams of the package map hold for every
 // product package's non-test files (ARCHITECTURE): the MCP client does not
 // import the loop it serves, the loop knows no MCP, the application layer
-// knows no front end, and no product package imports a test double.
+// knows no front end, only cmd/vouch imports the adapter between the
+// application and the terminal interface (internal/tuiwire), and no
+// product package imports a test double.
 func TestNoForbiddenImports(t *testing.T) {
 	type rule struct {
 		from, to string // package path prefixes: from itself or below, to itself or below
@@ -73,6 +76,11 @@ func TestNoForbiddenImports(t *testing.T) {
 		{"vouch/mcpclient", "vouch/agent", "mcpclient shares the tool contract (vouch/tool) with the loop, not the loop itself"},
 		{"vouch/agent", "vouch/mcpclient", "the loop knows no MCP; tools reach it through vouch/tool"},
 		{"vouch/internal/app", "vouch/tui", "the application serves every front end and imports none"},
+	}
+	// onlyBy: a package (itself or below) that only the listed packages
+	// import.
+	onlyBy := map[string][]string{
+		"vouch/internal/tuiwire": {"vouch/cmd/vouch"}, // the adapter between app and tui; the binary composes it
 	}
 	under := func(path, prefix string) bool { return path == prefix || strings.HasPrefix(path, prefix+"/") }
 	var bad []string
@@ -89,6 +97,11 @@ func TestNoForbiddenImports(t *testing.T) {
 			for _, r := range rules {
 				if under(from, r.from) && under(imp, r.to) {
 					bad = append(bad, from+" imports "+imp+": "+r.why)
+				}
+			}
+			for pkg, allowed := range onlyBy {
+				if under(imp, pkg) && !under(from, pkg) && !slices.Contains(allowed, from) {
+					bad = append(bad, from+" imports "+imp+": only "+strings.Join(allowed, ", ")+" may; use the services of internal/app instead")
 				}
 			}
 		}

@@ -1,4 +1,4 @@
-package main
+package tuiwire
 
 import (
 	"context"
@@ -11,13 +11,17 @@ import (
 	"vouch/tui/settings/servers"
 )
 
-// tuiServers implements the TUI's MCP servers pane over the session's MCP
-// service: the same operations as `vouch server` and `vouch tools`.
-type tuiServers struct{ s *session }
+// Servers implements the TUI's MCP servers pane over the session's MCP
+// service: the same operations as `vouch server` and `vouch tools`; and
+// a server's skills (server_skills.go).
+type Servers struct{ s *app.App }
 
-var _ tui.Servers = (*tuiServers)(nil)
+var _ tui.Servers = (*Servers)(nil)
 
-func (t *tuiServers) ListServers(context.Context) ([]settings.ServerView, error) {
+// NewServers serves the MCP servers pane over the session s.
+func NewServers(s *app.App) *Servers { return &Servers{s: s} }
+
+func (t *Servers) ListServers(context.Context) ([]settings.ServerView, error) {
 	var out []settings.ServerView
 	for _, st := range t.s.MCP().Manager().Servers() {
 		out = append(out, serverView(st))
@@ -36,7 +40,7 @@ func serverView(st mcpclient.ServerState) settings.ServerView {
 	return v
 }
 
-func (t *tuiServers) SaveServer(ctx context.Context, in servers.Input) (settings.ServerView, error) {
+func (t *Servers) SaveServer(ctx context.Context, in servers.Input) (settings.ServerView, error) {
 	rec, err := t.s.MCP().Save(ctx, in.ID, in.Name, in.URL, in.HeaderName, in.Secret)
 	if err != nil {
 		return settings.ServerView{}, err
@@ -48,7 +52,7 @@ func (t *tuiServers) SaveServer(ctx context.Context, in servers.Input) (settings
 	return serverView(st), nil
 }
 
-func (t *tuiServers) TestServer(ctx context.Context, id string) (servers.TestView, error) {
+func (t *Servers) TestServer(ctx context.Context, id string) (servers.TestView, error) {
 	rep, err := t.s.MCP().Test(ctx, id)
 	if err != nil {
 		return servers.TestView{}, err
@@ -66,21 +70,21 @@ func (t *tuiServers) TestServer(ctx context.Context, id string) (servers.TestVie
 	return v, nil
 }
 
-func (t *tuiServers) SetServerActive(ctx context.Context, id string, active bool) error {
+func (t *Servers) SetServerActive(ctx context.Context, id string, active bool) error {
 	return t.s.MCP().SetActive(ctx, id, active)
 }
 
-func (t *tuiServers) RemoveServer(ctx context.Context, id string) error {
+func (t *Servers) RemoveServer(ctx context.Context, id string) error {
 	return t.s.MCP().Remove(ctx, id)
 }
 
-func (t *tuiServers) Tools(context.Context) ([]settings.ToolView, error) {
+func (t *Servers) Tools(context.Context) ([]settings.ToolView, error) {
 	tools, err := t.s.ConversationToolViews()
 	return convert(tools, toolView), err
 }
 
 func toolView(v app.ToolView) settings.ToolView { return settings.ToolView(v) }
 
-func (t *tuiServers) SetToolEnabled(_ context.Context, identity string, enabled bool) error {
+func (t *Servers) SetToolEnabled(_ context.Context, identity string, enabled bool) error {
 	return t.s.SetConversationTool(identity, enabled)
 }

@@ -1,4 +1,4 @@
-package main
+package tuiwire
 
 import (
 	"vouch/internal/app"
@@ -9,8 +9,9 @@ import (
 // its events as its own (tui.AppHost), converted here.
 var _ tui.AppHost = (*app.AppsService[tui.AppEvent])(nil)
 
-// newTUIApps starts the MCP Apps host of the terminal interface on s.
-func newTUIApps(s *session, getenv func(string) string) *app.AppsService[tui.AppEvent] {
+// newApps starts the MCP Apps host of the terminal interface on s;
+// version is vouch's, as MCP servers are told it.
+func newApps(s *app.App, version string, getenv func(string) string) *app.AppsService[tui.AppEvent] {
 	return app.NewAppsService(s.MCP().Manager(), s.Policy(), version, getenv, tuiAppEvent)
 }
 

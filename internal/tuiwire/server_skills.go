@@ -1,4 +1,4 @@
-package main
+package tuiwire
 
 import (
 	"context"
@@ -13,14 +13,14 @@ import (
 // app.ServerSkills over the session's servers, its answers as the page's
 // view types, every server-given string neutralised.
 
-var _ serverskills.Backend = (*tuiServers)(nil)
+var _ serverskills.Backend = (*Servers)(nil)
 
-func (t *tuiServers) serverSkills() (*app.ServerSkills, error) {
+func (t *Servers) serverSkills() (*app.ServerSkills, error) {
 	return app.NewServerSkills(t.s.DB(), t.s.MCP().Manager())
 }
 
 // ListServerSkills lists one server's skills with their states.
-func (t *tuiServers) ListServerSkills(ctx context.Context, serverID string) (serverskills.Listing, error) {
+func (t *Servers) ListServerSkills(ctx context.Context, serverID string) (serverskills.Listing, error) {
 	svc, err := t.serverSkills()
 	if err != nil {
 		return serverskills.Listing{}, err
@@ -49,7 +49,7 @@ func serverSkillView(k mcpclient.ServerSkill, q string) serverskills.Skill {
 // PreviewServerSkill prepares the approval preview: vouch's lines, the
 // approvals on record and where the skill stands in the profiles that
 // enable it.
-func (t *tuiServers) PreviewServerSkill(ctx context.Context, serverID, uri string) (serverskills.Preview, error) {
+func (t *Servers) PreviewServerSkill(ctx context.Context, serverID, uri string) (serverskills.Preview, error) {
 	svc, err := t.serverSkills()
 	if err != nil {
 		return serverskills.Preview{}, err
@@ -78,23 +78,23 @@ func (t *tuiServers) PreviewServerSkill(ctx context.Context, serverID, uri strin
 
 // ApproveServerSkill approves exactly the set the preview showed, with the
 // high-severity findings accept names accepted (SPEC G8, I5).
-func (t *tuiServers) ApproveServerSkill(ctx context.Context, serverID, uri, setDigest string, accept []string) (serverskills.Skill, error) {
+func (t *Servers) ApproveServerSkill(ctx context.Context, serverID, uri, setDigest string, accept []string) (serverskills.Skill, error) {
 	return t.act(func(svc *app.ServerSkills) (mcpclient.ServerSkill, error) {
 		return svc.Approve(ctx, serverID, uri, setDigest, accept...)
 	})
 }
 
 // KeepServerSkill keeps the pinned version after a change.
-func (t *tuiServers) KeepServerSkill(_ context.Context, serverID, uri string) (serverskills.Skill, error) {
+func (t *Servers) KeepServerSkill(_ context.Context, serverID, uri string) (serverskills.Skill, error) {
 	return t.act(func(svc *app.ServerSkills) (mcpclient.ServerSkill, error) { return svc.Keep(serverID, uri) })
 }
 
 // RollbackServerSkill goes back to approval n.
-func (t *tuiServers) RollbackServerSkill(_ context.Context, serverID, uri string, n int) (serverskills.Skill, error) {
+func (t *Servers) RollbackServerSkill(_ context.Context, serverID, uri string, n int) (serverskills.Skill, error) {
 	return t.act(func(svc *app.ServerSkills) (mcpclient.ServerSkill, error) { return svc.Rollback(serverID, uri, n) })
 }
 
-func (t *tuiServers) act(fn func(*app.ServerSkills) (mcpclient.ServerSkill, error)) (serverskills.Skill, error) {
+func (t *Servers) act(fn func(*app.ServerSkills) (mcpclient.ServerSkill, error)) (serverskills.Skill, error) {
 	svc, err := t.serverSkills()
 	if err != nil {
 		return serverskills.Skill{}, err

@@ -1,4 +1,4 @@
-package main
+package tuiwire
 
 import (
 	"strings"
@@ -26,9 +26,7 @@ import (
 func TestWorkflowsBackend(t *testing.T) {
 	model := agenttest.New(skillScript(), agenttest.WithModels("m"))
 	defer model.Close()
-	state := t.TempDir()
-	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
-	s, err := openSession(t.Context(), state, t.TempDir(), nil)
+	s, err := app.Open(t.Context(), t.TempDir(), t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,10 +35,11 @@ func TestWorkflowsBackend(t *testing.T) {
 			t.Error(err)
 		}
 	}()
+	mustDefinition(t, s.DB())
 	ib := app.NewInbox()
 	cfg := s.ChatConfig()
 	cfg.ModelURL, cfg.Model = model.URL(), "m"
-	var b tui.Backend = newBackend(cfg, newWorkflowsTUI(s, ib))
+	var b tui.Backend = NewBackend(cfg, NewWorkflows(s, ib))
 	profiles, ok := b.(tuiprofiles.Backend)
 	if !ok {
 		t.Fatal("the backend does not offer tuiprofiles.Backend")
@@ -171,7 +170,7 @@ func TestWorkflowsBackend(t *testing.T) {
 // TestBackendWithoutWorkflows: a backend without a session answers the
 // Agent Workflows capabilities with a sentence, never a panic.
 func TestBackendWithoutWorkflows(t *testing.T) {
-	b := newBackend(app.ChatConfig{}, nil)
+	b := NewBackend(app.ChatConfig{}, nil)
 	if _, err := b.ListProfiles(t.Context()); err == nil {
 		t.Fatal("no error without a session")
 	}

@@ -1,4 +1,4 @@
-package main
+package tuiwire
 
 import (
 	"context"
@@ -12,52 +12,52 @@ import (
 	tuiskills "vouch/tui/settings/skills"
 )
 
-// backend adapts the application's services to the terminal interface:
+// Backend adapts the application's services to the terminal interface:
 // the chat (app.Chat), the policy editor, the skill catalog and the Agent
 // Workflows panes, converting app types into the tui's view types. Its
 // methods run inside tea.Cmds, never in Update or View.
-type backend struct {
+type Backend struct {
 	*app.Chat
 	*app.PolicyEditor
 	skills *localskills.Catalog
 	// The Agent Workflows capabilities (tui.Workflows, Profiles,
 	// RunHistory, Inbox); nil-safe.
-	*workflowsTUI
+	*Workflows
 }
 
 var (
-	_ tui.Backend               = (*backend)(nil)
-	_ tuiapproval.ToolDescriber = (*backend)(nil)
-	_ tui.Conversations         = (*backend)(nil)
-	_ tuipolicy.Editor          = (*backend)(nil)
-	_ tuiskills.Catalog         = (*backend)(nil)
+	_ tui.Backend               = (*Backend)(nil)
+	_ tuiapproval.ToolDescriber = (*Backend)(nil)
+	_ tui.Conversations         = (*Backend)(nil)
+	_ tuipolicy.Editor          = (*Backend)(nil)
+	_ tuiskills.Catalog         = (*Backend)(nil)
 )
 
-// newBackend wires the interface's backend from cfg; wf serves the Agent
+// NewBackend wires the interface's backend from cfg; wf serves the Agent
 // Workflows panes (nil: none).
-func newBackend(cfg app.ChatConfig, wf *workflowsTUI) *backend {
-	return &backend{
+func NewBackend(cfg app.ChatConfig, wf *Workflows) *Backend {
+	return &Backend{
 		Chat:         app.NewChat(cfg),
 		PolicyEditor: app.NewPolicyEditor(cfg.DB, time.Now),
 		skills:       localskills.NewCatalog(cfg.DB, localskills.Import),
-		workflowsTUI: wf,
+		Workflows:    wf,
 	}
 }
 
 // Info implements tui.StatusSource.
-func (b *backend) Info(ctx context.Context) (tui.BackendInfo, error) {
+func (b *Backend) Info(ctx context.Context) (tui.BackendInfo, error) {
 	info, err := b.Chat.Info(ctx)
 	return tui.BackendInfo(info), err
 }
 
 // DescribeTool implements tuiapproval.ToolDescriber.
-func (b *backend) DescribeTool(ctx context.Context, identity string) (tuiapproval.ToolDescription, error) {
+func (b *Backend) DescribeTool(ctx context.Context, identity string) (tuiapproval.ToolDescription, error) {
 	d, err := b.Chat.DescribeTool(ctx, identity)
 	return tuiapproval.ToolDescription(d), err
 }
 
 // ListSkills implements tuiskills.Catalog.
-func (b *backend) ListSkills(ctx context.Context) ([]tuiskills.Summary, error) {
+func (b *Backend) ListSkills(ctx context.Context) ([]tuiskills.Summary, error) {
 	list, err := b.skills.ListSkills(ctx)
 	if err != nil {
 		return nil, err
@@ -70,27 +70,27 @@ func (b *backend) ListSkills(ctx context.Context) ([]tuiskills.Summary, error) {
 }
 
 // PreviewSkill implements tuiskills.Catalog.
-func (b *backend) PreviewSkill(ctx context.Context, path string, opts tuiskills.InstallOptions) (tuiskills.Preview, error) {
+func (b *Backend) PreviewSkill(ctx context.Context, path string, opts tuiskills.InstallOptions) (tuiskills.Preview, error) {
 	p, err := b.skills.PreviewSkill(ctx, path, localskills.InstallOptions(opts))
 	if err != nil {
 		return tuiskills.Preview{}, err
 	}
-	return tuiPreview(p), nil
+	return SkillPreview(p), nil
 }
 
 // InstallSkill implements tuiskills.Catalog.
-func (b *backend) InstallSkill(ctx context.Context, path string, opts tuiskills.InstallOptions) (tuiskills.Summary, error) {
+func (b *Backend) InstallSkill(ctx context.Context, path string, opts tuiskills.InstallOptions) (tuiskills.Summary, error) {
 	s, err := b.skills.InstallSkill(ctx, path, localskills.InstallOptions(opts))
 	return tuiskills.Summary(s), err
 }
 
 // RemoveSkill implements tuiskills.Catalog.
-func (b *backend) RemoveSkill(ctx context.Context, name string) error {
+func (b *Backend) RemoveSkill(ctx context.Context, name string) error {
 	return b.skills.RemoveSkill(ctx, name)
 }
 
-// tuiPreview is p as the interface and 'vouch skill preview' show it.
-func tuiPreview(p localskills.Preview) tuiskills.Preview {
+// SkillPreview is p as the interface and 'vouch skill preview' show it.
+func SkillPreview(p localskills.Preview) tuiskills.Preview {
 	out := tuiskills.Preview{
 		Source: p.Source, Name: p.Name, InstallName: p.InstallName, InstallVersion: p.InstallVersion, PackageVersion: p.PackageVersion,
 		SHA256: p.SHA256, Description: p.Description, License: p.License, Compatibility: p.Compatibility, Instructions: p.Instructions,

@@ -1,4 +1,4 @@
-package main
+package tuiwire
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 func TestSkillBackend(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.MustOpen(t)
-	b := newBackend(app.ChatConfig{DB: db}, nil)
+	b := NewBackend(app.ChatConfig{DB: db}, nil)
 	pkg := goodSkill(t, "tui-skill", nil)
 
 	empty, err := db.CatalogDump()
@@ -72,7 +72,7 @@ func TestSkillBackend(t *testing.T) {
 		t.Fatal("removing the only skill left something in the catalog")
 	}
 
-	nodb := newBackend(app.ChatConfig{}, nil)
+	nodb := NewBackend(app.ChatConfig{}, nil)
 	if _, err := nodb.ListSkills(ctx); err != localskills.ErrNoCatalog {
 		t.Fatalf("without a database: %v", err)
 	}

@@ -1,4 +1,4 @@
-package main
+package tuiwire
 
 import (
 	"context"
@@ -11,17 +11,6 @@ import (
 	"vouch/mcpclient/mcptest"
 	"vouch/policy"
 )
-
-// openTestSession opens a session on a fresh state dir and closes it at the
-// end of the test.
-func openTestSession(t *testing.T, state string) *session {
-	t.Helper()
-	s, err := openSession(context.Background(), state, t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 // TestDescribeTool names the server and host of an MCP tool for the
 // approval pane, with the server's annotations only as claims (SPEC D2, D3).
@@ -36,7 +25,7 @@ func TestDescribeTool(t *testing.T) {
 	if err := s.MCP().SetActive(context.Background(), rec.ID, true); err != nil {
 		t.Fatal(err)
 	}
-	b := newBackend(s.ChatConfig(), nil)
+	b := NewBackend(s.ChatConfig(), nil)
 	d, err := b.DescribeTool(context.Background(), "mcp:"+rec.ID+":lookup")
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +43,7 @@ func TestDescribeTool(t *testing.T) {
 func TestPolicyEditor(t *testing.T) {
 	s := openTestSession(t, t.TempDir())
 	defer func() { _ = s.Close() }()
-	b := newBackend(s.ChatConfig(), nil)
+	b := NewBackend(s.ChatConfig(), nil)
 	ctx := context.Background()
 	rule := policy.Rule{Identity: "mcp:0b0c5a52-8d3e-4f7e-9a53-1f2a3b4c5d6e:lookup", Class: policy.Allow, Effect: policy.ReadOnly,
 		Constraints: []policy.Constraint{{Arg: "key", Kind: policy.OneOf, Values: []string{"vouch"}}}}
@@ -87,7 +76,7 @@ func TestPolicyEditor(t *testing.T) {
 func TestToolSelectionCoversBuiltins(t *testing.T) {
 	s := openTestSession(t, t.TempDir())
 	defer func() { _ = s.Close() }()
-	ts := &tuiServers{s: s}
+	ts := NewServers(s)
 	views, err := ts.Tools(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package main
+package tuiwire
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"vouch/agent"
-
 	"vouch/internal/app"
 	tuiapproval "vouch/tui/approval"
 	tuiprofiles "vouch/tui/settings/profiles"
@@ -15,36 +14,43 @@ import (
 	"vouch/workflow"
 )
 
-// workflowsTUI implements the TUI's Agent Workflows capabilities —
+// Workflows implements the TUI's Agent Workflows capabilities —
 // tuiworkflows.Backend, tuiprofiles.Backend, tuiruns.History and tuiapproval.Inbox — over the
 // session: the same profile service as `vouch profile`, the run history of
-// `vouch runs`, the scheduler's inbox. The backend embeds it; a nil one
+// `vouch runs`, the scheduler's inbox. The Backend embeds it; a nil one
 // (a backend without a session) answers every call with app.ErrNoDatabase.
 // Its methods run inside tea.Cmds and are safe for concurrent use.
-type workflowsTUI struct {
-	s     *session
+type Workflows struct {
+	s     *app.App
 	ps    *app.Profiles
 	inbox *app.Inbox
 	now   func() time.Time
-	// runNow starts a background profile run (the scheduler's runNow); nil
-	// where no scheduler runs. Set before the interface starts.
+	// runNow starts a background profile run (the scheduler's RunNow); nil
+	// where no scheduler runs. Set (SetRunNow) before the interface starts.
 	runNow func(name, task string) (string, error)
 }
 
 var (
-	_ tuiworkflows.Backend = (*backend)(nil)
-	_ tuiprofiles.Backend  = (*backend)(nil)
-	_ tuiprofiles.Runner   = (*backend)(nil)
-	_ tuiruns.History      = (*backend)(nil)
-	_ tuiapproval.Inbox    = (*backend)(nil)
+	_ tuiworkflows.Backend = (*Backend)(nil)
+	_ tuiprofiles.Backend  = (*Backend)(nil)
+	_ tuiprofiles.Runner   = (*Backend)(nil)
+	_ tuiruns.History      = (*Backend)(nil)
+	_ tuiapproval.Inbox    = (*Backend)(nil)
 )
 
-func newWorkflowsTUI(s *session, ib *app.Inbox) *workflowsTUI {
-	return &workflowsTUI{s: s, inbox: ib, now: time.Now, ps: s.Profiles()}
+// NewWorkflows serves the Agent Workflows panes over the session s, with
+// the background runs' calls waiting in ib.
+func NewWorkflows(s *app.App, ib *app.Inbox) *Workflows {
+	return &Workflows{s: s, inbox: ib, now: time.Now, ps: s.Profiles()}
 }
 
+// SetRunNow makes fn (the scheduler's RunNow) what "run now" on the
+// Profiles page starts; without it the page says profiles cannot run from
+// here. Call it before the interface starts.
+func (w *Workflows) SetRunNow(fn func(name, task string) (string, error)) { w.runNow = fn }
+
 // WorkflowsEnabled reports the Agent Workflows switch (SPEC H1).
-func (w *workflowsTUI) WorkflowsEnabled(context.Context) (bool, error) {
+func (w *Workflows) WorkflowsEnabled(context.Context) (bool, error) {
 	if w == nil {
 		return false, app.ErrNoDatabase
 	}
@@ -52,7 +58,7 @@ func (w *workflowsTUI) WorkflowsEnabled(context.Context) (bool, error) {
 }
 
 // SetWorkflowsEnabled turns the switch; nothing is deleted.
-func (w *workflowsTUI) SetWorkflowsEnabled(_ context.Context, on bool) error {
+func (w *Workflows) SetWorkflowsEnabled(_ context.Context, on bool) error {
 	if w == nil {
 		return app.ErrNoDatabase
 	}
@@ -60,7 +66,7 @@ func (w *workflowsTUI) SetWorkflowsEnabled(_ context.Context, on bool) error {
 }
 
 // Schedules lists every profile's schedule with its next and last tick.
-func (w *workflowsTUI) Schedules(context.Context) ([]tuiworkflows.Schedule, error) {
+func (w *Workflows) Schedules(context.Context) ([]tuiworkflows.Schedule, error) {
 	if w == nil {
 		return nil, app.ErrNoDatabase
 	}
@@ -69,7 +75,7 @@ func (w *workflowsTUI) Schedules(context.Context) ([]tuiworkflows.Schedule, erro
 }
 
 // ListProfiles returns every profile's latest revision, by name.
-func (w *workflowsTUI) ListProfiles(context.Context) ([]tuiprofiles.Summary, error) {
+func (w *Workflows) ListProfiles(context.Context) ([]tuiprofiles.Summary, error) {
 	if w == nil {
 		return nil, app.ErrNoDatabase
 	}
@@ -78,7 +84,7 @@ func (w *workflowsTUI) ListProfiles(context.Context) ([]tuiprofiles.Summary, err
 }
 
 // Profile returns one profile's latest revision.
-func (w *workflowsTUI) Profile(_ context.Context, name string) (tuiprofiles.Profile, error) {
+func (w *Workflows) Profile(_ context.Context, name string) (tuiprofiles.Profile, error) {
 	if w == nil {
 		return tuiprofiles.Profile{}, app.ErrNoDatabase
 	}
@@ -94,7 +100,7 @@ func profileView(p app.ProfileView) tuiprofiles.Profile {
 
 // SaveProfile stores the editor's input as a new revision, keeping the
 // allowlist as it is (a new profile starts with none).
-func (w *workflowsTUI) SaveProfile(_ context.Context, in tuiprofiles.Input) (tuiprofiles.Profile, error) {
+func (w *Workflows) SaveProfile(_ context.Context, in tuiprofiles.Input) (tuiprofiles.Profile, error) {
 	if w == nil {
 		return tuiprofiles.Profile{}, app.ErrNoDatabase
 	}
@@ -110,7 +116,7 @@ func (w *workflowsTUI) SaveProfile(_ context.Context, in tuiprofiles.Input) (tui
 // RunProfile starts a background run of a profile on task now, as a
 // scheduled run runs (calls that need approval wait in the inbox, history
 // keeps it as a profile run), and returns its ID (SPEC H6, H7).
-func (w *workflowsTUI) RunProfile(_ context.Context, name, task string) (string, error) {
+func (w *Workflows) RunProfile(_ context.Context, name, task string) (string, error) {
 	if w == nil {
 		return "", app.ErrNoDatabase
 	}
@@ -121,7 +127,7 @@ func (w *workflowsTUI) RunProfile(_ context.Context, name, task string) (string,
 }
 
 // RemoveProfile deletes a profile; its runs stay in history.
-func (w *workflowsTUI) RemoveProfile(_ context.Context, name string) error {
+func (w *Workflows) RemoveProfile(_ context.Context, name string) error {
 	if w == nil {
 		return app.ErrNoDatabase
 	}
@@ -129,7 +135,7 @@ func (w *workflowsTUI) RemoveProfile(_ context.Context, name string) error {
 }
 
 // Definitions lists the definitions a profile may use.
-func (w *workflowsTUI) Definitions(context.Context) ([]tuiprofiles.DefinitionChoice, error) {
+func (w *Workflows) Definitions(context.Context) ([]tuiprofiles.DefinitionChoice, error) {
 	if w == nil {
 		return nil, app.ErrNoDatabase
 	}
@@ -139,7 +145,7 @@ func (w *workflowsTUI) Definitions(context.Context) ([]tuiprofiles.DefinitionCho
 
 // ProfileTools lists every selectable tool grouped by server, Enabled
 // meaning "in the profile's allowlist", each with its inline token cost.
-func (w *workflowsTUI) ProfileTools(ctx context.Context, name string) (tuiprofiles.ToolSelection, error) {
+func (w *Workflows) ProfileTools(ctx context.Context, name string) (tuiprofiles.ToolSelection, error) {
 	if w == nil {
 		return tuiprofiles.ToolSelection{}, app.ErrNoDatabase
 	}
@@ -147,7 +153,7 @@ func (w *workflowsTUI) ProfileTools(ctx context.Context, name string) (tuiprofil
 	if err != nil {
 		return tuiprofiles.ToolSelection{}, err
 	}
-	servers, err := (&tuiServers{s: w.s}).ListServers(ctx)
+	servers, err := NewServers(w.s).ListServers(ctx)
 	if err != nil {
 		return tuiprofiles.ToolSelection{}, err
 	}
@@ -156,7 +162,7 @@ func (w *workflowsTUI) ProfileTools(ctx context.Context, name string) (tuiprofil
 
 // SetProfileTool adds or removes one tool of the allowlist, as a new
 // revision.
-func (w *workflowsTUI) SetProfileTool(_ context.Context, name, identity string, on bool) error {
+func (w *Workflows) SetProfileTool(_ context.Context, name, identity string, on bool) error {
 	if w == nil {
 		return app.ErrNoDatabase
 	}
@@ -166,7 +172,7 @@ func (w *workflowsTUI) SetProfileTool(_ context.Context, name, identity string, 
 // SkillsForProfile lists the skills a profile may enable — installed ones
 // and approved server skills, marked "from <server>" — the profile's
 // enabled ones in its order, then the rest by name.
-func (w *workflowsTUI) SkillsForProfile(_ context.Context, name string) ([]tuiprofiles.SkillChoice, error) {
+func (w *Workflows) SkillsForProfile(_ context.Context, name string) ([]tuiprofiles.SkillChoice, error) {
 	if w == nil {
 		return nil, app.ErrNoDatabase
 	}
@@ -187,7 +193,7 @@ func (w *workflowsTUI) SkillsForProfile(_ context.Context, name string) ([]tuipr
 }
 
 // ListRuns returns one page of run history, newest first.
-func (w *workflowsTUI) ListRuns(_ context.Context, cursor string, limit int) (tuiruns.Page, error) {
+func (w *Workflows) ListRuns(_ context.Context, cursor string, limit int) (tuiruns.Page, error) {
 	if w == nil {
 		return tuiruns.Page{}, app.ErrNoDatabase
 	}
@@ -202,7 +208,7 @@ func runSummary(s app.RunSummary) tuiruns.Summary { return tuiruns.Summary(s) }
 
 // Run returns one run in full: what it froze, its events, calls and
 // approvals.
-func (w *workflowsTUI) Run(_ context.Context, id string) (tuiruns.Detail, error) {
+func (w *Workflows) Run(_ context.Context, id string) (tuiruns.Detail, error) {
 	if w == nil {
 		return tuiruns.Detail{}, app.ErrNoDatabase
 	}
@@ -225,7 +231,7 @@ func (w *workflowsTUI) Run(_ context.Context, id string) (tuiruns.Detail, error)
 
 // PendingApprovals lists the calls of background runs waiting for the
 // person, oldest first.
-func (w *workflowsTUI) PendingApprovals(context.Context) ([]tuiapproval.InboxItem, error) {
+func (w *Workflows) PendingApprovals(context.Context) ([]tuiapproval.InboxItem, error) {
 	if w == nil {
 		return nil, app.ErrNoDatabase
 	}
@@ -238,7 +244,7 @@ func (w *workflowsTUI) PendingApprovals(context.Context) ([]tuiapproval.InboxIte
 }
 
 // AnswerApproval answers one waiting call.
-func (w *workflowsTUI) AnswerApproval(_ context.Context, runID, correlationID string, d agent.Decision) error {
+func (w *Workflows) AnswerApproval(_ context.Context, runID, correlationID string, d agent.Decision) error {
 	if w == nil {
 		return app.ErrNoDatabase
 	}
@@ -246,7 +252,7 @@ func (w *workflowsTUI) AnswerApproval(_ context.Context, runID, correlationID st
 }
 
 // InboxChanges delivers the inbox count each time it changes.
-func (w *workflowsTUI) InboxChanges() <-chan int {
+func (w *Workflows) InboxChanges() <-chan int {
 	if w == nil {
 		return nil
 	}
