@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/app"
 )
 
 // TestRunCutOffReply is SPEC A7 through `vouch run`: a reply that stopped
@@ -30,6 +31,10 @@ func TestRunCutOffReply(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "cut off") {
 		t.Errorf("stderr %q does not say the reply was cut off", errOut)
+	}
+	// `vouch run` sends vouch's own system prompt (issue 17).
+	if r := model.Requests(); len(r) == 0 || len(r[0].Messages) == 0 || r[0].Messages[0].Content != app.ChatSystemPrompt {
+		t.Errorf("vouch run's request does not start with app.ChatSystemPrompt: %+v", r)
 	}
 	show, _ := cli(t, state, "", exitOK, "runs", "show", res.RunID)
 	if !strings.Contains(show, "cut off") {

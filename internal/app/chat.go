@@ -153,6 +153,8 @@ func (b *Chat) newChat() *agent.Chat {
 		Decide:     b.cfg.Decide,
 		Audit:      b.cfg.Audit,
 		Limits:     b.cfg.Limits,
+		// A stable prompt of vouch's own on every request (issue 17, SPEC A6).
+		SystemPrompt: ChatSystemPrompt,
 	})
 }
 
