@@ -80,6 +80,12 @@
 // an ordinary message, so the request extends the previous one byte for
 // byte (SPEC A6, A7). A Usage whose PromptCut is set (the server cut the
 // prompt on its own) is said in the status line at once and after the run.
+// A person's message whose run ended with no reply at all (refused for the
+// budget before inference, say) is marked "(not answered; not sent
+// again)", live and when loaded from history: the chat service leaves it
+// out of later requests. After ctrl+o the status line shows the tool
+// budget as the same share of the new model's window (none while that
+// window is unknown) until the next run plans again.
 //
 // # Rendering
 //
