@@ -263,4 +263,11 @@
 // Adaptive colours ask the terminal for its background on first use. The
 // command line should settle that (lipgloss.HasDarkBackground) before the
 // program starts, or pass a Renderer that knows it.
+//
+// # Size
+//
+// The root is just over the project's ~3,000-line guideline: it is the
+// program, the router, the modal stack with its settle rule, the approval
+// queues and the MCP Apps glue, which all act on the root Model; every pane
+// family already lives in its own package.
 package tui
