@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -41,6 +42,8 @@ func TestE2EConformanceSuite(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, suite, "client", "--command", client, "--suite", "all", "--expected-failures", baseline)
 	cmd.Dir = t.TempDir() // the suite may write results/ into its working directory
+	refusals := filepath.Join(t.TempDir(), "refusals.log")
+	cmd.Env = append(os.Environ(), "VOUCH_CONFORMANCE_LOG="+refusals)
 	out, err := cmd.CombinedOutput()
 	text := string(out)
 	if err != nil {
@@ -53,6 +56,42 @@ func TestE2EConformanceSuite(t *testing.T) {
 	}
 	if !strings.Contains(text, "Baseline check passed") {
 		t.Errorf("the suite did not check the baseline:\n%s", text)
+	}
+	checkRefusalsLeftNothing(t, baseline, refusals)
+}
+
+// checkRefusalsLeftNothing: every auth scenario the baseline expects to
+// fail was refused by vouch's session with nothing left behind — the
+// server inactive, no catalog kept (SPEC B4) — as the client logged it.
+func checkRefusalsLeftNothing(t *testing.T, baseline, log string) {
+	t.Helper()
+	b, err := os.ReadFile(baseline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logged, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatalf("the client logged no refusal: %v", err)
+	}
+	verdicts := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(logged)), "\n") {
+		if name, verdict, ok := strings.Cut(line, ": "); ok {
+			verdicts[name] = verdict
+		}
+	}
+	auth := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		name, ok := strings.CutPrefix(strings.TrimSpace(line), "- ")
+		if !ok || !strings.HasPrefix(name, "auth/") {
+			continue
+		}
+		auth++
+		if v := verdicts[name]; v != "state clean" {
+			t.Errorf("auth scenario %s: refusal verdict %q, want \"state clean\"", name, v)
+		}
+	}
+	if auth == 0 {
+		t.Fatal("the baseline lists no auth scenario")
 	}
 }
 
