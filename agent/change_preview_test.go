@@ -53,3 +53,22 @@ func TestGateShowsWhatChanged(t *testing.T) {
 		t.Error("no change, no preview")
 	}
 }
+
+// TestGateRequestCarriesDecidedDefinition (SPEC D8): the approval request
+// names the digest of the definition the call was decided on, so that a
+// rule the person classifies from the pane binds to what it showed.
+func TestGateRequestCarriesDecidedDefinition(t *testing.T) {
+	const digest = "sha256:seen"
+	var asked ApprovalRequested
+	g := Gate{
+		Decide: func(policy.Call) policy.Decision {
+			return policy.Decision{Verdict: policy.VerdictAsk, Effect: policy.Mutating, Reason: policy.ReasonNewExternal, Definition: digest}
+		},
+		Ask: func(r ApprovalRequested) (Decision, bool) { asked = r; return Decision{}, true },
+		Now: func() time.Time { return time.Unix(0, 0) },
+	}
+	g.Check(ToolCall{CorrelationID: "c", Identity: "mcp:s:lookup", Arguments: `{}`}, tool.Def{Identity: "mcp:s:lookup"}, json.RawMessage(`{}`))
+	if asked.Definition != digest {
+		t.Errorf("request's definition = %q, want %q", asked.Definition, digest)
+	}
+}

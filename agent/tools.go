@@ -309,7 +309,8 @@ func (g Gate) Check(call ToolCall, def tool.Def, args json.RawMessage) (res tool
 	var ans Decision
 	answered := false
 	if g.Ask != nil {
-		ans, answered = g.Ask(ApprovalRequested{Call: call, Tool: def, Reason: d.Reason, Effect: string(d.Effect), Preview: preview})
+		ans, answered = g.Ask(ApprovalRequested{Call: call, Tool: def, Reason: d.Reason, Effect: string(d.Effect), Preview: preview,
+			Definition: d.Definition})
 	}
 	rec.By = "person"
 	switch {

@@ -186,7 +186,12 @@ type ApprovalRequested struct {
 	// itself when the tool can say (a Previewer): for a file write, a
 	// unified diff. Empty when the tool offers none.
 	Preview string
-	Reply   chan<- Decision
+	// Definition is the digest of the tool's definition the call was
+	// decided on (policy.Decision.Definition): a rule the person classifies
+	// from this request binds to it, not to whatever is served by the time
+	// they save (SPEC D8). "" when none is known.
+	Definition string
+	Reply      chan<- Decision
 }
 
 // Decision is the person's answer to an ApprovalRequested.

@@ -89,6 +89,11 @@ type Decision struct {
 	// served now (SPEC D8): the call asks and the pane shows what changed.
 	// Its Served half is for the caller to fill.
 	Changed *Change
+	// Definition is the digest of the definition the call was decided on
+	// (Call.Definition as the caller served it), for whoever asks the
+	// person: a rule classified from the pane binds to what the pane
+	// showed (SPEC D8). "" when the caller knows none.
+	Definition string
 }
 
 // Call is the sanitized operation a decision classifies: the identity and

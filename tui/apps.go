@@ -177,7 +177,7 @@ func (m Model) requestAppApproval(ev AppApproval) (Model, tea.Cmd) {
 		return m, nil
 	}
 	req := approval.Request{Run: -1, App: true, Call: r.Call, Tool: r.Tool, Reason: r.Reason, Effect: r.Effect,
-		Preview: r.Preview, Reply: r.Reply}
+		Preview: r.Preview, Definition: r.Definition, Reply: r.Reply}
 	q := m.apps.approvals.Add(req)
 	m.apps.approvals = q
 	if len(q.Pending) == 1 {

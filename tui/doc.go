@@ -149,7 +149,9 @@
 // the approval pane and the Policy page of Settings; without it, c stays
 // disabled and the page says policy is not available here. Classify opens
 // the rule editor (tui/ruleedit) on top of the pane, pre-filled from
-// the call (ruleedit.FromCall): class ask, effect mutating, and each plain
+// the call (ruleedit.FromCall, with the digest of the definition the
+// request was decided on, so the rule binds to what the pane showed —
+// SPEC D8): class ask, effect mutating, and each plain
 // top-level string argument offered as a constraint that is off — a path
 // under its folder, anything else one-of its value. Only the person's keys
 // change a field; enter saves through the Editor's SaveRule in a Cmd, a

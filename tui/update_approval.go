@@ -28,8 +28,8 @@ func (m Model) approvalOptions() approval.Options {
 	o := approval.Options{Grace: m.opts.KeyGrace, Describer: m.toolDescriber()}
 	if pe := m.policyEditor(); pe != nil {
 		c, grace := m.common, m.opts.KeyGrace
-		o.Classify = func(identity, args string) kit.Modal {
-			return ruleedit.New(c.Common, c.Keys.Rule, pe, ruleedit.FromCall(identity, args), grace)
+		o.Classify = func(identity, args, seen string) kit.Modal {
+			return ruleedit.New(c.Common, c.Keys.Rule, pe, ruleedit.FromCall(identity, args, seen), grace)
 		}
 	}
 	return o
@@ -47,7 +47,7 @@ func (m Model) requestApproval(run int, ev agent.ApprovalRequested) (Model, tea.
 		return m, nil // the run was cancelled: it stopped waiting
 	}
 	req := approval.Request{Run: run, Call: ev.Call, Tool: ev.Tool, Reason: ev.Reason, Effect: ev.Effect,
-		Preview: ev.Preview, Reply: ev.Reply}
+		Preview: ev.Preview, Definition: ev.Definition, Reply: ev.Reply}
 	q := m.run.approvals.Add(req)
 	m.run.approvals = q
 	m.noteTool(ev.Call, "waiting for your approval")

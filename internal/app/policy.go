@@ -190,6 +190,7 @@ func (p *Policy) Decider(snap policy.Snapshot) func(policy.Call) policy.Decision
 			c.Definition = p.defs.Served(c.Identity)
 		}
 		d := snap.Decide(c)
+		d.Definition = c.Definition // what the pane shows is what a classification binds to (SPEC D8)
 		if d.Changed != nil && p.defs != nil {
 			if pin, ok := p.defs.ServedPin(c.Identity); ok {
 				d.Changed.Served = pin.Definition

@@ -81,11 +81,18 @@ func (r *Rules) Listing(n int) (PolicyListing, error) {
 }
 
 // Save validates and stores rule, pinned to the tool's definition as
-// cached now, whatever pin it carried (SPEC D8), updated at now.
+// cached now (SPEC D8), updated at now. A rule classified from an approval
+// pane carries the digest of the definition the pane showed as its Pin's
+// Digest: when the tool has changed since, Save refuses and stores
+// nothing, so that nobody pins a definition they never saw. A rule without
+// a pin (the Policy page's editor) is pinned to the cached one as it is.
 func (r *Rules) Save(rule policy.Rule, now time.Time) error {
 	pin, err := CachedPin(r.db, rule.Identity)
 	if err != nil {
 		return err
+	}
+	if rule.Pin != nil && rule.Pin.Digest != "" && (pin == nil || pin.Digest != rule.Pin.Digest) {
+		return Wrap(Rejected, fmt.Errorf("%s changed again while you were looking; review the new definition before classifying it", safetext.Line(rule.Identity, 80)))
 	}
 	rule.Pin = pin
 	if err := policy.ValidateRule(rule); err != nil {

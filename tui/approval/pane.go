@@ -47,8 +47,8 @@ type Pane struct {
 	keys                   KeyMap
 	grace                  time.Duration
 	req                    Request
-	describe               ToolDescriber                         // nil: the Backend cannot describe tools
-	classify               func(identity, args string) kit.Modal // nil: the Backend cannot store rules; classify is off
+	describe               ToolDescriber                               // nil: the Backend cannot describe tools
+	classify               func(identity, args, seen string) kit.Modal // nil: the Backend cannot store rules; classify is off
 
 	// pos and total are this call's place among the calls waiting now.
 	pos, total int
@@ -106,9 +106,11 @@ type Options struct {
 	// claims.
 	Describer ToolDescriber
 	// Classify, when not nil, returns the rule editor for a call of the
-	// tool identity with these arguments, pre-filled from them; without
-	// it, classify is off and the pane says so.
-	Classify func(identity, args string) kit.Modal
+	// tool identity with these arguments, pre-filled from them, the rule
+	// to bind to seen, the digest of the definition the pane was asked
+	// about (Request.Definition, SPEC D8); without it, classify is off and
+	// the pane says so.
+	Classify func(identity, args, seen string) kit.Modal
 }
 
 // noteLimit bounds a note, in characters.
@@ -243,7 +245,7 @@ func (a Pane) updateKey(msg tea.KeyMsg) (kit.Modal, kit.Action, tea.Cmd) {
 	case key.Matches(msg, k.Note):
 		return a.startNote()
 	case key.Matches(msg, k.Classify):
-		return a, kit.OpenModal{Modal: a.classify(a.identity(), a.req.Call.Arguments)}, nil
+		return a, kit.OpenModal{Modal: a.classify(a.identity(), a.req.Call.Arguments, a.req.Definition)}, nil
 	case key.Matches(msg, k.Choose):
 		switch a.focus {
 		case ButtonAllow:

@@ -27,7 +27,11 @@ type Request struct {
 	Reason  string
 	Effect  string
 	Preview string
-	Reply   chan<- agent.Decision
+	// Definition is the digest of the definition the call was decided on
+	// (agent.ApprovalRequested.Definition): classify hands it to the rule
+	// editor so the rule binds to what this pane showed (SPEC D8).
+	Definition string
+	Reply      chan<- agent.Decision
 	// Background, when set, is the background run the call belongs to: it
 	// came from the approvals inbox (inbox.go), has no reply channel, and
 	// its answer goes back through the Inbox instead of a queue.

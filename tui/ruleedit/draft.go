@@ -28,6 +28,11 @@ type Draft struct {
 	// fromCall says the editor was opened from the approval pane: the call
 	// on screen still needs the person's answer.
 	fromCall bool
+	// seen is the digest of the tool's definition the approval pane was
+	// asked about; the saved rule carries it as its Pin's Digest, so that
+	// the Saver pins only the definition the person saw (SPEC D8). "" from
+	// a stored rule or when the pane knew none.
+	seen string
 }
 
 // draftConstraint is a constraint the editor offers, on or off.
@@ -49,9 +54,10 @@ func ruleEffects() []policy.Effect {
 }
 
 // FromCall is the draft for classifying the tool of identity from a
-// call with these arguments (the JSON the model sent).
-func FromCall(identity, args string) Draft {
-	d := Draft{identity: identity, class: policy.Ask, effect: policy.Mutating, fromCall: true}
+// call with these arguments (the JSON the model sent), asked about the
+// definition whose digest is seen ("" when the pane knew none).
+func FromCall(identity, args, seen string) Draft {
+	d := Draft{identity: identity, class: policy.Ask, effect: policy.Mutating, fromCall: true, seen: seen}
 	for _, kv := range topLevelStrings(args) {
 		if c, ok := offerConstraint(kv[0], kv[1]); ok {
 			d.cons = append(d.cons, draftConstraint{c: c})

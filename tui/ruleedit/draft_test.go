@@ -28,7 +28,7 @@ func TestRuleDrafts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := FromCall("mcp:s:t", tt.args)
+			d := FromCall("mcp:s:t", tt.args, "")
 			if d.class != policy.Ask || d.effect != policy.Mutating || !d.fromCall {
 				t.Errorf("draft = %s, %s, fromCall %v; want ask, mutating, true", d.class, d.effect, d.fromCall)
 			}

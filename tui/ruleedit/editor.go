@@ -292,6 +292,11 @@ func (e Editor) rule() policy.Rule {
 		Note:     strings.TrimSpace(e.note.Value()),
 		Updated:  e.common.Now(),
 	}
+	if e.draft.seen != "" {
+		// What the pane showed; the Saver refuses when the tool has changed
+		// since, and pins the definition itself (SPEC D8).
+		r.Pin = &policy.Pin{Digest: e.draft.seen}
+	}
 	for _, c := range e.cons {
 		if c.on {
 			r.Constraints = append(r.Constraints, policy.Constraint{Arg: c.arg, Kind: c.kind, Values: splitValues(c.values.Value())})

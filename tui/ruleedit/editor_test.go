@@ -34,7 +34,7 @@ func (s *saver) SaveRule(_ context.Context, r policy.Rule) error {
 // on its switch, and are ordinary editing keys in a text field.
 func TestRuleEditorKeys(t *testing.T) {
 	c := kit.Common{Width: 80, Height: 18, Styles: kit.DefaultStyles(nil, kit.DefaultTheme()), Now: func() time.Time { return t0 }}
-	d := FromCall(csvIdentity, csvArgs)
+	d := FromCall(csvIdentity, csvArgs, "")
 	tests := []struct {
 		name  string
 		keys  []string
