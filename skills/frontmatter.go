@@ -8,8 +8,6 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
-
-	"vouch/safetext"
 )
 
 // Frontmatter limits (Agent Skills specification where it sets one).
@@ -294,25 +292,6 @@ func (fm *frontmatter) check() error {
 	}
 	if utf8.RuneCountInString(fm.Version) > MaxNameLen {
 		return rejectf("SKILL.md's version is longer than %d characters; shorten it and import again", MaxNameLen)
-	}
-	return fm.checkHidden()
-}
-
-// checkHidden refuses parsed frontmatter values that hold a code point the
-// output paths neutralise (bidi controls, zero-width and tag characters,
-// controls): YAML escapes such as "\u202E" or "\U000E0041" write them
-// without the bytes the line scanner looks for, so the parsed value is
-// what is checked (SPEC G3, G8).
-func (fm *frontmatter) checkHidden() error {
-	for _, f := range []struct{ key, value string }{
-		{"description", fm.Description}, {"license", fm.License},
-		{"compatibility", fm.Compatibility}, {"version", fm.Version},
-	} {
-		for _, r := range f.value {
-			if safetext.Hidden(r) {
-				return rejectf("SKILL.md's %s holds the invisible or direction-changing character U+%04X (perhaps written as a YAML escape); remove it and import again", f.key, r)
-			}
-		}
 	}
 	return nil
 }
