@@ -64,6 +64,11 @@ type Rule struct {
 	// discovery). While the served definition differs from a pin, the rule
 	// does not apply: the tool asks and its effect counts as Mutating.
 	Pin *Pin `json:"pin,omitempty"`
+	// Seen is the digest of the definition an approval pane showed when
+	// the person classified the tool from it: the one a save must pin, and
+	// a save after the tool changed again is refused (SPEC D8). It travels
+	// from the editor to the save only; it is never stored.
+	Seen string `json:"-"`
 }
 
 // Verdict is what a decision requires for one call.

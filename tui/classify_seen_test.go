@@ -28,7 +28,7 @@ func TestClassifyBindsToSeenDefinition(t *testing.T) {
 	_, cmd := update(m, keyEnter)
 	awaitMsg[ruleedit.SavedMsg](t, cmd)
 	saved, _ := pb.calls()
-	if len(saved) != 1 || saved[0].Pin == nil || saved[0].Pin.Digest != seen || saved[0].Class != policy.Allow {
+	if len(saved) != 1 || saved[0].Seen != seen || saved[0].Class != policy.Allow {
 		t.Fatalf("SaveRule got %+v, want one allow rule carrying the digest the pane showed", saved)
 	}
 }

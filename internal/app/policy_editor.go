@@ -38,7 +38,7 @@ func (p *PolicyEditor) Rules(context.Context) ([]policy.Rule, error) {
 // SaveRule validates and stores a rule the person made in the interface
 // (the approval pane's classify or the policy page's editor), pinned to
 // the tool's definition as cached now; a rule from the pane whose seen
-// digest (Pin.Digest) is no longer the cached one is refused, nothing
+// digest (Rule.Seen) is no longer the cached one is refused, nothing
 // saved (Rules.Save, SPEC D8). It applies to runs that start afterwards (SPEC D1, D6).
 func (p *PolicyEditor) SaveRule(_ context.Context, r policy.Rule) error {
 	if p.db == nil {

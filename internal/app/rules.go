@@ -81,20 +81,21 @@ func (r *Rules) Listing(n int) (PolicyListing, error) {
 }
 
 // Save validates and stores rule, pinned to the tool's definition as
-// cached now (SPEC D8), updated at now. A rule classified from an approval
-// pane carries the digest of the definition the pane showed as its Pin's
-// Digest: when the tool has changed since, Save refuses and stores
-// nothing, so that nobody pins a definition they never saw. A rule without
-// a pin (the Policy page's editor) is pinned to the cached one as it is.
+// cached now, whatever pin it carried (SPEC D8), updated at now. A rule
+// classified from an approval pane carries in Seen the digest of the
+// definition the pane showed: when the tool has changed since, Save
+// refuses and stores nothing, so that nobody pins a definition they never
+// saw. A rule without it (the Policy page, 'vouch policy set') is pinned
+// to the cached definition as it is.
 func (r *Rules) Save(rule policy.Rule, now time.Time) error {
 	pin, err := CachedPin(r.db, rule.Identity)
 	if err != nil {
 		return err
 	}
-	if rule.Pin != nil && rule.Pin.Digest != "" && (pin == nil || pin.Digest != rule.Pin.Digest) {
+	if rule.Seen != "" && (pin == nil || pin.Digest != rule.Seen) {
 		return Wrap(Rejected, fmt.Errorf("%s changed again while you were looking; review the new definition before classifying it", safetext.Line(rule.Identity, 80)))
 	}
-	rule.Pin = pin
+	rule.Pin, rule.Seen = pin, ""
 	if err := policy.ValidateRule(rule); err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func TestSaveRuleBindsToSeenDefinition(t *testing.T) {
 		t.Fatal(err)
 	}
 	pe := NewPolicyEditor(s.db, func() time.Time { return time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC) })
-	fromPane := policy.Rule{Identity: id, Class: policy.Allow, Effect: policy.ReadOnly, Pin: &policy.Pin{Digest: seen.Digest}}
+	fromPane := policy.Rule{Identity: id, Class: policy.Allow, Effect: policy.ReadOnly, Seen: seen.Digest}
 	stored := func() []policy.Rule {
 		t.Helper()
 		rs, err := NewRules(s.db).List()
@@ -76,7 +76,7 @@ func TestSaveRuleBindsToSeenDefinition(t *testing.T) {
 	// The Policy page's editor shows no call: pinned to what is cached.
 	cache(pulledTool)
 	fromPage := fromPane
-	fromPage.Pin = nil
+	fromPage.Seen = ""
 	if err := pe.SaveRule(context.Background(), fromPage); err != nil {
 		t.Fatalf("save from the Policy page: %v", err)
 	}

@@ -20,6 +20,6 @@
 // field; saving never answers a call: a rule applies to runs that start
 // later (SPEC D6). A draft from a call carries the digest of the
 // definition the pane was asked about, and the saved rule carries it as
-// its Pin's Digest: the Saver pins that definition, or refuses when the
+// its Seen field: the Saver pins that definition, or refuses when the
 // tool has changed since (SPEC D8). Update and View do no I/O.
 package ruleedit

@@ -295,7 +295,7 @@ func (e Editor) rule() policy.Rule {
 	if e.draft.seen != "" {
 		// What the pane showed; the Saver refuses when the tool has changed
 		// since, and pins the definition itself (SPEC D8).
-		r.Pin = &policy.Pin{Digest: e.draft.seen}
+		r.Seen = e.draft.seen
 	}
 	for _, c := range e.cons {
 		if c.on {
