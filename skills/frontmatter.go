@@ -122,6 +122,7 @@ func (fm *frontmatter) decode(head []byte) (err error) {
 			return err
 		}
 	}
+	fm.escapedHidden(&doc, head)
 	return fm.check()
 }
 

@@ -109,7 +109,29 @@ func TestHostileTextEveryOutput(t *testing.T) {
 	if err := os.WriteFile(skill, []byte(md), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cli(t, state, "", exitOK, "skill", "install", skill)
+	// The escaped bidi override is a high finding (issue 14): a person
+	// installs the package only by accepting it by ID from the preview.
+	out, _ = cli(t, state, "", exitOK, "skill", "preview", "--json", skill)
+	wantNoHidden(t, "skill preview --json", out)
+	var preview struct {
+		Findings []struct {
+			ID, Severity string
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(out), &preview); err != nil {
+		t.Fatalf("skill preview --json: %v\n%s", err, out)
+	}
+	var accept []string
+	for _, f := range preview.Findings {
+		if f.Severity == "high" {
+			accept = append(accept, f.ID)
+		}
+	}
+	if len(accept) == 0 {
+		t.Fatalf("skill preview --json shows no high finding for an escaped bidi override:\n%s", out)
+	}
+	cli(t, state, "", exitRejected, "skill", "install", skill)
+	cli(t, state, "", exitOK, "skill", "install", "--accept-findings", strings.Join(accept, ","), skill)
 	out, _ = cli(t, state, "", exitOK, "skill", "list", "--json")
 	wantNoHidden(t, "skill list --json", out)
 	var skills []struct {
