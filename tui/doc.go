@@ -114,8 +114,9 @@
 // model picker, Settings and tool approval are modals; skill install
 // preview, run history and the approvals inbox (SPEC L2) fit the same
 // interface.
-// A modal opens another on top of itself by returning [kit.OpenModal]; every
-// modal of the stack is drawn, bottom to top. Results of Cmds go to the top
+// A modal opens another on top of itself by returning [kit.OpenModal]; only
+// the top modal is drawn, over a cleared chat area (compose.go), so neither
+// transcript text nor the border of the modal below shows around it. Results of Cmds go to the top
 // modal only, so a modal that needs to see what the one above it changed
 // implements reveal, which the root calls when it is on top again.
 //

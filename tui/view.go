@@ -28,9 +28,7 @@ func (m Model) View() string {
 	for len(body) < m.chatHeight {
 		body = append(body, "")
 	}
-	for _, e := range m.modals.entries {
-		body = overlay(body, e.modal.View(), w)
-	}
+	body = m.composeModals(body) // compose.go
 
 	var b strings.Builder
 	for _, l := range body {

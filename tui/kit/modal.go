@@ -21,8 +21,9 @@ import (
 // of itself. Messages the root does not consume itself (results of Cmds,
 // cursor blinks) are also passed to the top modal only; a modal whose Cmd
 // may finish while another modal is above it learns what changed when it is
-// on top again (see Revealer). Every modal on the stack is drawn, bottom to
-// top.
+// on top again (see Revealer). Only the top modal is drawn, over a cleared
+// chat area: nothing of the transcript or of the modals below shows around
+// it.
 type Modal interface {
 	help.KeyMap
 	// Init returns the modal's first Cmd, run when it is pushed.
