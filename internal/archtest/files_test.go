@@ -82,6 +82,15 @@ func violations(imps []fileImport) []string {
 		{"vouch/tool", "vouch", "the tool contract sits below every vouch package"},
 		{"vouch/internal/panics", "vouch", "the one recover sits below every vouch package"},
 	}
+	// The domain knows no store, no application layer and no interface:
+	// internal/app adapts each domain package to the store (SPEC K1).
+	for _, d := range []string{"vouch/agent", "vouch/mcpclient", "vouch/skills", "vouch/policy", "vouch/workflow", "vouch/safetext"} {
+		rules = append(rules,
+			fileRule{d, "vouch/store", "a domain package does not reach the store; internal/app adapts it"},
+			fileRule{d, "vouch/internal/app", "a domain package sits below the application layer"},
+			fileRule{d, "vouch/tui", "a domain package knows no interface; the tui imports it, not the other way"})
+	}
+	rules = append(rules, fileRule{"vouch/store", "vouch/tui", "the store knows no interface"})
 	under := func(p, prefix string) bool { return p == prefix || strings.HasPrefix(p, prefix+"/") }
 	var bad []string
 	for _, imp := range imps {
@@ -134,6 +143,11 @@ func TestFileRulesCatch(t *testing.T) {
 		"internal/demo/scripted.go": "package demo\n\nimport \"net/http/httptest\"\n",
 		"tool/tool.go":              "package tool\n\nimport \"vouch/safetext\"\n",
 		"agent/run.go":              "package agent\n\nimport \"vouch/tool\"\n",
+		"agent/show.go":             "package agent\n\nimport \"vouch/tui/chat\"\n",
+		"skills/keep.go":            "package skills\n\nimport \"vouch/store\"\n",
+		"policy/app.go":             "package policy\n\nimport \"vouch/internal/app\"\n",
+		"store/ui.go":               "package store\n\nimport \"vouch/tui\"\n",
+		"internal/app/store.go":     "package app\n\nimport \"vouch/store\"\n",
 	}
 	for name, body := range files {
 		p := filepath.Join(root, filepath.FromSlash(name))
@@ -150,10 +164,14 @@ func TestFileRulesCatch(t *testing.T) {
 	}
 	got := violations(imps)
 	want := []string{
+		"agent/show.go imports vouch/tui/chat",
 		"cmd/vouch/demo.go imports vouch/agent/agenttest",
 		"cmd/vouch/demo.go imports vouch/mcpclient/mcptest",
 		"internal/demo/scripted.go imports net/http/httptest",
 		"mcpclient/adapter.go imports vouch/agent",
+		"policy/app.go imports vouch/internal/app",
+		"skills/keep.go imports vouch/store",
+		"store/ui.go imports vouch/tui",
 		"tool/tool.go imports vouch/safetext",
 	}
 	if len(got) != len(want) {
