@@ -34,6 +34,11 @@ type ChatConfig struct {
 	Tools      []tool.Tool
 	// MoreTools is asked at each run for the MCP tools it offers.
 	MoreTools func() []tool.Tool
+	// ToolLabel names a tool's server in what the model reads — the
+	// listing of deferred tools and tool_search results — as the person
+	// labelled it, never its UUID (issue 18 item 9; nil: the identity's
+	// server part).
+	ToolLabel func(identity string) string
 	// Decide returns the policy frozen for one run; PolicyDigest the
 	// digest of the snapshot it froze last, which run history keeps.
 	Decide       func() func(policy.Call) policy.Decision
@@ -65,6 +70,7 @@ func (a *App) ChatConfig() ChatConfig {
 		NewConversation: a.NewConversation,
 		Describe:        a.DescribeTool,
 		MoreTools:       a.RunTools,
+		ToolLabel:       a.mcp.Label,
 		Decide:          a.policy.Freeze,
 		PolicyDigest:    a.policy.FrozenDigest,
 		Audit:           a.policy.Audit,
@@ -137,7 +143,8 @@ func (b *Chat) connect(ctx context.Context) (*agent.Client, *agent.Chat, error) 
 			return nil, nil, fmt.Errorf("%w at %s; start llama-server, LM Studio, Ollama or vLLM, or pass --model-url", ErrNoServer, strings.Join(b.cfg.Candidates, ", "))
 		}
 	}
-	b.client = agent.NewClient(url, b.cfg.APIKey, b.cfg.HTTP)
+	// The transport says when a chat run's request goes out (request_sent.go).
+	b.client = agent.NewClient(url, b.cfg.APIKey, announcing(b.cfg.HTTP))
 	b.chat = b.newChat()
 	return b.client, b.chat, nil
 }
@@ -150,6 +157,7 @@ func (b *Chat) newChat() *agent.Chat {
 		Transcript: answeredTranscript{b.cfg.Transcript},
 		Tools:      b.cfg.Tools,
 		MoreTools:  b.cfg.MoreTools,
+		ToolLabel:  b.cfg.ToolLabel,
 		Decide:     b.cfg.Decide,
 		Audit:      b.cfg.Audit,
 		Limits:     b.cfg.Limits,
@@ -300,11 +308,13 @@ func (b *Chat) startChat(ctx context.Context, model, text string) (<-chan agent.
 	}
 	// Progress of the run's MCP calls joins its events (SPEC B11).
 	ctx, merge := withProgress(ctx)
+	// So does the moment its request goes to the model (issue 18 item 1).
+	ctx, announce := withRequestsSent(ctx)
 	events, err := chat.Send(ctx, model, text)
 	if err != nil {
 		return nil, err
 	}
-	return merge(events), nil
+	return merge(announce(events)), nil
 }
 
 // Resolver resolves, for profile runs, the model server and model of the
