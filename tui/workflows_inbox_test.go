@@ -160,3 +160,21 @@ func TestWatchInboxKeepsTheLatest(t *testing.T) {
 		t.Errorf("watch of a closed channel = %+v, want closed", msg)
 	}
 }
+
+// TestInboxPaneCarriesSeenDefinition (SPEC D8): a background run's call
+// opened from the inbox carries the digest of the definition it was
+// decided on, so classifying from that pane pins what the pane showed —
+// as from a chat call's pane — not the definition cached at save time.
+func TestInboxPaneCarriesSeenDefinition(t *testing.T) {
+	const seen = "sha256:feedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedface"
+	f := newFakeWorkflows(t)
+	sampleWorkflows(f)
+	f.items[1].Definition = seen
+	m, _ := openInboxAt(t, f)
+	m, _ = update(m, keyDown)
+	m, _ = update(m, keyEnter)
+	a := topModal[approval.Pane](t, m)
+	if got := a.Request().Definition; got != seen {
+		t.Fatalf("inbox pane's request carries definition %q, want %q", got, seen)
+	}
+}

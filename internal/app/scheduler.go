@@ -393,7 +393,7 @@ func (s *scheduler) follow(profile string, run *ProfileRun, kind store.RunKind, 
 		s.inbox.add(inboxEntry{
 			item: InboxItem{RunID: run.ID, Profile: profile, Kind: string(kind), Task: task,
 				Requested: requested, Deadline: requested.Add(s.approvalWait), Call: ar.Call, Tool: ar.Tool,
-				Reason: ar.Reason, Effect: ar.Effect, Preview: ar.Preview},
+				Reason: ar.Reason, Effect: ar.Effect, Preview: ar.Preview, Definition: ar.Definition},
 			reply: ar.Reply,
 			stop:  run.Stop,
 		})

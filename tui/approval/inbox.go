@@ -139,6 +139,7 @@ func (in InboxList) Reveal() (kit.Modal, tea.Cmd) {
 func (in InboxList) approvalFor(it InboxItem) Pane {
 	req := Request{
 		Call: it.Call, Tool: it.Tool, Reason: it.Reason, Effect: it.Effect, Preview: it.Preview,
+		Definition: it.Definition,
 		Background: &Background{ID: it.RunID, Profile: it.Profile},
 	}
 	return New(in.common, in.paneKeys, req, 1, 1, in.opts)

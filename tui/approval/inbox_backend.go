@@ -53,6 +53,10 @@ type InboxItem struct {
 	Reason  string
 	Effect  string
 	Preview string
+	// Definition is the digest of the tool definition the call was decided
+	// on (agent.ApprovalRequested.Definition): classifying from the inbox
+	// pins it, as from a chat call's pane (SPEC D8).
+	Definition string
 }
 
 // InboxMsg carries PendingApprovals for load Seq.
