@@ -84,6 +84,9 @@ type MCP struct {
 	db      *store.DB
 	secrets *store.Secrets
 	mgr     *mcpclient.Manager
+	// labels are the tool labels of the configured servers, dropped on
+	// every change of a server's name or endpoint (tool_labels.go).
+	labels labelCache
 }
 
 // newMCP builds the manager over the database and keyring and loads
@@ -161,6 +164,7 @@ func (svc *MCP) Save(ctx context.Context, id, name, rawURL, header string, secre
 	if err := svc.mgr.Put(cfg); err != nil {
 		return rec, err
 	}
+	svc.labels.drop()
 	return rec, nil
 }
 
@@ -260,6 +264,7 @@ func (svc *MCP) Remove(ctx context.Context, id string) error {
 	if err := svc.mgr.Remove(ctx, id); err != nil {
 		return err
 	}
+	svc.labels.drop()
 	if err := svc.db.DeleteMCPServer(id); err != nil {
 		return err
 	}
@@ -293,18 +298,9 @@ func EnabledTools(db *store.DB, convID string, tools []tool.Tool) []tool.Tool {
 }
 
 // Label names the server of a tool identity for listings and tool_search:
-// the person's label for an MCP server, "built-in" for vouch's own tools.
-func (svc *MCP) Label(identity string) string {
-	if strings.HasPrefix(identity, "builtin:") {
-		return "built-in"
-	}
-	if id, _, ok := mcpclient.ParseIdentity(identity); ok {
-		if st, ok := svc.mgr.Server(id); ok {
-			return st.Config.Name
-		}
-	}
-	return "unknown server"
-}
+// the person's label for an MCP server, disambiguated and neutralised
+// (ToolLabels), "built-in" for vouch's own tools.
+func (svc *MCP) Label(identity string) string { return svc.ToolLabels().Server(identity) }
 
 // ToolRow is one catalog entry as `vouch tools` and the TUI list it.
 type ToolRow struct {
