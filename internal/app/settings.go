@@ -1,0 +1,214 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"vouch/internal/notify"
+)
+
+// The settings registry: the keys a person may set with `vouch settings`
+// and the Settings pages, each with its default and its allowed values.
+// Values are stored as text in the database's settings (as SettingModel
+// is); an empty stored value means the default.
+
+// The known setting keys.
+const (
+	// SettingNotify is the notification level: off, bell, approvals, all
+	// (SPEC L4).
+	SettingNotify = "notify"
+	// SettingNotifyTerminal overrides the detected notification sequence:
+	// auto, osc9, osc777, osc99, bell.
+	SettingNotifyTerminal = "notify-terminal"
+	// SettingLongTurn is how long a turn runs before its end is notified.
+	SettingLongTurn = "long-turn"
+)
+
+// sessionIdleKey is the session process's idle setting (SPEC K4),
+// reserved here for the session process (its SettingSessionIdle).
+const sessionIdleKey = "session-idle"
+
+// SettingSpec describes one known setting.
+type SettingSpec struct {
+	Key     string
+	Default string
+	// Allowed says what values it takes, as in the error of a bad one.
+	Allowed string
+	// Help is one line on what it does.
+	Help string
+	// parse validates a value and returns it as stored, or one sentence
+	// that lists the allowed values.
+	parse func(string) (string, error)
+}
+
+// SettingSpecs returns the known settings, in the order `vouch settings`
+// lists them.
+func SettingSpecs() []SettingSpec {
+	return []SettingSpec{
+		{Key: SettingNotify, Default: string(notify.DefaultLevel), Allowed: "off, bell, approvals or all",
+			Help: "terminal notifications: off, the bell, approvals, or all events",
+			parse: func(v string) (string, error) {
+				l, err := notify.ParseLevel(v)
+				return string(l), err
+			}},
+		{Key: SettingNotifyTerminal, Default: "auto", Allowed: "auto, bell, osc9, osc777 or osc99",
+			Help: "the notification sequence; auto detects it from the terminal",
+			parse: func(v string) (string, error) {
+				k, auto, err := notify.ParseKind(v)
+				if auto {
+					return "auto", err
+				}
+				return k.String(), err
+			}},
+		{Key: SettingLongTurn, Default: "30s", Allowed: "a duration from 1s to 24h, such as 30s or 2m",
+			Help:  "a turn that runs longer is notified when it ends (level all)",
+			parse: durationIn(time.Second, 24*time.Hour)},
+		{Key: sessionIdleKey, Default: "5m", Allowed: "a duration from 10s to 168h, such as 5m or 1h",
+			Help:  "how long an idle session process waits before it exits",
+			parse: durationIn(10*time.Second, 168*time.Hour)},
+	}
+}
+
+// durationIn parses a duration within [lo, hi].
+func durationIn(lo, hi time.Duration) func(string) (string, error) {
+	return func(v string) (string, error) {
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil || d < lo || d > hi {
+			return "", fmt.Errorf("not a duration from %s to %s", shortDuration(lo), shortDuration(hi))
+		}
+		return shortDuration(d), nil
+	}
+}
+
+// shortDuration is d without zero units ("5m", not "5m0s").
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// LookupSetting returns the spec of key, or a Usage error that names the
+// known keys.
+func LookupSetting(key string) (SettingSpec, error) {
+	var keys []string
+	for _, s := range SettingSpecs() {
+		if s.Key == key {
+			return s, nil
+		}
+		keys = append(keys, s.Key)
+	}
+	return SettingSpec{}, Errorf(Usage, "unknown setting %q; the settings are %s", key, strings.Join(keys, ", "))
+}
+
+// Parse validates value for s and returns it as it is stored, or a Usage
+// error of one sentence that lists the allowed values.
+func (s SettingSpec) Parse(value string) (string, error) {
+	v, err := s.parse(value)
+	if err != nil {
+		return "", Errorf(Usage, "%s cannot be %q; use %s", s.Key, value, s.Allowed)
+	}
+	return v, nil
+}
+
+// SettingValue is a setting as it stands.
+type SettingValue struct {
+	Key     string `json:"key"`
+	Value   string `json:"value"`
+	Default string `json:"default"`
+	// IsSet is true when a value is stored (it may equal the default).
+	IsSet   bool   `json:"set"`
+	Allowed string `json:"allowed"`
+	Help    string `json:"help"`
+}
+
+// settingStore is what the registry needs of the database.
+type settingStore interface {
+	Setting(key string) (string, bool, error)
+	SetSetting(key, value string) error
+}
+
+func readSetting(db settingStore, s SettingSpec) (SettingValue, error) {
+	v := SettingValue{Key: s.Key, Value: s.Default, Default: s.Default, Allowed: s.Allowed, Help: s.Help}
+	stored, ok, err := db.Setting(s.Key)
+	if err != nil {
+		return v, fmt.Errorf("read setting %s (check the state directory): %w", s.Key, err)
+	}
+	if ok && stored != "" {
+		if parsed, err := s.parse(stored); err == nil {
+			v.Value, v.IsSet = parsed, true
+		}
+		// A stored value vouch no longer accepts reads as the default.
+	}
+	return v, nil
+}
+
+// SettingValues returns every known setting with its value and default.
+func (a *App) SettingValues() ([]SettingValue, error) {
+	var out []SettingValue
+	for _, s := range SettingSpecs() {
+		v, err := readSetting(a.db, s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// SettingValue returns one setting; an unknown key is a Usage error.
+func (a *App) SettingValue(key string) (SettingValue, error) {
+	s, err := LookupSetting(key)
+	if err != nil {
+		return SettingValue{}, err
+	}
+	return readSetting(a.db, s)
+}
+
+// SetSettingValue validates and stores value under key and returns the
+// setting as it now stands.
+func (a *App) SetSettingValue(key, value string) (SettingValue, error) {
+	s, err := LookupSetting(key)
+	if err != nil {
+		return SettingValue{}, err
+	}
+	v, err := s.Parse(value)
+	if err != nil {
+		return SettingValue{}, err
+	}
+	if err := a.db.SetSetting(key, v); err != nil {
+		return SettingValue{}, fmt.Errorf("store setting %s (check the state directory): %w", key, err)
+	}
+	return readSetting(a.db, s)
+}
+
+// ResetSetting puts key back to its default.
+func (a *App) ResetSetting(key string) (SettingValue, error) {
+	s, err := LookupSetting(key)
+	if err != nil {
+		return SettingValue{}, err
+	}
+	if err := a.db.SetSetting(key, ""); err != nil {
+		return SettingValue{}, fmt.Errorf("reset setting %s (check the state directory): %w", key, err)
+	}
+	return readSetting(a.db, s)
+}
+
+// SettingDuration returns a duration setting's value (its default when
+// unset or unreadable).
+func (a *App) SettingDuration(key string) (time.Duration, error) {
+	v, err := a.SettingValue(key)
+	if err != nil {
+		return 0, err
+	}
+	d, perr := time.ParseDuration(v.Value)
+	if perr != nil {
+		return 0, fmt.Errorf("setting %s holds %q, not a duration; run 'vouch settings reset %s': %w", key, v.Value, key, perr)
+	}
+	return d, nil
+}
