@@ -127,13 +127,23 @@ type SettingValue struct {
 	Help    string `json:"help"`
 }
 
-// settingStore is what the registry needs of the database.
-type settingStore interface {
+// SettingStore is what the registry needs of the database (a
+// *store.DB).
+type SettingStore interface {
 	Setting(key string) (string, bool, error)
 	SetSetting(key, value string) error
 }
 
-func readSetting(db settingStore, s SettingSpec) (SettingValue, error) {
+// Settings reads and writes the known settings of one database.
+type Settings struct{ db SettingStore }
+
+// NewSettings returns the registry over db.
+func NewSettings(db SettingStore) Settings { return Settings{db: db} }
+
+// Settings is the registry over the session's database.
+func (a *App) Settings() Settings { return Settings{db: a.db} }
+
+func readSetting(db SettingStore, s SettingSpec) (SettingValue, error) {
 	v := SettingValue{Key: s.Key, Value: s.Default, Default: s.Default, Allowed: s.Allowed, Help: s.Help}
 	stored, ok, err := db.Setting(s.Key)
 	if err != nil {
@@ -148,11 +158,11 @@ func readSetting(db settingStore, s SettingSpec) (SettingValue, error) {
 	return v, nil
 }
 
-// SettingValues returns every known setting with its value and default.
-func (a *App) SettingValues() ([]SettingValue, error) {
+// Values returns every known setting with its value and default.
+func (st Settings) Values() ([]SettingValue, error) {
 	var out []SettingValue
 	for _, s := range SettingSpecs() {
-		v, err := readSetting(a.db, s)
+		v, err := readSetting(st.db, s)
 		if err != nil {
 			return nil, err
 		}
@@ -161,18 +171,18 @@ func (a *App) SettingValues() ([]SettingValue, error) {
 	return out, nil
 }
 
-// SettingValue returns one setting; an unknown key is a Usage error.
-func (a *App) SettingValue(key string) (SettingValue, error) {
+// Value returns one setting; an unknown key is a Usage error.
+func (st Settings) Value(key string) (SettingValue, error) {
 	s, err := LookupSetting(key)
 	if err != nil {
 		return SettingValue{}, err
 	}
-	return readSetting(a.db, s)
+	return readSetting(st.db, s)
 }
 
-// SetSettingValue validates and stores value under key and returns the
+// Set validates and stores value under key and returns the
 // setting as it now stands.
-func (a *App) SetSettingValue(key, value string) (SettingValue, error) {
+func (st Settings) Set(key, value string) (SettingValue, error) {
 	s, err := LookupSetting(key)
 	if err != nil {
 		return SettingValue{}, err
@@ -181,28 +191,28 @@ func (a *App) SetSettingValue(key, value string) (SettingValue, error) {
 	if err != nil {
 		return SettingValue{}, err
 	}
-	if err := a.db.SetSetting(key, v); err != nil {
+	if err := st.db.SetSetting(key, v); err != nil {
 		return SettingValue{}, fmt.Errorf("store setting %s (check the state directory): %w", key, err)
 	}
-	return readSetting(a.db, s)
+	return readSetting(st.db, s)
 }
 
-// ResetSetting puts key back to its default.
-func (a *App) ResetSetting(key string) (SettingValue, error) {
+// Reset puts key back to its default.
+func (st Settings) Reset(key string) (SettingValue, error) {
 	s, err := LookupSetting(key)
 	if err != nil {
 		return SettingValue{}, err
 	}
-	if err := a.db.SetSetting(key, ""); err != nil {
+	if err := st.db.SetSetting(key, ""); err != nil {
 		return SettingValue{}, fmt.Errorf("reset setting %s (check the state directory): %w", key, err)
 	}
-	return readSetting(a.db, s)
+	return readSetting(st.db, s)
 }
 
-// SettingDuration returns a duration setting's value (its default when
+// Duration returns a duration setting's value (its default when
 // unset or unreadable).
-func (a *App) SettingDuration(key string) (time.Duration, error) {
-	v, err := a.SettingValue(key)
+func (st Settings) Duration(key string) (time.Duration, error) {
+	v, err := st.Value(key)
 	if err != nil {
 		return 0, err
 	}

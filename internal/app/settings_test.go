@@ -12,8 +12,8 @@ import (
 // TestSettingsRegistry: the known keys, their defaults, setting,
 // normalising, resetting (SPEC L4; issue 15).
 func TestSettingsRegistry(t *testing.T) {
-	a := &App{db: storetest.MustOpen(t)}
-	vals, err := a.SettingValues()
+	a := NewSettings(storetest.MustOpen(t))
+	vals, err := a.Values()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,15 +34,15 @@ func TestSettingsRegistry(t *testing.T) {
 		{SettingLongTurn, "2m", "2m"},
 		{sessionIdleKey, "1h", "1h"},
 	} {
-		v, err := a.SetSettingValue(tc.key, tc.in)
+		v, err := a.Set(tc.key, tc.in)
 		if err != nil || v.Value != tc.stored || !v.IsSet {
 			t.Errorf("set %s %q = %+v, %v; want %q", tc.key, tc.in, v, err, tc.stored)
 		}
 	}
-	if d, err := a.SettingDuration(SettingLongTurn); err != nil || d != 2*time.Minute {
+	if d, err := a.Duration(SettingLongTurn); err != nil || d != 2*time.Minute {
 		t.Errorf("long-turn = %v, %v", d, err)
 	}
-	v, err := a.ResetSetting(SettingNotify)
+	v, err := a.Reset(SettingNotify)
 	if err != nil || v.Value != "approvals" || v.IsSet {
 		t.Errorf("reset notify = %+v, %v", v, err)
 	}
@@ -51,7 +51,7 @@ func TestSettingsRegistry(t *testing.T) {
 // TestSettingsValidation: a bad value or key is a Usage error of one
 // sentence that lists what is allowed, and nothing is stored.
 func TestSettingsValidation(t *testing.T) {
-	a := &App{db: storetest.MustOpen(t)}
+	a := NewSettings(storetest.MustOpen(t))
 	for _, tc := range []struct{ key, value, want string }{
 		{SettingNotify, "loud", `notify cannot be "loud"; use off, bell, approvals or all`},
 		{SettingNotifyTerminal, "osc52", `notify-terminal cannot be "osc52"; use auto, bell, osc9, osc777 or osc99`},
@@ -60,7 +60,7 @@ func TestSettingsValidation(t *testing.T) {
 		{sessionIdleKey, "1s", `session-idle cannot be "1s"; use a duration from 10s to 168h, such as 5m or 1h`},
 		{"colour", "red", `unknown setting "colour"; the settings are notify, notify-terminal, long-turn, session-idle`},
 	} {
-		_, err := a.SetSettingValue(tc.key, tc.value)
+		_, err := a.Set(tc.key, tc.value)
 		var e *Error
 		if !errors.As(err, &e) || e.Kind != Usage || err.Error() != tc.want {
 			t.Errorf("set %s %q: %v, want usage error %q", tc.key, tc.value, err, tc.want)
@@ -69,7 +69,7 @@ func TestSettingsValidation(t *testing.T) {
 			t.Errorf("%q is more than one sentence", err)
 		}
 	}
-	if v, _ := a.SettingValue(SettingNotify); v.IsSet {
+	if v, _ := a.Value(SettingNotify); v.IsSet {
 		t.Error("a refused value was stored")
 	}
 }
