@@ -236,6 +236,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.updateInboxAnswered(msg)
 	case settleTickMsg:
 		m = m.updateSettleTick(msg)
+	case phaseTickMsg:
+		m, cmd = m.updatePhaseTick(msg)
 	default:
 		m, cmd = m.updateOther(msg)
 	}
@@ -277,7 +279,7 @@ func (m *Model) layout() {
 	if m.help.ShowAll {
 		helpLines = lipgloss.Height(m.help.View(m.helpKeys()))
 	}
-	errLines := len(m.errorLines())
+	errLines := len(m.errorLines()) + len(m.phaseLines())
 	m.chatHeight = max(m.common.Height-helpLines-errLines-1-inputHeight-1, 1)
 	m.chat.SetSize(m.common.Width, m.chatHeight)
 }
@@ -350,4 +352,7 @@ type runState struct {
 	firstDelta time.Time // for the live rate
 	lastDelta  time.Time
 	deltas     int
+
+	// turn is what the phase line says (phase.go, issue 18 item 1).
+	turn turnPhase
 }

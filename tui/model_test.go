@@ -53,8 +53,8 @@ func TestSendStreamsAnswer(t *testing.T) {
 		t.Errorf("input after send = %q, want empty", m.input.Value())
 	}
 	m, wait = deliver(t, m, b, wait, agent.TextDelta{Text: "It is "}, agent.TextDelta{Text: "**4**."})
-	if view := m.View(); !strings.Contains(view, "It is 4.") || !strings.Contains(view, "● streaming") {
-		t.Fatalf("mid-stream view lacks the partial answer or the streaming mark:\n%s", view)
+	if view := m.View(); !strings.Contains(view, "It is 4.") || !strings.Contains(view, "· streaming · esc to interrupt") {
+		t.Fatalf("mid-stream view lacks the partial answer or the phase line:\n%s", view)
 	}
 	m, wait = deliver(t, m, b, wait,
 		agent.Usage{PromptTokens: 1200, CompletionTokens: 34, ContextWindow: 32768, TokensPerSecond: 41},

@@ -54,13 +54,10 @@ func (m Model) statusView() string {
 	if rate := m.rate(); rate != "" {
 		right = append(right, st.Usage.Render(rate))
 	}
-	switch m.run.phase {
-	case phaseStarting:
-		right = append(right, st.Streaming.Render("○ sending"))
-	case phaseStreaming:
-		right = append(right, st.Streaming.Render("● streaming"))
-	case phaseCancelling:
-		right = append(right, st.Streaming.Render("○ cancelling"))
+	// What a turn in flight is doing is the phase line's (phase.go); here
+	// only while a pane hides that line.
+	if p := m.statusPhase(); p != "" {
+		right = append(right, p)
 	}
 
 	l := strings.Join(left, " ")

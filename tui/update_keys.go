@@ -175,7 +175,8 @@ func (m Model) sendMessage(text string) (Model, tea.Cmd) {
 	m.chat.ToBottom()
 	ctx, cancel := context.WithCancel(context.Background())
 	m.run = runState{id: m.run.id + 1, phase: phaseStarting, cancel: cancel, user: user}
-	return m, send(ctx, m.backend, m.run.id, m.model, text)
+	m, tick := m.startPhase() // the phase line and its tick chain (phase.go)
+	return m, tea.Batch(send(ctx, m.backend, m.run.id, m.model, text), tick)
 }
 
 // cancelRun cancels the running turn. The run answers with Done, which marks

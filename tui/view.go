@@ -35,6 +35,10 @@ func (m Model) View() string {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
+	for _, l := range m.phaseLines() { // while a turn is in flight (phase.go)
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
 	b.WriteString(st.Rule.Render(strings.Repeat("─", w)))
 	b.WriteByte('\n')
 	b.WriteString(m.input.View())

@@ -79,10 +79,7 @@ func renderReasoning(it *Item, width int, st *kit.Styles) string {
 // renderTool shows a tool call compactly: its identity and arguments on one
 // line, then the result's size and first lines.
 func renderTool(it *Item, width int, st *kit.Styles) []string {
-	name := it.Call.Identity
-	if name == "" {
-		name = it.Call.WireName + " (unknown tool)"
-	}
+	name := ToolName(it.Call)
 	mark, style := "⚙ ", st.ToolCall
 	if it.HasResult && it.IsError {
 		mark, style = "✗ ", st.ToolError
