@@ -114,6 +114,7 @@ func commands() []command {
 		{"workflows", "on | off | status [--json]: the Agent Workflows switch and the schedules", runWorkflowsCmd},
 		{"skill", "preview FILE [--json] | install FILE [--rename NEW | --new-revision] [--json] | list [--json] | remove NAME | server list|preview|approve|pin|keep|rollback|dynamic SERVER ...", runSkill},
 		{"policy", "list [--json] | set IDENTITY ask|allow|block [--effect E] [--under ARG=PATH] [--one-of ARG=V1,V2] [--note T] | remove IDENTITY", runPolicyCmd},
+		{"settings", "[--json] | get KEY | set KEY VALUE | reset KEY (notify, long-turn…)", runSettingsCmd},
 		{"version", "print the version", runVersion},
 		{"help", "this help", nil},
 	}
