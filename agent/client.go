@@ -45,6 +45,8 @@ type Client struct {
 	kept    map[string]int
 	// plans keeps tool definitions as capped across runs (plan_cache.go).
 	plans planCache
+	// count is the state of prompt counting (count.go, countstore.go).
+	count counter
 }
 
 // NewClient returns a client for the server at baseURL (for example

@@ -70,8 +70,9 @@
 // keyword that validates, so the capped schema accepts exactly what the
 // server's full schema accepts. vouch checks only that arguments are one
 // JSON object; the server validates them against its own schema. Each
-// capped entry is counted with the server's tokenizer where it has one
-// (CachedCount over Client.CountTokens), else EstimateTokens.
+// capped entry is counted with a count the server's tokenizer gave before
+// (kept in memory and in the CountStore, countstore.go), else
+// EstimateTokens: planning asks the server nothing.
 //
 // When everything fits RunSpec.ToolBudget × the window (DefaultToolBudget,
 // 25%) every tool is sent in full. Otherwise tools that do not ask the
@@ -197,8 +198,16 @@
 //     "error:" lines become errors, anything that is not SSE is ErrBadStream
 //     and an end of body before "data: [DONE]" is ErrDropped (unless a
 //     finish_reason already arrived).
-//   - Token counts are exact only where the server tokenizes (llama.cpp's
-//     /tokenize, per message text, cached); elsewhere EstimateTokens
+//   - Token counts are exact only where the server renders and tokenizes
+//     (llama.cpp): the prompt a request sends is rendered with
+//     /apply-template and counted with one /tokenize, at most two round
+//     trips per request, bounded together by DefaultCountBound (1.5 s),
+//     after which the estimate is used and Usage.CountNote says so
+//     (count.go). Texts counted with the estimate are counted by the server
+//     after the run, in the background, and kept (countstore.go), so the
+//     plan and the fitting of a long conversation ask nothing; only the
+//     last window's worth of a long conversation is looked at
+//     (prompt_fit.go). Elsewhere EstimateTokens
 //     applies per-rune rules (estimate.go) calibrated on Ollama so as not
 //     to count under on English, code, CJK, digits or emoji. After each
 //     turn the server's usage.prompt_tokens is kept per model: a request

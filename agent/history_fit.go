@@ -18,28 +18,31 @@ import (
 //
 // The cut is found by binary search over exchange boundaries, so a 500-
 // message conversation costs about nine counts, not one per exchange.
-func (r *run) fitHistory(reserve int) (msgs []openai.ChatCompletionMessage, need, leftOut int, ok bool) {
-	var starts []int // indices of the person's messages
+//
+// Only exchanges that start at or after from are candidates (the older
+// ones cannot fit the window at all, see tailStart), and no count asks the
+// server: promptTokens uses learned counts and the estimate.
+func (r *run) fitHistory(reserve, from int) (msgs []openai.ChatCompletionMessage, need, leftOut int, ok bool) {
+	var starts []int // indices of the person's messages, after the first exchange
 	for i, m := range r.history {
-		if m.Role == RoleUser {
+		if m.Role == RoleUser && i > 0 && i >= from {
 			starts = append(starts, i)
 		}
 	}
-	if len(starts) < 2 {
+	if len(starts) == 0 {
 		return nil, 0, 0, false
 	}
 	tryFrom := func(k int) ([]openai.ChatCompletionMessage, int) {
 		m := promptMessages(r.system, r.history[starts[k]:])
-		n, _ := r.c.promptTokens(r.ctx, m, r.toolsJSON)
+		n, _ := r.c.promptTokens(r.spec.Model, m, r.toolsJSON, r.want)
 		return m, r.c.calibrated(r.spec.Model, m, r.toolsJSON, n)
 	}
-	// The smallest number of leading exchanges to leave out (1 to
-	// len(starts)-1) after which the rest fits.
-	k := 1 + sort.Search(len(starts)-1, func(i int) bool {
-		_, n := tryFrom(i + 1)
+	// The fewest leading exchanges to leave out after which the rest fits.
+	k := sort.Search(len(starts), func(i int) bool {
+		_, n := tryFrom(i)
 		return n+reserve <= r.fitWindow()
 	})
-	if k > len(starts)-1 || r.ctx.Err() != nil {
+	if k >= len(starts) || r.ctx.Err() != nil {
 		return nil, 0, 0, false
 	}
 	msgs, need = tryFrom(k)

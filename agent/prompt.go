@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"strconv"
@@ -150,32 +149,45 @@ func requestTools(tools []frozenTool) []openai.Tool {
 	return out
 }
 
-// promptTokens counts a request: each message's text and tool calls plus a
-// per-message overhead, the tool definitions and their template preamble,
-// and a per-request overhead.
-// exact is true only when every piece was counted by the server.
-func (c *Client) promptTokens(ctx context.Context, msgs []openai.ChatCompletionMessage, toolsJSON string) (n int, exact bool) {
+// promptTokens counts a request with no round trip: each message's text
+// and tool calls plus a per-message overhead, the tool definitions and
+// their template preamble, and a per-request overhead. A text is counted
+// by the count the client learned for model (knownCount, memory only
+// here), else estimated and, when want is not nil, noted in it for
+// countLater. exact is true only when every piece had a learned count.
+func (c *Client) promptTokens(model string, msgs []openai.ChatCompletionMessage, toolsJSON string, want map[string]string) (n int, exact bool) {
 	exact = true
-	count := func(s string) {
-		k, ok := c.CountTokens(ctx, s)
+	count := func(s string, args bool) {
+		if s == "" {
+			return
+		}
+		key := CountKey(model, s)
+		c.mu.Lock()
+		k, ok := c.tokens[key]
+		c.mu.Unlock()
+		if !ok {
+			if args { // an estimate: arguments get estimateArguments' margin
+				k, _ = estimateArguments(s)
+			} else {
+				k = EstimateTokens(s)
+			}
+			if want != nil && len(want) < maxBackgroundCounts {
+				want[key] = s
+			}
+		}
 		n += k
 		exact = exact && ok
 	}
 	n = requestOverheadTokens
 	for _, m := range msgs {
 		n += messageOverheadTokens
-		count(m.Content)
+		count(m.Content, false)
 		for _, tc := range m.ToolCalls {
-			k, ok := c.CountTokens(ctx, tc.Function.Name+tc.Function.Arguments)
-			if !ok { // an estimate: arguments get estimateArguments' margin
-				k, _ = estimateArguments(tc.Function.Name + tc.Function.Arguments)
-			}
-			n += k
-			exact = exact && ok
+			count(tc.Function.Name+tc.Function.Arguments, true)
 		}
 	}
 	if toolsJSON != "" {
-		count(toolsJSON)
+		count(toolsJSON, false)
 		n += toolsOverheadTokens + perToolOverheadTokens*strings.Count(toolsJSON, `{"type":"function"`)
 		if len(msgs) == 0 || msgs[0].Role != string(RoleSystem) {
 			n += noSystemOverheadTokens

@@ -133,6 +133,7 @@ func (c *Client) Run(ctx context.Context, spec RunSpec, events chan<- Event) []M
 	r := newRun(c, ctx, spec, events)
 	done := r.guarded()
 	done.Messages = r.appended
+	c.countLater(r.want) // in the background, begun before Done is delivered
 	deliverDone(ctx, events, done)
 	return r.appended
 }
@@ -163,6 +164,11 @@ type run struct {
 	leftOut int
 	// cutOff is set when the latest reply stopped for length (SPEC A7).
 	cutOff bool
+	// countNote says why the latest request was counted with the estimate
+	// on a server that counts (Usage.CountNote); want collects the texts
+	// counted with the estimate, for countLater after the run.
+	countNote string
+	want      map[string]string
 	// counts are measured against limits; the parts of a workflow run
 	// share one (SPEC A4).
 	counts *loopCounts
@@ -206,7 +212,7 @@ func newRun(c *Client, ctx context.Context, spec RunSpec, events chan<- Event) *
 	spec.History = append([]Message(nil), spec.History...)
 	spec.Tools = append([]tool.Tool(nil), spec.Tools...)
 	return &run{c: c, ctx: ctx, spec: spec, limits: spec.Limits, window: spec.ContextWindow, events: events,
-		history: spec.History, counts: &loopCounts{}}
+		history: spec.History, counts: &loopCounts{}, want: map[string]string{}}
 }
 
 // guarded is execute with a panic anywhere in the run's goroutine — the
@@ -326,24 +332,16 @@ func persistError(err error) error {
 // turn performs one model request and records the assistant message. It
 // returns the tool calls to run, or the Done that ends the run.
 func (r *run) turn() ([]ToolCall, *Done) {
-	msgs := promptMessages(r.system, r.history)
-	est, _ := r.c.promptTokens(r.ctx, msgs, r.toolsJSON)
-	need := r.c.calibrated(r.spec.Model, msgs, r.toolsJSON, est)
-	if r.ctx.Err() != nil {
-		return nil, &Done{Reason: StopCancelled}
+	f, ok, done := r.fitPrompt()
+	if done != nil {
+		return nil, done
 	}
-	r.leftOut = 0
 	window := r.fitWindow()
-	if reserve := replyReserve(window); need+reserve > window {
-		fit, n, left, ok := r.fitHistory(reserve)
-		if r.ctx.Err() != nil {
-			return nil, &Done{Reason: StopCancelled}
-		}
-		if !ok {
-			return nil, &Done{Reason: StopError, Err: overflowError(need+reserve, window, r.spec.Model, nil)}
-		}
-		msgs, need, r.leftOut = fit, n, left
+	if !ok {
+		return nil, &Done{Reason: StopError, Err: overflowError(f.need+replyReserve(window), window, r.spec.Model, nil)}
 	}
+	msgs, need := f.msgs, f.need
+	r.countNote = f.note
 	st := &streamState{r: r, promptEstimate: need, msgs: msgs, maxTokens: r.maxTokens(window, need)}
 	streamed := r.doing("the model stream")
 	st.stream(withReplyBound(openai.ChatCompletionRequest{

@@ -211,7 +211,8 @@ func (st *streamState) save(msg Message) error {
 func (st *streamState) usageEvent() Usage {
 	r := st.r
 	u := Usage{ContextWindow: r.window, TokensPerSecond: st.tps, LeftOut: r.leftOut,
-		PromptEstimate: st.promptEstimate, MaxTokens: st.maxTokens, CutOff: st.finish == "length"}
+		PromptEstimate: st.promptEstimate, MaxTokens: st.maxTokens, CutOff: st.finish == "length",
+		CountNote: r.countNote}
 	if st.usage != nil {
 		u.PromptTokens, u.CompletionTokens = st.usage.PromptTokens, st.usage.CompletionTokens
 		if r.c.observePrompt(r.spec.Model, st.msgs, r.toolsJSON, u.PromptTokens, r.fitWindow()) {

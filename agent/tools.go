@@ -34,10 +34,7 @@ const emptySchema = `{"type":"object","properties":{}}`
 // prepares what every request sends. An error ends the run before any
 // request.
 func (r *run) freeze() error {
-	count := CachedCount(func(s string) int {
-		n, _ := r.c.CountTokens(r.ctx, s)
-		return n
-	})
+	count := r.c.planCount(r.spec.Model, r.want)
 	asks := r.spec.AsksPerson
 	if asks == nil {
 		asks = AsksPersonFrom(r.spec.Decide)

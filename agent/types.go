@@ -116,6 +116,10 @@ type Usage struct {
 	// whole window (SPEC A7, F4). The next request of the model shrinks to
 	// fit. Front ends show Notice.
 	PromptCut int
+	// CountNote, when set, says that the prompt was counted with vouch's
+	// estimate although the server counts, and why: its tokenizer did not
+	// answer within the bound, or failed (SPEC F4; issue 18 item 2).
+	CountNote string
 }
 
 // Notice is what a front end and the run record say about this turn's
@@ -125,6 +129,9 @@ func (u Usage) Notice() string {
 	var parts []string
 	if u.PromptCut > 0 {
 		parts = append(parts, fmt.Sprintf("the server cut this prompt to %d tokens; vouch sends less from now on", u.PromptCut))
+	}
+	if u.CountNote != "" {
+		parts = append(parts, "this prompt was "+u.CountNote)
 	}
 	if u.CutOff {
 		parts = append(parts, fmt.Sprintf("the reply was cut off at its length limit (%d tokens); ask the model to continue", u.CompletionTokens))

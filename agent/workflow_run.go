@@ -282,10 +282,7 @@ func (c *Client) runWorkflow(ctx context.Context, spec RunSpec, w WorkflowSpec, 
 		allow = append(allow, id)
 	}
 	window := spec.ContextWindow
-	count := CachedCount(func(s string) int {
-		n, _ := c.CountTokens(ctx, s)
-		return n
-	})
+	count := c.planCount(spec.Model, nil) // no round trip before the first request
 	budget := int(SkillListingShare * float64(window))
 	if f.Precedence != "" {
 		budget -= count(f.Precedence)

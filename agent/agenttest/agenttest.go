@@ -72,6 +72,10 @@ func WithOllamaLoaded(n int) Option { return scripted.WithOllamaLoaded(n) }
 // WithReusedIndex writes every tool call at index 0 (Ollama before 0.17).
 func WithReusedIndex() Option { return scripted.WithReusedIndex() }
 
+// WithTokenizerGate holds llama.cpp's /tokenize and /apply-template until
+// gate is closed: a slow or stuck tokenizer (issue 18 item 2).
+func WithTokenizerGate(gate <-chan struct{}) Option { return scripted.WithTokenizerGate(gate) }
+
 // Text streams one content delta.
 func Text(s string) Step { return scripted.Text(s) }
 

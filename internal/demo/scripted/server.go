@@ -54,6 +54,8 @@ type options struct {
 	tps          float64
 	ollamaLoaded int
 	reusedIndex  bool
+	// tokenizerGate holds /tokenize and /apply-template (tokenizer_gate.go).
+	tokenizerGate <-chan struct{}
 }
 
 // WithFlavor imitates a particular server (default Plain).
@@ -237,8 +239,8 @@ func (s *Server) routes() http.Handler {
 			"total_slots":                 1, "model_path": "/models/" + first + ".gguf", "build_info": "agenttest",
 		}))
 		mux.HandleFunc("GET /slots", jsonHandler([]any{map[string]any{"id": 0, "n_ctx": w, "is_processing": false}}))
-		mux.HandleFunc("POST /tokenize", tokenize)
-		mux.HandleFunc("POST /apply-template", applyTemplate)
+		mux.HandleFunc("POST /tokenize", s.gated(tokenize))
+		mux.HandleFunc("POST /apply-template", s.gated(applyTemplate))
 	case LMStudio:
 		data := make([]any, 0, len(s.opts.models))
 		for _, m := range s.opts.models {

@@ -1,0 +1,166 @@
+package agent
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+)
+
+// Counts kept across runs (SPEC F4; issue 17 Speed). Where the server has
+// a tokenizer (llama.cpp), the texts a run counted with the estimate — its
+// tool schemas as the request carries them, the messages of the
+// conversation — are counted exactly after the run, in the background and
+// never on the way to a request, and kept in memory and in the CountStore
+// (the state's small token-count bucket), keyed by the model and a digest
+// of the text. Later runs, also after vouch restarts, use these counts
+// instead of the estimate: the tool plan and the fitting of a long
+// conversation to the window then cost no round trip at all.
+
+// CountStore keeps token counts across runs, keyed by CountKey. The store
+// package implements it on the state database.
+type CountStore interface {
+	TokenCounts(keys []string) (map[string]int, error)
+	PutTokenCounts(counts map[string]int) error
+}
+
+// SetCountStore makes the client keep the counts it learns in s and read
+// them back (nil: memory only).
+func (c *Client) SetCountStore(s CountStore) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.count.store = s
+}
+
+// CountKey is the key of text's count under model: the model, a NUL and
+// the hex SHA-256 of the text.
+func CountKey(model, text string) string {
+	h := sha256.Sum256([]byte(text))
+	return model + "\x00" + hex.EncodeToString(h[:])
+}
+
+// maxBackgroundCounts bounds the texts one run counts after it ends, and
+// backgroundCountTime the time all of them may take.
+const (
+	maxBackgroundCounts = 512
+	backgroundCountTime = 30 * time.Second
+)
+
+// knownCount is text's exact count when the client learned it (in memory,
+// or kept in the store), else ok is false.
+func (c *Client) knownCount(model, text string) (n int, ok bool) {
+	key := CountKey(model, text)
+	c.mu.Lock()
+	n, ok = c.tokens[key]
+	st := c.count.store
+	c.mu.Unlock()
+	if ok || st == nil {
+		return n, ok
+	}
+	got, err := st.TokenCounts([]string{key})
+	if err != nil {
+		return 0, false // an unreadable count is an estimate
+	}
+	n, ok = got[key]
+	if ok {
+		c.remember(map[string]int{key: n})
+	}
+	return n, ok
+}
+
+// remember keeps counts in memory.
+func (c *Client) remember(counts map[string]int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.tokens)+len(counts) > maxTokenCache {
+		clear(c.tokens)
+	}
+	for k, v := range counts {
+		c.tokens[k] = v
+	}
+}
+
+// planCount is the tool plan's counter for model: a known count, else the
+// estimate, noting the text in want for countLater.
+func (c *Client) planCount(model string, want map[string]string) func(string) int {
+	return CachedCount(func(s string) int {
+		if n, ok := c.knownCount(model, s); ok {
+			return n
+		}
+		if want != nil && len(want) < maxBackgroundCounts {
+			want[CountKey(model, s)] = s
+		}
+		return EstimateTokens(s)
+	})
+}
+
+// countLater counts texts (keyed by CountKey) with the server's tokenizer
+// in the background, keeps the counts and returns at once. It does
+// nothing unless the server is llama.cpp with a working tokenizer, or while
+// another background count runs or the tokenizer is paused as slow.
+func (c *Client) countLater(texts map[string]string) {
+	if len(texts) == 0 {
+		return
+	}
+	c.mu.Lock()
+	if c.kind != KindLlamaCpp || c.tokenizer < 0 || c.count.counting || c.countNow().Before(c.count.slowUntil) {
+		c.mu.Unlock()
+		return
+	}
+	c.count.counting = true
+	idle := make(chan struct{})
+	c.count.idle = idle
+	bound := c.count.bound
+	st := c.count.store
+	c.mu.Unlock()
+	if bound <= 0 {
+		bound = DefaultCountBound
+	}
+	go func() {
+		defer close(idle)
+		ctx, cancel := context.WithTimeout(context.Background(), backgroundCountTime)
+		defer cancel()
+		got := make(map[string]int, len(texts))
+		for key, text := range texts {
+			n, err := c.tokenizeOne(ctx, text, bound)
+			if err != nil {
+				c.mu.Lock()
+				c.count.slowUntil = c.countNow().Add(slowTokenizerPause)
+				c.mu.Unlock()
+				break
+			}
+			got[key] = n
+		}
+		c.remember(got)
+		if st != nil && len(got) > 0 {
+			_ = st.PutTokenCounts(got) // a count not kept is counted again next time
+		}
+		c.mu.Lock()
+		c.count.counting = false
+		c.mu.Unlock()
+	}()
+}
+
+// tokenizeOne counts text with POST /tokenize within bound.
+func (c *Client) tokenizeOne(ctx context.Context, text string, bound time.Duration) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	var resp struct {
+		Tokens []json.RawMessage `json:"tokens"`
+	}
+	if err := c.postJSON(ctx, c.rootURL+"/tokenize", map[string]any{"content": text, "add_special": false}, &resp); err != nil {
+		return 0, err
+	}
+	return len(resp.Tokens), nil
+}
+
+// waitCounting waits for the background count in flight, if any.
+func (c *Client) waitCounting() {
+	c.mu.Lock()
+	idle := c.count.idle
+	c.mu.Unlock()
+	if idle != nil {
+		<-idle
+	}
+}

@@ -1,0 +1,150 @@
+package agent
+
+import (
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// fitted is one request's prompt as fitted to the window.
+type fitted struct {
+	msgs []openai.ChatCompletionMessage
+	// need is the prompt's count: exact when the server rendered and
+	// counted it (llama.cpp), else the calibrated estimate.
+	need  int
+	exact bool
+	// note says why a server that counts did not (see renderCount).
+	note string
+}
+
+// fitPrompt builds the request's messages and counts them (SPEC A3, F4):
+// the whole conversation when it fits the window with the reply's
+// reserve, else its newest whole exchanges that do (fitHistory). Only the
+// tail that can fit the window at all is looked at, so a conversation of
+// 100,000 messages costs what its last window's worth does. Counting
+// while fitting uses no round trip; the prompt chosen is then counted
+// exactly where the server renders (two round trips, bounded), and
+// trimmed further by the estimate should the exact count not fit after
+// all. ok is false when the current exchange alone does not fit; done is
+// set when the run was cancelled.
+func (r *run) fitPrompt() (f fitted, ok bool, done *Done) {
+	window := r.fitWindow()
+	reserve := replyReserve(window)
+	from := r.tailStart(window)
+	r.c.preloadCounts(r.spec.Model, r.history[from:], r.toolsJSON)
+	r.leftOut = 0
+	if from == 0 {
+		f.msgs = promptMessages(r.system, r.history)
+		est, _ := r.c.promptTokens(r.spec.Model, f.msgs, r.toolsJSON, r.want)
+		f.need = r.c.calibrated(r.spec.Model, f.msgs, r.toolsJSON, est)
+	}
+	if from > 0 || f.need+reserve > window {
+		msgs, n, left, fits := r.fitHistory(reserve, from)
+		if r.ctx.Err() != nil {
+			return f, false, &Done{Reason: StopCancelled}
+		}
+		if !fits {
+			if f.need == 0 {
+				f.need = r.tailEstimate(from)
+			}
+			return f, false, nil
+		}
+		f.msgs, f.need, r.leftOut = msgs, n, left
+	}
+	n, exact, note := r.c.renderCount(r.ctx, f.msgs, r.oaTools)
+	if r.ctx.Err() != nil {
+		return f, false, &Done{Reason: StopCancelled}
+	}
+	f.note = note
+	if !exact {
+		return f, true, nil
+	}
+	if n+reserve <= window {
+		f.need, f.exact = n, true
+		return f, true, nil
+	}
+	// The estimate was under: trim by the estimate, with the difference
+	// the exact count showed added to the reserve.
+	msgs, est, left, fits := r.fitHistory(reserve+n-f.need, from)
+	if !fits {
+		f.need = n
+		return f, false, nil
+	}
+	f.msgs, f.need, r.leftOut = msgs, est+n-f.need, left
+	return f, true, nil
+}
+
+// tailStart is the index of the oldest message that can be in a request
+// fitted to window: walking back from the newest, the messages before it
+// alone exceed the window by the estimate. It is 0 when the whole
+// conversation might fit.
+func (r *run) tailStart(window int) int {
+	sum := requestOverheadTokens
+	for i := len(r.history) - 1; i >= 0; i-- {
+		m := r.history[i]
+		sum += messageOverheadTokens
+		if n, ok := r.c.memCount(r.spec.Model, m.Content); ok {
+			sum += n
+		} else {
+			_, lo := estimateRange(m.Content)
+			sum += lo
+		}
+		if sum > window {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// tailEstimate is the estimate of the conversation from index from, for
+// the sentence of a request that cannot fit.
+func (r *run) tailEstimate(from int) int {
+	msgs := promptMessages(r.system, r.history[from:])
+	est, _ := r.c.promptTokens(r.spec.Model, msgs, r.toolsJSON, nil)
+	return est
+}
+
+// memCount is text's count learned for model, from memory only.
+func (c *Client) memCount(model, text string) (int, bool) {
+	if text == "" {
+		return 0, true
+	}
+	key := CountKey(model, text)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, ok := c.tokens[key]
+	return n, ok
+}
+
+// preloadCounts reads the kept counts of msgs' texts and of more that are
+// not in memory from the CountStore, in one read.
+func (c *Client) preloadCounts(model string, msgs []Message, more ...string) {
+	c.mu.Lock()
+	st := c.count.store
+	c.mu.Unlock()
+	if st == nil {
+		return
+	}
+	var keys []string
+	add := func(s string) {
+		if s == "" {
+			return
+		}
+		if _, ok := c.memCount(model, s); !ok {
+			keys = append(keys, CountKey(model, s))
+		}
+	}
+	for _, s := range more {
+		add(s)
+	}
+	for _, m := range msgs {
+		add(m.Content)
+		for _, tc := range m.ToolCalls {
+			add(tc.WireName + historyArguments(tc.Arguments))
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	if got, err := st.TokenCounts(keys); err == nil && len(got) > 0 {
+		c.remember(got)
+	}
+}
