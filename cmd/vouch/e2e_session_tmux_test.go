@@ -1,0 +1,214 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"vouch/agent/agenttest"
+	"vouch/internal/sessiond"
+	"vouch/store"
+)
+
+// sessionVouch is the command line of `vouch` on state against model, in
+// workspace.
+func sessionVouch(bin, state, workspace string, model *agenttest.Server) string {
+	return fmt.Sprintf("cd %s && %s --state-dir %s --model-url %s --model m", workspace, bin, state, model.URL())
+}
+
+// panePID is the pid of the process in the pane (the vouch client).
+func (s *tmuxSession) panePID() int {
+	s.t.Helper()
+	out := strings.TrimSpace(s.run("display-message", "-p", "-t", s.name, "#{pane_pid}"))
+	pid, err := strconv.Atoi(out)
+	if err != nil {
+		s.t.Fatalf("pane pid %q: %v", out, err)
+	}
+	return pid
+}
+
+// hangUp sends SIGHUP to the pane's vouch, as a dropped SSH connection
+// does, and waits for the client to end.
+func (s *tmuxSession) hangUp() {
+	s.t.Helper()
+	if err := syscall.Kill(s.panePID(), syscall.SIGHUP); err != nil {
+		s.t.Fatalf("SIGHUP the client: %v", err)
+	}
+	s.waitFor("the client to end", func(string) bool { return !s.alive() })
+}
+
+// sessionPID asks the session of state for its pid; 0 when none runs.
+func sessionPID(t *testing.T, state string) int {
+	t.Helper()
+	var pid int
+	err := sessiond.Ask(state, sessiond.Request{Op: sessiond.OpInfo}, func(r sessiond.Reply) error {
+		if r.Info != nil {
+			pid = r.Info.Pid
+		}
+		return nil
+	})
+	if err != nil {
+		return 0
+	}
+	return pid
+}
+
+// stopSessionAtEnd kills the session of state when the test ends, so no
+// session outlives its test.
+func stopSessionAtEnd(t *testing.T, state string) {
+	t.Cleanup(func() {
+		if pid := sessionPID(t, state); pid > 0 {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+}
+
+// slowAnswer is a reply that stops half-way until gate closes.
+func slowAnswer(gate chan struct{}) agenttest.Script {
+	steps := agenttest.Words("alpha bravo charlie delta echo ")
+	steps = append(steps, agenttest.Wait(gate))
+	steps = append(steps, agenttest.Words("foxtrot golf hotel india omega.")...)
+	return agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: steps}}}
+}
+
+// TestE2ESessionSurvivesHangUp (SPEC K4): vouch in tmux, a prompt to a
+// model that streams half an answer and waits; SIGHUP kills the client
+// as a dropped SSH connection does; the rest of the answer is released
+// while no terminal is attached. vouch in a new window reattaches to the
+// same session: the whole answer is there, and the history holds one run.
+func TestE2ESessionSurvivesHangUp(t *testing.T) {
+	bin := buildVouch(t)
+	gate := make(chan struct{})
+	model := agenttest.New(slowAnswer(gate), agenttest.WithModels("m"))
+	defer model.Close()
+	state, workspace := t.TempDir(), t.TempDir()
+	stopSessionAtEnd(t, state)
+	cmd := sessionVouch(bin, state, workspace, model)
+
+	first := newTmux(t, 80, 24, cmd)
+	first.waitText("Ask anything")
+	first.typeText("tell me the alphabet")
+	first.keys("Enter")
+	first.waitText("alpha bravo charlie delta echo")
+	pid := sessionPID(t, state)
+	if pid == 0 {
+		t.Fatal("no session answers on the state dir while vouch runs")
+	}
+	first.hangUp()
+	if got := sessionPID(t, state); got != pid {
+		t.Fatalf("after the hang-up the session is %d, want %d still running", got, pid)
+	}
+	close(gate) // the answer goes on with nobody attached
+
+	second := newTmux(t, 80, 24, cmd)
+	second.waitFor("the whole answer after reattaching", func(p string) bool {
+		return strings.Contains(p, "alpha bravo charlie delta echo foxtrot golf hotel india omega.") && strings.Contains(p, "tell me the alphabet")
+	})
+	if got := sessionPID(t, state); got != pid {
+		t.Fatalf("reattaching started session %d, want the running %d", got, pid)
+	}
+	second.keys("C-c")
+	second.waitFor("vouch to exit", func(string) bool { return !second.alive() })
+
+	out, _ := cli(t, state, "", exitOK, "runs", "--json")
+	var runs runsJSON
+	if err := json.Unmarshal([]byte(out), &runs); err != nil {
+		t.Fatalf("runs --json: %v\n%s", err, out)
+	}
+	if len(runs.Runs) != 1 || runs.Runs[0].Outcome != store.RunDone {
+		t.Fatalf("runs = %+v, want the one chat run, done", runs.Runs)
+	}
+}
+
+// TestE2ESessionApprovalWaitsAcrossHangUp (SPEC K4, D4, D7): a call that
+// needs approval is on screen when the client hangs up. Nothing runs
+// while no terminal is attached; reattaching shows the pane in front,
+// settling again before any key answers it; allowing it then writes.
+func TestE2ESessionApprovalWaitsAcrossHangUp(t *testing.T) {
+	bin := buildVouch(t)
+	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
+		{Match: agenttest.AfterToolResult(), Repeat: true, Steps: agenttest.Words("Written.")},
+		{Repeat: true, Steps: []agenttest.Step{agenttest.ToolCall(0, "c1", "fs_write", `{"path":"notes.md","content":"kept\n"}`)}},
+	}}, agenttest.WithModels("m"))
+	defer model.Close()
+	state, workspace := t.TempDir(), t.TempDir()
+	stopSessionAtEnd(t, state)
+	cmd := sessionVouch(bin, state, workspace, model)
+	note := filepath.Join(workspace, "notes.md")
+
+	first := newTmux(t, 80, 24, cmd)
+	first.waitText("Ask anything")
+	first.typeText("write the notes")
+	first.keys("Enter")
+	first.waitText(approvalTitle)
+	first.hangUp()
+
+	second := newTmux(t, 80, 24, cmd)
+	pane := second.waitText(approvalTitle)
+	if !strings.Contains(pane, "keys active in a moment") {
+		t.Fatalf("the pane drawn again after reattaching answers keys at once (SPEC D7):\n%s", pane)
+	}
+	if _, err := os.Stat(note); !os.IsNotExist(err) {
+		t.Fatalf("the call ran while nobody was attached: %v", err)
+	}
+	second.answerPane("a")
+	second.waitText("Written.")
+	if got, err := os.ReadFile(note); err != nil || string(got) != "kept\n" {
+		t.Fatalf("after allowing, notes.md = %q, %v", got, err)
+	}
+	second.keys("C-c")
+	second.waitFor("vouch to exit", func(string) bool { return !second.alive() })
+}
+
+// TestE2ESessionKilled (SPEC K3, K4): the session killed with -9 mid-run;
+// the next vouch starts a fresh session on the same state dir, and the
+// run shows as interrupted.
+func TestE2ESessionKilled(t *testing.T) {
+	bin := buildVouch(t)
+	gate := make(chan struct{})
+	defer close(gate)
+	model := agenttest.New(slowAnswer(gate), agenttest.WithModels("m"))
+	defer model.Close()
+	state, workspace := t.TempDir(), t.TempDir()
+	stopSessionAtEnd(t, state)
+	cmd := sessionVouch(bin, state, workspace, model)
+
+	first := newTmux(t, 80, 24, cmd)
+	first.waitText("Ask anything")
+	first.typeText("tell me the alphabet")
+	first.keys("Enter")
+	first.waitText("alpha bravo")
+	pid := sessionPID(t, state)
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	first.waitFor("the client to end with its session", func(string) bool { return !first.alive() })
+
+	second := newTmux(t, 80, 24, cmd)
+	second.waitText("Ask anything")
+	if got := sessionPID(t, state); got == 0 || got == pid {
+		t.Fatalf("the session after the kill is %d, want a fresh one (killed %d)", got, pid)
+	}
+	second.keys("C-r")
+	second.waitFor("the interrupted run in the history", func(p string) bool {
+		return strings.Contains(p, "Run history (1)") && strings.Contains(p, "failed")
+	})
+}
+
+// TestE2EAttachWithoutSession: vouch attach never starts a session.
+func TestE2EAttachWithoutSession(t *testing.T) {
+	bin := buildVouch(t)
+	state := t.TempDir()
+	out, err := exec.Command(bin, "--state-dir", state, "attach").CombinedOutput()
+	if err == nil {
+		t.Fatalf("vouch attach without a session succeeded:\n%s", out)
+	}
+	_ = time.Second
+}

@@ -1,0 +1,67 @@
+// Package sessiond owns the session process's socket and the terminal
+// relay: the part of vouch that lets the interface outlive its terminal
+// (SPEC K4).
+//
+// # Design
+//
+// The session process hosts the application (internal/app) and the Bubble
+// Tea interface itself; `vouch` is a thin terminal relay, as tmux, dtach,
+// mosh or charmbracelet's wish are. Reattaching therefore shows the
+// screen exactly as it stands — the conversation, a reply still
+// streaming, the approval pane in front — with no state to rebuild.
+//
+// Server listens on a Unix socket, SocketPath(stateDir) =
+// <state-dir>/session.sock, mode 0600, in a directory that must be the
+// user's own and not writable by others; never TCP. Each connection's
+// peer uid comes from the kernel (SO_PEERCRED); another uid gets one
+// sentence (ErrForeignPeer) and is logged.
+//
+// The protocol is framed: one Kind byte, a big-endian uint32 length
+// (at most MaxPayload) and the payload. A client opens with Hello: its
+// role (a terminal, or a command's control requests), the environment
+// the interface reads (EnvKeys: TERM, COLORTERM, NO_COLOR, TMUX, LANG and
+// LC_*, …), its terminal size and background, cwd and pid. A terminal then
+// sends Input and Resize frames and receives Output, Status (its role,
+// and whether an approval waits) and Bye (why the connection ends); a
+// command sends Requests and reads Replies up to one with Done.
+//
+// One tea.Program runs at a time, with its input from a pipe fed by the
+// terminal that holds the keyboard and its output to a hub that fans out
+// to every attached terminal. The hub never blocks the renderer: each
+// client has a bounded queue, and a client that cannot keep up or fails
+// is dropped (running vouch again reattaches). The program is sized by
+// the holder; its colours come from the first holder's environment
+// (Terminal.Renderer) and stay for the program's life.
+//
+// On attach, take-over, or when the holder leaves and a viewer takes the
+// keyboard, the program gets Config.Attached's message (tui.AttachedMsg):
+// a full repaint, and the pane in front settles again (SPEC D7). The
+// client itself puts its terminal in the interface's modes (Modes) and
+// restores it on every way out.
+//
+// # Roles
+//
+// The first terminal holds the keyboard; later ones view: they receive
+// the same frames, their keys are not forwarded except TakeOverKey
+// (ctrl+t), which swaps the roles, and their relay draws its own bottom
+// line saying where the keyboard is and whether an approval waits there.
+//
+// # Lifecycle
+//
+// A terminal that hangs up (SIGHUP, EOF) leaves the program running with
+// nobody watching: nothing is decided, a waiting pane simply stays (SPEC
+// D4). When the program quits, the session ends at once unless
+// Config.Needed says something still needs it (a run in flight, a call
+// waiting in the inbox, a schedule while the Workflows switch is on); it
+// then stays, and the next terminal starts a new program. With no
+// terminal attached and nothing needed it exits after Config.IdleAfter
+// (the session-idle setting). OpExitIfIdle lets a command that found the
+// database locked ask an idle session to exit.
+//
+// # Caveats
+//
+// Program.Send blocks until the event loop takes the message, so the
+// server never sends while holding its lock. The program's input is a
+// plain io.Reader over the pipe: Bubble Tea's cancel reader would poll the
+// file's descriptor and race its Close.
+package sessiond
