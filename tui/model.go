@@ -64,6 +64,12 @@ type Options struct {
 	// Apps delivers MCP App views and their requests (SPEC J4; apps.go).
 	// Nil means no app is ever announced.
 	Apps AppHost
+	// Notifier receives terminal notifications while the terminal is not
+	// focused (SPEC L4; notify.go). Nil means no notifications.
+	Notifier Notifier
+	// LongTurn is how long a turn runs before its end is notified; zero
+	// means DefaultLongTurn.
+	LongTurn time.Duration
 }
 
 // WithEnv returns o with NoColor and Tmux set from the environment through
@@ -82,7 +88,8 @@ func (o Options) WithEnv(getenv func(string) string) Options {
 // alternate screen, and no mouse capture, so the terminal's own text
 // selection keeps working (SPEC L1).
 func ProgramOptions() []tea.ProgramOption {
-	return []tea.ProgramOption{tea.WithAltScreen()}
+	// Focus reports (DECSET 1004) gate notifications (notify.go, SPEC L4).
+	return []tea.ProgramOption{tea.WithAltScreen(), tea.WithReportFocus()}
 }
 
 // Model is the root of the interface. It routes messages: keys go to the top
@@ -130,6 +137,8 @@ type Model struct {
 	inboxCount int
 	// settle is the armed settle tick (settle.go, SPEC D7).
 	settle settleState
+	// notify is the focus and turn timing of notifications (notify.go).
+	notify notifyState
 }
 
 // loadState is the progress of a start-up look-up.
@@ -200,7 +209,7 @@ func New(b Backend, opts Options) Model {
 // Init implements tea.Model: it loads the conversation and the server's
 // description in the background. Models load when the picker first opens.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(loadHistory(m.backend), loadInfo(m.backend), textarea.Blink, m.initInbox(), waitAppEvent(m.opts.Apps))
+	return tea.Batch(loadHistory(m.backend), loadInfo(m.backend), textarea.Blink, m.initInbox(), waitAppEvent(m.opts.Apps), m.watchRunEnds())
 }
 
 // Update implements tea.Model. It is a router; each family of messages has
@@ -213,9 +222,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		m, cmd = m.updateKeyRuns(msg)
 	case sendMsg:
+		m = m.noteTurnStart(msg) // notify.go
 		m, cmd = m.updateSend(msg)
 	case chat.StreamMsg:
+		note := m.notifyStream(msg) // notify.go
 		m, cmd = m.updateStream(msg)
+		cmd = tea.Batch(cmd, note)
 	case infoMsg:
 		m = m.updateInfo(msg)
 	case historyMsg:
@@ -231,7 +243,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case approval.ConsentAnsweredMsg:
 		m, cmd = m.updateAppConsentAnswered(msg)
 	case approval.InboxCountMsg:
+		note := m.notifyInbox(msg) // notify.go
 		m, cmd = m.updateInboxCount(msg)
+		cmd = tea.Batch(cmd, note)
+	case tea.FocusMsg, tea.BlurMsg:
+		m = m.updateFocus(msg)
+	case notifiedMsg:
+		m = m.updateNotified(msg)
+	case runEndMsg:
+		m, cmd = m.updateRunEnd(msg)
 	case approval.InboxAnsweredMsg:
 		m, cmd = m.updateInboxAnswered(msg)
 	case settleTickMsg:

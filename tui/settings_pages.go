@@ -5,6 +5,7 @@ import (
 	"vouch/tui/kit"
 	"vouch/tui/ruleedit"
 	"vouch/tui/settings"
+	"vouch/tui/settings/notifications"
 	tuipolicy "vouch/tui/settings/policy"
 	"vouch/tui/settings/profiles"
 	"vouch/tui/settings/servers"
@@ -74,4 +75,15 @@ func editRule(c Common, pe tuipolicy.Editor) func(policy.Rule) kit.Modal {
 		return nil
 	}
 	return func(r policy.Rule) kit.Modal { return ruleedit.New(c.Common, c.Keys.Rule, pe, ruleedit.FromRule(r), 0) }
+}
+
+// notifyPages is Settings › Tools & Workflows › Notify (SPEC L4), when the
+// interface has a Notifier; it is backed by the Notifier when that is a
+// notifications.Backend (else the page says it is not available).
+func (m Model) notifyPages() []settings.Page {
+	if m.opts.Notifier == nil {
+		return nil
+	}
+	nb, _ := m.opts.Notifier.(notifications.Backend)
+	return []settings.Page{notifications.New(m.common.Common, notifications.DefaultKeyMap(), nb)}
 }

@@ -216,7 +216,7 @@ func (m Model) openPicker() (Model, tea.Cmd) {
 // Policy page works when the Backend implements tuipolicy.Editor.
 func (m Model) openSettings() (Model, tea.Cmd) {
 	st := newSettings(m.common, m.opts.Servers, m.policyEditor(), m.skillCatalog())
-	return m.pushModal(st.WithPages(m.workflowPages()...))
+	return m.pushModal(st.WithPages(append(m.workflowPages(), m.notifyPages()...)...))
 }
 
 // copyAnswer copies the last answer, as shown (neutralised), with OSC 52.
