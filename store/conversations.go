@@ -18,6 +18,9 @@ type Conversation struct {
 	Created time.Time `json:"created"`
 	// Updated is the time of the last appended message (or Created).
 	Updated time.Time `json:"updated"`
+	// Model is the model the latest run used ("" before the first);
+	// see SetConversationModel.
+	Model string `json:"model,omitempty"`
 }
 
 // CreateConversation stores a new, empty conversation. Its ID is a UUIDv7,

@@ -206,6 +206,9 @@ func appendMessage(tx *bbolt.Tx, m Message) (uint64, error) {
 		return 0, err
 	}
 	m.Seq = seq
+	if err := nameConversation(tx, m); err != nil { // the list's title (conv_list.go)
+		return 0, err
+	}
 	return seq, putMessage(tx, m)
 }
 

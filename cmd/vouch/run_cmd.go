@@ -59,6 +59,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	approveTTY := fs.Bool("approve-tty", false, "ask on the terminal when a call needs approval")
 	profile := fs.String("profile", "", "run the task on this Agent Profile")
 	asJSON := fs.Bool("json", false, "print the result as JSON on stdout")
+	cont := fs.String("continue", "", "continue the stored conversation with this ID ('vouch conversations' lists them)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -66,6 +67,9 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	task := strings.TrimSpace(strings.Join(pos, " "))
 	if task == "" {
 		return app.Errorf(app.Usage, "vouch run needs a task, e.g. vouch run \"summarise README.md\"")
+	}
+	if *cont != "" && *profile != "" {
+		return app.Errorf(app.Usage, "--continue and --profile do not go together: a profile run starts afresh; drop one of them")
 	}
 	var tty *os.File
 	if *approveTTY {
@@ -90,7 +94,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 		return errors.Join(err, s.Close())
 	}
 	name := *profile
-	if name == "" && on {
+	if name == "" && on && *cont == "" { // a continued conversation stays a plain chat run
 		if _, err := s.DB().Profile(defaultProfile, 0); err == nil {
 			name = defaultProfile
 		}
@@ -111,7 +115,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 		}
 	}
 	if name == "" {
-		if _, err := s.NewConversation(); err != nil {
+		if err := useConversation(s, *cont); err != nil {
 			return errors.Join(err, s.Close())
 		}
 	}

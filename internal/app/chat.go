@@ -305,6 +305,7 @@ func (b *Chat) startChat(ctx context.Context, model, text string) (<-chan agent.
 		if err := b.cfg.DB.SetSetting(SettingModel, model); err != nil {
 			return nil, fmt.Errorf("remember the model: %w", err)
 		}
+		b.noteModel(model) // the conversation list's model column (conversations.go)
 	}
 	// Progress of the run's MCP calls joins its events (SPEC B11).
 	ctx, merge := withProgress(ctx)
