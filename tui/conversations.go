@@ -96,6 +96,7 @@ func (m Model) updateConversationStarted(msg conversationStartedMsg) Model {
 		return m
 	}
 	m.chat = chat.NewTranscript(m.common.Styles)
+	m.chat.Namer = toolNamer(m.backend) // toolnames.go
 	m.chat.SetSize(m.common.Width, m.chatHeight)
 	m.history = loaded
 	m.usage, m.hasUsage = agent.Usage{}, false

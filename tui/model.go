@@ -201,6 +201,7 @@ func New(b Backend, opts Options) Model {
 		chat:    chat.NewTranscript(st),
 		model:   opts.Model,
 	}
+	m.chat.Namer = toolNamer(b) // tools read "demo tools › lookup" (toolnames.go)
 	m.layout()
 	m.syncKeys()
 	return m

@@ -101,14 +101,32 @@ func (l ToolLabels) Server(identity string) string {
 // Tool is how a person reads identity: "demo tools › lookup",
 // "built-in › fs_read"; neutralised. Text that is no identity is returned
 // neutralised as it is.
-func (l ToolLabels) Tool(identity string) string {
+func (l ToolLabels) Tool(identity string) string { return ToolName(l.Server, identity) }
+
+// ToolName is how a person reads identity with server naming its server:
+// "label › name", neutralised; text that is no identity is returned
+// neutralised as it is.
+func ToolName(server func(identity string) string, identity string) string {
 	if name, ok := strings.CutPrefix(identity, "builtin:"); ok {
 		return BuiltinLabel + LabelSep + safetext.Line(name, 0)
 	}
 	if _, name, ok := mcpclient.ParseIdentity(identity); ok {
-		return l.Server(identity) + LabelSep + safetext.Line(name, 0)
+		return safetext.Line(server(identity), 0) + LabelSep + safetext.Line(name, 0)
 	}
 	return safetext.Line(identity, 0)
+}
+
+// ToolName is how the chat's person reads a tool: "demo tools › lookup"
+// (issue 18 item 9). Unlike the chat's other methods it answers from
+// memory — the labels the MCP service keeps — and never blocks on I/O, so
+// a front end may call it while drawing. Without a labeller (ChatConfig
+// ToolLabel) an MCP tool's server reads "unknown server".
+func (b *Chat) ToolName(identity string) string {
+	label := b.cfg.ToolLabel
+	if label == nil {
+		label = func(string) string { return unknownLabel }
+	}
+	return ToolName(label, identity)
 }
 
 // labelCache keeps the ToolLabels of the configured servers until a

@@ -80,6 +80,9 @@ func renderReasoning(it *Item, width int, st *kit.Styles) string {
 // line, then the result's size and first lines.
 func renderTool(it *Item, width int, st *kit.Styles) []string {
 	name := ToolName(it.Call)
+	if it.label != "" {
+		name = it.label // "demo tools › lookup" (labels.go)
+	}
 	mark, style := "⚙ ", st.ToolCall
 	if it.HasResult && it.IsError {
 		mark, style = "✗ ", st.ToolError

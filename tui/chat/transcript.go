@@ -37,6 +37,8 @@ type Item struct {
 	// Progress is a running call's latest progress, as its server
 	// reported it ("2/3 indexing"; SPEC B11); shown until the result.
 	Progress string
+	// label is the tool as people read it, resolved once (labels.go).
+	label string
 
 	// streaming is true while the run may still append to the item.
 	Streaming bool
@@ -104,6 +106,9 @@ type Transcript struct {
 
 	// renders counts cache misses; tests and benchmarks read it.
 	Renders int
+
+	// Namer names tools as people read them (labels.go); nil: identities.
+	Namer Namer
 }
 
 func NewTranscript(st *kit.Styles) *Transcript {
@@ -152,6 +157,7 @@ func (t *Transcript) lines(i int) []string {
 		return c.lines
 	}
 	t.Renders++
+	t.nameTool(it)
 	ls := renderItem(it, t.Width, t.styles)
 	ls = append(ls, "")
 	*c = renderCache{valid: true, Width: t.Width, version: it.version, lines: ls}

@@ -33,3 +33,12 @@ type Editor interface {
 type PinChecker interface {
 	ChangedTools(ctx context.Context) (map[string]bool, error)
 }
+
+// ToolNamer MAY be implemented by a Editor: it names a tool as people read
+// it, "demo tools › lookup" for mcp:<serverUUID>:lookup (issue 18 item 9).
+// The page asks it from the load's tea.Cmd, for every identity it lists;
+// the selected rule's details still show the identity. Without it the
+// page shows identities, a server's UUID cut to eight characters.
+type ToolNamer interface {
+	ToolName(identity string) string
+}

@@ -28,6 +28,8 @@ type LoadedMsg struct {
 	recordsErr error
 	// changed names the rules whose tool changed (SPEC D8; PinChecker).
 	changed map[string]bool
+	// names are the listed tools as people read them (ToolNamer).
+	names map[string]string
 }
 
 // DeletedMsg carries DeleteRule.
@@ -56,6 +58,7 @@ func loadPolicy(pe Editor, seq int) tea.Cmd {
 		if msg.recordsErr != nil {
 			msg.recordsErr = fmt.Errorf("could not load the recent decisions: %w", msg.recordsErr)
 		}
+		msg.names = toolNames(pe, msg.rules, msg.records)
 		return msg
 	}
 }

@@ -37,7 +37,8 @@ type Page struct {
 	edit func(vpolicy.Rule) kit.Modal
 
 	rules      kit.ListCursor[vpolicy.Rule]
-	changed    map[string]bool // rules whose tool changed since (SPEC D8)
+	changed    map[string]bool   // rules whose tool changed since (SPEC D8)
+	names      map[string]string // tools as people read them (ToolNamer)
 	records    []vpolicy.Record
 	rulesErr   string
 	recordsErr string
@@ -113,9 +114,9 @@ func (p Page) handle(msg tea.Msg) (Page, kit.Action, tea.Cmd) {
 	case ruleedit.SavedMsg:
 		// The rule editor's result reaches the page once the editor above
 		// it has closed: the rule is stored, or why it is not.
-		return p.outcome(msg.Err, "Saved the rule for "+shortIdentity(msg.Rule.Identity, 40)+".")
+		return p.outcome(msg.Err, "Saved the rule for "+p.toolName(msg.Rule.Identity, 40)+".")
 	case DeletedMsg:
-		return p.outcome(msg.err, "Deleted the rule for "+shortIdentity(msg.identity, 40)+"; the tool asks again in new runs.")
+		return p.outcome(msg.err, "Deleted the rule for "+p.toolName(msg.identity, 40)+"; the tool asks again in new runs.")
 	case tea.KeyMsg:
 		return p.key(msg)
 	}
@@ -138,6 +139,7 @@ func (p Page) loadedMsg(msg LoadedMsg) Page {
 	} else {
 		p.records = msg.records
 	}
+	p.names = msg.names
 	p.Loaded = true
 	return p
 }
@@ -171,7 +173,7 @@ func (p Page) key(msg tea.KeyMsg) (Page, kit.Action, tea.Cmd) {
 		}
 		return p, kit.OpenModal{Modal: p.edit(cur)}, nil
 	case key.Matches(msg, k.Delete):
-		body := "Delete the rule for " + safetext.Line(cur.Identity, 60) +
+		body := "Delete the rule for " + p.toolName(cur.Identity, 60) +
 			"? The tool then asks on every call again, in runs that start later."
 		c := kit.NewConfirm(p.common, p.confirm, "Delete rule", body, "Delete", deleteRule(p.policy, cur.Identity))
 		return p, kit.OpenModal{Modal: c}, nil

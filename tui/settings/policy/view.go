@@ -82,10 +82,10 @@ func (p Page) ruleBlocks(w int) [][]string {
 	consW := max(w-2-idW-classColWidth-effectColWidth-3, 8)
 	blocks := make([][]string, len(p.rules.Items))
 	for i, r := range p.rules.Items {
-		cursor, id := "  ", st.Item.Render(kit.Pad(shortIdentity(r.Identity, idW), idW))
+		cursor, id := "  ", st.Item.Render(kit.Pad(p.toolName(r.Identity, idW), idW))
 		if i == p.rules.Cursor {
 			cursor = st.Prompt.Render("› ")
-			id = kit.Pad(st.Selected.Render(shortIdentity(r.Identity, idW)), idW)
+			id = kit.Pad(st.Selected.Render(p.toolName(r.Identity, idW)), idW)
 		}
 		row := cursor + id + " " + kit.Pad(classBadge(st, r.Class), classColWidth) + " " +
 			st.Item.Render(kit.Pad(safetext.Line(string(r.Effect), effectColWidth), effectColWidth)) + " " +
@@ -148,7 +148,7 @@ func (p Page) decisionLines(w int) []string {
 			kit.Pad(outcomeBadge(st, r.Outcome), outcomeColWidth)+" "+
 			st.Item.Render(kit.Pad(safetext.Line(r.By, byColWidth), byColWidth))+" "+
 			st.Detail.Render(kit.Pad(safetext.Line(r.CorrelationID, callColWidth), callColWidth))+" "+
-			st.Item.Render(shortIdentity(r.Identity, idW)))
+			st.Item.Render(p.toolName(r.Identity, idW)))
 		if r.Note != "" {
 			lines = append(lines, st.Detail.Render("    "+safetext.Line("note: "+r.Note, w-4)))
 		}
