@@ -96,6 +96,11 @@ type ChatKeyMap struct {
 	// was cut off at its length limit (SPEC A7); it acts only then, with
 	// the input empty and no run going.
 	Continue key.Binding
+	// ExpandError (alt+e) shows a long error whole, or folds it again
+	// (errline.go); Retry (alt+r) sends the last message that got no
+	// answer again (retry.go). Both act only then.
+	ExpandError key.Binding
+	Retry       key.Binding
 }
 
 // DefaultChatKeyMap returns the chat screen's default bindings.
@@ -115,6 +120,10 @@ type ChatKeyMap struct {
 // alt+c continues a reply cut off at its length limit: it is the
 // textarea's "capitalize word", which does nothing on the empty input the
 // key needs.
+//
+// alt+e (the whole error) and alt+r (retry) are bound to nothing in the
+// textarea, so neither takes a typed letter: "e" or "r" on an empty input
+// is the first letter of a message.
 //
 // Some keys are shared with the input on purpose and enabled by state:
 // Home/End move the transcript only while the input is empty, "?" toggles
@@ -144,18 +153,20 @@ func DefaultChatKeyMap() ChatKeyMap {
 		OpenApp:         key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open app"), key.WithDisabled()),
 		OpenLatestApp:   key.NewBinding(key.WithKeys("alt+o"), key.WithHelp("alt+o", "open app"), key.WithDisabled()),
 		Continue:        key.NewBinding(key.WithKeys("alt+c"), key.WithHelp("alt+c", "continue reply"), key.WithDisabled()),
+		ExpandError:     key.NewBinding(key.WithKeys("alt+e"), key.WithHelp("alt+e", "whole error"), key.WithDisabled()),
+		Retry:           key.NewBinding(key.WithKeys("alt+r"), key.WithHelp("alt+r", "retry"), key.WithDisabled()),
 	}
 }
 
 // ShortHelp implements help.KeyMap.
 func (k ChatKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Send, k.Cancel, k.Continue, k.OpenApp, k.Newline, k.ModelPicker, k.Help, k.Quit}
+	return []key.Binding{k.Send, k.Cancel, k.Continue, k.Retry, k.ExpandError, k.OpenApp, k.Newline, k.ModelPicker, k.Help, k.Quit}
 }
 
 // FullHelp implements help.KeyMap.
 func (k ChatKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Send, k.Newline, k.Cancel, k.Continue, k.Quit, k.Help},
+		{k.Send, k.Newline, k.Cancel, k.Continue, k.Retry, k.ExpandError, k.Quit, k.Help},
 		{k.ModelPicker, k.NewConversation, k.Settings, k.CopyAnswer, k.CopyCode},
 		{k.Runs, k.Inbox, k.OpenLatestApp},
 		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},

@@ -137,6 +137,8 @@ type Model struct {
 	inboxCount int
 	// settle is the armed settle tick (settle.go, SPEC D7).
 	settle settleState
+	// recovery is what a failed turn left to retry (retry.go).
+	recovery recoveryState
 	// notify is the focus and turn timing of notifications (notify.go).
 	notify notifyState
 }
@@ -341,6 +343,7 @@ func (m *Model) syncKeys() {
 	m.keys.OpenLatestApp.SetEnabled(m.opts.Apps != nil && m.apps.latest != nil)
 	m.keys.Runs.SetEnabled(m.runHistory() != nil)
 	m.keys.Inbox.SetEnabled(m.inboxBackend() != nil)
+	m.syncRecoveryKeys() // alt+r, alt+e (retry.go)
 }
 
 // runPhase is where the current run is.

@@ -20,6 +20,8 @@ type statusState struct {
 	// hint names the key that answers err, such as "ctrl+l starts a new
 	// conversation"; it is shown in the status line while err is.
 	hint string
+	// expanded shows err whole however long it is (errline.go).
+	expanded bool
 }
 
 // statusView renders the status line: badge, model, then the last error (or
@@ -97,28 +99,6 @@ func (m Model) statusMiddle(room int) string {
 		return st.Server.Render(safetext.Line(strings.TrimSpace(m.info.ServerKind+" "+m.info.ServerURL), room))
 	}
 	return ""
-}
-
-// maxErrorLines bounds the error shown above the status line.
-const maxErrorLines = 2
-
-// errorLines is the last error, one sentence, wrapped on at most
-// maxErrorLines lines above the status line so that its advice is not cut.
-func (m Model) errorLines() []string {
-	if m.status.err == "" {
-		return nil
-	}
-	width := m.common.Width
-	text := ansi.Wrap(safetext.Line("✗ "+m.status.err, 0), width, "")
-	lines := strings.Split(text, "\n")
-	if len(lines) > maxErrorLines {
-		lines = lines[:maxErrorLines]
-		lines[maxErrorLines-1] = ansi.Truncate(lines[maxErrorLines-1]+" …", width, "…")
-	}
-	for i, l := range lines {
-		lines[i] = m.common.Styles.Status.Error.Render(l)
-	}
-	return lines
 }
 
 // toolTokens is "tools 1.2k/2.0k" — what the last run sent for tool

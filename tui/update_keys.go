@@ -21,6 +21,9 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if !m.modals.empty() {
 		return m.keyForModal(msg)
 	}
+	if m, cmd, ok := m.updateRecoveryKey(msg); ok {
+		return m, cmd // alt+r, alt+e (retry.go)
+	}
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Send):
@@ -171,6 +174,7 @@ const ContinuePrompt = "Continue your previous reply exactly where it stopped, w
 // sendMessage starts a run with text as the person's message.
 func (m Model) sendMessage(text string) (Model, tea.Cmd) {
 	m.status = statusState{}
+	m.recovery = recoveryState{}
 	user := m.chat.Add(&chat.Item{Kind: chat.ItemUser, Text: text})
 	m.chat.ToBottom()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -34,6 +34,7 @@ func (m Model) updateSend(msg sendMsg) (Model, tea.Cmd) {
 			m.run.user.Note = "not sent"
 			m.run.user.Touch()
 		}
+		m = m.recoverUnsent() // the text back in the input (retry.go)
 		m.run = runState{id: m.run.id}
 		m.status = statusState{err: kit.Sentence(msg.err)}
 		return m, nil
@@ -193,6 +194,7 @@ func (m Model) finishRun(done agent.Done) Model {
 		}
 		it.Freeze()
 	}
+	m = m.recoverFrom(done) // retry, and the text back in the input (retry.go)
 	if m.run.cancel != nil {
 		m.run.cancel()
 	}
