@@ -47,6 +47,8 @@ type Client struct {
 	plans planCache
 	// count is the state of prompt counting (count.go, countstore.go).
 	count counter
+	// cuts is where each model's conversation was last trimmed (history_fit.go).
+	cuts map[string]cutMark
 }
 
 // NewClient returns a client for the server at baseURL (for example

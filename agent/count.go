@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -101,7 +102,7 @@ func (c *Client) renderCount(ctx context.Context, msgs []openai.ChatCompletionMe
 		err = fmt.Errorf("%s/apply-template: %w: no prompt in the answer", c.rootURL, ErrBadStream)
 	}
 	var tokens struct {
-		Tokens []json.RawMessage `json:"tokens"`
+		Tokens *tokenList `json:"tokens"`
 	}
 	if err == nil {
 		err = c.postJSON(cctx, c.rootURL+"/tokenize", map[string]any{"content": *rendered.Prompt, "add_special": true}, &tokens)
@@ -115,7 +116,7 @@ func (c *Client) renderCount(ctx context.Context, msgs []openai.ChatCompletionMe
 	switch {
 	case err == nil:
 		c.count.template, c.tokenizer = 1, 1
-		return len(tokens.Tokens), true, ""
+		return int(*tokens.Tokens), true, ""
 	case ctx.Err() != nil:
 		return 0, false, "" // the run was cancelled: nothing to tell
 	case errors.As(err, &se) && (se.status == 404 || se.status == 405 || se.status == 501), kind == "":
@@ -127,4 +128,29 @@ func (c *Client) renderCount(ctx context.Context, msgs []openai.ChatCompletionMe
 	}
 	c.count.slowUntil = c.countNow().Add(slowTokenizerPause)
 	return 0, false, fmt.Sprintf("counted with vouch's estimate: the server's tokenizer failed (%s)", sample([]byte(err.Error())))
+}
+
+// tokenList is the length of /tokenize's token array, read without
+// decoding each token (a full window is tens of thousands of them).
+type tokenList int
+
+func (t *tokenList) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) < 2 || b[0] != '[' || b[len(b)-1] != ']' {
+		return fmt.Errorf("%w: the tokens are not an array", ErrBadStream)
+	}
+	inner := bytes.TrimSpace(b[1 : len(b)-1])
+	switch {
+	case len(inner) == 0:
+		*t = 0
+	case bytes.ContainsAny(inner, "{[\""):
+		var all []json.RawMessage // pieces or nested values: decode them
+		if err := json.Unmarshal(b, &all); err != nil {
+			return err
+		}
+		*t = tokenList(len(all))
+	default:
+		*t = tokenList(bytes.Count(inner, []byte(",")) + 1)
+	}
+	return nil
 }

@@ -1,7 +1,8 @@
 package agent
 
 import (
-	"sort"
+	"crypto/sha256"
+	"encoding/binary"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -16,35 +17,127 @@ import (
 // touched; leaving out only shortens what this request carries. ok is
 // false when even the current exchange alone does not fit.
 //
-// The cut is found by binary search over exchange boundaries, so a 500-
-// message conversation costs about nine counts, not one per exchange.
+// Trimming is done in large steps so that many requests share one prefix
+// the server's cache keeps (SPEC A6): the client remembers where it last
+// cut the model's conversation, and while what follows that cut still fits
+// the request starts there again — each next request a byte-for-byte
+// extension of the one before. Only when it no longer fits is a new cut
+// made, and then one that keeps at most half of the room, so the next
+// several turns again extend one prefix instead of dropping one exchange
+// per turn and re-evaluating the whole prompt every time.
 //
 // Only exchanges that start at or after from are candidates (the older
-// ones cannot fit the window at all, see tailStart), and no count asks the
-// server: promptTokens uses learned counts and the estimate.
+// ones cannot fit the window at all, see tailStart). Each message is
+// counted once, with learned counts or the estimate; no count asks the
+// server.
 func (r *run) fitHistory(reserve, from int) (msgs []openai.ChatCompletionMessage, need, leftOut int, ok bool) {
 	var starts []int // indices of the person's messages, after the first exchange
-	for i, m := range r.history {
-		if m.Role == RoleUser && i > 0 && i >= from {
+	for i := max(from, 1); i < len(r.history); i++ {
+		if r.history[i].Role == RoleUser {
 			starts = append(starts, i)
 		}
 	}
 	if len(starts) == 0 {
 		return nil, 0, 0, false
 	}
-	tryFrom := func(k int) ([]openai.ChatCompletionMessage, int) {
+	room := r.fitWindow() - reserve
+	fixed, _ := r.c.promptTokens(r.spec.Model, promptMessages(r.system, nil), r.toolsJSON, r.want)
+	// suffix[k] is what the exchanges from starts[k] on cost.
+	suffix := make([]int, len(starts)+1)
+	end := len(r.history)
+	for k := len(starts) - 1; k >= 0; k-- {
+		suffix[k] = suffix[k+1] + r.messagesCost(r.history[starts[k]:end])
+		end = starts[k]
+	}
+	try := func(k int) ([]openai.ChatCompletionMessage, int, bool) {
 		m := promptMessages(r.system, r.history[starts[k]:])
 		n, _ := r.c.promptTokens(r.spec.Model, m, r.toolsJSON, r.want)
-		return m, r.c.calibrated(r.spec.Model, m, r.toolsJSON, n)
+		n = r.c.calibrated(r.spec.Model, m, r.toolsJSON, n)
+		return m, n, n <= room
 	}
-	// The fewest leading exchanges to leave out after which the rest fits.
-	k := sort.Search(len(starts), func(i int) bool {
-		_, n := tryFrom(i)
-		return n+reserve <= r.fitWindow()
-	})
-	if k >= len(starts) || r.ctx.Err() != nil {
-		return nil, 0, 0, false
+	// The cut of the model's previous request, while what follows fits.
+	if k, found := r.c.lastCut(r.spec.Model, r.history, starts); found && fixed+suffix[k] <= room {
+		if m, n, fits := try(k); fits {
+			return m, n, starts[k], true
+		}
 	}
-	msgs, need = tryFrom(k)
-	return msgs, need, starts[k], true
+	// A new cut: the fewest exchanges left out that keep at most half the
+	// room, or, when the current exchange alone takes more, the fewest
+	// that fit at all.
+	half := fixed + (room-fixed)/2
+	k := 0
+	for k < len(starts)-1 && fixed+suffix[k] > half {
+		k++
+	}
+	for ; k < len(starts); k++ {
+		if r.ctx.Err() != nil {
+			return nil, 0, 0, false
+		}
+		if m, n, fits := try(k); fits {
+			r.c.markCut(r.spec.Model, r.history[starts[k]])
+			return m, n, starts[k], true
+		}
+	}
+	return nil, 0, 0, false
+}
+
+// messagesCost is what msgs cost in a request by learned counts or the
+// estimate, as promptTokens counts them.
+func (r *run) messagesCost(msgs []Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += messageOverheadTokens
+		if k, ok := r.c.memCount(r.spec.Model, m.Content); ok {
+			n += k
+		} else {
+			n += EstimateTokens(m.Content)
+		}
+		for _, tc := range m.ToolCalls {
+			k, _ := estimateArguments(tc.WireName + tc.Arguments)
+			n += k
+		}
+	}
+	return n
+}
+
+// cutMark is where the client last cut a model's conversation: the digest
+// of the first message it kept.
+type cutMark [32]byte
+
+func cutDigest(m Message) cutMark {
+	h := sha256.New()
+	h.Write([]byte(m.Role))
+	h.Write([]byte{0})
+	h.Write([]byte(m.Content))
+	h.Write(binary.BigEndian.AppendUint64(nil, uint64(m.Created.UnixNano())))
+	var d cutMark
+	copy(d[:], h.Sum(nil))
+	return d
+}
+
+// lastCut finds, among the exchange starts, the one the model's previous
+// trimmed request began with.
+func (c *Client) lastCut(model string, history []Message, starts []int) (int, bool) {
+	c.mu.Lock()
+	mark, ok := c.cuts[model]
+	c.mu.Unlock()
+	if !ok {
+		return 0, false
+	}
+	for k, i := range starts {
+		if cutDigest(history[i]) == mark {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// markCut remembers m as the first message of the model's trimmed request.
+func (c *Client) markCut(model string, m Message) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cuts == nil || len(c.cuts) >= maxCalibratedModels {
+		c.cuts = make(map[string]cutMark)
+	}
+	c.cuts[model] = cutDigest(m)
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"maps"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -209,7 +210,10 @@ func (spec RunSpec) withDefaults() RunSpec {
 
 func newRun(c *Client, ctx context.Context, spec RunSpec, events chan<- Event) *run {
 	spec = spec.withDefaults()
-	spec.History = append([]Message(nil), spec.History...)
+	// Clipped, not copied: the run only appends, and the first append then
+	// copies, after the first request went out (a long conversation's
+	// copy is not on the way from Enter to the request).
+	spec.History = slices.Clip(spec.History)
 	spec.Tools = append([]tool.Tool(nil), spec.Tools...)
 	return &run{c: c, ctx: ctx, spec: spec, limits: spec.Limits, window: spec.ContextWindow, events: events,
 		history: spec.History, counts: &loopCounts{}, want: map[string]string{}}

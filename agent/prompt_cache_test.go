@@ -1,0 +1,90 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"vouch/agent/agenttest"
+)
+
+// conversation20 runs a 20-turn conversation through one Chat on a fresh
+// client against a 2,048-token window, with tools that must be deferred,
+// and returns the chat requests the server received.
+func conversation20(t *testing.T) []agenttest.Request {
+	t.Helper()
+	reply := strings.Repeat("The build passed and the tests are green again today. ", 5)
+	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words(reply)}}},
+		agenttest.WithModels("m"))
+	defer srv.Close()
+	chat := NewChat(ChatConfig{Client: NewClient(srv.URL(), "", nil), Transcript: NewMemoryTranscript(),
+		Tools: bulkyTools(12, nil), SystemPrompt: "You are vouch's assistant.", Now: fixedNow,
+		ContextWindow: func(context.Context, string) (int, string, error) { return 2048, WindowFromProfile, nil }})
+	for i := range 20 {
+		events, err := chat.Send(context.Background(), "m", fmt.Sprintf("Question %d: how is the build doing after the change to the parser and the tests?", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ev := range events {
+			if d, ok := ev.(Done); ok && d.Reason != StopDone {
+				t.Fatalf("turn %d: %s %v", i, d.Reason, d.Err)
+			}
+		}
+	}
+	return srv.Requests()
+}
+
+// TestPromptsExtendEachOther (SPEC A6; issue 17 item 4): over 20 turns
+// that outgrow the window, each request is a byte-for-byte extension of
+// the previous one — same system prompt and listing, same tools in the
+// same order, the previous messages first — except at the few turns where
+// the conversation is trimmed, which cut in a large step (before, one
+// exchange was dropped every turn once the window was full).
+func TestPromptsExtendEachOther(t *testing.T) {
+	reqs := conversation20(t)
+	if len(reqs) != 20 {
+		t.Fatalf("%d requests, want 20", len(reqs))
+	}
+	trims := 0
+	for i := 1; i < len(reqs); i++ {
+		prev, cur := reqs[i-1], reqs[i]
+		if !reflect.DeepEqual(prev.Tools, cur.Tools) {
+			t.Errorf("turn %d: tools changed: %v -> %v", i, prev.Tools, cur.Tools)
+		}
+		if len(cur.Messages) > 0 && len(prev.Messages) > 0 && !reflect.DeepEqual(cur.Messages[0], prev.Messages[0]) {
+			t.Errorf("turn %d: system prompt changed", i)
+		}
+		extends := len(cur.Messages) >= len(prev.Messages)
+		for j := 0; extends && j < len(prev.Messages); j++ {
+			extends = reflect.DeepEqual(prev.Messages[j], cur.Messages[j])
+		}
+		if !extends {
+			trims++
+		}
+	}
+	if trims == 0 {
+		t.Fatal("no request was trimmed: the conversation should outgrow the 2,048-token window")
+	}
+	if trims > 3 {
+		t.Errorf("%d of 19 requests did not extend the previous one, want at most 3 (trims in large steps)", trims)
+	}
+	t.Logf("%d trim steps in 20 turns", trims)
+}
+
+// TestIdenticalRunsIdenticalBodies (SPEC A6; issue 17 item 4): the same
+// conversation on two fresh clients sends the same request bodies, byte
+// for byte, tools and deferral listing included.
+func TestIdenticalRunsIdenticalBodies(t *testing.T) {
+	a, b := conversation20(t), conversation20(t)
+	if len(a) != len(b) {
+		t.Fatalf("%d and %d requests", len(a), len(b))
+	}
+	for i := range a {
+		if !bytes.Equal(a[i].Body, b[i].Body) {
+			t.Errorf("turn %d: the bodies differ:\n%s\n%s", i, a[i].Body, b[i].Body)
+		}
+	}
+}
