@@ -145,6 +145,9 @@ func (b *Chat) connect(ctx context.Context) (*agent.Client, *agent.Chat, error) 
 	}
 	// The transport says when a chat run's request goes out (request_sent.go).
 	b.client = agent.NewClient(url, b.cfg.APIKey, announcing(b.cfg.HTTP))
+	if b.cfg.DB != nil {
+		b.client.SetCountStore(b.cfg.DB) // token counts kept across runs (SPEC F4)
+	}
 	b.chat = b.newChat()
 	return b.client, b.chat, nil
 }
