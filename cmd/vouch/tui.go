@@ -51,7 +51,13 @@ func runTUI(ctx context.Context, g *globals, args []string, e env) error {
 // H6) and the MCP Apps viewer. `vouch` and `vouch demo` both start here.
 func (s *session) runInterface(ctx context.Context, cfg app.ChatConfig, opts tui.Options, e env) error {
 	ui := tuiwire.Start(ctx, s.App, cfg, opts, version, e.getenv)
-	err := runProgram(ctx, ui.Backend, ui.Options, e.getenv)
+	uiOpts, closeNotes, err := s.withNotifications(ctx, ui.Options, e) // notify_wire.go, SPEC L4
+	if err != nil {
+		ui.Stop()
+		return err
+	}
+	err = runProgram(ctx, ui.Backend, uiOpts, e.getenv)
+	closeNotes()
 	ui.Stop()
 	return err
 }
@@ -68,7 +74,7 @@ func runProgram(ctx context.Context, b tui.Backend, opts tui.Options, getenv fun
 	case "dark":
 		lipgloss.SetHasDarkBackground(true)
 	}
-	p := tea.NewProgram(tui.New(b, opts), append(tui.ProgramOptions(), tea.WithContext(ctx))...)
+	p := tea.NewProgram(tui.New(b, opts), append(tui.ProgramOptions(), tea.WithContext(ctx), programOutput(opts))...)
 	_, err := p.Run()
 	return programError(err)
 }
