@@ -76,11 +76,13 @@ func TestNoForbiddenImports(t *testing.T) {
 		{"vouch/mcpclient", "vouch/agent", "mcpclient shares the tool contract (vouch/tool) with the loop, not the loop itself"},
 		{"vouch/agent", "vouch/mcpclient", "the loop knows no MCP; tools reach it through vouch/tool"},
 		{"vouch/internal/app", "vouch/tui", "the application serves every front end and imports none"},
+		{"vouch/internal/sessiond", "vouch", "the session socket relays bytes and knows no vouch package; cmd/vouch hands it the interface"},
 	}
 	// onlyBy: a package (itself or below) that only the listed packages
 	// import.
 	onlyBy := map[string][]string{
-		"vouch/internal/tuiwire": {"vouch/cmd/vouch"}, // the adapter between app and tui; the binary composes it
+		"vouch/internal/tuiwire":  {"vouch/cmd/vouch"}, // the adapter between app and tui; the binary composes it
+		"vouch/internal/sessiond": {"vouch/cmd/vouch"}, // the session socket and relay; the binary hosts them (SPEC K4)
 	}
 	under := func(path, prefix string) bool { return path == prefix || strings.HasPrefix(path, prefix+"/") }
 	var bad []string
