@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -72,20 +73,28 @@ func policyList(g *globals, args []string, e env) error {
 		if *asJSON {
 			return writeJSON(e.stdout, out)
 		}
-		return printPolicy(e, out)
+		labels, err := app.ToolLabelsOf(db)
+		if err != nil {
+			return err
+		}
+		return printPolicy(e, out, labels)
 	})
 }
 
-func printPolicy(e env, l app.PolicyListing) error {
+// printPolicy prints the rules and decisions; a tool reads "server ›
+// tool" (issue 18 item 9), and a rule ends with the identity 'vouch
+// policy set' and 'remove' take.
+func printPolicy(e env, l app.PolicyListing, labels app.ToolLabels) error {
 	tw := newTable(e.stdout)
 	p := tw.Printf
 	if len(l.Rules) == 0 {
 		p("no rules: built-in reads run inside the workspace, anything that writes asks, every external tool asks\n")
 	} else {
-		p("IDENTITY\tCLASS\tEFFECT\tCONSTRAINTS\tNOTE\n")
+		p("TOOL\tCLASS\tEFFECT\tCONSTRAINTS\tNOTE\tIDENTITY\n")
 		for _, r := range l.Rules {
-			p("%s\t%s\t%s\t%s\t%s\n", safetext.Line(r.Identity, 70), safetext.Line(string(r.Class), 10),
-				safetext.Line(string(r.Effect), 12), safetext.Line(constraintText(r.Constraints), 60), safetext.Line(r.Note, 40))
+			p("%s\t%s\t%s\t%s\t%s\t%s\n", safetext.Line(labels.Tool(r.Identity), 60), safetext.Line(string(r.Class), 10),
+				safetext.Line(string(r.Effect), 12), safetext.Line(constraintText(r.Constraints), 60), cmp.Or(safetext.Line(r.Note, 40), "-"),
+				safetext.Line(r.Identity, 70))
 			if r.Problem != "" {
 				p("\t%s\n", safetext.Line("invalid, so it never allows: "+r.Problem, 100))
 			}
@@ -98,10 +107,10 @@ func printPolicy(e env, l app.PolicyListing) error {
 	if len(l.Decisions) == 0 {
 		p("no decisions yet\n")
 	} else {
-		p("TIME\tOUTCOME\tBY\tIDENTITY\tCORRELATION ID\n")
+		p("TIME\tOUTCOME\tBY\tTOOL\tCORRELATION ID\n")
 		for _, d := range l.Decisions {
 			p("%s\t%s\t%s\t%s\t%s\n", d.At.Local().Format(time.DateTime), safetext.Line(string(d.Outcome), 14),
-				safetext.Line(d.By, 20), safetext.Line(d.Identity, 70), safetext.Line(d.CorrelationID, 40))
+				safetext.Line(d.By, 20), safetext.Line(labels.Tool(d.Identity), 60), safetext.Line(d.CorrelationID, 40))
 		}
 	}
 	return tw.Flush("the policy")

@@ -60,6 +60,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	profile := fs.String("profile", "", "run the task on this Agent Profile")
 	asJSON := fs.Bool("json", false, "print the result as JSON on stdout")
 	cont := fs.String("continue", "", "continue the stored conversation with this ID ('vouch conversations' lists them)")
+	detach := fs.Bool("detach", false, "start the run in the session process and print its ID (run_detach.go)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -67,6 +68,12 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	task := strings.TrimSpace(strings.Join(pos, " "))
 	if task == "" {
 		return app.Errorf(app.Usage, "vouch run needs a task, e.g. vouch run \"summarise README.md\"")
+	}
+	if *detach {
+		if *approveTTY || *asJSON || *cont != "" {
+			return app.Errorf(app.Usage, "--detach goes with --profile only: its calls wait in the approvals inbox; follow it with vouch runs show ID --follow")
+		}
+		return runDetached(g, *profile, task, e)
 	}
 	if *cont != "" && *profile != "" {
 		return app.Errorf(app.Usage, "--continue and --profile do not go together: a profile run starts afresh; drop one of them")
@@ -126,7 +133,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	// The answer goes to stdout (unless --json: out is then printed at the
 	// end), tool activity to stderr; with nobody to ask, a call that needs
 	// approval stops the run with exit 4.
-	a, term := ask.toApp(), &terminalOutput{e: e, quiet: *asJSON, now: time.Now}
+	a, term := ask.toApp(), &terminalOutput{e: e, quiet: *asJSON, now: time.Now, name: chat.ToolName}
 	if name != "" {
 		err = s.RunProfileHeadless(ctx, chat, name, task, a, term, (*app.HeadlessResult)(&out))
 	} else {
@@ -168,6 +175,17 @@ type terminalOutput struct {
 	// progress line was last written.
 	now          func() time.Time
 	lastProgress time.Time
+	// name is how the person reads a tool, "demo tools › lookup" (issue
+	// 18 item 9); nil: its identity.
+	name func(identity string) string
+}
+
+// tool names identity on a line of tool activity, neutralised.
+func (o *terminalOutput) tool(identity string) string {
+	if o.name == nil {
+		return safetext.Line(identity, 100)
+	}
+	return safetext.Line(o.name(identity), 100)
 }
 
 // progressEvery is the least time between two progress lines on stderr.
@@ -188,13 +206,13 @@ func (o *terminalOutput) Show(ev agent.Event) error {
 			return o.write(o.e.stdout, "the answer", "\n")
 		}
 	case agent.ToolCallStarted:
-		return o.write(o.e.stderr, "tool activity", "vouch: tool %s %s\n", safetext.Line(ev.Call.Identity, 100), safetext.Line(ev.Call.Arguments, 120))
+		return o.write(o.e.stderr, "tool activity", "vouch: tool %s %s\n", o.tool(ev.Call.Identity), safetext.Line(ev.Call.Arguments, 120))
 	case agent.ToolCallFinished:
 		outcome := "done"
 		if ev.IsError {
 			outcome = "error: " + safetext.Line(ev.Result, 160)
 		}
-		return o.write(o.e.stderr, "tool activity", "vouch: tool %s %s\n", safetext.Line(ev.Call.Identity, 100), outcome)
+		return o.write(o.e.stderr, "tool activity", "vouch: tool %s %s\n", o.tool(ev.Call.Identity), outcome)
 	case agent.ToolProgress:
 		return o.progress(ev)
 	case agent.Usage:
@@ -225,7 +243,7 @@ func (o *terminalOutput) progress(ev agent.ToolProgress) error {
 	if ev.Message != "" {
 		line += " " + safetext.Line(ev.Message, 120)
 	}
-	return o.write(o.e.stderr, "tool progress", "vouch: tool %s progress %s\n", safetext.Line(ev.Identity, 100), line)
+	return o.write(o.e.stderr, "tool progress", "vouch: tool %s progress %s\n", o.tool(ev.Identity), line)
 }
 
 // End implements app.RunOutput: the answer ends its line.

@@ -235,8 +235,11 @@ func runTools(ctx context.Context, g *globals, args []string, e env) error {
 		if *asJSON {
 			return writeJSON(e.stdout, rows)
 		}
+		// A person reads "server › tool"; the identity column is what
+		// 'vouch policy set' takes (issue 18 item 9).
+		labels := s.MCP().ToolLabels()
 		tw := newTable(e.stdout)
-		tw.Println("IDENTITY\tWIRE NAME\tSERVER\tCLASSIFICATION\tSTATUS")
+		tw.Println("TOOL\tIDENTITY\tWIRE NAME\tCLASSIFICATION\tSTATUS")
 		for _, r := range rows {
 			status := r.Status
 			if !r.Executable {
@@ -245,8 +248,8 @@ func runTools(ctx context.Context, g *globals, args []string, e env) error {
 			if r.Warning != "" {
 				status += "; warning: name " + r.Warning
 			}
-			tw.Printf("%s\t%s\t%s\t%s\t%s\n", safetext.Line(r.Identity, 70), r.WireName,
-				safetext.Line(r.Server, 30), r.Classification, status)
+			tw.Printf("%s\t%s\t%s\t%s\t%s\n", safetext.Line(labels.Tool(r.Identity), 60), safetext.Line(r.Identity, 70), r.WireName,
+				r.Classification, status)
 		}
 		return tw.Flush("list")
 	})

@@ -2,11 +2,13 @@ package app
 
 import (
 	"cmp"
+	"fmt"
 	"strings"
 	"sync"
 
 	"vouch/mcpclient"
 	"vouch/safetext"
+	"vouch/store"
 )
 
 // Tool labels (issue 18 item 9). A person and the model read a tool as its
@@ -164,4 +166,18 @@ func (svc *MCP) ToolLabels() ToolLabels {
 		}
 		return NewToolLabels(cfgs)
 	})
+}
+
+// ToolLabelsOf returns the labels of the servers configured in db, for a
+// command that opens the database alone ('vouch policy list').
+func ToolLabelsOf(db *store.DB) (ToolLabels, error) {
+	servers, err := db.MCPServers()
+	if err != nil {
+		return ToolLabels{}, fmt.Errorf("read the MCP servers to name their tools: %w", err)
+	}
+	cfgs := make([]mcpclient.ServerConfig, len(servers))
+	for i, s := range servers {
+		cfgs[i] = toConfig(s)
+	}
+	return NewToolLabels(cfgs), nil
 }
