@@ -48,11 +48,12 @@ func RemoveStale(stateDir string) error {
 type Modes struct{ Enter, Leave string }
 
 // DefaultModes mirror tui.ProgramOptions and Bubble Tea's defaults: the
-// alternate screen, bracketed paste, the cursor hidden.
+// alternate screen, focus reports (DECSET 1004), bracketed paste, the
+// cursor hidden.
 func DefaultModes() Modes {
 	return Modes{
-		Enter: "\x1b[?1049h\x1b[?2004h\x1b[?25l",
-		Leave: "\x1b[?2004l\x1b[?25h\x1b[?1049l",
+		Enter: "\x1b[?1049h\x1b[?1004h\x1b[?2004h\x1b[?25l",
+		Leave: "\x1b[?2004l\x1b[?1004l\x1b[?25h\x1b[?1049l",
 	}
 }
 

@@ -61,7 +61,9 @@
 // # Caveats
 //
 // Program.Send blocks until the event loop takes the message, so the
-// server never sends while holding its lock. The program's input is a
+// server never calls it while holding its lock: it queues sizes and
+// repaints under the lock, and one goroutine per program delivers them in
+// that order (a viewer's repaint never lands after the new holder's size). The program's input is a
 // plain io.Reader over the pipe: Bubble Tea's cancel reader would poll the
 // file's descriptor and race its Close.
 package sessiond

@@ -88,6 +88,9 @@ type program struct {
 	in   *os.File // the write end of the program's input
 	hub  *hub
 	done chan struct{}
+	// msgs are the server's messages to the program (sizes, repaints), in
+	// the order the server decided them (deliver).
+	msgs chan tea.Msg
 }
 
 // Listen creates the socket of cfg.StateDir (mode 0600; a stale one must

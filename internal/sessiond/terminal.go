@@ -58,20 +58,20 @@ func (s *Server) join(c *client, notice string) error {
 		s.prog, s.holder = prog, c
 		prog.hub.add(c)
 		s.status(c)
-		go s.attached(prog, c.size, notice)
+		s.attached(prog, c.size, notice)
 		return nil
 	}
 	s.prog.hub.add(c)
 	if s.holder == nil {
 		s.holder = c
 		s.status(c)
-		go s.attached(s.prog, c.size, notice)
+		s.attached(s.prog, c.size, notice)
 		return nil
 	}
 	s.viewers = append(s.viewers, c)
 	s.status(c)
 	// A full frame for the newcomer; the holder's size stays.
-	go s.attached(s.prog, s.holder.size, "")
+	s.attached(s.prog, s.holder.size, "")
 	return nil
 }
 
@@ -81,7 +81,7 @@ func (s *Server) start(c *client) (*program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("make the interface's input: %w", err)
 	}
-	prog := &program{in: w, done: make(chan struct{})}
+	prog := &program{in: w, done: make(chan struct{}), msgs: make(chan tea.Msg, msgQueue)}
 	prog.hub = newHub(func(late *client) { s.leave(late) })
 	model := s.cfg.NewModel(Terminal{Hello: c.hello, Output: prog.hub})
 	// The program reads the pipe through a plain io.Reader: Bubble Tea's
@@ -90,6 +90,7 @@ func (s *Server) start(c *client) (*program, error) {
 	opts := append(slices.Clone(s.cfg.ProgramOptions),
 		tea.WithInput(struct{ io.Reader }{r}), tea.WithOutput(prog.hub), tea.WithoutSignalHandler(), tea.WithContext(s.ctx))
 	prog.p = tea.NewProgram(model, opts...)
+	go prog.deliver()
 	go func() {
 		_, err := prog.p.Run()
 		if err != nil {
@@ -103,13 +104,38 @@ func (s *Server) start(c *client) (*program, error) {
 	return prog, nil
 }
 
-// attached sizes prog for its holder and repaints it.
+// msgQueue bounds the messages waiting for the program.
+const msgQueue = 256
+
+// deliver sends the queued messages to the program in order until it
+// ends (Program.Send returns at once then).
+func (p *program) deliver() {
+	for {
+		select {
+		case m := <-p.msgs:
+			p.p.Send(m)
+		case <-p.done:
+			return
+		}
+	}
+}
+
+// send queues m for the program, in order with every other; s.mu held,
+// so the order is the order of the server's decisions.
+func (p *program) send(m tea.Msg) {
+	select {
+	case p.msgs <- m:
+	case <-p.done:
+	}
+}
+
+// attached sizes prog for its holder and repaints it; s.mu held.
 func (s *Server) attached(prog *program, sz Size, notice string) {
 	if sz.Cols > 0 && sz.Rows > 0 {
-		prog.p.Send(tea.WindowSizeMsg{Width: sz.Cols, Height: sz.Rows})
+		prog.send(tea.WindowSizeMsg{Width: sz.Cols, Height: sz.Rows})
 	}
 	if s.cfg.Attached != nil {
-		prog.p.Send(s.cfg.Attached(notice))
+		prog.send(s.cfg.Attached(notice))
 	}
 }
 
@@ -149,7 +175,7 @@ func (s *Server) leave(c *client) {
 	}
 	s.holder, s.viewers = s.viewers[0], s.viewers[1:]
 	s.status(s.holder)
-	go s.attached(s.prog, s.holder.size, "")
+	s.attached(s.prog, s.holder.size, "")
 }
 
 // input forwards the holder's keys; a viewer's are not forwarded.
@@ -168,11 +194,10 @@ func (s *Server) input(c *client, b []byte) {
 // resize records c's size; the program follows the holder's.
 func (s *Server) resize(c *client, sz Size) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	c.size = sz
-	prog, holds := s.prog, s.holder == c
-	s.mu.Unlock()
-	if holds && prog != nil && sz.Cols > 0 && sz.Rows > 0 {
-		prog.p.Send(tea.WindowSizeMsg{Width: sz.Cols, Height: sz.Rows})
+	if s.holder == c && s.prog != nil && sz.Cols > 0 && sz.Rows > 0 {
+		s.prog.send(tea.WindowSizeMsg{Width: sz.Cols, Height: sz.Rows})
 	}
 }
 
@@ -192,7 +217,7 @@ func (s *Server) takeOver(c *client) {
 		s.status(old)
 	}
 	s.status(c)
-	go s.attached(s.prog, c.size, "")
+	s.attached(s.prog, c.size, "")
 }
 
 // DetachHolder ends the holder's connection on the person's request: its

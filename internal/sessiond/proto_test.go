@@ -1,0 +1,111 @@
+package sessiond
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"testing"
+)
+
+// TestFrameRoundTrip: what WriteFrame writes, ReadFrame reads back; a cut
+// frame is io.ErrUnexpectedEOF; unknown kinds and oversized lengths are
+// ErrFrame before anything is allocated.
+func TestFrameRoundTrip(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteFrame(&buf, KindOutput, []byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSON(&buf, KindResize, Size{Cols: 80, Rows: 24}); err != nil {
+		t.Fatal(err)
+	}
+	k, p, err := ReadFrame(&buf)
+	if err != nil || k != KindOutput || string(p) != "hello" {
+		t.Fatalf("first frame = %d %q %v", k, p, err)
+	}
+	k, p, err = ReadFrame(&buf)
+	var sz Size
+	if err != nil || k != KindResize || decode(k, p, &sz) != nil || sz != (Size{80, 24}) {
+		t.Fatalf("second frame = %d %q %v", k, p, err)
+	}
+	if _, _, err := ReadFrame(&buf); !errors.Is(err, io.EOF) {
+		t.Fatalf("at the end: %v, want io.EOF", err)
+	}
+	for name, raw := range map[string][]byte{
+		"kind 0":    {0, 0, 0, 0, 0},
+		"kind 200":  {200, 0, 0, 0, 0},
+		"too long":  binary.BigEndian.AppendUint32([]byte{byte(KindOutput)}, MaxPayload+1),
+		"huge":      {byte(KindOutput), 0xff, 0xff, 0xff, 0xff},
+		"cut short": {byte(KindOutput), 0, 0, 0, 9, 'a'},
+	} {
+		_, _, err := ReadFrame(bytes.NewReader(raw))
+		want := ErrFrame
+		if name == "cut short" {
+			want = io.ErrUnexpectedEOF
+		}
+		if !errors.Is(err, want) {
+			t.Errorf("%s: %v, want %v", name, err, want)
+		}
+	}
+	if err := WriteFrame(io.Discard, KindOutput, make([]byte, MaxPayload+1)); !errors.Is(err, ErrFrame) {
+		t.Fatalf("writing an oversized frame: %v", err)
+	}
+}
+
+// FuzzFrame: no input makes the decoder panic or return more than it was
+// given; every frame it accepts encodes back to the same bytes.
+func FuzzFrame(f *testing.F) {
+	for _, seed := range [][]byte{
+		{byte(KindInput), 0, 0, 0, 1, 'a'},
+		{byte(KindHello), 0, 0, 0, 2, '{', '}'},
+		{byte(KindTakeOver), 0, 0, 0, 0},
+		{0xff, 0xff, 0xff, 0xff, 0xff},
+		{},
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		r := bytes.NewReader(raw)
+		for {
+			start := len(raw) - r.Len()
+			k, p, err := ReadFrame(r)
+			if err != nil {
+				return
+			}
+			if len(p) > len(raw) {
+				t.Fatalf("a %d-byte payload out of %d bytes", len(p), len(raw))
+			}
+			enc, err := encode(k, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if end := len(raw) - r.Len(); !bytes.Equal(enc, raw[start:end]) {
+				t.Fatalf("re-encoded %x, read %x", enc, raw[start:end])
+			}
+			var h Hello
+			_ = decode(k, p, &h) // never panics on garbage
+		}
+	})
+}
+
+// TestHubNeverBlocks: a client whose queue is full is dropped, and the
+// writer (the renderer) goes on.
+func TestHubNeverBlocks(t *testing.T) {
+	var dropped []*client
+	h := newHub(func(c *client) { dropped = append(dropped, c) })
+	slow := newClient(nil) // nobody writes its queue out
+	h.add(slow)
+	for range queueLen + 10 {
+		if n, err := h.Write([]byte("frame")); n != 5 || err != nil {
+			t.Fatalf("Write = %d, %v", n, err)
+		}
+	}
+	if len(dropped) != 1 || dropped[0] != slow {
+		t.Fatalf("dropped %d clients, want the slow one", len(dropped))
+	}
+	select {
+	case <-slow.end:
+	default:
+		t.Fatal("the dropped client's connection was not ended")
+	}
+}
