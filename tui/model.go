@@ -298,10 +298,7 @@ func (m Model) resize(width, height int) Model {
 // layout divides the height between transcript, rule, input, status line
 // and help.
 func (m *Model) layout() {
-	helpLines := 1
-	if m.help.ShowAll {
-		helpLines = lipgloss.Height(m.help.View(m.helpKeys()))
-	}
+	helpLines := lipgloss.Height(m.renderHelp(m.help)) // help.go
 	errLines := len(m.errorLines()) + len(m.phaseLines())
 	m.chatHeight = max(m.common.Height-helpLines-errLines-1-inputHeight-1, 1)
 	m.chat.SetSize(m.common.Width, m.chatHeight)

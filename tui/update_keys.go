@@ -87,6 +87,9 @@ func (m Model) updateTopModal(msg tea.Msg) (Model, tea.Cmd) {
 		m.window = a.Model.ContextWindow
 		m.status = statusState{notice: "Model set to " + safetext.Line(a.Model.ID, 40) + "."}
 		return m.popModal(cmd)
+	case kit.ToggleHelp: // "?" in Settings (issue 18 item 7)
+		m.help.ShowAll = !m.help.ShowAll
+		return m, cmd
 	case kit.OpenModal:
 		var open tea.Cmd
 		m, open = m.pushModal(a.Modal)

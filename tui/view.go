@@ -58,16 +58,16 @@ func (m Model) View() string {
 func (m Model) helpView() string {
 	e, ok := m.modals.topEntry()
 	if !ok || e.settled {
-		return m.help.View(m.helpKeys())
+		return m.renderHelp(m.help)
 	}
 	if _, every := m.settlePeriod(e); !every {
-		return m.help.View(m.helpKeys())
+		return m.renderHelp(m.help)
 	}
 	st := m.common.Styles
 	h := m.help
 	h.Styles.ShortKey, h.Styles.ShortDesc = st.Help.ShortDesc, st.Help.ShortDesc
 	h.Styles.FullKey, h.Styles.FullDesc = st.Help.FullDesc, st.Help.FullDesc
-	return h.View(m.helpKeys())
+	return m.renderHelp(h)
 }
 
 // tooSmall is the screen below the minimum size (SPEC L6): a notice and,

@@ -91,7 +91,9 @@ func (a Pane) View() string {
 	}
 	where := ""
 	if len(a.body) > rows {
-		where = fmt.Sprintf("lines %d–%d of %d", a.scroll+1, end, len(a.body))
+		// Where the person is and how to see the rest (issue 18 item
+		// 8); the scroll keys move the view only, they answer nothing.
+		where = fmt.Sprintf("lines %d–%d of %d · ↑↓ pgdn", a.scroll+1, end, len(a.body))
 	}
 	lines = append(lines, apart(st.Label.Render(ansi.Truncate(label, w-ansi.StringWidth(where)-1, "…")), st.Detail.Render(where), w))
 	for _, l := range a.body[a.scroll:end] {

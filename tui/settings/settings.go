@@ -98,7 +98,7 @@ func (s Model) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (s Model) FullHelp() [][]key.Binding {
-	return append(s.pages[s.active].FullHelp(), []key.Binding{s.keys.NextPage, s.keys.PrevPage})
+	return append(s.pages[s.active].FullHelp(), []key.Binding{s.keys.NextPage, s.keys.PrevPage, s.helpKey()})
 }
 
 // SetSize implements Modal.
@@ -133,6 +133,8 @@ func (s Model) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 			return s.show((s.active + 1) % len(s.pages))
 		case key.Matches(msg, s.keys.PrevPage):
 			return s.show((s.active + len(s.pages) - 1) % len(s.pages))
+		case key.Matches(msg, s.keys.Help) && !s.takesText():
+			return s, kit.ToggleHelp{}, nil // help.go
 		}
 		page, action, cmd := s.pages[s.active].Update(msg)
 		s.pages = s.withPage(s.active, page)

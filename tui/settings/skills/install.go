@@ -42,6 +42,8 @@ type Install struct {
 	settling bool
 	// asNewRevision is whether the key that led to stageAccept was v.
 	asNewRevision bool
+	// unfold shows every line of the instructions (u; issue 18 item 8).
+	unfold bool
 }
 
 // installStage is where the install preview is.
@@ -104,13 +106,14 @@ func (m Install) WithSettling(settling bool) kit.Modal {
 // ShortHelp implements help.KeyMap.
 func (m Install) ShortHelp() []key.Binding {
 	k := m.keys
-	return []key.Binding{k.Preview, k.Install, k.NewRevision, k.Accept, k.Up, k.PageDown, k.ChangePath, k.Cancel}
+	// The scroll keys are said on the pane, under the preview.
+	return []key.Binding{k.Preview, k.Install, k.NewRevision, k.Accept, k.Unfold, k.ChangePath, k.Cancel}
 }
 
 // FullHelp implements help.KeyMap.
 func (m Install) FullHelp() [][]key.Binding {
 	k := m.keys
-	return [][]key.Binding{{k.Preview, k.ChangePath, k.Cancel}, {k.Install, k.NewRevision, k.Accept}, {k.Up, k.Down, k.PageUp, k.PageDown}}
+	return [][]key.Binding{{k.Preview, k.ChangePath, k.Cancel}, {k.Install, k.NewRevision, k.Accept}, {k.Up, k.Down, k.PageUp, k.PageDown, k.Unfold}}
 }
 
 func (m Install) boxWidth() int { return min(m.common.Width-4, 100) }
@@ -128,16 +131,34 @@ func (m Install) SetSize(width, height int) kit.Modal {
 // render lays the preview out for the current width.
 func (m *Install) render() {
 	if m.stage == stagePreview || m.stage == stageAccept || m.stage == stageInstalling {
-		m.lines = m.preview.Lines(m.inner(), previewFoldLines)
+		fold := previewFoldLines
+		if m.unfold {
+			fold = 0
+		}
+		m.lines = m.preview.Lines(m.inner(), fold)
 		m.offset = min(m.offset, m.maxOffset())
 	}
 }
 
 // bodyRows is how many preview lines fit: the frame, the title, the path
-// line, a blank line, the scroll line and the footer take the rest.
+// line, a blank line (not in a small window), the scroll line and the
+// footer take the rest.
 func (m Install) bodyRows() int {
 	st := m.common.Styles.Modal
-	return max(m.common.Height-st.Frame.GetVerticalFrameSize()-4-len(m.footer()), 3)
+	return max(m.common.Height-st.Frame.GetVerticalFrameSize()-3-m.gap()-len(m.footer()), 3)
+}
+
+// installCompactBelow is the height under which the preview leaves out the
+// blank line under the path, so that at 60x16 (SPEC L6) the footer that
+// says what i does is not cut off.
+const installCompactBelow = 14
+
+// gap is the blank line under the path: 1, or 0 in a small window.
+func (m Install) gap() int {
+	if m.common.Height < installCompactBelow {
+		return 0
+	}
+	return 1
 }
 
 func (m Install) maxOffset() int { return max(len(m.lines)-m.bodyRows(), 0) }
@@ -159,7 +180,7 @@ func (m Install) handle(msg tea.Msg) (Install, kit.Action, tea.Cmd) {
 			m.stage, m.err = stagePath, kit.Sentence(msg.err)
 			return m, nil, m.path.Focus()
 		}
-		m.stage, m.preview, m.offset = stagePreview, msg.preview, 0
+		m.stage, m.preview, m.offset, m.unfold = stagePreview, msg.preview, 0, false
 		m.render()
 		return m, nil, nil
 	case InstalledMsg:
@@ -220,6 +241,10 @@ func (m Install) key(msg tea.KeyMsg) (Install, kit.Action, tea.Cmd) {
 	case key.Matches(msg, k.ChangePath):
 		m.stage, m.err = stagePath, ""
 		return m, nil, m.path.Focus()
+	case key.Matches(msg, k.Unfold):
+		m.unfold = !m.unfold
+		m.render()
+		return m, nil, nil
 	case m.stage != stagePath:
 		m.offset, _ = kit.ScrollKey(msg, kit.ScrollKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown}, m.offset, m.bodyRows(), len(m.lines))
 	default:
@@ -241,6 +266,12 @@ func (m *Install) syncKeys() {
 	k.Install.SetEnabled(showing && !isBlocked)
 	k.NewRevision.SetEnabled(showing && isBlocked && strings.HasPrefix(blocked.What, "a skill named"))
 	k.ChangePath.SetEnabled(showing)
+	k.Unfold.SetEnabled((showing || m.stage == stageAccept) && m.preview.InstructionLines() > previewFoldLines)
+	if m.unfold {
+		k.Unfold.SetHelp("u", "fold instructions")
+	} else {
+		k.Unfold.SetHelp("u", "all instructions")
+	}
 	k.Accept.SetEnabled(m.stage == stageAccept)
 	scroll := (showing || m.stage == stageAccept) && len(m.lines) > m.bodyRows()
 	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown} {
@@ -289,7 +320,9 @@ func (m Install) View() string {
 	} else {
 		lines = append(lines, st.Label.Render("File ")+" "+st.Item.Render(safetext.Line(m.path.Value(), w-7)))
 	}
-	lines = append(lines, "")
+	if m.gap() > 0 {
+		lines = append(lines, "")
+	}
 	rows := m.bodyRows()
 	var body []string
 	scroll := ""

@@ -50,6 +50,7 @@ type InstallKeyMap struct {
 	NewRevision key.Binding // install as a new version of a same-named skill
 	Accept      key.Binding // accept the high-severity findings and install (SPEC G8)
 	ChangePath  key.Binding // back to the path field
+	Unfold      key.Binding // every line of the instructions, or fold them again
 	Up          key.Binding
 	Down        key.Binding
 	PageUp      key.Binding
@@ -66,6 +67,7 @@ func DefaultInstallKeyMap() InstallKeyMap {
 		NewRevision: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "install as new version"), key.WithDisabled()),
 		Accept:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "accept findings and install"), key.WithDisabled()),
 		ChangePath:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "other file"), key.WithDisabled()),
+		Unfold:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "all instructions"), key.WithDisabled()),
 		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "scroll"), key.WithDisabled()),
 		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "scroll down"), key.WithDisabled()),
 		PageUp:      key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up"), key.WithDisabled()),

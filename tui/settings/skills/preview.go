@@ -36,6 +36,45 @@ func (p Preview) Lines(width, instructionLines int) []string {
 			add(fmt.Sprintf("%-14s%s", label, l))
 		}
 	}
+	section := func(title string, items []string, none string) {
+		if len(out) > 0 {
+			add("")
+		}
+		add(title)
+		if len(items) == 0 {
+			add("  " + none)
+		}
+		for _, it := range items {
+			for i, l := range wrapped(it, width-4, 0) {
+				if i == 0 {
+					add("  " + l)
+				} else {
+					add("    " + l)
+				}
+			}
+		}
+	}
+	// What the scanner flagged comes first, so it is on the first screen
+	// of the TUI's preview at any size (issue 18 item 8).
+	var findings []string
+	for _, f := range p.Findings {
+		head := fmt.Sprintf("%s:%d %s (%s)", f.File, f.Line, f.Rule, f.Action)
+		if f.Severity != "" {
+			head += ", " + f.Severity
+		}
+		if f.ID != "" {
+			head += ", ID " + f.ID
+		}
+		findings = append(findings, head+": "+f.Detail)
+	}
+	if len(findings) > 0 {
+		section("Scanner findings", findings, "none")
+		if len(p.MustAccept) > 0 {
+			section("High-severity findings to accept by ID before it installs",
+				[]string{strings.Join(p.MustAccept, ", ")}, "")
+		}
+		add("")
+	}
 	field("Source", p.Source)
 	name := p.Name
 	if p.InstallName != p.Name {
@@ -56,6 +95,10 @@ func (p Preview) Lines(width, instructionLines int) []string {
 		add("SHA-256")
 		add("  " + safetext.Line(p.SHA256, width-2))
 	}
+	if len(findings) == 0 {
+		section("Scanner findings", nil, "none")
+	}
+	add("")
 	for i, l := range wrapped(p.Description, width-14, descriptionLines) {
 		label := ""
 		if i == 0 {
@@ -73,8 +116,16 @@ func (p Preview) Lines(width, instructionLines int) []string {
 	}
 	add("")
 	add(fmt.Sprintf("Instructions (%d of %d lines)", len(shown), len(lines)))
+	// Each line wraps rather than being cut: a flagged line (an
+	// instruction-override sentence) reads whole (issue 18 item 8).
 	for _, l := range shown {
-		add("  " + ansi.Truncate(l, width-2, "…"))
+		for i, w := range strings.Split(ansi.Wrap(l, width-4, ""), "\n") {
+			if i == 0 {
+				add("  " + w)
+			} else {
+				add("    " + w)
+			}
+		}
 	}
 	if len(shown) < len(lines) {
 		add(fmt.Sprintf("  … %d more lines", len(lines)-len(shown)))
@@ -85,22 +136,6 @@ func (p Preview) Lines(width, instructionLines int) []string {
 	for _, f := range p.Files {
 		add("  " + safetext.Line(fmt.Sprintf("%s (%s)", f.Path, kit.ByteSize(int(f.Size))), width-2))
 		add("    " + safetext.Line(f.SHA256, width-4))
-	}
-	section := func(title string, items []string, none string) {
-		add("")
-		add(title)
-		if len(items) == 0 {
-			add("  " + none)
-		}
-		for _, it := range items {
-			for i, l := range wrapped(it, width-4, 0) {
-				if i == 0 {
-					add("  " + l)
-				} else {
-					add("    " + l)
-				}
-			}
-		}
 	}
 	section("Resources a model may read", p.Resources, "none")
 	var excluded []string
@@ -118,22 +153,6 @@ func (p Preview) Lines(width, instructionLines int) []string {
 		tools = append(tools, t+" — "+RequestNote)
 	}
 	section("Built-in tools it requests", tools, "none")
-	var findings []string
-	for _, f := range p.Findings {
-		head := fmt.Sprintf("%s:%d %s (%s)", f.File, f.Line, f.Rule, f.Action)
-		if f.Severity != "" {
-			head += ", " + f.Severity
-		}
-		if f.ID != "" {
-			head += ", ID " + f.ID
-		}
-		findings = append(findings, head+": "+f.Detail)
-	}
-	section("Scanner findings", findings, "none")
-	if len(p.MustAccept) > 0 {
-		section("High-severity findings to accept by ID before it installs",
-			[]string{strings.Join(p.MustAccept, ", ")}, "")
-	}
 	if len(p.Warnings) > 0 {
 		section("Warnings", p.Warnings, "")
 	}
@@ -160,4 +179,9 @@ func wrapped(s string, width, n int) []string {
 		lines[n-1] = ansi.Truncate(lines[n-1], width-1, "") + "…"
 	}
 	return lines
+}
+
+// InstructionLines is how many lines the instructions have.
+func (p Preview) InstructionLines() int {
+	return len(strings.Split(strings.TrimRight(safetext.Neutralize(p.Instructions), "\n"), "\n"))
 }
