@@ -168,6 +168,7 @@ func (st *streamState) conclude() ([]ToolCall, *Done) {
 	}
 	failed := st.cancelled || st.err != nil
 	msg.Partial = failed
+	msg.CutOff = !failed && st.finish == "length"
 	if err := st.save(msg); err != nil {
 		if st.cancelled {
 			return nil, &Done{Reason: StopCancelled, Err: err}

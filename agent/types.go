@@ -38,6 +38,10 @@ type Message struct {
 	// Reasoning is the reasoning text (reasoning_content) that came with an
 	// assistant message. It is kept for display and never sent back.
 	Reasoning string
+	// CutOff marks a complete assistant message that stopped at its length
+	// limit (finish_reason length, SPEC A7): kept with the message, so a
+	// conversation loaded again still shows it cut off.
+	CutOff bool
 }
 
 // ToolCall is one tool call the model asked for.

@@ -40,7 +40,9 @@ type Message struct {
 	ToolCallID string          // for role "tool": the call it answers
 	Status     MessageStatus
 	IsError    bool // a tool result marked as an error for the model
-	Created    time.Time
+	// CutOff marks an answer that stopped at its length limit (SPEC A7).
+	CutOff  bool
+	Created time.Time
 }
 
 // messageRecord is a Message as stored: the conversation and sequence
@@ -52,6 +54,7 @@ type messageRecord struct {
 	ToolCallID string          `json:"tool_call_id,omitempty"`
 	Status     MessageStatus   `json:"status"`
 	IsError    bool            `json:"is_error,omitempty"`
+	CutOff     bool            `json:"cut_off,omitempty"`
 	Created    time.Time       `json:"created"`
 }
 
@@ -220,7 +223,7 @@ func putMessage(tx *bbolt.Tx, m Message) error {
 	}
 	v, err := json.Marshal(messageRecord{
 		Role: m.Role, Content: m.Content, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID,
-		Status: m.Status, IsError: m.IsError, Created: m.Created,
+		Status: m.Status, IsError: m.IsError, CutOff: m.CutOff, Created: m.Created,
 	})
 	if err != nil {
 		return fmt.Errorf("encode message %d: %w", m.Seq, err)
@@ -263,6 +266,6 @@ func decodeMessage(convID string, k, v []byte) (Message, error) {
 	return Message{
 		ConversationID: convID, Seq: seq, Role: r.Role, Content: r.Content,
 		ToolCalls: r.ToolCalls, ToolCallID: r.ToolCallID, Status: r.Status,
-		IsError: r.IsError, Created: r.Created,
+		IsError: r.IsError, CutOff: r.CutOff, Created: r.Created,
 	}, nil
 }

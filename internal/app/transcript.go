@@ -100,6 +100,7 @@ func (d *storeDraft) Finish(ctx context.Context, m agent.Message) error {
 		sm.ToolCalls = r.ToolCalls
 		sm.ToolCallID = r.ToolCallID
 		sm.IsError = r.IsError
+		sm.CutOff = r.CutOff
 	})
 	if err != nil {
 		return fmt.Errorf("save streamed message: %w", err)
@@ -124,6 +125,7 @@ func toRecord(convID string, m agent.Message) (store.Message, error) {
 		ToolCallID:     m.ToolCallID,
 		Status:         store.StatusComplete,
 		IsError:        m.IsError,
+		CutOff:         m.CutOff && !m.Partial,
 		Created:        m.Created,
 	}
 	if m.Partial {
@@ -150,6 +152,7 @@ func fromRecord(r store.Message) (agent.Message, error) {
 		ToolCallID: r.ToolCallID,
 		Partial:    r.Status != store.StatusComplete,
 		IsError:    r.IsError,
+		CutOff:     r.CutOff && r.Status == store.StatusComplete,
 		Created:    r.Created,
 	}
 	if len(r.ToolCalls) > 0 {
