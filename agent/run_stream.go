@@ -224,18 +224,8 @@ func (st *streamState) usageEvent() Usage {
 		u.CompletionTokens = EstimateTokens(st.text.String() + st.reasoning.String())
 		u.Estimated = true
 	}
-	if u.TokensPerSecond == 0 && u.CompletionTokens > 1 {
-		// Generated tokens over the generation's span, up to the usage
-		// chunk: a server that withholds text (Ollama drops a tool call
-		// it cannot parse, yet counts it) is still generating after the
-		// last visible delta.
-		end := st.last
-		if st.usageAt.After(end) {
-			end = st.usageAt
-		}
-		if d := end.Sub(st.first); d > 0 && !st.first.IsZero() {
-			u.TokensPerSecond = float64(u.CompletionTokens-1) / d.Seconds()
-		}
+	if u.TokensPerSecond == 0 {
+		u.TokensPerSecond = generationRate(u.CompletionTokens, st.first, st.last, st.usageAt)
 	}
 	r.cutOff = u.CutOff
 	return u

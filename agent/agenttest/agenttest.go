@@ -3,6 +3,7 @@ package agenttest
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 
 	"vouch/internal/demo/scripted"
@@ -129,6 +130,28 @@ func FormatError() Step {
 
 // Reply is a turn that streams text split into word-sized chunks.
 func Reply(text string) Turn { return scripted.Reply(text) }
+
+// Burst is a turn whose whole reply arrives in one write — every
+// content chunk of text, one per word, in a single flush — as a server
+// that buffers its reply, or a proxy in front of it, sends it (issue 18
+// item 3: "42753 tok/s" shown after such a reply). The usage counts one
+// completion token per chunk.
+func Burst(text string) Turn {
+	var b strings.Builder
+	n := 0
+	for _, word := range strings.SplitAfter(text, " ") {
+		if word == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(`data: {"id":"burst","object":"chat.completion.chunk","created":1700000000,"model":"demo-model",` +
+			`"choices":[{"index":0,"delta":{"content":` + quote(word) + `},"finish_reason":null}]}` + "\n")
+		n++
+	}
+	return Turn{Steps: []Step{scripted.Raw(b.String()), scripted.Withheld(n)}}
+}
 
 // Words splits text into about one token per Text step.
 func Words(text string) []Step { return scripted.Words(text) }
