@@ -130,13 +130,17 @@ func (svc *MCP) ByName(name string) (store.MCPServer, error) {
 
 // Save adds (id empty) or edits a server. A non-nil secret replaces the
 // stored one ("" removes it). Saving never activates anything (SPEC B2).
+// It is all or nothing (issue 18 item 19): when the keyring refuses the
+// secret, or the manager the configuration, the stored server is taken
+// back — a new one removed, an edited one restored — so a retry starts
+// from where the person was.
 func (svc *MCP) Save(ctx context.Context, id, name, rawURL, header string, secret *string) (store.MCPServer, error) {
 	name = strings.TrimSpace(name)
 	cfg := mcpclient.NewServerConfig(name, rawURL, strings.TrimSpace(header))
-	var rec store.MCPServer
+	var rec, old store.MCPServer
 	if id != "" {
-		old, err := svc.serverByID(id)
-		if err != nil {
+		var err error
+		if old, err = svc.serverByID(id); err != nil {
 			return rec, err
 		}
 		cfg.ID, cfg.Active, rec.Created = old.ID, old.Active, old.Created
@@ -156,13 +160,33 @@ func (svc *MCP) Save(ctx context.Context, id, name, rawURL, header string, secre
 		}
 		return rec, err
 	}
+	// undo takes the stored server back after a later step failed.
+	undo := func(cause error) error {
+		var err error
+		if id == "" {
+			err = svc.db.DeleteMCPServer(rec.ID)
+		} else {
+			err = svc.db.PutMCPServer(old)
+		}
+		if err != nil {
+			return errors.Join(cause, fmt.Errorf("and taking the server back failed too (%w); remove it with 'vouch server remove %s'", err, ShellWord(name)))
+		}
+		return cause
+	}
 	if secret != nil {
 		if err := svc.setSecret(ctx, cfg.ID, *secret); err != nil {
-			return rec, err
+			what := "added"
+			if id != "" {
+				what = "changed"
+			}
+			return store.MCPServer{}, undo(Wrap(Unavailable, fmt.Errorf("the server was not %s, because its secret could not be stored: %w", what, err)))
 		}
 	}
 	if err := svc.mgr.Put(cfg); err != nil {
-		return rec, err
+		if secret != nil && id == "" {
+			err = errors.Join(err, svc.secrets.Delete(ctx, SecretKey(cfg.ID)))
+		}
+		return store.MCPServer{}, undo(err)
 	}
 	svc.labels.drop()
 	return rec, nil
@@ -170,7 +194,7 @@ func (svc *MCP) Save(ctx context.Context, id, name, rawURL, header string, secre
 
 func (svc *MCP) setSecret(ctx context.Context, id, secret string) error {
 	if svc.secrets == nil {
-		return errors.New("no keyring is available for the secret; set VOUCH_KEYRING_BACKEND")
+		return errors.New("no keyring could be opened for it; 'vouch doctor' says why — unlock the desktop keyring, or set VOUCH_KEYRING_BACKEND (with VOUCH_KEYRING_PASSPHRASE for the file keyring)")
 	}
 	if secret == "" {
 		return svc.secrets.Delete(ctx, SecretKey(id))
