@@ -44,6 +44,7 @@ type scheduler struct {
 
 	mu      sync.Mutex
 	running map[string]string // profile → ID of its run in flight ("" while it starts)
+	ends    chan RunEnded     // background runs' ends (run_ends.go), closed by Stop
 	closed  bool              // shutdown was called: no run starts any more
 	wg      sync.WaitGroup    // one per entry of running
 }
@@ -66,7 +67,7 @@ const (
 func newScheduler(db *store.DB, start func(context.Context, string, string, store.RunKind) (*ProfileRun, error),
 	ready func(context.Context, workflow.Profile) error, ib *Inbox, now func() time.Time) *scheduler {
 	return &scheduler{db: db, start: start, ready: ready, inbox: ib, approvalWait: defaultApprovalWait,
-		started: now(), now: now, running: map[string]string{}}
+		started: now(), now: now, running: map[string]string{}, ends: make(chan RunEnded, runEndsBuffer)}
 }
 
 // loop runs until ctx ends, waking at the next tick, the next inbox
@@ -365,6 +366,7 @@ func (s *scheduler) background(profile string, run *ProfileRun, kind store.RunKi
 	go func() {
 		defer s.release(profile)
 		defer s.inbox.DropRun(run.ID)
+		defer s.publishEnd(profile, run.ID, kind) // after the follower (run_ends.go)
 		// A panic while following ends the run failed (the recorder keeps
 		// the sentence and, with Done, the stack); the events are drained
 		// so that the run is not left waiting on its follower.
@@ -409,6 +411,8 @@ type Background struct {
 	RunNow func(name, task string) (string, error)
 	Wait   func()
 	Stop   func()
+	// Ends delivers each background run's end (SPEC L4); Stop closes it.
+	Ends <-chan RunEnded
 }
 
 // StartScheduler runs the schedules while the interface runs (SPEC H6):
@@ -429,10 +433,12 @@ func (a *App) StartScheduler(ctx context.Context, runner *ProfileRunner, ib *Inb
 	return Background{
 		RunNow: func(name, task string) (string, error) { return sch.runNow(ctx, name, task) },
 		Wait:   sch.wait,
+		Ends:   sch.ends,
 		Stop: func() {
 			cancel()
 			<-done
 			sch.shutdown()
+			close(sch.ends) // no run is left to end
 			ib.Close()
 		},
 	}

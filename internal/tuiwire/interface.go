@@ -29,6 +29,7 @@ func Start(ctx context.Context, s *app.App, cfg app.ChatConfig, opts tui.Options
 	// scheduler's terms; Stop waits for them and closes ib.
 	bg := s.StartScheduler(ctx, s.ProfileRunner(b.Resolver()), ib)
 	wf.SetRunNow(bg.RunNow)
+	wf.SetRunEnds(bg.Ends) // notified by the interface (SPEC L4)
 	apps := newApps(s, version, getenv)
 	s.SetApps(apps)
 	opts.Servers, opts.Apps = NewServers(s), apps

@@ -28,6 +28,8 @@ type Workflows struct {
 	// runNow starts a background profile run (the scheduler's RunNow); nil
 	// where no scheduler runs. Set (SetRunNow) before the interface starts.
 	runNow func(name, task string) (string, error)
+	// ends are the background runs' ends (SetRunEnds, run_ends.go).
+	ends runEnds
 }
 
 var (
