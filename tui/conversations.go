@@ -33,7 +33,7 @@ type Conversations interface {
 
 // newConversationNotice is the status line's notice after a new
 // conversation started.
-const newConversationNotice = "New conversation — the previous one is kept."
+const newConversationNotice = "New conversation; ctrl+p lists the earlier ones."
 
 // conversationStartedMsg carries the result of
 // Conversations.NewConversation.

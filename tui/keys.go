@@ -2,6 +2,7 @@ package tui
 
 import (
 	"vouch/tui/approval"
+	"vouch/tui/convlist"
 	"vouch/tui/kit"
 	"vouch/tui/ruleedit"
 	"vouch/tui/settings"
@@ -36,6 +37,8 @@ type KeyMap struct {
 	// preview of one (SPEC I1-I6).
 	ServerSkills  serverskills.ListKeyMap
 	SkillApproval serverskills.ApprovalKeyMap
+	// ConvList is the conversation list's (SPEC L5).
+	ConvList convlist.KeyMap
 }
 
 // DefaultKeyMap returns the default bindings of every pane and modal.
@@ -57,6 +60,7 @@ func DefaultKeyMap() KeyMap {
 
 		ServerSkills:  serverskills.DefaultListKeyMap(),
 		SkillApproval: serverskills.DefaultApprovalKeyMap(),
+		ConvList:      convlist.DefaultKeyMap(),
 	}
 }
 
@@ -96,6 +100,13 @@ type ChatKeyMap struct {
 	// was cut off at its length limit (SPEC A7); it acts only then, with
 	// the input empty and no run going.
 	Continue key.Binding
+	// Conversations (ctrl+p) opens the conversation list (SPEC L5); it
+	// acts only when the Backend implements ConversationList.
+	// HistoryUp and HistoryDown are ↑/↓: the input's history, or the
+	// transcript's scrolling (input_history.go says which, when).
+	Conversations key.Binding
+	HistoryUp     key.Binding
+	HistoryDown   key.Binding
 	// ExpandError (alt+e) shows a long error whole, or folds it again
 	// (errline.go); Retry (alt+r) sends the last message that got no
 	// answer again (retry.go). Both act only then.
@@ -153,6 +164,9 @@ func DefaultChatKeyMap() ChatKeyMap {
 		OpenApp:         key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open app"), key.WithDisabled()),
 		OpenLatestApp:   key.NewBinding(key.WithKeys("alt+o"), key.WithHelp("alt+o", "open app"), key.WithDisabled()),
 		Continue:        key.NewBinding(key.WithKeys("alt+c"), key.WithHelp("alt+c", "continue reply"), key.WithDisabled()),
+		Conversations:   key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "conversations"), key.WithDisabled()),
+		HistoryUp:       key.NewBinding(key.WithKeys("up"), key.WithHelp("↑/↓", "history · scroll")),
+		HistoryDown:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next prompt")),
 		ExpandError:     key.NewBinding(key.WithKeys("alt+e"), key.WithHelp("alt+e", "whole error"), key.WithDisabled()),
 		Retry:           key.NewBinding(key.WithKeys("alt+r"), key.WithHelp("alt+r", "retry"), key.WithDisabled()),
 	}
@@ -167,8 +181,8 @@ func (k ChatKeyMap) ShortHelp() []key.Binding {
 func (k ChatKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.Cancel, k.Continue, k.Retry, k.ExpandError, k.Quit, k.Help},
-		{k.ModelPicker, k.NewConversation, k.Settings, k.CopyAnswer, k.CopyCode},
+		{k.ModelPicker, k.NewConversation, k.Conversations, k.Settings, k.CopyAnswer, k.CopyCode},
 		{k.Runs, k.Inbox, k.OpenLatestApp},
-		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
+		{k.HistoryUp, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 	}
 }

@@ -137,6 +137,8 @@ type Model struct {
 	inboxCount int
 	// settle is the armed settle tick (settle.go, SPEC D7).
 	settle settleState
+	// hist is where ↑/↓ stand in the input history (input_history.go).
+	hist inputHistory
 	// recovery is what a failed turn left to retry (retry.go).
 	recovery recoveryState
 	// notify is the focus and turn timing of notifications (notify.go).
@@ -241,6 +243,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m = m.updateCopied(msg)
 	case conversationStartedMsg:
 		m = m.updateConversationStarted(msg)
+	case conversationOpenedMsg:
+		m, cmd = m.updateConversationOpened(msg) // conv_list.go
 	case appMessage:
 		m, cmd = m.updateAppMessage(msg)
 	case approval.ConsentAnsweredMsg:
@@ -334,6 +338,7 @@ func (m *Model) syncKeys() {
 	m.keys.CopyAnswer.SetEnabled(answer)
 	m.keys.CopyCode.SetEnabled(answer)
 	m.keys.NewConversation.SetEnabled(m.canStartConversation())
+	m.keys.Conversations.SetEnabled(m.conversationList() != nil)
 	m.keys.OpenApp.SetEnabled(m.appKeyEnabled())
 	last := m.chat.LastAnswer()
 	m.keys.Continue.SetEnabled(idle && empty && !m.convPending && last != nil && last.CutOff)

@@ -11,6 +11,7 @@ import (
 	"vouch/safetext"
 	"vouch/tui/approval"
 	"vouch/tui/chat"
+	"vouch/tui/convlist"
 	"vouch/tui/kit"
 )
 
@@ -40,6 +41,12 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.openSettings()
 	case key.Matches(msg, k.NewConversation):
 		return m.startConversation()
+	case key.Matches(msg, k.Conversations):
+		return m.openConversationList() // conv_list.go
+	case key.Matches(msg, k.HistoryUp):
+		return m.arrow(msg, -1) // input_history.go
+	case key.Matches(msg, k.HistoryDown):
+		return m.arrow(msg, +1)
 	case key.Matches(msg, k.Runs):
 		return m.openRuns()
 	case key.Matches(msg, k.Inbox):
@@ -90,6 +97,8 @@ func (m Model) updateTopModal(msg tea.Msg) (Model, tea.Cmd) {
 	case kit.ToggleHelp: // "?" in Settings (issue 18 item 7)
 		m.help.ShowAll = !m.help.ShowAll
 		return m, cmd
+	case convlist.Reopen:
+		return m.reopenConversation(a, cmd) // conv_list.go
 	case kit.OpenModal:
 		var open tea.Cmd
 		m, open = m.pushModal(a.Modal)

@@ -23,6 +23,8 @@ type Backend struct {
 	// The Agent Workflows capabilities (tui.Workflows, Profiles,
 	// RunHistory, Inbox); nil-safe.
 	*Workflows
+	// session backs the conversation list (conversations.go); nil: none.
+	session *app.App
 }
 
 var (

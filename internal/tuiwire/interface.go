@@ -25,6 +25,7 @@ func Start(ctx context.Context, s *app.App, cfg app.ChatConfig, opts tui.Options
 	ib := app.NewInbox()
 	wf := NewWorkflows(s, ib)
 	b := NewBackend(cfg, wf)
+	b.UseSession(s) // the conversation list (SPEC L5)
 	// The profile runs the person starts from the Profiles page run on the
 	// scheduler's terms; Stop waits for them and closes ib.
 	bg := s.StartScheduler(ctx, s.ProfileRunner(b.Resolver()), ib)

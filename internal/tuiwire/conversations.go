@@ -1,0 +1,67 @@
+package tuiwire
+
+import (
+	"context"
+	"errors"
+
+	"vouch/internal/app"
+	"vouch/tui"
+	"vouch/tui/convlist"
+)
+
+var _ tui.ConversationList = (*Backend)(nil)
+
+// errNoSession is what the conversation list says in a Backend composed
+// without a session (tests of the chat alone).
+var errNoSession = errors.New("stored conversations are not available in this session; start vouch with a state directory")
+
+// UseSession gives the Backend the session whose stored conversations the
+// conversation list shows, reopens and deletes (SPEC L5).
+func (b *Backend) UseSession(s *app.App) { b.session = s }
+
+// ListConversations implements convlist.Store.
+func (b *Backend) ListConversations(ctx context.Context, limit int) ([]convlist.Summary, error) {
+	if b.session == nil {
+		return nil, errNoSession
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rows, err := b.session.Conversations(limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]convlist.Summary, len(rows))
+	for i, r := range rows {
+		out[i] = convlist.Summary{ID: r.ID, Title: r.Title, Model: r.Model, Updated: r.Updated, Messages: r.Messages, Current: r.Current}
+	}
+	return out, nil
+}
+
+// DeleteConversation implements convlist.Store.
+func (b *Backend) DeleteConversation(ctx context.Context, id string) error {
+	if b.session == nil {
+		return errNoSession
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return b.session.DeleteConversation(id)
+}
+
+// OpenConversation implements tui.ConversationList: the session's current
+// conversation becomes id, and the chat's History and Send follow it.
+func (b *Backend) OpenConversation(ctx context.Context, id string) error {
+	if b.session == nil {
+		return errNoSession
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	t, err := b.session.OpenConversation(id)
+	if err != nil {
+		return err
+	}
+	b.Chat.UseTranscript(t)
+	return nil
+}
