@@ -252,6 +252,20 @@
 // sequence is also sent through tmux's passthrough. What is copied is the
 // neutralised text, as shown.
 //
+// # Notifications
+//
+// While the terminal is not focused, the root asks [Options.Notifier] from
+// a Cmd to notify (SPEC L4; notify.go): a chat call that starts waiting
+// for approval, a rise in the approvals inbox, a background run's end (a
+// Backend that is also a [RunEnds]) and a turn longer than
+// [Options.LongTurn]. [ProgramOptions] turns on focus reports (DECSET
+// 1004); until the terminal sends one, it counts as not focused, so a
+// terminal that never reports is always told. The Notifier — internal/notify
+// behind internal/tuiwire — holds the level, the rate limit and the escape
+// sequence, and cleans the server and tool names each note carries. With a
+// Notifier, Settings › Tools & Workflows gains Notify
+// (tui/settings/notifications), where the level is picked.
+//
 // # Caveats
 //
 // Model is a value, but its transcript and render caches live behind a
