@@ -25,10 +25,14 @@ func runDoctor(ctx context.Context, g *globals, args []string, e env) error {
 		return doctorCheck(stateDir, *asJSON, e)
 	}
 	rep := app.Doctor(ctx, g.modelURL, stateDir, e.getenv)
+	sess := doctorSession(stateDir) // doctor_session.go, SPEC K4
 	if *asJSON {
-		return writeJSON(e.stdout, rep)
+		return writeJSON(e.stdout, doctorJSON{DoctorReport: rep, Session: sess})
 	}
-	return printDoctor(e.stdout, rep)
+	if err := printDoctor(e.stdout, rep); err != nil {
+		return err
+	}
+	return printDoctorSession(e.stdout, sess)
 }
 
 // doctorCheck is `vouch doctor --check`: the report, then exit 1 when the

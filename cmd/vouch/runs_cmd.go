@@ -31,6 +31,7 @@ func runRunsCmd(_ context.Context, g *globals, args []string, e env) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	limit := fs.Int("limit", 20, "how many runs to list")
 	before := fs.String("before", "", "list the runs that started before this run ID (the cursor of the previous page)")
+	follow := fs.Bool("follow", false, "with show: stream the run's events until it ends (run_detach.go)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -42,6 +43,12 @@ func runRunsCmd(_ context.Context, g *globals, args []string, e env) error {
 		return app.Errorf(app.Usage, "vouch runs: unexpected argument %q; to see one run use 'vouch runs show ID'", pos[0])
 	case *limit <= 0 || *limit > 1000:
 		return app.Errorf(app.Usage, "--limit must be between 1 and 1000")
+	}
+	if *follow {
+		if !show || *asJSON {
+			return app.Errorf(app.Usage, "--follow goes with 'vouch runs show ID' only")
+		}
+		return followDetached(g, pos[0], e)
 	}
 	return withDB(g, func(db *store.DB) error {
 		if show {

@@ -2,15 +2,89 @@ package main
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"strings"
+	"time"
 
 	"vouch/internal/sessiond"
+	"vouch/safetext"
+	"vouch/store"
 )
 
+// followEvery is how often a followed run's stored events are read again:
+// the session tails the run as it is recorded, as tail -f does a file.
+const followEvery = 200 * time.Millisecond
+
+// startDetached starts a detached run in the session: a background run
+// of the profile (default "default"), whose calls that need approval wait
+// in the inbox as a scheduled run's do (SPEC H6, K4); the reply carries
+// its ID.
 func (h *sessionHost) startDetached(ctx context.Context, req sessiond.Request, send func(sessiond.Reply) error) error {
-	return errors.New("not yet")
+	profile := req.Profile
+	if profile == "" {
+		profile = defaultProfile
+	}
+	id, err := h.ui.Backend.RunProfile(ctx, profile, req.Task)
+	if err != nil {
+		return err
+	}
+	return send(sessiond.Reply{RunID: id, Done: true})
 }
 
+// follow streams the events of a run, one line each, until the run ends;
+// the last reply has its outcome.
 func (h *sessionHost) follow(ctx context.Context, req sessiond.Request, send func(sessiond.Reply) error) error {
-	return errors.New("not yet")
+	db := h.s.DB()
+	if _, err := db.Run(req.RunID); err != nil {
+		return fmt.Errorf("no run %s in history; 'vouch runs' lists them", safetext.Line(req.RunID, 40))
+	}
+	tick := time.NewTicker(followEvery)
+	defer tick.Stop()
+	sent := 0 // events are only ever appended
+	for {
+		// The record first: events written after it are read next time.
+		r, err := db.Run(req.RunID)
+		if err != nil {
+			return fmt.Errorf("read the run: %w", err)
+		}
+		evs, err := db.RunEvents(req.RunID)
+		if err != nil {
+			return fmt.Errorf("read the run's events: %w", err)
+		}
+		for ; sent < len(evs); sent++ {
+			if err := send(sessiond.Reply{Line: eventLine(evs[sent])}); err != nil {
+				return err
+			}
+		}
+		if r.Outcome.Final() {
+			return send(sessiond.Reply{Outcome: string(r.Outcome), Line: finalLine(r), Done: true})
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("the session ended while the run was going; 'vouch runs show %s' shows where it stopped", r.ID)
+		case <-tick.C:
+		}
+	}
+}
+
+// eventLine is one stored event as `vouch runs show` prints it.
+func eventLine(ev store.RunEvent) string {
+	var b strings.Builder
+	b.WriteString(ev.At.Local().Format(time.TimeOnly) + " " + string(ev.Kind))
+	if ev.Identity != "" {
+		b.WriteString(" " + ev.Identity)
+	}
+	if ev.Text != "" {
+		b.WriteString(": " + ev.Text)
+	}
+	return safetext.Line(b.String(), 300)
+}
+
+// finalLine says how the run ended.
+func finalLine(r store.RunRecord) string {
+	line := "run " + r.ID + " " + string(r.Outcome)
+	if r.Error != "" {
+		line += ": " + r.Error
+	}
+	return safetext.Line(line, 300)
 }

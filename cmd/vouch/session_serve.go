@@ -63,10 +63,17 @@ func serveSession(ctx context.Context, g *globals, e env, ready func()) (err err
 	if err != nil {
 		return err
 	}
-	s, err := openSessionHere(ctx, g, e)
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("find the workspace: %w", err)
+	}
+	// app.Open itself, not openSession: a session that finds the database
+	// locked must not ask another session to hand it over.
+	a, err := app.Open(ctx, stateDir, cwd, app.OpenSecrets(stateDir, e.getenv))
 	if err != nil {
 		return err
 	}
+	s := &session{App: a}
 	defer func() { err = errors.Join(err, s.Close()) }()
 	if err := s.MCP().Manager().Start(ctx); err != nil {
 		return err
@@ -88,11 +95,7 @@ func serveSession(ctx context.Context, g *globals, e env, ready func()) (err err
 	if err := sessiond.RemoveStale(stateDir); err != nil {
 		return err
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return fmt.Errorf("find the workspace: %w", err)
-	}
-	h := &sessionHost{s: s, ui: ui, workspace: cwd, flags: clientFlags(g)}
+	h := &sessionHost{ctx: ctx, s: s, ui: ui, workspace: cwd, flags: clientFlags(g)}
 	srv, err := sessiond.Listen(sessiond.Config{
 		StateDir:       stateDir,
 		NewModel:       h.newModel,
@@ -124,6 +127,7 @@ func sessionIdle(s *session) time.Duration {
 
 // sessionHost is what the session process gives its server.
 type sessionHost struct {
+	ctx       context.Context
 	s         *session
 	ui        *tuiwire.Interface
 	srv       *sessiond.Server
@@ -138,6 +142,16 @@ func (h *sessionHost) newModel(t sessiond.Terminal) tea.Model {
 	opts := h.ui.Options
 	opts.Renderer, opts.Clipboard = t.Renderer(), t.Output
 	opts = opts.WithEnv(t.Getenv)
+	// Notifications go to the attached terminals, detected from the
+	// holder's environment (SPEC L4). The hub takes each write whole, so a
+	// notification never lands inside a frame; the lock only orders them.
+	n, err := tuiwire.NewNotifications(h.s.Settings(), t.Output, &sync.Mutex{}, t.Getenv, tmuxPassthrough(h.ctx))
+	if err != nil {
+		log.Printf("notifications: %v", err)
+	}
+	if n != nil {
+		opts = n.Apply(opts)
+	}
 	return sessionModel{inner: tui.New(h.ui.Backend, opts), srv: h.srv}
 }
 

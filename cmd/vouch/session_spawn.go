@@ -37,6 +37,10 @@ func dialOrStart(g *globals, stateDir string, start bool) (conn *net.UnixConn, s
 		return nil, false, err
 	}
 	if err := spawnSession(g, stateDir); err != nil {
+		// Another vouch may have started one at the same moment.
+		if c, derr := sessiond.Dial(stateDir); derr == nil {
+			return c, false, nil
+		}
 		return nil, false, err
 	}
 	c, err = sessiond.Dial(stateDir)

@@ -214,8 +214,10 @@ type Info struct {
 }
 
 // EnvKeys returns the environment variables a terminal client sends in
-// Hello: what the interface reads to choose colours, clipboard paths and
-// text. LC_* variables are sent too.
+// Hello: what the interface reads to choose colours, clipboard paths,
+// text and the notification sequence of the terminal (internal/notify).
+// LC_* variables are sent too.
 func EnvKeys() []string {
-	return []string{"TERM", "TERM_PROGRAM", "COLORTERM", "NO_COLOR", "TMUX", "LANG", "VOUCH_THEME", "COLORFGBG"}
+	return []string{"TERM", "TERM_PROGRAM", "COLORTERM", "NO_COLOR", "CLICOLOR_FORCE", "TMUX", "LANG", "VOUCH_THEME", "COLORFGBG",
+		"KITTY_WINDOW_ID", "GHOSTTY_RESOURCES_DIR", "VTE_VERSION", "WEZTERM_PANE", "WT_SESSION"}
 }

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"io"
+
+	"vouch/internal/app"
+	"vouch/internal/sessiond"
+	"vouch/safetext"
+)
+
+// doctorJSON is `vouch doctor --json`: the report and the session.
+type doctorJSON struct {
+	app.DoctorReport
+	// Session is the session process of the state dir (nil: none runs).
+	Session *doctorSessionJSON `json:"session"`
+}
+
+// doctorSessionJSON is the session as the doctor saw it: its Info, or
+// the sentence of why it did not answer.
+type doctorSessionJSON struct {
+	*sessiond.Info
+	Error string `json:"error,omitempty"`
+}
+
+// doctorSession asks the session of stateDir about itself, over its
+// socket: it holds the database (SPEC K4).
+func doctorSession(stateDir string) *doctorSessionJSON {
+	info, ok, err := sessionInfo(stateDir)
+	switch {
+	case err != nil:
+		return &doctorSessionJSON{Error: err.Error()}
+	case !ok:
+		return nil
+	}
+	return &doctorSessionJSON{Info: &info}
+}
+
+func printDoctorSession(w io.Writer, s *doctorSessionJSON) error {
+	tw := newTable(w)
+	p := tw.Printf
+	p("Session\n")
+	switch {
+	case s == nil:
+		p("  none running\t(vouch starts one)\n")
+	case s.Error != "":
+		p("  error\t%s\n", safetext.Line(s.Error, 200))
+	default:
+		p("  pid\t%d since %s\n  clients\t%d (%d viewing)\n  runs\t%d in flight, %d approval(s) waiting\n  workspace\t%s\n",
+			s.Pid, s.Since, s.Clients, s.Viewers, s.Running, s.Waiting, safetext.Line(s.Workspace, 0))
+	}
+	return tw.Flush("report")
+}
