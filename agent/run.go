@@ -170,6 +170,9 @@ type run struct {
 	// counted with the estimate, for countLater after the run.
 	countNote string
 	want      map[string]string
+	// toolsNote says which of vouch's own tools the plan left out to fit
+	// a small window (Usage.ToolsNote, smallwindow.go).
+	toolsNote string
 	// counts are measured against limits; the parts of a workflow run
 	// share one (SPEC A4).
 	counts *loopCounts

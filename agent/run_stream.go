@@ -213,7 +213,7 @@ func (st *streamState) usageEvent() Usage {
 	r := st.r
 	u := Usage{ContextWindow: r.window, TokensPerSecond: st.tps, LeftOut: r.leftOut,
 		PromptEstimate: st.promptEstimate, MaxTokens: st.maxTokens, CutOff: st.finish == "length",
-		CountNote: r.countNote}
+		CountNote: r.countNote, ToolsNote: r.toolsNote}
 	if st.usage != nil {
 		u.PromptTokens, u.CompletionTokens = st.usage.PromptTokens, st.usage.CompletionTokens
 		if r.c.observePrompt(r.spec.Model, st.msgs, r.toolsJSON, u.PromptTokens, r.fitWindow()) {

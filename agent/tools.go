@@ -39,8 +39,12 @@ func (r *run) freeze() error {
 	if asks == nil {
 		asks = AsksPersonFrom(r.spec.Decide)
 	}
-	r.plan = PlanTools(PlanInput{Tools: r.spec.Tools, Window: r.window, Fraction: r.spec.ToolBudget,
-		AsksPerson: asks, Count: count, Label: r.spec.ToolLabel, cache: &r.c.plans})
+	in := PlanInput{Tools: r.spec.Tools, Window: r.window, Fraction: r.spec.ToolBudget,
+		AsksPerson: asks, Count: count, Label: r.spec.ToolLabel, cache: &r.c.plans}
+	r.plan = PlanTools(in)
+	if p, left, ok := planWithout(in, r.plan); ok { // a small window: without vouch's own tools (F5)
+		r.plan, r.toolsNote = p, toolsNote(p, left)
+	}
 	if r.plan.Err != nil {
 		return r.plan.Err
 	}

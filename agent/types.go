@@ -124,6 +124,9 @@ type Usage struct {
 	// estimate although the server counts, and why: its tokenizer did not
 	// answer within the bound, or failed (SPEC F4; issue 18 item 2).
 	CountNote string
+	// ToolsNote, when set, says which of vouch's own tools the run left
+	// out because they do not fit a small window's tool budget (SPEC F5).
+	ToolsNote string
 }
 
 // Notice is what a front end and the run record say about this turn's
@@ -133,6 +136,9 @@ func (u Usage) Notice() string {
 	var parts []string
 	if u.PromptCut > 0 {
 		parts = append(parts, fmt.Sprintf("the server cut this prompt to %d tokens; vouch sends less from now on", u.PromptCut))
+	}
+	if u.ToolsNote != "" {
+		parts = append(parts, u.ToolsNote)
 	}
 	if u.CountNote != "" {
 		parts = append(parts, "this prompt was "+u.CountNote)

@@ -8,6 +8,8 @@
 // cancellation, truncation, bounded replies — never the words.
 //
 // When the ollama binary or the models are missing the tests skip with the
-// reason; under VOUCH_E2E=1 they fail (internal/e2epeer). The package has
-// no code outside its tests.
+// reason; under VOUCH_E2E=1 they fail (internal/e2epeer). The one code
+// outside its tests is Start (peer.go), which starts the server for these
+// tests and for cmd/vouch's test of `vouch run --model-url` against it;
+// only tests import the package.
 package ollama

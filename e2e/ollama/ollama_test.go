@@ -24,7 +24,7 @@ const runTimeout = 60 * time.Second
 // the tiny test models (SPEC A3, A5, A7, F4). One server serves every
 // subtest, in order.
 func TestE2EOllama(t *testing.T) {
-	s := startOllama(t)
+	s := Start(t)
 	t.Run("A3 probe and window of an unloaded model, capped at the trained context", func(t *testing.T) { testProbeUnloaded(t, s) })
 	t.Run("A2 streaming", func(t *testing.T) { testStreaming(t, s) })
 	t.Run("A3 window of a loaded model", func(t *testing.T) { testLoadedWindow(t, s) })
@@ -34,6 +34,37 @@ func TestE2EOllama(t *testing.T) {
 	t.Run("F4 over-window conversations are trimmed by vouch, not cut by the server", func(t *testing.T) { testOverWindow(t, s) })
 	t.Run("A7 F4 a prompt the server cut is detected and the next one shrinks", func(t *testing.T) { testServerCut(t, s) })
 	t.Run("F4 the estimate is never under the server's count", func(t *testing.T) { testEstimates(t, s) })
+	t.Run("F5 a 512-token window still chats", func(t *testing.T) { testWindow512(t, s) })
+}
+
+// testWindow512 is SPEC F5 (issue 17 item 5): on a 512-token window with
+// vouch's built-in tools (the write tools asking) "hello" is answered —
+// the tools left out with a one-line notice — never refused.
+func testWindow512(t *testing.T, s *Server) {
+	ws, err := agent.OpenWorkspace(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = ws.Close() }()
+	c := agent.NewClient(s.Base(), "", nil)
+	n, src, err := c.ContextWindow(context.Background(), "tiny-512:latest")
+	if err != nil || n != 512 {
+		t.Fatalf("window %d from %s, %v: want 512", n, src, err)
+	}
+	asks := func(id string) bool { return id == agent.IdentityFSWrite || id == agent.IdentityFSEdit }
+	r := run(t, c, agent.RunSpec{Model: "tiny-512:latest", ContextWindow: n, WindowSource: src, SystemPrompt: system,
+		History: []agent.Message{user("hello")}, Tools: append(ws.Tools(), ws.WriteTools()...), AsksPerson: asks, Decide: allowAsk}, nil)
+	if r.done.Reason != agent.StopDone {
+		t.Fatalf("done %s: %v: a 512-token window must still answer hello", r.done.Reason, r.done.Err)
+	}
+	u := r.lastUsage(t)
+	if !strings.Contains(u.Notice(), "left out") || strings.Contains(u.Notice(), "\n") {
+		t.Errorf("notice %q: want one line saying which tools were left out", u.Notice())
+	}
+	if u.PromptTokens+u.CompletionTokens > 512 || u.PromptCut > 0 {
+		t.Errorf("usage %+v: the request and its reply must fit the window", u)
+	}
+	t.Logf("512-token window: prompt %d, reply %d tokens; %s", u.PromptTokens, u.CompletionTokens, u.Notice())
 }
 
 // result is what one run published.
@@ -101,7 +132,7 @@ func user(text string) agent.Message { return agent.Message{Role: agent.RoleUser
 // template does not insert its own.
 const system = "You are a test assistant."
 
-func testProbeUnloaded(t *testing.T, s *server) {
+func testProbeUnloaded(t *testing.T, s *Server) {
 	var ps struct {
 		Models []any `json:"models"`
 	}
@@ -109,7 +140,7 @@ func testProbeUnloaded(t *testing.T, s *server) {
 	if len(ps.Models) != 0 {
 		t.Fatalf("a model is loaded before the first request: %v", ps.Models)
 	}
-	eps := agent.Probe(context.Background(), nil, []string{s.base()})
+	eps := agent.Probe(context.Background(), nil, []string{s.Base()})
 	if len(eps) != 1 || eps[0].Err != nil {
 		t.Fatalf("probe: %+v", eps)
 	}
@@ -136,8 +167,8 @@ func testProbeUnloaded(t *testing.T, s *server) {
 	}
 }
 
-func testStreaming(t *testing.T, s *server) {
-	c := agent.NewClient(s.base(), "", nil)
+func testStreaming(t *testing.T, s *Server) {
+	c := agent.NewClient(s.Base(), "", nil)
 	r := run(t, c, agent.RunSpec{Model: "tiny-chat:latest", SystemPrompt: system, History: []agent.Message{user("hello")},
 		MaxTokens: 64}, nil)
 	if r.done.Reason != agent.StopDone {
@@ -171,8 +202,8 @@ func testStreaming(t *testing.T, s *server) {
 	}
 }
 
-func testLoadedWindow(t *testing.T, s *server) {
-	c := agent.NewClient(s.base(), "", nil)
+func testLoadedWindow(t *testing.T, s *Server) {
+	c := agent.NewClient(s.Base(), "", nil)
 	for _, m := range []struct {
 		id     string
 		window int
@@ -193,7 +224,7 @@ func allowAsk(policy.Call) policy.Decision {
 	return policy.Decision{Verdict: policy.VerdictAsk, Effect: policy.Mutating, Reason: "the test asks for every call"}
 }
 
-func testToolCall(t *testing.T, s *server) {
+func testToolCall(t *testing.T, s *Server) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("a note\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -203,7 +234,7 @@ func testToolCall(t *testing.T, s *server) {
 		t.Fatal(err)
 	}
 	defer func() { _ = ws.Close() }()
-	c := agent.NewClient(s.base(), "", nil)
+	c := agent.NewClient(s.Base(), "", nil)
 	// tiny-toolcall calls a tool on nearly every turn, not every one: a
 	// few runs give it the chance (random weights; the protocol is tested).
 	var r result
@@ -236,8 +267,8 @@ func testToolCall(t *testing.T, s *server) {
 	}
 }
 
-func testCancel(t *testing.T, s *server) {
-	c := agent.NewClient(s.base(), "", nil)
+func testCancel(t *testing.T, s *Server) {
+	c := agent.NewClient(s.Base(), "", nil)
 	deltas := 0
 	start := time.Now()
 	var cancelledAt time.Time
@@ -273,8 +304,8 @@ func testCancel(t *testing.T, s *server) {
 	t.Logf("cancel: %d deltas, %s to the cancel", deltas, cancelledAt.Sub(start))
 }
 
-func testNeverEnding(t *testing.T, s *server) {
-	c := agent.NewClient(s.base(), "", nil)
+func testNeverEnding(t *testing.T, s *Server) {
+	c := agent.NewClient(s.Base(), "", nil)
 	r := run(t, c, agent.RunSpec{Model: "tiny-long:latest", SystemPrompt: system, History: []agent.Message{user("tell me everything")},
 		MaxTokens: 48}, nil)
 	u := r.lastUsage(t)
@@ -314,13 +345,13 @@ func corpora() map[string]string {
 		"digits": digits.String(), "code": code, "emoji": emoji}
 }
 
-func testOverWindow(t *testing.T, s *server) {
+func testOverWindow(t *testing.T, s *Server) {
 	for name, text := range corpora() {
 		if name != "English" && name != "Chinese" && name != "digits" {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			c := agent.NewClient(s.base(), "", nil)
+			c := agent.NewClient(s.Base(), "", nil)
 			n, src, err := c.ContextWindow(context.Background(), "tiny-long:latest")
 			if err != nil {
 				t.Fatal(err)
@@ -350,9 +381,9 @@ func testOverWindow(t *testing.T, s *server) {
 	}
 }
 
-func testServerCut(t *testing.T, s *server) {
+func testServerCut(t *testing.T, s *Server) {
 	digits := corpora()["digits"]
-	c := agent.NewClient(s.base(), "", nil)
+	c := agent.NewClient(s.Base(), "", nil)
 	var history []agent.Message
 	for i := range 4 {
 		history = append(history, user(fmt.Sprintf("%d %s", i, digits[:500])), agent.Message{Role: agent.RoleAssistant, Content: "noted"})
@@ -383,7 +414,7 @@ type estimateRow struct {
 	overPercent      float64
 }
 
-func testEstimates(t *testing.T, s *server) {
+func testEstimates(t *testing.T, s *Server) {
 	dir := t.TempDir()
 	ws, err := agent.OpenWorkspace(dir)
 	if err != nil {
@@ -406,7 +437,7 @@ func testEstimates(t *testing.T, s *server) {
 		} else {
 			spec.History = []agent.Message{user(cases[name])}
 		}
-		c := agent.NewClient(s.base(), "", nil) // a fresh client: no calibration yet
+		c := agent.NewClient(s.Base(), "", nil) // a fresh client: no calibration yet
 		r := run(t, c, spec, nil)
 		if r.done.Err != nil && !errors.Is(r.done.Err, agent.ErrLimit) {
 			t.Fatalf("%s: %v", name, r.done.Err)
