@@ -166,3 +166,28 @@ func TestE2ETmuxNotifyHostileTool(t *testing.T) {
 		t.Errorf("the pane does not show the tool's name as text:\n%s", s.capture())
 	}
 }
+
+// TestE2ETmuxNotifyLevelFromPage: the level picked on Settings › Notify
+// applies at once — "bell" turns the approval's OSC 9 into a lone BEL,
+// passthrough on — and is stored (SPEC L4).
+func TestE2ETmuxNotifyLevelFromPage(t *testing.T) {
+	bin := buildVouch(t)
+	tmp := t.TempDir()
+	s, raw := notifyTmux(t, "on", "env TMPDIR="+tmp+" TERM_PROGRAM=iTerm.app "+bin+" demo")
+	s.waitText("Ask anything")
+	s.openSettingsPage("Notify")
+	s.waitText("● approvals")
+	s.keys("Up")
+	s.waitText("› ○ bell")
+	s.keys("Enter")
+	s.waitText("● bell")
+	s.keys("Escape")
+	s.waitFor("Settings to close", func(p string) bool { return !strings.Contains(p, "Settings ›") })
+	s.typeText("write a note")
+	s.keys("Enter")
+	s.waitText(approvalTitle)
+	got := rawWaitFor(t, raw, "the bell", func(b []byte) bool { return loneBells(b) > 0 })
+	if bytes.Contains(got, []byte("\x1bPtmux;")) || bytes.Contains(got, []byte("]9;")) {
+		t.Errorf("level bell, yet a sequence was written: %q", tail(got, 400))
+	}
+}
