@@ -34,6 +34,7 @@ type Model struct {
 
 	kit.Loads
 	all    []Summary
+	hay    []string                // each row's title and model, lower case, for the filter
 	rows   kit.ListCursor[Summary] // all, filtered
 	filter textinput.Model
 }
@@ -99,6 +100,10 @@ func (m Model) handle(msg tea.Msg) (Model, kit.Action, tea.Cmd) {
 	case ListMsg:
 		if m.Settle(msg.seq, msg.err) {
 			m.all = msg.rows
+			m.hay = make([]string, len(m.all))
+			for i, r := range m.all {
+				m.hay[i] = strings.ToLower(r.Title + " " + r.Model)
+			}
 			m.refilter()
 		}
 		return m, nil, nil
@@ -179,8 +184,8 @@ func (m *Model) refilter() {
 	sel, had := m.rows.Selected()
 	words := strings.Fields(strings.ToLower(m.filter.Value()))
 	rows := make([]Summary, 0, len(m.all))
-	for _, r := range m.all {
-		if matches(r, words) {
+	for i, r := range m.all {
+		if matches(m.hay[i], words) {
 			rows = append(rows, r)
 		}
 	}
@@ -194,12 +199,9 @@ func (m *Model) refilter() {
 	}
 }
 
-// matches reports whether every word is in r's title or model.
-func matches(r Summary, words []string) bool {
-	if len(words) == 0 {
-		return true
-	}
-	hay := strings.ToLower(r.Title + " " + r.Model)
+// matches reports whether every word is in hay, a row's title and model
+// in lower case.
+func matches(hay string, words []string) bool {
 	for _, w := range words {
 		if !strings.Contains(hay, w) {
 			return false

@@ -47,13 +47,15 @@ func (m Model) View() string {
 	case m.Loaded && len(m.rows.Items) == 0:
 		body = []string{st.Detail.Render("No conversation matches; backspace widens the filter.")}
 	}
-	for i, r := range m.rows.Items {
-		body = append(body, m.row(r, i == m.rows.Cursor, inner))
-	}
+	// Only the rows in view are drawn: a thousand conversations cost what
+	// a screenful does.
 	rows := max(height-len(lines)-len(foot), 1)
-	if len(body) > rows {
-		first := kit.Window(m.rows.Cursor, rows, len(body))
-		body = body[first : first+rows]
+	first, n := 0, len(m.rows.Items)
+	if n > rows {
+		first = kit.Window(m.rows.Cursor, rows, n)
+	}
+	for i := first; i < min(first+rows, n); i++ {
+		body = append(body, m.row(m.rows.Items[i], i == m.rows.Cursor, inner))
 	}
 	lines = append(lines, body...)
 	for len(lines) < height-len(foot) {
