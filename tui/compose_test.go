@@ -50,6 +50,11 @@ func TestGoldenPanesOverTranscript(t *testing.T) {
 				}
 				view := m.View()
 				assertNothingBehindPane(t, view, m.chatHeight)
+				// The pane fits the area whole: its frame is closed above
+				// the input (SPEC L6; issue 18 item 21).
+				if !strings.Contains(strings.Join(strings.Split(view, "\n")[:m.chatHeight], "\n"), "╰") {
+					t.Errorf("the pane's bottom border is cut off:\n%s", view)
+				}
 				golden.RequireEqual(t, []byte(view))
 			})
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -56,14 +57,16 @@ func (s *session) runInterface(ctx context.Context, cfg app.ChatConfig, opts tui
 		ui.Stop()
 		return err
 	}
-	err = runProgram(ctx, ui.Backend, uiOpts, e.getenv)
+	err = runProgram(ctx, ui.Backend, uiOpts, e.getenv, e.stdout)
 	closeNotes()
 	ui.Stop()
 	return err
 }
 
 // runProgram runs the interface until the person quits or ctx ends.
-func runProgram(ctx context.Context, b tui.Backend, opts tui.Options, getenv func(string) string) error {
+// Once the alternate screen is left, the interface's quit summary goes to
+// out, so the scrollback says what was kept (issue 18 item 21).
+func runProgram(ctx context.Context, b tui.Backend, opts tui.Options, getenv func(string) string, out io.Writer) error {
 	opts = opts.WithEnv(getenv)
 	// Bubble Tea's package init already asked the terminal for its
 	// background (one OSC 11 round trip) and lipgloss cached the answer;
@@ -75,7 +78,14 @@ func runProgram(ctx context.Context, b tui.Backend, opts tui.Options, getenv fun
 		lipgloss.SetHasDarkBackground(true)
 	}
 	p := tea.NewProgram(tui.New(b, opts), append(tui.ProgramOptions(), tea.WithContext(ctx), programOutput(opts))...)
-	_, err := p.Run()
+	final, err := p.Run()
+	if m, ok := final.(tui.Model); ok && !errors.Is(err, tea.ErrProgramPanic) {
+		if sum := m.QuitSummary(); sum != "" {
+			if _, werr := fmt.Fprintln(out, sum); werr != nil {
+				return fmt.Errorf("print the quit summary: %w", werr)
+			}
+		}
+	}
 	return programError(err)
 }
 

@@ -250,6 +250,9 @@ func (e *Editor) syncKeys() {
 	}
 }
 
+// editorNoteLines is the most lines the editor's note (or error) takes.
+const editorNoteLines = 3
+
 // View implements Modal.
 func (e Editor) View() string {
 	st := e.common.Styles.Modal
@@ -258,7 +261,15 @@ func (e Editor) View() string {
 	if e.id != "" {
 		title = "Edit " + safetext.Line(e.inputs[fieldName].Value(), inner-5)
 	}
-	lines := []string{st.Title.Render(title), ""}
+	// In a small window (SPEC L6; issue 18 item 21) the blank lines go
+	// first, then lines of the note, so the frame fits the area whole.
+	room := e.common.Height - st.Frame.GetVerticalFrameSize() - 1 - fieldCount
+	gap := room >= 2+editorNoteLines
+	lines := []string{st.Title.Render(title)}
+	if gap {
+		lines = append(lines, "")
+		room -= 2
+	}
 	fieldLabels := [fieldCount]string{"Name", "Endpoint URL", "Header name", "Secret"}
 	for i, in := range e.inputs {
 		label := "  " + kit.Pad(fieldLabels[i], labelWidth-2)
@@ -269,15 +280,18 @@ func (e Editor) View() string {
 		}
 		lines = append(lines, label+" "+in.View())
 	}
-	lines = append(lines, "")
+	if gap {
+		lines = append(lines, "")
+	}
+	room = max(room, 1)
 	switch {
 	case e.saving:
 		lines = append(lines, st.Detail.Render("Saving…"))
 	case e.err != "":
-		lines = append(lines, kit.WrapLines(st.Error, "✗ "+e.err, inner, 3)...)
+		lines = append(lines, kit.WrapLines(st.Error, "✗ "+e.err, inner, min(3, room))...)
 	default:
-		lines = append(lines, st.Detail.Render("HTTPS, or plain HTTP on loopback. The secret goes to the"),
-			st.Detail.Render("OS keyring and is never shown. Saving does not activate."))
+		lines = append(lines, kit.WrapLines(st.Detail, "HTTPS, or plain HTTP on loopback. The secret goes to the "+
+			"OS keyring and is never shown. Saving does not activate.", inner, min(editorNoteLines, room))...)
 	}
 	return kit.ModalBox(st, inner, 0, lines)
 }
