@@ -79,7 +79,8 @@ func historyItems(msgs []agent.Message) []*chat.Item {
 				items = append(items, &chat.Item{Kind: chat.ItemReasoning, Text: msg.Reasoning})
 			}
 			if msg.Content != "" || len(msg.ToolCalls) == 0 {
-				items = append(items, &chat.Item{Kind: chat.ItemAssistant, Text: msg.Content, Interrupted: msg.Partial})
+				items = append(items, &chat.Item{Kind: chat.ItemAssistant, Text: msg.Content, Interrupted: msg.Partial,
+					CutOff: msg.CutOff}) // marked as when it streamed (SPEC A7)
 			}
 			for _, c := range msg.ToolCalls {
 				it := &chat.Item{Kind: chat.ItemTool, Call: c}
