@@ -2,8 +2,11 @@ package tui
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
+	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"vouch/safetext"
@@ -22,16 +25,25 @@ type statusState struct {
 	hint string
 	// expanded shows err whole however long it is (errline.go).
 	expanded bool
+	// until, when set, is when notice stops being shown, and quitArmed
+	// makes the next ctrl+c quit before then (quit.go).
+	until     time.Time
+	quitArmed bool
 }
 
-// statusView renders the status line: badge, model, then the last error (or
-// a warning, a notice, the server), and on the right the context used and
-// the streaming rate. The middle part is cut to fit; the line is exactly
-// the screen's width.
+// statusView renders the status line: badge and model on the left, then
+// the notice, the error's hint, a warning or the server; on the right
+// the phase (under a pane), the inbox, the context used, the tool budget
+// and the rate. Every part keeps a separator from the next (issue 18 item
+// 12). A notice or hint is said whole: the right side gives up its
+// figures, least needed first (rate, tools, context), before the notice
+// is cut; the server's description only takes what room is left. The
+// line is at most the screen's width.
 func (m Model) statusView() string {
 	st := m.common.Styles.Status
 	width := m.common.Width
 	sep := st.Separator.Render(" · ")
+	sepW := ansi.StringWidth(" · ")
 
 	var left []string
 	if m.opts.Demo {
@@ -42,63 +54,89 @@ func (m Model) statusView() string {
 		model = "no model"
 	}
 	left = append(left, st.Model.Render(safetext.Line(model, 32)))
+	l := strings.Join(left, " ")
 
+	// The right side, most needed first: what asks the person, then figures.
 	var right []string
-	if inbox := m.inboxBadge(); inbox != "" {
+	if p := m.statusPhase(); p != "" { // the phase line's, under a pane (phase.go)
+		right = append(right, p)
+	}
+	// The inbox badge, unless the notice says the same (quit.go).
+	if inbox := m.inboxBadge(); inbox != "" && !(m.status.quitArmed && m.noticeShown() != "") {
 		right = append(right, st.Warning.Render(inbox))
+	}
+	keep := len(right) // never given up
+	if used, ok := m.contextUsed(); ok {
+		right = append(right, st.Usage.Render(used))
 	}
 	if tools := m.toolTokens(); tools != "" {
 		right = append(right, st.Usage.Render(tools))
 	}
-	if used, ok := m.contextUsed(); ok {
-		right = append(right, st.Usage.Render(used))
-	}
 	if rate := m.rate(); rate != "" {
 		right = append(right, st.Usage.Render(rate))
 	}
-	// What a turn in flight is doing is the phase line's (phase.go); here
-	// only while a pane hides that line.
-	if p := m.statusPhase(); p != "" {
-		right = append(right, p)
-	}
 
-	l := strings.Join(left, " ")
-	r := strings.Join(right, sep)
-	room := width - ansi.StringWidth(l) - ansi.StringWidth(r) - 2*ansi.StringWidth(" · ")
-	mid := m.statusMiddle(max(room, 0))
-	line := l
-	if mid != "" {
-		line += sep + mid
+	text, style, whole := m.statusMiddle()
+	rightW := func() int {
+		if len(right) == 0 {
+			return 0
+		}
+		return ansi.StringWidth(strings.Join(right, sep)) + sepW
 	}
-	if r != "" {
+	need := ansi.StringWidth(l) // figures that do not fit go whole, never cut
+	if whole {
+		need += sepW + ansi.StringWidth(text)
+	}
+	for len(right) > keep && need+rightW() > width {
+		right = right[:len(right)-1]
+	}
+	line := l
+	if room := width - ansi.StringWidth(l) - sepW - rightW(); text != "" && room >= 8 {
+		line += sep + style.Render(safetext.Line(text, room))
+	}
+	if len(right) > 0 {
+		r := strings.Join(right, sep)
 		gap := width - ansi.StringWidth(line) - ansi.StringWidth(r)
-		line += strings.Repeat(" ", max(gap, 1)) + r
+		if gap < sepW {
+			line += sep + r
+		} else {
+			line += strings.Repeat(" ", gap) + r
+		}
 	}
 	return ansi.Truncate(line, width, "…")
 }
 
-// statusMiddle is the notice, the error's hint, the warning or the server
-// description, cut to room cells.
-func (m Model) statusMiddle(room int) string {
-	if room < 4 {
-		return ""
-	}
+// statusMiddle is the middle part: the notice, the error's hint or the
+// warning (whole reports that it should be said whole), else the server
+// in short — its kind and host:port.
+func (m Model) statusMiddle() (text string, style lipgloss.Style, whole bool) {
 	st := m.common.Styles.Status
-	switch {
-	case m.status.notice != "":
-		return st.Notice.Render(safetext.Line(m.status.notice, room))
+	switch notice := m.noticeShown(); {
+	case notice != "":
+		return notice, st.Notice, true
 	case m.status.hint != "":
-		return st.Notice.Render(safetext.Line(m.status.hint, room))
+		return m.status.hint, st.Notice, true
 	case m.status.warning != "":
-		return st.Warning.Render(safetext.Line("! "+m.status.warning, room))
-	}
-	switch {
+		return "! " + m.status.warning, st.Warning, true
 	case m.infoState == loading || m.history == loading:
-		return st.Server.Render(safetext.Line("connecting…", room))
+		return "connecting…", st.Server, false
 	case m.info.ServerKind != "" || m.info.ServerURL != "":
-		return st.Server.Render(safetext.Line(strings.TrimSpace(m.info.ServerKind+" "+m.info.ServerURL), room))
+		return strings.TrimSpace(m.info.ServerKind + " " + shortURL(m.info.ServerURL)), st.Server, false
 	}
-	return ""
+	return "", st.Server, false
+}
+
+// shortURL is a model server's base URL as the status line says it:
+// host:port, with the path only when it is not the usual /v1.
+func shortURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return raw
+	}
+	if p := strings.TrimSuffix(u.Path, "/"); p != "" && p != "/v1" {
+		return u.Host + p
+	}
+	return u.Host
 }
 
 // toolTokens is "tools 1.2k/2.0k" — what the last run sent for tool

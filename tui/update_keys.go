@@ -206,21 +206,7 @@ func (m Model) cancelRun() Model {
 	return m
 }
 
-// quitOrClear makes quitting hard to do by accident: ctrl+c with text in the
-// input clears it, and only ctrl+c on an empty input quits. While a
-// cancelled run has not yet stopped, ctrl+c quits at once.
-func (m Model) quitOrClear() (Model, tea.Cmd) {
-	if m.run.phase == phaseIdle && m.input.Length() > 0 {
-		m.input.Reset()
-		m.status = statusState{notice: "Input cleared; ctrl+c again quits."}
-		return m, nil
-	}
-	if m.run.cancel != nil {
-		m.run.cancel()
-	}
-	m.quitting = true
-	return m, tea.Quit
-}
+// quitOrClear is in quit.go.
 
 // openPicker pushes the model picker and refreshes the list of models.
 func (m Model) openPicker() (Model, tea.Cmd) {
@@ -260,7 +246,8 @@ func (m Model) updateCopied(msg copiedMsg) Model {
 		m.status = statusState{err: "Could not copy " + msg.what + ": " + msg.err.Error()}
 		return m
 	}
-	m.status = statusState{notice: "Copied " + msg.what + " to the clipboard."}
+	// Short, so that the status line says it whole (issue 18 item 12).
+	m.status = statusState{notice: "Copied " + msg.what + "."}
 	return m
 }
 
