@@ -71,7 +71,8 @@ type globals struct {
 
 func (g *globals) register(fs *flag.FlagSet, e env) {
 	fs.StringVar(&g.stateDir, "state-dir", e.getenv("VOUCH_STATE_DIR"), "state directory (env VOUCH_STATE_DIR; default the XDG state dir)")
-	fs.StringVar(&g.modelURL, "model-url", e.getenv("VOUCH_MODEL_URL"), "base URL of an OpenAI-compatible model server (env VOUCH_MODEL_URL)")
+	g.modelURL = e.getenv("VOUCH_MODEL_URL") // normalised after parsing (model_url.go)
+	fs.Var(modelURLFlag{&g.modelURL}, "model-url", "base URL of an OpenAI-compatible model server (env VOUCH_MODEL_URL)")
 	fs.StringVar(&g.model, "model", e.getenv("VOUCH_MODEL"), "model name (env VOUCH_MODEL)")
 }
 
@@ -134,17 +135,20 @@ Commands:
 const globalHelp = `
 Global flags:
   --state-dir DIR   state directory (env VOUCH_STATE_DIR)
-  --model-url URL   OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1 (env VOUCH_MODEL_URL)
+  --model-url URL   OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1
+                    (localhost:8080 means http://localhost:8080/v1;
+                    env VOUCH_MODEL_URL)
   --model NAME      model name (env VOUCH_MODEL)
 
-Exit codes: 0 done, 1 failure, 2 usage, 3 input rejected, 4 approval needed, 5 unavailable.
+Exit codes: 0 done, 1 failure, 2 usage, 3 input rejected, 4 approval needed,
+5 unavailable.
 `
 
 func usage(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString(usageHead)
 	for _, c := range commands() {
-		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
+		b.WriteString(helpEntry(c.name, c.summary)) // wrapped at 80 columns (cli_text.go)
 	}
 	b.WriteString(globalHelp)
 	if _, err := io.WriteString(w, b.String()); err != nil {
@@ -163,7 +167,12 @@ func run(ctx context.Context, args []string, e env) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return report(usage(e.stdout), e)
 		}
-		return report(app.Errorf(app.Usage, "%v; run 'vouch help' for usage", err), e)
+		return report(flagError("", err), e)
+	}
+	if u, err := normalizeModelURL(g.modelURL); err != nil { // VOUCH_MODEL_URL (model_url.go)
+		return report(app.Errorf(app.Usage, "VOUCH_MODEL_URL: %v", err), e)
+	} else {
+		g.modelURL = u
 	}
 	rest := fs.Args()
 	var err error
@@ -187,7 +196,7 @@ func dispatch(ctx context.Context, g *globals, name string, args []string, e env
 			return c.run(ctx, g, args, e)
 		}
 	}
-	return app.Errorf(app.Usage, "unknown command %q; run 'vouch help' for the list", name)
+	return unknownCommand(name) // with a suggestion (cli_text.go)
 }
 
 // asksHelp reports whether a command's arguments ask for its help: -h,
@@ -212,7 +221,7 @@ func asksHelp(args []string) bool {
 // global flags and the exit codes.
 func commandUsage(w io.Writer, c command) error {
 	p := newPrinter(w)
-	p.Printf("Usage: vouch %s %s\n%s", c.name, c.summary, globalHelp)
+	p.Printf("%s%s", commandUsageText(c), globalHelp)
 	return p.Flush("print the help")
 }
 
@@ -228,7 +237,10 @@ func report(err error, e env) int {
 	if !strings.HasSuffix(msg, ".") {
 		msg += "."
 	}
-	_, _ = fmt.Fprintf(e.stderr, "vouch: %s\n", msg) // nowhere to report a failure; see above
+	if !strings.HasPrefix(msg, "vouch ") { // "vouch run needs a task" names vouch already
+		msg = "vouch: " + msg
+	}
+	_, _ = fmt.Fprintf(e.stderr, "%s\n", msg) // nowhere to report a failure; see above
 	return code
 }
 
@@ -239,17 +251,17 @@ func subFlags(name string, g *globals) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	// Re-register the globals with the values parsed so far as defaults.
 	fs.StringVar(&g.stateDir, "state-dir", g.stateDir, "state directory")
-	fs.StringVar(&g.modelURL, "model-url", g.modelURL, "model server base URL")
+	fs.Var(modelURLFlag{&g.modelURL}, "model-url", "model server base URL")
 	fs.StringVar(&g.model, "model", g.model, "model name")
 	return fs
 }
 
 func parseSub(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
-		return app.Errorf(app.Usage, "%s: %v; run 'vouch help' for usage", fs.Name(), err)
+		return flagError(commandOf(fs), err)
 	}
 	if fs.NArg() > 0 {
-		return app.Errorf(app.Usage, "%s: unexpected argument %q; run 'vouch help' for usage", fs.Name(), fs.Arg(0))
+		return app.Errorf(app.Usage, "'%s' takes no argument %q; run '%s --help' for its usage", fs.Name(), fs.Arg(0), fs.Name())
 	}
 	return nil
 }

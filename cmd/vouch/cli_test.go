@@ -40,8 +40,8 @@ func TestCLIUsageAndExitCodes(t *testing.T) {
 		{"help", []string{"help"}, exitOK, "Usage:", ""},
 		{"--help", []string{"--help"}, exitOK, "Global flags:", ""},
 		{"unknown command", []string{"frobnicate"}, exitUsage, "", `unknown command "frobnicate"; run 'vouch help'`},
-		{"unknown flag", []string{"--nope"}, exitUsage, "", "flag provided but not defined"},
-		{"doctor stray argument", []string{"doctor", "extra"}, exitUsage, "", `unexpected argument "extra"`},
+		{"unknown flag", []string{"--nope"}, exitUsage, "", "there is no flag --nope for 'vouch'"},
+		{"doctor stray argument", []string{"doctor", "extra"}, exitUsage, "", `takes no argument "extra"`},
 		{"tui without a terminal", nil, exitUsage, "", "vouch needs a terminal"},
 		{"demo without a terminal", []string{"demo"}, exitUsage, "", "needs a terminal"},
 	}
@@ -107,12 +107,16 @@ func TestDoctorJSON(t *testing.T) {
 	}
 }
 
-// TestDoctorServerDown reports an unreachable server as a sentence, exit 0.
+// TestDoctorServerDown reports an unreachable server as a sentence, and
+// exits 1 with "not ready: … — do X" on stderr (issue 18 item 19).
 func TestDoctorServerDown(t *testing.T) {
 	code, out, errOut := runCLI(t, map[string]string{"VOUCH_KEYRING_BACKEND": "file", "VOUCH_KEYRING_PASSPHRASE": "pw"},
 		"--state-dir", t.TempDir(), "--model-url", "http://127.0.0.1:9/v1", "doctor")
-	if code != exitOK {
-		t.Fatalf("exit code %d, stderr %q", code, errOut)
+	if code != exitFailure {
+		t.Fatalf("exit code %d, want %d: no model server is reachable; stderr %q", code, exitFailure, errOut)
+	}
+	if !strings.HasPrefix(errOut, "vouch: not ready: ") || !strings.Contains(errOut, "pass another --model-url") {
+		t.Errorf("stderr %q, want the not-ready verdict and what to do", errOut)
 	}
 	if !strings.Contains(out, "http://127.0.0.1:9/v1") || !strings.Contains(out, "pass --model-url") {
 		t.Errorf("doctor output does not explain the dead server:\n%s", out)

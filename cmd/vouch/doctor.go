@@ -27,12 +27,32 @@ func runDoctor(ctx context.Context, g *globals, args []string, e env) error {
 	rep := app.Doctor(ctx, g.modelURL, stateDir, e.getenv)
 	sess := doctorSession(stateDir) // doctor_session.go, SPEC K4
 	if *asJSON {
-		return writeJSON(e.stdout, doctorJSON{DoctorReport: rep, Session: sess})
+		if err := writeJSON(e.stdout, doctorJSON{DoctorReport: rep, Session: sess}); err != nil {
+			return err
+		}
+		return doctorVerdict(rep)
 	}
 	if err := printDoctor(e.stdout, rep); err != nil {
 		return err
 	}
-	return printDoctorSession(e.stdout, sess)
+	if err := printDoctorSession(e.stdout, sess); err != nil {
+		return err
+	}
+	if rep.Ready {
+		if _, err := fmt.Fprintln(e.stdout, safetext.Line(rep.Summary, 0)); err != nil {
+			return fmt.Errorf("write the report: %w", err)
+		}
+	}
+	return doctorVerdict(rep)
+}
+
+// doctorVerdict is doctor's exit (issue 18 item 19): 0 when ready, else 1
+// with the summary — what is missing and what to do — on stderr.
+func doctorVerdict(rep app.DoctorReport) error {
+	if rep.Ready {
+		return nil
+	}
+	return app.Errorf(app.Failure, "%s", rep.Summary)
 }
 
 // doctorCheck is `vouch doctor --check`: the report, then exit 1 when the
@@ -51,7 +71,7 @@ func doctorCheck(stateDir string, asJSON bool, e env) error {
 		if rep.OK() {
 			tw.Printf("  result\tsound: no damage found\n")
 		} else {
-			tw.Printf("  result\t%d problem(s)\n", len(rep.Problems))
+			tw.Printf("  result\t%s\n", plural(len(rep.Problems), "problem"))
 		}
 		for _, p := range rep.Problems {
 			tw.Printf("  problem\t%s\n", safetext.Line(p, 300))
@@ -62,8 +82,8 @@ func doctorCheck(stateDir string, asJSON bool, e env) error {
 		return err
 	}
 	if !rep.OK() {
-		return app.Errorf(app.Failure, "the database %s is damaged (%d problem(s) above); restore a copy of it, or move it aside (do not delete it) and start vouch again to create a fresh one",
-			safetext.Line(rep.Path, 0), len(rep.Problems))
+		return app.Errorf(app.Failure, "the database %s is damaged (%s above); restore a copy of it, or move it aside (do not delete it) and start vouch again to create a fresh one",
+			safetext.Line(rep.Path, 0), plural(len(rep.Problems), "problem"))
 	}
 	return nil
 }
@@ -72,12 +92,17 @@ func printDoctor(w io.Writer, rep app.DoctorReport) error {
 	tw := newTable(w)
 	p := tw.Printf
 	p("Model servers\n")
-	for _, s := range rep.ModelServers {
+	// The usual ports nothing listens on take one line, not one each.
+	unused, servers := rep.UnusedDefaults()
+	if unused != "" {
+		p("  %s\n", unused)
+	}
+	for _, s := range servers {
 		if s.Error != "" {
 			p("  %s\t%s\n", s.URL, safetext.Line(s.Error, 0))
 			continue
 		}
-		p("  %s\t%s, %d model(s)\n", s.URL, s.Kind, len(s.Models))
+		p("  %s\t%s, %s\n", s.URL, s.Kind, plural(len(s.Models), "model"))
 		for _, m := range s.Models {
 			window := "window unknown"
 			if m.ContextWindow > 0 {
@@ -109,7 +134,7 @@ func printDoctor(w io.Writer, rep app.DoctorReport) error {
 		p("  none configured\n")
 	}
 	for _, m := range rep.MCPServers {
-		p("  %s\t%s, %d tool(s)\t%s\n", safetext.Line(m.Name, 40), m.Status, m.Tools, safetext.Line(m.URL, 60))
+		p("  %s\t%s, %s\t%s\n", safetext.Line(m.Name, 40), m.Status, plural(m.Tools, "tool"), safetext.Line(m.URL, 60))
 		if m.Error != "" {
 			p("  \t%s\n", safetext.Line(m.Error, 100))
 		}

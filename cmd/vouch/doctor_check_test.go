@@ -51,7 +51,7 @@ func TestDoctorCheck(t *testing.T) {
 			d[i] ^= 0x20 // "c" -> "C": same size, no page structure touched
 		})
 		code, out, errOut := runCLI(t, nil, "--state-dir", bad, "doctor", "--check")
-		if code != exitFailure || !strings.Contains(out, "1 problem(s)") || !strings.Contains(out, "skill_blobs/") ||
+		if code != exitFailure || !strings.Contains(out, "1 problem\n") || !strings.Contains(out, "skill_blobs/") ||
 			!strings.Contains(errOut, "restore a copy") || strings.Contains(out+errOut, "goroutine") {
 			t.Fatalf("damaged copy: exit %d, want %d\nstdout:\n%s\nstderr: %s", code, exitFailure, out, errOut)
 		}

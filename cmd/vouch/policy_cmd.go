@@ -32,7 +32,7 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, app.Errorf(app.Usage, "%s: %v; run 'vouch help' for usage", fs.Name(), err)
+			return nil, flagError(commandOf(fs), err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {

@@ -112,7 +112,7 @@ func TestPolicyBadInput(t *testing.T) {
 		{"bad class", []string{"policy", "set", policyTool, "sometimes"}, exitUsage, `the class "sometimes" is not ask, allow or block`},
 		{"bad effect", []string{"policy", "set", policyTool, "ask", "--effect", "harmless"}, exitUsage, `the effect "harmless" is not read-only, idempotent or mutating`},
 		{"under without a path", []string{"policy", "set", policyTool, "allow", "--under", "path"}, exitUsage, "takes ARG=PATH"},
-		{"unknown flag", []string{"policy", "set", policyTool, "allow", "--forever"}, exitUsage, "flag provided but not defined"},
+		{"unknown flag", []string{"policy", "set", policyTool, "allow", "--forever"}, exitUsage, "there is no flag --forever"},
 		{"extra argument", []string{"policy", "set", policyTool, "allow", "now"}, exitUsage, "needs IDENTITY and a class"},
 		{"malformed identity", []string{"policy", "set", "files", "ask"}, exitRejected, "neither mcp:<server-id>:<tool> nor builtin:<name>"},
 		{"server name for ID", []string{"policy", "set", "mcp:weather:lookup", "allow"}, exitRejected, "not its name"},

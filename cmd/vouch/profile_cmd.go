@@ -41,7 +41,7 @@ func newProfileFlags(sub string, g *globals) *profileFlags {
 	fs := flag.NewFlagSet("vouch profile "+sub, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&g.stateDir, "state-dir", g.stateDir, "state directory")
-	fs.StringVar(&g.modelURL, "model-url", g.modelURL, "model server base URL")
+	fs.Var(modelURLFlag{&g.modelURL}, "model-url", "model server base URL")
 	f := &profileFlags{fs: fs, asJSON: fs.Bool("json", false, "print JSON")}
 	if sub != "create" && sub != "edit" {
 		return f
@@ -238,7 +238,7 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 		return app.Errorf(app.Usage, "unknown subcommand 'vouch definition %s'; use add, list, show or remove", sub)
 	}
 	if len(pos) != want {
-		return app.Errorf(app.Usage, "vouch definition %s takes %d argument(s), not %d", sub, want, len(pos))
+		return app.Errorf(app.Usage, "vouch definition %s takes %s, not %d", sub, plural(want, "argument"), len(pos))
 	}
 	return withDB(g, func(db *store.DB) error {
 		ps := app.NewProfiles(db, nil)

@@ -50,7 +50,7 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 	}
 	name, rest := leadingArg(rest)
 	if err := fs.Parse(rest); err != nil {
-		return app.Errorf(app.Usage, "vouch server %s: %v; run 'vouch help' for usage", sub, err)
+		return flagError("server "+sub, err)
 	}
 	if name == "" {
 		name, _ = leadingArg(fs.Args())

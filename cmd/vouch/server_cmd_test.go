@@ -238,7 +238,7 @@ func TestDoctorMCPHealth(t *testing.T) {
 	if err := dead.Close(); err != nil {
 		t.Fatal(err)
 	}
-	out, _ := cli(t, state, "", exitOK, "--model-url", "http://127.0.0.1:9/v1", "doctor", "--json")
+	out, _ := cli(t, state, "", exitFailure, "--model-url", "http://127.0.0.1:9/v1", "doctor", "--json")
 	var rep app.DoctorReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("doctor --json: %v\n%s", err, out)
@@ -253,7 +253,7 @@ func TestDoctorMCPHealth(t *testing.T) {
 	if s := status["dead"]; s.Status == "connected" || s.Error == "" {
 		t.Errorf("dead server: got %+v, want a failure status with its sentence", s)
 	}
-	text, _ := cli(t, state, "", exitOK, "--model-url", "http://127.0.0.1:9/v1", "doctor")
+	text, _ := cli(t, state, "", exitFailure, "--model-url", "http://127.0.0.1:9/v1", "doctor")
 	if !strings.Contains(text, "MCP servers") || !strings.Contains(text, "live") {
 		t.Errorf("doctor text lacks the MCP section:\n%s", text)
 	}

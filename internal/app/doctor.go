@@ -23,6 +23,11 @@ type DoctorReport struct {
 	MCPServers   []ServerRow    `json:"mcp_servers"`
 	// MCPNote says why MCP health could not be checked, if so.
 	MCPNote string `json:"mcp_note,omitempty"`
+	// Ready is true when a model server answered with a model; Summary is
+	// the verdict in one sentence, with what to do when not ready
+	// (doctor_summary.go).
+	Ready   bool   `json:"ready"`
+	Summary string `json:"summary"`
 }
 
 // DoctorServer is one model server candidate and the models it lists.
@@ -31,6 +36,8 @@ type DoctorServer struct {
 	Kind   string        `json:"kind,omitempty"`
 	Models []DoctorModel `json:"models,omitempty"`
 	Error  string        `json:"error,omitempty"`
+	// Refused is true when nothing listens there (connection refused).
+	Refused bool `json:"refused,omitempty"`
 }
 
 // DoctorModel is one model a server lists, with its context window.
@@ -69,7 +76,7 @@ func Doctor(ctx context.Context, modelURL, stateDir string, getenv func(string) 
 	for _, ep := range agent.Probe(ctx, &http.Client{}, candidates) {
 		s := DoctorServer{URL: ep.BaseURL, Kind: ep.Kind}
 		if ep.Err != nil {
-			s.Error = ep.Err.Error()
+			s.Error, s.Refused = ep.Err.Error(), refused(ep.Err)
 		}
 		for _, m := range ep.Models {
 			s.Models = append(s.Models, DoctorModel{ID: m.ID, ContextWindow: m.ContextWindow, WindowSource: m.WindowSource})
@@ -89,6 +96,7 @@ func Doctor(ctx context.Context, modelURL, stateDir string, getenv func(string) 
 		rep.Database.LockedSince = since
 	}
 	rep.MCPServers, rep.MCPNote = doctorMCP(ctx, stateDir, getenv, rep.Database)
+	rep.summarize()
 	return rep
 }
 
