@@ -133,7 +133,8 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	// The answer goes to stdout (unless --json: out is then printed at the
 	// end), tool activity to stderr; with nobody to ask, a call that needs
 	// approval stops the run with exit 4.
-	a, term := ask.toApp(), &terminalOutput{e: e, quiet: *asJSON, now: time.Now, name: chat.ToolName}
+	term := &terminalOutput{e: e, quiet: *asJSON, now: time.Now, name: chat.ToolName, screen: isTerminalWriter(e.stdout)}
+	a := ask.after(term.breakLine).toApp() // a question starts on its own line (run_lines.go)
 	if name != "" {
 		err = s.RunProfileHeadless(ctx, chat, name, task, a, term, (*app.HeadlessResult)(&out))
 	} else {
@@ -154,7 +155,8 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 // nobody to ask stops the run, recorded as waiting for approval, with
 // exit 4.
 func followRun(events <-chan agent.Event, stop func(store.RunOutcome, string), e env, ask approver, out *runResultJSON, quiet bool) error {
-	return app.FollowRun(events, stop, ask.toApp(), &terminalOutput{e: e, quiet: quiet, now: time.Now}, (*app.HeadlessResult)(out))
+	term := &terminalOutput{e: e, quiet: quiet, now: time.Now, screen: isTerminalWriter(e.stdout)}
+	return app.FollowRun(events, stop, ask.after(term.breakLine).toApp(), term, (*app.HeadlessResult)(out))
 }
 
 // toApp is ask as the application takes it: nil stays nil (nobody to ask).
@@ -171,6 +173,9 @@ type terminalOutput struct {
 	e       env
 	quiet   bool // the answer is printed as JSON at the end instead
 	midLine bool // text was written since the last newline
+	// screen is true when stdout is a terminal: the answer's line then
+	// ends before a tool line or a question (run_lines.go).
+	screen bool
 	// now is the clock of the progress rate limit; lastProgress when a
 	// progress line was last written.
 	now          func() time.Time
@@ -206,19 +211,19 @@ func (o *terminalOutput) Show(ev agent.Event) error {
 			return o.write(o.e.stdout, "the answer", "\n")
 		}
 	case agent.ToolCallStarted:
-		return o.write(o.e.stderr, "tool activity", "vouch: tool %s %s\n", o.tool(ev.Call.Identity), safetext.Line(ev.Call.Arguments, 120))
+		return o.note("tool activity", "vouch: tool %s %s\n", o.tool(ev.Call.Identity), safetext.Line(ev.Call.Arguments, 120))
 	case agent.ToolCallFinished:
 		outcome := "done"
 		if ev.IsError {
 			outcome = "error: " + safetext.Line(ev.Result, 160)
 		}
-		return o.write(o.e.stderr, "tool activity", "vouch: tool %s %s\n", o.tool(ev.Call.Identity), outcome)
+		return o.note("tool activity", "vouch: tool %s %s\n", o.tool(ev.Call.Identity), outcome)
 	case agent.ToolProgress:
 		return o.progress(ev)
 	case agent.Usage:
 		// The server cut the prompt, the reply was cut off (SPEC A7).
 		if note := ev.Notice(); note != "" {
-			return o.write(o.e.stderr, "a notice", "vouch: %s\n", note)
+			return o.note("a notice", "vouch: %s\n", note)
 		}
 	}
 	return nil
@@ -243,7 +248,7 @@ func (o *terminalOutput) progress(ev agent.ToolProgress) error {
 	if ev.Message != "" {
 		line += " " + safetext.Line(ev.Message, 120)
 	}
-	return o.write(o.e.stderr, "tool progress", "vouch: tool %s progress %s\n", o.tool(ev.Identity), line)
+	return o.note("tool progress", "vouch: tool %s progress %s\n", o.tool(ev.Identity), line)
 }
 
 // End implements app.RunOutput: the answer ends its line.
