@@ -179,6 +179,16 @@
 // and the chosen model stay. An overflow error names the key in the status
 // line.
 //
+// A Backend that implements [ConversationList] also lets ctrl+p open the
+// conversation list (tui/convlist, conv_list.go, SPEC L5): enter reopens a
+// stored conversation on the same terms as ctrl+l (nothing runs, nothing
+// loads; the transcript is replaced and the stored one loads), ctrl+d
+// deletes another one after a confirmation.
+//
+// ↑/↓ recall the conversation's earlier prompts and, for a mouse wheel
+// (which arrives as bursts of arrows, since vouch captures no mouse),
+// scroll the transcript; input_history.go gives the rule and why.
+//
 // # Settings
 //
 // ctrl+x opens Settings (tui/settings), a modal of pages under a section
