@@ -46,6 +46,9 @@ type runResultJSON struct {
 	// CutOff is true when the answer stopped at its length limit: it is
 	// not a whole answer (SPEC A7). Always present.
 	CutOff bool `json:"cut_off"`
+	// Usage is the last model turn's token use and rate (absent when no
+	// turn reported one).
+	Usage *app.RunUsage `json:"usage,omitempty"`
 }
 
 // runRun is `vouch run [--profile P] [--approve-tty] [--json] TASK`: one

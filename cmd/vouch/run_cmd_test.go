@@ -70,14 +70,16 @@ func TestRunHeadless(t *testing.T) {
 	cli(t, state, "", exitUsage, "run")
 }
 
-// TestRunToolBudgetExceeded: when the tools that must stay inline (they ask)
-// do not fit a 1k window's budget, `vouch run` fails before any inference
-// with exit 1 and the sentence naming the tools and how to trim (SPEC F3).
+// TestRunToolBudgetExceeded: when the person's tools that must stay inline
+// (they ask; here an MCP server's 20 generated tools) do not fit a 1k
+// window's budget, `vouch run` fails before any inference with exit 1 and
+// the sentence naming the tools and how to trim (SPEC F3). vouch's own
+// file tools alone would only be left out (SPEC F5, agent/smallwindow.go).
 func TestRunToolBudgetExceeded(t *testing.T) {
 	model := agenttest.New(lookupScript(), agenttest.WithModels("m"),
 		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(1024)) // budget 256
 	defer model.Close()
-	tools := mcpServer(t, mcptest.Options{})
+	tools := mcpServer(t, mcptest.Options{Catalog: 20})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "tools", "--url", tools.URL)
 	cli(t, state, "", exitOK, "server", "activate", "tools")

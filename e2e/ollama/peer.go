@@ -97,6 +97,8 @@ func testModels() []model {
 		{"tiny-big", "tiny-long.gguf", 8192},
 		// A 512-token window: vouch still chats (SPEC F5).
 		{"tiny-512", "tiny-qwen-tools.gguf", 512},
+		// The tool-calling model on a window its write tools fit.
+		{"tiny-tools-4k", "tiny-toolcall.gguf", 4096},
 	}
 }
 
@@ -258,7 +260,8 @@ func tail(s string, n int) string {
 // (calls a tool on nearly every turn), tiny-chat (replies end by
 // themselves), tiny-long (never stops), at num_ctx 1024, tiny-big
 // (num_ctx 8192 on a 4096 model) and tiny-512 (tiny-chat's model at
-// num_ctx 512), each with ":latest".
+// num_ctx 512) and tiny-tools-4k (tiny-tools at num_ctx 4096), each with
+// ":latest".
 func ModelNames() []string {
 	var out []string
 	for _, m := range testModels() {

@@ -43,6 +43,22 @@ type HeadlessResult struct {
 	// CutOff is true when the answer stopped at its length limit (SPEC
 	// A7): it is not a whole answer.
 	CutOff bool
+	// Usage is the last model turn's token use, nil when no turn reported
+	// one.
+	Usage *RunUsage
+}
+
+// RunUsage is a model turn's token use as `vouch run --json` prints it:
+// the server's counts (or vouch's own, estimated), the window, and the
+// generation rate — from the server's timings, else generated tokens over
+// the generation's span; absent when the span was too short to measure.
+type RunUsage struct {
+	PromptTokens     int     `json:"prompt_tokens"`
+	CompletionTokens int     `json:"completion_tokens"`
+	ContextWindow    int     `json:"context_window"`
+	TokensPerSecond  float64 `json:"tokens_per_second,omitempty"`
+	Estimated        bool    `json:"estimated,omitempty"`
+	CutOff           bool    `json:"cut_off,omitempty"`
 }
 
 // FollowRun follows a run's events to the end: each shows on out, the
@@ -71,7 +87,11 @@ func FollowRun(events <-chan agent.Event, stop func(store.RunOutcome, string), a
 			// A flow step's or helper's answer ends its own line.
 			answer.WriteString("\n")
 			show(ev)
-		case agent.ToolCallStarted, agent.ToolCallFinished, agent.ToolProgress, agent.Usage:
+		case agent.Usage:
+			res.Usage = &RunUsage{PromptTokens: ev.PromptTokens, CompletionTokens: ev.CompletionTokens, ContextWindow: ev.ContextWindow,
+				TokensPerSecond: ev.TokensPerSecond, Estimated: ev.Estimated, CutOff: ev.CutOff}
+			show(ev)
+		case agent.ToolCallStarted, agent.ToolCallFinished, agent.ToolProgress:
 			show(ev)
 		case agent.ApprovalRequested:
 			if stopped != nil {
