@@ -254,7 +254,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.updateInboxCount(msg)
 		cmd = tea.Batch(cmd, note)
 	case tea.FocusMsg, tea.BlurMsg:
-		m = m.updateFocus(msg)
+		m, cmd = m.updateFocus(msg)
 	case notifiedMsg:
 		m = m.updateNotified(msg)
 	case runEndMsg:

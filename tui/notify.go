@@ -74,6 +74,14 @@ type RunEnd struct {
 	Outcome string
 }
 
+// FocusNotifier is an optional capability of a Notifier: it hears that the
+// terminal gained focus, to drop notes it still holds back (the rate
+// limit's), since the person now sees what they would say. Called from a
+// Cmd.
+type FocusNotifier interface {
+	Focused()
+}
+
 // notifyState is what the root knows for notifications.
 type notifyState struct {
 	// focused is the terminal's last focus report; false until it sends one.
@@ -94,15 +102,19 @@ type runEndMsg struct {
 	closed bool
 }
 
-// updateFocus records a focus report.
-func (m Model) updateFocus(msg tea.Msg) Model {
+// updateFocus records a focus report; on focus, a FocusNotifier hears of
+// it from a Cmd.
+func (m Model) updateFocus(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg.(type) {
 	case tea.FocusMsg:
 		m.notify.focused = true
+		if fn, ok := m.opts.Notifier.(FocusNotifier); ok {
+			return m, func() tea.Msg { fn.Focused(); return nil }
+		}
 	case tea.BlurMsg:
 		m.notify.focused = false
 	}
-	return m
+	return m, nil
 }
 
 // longTurn is the long-turn threshold in force.

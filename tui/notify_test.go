@@ -230,3 +230,31 @@ func TestNotifyFailureShown(t *testing.T) {
 		t.Error("a failed notification left no error in the status line")
 	}
 }
+
+// focusNotifier records that the terminal gained focus.
+type focusNotifier struct {
+	*fakeNotifier
+	focused chan struct{}
+}
+
+func (f focusNotifier) Focused() { f.focused <- struct{}{} }
+
+// TestFocusTellsNotifier: a focus report reaches a FocusNotifier from a
+// Cmd, so what its rate limit holds is dropped.
+func TestFocusTellsNotifier(t *testing.T) {
+	f := focusNotifier{fakeNotifier: newFakeNotifier(), focused: make(chan struct{}, 1)}
+	m := startModel(t, newFakeBackend(), Options{Notifier: f})
+	m, cmd := update(m, tea.FocusMsg{})
+	if cmd == nil {
+		t.Fatal("focus gave the FocusNotifier no Cmd")
+	}
+	go awaitMsgQuiet(cmd)
+	select {
+	case <-f.focused:
+	case <-time.After(testTimeout):
+		t.Fatal("the FocusNotifier never heard of the focus")
+	}
+	if _, cmd := update(m, tea.BlurMsg{}); cmd != nil {
+		t.Error("a blur called the Notifier")
+	}
+}

@@ -23,11 +23,23 @@ const tmuxTimeout = time.Second
 // it has one, else the global one. It runs before the program starts,
 // never inside Update.
 func tmuxPassthrough(ctx context.Context) func() (bool, error) {
+	return tmuxPassthroughFor(ctx, nil)
+}
+
+// tmuxPassthroughFor is tmuxPassthrough for the terminal whose
+// environment getenv reads (nil: this process's): its TMUX and TMUX_PANE
+// name the tmux server and pane to ask, so a session process asks about
+// the pane of the terminal attached to it, not the one it started in.
+func tmuxPassthroughFor(ctx context.Context, getenv func(string) string) func() (bool, error) {
 	return func() (bool, error) {
 		ask := func(scope string) (string, error) {
 			ctx, cancel := context.WithTimeout(ctx, tmuxTimeout)
 			defer cancel()
-			out, err := exec.CommandContext(ctx, "tmux", "show-options", scope, "allow-passthrough").Output()
+			cmd := exec.CommandContext(ctx, "tmux", "show-options", scope, "allow-passthrough")
+			if getenv != nil {
+				cmd.Env = append(os.Environ(), "TMUX="+getenv("TMUX"), "TMUX_PANE="+getenv("TMUX_PANE"))
+			}
+			out, err := cmd.Output()
 			if err != nil {
 				return "", fmt.Errorf("ask tmux for allow-passthrough (is tmux on PATH?): %w", err)
 			}
@@ -58,7 +70,7 @@ func (s *session) withNotifications(ctx context.Context, opts tui.Options, e env
 		return opts, func() {}, nil
 	}
 	out := notify.NewOutput(f)
-	n, err := tuiwire.NewNotifications(s.Settings(), out.Raw(), out, e.getenv, tmuxPassthrough(ctx))
+	n, err := tuiwire.NewNotifications(s.Settings(), out.Raw(), out, e.getenv, tmuxPassthroughFor(ctx, e.getenv))
 	if err != nil {
 		return opts, func() {}, err
 	}

@@ -62,6 +62,9 @@ func (l *Limiter) Flush(now time.Time) (n Note, ok bool, wait time.Duration) {
 // Held is how many notes wait for the window to end.
 func (l *Limiter) Held() int { return len(l.held) }
 
+// Drop forgets the held notes; the window goes on.
+func (l *Limiter) Drop() { l.held = nil }
+
 // coalesce makes one note of several: the one itself, or counts by event
 // ("2 approvals waiting, 1 background run ended").
 func coalesce(notes []Note) Note {

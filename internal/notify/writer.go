@@ -151,6 +151,14 @@ func (w *Writer) write(n Note) error {
 	return nil
 }
 
+// Drop forgets the notes the rate limit holds, once the person is back
+// at the terminal: what they said is on the screen.
+func (w *Writer) Drop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.lim.Drop()
+}
+
 // Close drops what is held and stops the pending flush; later notes are
 // ignored. Closing twice does nothing.
 func (w *Writer) Close() {

@@ -220,3 +220,33 @@ type nopFile struct{ *bytes.Buffer }
 
 func (nopFile) Close() error { return nil }
 func (nopFile) Fd() uintptr  { return ^uintptr(0) }
+
+// TestWriterDrop: notes held by the rate limit are dropped when the
+// person is back; the window goes on.
+func TestWriterDrop(t *testing.T) {
+	clk := newFakeClock()
+	out := newSyncBuffer()
+	w := NewWriter(out, nil, Terminal{Kind: KindOSC9}).WithClock(clk.Now, clk.After)
+	defer w.Close()
+	if err := w.Notify(approval("a")); err != nil {
+		t.Fatal(err)
+	}
+	<-out.writes
+	clk.Advance(time.Second)
+	if err := w.Notify(approval("b")); err != nil {
+		t.Fatal(err)
+	}
+	<-clk.armed
+	w.Drop()
+	clk.Advance(9 * time.Second)
+	clk.Fire()
+	// The flush found nothing; the next note goes out at once, alone.
+	clk.Advance(time.Second)
+	if err := w.Notify(approval("c")); err != nil {
+		t.Fatal(err)
+	}
+	<-out.writes
+	if got, want := out.String(), "\x1b]9;vouch: approval waiting: a\a\x1b]9;vouch: approval waiting: c\a"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -92,6 +92,10 @@ func (n *Notifications) SetNotifyLevel(_ context.Context, level string) error {
 	return nil
 }
 
+// Focused implements tui.FocusNotifier: notes held by the rate limit are
+// dropped, as the person is looking at the screen they describe.
+func (n *Notifications) Focused() { n.w.Drop() }
+
 // Close drops notes held by the rate limit; later ones are ignored.
 func (n *Notifications) Close() { n.w.Close() }
 
