@@ -14,6 +14,20 @@ func (m Model) updateKeyRuns(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste {
 		return m.updateKey(msg)
 	}
+	if m.modals.empty() {
+		// On the chat screen a run of characters is text: each goes to
+		// the input. The bindings of single characters ("?" for help,
+		// "o" for an app) are for a lone keypress, and were enabled for
+		// the input as it was before the run — "what?" in one read would
+		// open help and lose its "?" (issue 18 item 17).
+		var cmds []tea.Cmd
+		for _, r := range msg.Runes {
+			var cmd tea.Cmd
+			m.input, cmd = m.input.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
+	}
 	var cmds []tea.Cmd
 	for _, r := range msg.Runes {
 		var cmd tea.Cmd
