@@ -15,7 +15,10 @@
 //
 // The file holds top-level buckets created by the migrations in
 // migrate.go: meta (schema_version), settings, providers, conversations
-// with a recency index, messages (one nested bucket per conversation, keyed
+// with a recency index (each header keeps what the conversation list shows —
+// the title from the first person's message and the latest run's model —
+// set at write time, so ConversationSummaries reads no message; conv_list.go),
+// messages (one nested bucket per conversation, keyed
 // by big-endian sequence number, so LastMessages reads only the records it
 // returns with a cursor from the end), an index of messages still
 // streaming, MCP server configurations (never a secret), their cached tool
