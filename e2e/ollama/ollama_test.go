@@ -35,6 +35,7 @@ func TestE2EOllama(t *testing.T) {
 	t.Run("A7 F4 a prompt the server cut is detected and the next one shrinks", func(t *testing.T) { testServerCut(t, s) })
 	t.Run("F4 the estimate is never under the server's count", func(t *testing.T) { testEstimates(t, s) })
 	t.Run("F5 a 512-token window still chats", func(t *testing.T) { testWindow512(t, s) })
+	t.Run("A6 20 turns re-evaluate only the new tokens", func(t *testing.T) { testPromptCache(t, s) })
 }
 
 // testWindow512 is SPEC F5 (issue 17 item 5): on a 512-token window with

@@ -99,6 +99,8 @@ func testModels() []model {
 		{"tiny-512", "tiny-qwen-tools.gguf", 512},
 		// The tool-calling model on a window its write tools fit.
 		{"tiny-tools-4k", "tiny-toolcall.gguf", 4096},
+		// Replies that end by themselves, on a window 20 turns fill.
+		{"tiny-chat-4k", "tiny-qwen-tools.gguf", 4096},
 	}
 }
 
@@ -260,8 +262,8 @@ func tail(s string, n int) string {
 // (calls a tool on nearly every turn), tiny-chat (replies end by
 // themselves), tiny-long (never stops), at num_ctx 1024, tiny-big
 // (num_ctx 8192 on a 4096 model) and tiny-512 (tiny-chat's model at
-// num_ctx 512) and tiny-tools-4k (tiny-tools at num_ctx 4096), each with
-// ":latest".
+// num_ctx 512), tiny-tools-4k and tiny-chat-4k (tiny-tools and
+// tiny-chat at num_ctx 4096), each with ":latest".
 func ModelNames() []string {
 	var out []string
 	for _, m := range testModels() {
