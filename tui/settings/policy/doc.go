@@ -5,7 +5,9 @@
 // times relative to the injected clock ([Page]). Enter edits a rule in the
 // rule editor, x deletes one after a confirmation whose default is
 // Cancel, r refreshes. [Editor] is the narrow backend it needs; an Editor
-// that is also a [PinChecker] names the changed tools.
+// that is also a [PinChecker] names the changed tools, and one that is a
+// [ToolNamer] names every tool as people read it, "demo tools › lookup"
+// (the selected rule's details keep the identity; issue 18 item 9).
 //
 // # Boundaries
 //
