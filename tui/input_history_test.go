@@ -158,3 +158,22 @@ func BenchmarkArrowRecall(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// TestNewConversationEndsBrowsing: a recalled prompt kept in the input
+// across ctrl+l is the person's text in the new conversation — ↓ does not
+// take it away as if browsing the old one's history.
+func TestNewConversationEndsBrowsing(t *testing.T) {
+	b := newConversingBackend()
+	c := &clock{now: t0}
+	m := startBackend(t, b, Options{Now: c.Now})
+	m = arrowAt(m, c, keyUp, time.Second)
+	if m.input.Value() != "Earlier question" {
+		t.Fatalf("setup: ↑ recalled %q", m.input.Value())
+	}
+	m, cmd := update(m, keyCtrlL)
+	m, _ = update(m, awaitMsg[conversationStartedMsg](t, cmd))
+	m = arrowAt(m, c, keyDown, time.Second)
+	if got := m.input.Value(); got != "Earlier question" {
+		t.Errorf("↓ after ctrl+l: input %q, want the kept text", got)
+	}
+}
