@@ -112,6 +112,10 @@ type ChatKeyMap struct {
 	// answer again (retry.go). Both act only then.
 	ExpandError key.Binding
 	Retry       key.Binding
+	// Detach (ctrl+\, as in dtach) lets this terminal go while the session
+	// process goes on (SPEC K4; attach.go); ctrl+a and ctrl+b are the
+	// prefixes of screen and tmux.
+	Detach key.Binding
 }
 
 // DefaultChatKeyMap returns the chat screen's default bindings.
@@ -169,6 +173,7 @@ func DefaultChatKeyMap() ChatKeyMap {
 		HistoryDown:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next prompt")),
 		ExpandError:     key.NewBinding(key.WithKeys("alt+e"), key.WithHelp("alt+e", "whole error"), key.WithDisabled()),
 		Retry:           key.NewBinding(key.WithKeys("alt+r"), key.WithHelp("alt+r", "retry"), key.WithDisabled()),
+		Detach:          key.NewBinding(key.WithKeys("ctrl+\\"), key.WithHelp("ctrl+\\", "detach")),
 	}
 }
 
@@ -182,7 +187,7 @@ func (k ChatKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.Cancel, k.Continue, k.Retry, k.ExpandError, k.Quit, k.Help},
 		{k.ModelPicker, k.NewConversation, k.Conversations, k.Settings, k.CopyAnswer, k.CopyCode},
-		{k.Runs, k.Inbox, k.OpenLatestApp},
+		{k.Runs, k.Inbox, k.OpenLatestApp, k.Detach},
 		{k.HistoryUp, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 	}
 }

@@ -116,6 +116,8 @@ func commands() []command {
 		{"workflows", "on | off | status [--json]: the Agent Workflows switch and the schedules", runWorkflowsCmd},
 		{"skill", "preview FILE [--json] | install FILE [--rename NEW | --new-revision] [--json] | list [--json] | remove NAME | server list|preview|approve|pin|keep|rollback|dynamic SERVER ...", runSkill},
 		{"policy", "list [--json] | set IDENTITY ask|allow|block [--effect E] [--under ARG=PATH] [--one-of ARG=V1,V2] [--note T] | remove IDENTITY", runPolicyCmd},
+		{"attach", "the terminal interface of the running session; never starts one", runAttach},
+		{"sessions", "the session of the state dir: pid, since, clients, runs [--json]", runSessions},
 		{"settings", "[--json] | get KEY | set KEY VALUE | reset KEY (notify, long-turn…)", runSettingsCmd},
 		{"version", "print the version", runVersion},
 		{"help", "this help", nil},
@@ -188,12 +190,17 @@ func dispatch(ctx context.Context, g *globals, name string, args []string, e env
 	if name == "help" || name == "-h" || name == "--help" {
 		return usage(e.stdout)
 	}
+	if name == sessionCmd { // hidden: the session process (session_serve.go)
+		return runSessionCmd(ctx, g, args, e)
+	}
 	for _, c := range commands() {
 		if c.name == name && c.run != nil {
 			if asksHelp(args) {
 				return commandUsage(e.stdout, c)
 			}
-			return c.run(ctx, g, args, e)
+			// A command that finds the database held by an idle session
+			// asks it to exit and runs once more (session_lock.go).
+			return retryLocked(g, func() error { return c.run(ctx, g, args, e) })
 		}
 	}
 	return unknownCommand(name) // with a suggestion (cli_text.go)

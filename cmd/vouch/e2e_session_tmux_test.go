@@ -4,13 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"vouch/agent/agenttest"
 	"vouch/internal/sessiond"
@@ -202,13 +200,62 @@ func TestE2ESessionKilled(t *testing.T) {
 	})
 }
 
-// TestE2EAttachWithoutSession: vouch attach never starts a session.
+// TestE2EAttachWithoutSession: vouch attach never starts a session; it
+// says there is none and how to start one (exit 5).
 func TestE2EAttachWithoutSession(t *testing.T) {
 	bin := buildVouch(t)
-	state := t.TempDir()
-	out, err := exec.Command(bin, "--state-dir", state, "attach").CombinedOutput()
-	if err == nil {
-		t.Fatalf("vouch attach without a session succeeded:\n%s", out)
+	state := shortState(t)
+	s := newTmux(t, 200, 24, fmt.Sprintf("%s --state-dir %s attach; echo exit=$?; sleep 60", bin, state))
+	pane := s.waitText("exit=")
+	if !strings.Contains(pane, "no vouch session runs on") || !strings.Contains(pane, "run vouch to start one") || !strings.Contains(pane, "exit=5") {
+		t.Fatalf("vouch attach without a session said:\n%s", pane)
 	}
-	_ = time.Second
+	if sessionPID(t, state) != 0 {
+		t.Fatal("vouch attach started a session")
+	}
+}
+
+// TestE2ESessionViewer (SPEC K4): a second vouch on the same state dir
+// views the first — the same screen, its own bottom line saying where the
+// keyboard is, its keys not forwarded — until ctrl+t takes the keyboard
+// over; the first window then views. ctrl+\ detaches the holder with one
+// line, and the session goes on.
+func TestE2ESessionViewer(t *testing.T) {
+	bin := buildVouch(t)
+	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Seen by both.")}}}, agenttest.WithModels("m"))
+	defer model.Close()
+	state, workspace := t.TempDir(), t.TempDir()
+	stopSessionAtEnd(t, state)
+	cmd := sessionVouch(bin, state, workspace, model)
+	const viewing = "viewing — the keyboard is in the other window"
+
+	a := newTmux(t, 80, 24, cmd)
+	a.waitText("Ask anything")
+	b := newTmux(t, 80, 24, cmd+"; echo exit=$?; sleep 60")
+	b.waitText(viewing)
+	a.typeText("typed in a")
+	b.waitText("typed in a")
+	b.typeText("zzz") // a viewer's keys go nowhere
+	a.keys("Enter")
+	b.waitText("Seen by both.")
+	if strings.Contains(a.capture(), "zzz") || strings.Contains(a.capture(), viewing) {
+		t.Fatalf("the holder's window:\n%s", a.capture())
+	}
+
+	b.keys("C-t")
+	a.waitText(viewing)
+	b.waitFor("b to hold the keyboard", func(p string) bool { return !strings.Contains(p, viewing) })
+	b.typeText("typed in b")
+	a.waitText("typed in b")
+
+	b.keys(`C-\`)
+	pane := b.waitText("exit=")
+	if !strings.Contains(pane, "detached; run vouch to return") || !strings.Contains(pane, "exit=0") {
+		t.Fatalf("detaching said:\n%s", pane)
+	}
+	// a held nothing; with the holder gone it takes the keyboard.
+	a.waitFor("a to hold the keyboard again", func(p string) bool { return !strings.Contains(p, viewing) })
+	if sessionPID(t, state) == 0 {
+		t.Fatal("the session ended with the detach")
+	}
 }

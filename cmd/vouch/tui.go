@@ -15,7 +15,12 @@ import (
 	"vouch/tui"
 )
 
-// runTUI opens the terminal interface on the configured model server.
+// runTUI opens the terminal interface on the configured model server. The
+// interface runs in the session process of the state directory, started
+// here when none runs, and this process relays the terminal to it: a
+// dropped connection leaves the session, its runs and its waiting
+// approvals as they are, and running vouch again reattaches (SPEC K4;
+// session_spawn.go, internal/sessiond).
 func runTUI(ctx context.Context, g *globals, args []string, e env) error {
 	if len(args) > 0 {
 		return app.Errorf(app.Usage, "unexpected argument %q; run 'vouch help' for usage", args[0])
@@ -23,27 +28,7 @@ func runTUI(ctx context.Context, g *globals, args []string, e env) error {
 	if !e.isTerminal {
 		return app.Errorf(app.Usage, "vouch needs a terminal for its interface; run it in one, or use 'vouch doctor' to check the setup")
 	}
-	s, err := openSessionHere(ctx, g, e)
-	if err != nil {
-		return err
-	}
-	// Warm the MCP catalogs in the background; the first frame and every
-	// submission go on without waiting (SPEC B5).
-	if err := s.MCP().Manager().Start(ctx); err != nil {
-		return errors.Join(err, s.Close())
-	}
-	model := g.model
-	if model == "" {
-		if m, ok, err := s.DB().Setting(app.SettingModel); err != nil {
-			return errors.Join(err, s.Close())
-		} else if ok {
-			model = m
-		}
-	}
-	cfg := s.ChatConfig()
-	cfg.ModelURL, cfg.Model = g.modelURL, model
-	err = s.runInterface(ctx, cfg, tui.Options{Model: model}, e)
-	return errors.Join(err, s.Close())
+	return attachTerminal(ctx, g, e, true)
 }
 
 // runInterface runs the terminal interface over s until the person quits:
