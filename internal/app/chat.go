@@ -101,6 +101,8 @@ type Chat struct {
 	client *agent.Client
 	chat   *agent.Chat
 	model  string
+	// urlNote says the configured URL was taken with /v1 (model_url.go).
+	urlNote string
 }
 
 // NewChat returns the chat of cfg; it connects on first use.
@@ -131,6 +133,9 @@ func (b *Chat) connect(ctx context.Context) (*agent.Client, *agent.Chat, error) 
 		return b.client, b.chat, nil
 	}
 	url := b.cfg.ModelURL
+	if url != "" {
+		url, b.urlNote = resolveModelURL(ctx, b.cfg.HTTP, url)
+	}
 	if url == "" {
 		eps := agent.Probe(ctx, b.cfg.HTTP, b.cfg.Candidates)
 		for _, ep := range eps {
@@ -244,6 +249,11 @@ func (b *Chat) Info(ctx context.Context) (ChatInfo, error) {
 		info.Warning = err.Error()
 	}
 	info.ContextWindow = n
+	b.mu.Lock()
+	if info.Warning == "" {
+		info.Warning = b.urlNote
+	}
+	b.mu.Unlock()
 	return info, nil
 }
 
