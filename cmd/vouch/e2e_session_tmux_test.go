@@ -43,7 +43,7 @@ func (s *tmuxSession) hangUp() {
 }
 
 // sessionPID asks the session of state for its pid; 0 when none runs.
-func sessionPID(t *testing.T, state string) int {
+func sessionPID(t testing.TB, state string) int {
 	t.Helper()
 	var pid int
 	err := sessiond.Ask(state, sessiond.Request{Op: sessiond.OpInfo}, func(r sessiond.Reply) error {
@@ -60,7 +60,7 @@ func sessionPID(t *testing.T, state string) int {
 
 // stopSessionAtEnd kills the session of state when the test ends, so no
 // session outlives its test.
-func stopSessionAtEnd(t *testing.T, state string) {
+func stopSessionAtEnd(t testing.TB, state string) {
 	t.Cleanup(func() {
 		if pid := sessionPID(t, state); pid > 0 {
 			_ = syscall.Kill(pid, syscall.SIGKILL)

@@ -126,7 +126,7 @@ func TestLockedHandOver(t *testing.T) {
 }
 
 // shortState is a state dir whose socket path fits sun_path (108 bytes).
-func shortState(t *testing.T) string {
+func shortState(t testing.TB) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "vs")
 	if err != nil {

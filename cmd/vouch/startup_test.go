@@ -92,6 +92,9 @@ func BenchmarkFirstFrame(b *testing.B) {
 	}{{"empty", 0}, {"100k-messages", 100_000}} {
 		b.Run(tc.name, func(b *testing.B) {
 			state := b.TempDir()
+			// The first iteration starts the session, the others attach
+			// to it (BenchmarkAttachFirstFrame, session_bench_test.go).
+			stopSessionAtEnd(b, state)
 			if tc.messages > 0 {
 				seedMessages(b, state, tc.messages)
 			}
