@@ -139,6 +139,8 @@ func (m Model) applyEvent(ev agent.Event) Model {
 		if ev.PromptCut > 0 { // said at once, and again when the run ends
 			r.promptCut = ev.PromptCut
 			m.status.notice = promptCutNotice(ev.PromptCut)
+		} else if note := usageNotes(ev); note != "" { // usage_notes.go
+			m.status.notice = note
 		}
 	}
 	return m
@@ -213,6 +215,9 @@ func (m Model) finishRun(done agent.Done) Model {
 		}
 		if done.CutOff {
 			notes = append(notes, cutOffNotice)
+		}
+		if note := usageNotes(m.usage); note != "" && m.hasUsage { // the run's last Usage: a run that ends done had one
+			notes = append(notes, note)
 		}
 		m.status = statusState{notice: strings.Join(notes, " ")}
 	}
