@@ -101,6 +101,7 @@ func serveSession(ctx context.Context, g *globals, e env, ready func()) (err err
 		NewModel:       h.newModel,
 		ProgramOptions: tui.ProgramOptions(),
 		Attached:       func(n string) tea.Msg { return tui.AttachedMsg{Notice: n} },
+		Farewell:       farewell,
 		Notice:         h.notice,
 		Needed:         h.needed,
 		Describe:       h.describe,
@@ -192,6 +193,17 @@ func (h *sessionHost) describe(info *sessiond.Info) {
 	}
 	info.Waiting = h.waiting()
 	info.Workspace = h.workspace
+}
+
+// farewell is the interface's quit summary, for the holder's scrollback
+// (issue 18 item 21), as runProgram prints it in-process.
+func farewell(final tea.Model) string {
+	if m, ok := final.(sessionModel); ok {
+		if tm, ok := m.inner.(tui.Model); ok {
+			return tm.QuitSummary()
+		}
+	}
+	return ""
 }
 
 // sessionModel is the interface as the session runs it: the detach key

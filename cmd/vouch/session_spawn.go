@@ -148,6 +148,11 @@ func attachTerminal(ctx context.Context, g *globals, e env, start bool) error {
 		_, err := fmt.Fprintln(e.stderr, bye.Reason)
 		return err
 	}
+	if bye.Summary != "" { // the terminal is restored: this stays in the scrollback
+		if _, err := fmt.Fprintln(e.stdout, bye.Summary); err != nil {
+			return fmt.Errorf("print the quit summary: %w", err)
+		}
+	}
 	return nil
 }
 

@@ -156,6 +156,9 @@ type Bye struct {
 	Detached bool `json:"detached,omitempty"`
 	// Refused is true when the session refused the connection.
 	Refused bool `json:"refused,omitempty"`
+	// Summary is what the interface leaves in the scrollback when the
+	// person quits (the holder prints it once its terminal is restored).
+	Summary string `json:"summary,omitempty"`
 }
 
 // Status tells a terminal client its role and what the session shows.

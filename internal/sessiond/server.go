@@ -41,6 +41,9 @@ type Config struct {
 	// Control answers requests other than OpInfo and OpExitIfIdle; send
 	// writes one reply (the last one has Done).
 	Control func(ctx context.Context, req Request, send func(Reply) error) error
+	// Farewell returns what the holder prints after the program quit,
+	// from its final model ("" for nothing); nil prints nothing.
+	Farewell func(final tea.Model) string
 	// IdleAfter is how long the session waits with no client and nothing
 	// needed before it exits (setting session-idle).
 	IdleAfter time.Duration

@@ -2,10 +2,13 @@ package sessiond
 
 import (
 	"errors"
+
 	"net"
 	"os"
 	"strings"
 	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // TestKeysReachTheProgramAndBack: the holder's bytes reach the program,
@@ -104,13 +107,25 @@ func TestDetachHolder(t *testing.T) {
 
 // TestQuitEndsAnIdleSession: quitting the interface ends the session at
 // once when nothing needs it; the clients are told.
+//
+// The holder gets the program's farewell (the quit summary) to print;
+// a viewer does not.
 func TestQuitEndsAnIdleSession(t *testing.T) {
-	ts := startServer(t, nil)
+	ts := startServer(t, func(c *Config) {
+		c.Farewell = func(final tea.Model) string { return "kept: " + final.(echoModel).typed }
+	})
 	h := dialTerminal(t, ts.dir, 80, 24)
 	h.untilOutput("size[80x24]")
+	v := dialTerminal(t, ts.dir, 80, 24)
+	v.until("viewer status", func(rc *rawClient) bool { return rc.status.Viewer })
+	h.send(KindInput, []byte("x"))
+	h.untilOutput("typed[x]")
 	h.send(KindInput, []byte("q"))
-	if b := h.untilBye(); b.Reason != "vouch quit" {
-		t.Fatalf("bye = %+v", b)
+	if b := h.untilBye(); b.Reason != "vouch quit" || b.Summary != "kept: x" {
+		t.Fatalf("holder's bye = %+v, want the quit with the summary", b)
+	}
+	if b := v.untilBye(); b.Summary != "" {
+		t.Fatalf("viewer's bye = %+v, want no summary", b)
 	}
 	if err := ts.waitEnd(t); err != nil {
 		t.Fatal(err)

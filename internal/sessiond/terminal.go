@@ -92,13 +92,16 @@ func (s *Server) start(c *client) (*program, error) {
 	prog.p = tea.NewProgram(model, opts...)
 	go prog.deliver()
 	go func() {
-		_, err := prog.p.Run()
+		final, err := prog.p.Run()
+		summary := ""
 		if err != nil {
 			s.cfg.Log.Printf("the interface ended: %v", err)
+		} else if s.cfg.Farewell != nil {
+			summary = s.cfg.Farewell(final)
 		}
 		_ = w.Close()
 		_ = r.Close()
-		s.ended(prog)
+		s.ended(prog, summary)
 		close(prog.done)
 	}()
 	return prog, nil
@@ -139,12 +142,17 @@ func (s *Server) attached(prog *program, sz Size, notice string) {
 	}
 }
 
-// ended says bye to the clients of a program that quit.
-func (s *Server) ended(prog *program) {
+// ended says bye to the clients of a program that quit; the holder gets
+// the summary to print.
+func (s *Server) ended(prog *program, summary string) {
 	s.mu.Lock()
 	if s.prog == prog {
 		for _, c := range s.all() {
-			c.bye(Bye{Reason: "vouch quit"})
+			b := Bye{Reason: "vouch quit"}
+			if c == s.holder {
+				b.Summary = summary
+			}
+			c.bye(b)
 		}
 		s.prog, s.holder, s.viewers, s.quit = nil, nil, nil, true
 	}

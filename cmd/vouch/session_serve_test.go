@@ -1,0 +1,33 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"vouch/internal/sessiond"
+)
+
+// TestSessionNotice: a terminal attaching to a running session is told
+// when its model flags differ from the session's (not silently ignored)
+// or when it comes from another directory than the session's workspace.
+func TestSessionNotice(t *testing.T) {
+	h := &sessionHost{workspace: "/w", flags: map[string]string{"model-url": "http://a/v1"}}
+	for _, tc := range []struct {
+		name  string
+		hello sessiond.Hello
+		want  string
+	}{
+		{"same place, no flags", sessiond.Hello{Cwd: "/w"}, ""},
+		{"same flag", sessiond.Hello{Cwd: "/w", Flags: map[string]string{"model-url": "http://a/v1"}}, ""},
+		{"other model url", sessiond.Hello{Cwd: "/w", Flags: map[string]string{"model-url": "http://b/v1"}}, "without your --model-url"},
+		{"other model", sessiond.Hello{Cwd: "/w", Flags: map[string]string{"model": "m2"}}, "without your --model"},
+		{"other directory", sessiond.Hello{Cwd: "/elsewhere"}, "This session's workspace is /w."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := h.notice(tc.hello)
+			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+				t.Fatalf("notice = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
