@@ -15,6 +15,8 @@ import (
 	"vouch/tui/approval"
 	"vouch/tui/chat"
 	"vouch/tui/kit"
+	"vouch/tui/settings/servers"
+	"vouch/tui/toolselect"
 )
 
 // The smallest terminal the interface draws in (SPEC L1, L6): a common
@@ -137,6 +139,9 @@ type Model struct {
 	inboxCount int
 	// settle is the armed settle tick (settle.go, SPEC D7).
 	settle settleState
+	// toolRefused is set while the last message was refused for the tool
+	// budget: alt+t opens the tool selector (toolselect_root.go).
+	toolRefused bool
 	// hist is where ↑/↓ stand in the input history (input_history.go).
 	hist inputHistory
 	// recovery is what a failed turn left to retry (retry.go).
@@ -232,6 +237,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case chat.StreamMsg:
 		note := m.notifyStream(msg) // notify.go
 		m, cmd = m.updateStream(msg)
+		m = m.noteToolRefusal(msg) // toolselect_root.go
 		cmd = tea.Batch(cmd, note)
 	case infoMsg:
 		m = m.updateInfo(msg)
@@ -259,6 +265,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m = m.updateNotified(msg)
 	case runEndMsg:
 		m, cmd = m.updateRunEnd(msg)
+	case servers.ActiveMsg: // a server switched on: do its tools fit? (toolselect_root.go)
+		m, cmd = m.updateOther(msg)
+		cmd = tea.Batch(cmd, m.checkToolFit(msg))
+	case toolFitMsg:
+		m, cmd = m.updateToolFit(msg)
+	case toolselect.ChosenMsg:
+		m = m.updateToolsChosen(msg)
 	case approval.InboxAnsweredMsg:
 		m, cmd = m.updateInboxAnswered(msg)
 	case settleTickMsg:

@@ -25,6 +25,9 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m, cmd, ok := m.updateRecoveryKey(msg); ok {
 		return m, cmd // alt+r, alt+e (retry.go)
 	}
+	if m, cmd, ok := m.updateChooseToolsKey(msg); ok {
+		return m, cmd // alt+t after a refusal for the tool budget (toolselect_root.go)
+	}
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Send):

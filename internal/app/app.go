@@ -64,6 +64,9 @@ func (a *App) NewConversation() (agent.Transcript, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start a new conversation: %w", err)
 	}
+	if err := a.applyDefaultTools(conv.ID); err != nil { // tool_select.go
+		return nil, err
+	}
 	t := &storeTranscript{db: a.db, convID: conv.ID}
 	a.mu.Lock()
 	defer a.mu.Unlock()

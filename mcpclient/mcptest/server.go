@@ -87,6 +87,9 @@ type Options struct {
 	// InvalidTools answers tools/list with a crafted list of invalid
 	// definitions next to two valid ones ("echo" and "longdesc").
 	InvalidTools bool
+	// Catalog also serves that many generated tools, the size of a real
+	// catalog such as GitHub's 117 (catalog.go).
+	Catalog int
 	// Delay makes every tool call wait this long first (a slow server).
 	Delay time.Duration
 	// FloodBytes is the size of the "flood" tool's result (default 100 MB).
@@ -191,6 +194,7 @@ func (s *Server) build() (*server.MCPServer, *server.StreamableHTTPServer, error
 		}
 		tools = append(tools, t)
 	}
+	tools = append(tools, catalogTools(s.opts.Catalog)...) // catalog.go
 	sopts := []server.ServerOption{server.WithRecovery()}
 	if len(tools) > 0 || s.opts.Apps {
 		sopts = append(sopts, server.WithToolCapabilities(true))

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"vouch/agent/agenttest"
+	"vouch/mcpclient/mcptest"
+)
+
+// TestE2ETmuxToolSelector (issue 18 item 22; SPEC F3, L2): the built
+// binary in tmux, a model with an 8k window and an active server with a
+// catalog the size of GitHub's (117 tools that ask). The first message is
+// refused for the tool budget and the status line offers alt+t; alt+t
+// opens the tool selector, sorted by cost; typing "github" filters,
+// ctrl+a switches those tools off, the total fits, enter applies; the
+// refused message, back in the input, is sent with enter and answered.
+func TestE2ETmuxToolSelector(t *testing.T) {
+	bin := buildVouch(t)
+	srv := mcpServer(t, mcptest.Options{Tools: []string{"echo"}, Catalog: 117})
+	state := t.TempDir()
+	cli(t, state, "", exitOK, "server", "add", "github", "--url", srv.URL)
+	cli(t, state, "", exitOK, "server", "activate", "github")
+	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
+		{Steps: agenttest.Words("Triaged the three open issues.")},
+	}}, agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(8192))
+	t.Cleanup(model.Close)
+
+	env := "env"
+	for k, v := range cliEnv() {
+		env += " " + k + "=" + v
+	}
+	s := newTmux(t, 80, 24, fmt.Sprintf("%s %s --state-dir %s --model-url %s --model m", env, bin, state, model.URL()))
+	s.waitText("Ask anything")
+	s.typeText("triage the open issues")
+	s.keys("Enter")
+	s.waitText("alt+t chooses this conversation's tools")
+	if n := len(model.Requests()); n != 0 {
+		t.Fatalf("%d requests reached the model; a refusal for the budget sends none", n)
+	}
+	s.keys("M-t")
+	s.waitText("Tools for this conversation")
+	s.waitText("too many")
+	s.typeText("github")
+	s.keys("C-a")
+	pane := s.waitText("✓ ")
+	if strings.Contains(pane, "[x] github") {
+		t.Fatalf("ctrl+a left github's tools on:\n%s", pane)
+	}
+	s.keys("Enter")
+	s.waitFor("the selector to close", func(p string) bool {
+		return !strings.Contains(p, "Tools for this conversation") && strings.Contains(p, "Tools chosen:")
+	})
+	s.waitText("› triage the open issues") // the refused message, back in the input
+	s.keys("Enter")
+	s.waitText("Triaged the three open issues.")
+	if n := len(model.Requests()); n != 1 {
+		t.Errorf("%d requests, want the one after choosing tools", n)
+	}
+	if body := string(model.Requests()[0].Body); strings.Contains(body, "repo_op_") {
+		t.Errorf("the request still offers github's tools")
+	}
+}
