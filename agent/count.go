@@ -90,33 +90,14 @@ func (c *Client) renderCount(ctx context.Context, msgs []openai.ChatCompletionMe
 	}
 	cctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
-	body := map[string]any{"messages": msgs}
-	if len(tools) > 0 {
-		body["tools"] = tools
-	}
-	var rendered struct {
-		Prompt *string `json:"prompt"`
-	}
-	err := c.postJSON(cctx, c.rootURL+"/apply-template", body, &rendered)
-	if err == nil && rendered.Prompt == nil {
-		err = fmt.Errorf("%s/apply-template: %w: no prompt in the answer", c.rootURL, ErrBadStream)
-	}
-	var tokens struct {
-		Tokens *tokenList `json:"tokens"`
-	}
-	if err == nil {
-		err = c.postJSON(cctx, c.rootURL+"/tokenize", map[string]any{"content": *rendered.Prompt, "add_special": true}, &tokens)
-		if err == nil && tokens.Tokens == nil {
-			err = fmt.Errorf("%s/tokenize: %w: no tokens in the answer", c.rootURL, ErrBadStream)
-		}
-	}
+	n, err := c.renderTokens(cctx, msgs, tools)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var se *httpStatusError
 	switch {
 	case err == nil:
 		c.count.template, c.tokenizer = 1, 1
-		return int(*tokens.Tokens), true, ""
+		return n, true, ""
 	case ctx.Err() != nil:
 		return 0, false, "" // the run was cancelled: nothing to tell
 	case errors.As(err, &se) && (se.status == 404 || se.status == 405 || se.status == 501), kind == "":
@@ -128,6 +109,34 @@ func (c *Client) renderCount(ctx context.Context, msgs []openai.ChatCompletionMe
 	}
 	c.count.slowUntil = c.countNow().Add(slowTokenizerPause)
 	return 0, false, fmt.Sprintf("counted with vouch's estimate: the server's tokenizer failed (%s)", sample([]byte(err.Error())))
+}
+
+// renderTokens renders msgs and tools with /apply-template and counts the
+// text with /tokenize: two round trips, within ctx.
+func (c *Client) renderTokens(ctx context.Context, msgs []openai.ChatCompletionMessage, tools []openai.Tool) (int, error) {
+	body := map[string]any{"messages": msgs}
+	if len(tools) > 0 {
+		body["tools"] = tools
+	}
+	var rendered struct {
+		Prompt *string `json:"prompt"`
+	}
+	if err := c.postJSON(ctx, c.rootURL+"/apply-template", body, &rendered); err != nil {
+		return 0, err
+	}
+	if rendered.Prompt == nil {
+		return 0, fmt.Errorf("%s/apply-template: %w: no prompt in the answer", c.rootURL, ErrBadStream)
+	}
+	var tokens struct {
+		Tokens *tokenList `json:"tokens"`
+	}
+	if err := c.postJSON(ctx, c.rootURL+"/tokenize", map[string]any{"content": *rendered.Prompt, "add_special": true}, &tokens); err != nil {
+		return 0, err
+	}
+	if tokens.Tokens == nil {
+		return 0, fmt.Errorf("%s/tokenize: %w: no tokens in the answer", c.rootURL, ErrBadStream)
+	}
+	return int(*tokens.Tokens), nil
 }
 
 // tokenList is the length of /tokenize's token array, read without

@@ -96,11 +96,12 @@ func (c *Client) planCount(model string, want map[string]string) func(string) in
 }
 
 // countLater counts texts (keyed by CountKey) with the server's tokenizer
-// in the background, keeps the counts and returns at once. It does
+// in the background, and measures job's rendered tool cost when set
+// (tool_render.go), keeps the counts and returns at once. It does
 // nothing unless the server is llama.cpp with a working tokenizer, or while
 // another background count runs or the tokenizer is paused as slow.
-func (c *Client) countLater(texts map[string]string) {
-	if len(texts) == 0 {
+func (c *Client) countLater(texts map[string]string, job *renderJob) {
+	if len(texts) == 0 && job == nil {
 		return
 	}
 	c.mu.Lock()
@@ -121,7 +122,15 @@ func (c *Client) countLater(texts map[string]string) {
 		defer close(idle)
 		ctx, cancel := context.WithTimeout(context.Background(), backgroundCountTime)
 		defer cancel()
-		got := make(map[string]int, len(texts))
+		got := make(map[string]int, len(texts)+1)
+		if job != nil {
+			jctx, jcancel := context.WithTimeout(ctx, 2*bound)
+			n, err := job.measure(jctx, c)
+			jcancel()
+			if err == nil {
+				got[job.key] = n
+			}
+		}
 		for key, text := range texts {
 			n, err := c.tokenizeOne(ctx, text, bound)
 			if err != nil {

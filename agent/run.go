@@ -134,7 +134,7 @@ func (c *Client) Run(ctx context.Context, spec RunSpec, events chan<- Event) []M
 	r := newRun(c, ctx, spec, events)
 	done := r.guarded()
 	done.Messages = r.appended
-	c.countLater(r.want) // in the background, begun before Done is delivered
+	c.countLater(r.want, r.toolRenderJob()) // in the background, begun before Done is delivered
 	deliverDone(ctx, events, done)
 	return r.appended
 }
@@ -254,8 +254,12 @@ func (r *run) execute() Done {
 	if err := r.freeze(); err != nil {
 		return Done{Reason: StopError, Err: err}
 	}
+	tools := r.plan.Summary()
+	if n, ok := r.renderedToolTokens(); ok { // as the server's template renders them (tool_render.go)
+		tools.Sent = n
+	}
 	if r.emit(r.app.started(RunStarted{Model: r.spec.Model, ContextWindow: r.window, WindowSource: r.spec.WindowSource,
-		WireNames: maps.Clone(r.wireMap), Limits: r.limits, Tools: r.plan.Summary()})) != nil {
+		WireNames: maps.Clone(r.wireMap), Limits: r.limits, Tools: tools})) != nil {
 		return Done{Reason: StopCancelled}
 	}
 	for {
