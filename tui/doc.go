@@ -260,7 +260,20 @@
 // faint and reverse. "Copy answer" and "copy code" write OSC 52 to
 // [Options.Clipboard], which works over SSH; inside tmux ([Options.Tmux]) the
 // sequence is also sent through tmux's passthrough. What is copied is the
-// neutralised text, as shown.
+// neutralised text, as shown. Help and hints never end in a cut (help.go):
+// "?" reflows every key into the columns that fit, and a modal's hints
+// wrap onto a second line, except a pane waiting for a decision, which
+// keeps its rows. On quitting, [Model.QuitSummary] is what cmd/vouch
+// prints once the alternate screen is left.
+//
+// # Tool selector
+//
+// A Backend that is also a toolselect.Source gets the per-conversation
+// tool selector (toolselect_root.go; SPEC F3, L2): it opens when a server
+// just activated in Settings brings tools over the budget, and on alt+t
+// after a message was refused for the tool budget (agent.ErrToolBudget),
+// then sorted by cost. It turns tools off for the conversation, never
+// defers one that asks.
 //
 // # Notifications
 //
