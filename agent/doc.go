@@ -207,7 +207,15 @@
 //     after the run, in the background, and kept (countstore.go), so the
 //     plan and the fitting of a long conversation ask nothing; only the
 //     last window's worth of a long conversation is looked at
-//     (prompt_fit.go). Elsewhere EstimateTokens
+//     (prompt_fit.go). The tool cost RunStarted reports is, on llama.cpp,
+//     the template's rendering of the tools, measured once in the
+//     background (tool_render.go). A conversation that outgrows the
+//     window is cut in large steps and the cut reused while what follows
+//     fits, so requests extend each other byte for byte (history_fit.go,
+//     SPEC A6). vouch's own file tools that do not fit a small window are
+//     left out (Usage.ToolsNote) rather than refusing the run
+//     (smallwindow.go, SPEC F5). The rate without server timings needs a
+//     span of 100 ms (rate.go). Elsewhere EstimateTokens
 //     applies per-rune rules (estimate.go) calibrated on Ollama so as not
 //     to count under on English, code, CJK, digits or emoji. After each
 //     turn the server's usage.prompt_tokens is kept per model: a request
