@@ -176,7 +176,8 @@ func New(b Backend, opts Options) Model {
 	if opts.NoColor {
 		theme = kit.NoColorTheme()
 	}
-	st := kit.DefaultStyles(opts.Renderer, theme)
+	r := styleRenderer(opts) // NO_COLOR keeps bold, faint and reverse (nocolor.go)
+	st := kit.DefaultStyles(r, theme)
 	c := Common{Common: kit.Common{Width: MinWidth, Height: MinHeight, Styles: st, Now: opts.Now}, Keys: DefaultKeyMap()}
 
 	h := help.New()
@@ -195,6 +196,7 @@ func New(b Backend, opts Options) Model {
 	in.EndOfBufferCharacter = ' '
 	in.FocusedStyle = st.Input
 	in.BlurredStyle = st.InputBlur
+	styleCursor(&in, r)
 	in.KeyMap.InsertNewline.SetKeys("alt+enter", "ctrl+j")
 	in.SetHeight(inputHeight)
 	in.Focus()
