@@ -54,8 +54,11 @@
 // Config.Needed says something still needs it (a run in flight, a call
 // waiting in the inbox, a schedule while the Workflows switch is on); it
 // then stays, and the next terminal starts a new program. With no
-// terminal attached and nothing needed it exits after Config.IdleAfter
-// (the session-idle setting). OpExitIfIdle lets a command that found the
+// terminal attached it asks again every Config.IdleAfter (the
+// session-idle setting) and exits when nothing is needed, so a session
+// kept by a run exits within twice that after the run ends. A session
+// whose socket file is gone (its state directory was removed) can never
+// be attached again and exits within a few seconds, runs or not. OpExitIfIdle lets a command that found the
 // database locked ask an idle session to exit.
 //
 // # Caveats

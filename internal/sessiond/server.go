@@ -49,8 +49,9 @@ type Config struct {
 	IdleAfter time.Duration
 	// Log receives refusals and dropped clients; nil discards.
 	Log *log.Logger
-	// peer overrides PeerUID in tests.
-	peer func(*net.UnixConn) (uint32, error)
+	// peer overrides PeerUID in tests, checkEvery socketCheck.
+	peer       func(*net.UnixConn) (uint32, error)
+	checkEvery time.Duration
 }
 
 // Terminal is the holder's terminal as a program sees it.
@@ -74,6 +75,11 @@ type Server struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wake    chan struct{}
+	// sock is the socket file as created; checkEvery how often Run
+	// checks that it is still there (a removed state directory ends the
+	// session: nobody can attach to it any more).
+	sock       os.FileInfo
+	checkEvery time.Duration
 
 	mu       sync.Mutex
 	holder   *client
@@ -111,6 +117,9 @@ func Listen(cfg Config) (*Server, error) {
 	if cfg.IdleAfter <= 0 {
 		cfg.IdleAfter = DefaultIdle
 	}
+	if cfg.checkEvery <= 0 {
+		cfg.checkEvery = socketCheck
+	}
 	path := SocketPath(cfg.StateDir)
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
@@ -120,12 +129,21 @@ func Listen(cfg Config) (*Server, error) {
 	if err := os.Chmod(path, 0o600); err != nil {
 		return nil, errors.Join(fmt.Errorf("make %s private: %w", path, err), ln.Close())
 	}
+	sock, err := os.Stat(path)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("check %s: %w", path, err), ln.Close())
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Server{
 		cfg: cfg, ln: ln, self: uint32(os.Getuid()), started: time.Now(),
 		ctx: ctx, cancel: cancel, wake: make(chan struct{}, 1),
+		sock: sock, checkEvery: cfg.checkEvery,
 	}, nil
 }
+
+// socketCheck is how often a session checks that its socket is still in
+// place.
+const socketCheck = 10 * time.Second
 
 // DefaultIdle is how long a session with nothing to do waits for a client.
 const DefaultIdle = 5 * time.Minute
@@ -144,6 +162,8 @@ func (s *Server) Run(ctx context.Context) error {
 			idle.Stop()
 		}
 	}()
+	check := time.NewTicker(s.checkEvery)
+	defer check.Stop()
 	var err error
 loop:
 	for {
@@ -158,7 +178,10 @@ loop:
 			break loop
 		case prog == nil && quit && !needed:
 			break loop // the person quit and nothing runs
-		case terminals == 0 && !needed:
+		case terminals == 0:
+			// Armed while nothing is attached, needed or not: when it
+			// fires, what is needed is asked again (a run that ended
+			// sends no wake-up).
 			if idleC == nil {
 				idle = time.NewTimer(s.cfg.IdleAfter)
 				idleC = idle.C
@@ -183,11 +206,23 @@ loop:
 					break loop
 				}
 			}
+		case <-check.C:
+			if !s.socketIsOurs() {
+				s.cfg.Log.Printf("the session socket %s is gone (the state directory was removed?); nobody can attach, so the session ends", SocketPath(s.cfg.StateDir))
+				break loop
+			}
 		case err = <-accepted:
 			break loop
 		}
 	}
 	return errors.Join(err, s.shutdown())
+}
+
+// socketIsOurs reports whether the socket file is still the one this
+// server listens on.
+func (s *Server) socketIsOurs() bool {
+	fi, err := os.Stat(SocketPath(s.cfg.StateDir))
+	return err == nil && os.SameFile(fi, s.sock)
 }
 
 // shutdown closes the socket, says bye to every client and stops the

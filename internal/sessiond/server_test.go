@@ -6,7 +6,9 @@ import (
 	"net"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -151,6 +153,49 @@ func TestQuitKeepsABusySession(t *testing.T) {
 // exits after IdleAfter.
 func TestIdleSessionExits(t *testing.T) {
 	ts := startServer(t, func(c *Config) { c.IdleAfter = 1 })
+	if err := ts.waitEnd(t); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBusySessionExitsWhenTheRunEnds: a session kept by a run, with no
+// terminal, exits once nothing needs it any more — the end of a run
+// sends it no wake-up, so the idle timer asks again.
+func TestBusySessionExitsWhenTheRunEnds(t *testing.T) {
+	var needed atomic.Bool
+	needed.Store(true)
+	asked := make(chan struct{}, 1) // the session saw itself needed
+	ts := startServer(t, func(c *Config) {
+		c.IdleAfter = time.Millisecond
+		c.Needed = func() bool {
+			v := needed.Load()
+			if v {
+				select {
+				case asked <- struct{}{}:
+				default:
+				}
+			}
+			return v
+		}
+	})
+	<-asked
+	needed.Store(false) // the run ended
+	if err := ts.waitEnd(t); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRemovedSocketEndsTheSession: when the socket file goes (the state
+// directory was removed), nobody can attach any more, and the session
+// ends even with a run going.
+func TestRemovedSocketEndsTheSession(t *testing.T) {
+	ts := startServer(t, func(c *Config) {
+		c.checkEvery = time.Millisecond
+		c.Needed = func() bool { return true }
+	})
+	if err := os.Remove(SocketPath(ts.dir)); err != nil {
+		t.Fatal(err)
+	}
 	if err := ts.waitEnd(t); err != nil {
 		t.Fatal(err)
 	}
