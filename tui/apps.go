@@ -204,7 +204,7 @@ func (m Model) applyAppApproval(a approval.Action, cmd tea.Cmd) (Model, tea.Cmd)
 		d = agent.Decision{}
 	}
 	send := approval.SendDecision(head.Call.CorrelationID, head.Reply, d)
-	what := safetext.Line(head.Tool.Identity, 48)
+	what := safetext.Line(m.chat.ToolName(head.Call), 48) // "demo tools › lookup" (toolnames.go)
 	if d.Allow {
 		m.status = statusState{notice: "Allowed once (app): " + what + "."}
 	} else {

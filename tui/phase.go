@@ -9,7 +9,6 @@ import (
 
 	"vouch/agent"
 	"vouch/safetext"
-	"vouch/tui/chat"
 )
 
 // The phase line (issue 18 item 1; SPEC L3): while a turn is in flight,
@@ -109,7 +108,7 @@ func (m Model) phaseWhat() string {
 	}
 	for i := len(m.run.tools) - 1; i >= 0; i-- {
 		if it := m.run.tools[i]; it.Streaming && !it.HasResult {
-			return "running " + safetext.Line(chat.ToolName(it.Call), 48)
+			return "running " + safetext.Line(m.chat.ToolName(it.Call), 48) // by label (toolnames.go)
 		}
 	}
 	switch m.run.turn.step {

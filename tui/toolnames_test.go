@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -96,4 +97,32 @@ func TestPolicyPageNamesToolsByLabel(t *testing.T) {
 		t.Errorf("Policy page shows a rule's identity instead of its label:\n%s", view)
 	}
 	golden.RequireEqual(t, []byte(view))
+}
+
+// TestApprovalNoticeNamesToolByLabel (issue 18 item 9): the status line's
+// notice after an answer names the tool by label, not by identity.
+func TestApprovalNoticeNamesToolByLabel(t *testing.T) {
+	clk := &clock{now: t0}
+	fb := newFakeBackend()
+	nb := &namingBackend{fakeBackend: fb, names: map[string]string{readCall.Identity: "files › read_file"}}
+	m := startBackend(t, nb, Options{Now: clk.Now})
+	m, _, _ = askWith(t, m, fb, agent.ApprovalRequested{Call: readCall, Tool: readTool})
+	clk.advance(time.Second)
+	m, _ = update(m, keyRune('d'))
+	if got := m.status.notice; !strings.Contains(got, "Denied: files › read_file") || strings.Contains(got, "mcp:") {
+		t.Errorf("notice = %q, want the tool by its label", got)
+	}
+}
+
+// TestPhaseLineNamesToolByLabel (issue 18 item 9): the phase line names
+// the running tool as the transcript does.
+func TestPhaseLineNamesToolByLabel(t *testing.T) {
+	fb := newFakeBackend()
+	nb := &namingBackend{fakeBackend: fb, names: map[string]string{readCall.Identity: "files › read_file"}}
+	m := startBackend(t, nb, Options{})
+	m, wait := sendText(t, m, "Read it.")
+	m, _ = deliver(t, m, fb, wait, agent.ToolCallStarted{Call: readCall})
+	if got := m.phaseWhat(); got != "running files › read_file" {
+		t.Errorf("phase = %q, want the running tool by its label", got)
+	}
 }

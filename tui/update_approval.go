@@ -83,7 +83,7 @@ func (m Model) applyApproval(a approval.Action, cmd tea.Cmd) (Model, tea.Cmd) {
 	}
 	head := q.Pending[0]
 	send := approval.SendDecision(head.Call.CorrelationID, head.Reply, a.Decision)
-	what := safetext.Line(head.Tool.Identity, 48)
+	what := safetext.Line(m.chat.ToolName(head.Call), 48) // "demo tools › lookup" (toolnames.go)
 	if a.Decision.Allow {
 		m.noteTool(head.Call, "allowed once")
 		m.status = statusState{notice: "Allowed once: " + what + "."}
