@@ -244,10 +244,7 @@ func report(err error, e env) int {
 	if !strings.HasSuffix(msg, ".") {
 		msg += "."
 	}
-	if !strings.HasPrefix(msg, "vouch ") { // "vouch run needs a task" names vouch already
-		msg = "vouch: " + msg
-	}
-	_, _ = fmt.Fprintf(e.stderr, "%s\n", msg) // nowhere to report a failure; see above
+	_, _ = fmt.Fprintf(e.stderr, "%s\n", withPrefix(msg)) // nowhere to report a failure; see above
 	return code
 }
 

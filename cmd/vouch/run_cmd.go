@@ -226,7 +226,7 @@ func (o *terminalOutput) Show(ev agent.Event) error {
 	case agent.Usage:
 		// The server cut the prompt, the reply was cut off (SPEC A7).
 		if note := ev.Notice(); note != "" {
-			return o.note("a notice", "vouch: %s\n", note)
+			return o.note("a notice", "%s\n", withPrefix(note)) // never "vouch: vouch's …"
 		}
 	}
 	return nil
