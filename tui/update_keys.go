@@ -38,6 +38,8 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.cancelRun(), nil
 	case key.Matches(msg, k.Quit):
 		return m.quitOrClear()
+	case key.Matches(msg, k.Detach):
+		return m, detach
 	case key.Matches(msg, k.ModelPicker):
 		return m.openPicker()
 	case key.Matches(msg, k.Settings):
@@ -258,6 +260,9 @@ func (m Model) updateCopied(msg copiedMsg) Model {
 // the like) to the input and to the top modal. Blink messages carry their
 // component's ID, so each ignores the other's.
 func (m Model) updateOther(msg tea.Msg) (Model, tea.Cmd) {
+	if m, cmd, ok := m.updateSession(msg); ok {
+		return m, cmd // attach.go
+	}
 	var inputCmd, modalCmd tea.Cmd
 	m.input, inputCmd = m.input.Update(msg)
 	if !m.modals.empty() {
