@@ -86,6 +86,18 @@ func TestSessionsJSON(t *testing.T) {
 	if !strings.Contains(out, "pid ") || !strings.Contains(out, "clients 0") {
 		t.Fatalf("sessions said:\n%s", out)
 	}
+	// vouch doctor shows the session too, asked over the socket.
+	out, _, _ = vouchExec(t, state, "--model-url", "http://127.0.0.1:9/v1", "doctor", "--json")
+	var doc struct {
+		Session *sessiond.Info `json:"session"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Session == nil || doc.Session.Pid != p.cmd.Process.Pid {
+		t.Fatalf("doctor --json session = %+v (%v); want pid %d\n%s", doc.Session, err, p.cmd.Process.Pid, out)
+	}
+	out, _, _ = vouchExec(t, state, "--model-url", "http://127.0.0.1:9/v1", "doctor")
+	if !strings.Contains(out, "Session") || !strings.Contains(out, "pid") {
+		t.Fatalf("doctor does not show the session:\n%s", out)
+	}
 }
 
 // TestLockedHandOver (SPEC K1, K4): a command that finds the database
