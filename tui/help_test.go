@@ -48,7 +48,7 @@ func TestSettingsHelpKey(t *testing.T) {
 	}
 	view := m.View()
 	assertEveryKeyShown(t, view, m.helpKeys().FullHelp(), 80)
-	for _, want := range []string{"shift+tab", "previous page", "? ", "all keys"} {
+	for _, want := range []string{"shift+tab", "previous page", "? ", "show/hide keys"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("Settings' full help lacks %q:\n%s", want, view)
 		}

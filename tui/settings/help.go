@@ -15,8 +15,8 @@ func (s Model) takesText() bool {
 }
 
 // helpKey is the help binding as the help line shows it: off while the
-// page takes text. The root's full help flag is not Settings' to know, so
-// it reads "all keys" both ways; "?" again hides them.
+// page takes text. Whether the full help shows is the root's to know, so
+// it reads "show/hide keys".
 func (s Model) helpKey() key.Binding {
 	b := s.keys.Help
 	b.SetEnabled(!s.takesText())

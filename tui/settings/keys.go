@@ -18,6 +18,6 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		NextPage: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next page")),
 		PrevPage: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous page")),
-		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
+		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "show/hide keys")),
 	}
 }
