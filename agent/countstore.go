@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"sync"
 	"time"
 )
 
@@ -82,17 +83,30 @@ func (c *Client) remember(counts map[string]int) {
 }
 
 // planCount is the tool plan's counter for model: a known count, else the
-// estimate, noting the text in want for countLater.
-func (c *Client) planCount(model string, want map[string]string) func(string) int {
-	return CachedCount(func(s string) int {
-		if n, ok := c.knownCount(model, s); ok {
+// estimate, noting the text in want for countLater. partial reports
+// whether the counts given so far mixed known ones and estimates.
+func (c *Client) planCount(model string, want map[string]string) (count func(string) int, partial func() bool) {
+	var mu sync.Mutex
+	known, estimated := 0, 0
+	count = CachedCount(func(s string) int {
+		n, ok := c.knownCount(model, s)
+		mu.Lock()
+		defer mu.Unlock()
+		if ok {
+			known++
 			return n
 		}
+		estimated++
 		if want != nil && len(want) < maxBackgroundCounts {
 			want[CountKey(model, s)] = s
 		}
 		return EstimateTokens(s)
 	})
+	return count, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return known > 0 && estimated > 0
+	}
 }
 
 // countLater counts texts (keyed by CountKey) with the server's tokenizer

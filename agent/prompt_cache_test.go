@@ -88,3 +88,48 @@ func TestIdenticalRunsIdenticalBodies(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanStableWhileCountsFillIn (SPEC A6; issue 17 item 4: "the inline
+// set was seen to differ between identical runs"): a plan made while only
+// some of the tools' counts are known from the server is the plan of the
+// estimate alone, so the tools sent and the deferral listing do not
+// change from run to run while the background counting fills in.
+func TestPlanStableWhileCountsFillIn(t *testing.T) {
+	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("fine")}}},
+		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"))
+	defer srv.Close()
+	tools := bulkyTools(12, nil)
+	send := func(store *mapCounts) agenttest.Request {
+		c := NewClient(srv.URL(), "", nil)
+		c.SetCountStore(store)
+		if _, err := c.Kind(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		n := len(srv.Requests())
+		_, done := collect(t, startRun(context.Background(), c, RunSpec{Model: "m", ContextWindow: 6144, SystemPrompt: "You are vouch's assistant.",
+			History: []Message{{Role: RoleUser, Content: "hello"}}, Tools: tools}))
+		if done.Reason != StopDone {
+			t.Fatalf("%s %v", done.Reason, done.Err)
+		}
+		c.waitCounting()
+		return srv.Requests()[n]
+	}
+	full := &mapCounts{m: map[string]int{}}
+	first := send(full) // nothing known: the estimate's plan; the counts are then kept
+	if len(full.m) < 3 {
+		t.Fatalf("only %d counts kept", len(full.m))
+	}
+	partial := &mapCounts{m: map[string]int{}}
+	k := 0
+	for key, n := range full.m {
+		if k%2 == 0 {
+			partial.m[key] = n
+		}
+		k++
+	}
+	again := send(partial)
+	if !reflect.DeepEqual(first.Tools, again.Tools) || !reflect.DeepEqual(first.Messages[0], again.Messages[0]) {
+		t.Errorf("with half the counts known the plan changed:\ntools %v\n   -> %v\nsystem %q\n    -> %q",
+			first.Tools, again.Tools, first.Messages[0].Content, again.Messages[0].Content)
+	}
+}

@@ -282,7 +282,7 @@ func (c *Client) runWorkflow(ctx context.Context, spec RunSpec, w WorkflowSpec, 
 		allow = append(allow, id)
 	}
 	window := spec.ContextWindow
-	count := c.planCount(spec.Model, nil) // no round trip before the first request
+	count, _ := c.planCount(spec.Model, nil) // no round trip before the first request
 	budget := int(SkillListingShare * float64(window))
 	if f.Precedence != "" {
 		budget -= count(f.Precedence)
