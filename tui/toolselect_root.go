@@ -72,7 +72,7 @@ func (m Model) updateChooseToolsKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
 	// has room at 60x16.
 	m.toolRefused, m.status = false, statusState{}
 	m, cmd := m.openToolSelect(toolselect.ByCost,
-		"The last message was refused: its tools do not fit the tool budget. The costliest are first.")
+		"Refused for the tool budget; costliest tools first.")
 	return m, cmd, true
 }
 
