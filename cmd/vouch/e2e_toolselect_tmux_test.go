@@ -62,3 +62,34 @@ func TestE2ETmuxToolSelector(t *testing.T) {
 		t.Errorf("the request still offers github's tools")
 	}
 }
+
+// TestE2ETmuxToolSelectorOnActivation: activating, in Settings, a server
+// whose 117 tools would not fit an 8k window's budget opens the tool
+// selector at once, naming the server, instead of leaving the next
+// message to be refused (issue 18 item 22).
+func TestE2ETmuxToolSelectorOnActivation(t *testing.T) {
+	bin := buildVouch(t)
+	srv := mcpServer(t, mcptest.Options{Tools: []string{"echo"}, Catalog: 117})
+	state := t.TempDir()
+	cli(t, state, "", exitOK, "server", "add", "github", "--url", srv.URL)
+	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Steps: agenttest.Words("Hello.")}}},
+		agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(8192))
+	t.Cleanup(model.Close)
+
+	env := "env"
+	for k, v := range cliEnv() {
+		env += " " + k + "=" + v
+	}
+	s := newTmux(t, 80, 24, fmt.Sprintf("%s %s --state-dir %s --model-url %s --model m", env, bin, state, model.URL()))
+	s.waitText("Ask anything")
+	s.waitText("ctx ") // the model's window is known
+	s.keys("C-x")
+	s.waitText("github")
+	s.typeText("t")
+	s.waitText("Connected")
+	s.typeText("a")
+	pane := s.waitText("Tools for this conversation")
+	if !strings.Contains(pane, "With github active") || !strings.Contains(pane, "too many") {
+		t.Fatalf("the selector does not say why it opened:\n%s", pane)
+	}
+}
