@@ -259,3 +259,35 @@ func TestE2ESessionViewer(t *testing.T) {
 		t.Fatal("the session ended with the detach")
 	}
 }
+
+// TestE2ESessionViewerSeesApprovalWaiting (SPEC K4, D4): a second window
+// on a session whose interface shows an approval pane says that the
+// approval waits in the other window and how to take it over; its keys
+// answer nothing.
+func TestE2ESessionViewerSeesApprovalWaiting(t *testing.T) {
+	bin := buildVouch(t)
+	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
+		{Match: agenttest.AfterToolResult(), Repeat: true, Steps: agenttest.Words("Written.")},
+		{Repeat: true, Steps: []agenttest.Step{agenttest.ToolCall(0, "c1", "fs_write", `{"path":"notes.md","content":"kept\n"}`)}},
+	}}, agenttest.WithModels("m"))
+	defer model.Close()
+	state, workspace := t.TempDir(), t.TempDir()
+	stopSessionAtEnd(t, state)
+	cmd := sessionVouch(bin, state, workspace, model)
+
+	a := newTmux(t, 80, 24, cmd)
+	a.waitText("Ask anything")
+	a.typeText("write the notes")
+	a.keys("Enter")
+	a.waitText(approvalTitle)
+	b := newTmux(t, 80, 24, cmd)
+	b.waitText("viewing — an approval waits in the other window (ctrl+t takes over)")
+	b.typeText("a")
+	if _, err := os.Stat(filepath.Join(workspace, "notes.md")); !os.IsNotExist(err) {
+		t.Fatalf("a viewer's key answered the pane: %v", err)
+	}
+	a.answerPane("d")
+	b.waitFor("the viewer line without the approval", func(p string) bool {
+		return strings.Contains(p, "viewing — the keyboard is in the other window (ctrl+t") && !strings.Contains(p, approvalTitle)
+	})
+}

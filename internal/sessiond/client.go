@@ -105,7 +105,7 @@ func (r Relay) Run(ctx context.Context) (Bye, error) {
 	if err := WriteJSON(r.Conn, KindHello, r.Hello); err != nil {
 		return Bye{}, fmt.Errorf("greet the session: %w", err)
 	}
-	v := &viewerLine{rows: r.Hello.Rows}
+	v := &viewerLine{cols: r.Hello.Cols, rows: r.Hello.Rows}
 	sig := make(chan os.Signal, 4)
 	signal.Notify(sig, syscall.SIGWINCH, syscall.SIGHUP, syscall.SIGTERM)
 	defer signal.Stop(sig)
@@ -135,7 +135,7 @@ func (r Relay) Run(ctx context.Context) (Bye, error) {
 			if err != nil {
 				continue
 			}
-			v.setRows(rows)
+			v.setSize(c, rows)
 			b, err := marshal(Size{Cols: c, Rows: rows})
 			if err == nil {
 				err = send(KindResize, b)
@@ -214,9 +214,9 @@ func (r Relay) keys(v *viewerLine, send func(Kind, []byte) error) {
 
 // viewerLine is the bottom line a viewer draws over the mirrored frames.
 type viewerLine struct {
-	mu   sync.Mutex
-	st   Status
-	rows int
+	mu         sync.Mutex
+	st         Status
+	cols, rows int
 }
 
 func (v *viewerLine) viewing() bool {
@@ -225,9 +225,9 @@ func (v *viewerLine) viewing() bool {
 	return v.st.Viewer
 }
 
-func (v *viewerLine) setRows(rows int) {
+func (v *viewerLine) setSize(cols, rows int) {
 	v.mu.Lock()
-	v.rows = rows
+	v.cols, v.rows = cols, rows
 	v.mu.Unlock()
 }
 
@@ -247,13 +247,19 @@ func (v *viewerLine) draw() string {
 	if !v.st.Viewer || v.rows <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("\x1b7\x1b[%d;1H\x1b[2K\x1b[7m%s\x1b[0m\x1b8", v.rows, ViewerText(v.st))
+	text := []rune(ViewerText(v.st))
+	if v.cols > 0 && len(text) > v.cols {
+		text = text[:v.cols] // never wraps: a wrap on the last row would scroll
+	}
+	// Autowrap off while it is drawn, for the same reason.
+	return fmt.Sprintf("\x1b7\x1b[?7l\x1b[%d;1H\x1b[2K\x1b[7m%s\x1b[0m\x1b[?7h\x1b8", v.rows, string(text))
 }
 
-// ViewerText is what a viewer's bottom line says.
+// ViewerText is what a viewer's bottom line says (ASCII but for the dash,
+// so its runes are its cells).
 func ViewerText(st Status) string {
 	if st.ApprovalWaiting {
-		return " viewing — the keyboard is in the other window; an approval is waiting there (ctrl+t takes over) "
+		return " viewing — an approval waits in the other window (ctrl+t takes over) "
 	}
 	return " viewing — the keyboard is in the other window (ctrl+t takes over) "
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -107,5 +108,27 @@ func TestHubNeverBlocks(t *testing.T) {
 	case <-slow.end:
 	default:
 		t.Fatal("the dropped client's connection was not ended")
+	}
+}
+
+// TestViewerLineFits: the viewer's line never wraps (a wrap on the last
+// row scrolls the mirrored screen) and says where the approval waits.
+func TestViewerLineFits(t *testing.T) {
+	for _, cols := range []int{80, 60, 20} {
+		v := &viewerLine{cols: cols, rows: 24}
+		line := v.set(Status{Viewer: true, ApprovalWaiting: true})
+		text := line[strings.Index(line, "\x1b[7m")+4 : strings.Index(line, "\x1b[0m")]
+		if n := len([]rune(text)); n > cols {
+			t.Errorf("at %d columns the line is %d runes: %q", cols, n, text)
+		}
+		if cols >= 80 && !strings.Contains(text, "approval waits in the other window (ctrl+t takes over)") {
+			t.Errorf("the line says %q", text)
+		}
+		if !strings.HasPrefix(line, "\x1b7\x1b[?7l\x1b[24;1H") || !strings.HasSuffix(line, "\x1b[?7h\x1b8") {
+			t.Errorf("the line is not drawn on the last row with the cursor saved and autowrap off: %q", line)
+		}
+	}
+	if (&viewerLine{cols: 80, rows: 24}).set(Status{}) != "" {
+		t.Error("the holder draws a viewer line")
 	}
 }
