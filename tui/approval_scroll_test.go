@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -30,8 +31,9 @@ var whereRE = regexp.MustCompile(`lines (\d+)–(\d+) of (\d+) · ↑↓ pgdn`)
 // where the person is in a call too long to show whole and which keys
 // scroll it; with the content unfolded (v), ↓, j, pgdn, space and end move
 // the view and answer nothing — the pane stays, no decision is sent (SPEC
-// D4, D7, L6; issue 18 item 8). Before, the pane said "lines 1–6 of 8" and
-// no key.
+// D4, D7, L6; issue 18 item 8); settled, the blank line above the
+// buttons shows one more line of the call. Before, the pane said "lines
+// 1–6 of 8" and no key.
 // Goldens: go test ./tui/ -run TestApprovalScrollHints -update.
 func TestApprovalScrollHints(t *testing.T) {
 	for _, sz := range []struct{ w, h int }{{80, 24}, {60, 16}} {
@@ -66,6 +68,17 @@ func TestApprovalScrollHints(t *testing.T) {
 			if last[2] != last[3] {
 				t.Errorf("end does not show the last line: %v", last)
 			}
+			// Settled, the line that said "keys active in a moment" shows
+			// one more line of the call (not in the compact form).
+			shown := func(m []string) int { return atoi(m[2]) - atoi(m[1]) + 1 }
+			if want := shown(first) + 1; sz.h >= 24 && shown(last) != want {
+				t.Errorf("settled, the pane shows %d lines of the call, want %d", shown(last), want)
+			}
 		})
 	}
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }

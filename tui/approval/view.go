@@ -24,13 +24,24 @@ const approvalCompactBelow = 14
 func (a Pane) compact() bool { return a.common.Height < approvalCompactBelow }
 
 // approvalFooterLines is the height of the pane's footer: a blank line (or
-// what became of a rule saved from the pane) and the buttons (or the note
-// input). The compact form leaves the blank line out.
+// what became of a rule saved from the pane, or the settling notice) and
+// the buttons (or the note input). The compact form leaves the blank line
+// out, and so does a settled pane whose body does not fit: the line shows
+// one more line of the call (issue 18 item 8).
 const approvalFooterLines = 2
 
-// footerLines is the footer's height in the pane's current form.
-func (a Pane) footerLines() int {
-	if a.compact() && a.notice == "" {
+// footerLines is the footer's height in the pane's current form, under a
+// header of headerLines lines.
+func (a Pane) footerLines(headerLines int) int {
+	if a.notice != "" {
+		return approvalFooterLines
+	}
+	if a.compact() {
+		return approvalFooterLines - 1
+	}
+	st := a.common.Styles.Modal
+	full := a.common.Height - st.Frame.GetVerticalFrameSize() - headerLines - 1 - approvalFooterLines
+	if !a.settling && !a.noting && len(a.body) > full {
 		return approvalFooterLines - 1
 	}
 	return approvalFooterLines
@@ -65,7 +76,7 @@ func (a Pane) bodyRows() int {
 func (a Pane) rowsFor(headerLines int) int {
 	st := a.common.Styles.Modal
 	inner := a.common.Height - st.Frame.GetVerticalFrameSize()
-	return max(inner-headerLines-1-a.footerLines(), 1)
+	return max(inner-headerLines-1-a.footerLines(headerLines), 1)
 }
 
 // View implements Modal. Everything the call, the model or a server
@@ -80,7 +91,8 @@ func (a Pane) View() string {
 		lines = a.header(w)
 	}
 
-	rows := a.rowsFor(len(lines))
+	hdrLines := len(lines)
+	rows := a.rowsFor(hdrLines)
 	end := min(a.scroll+rows, len(a.body))
 	label := argumentsLabel
 	if a.req.Preview != "" {
@@ -105,8 +117,8 @@ func (a Pane) View() string {
 		lines = append(lines, st.Error.Render(ansi.Truncate("✗ "+a.notice, w, "…")))
 	case a.notice != "":
 		lines = append(lines, st.StatusOK.Render(ansi.Truncate("✓ "+a.notice, w, "…")))
-	case a.compact():
-		// no blank line: the buttons say when they act
+	case a.footerLines(hdrLines) < approvalFooterLines:
+		// no blank line: compact, or the call's lines take it
 	case a.settling:
 		lines = append(lines, st.Detail.Render(ansi.Truncate(kit.SettlingNotice, w, "…")))
 	default:
