@@ -222,7 +222,7 @@ func (l List) View() string {
 				active++
 			}
 		}
-		foot = st.Detail.Render(fmt.Sprintf("%d servers · %d active", len(l.list.Items), active))
+		foot = st.Detail.Render(fmt.Sprintf("%s · %d active", kit.Plural(len(l.list.Items), "server"), active))
 		if l.Loading {
 			foot += st.Detail.Render(" · refreshing…")
 		}

@@ -335,7 +335,7 @@ func (p Page) View() string {
 			on++
 		}
 	}
-	top := st.Detail.Render(fmt.Sprintf("%s filter · %d tools, %d %s", p.keys.Filter.Help().Key, len(p.tools), on, p.src.On))
+	top := st.Detail.Render(fmt.Sprintf("%s filter · %s, %d %s", p.keys.Filter.Help().Key, kit.Plural(len(p.tools), "tool"), on, p.src.On))
 	if p.filtering || p.filter.Value() != "" {
 		top = p.filter.View()
 	}
