@@ -260,7 +260,8 @@
 // faint and reverse. "Copy answer" and "copy code" write OSC 52 to
 // [Options.Clipboard], which works over SSH; inside tmux ([Options.Tmux]) the
 // sequence is also sent through tmux's passthrough. What is copied is the
-// neutralised text, as shown. Help and hints never end in a cut (help.go):
+// neutralised text, as shown, but for its tabs, which stay tabs (a
+// Makefile recipe pastes whole; chat.Copyable). Help and hints never end in a cut (help.go):
 // "?" reflows every key into the columns that fit, and a modal's hints
 // wrap onto a second line, except a pane waiting for a decision, which
 // keeps its rows. On quitting, [Model.QuitSummary] is what cmd/vouch

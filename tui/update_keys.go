@@ -232,7 +232,7 @@ func (m Model) copyAnswer() (Model, tea.Cmd) {
 	if it == nil {
 		return m, nil
 	}
-	return m, copyToClipboard(m.opts.Clipboard, "the last answer", safetext.Neutralize(it.Text), m.opts.Tmux)
+	return m, copyToClipboard(m.opts.Clipboard, "the last answer", chat.Copyable(it.Text), m.opts.Tmux)
 }
 
 // copyCode copies the last fenced code block of the answers, neutralised.

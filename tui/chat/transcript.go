@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"vouch/agent"
-	"vouch/safetext"
 	"vouch/tui/kit"
 )
 
@@ -274,7 +273,7 @@ func (t *Transcript) LastAnswer() *Item { return t.answer }
 func (t *Transcript) LastCodeBlock() (string, bool) {
 	for i := len(t.Items) - 1; i >= 0; i-- {
 		if it := t.Items[i]; it.Kind == ItemAssistant {
-			if code, ok := lastFence(safetext.Neutralize(it.Text)); ok {
+			if code, ok := lastFence(Copyable(it.Text)); ok { // tabs kept (copy.go)
 				return code, true
 			}
 		}
