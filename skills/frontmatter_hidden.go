@@ -65,5 +65,3 @@ func escapedHiddenRune(value, src string) (r rune, what, sev string, ok bool) {
 	}
 	return r, what, sev, ok
 }
-
-
