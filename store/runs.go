@@ -412,7 +412,7 @@ func (db *DB) recoverRuns() error {
 			r, err := getRun(tx, string(id))
 			if err == nil && r.Outcome == RunRunning {
 				r.Outcome, r.Ended = RunFailed, db.timestamp()
-				r.Error = "vouch stopped before the run ended; start it again if it is still needed"
+				r.Error = "interrupted: vouch stopped before the run ended (closed, killed or crashed); start it again if it is still needed"
 				if err := putRun(tx, r); err != nil {
 					return err
 				}

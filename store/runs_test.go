@@ -189,7 +189,7 @@ func TestRunRecoveredAfterCrash(t *testing.T) {
 	}
 	defer func() { _ = db.Close() }()
 	got, err := db.Run(live.ID)
-	if err != nil || got.Outcome != store.RunFailed || !strings.Contains(got.Error, "vouch stopped") {
+	if err != nil || got.Outcome != store.RunFailed || !strings.Contains(got.Error, "vouch stopped") || !strings.HasPrefix(got.Error, "interrupted: ") {
 		t.Fatalf("interrupted run = %+v, %v; want failed with a reason", got, err)
 	}
 	if got, _ := db.Run(ended.ID); got.Outcome != store.RunDone {
