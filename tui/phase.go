@@ -42,6 +42,9 @@ const (
 type turnPhase struct {
 	started time.Time // when the person pressed enter
 	step    turnStep
+	// allowed holds the marks of calls policy allowed before their
+	// ToolCallStarted arrived, by correlation ID (decisions.go).
+	allowed map[string]string
 }
 
 // follow moves the phase on with one run event.

@@ -88,7 +88,7 @@ func (m Model) applyApproval(a approval.Action, cmd tea.Cmd) (Model, tea.Cmd) {
 		m.noteTool(head.Call, "allowed once")
 		m.status = statusState{notice: "Allowed once: " + what + "."}
 	} else {
-		m.noteTool(head.Call, "denied")
+		m.noteTool(head.Call, deniedNote(a.Decision.Note)) // with the note (decisions.go)
 		m.status = statusState{notice: "Denied: " + what + "; the model is told."}
 	}
 	m.run.approvals = q.Next()

@@ -103,6 +103,9 @@ type Chat struct {
 	model  string
 	// urlNote says the configured URL was taken with /v1 (model_url.go).
 	urlNote string
+
+	// relay is the starting run's, for its policy's reports (decisions.go).
+	relay *requestRelay
 }
 
 // NewChat returns the chat of cfg; it connects on first use.
@@ -166,7 +169,7 @@ func (b *Chat) newChat() *agent.Chat {
 		Tools:      b.cfg.Tools,
 		MoreTools:  b.cfg.MoreTools,
 		ToolLabel:  b.cfg.ToolLabel,
-		Decide:     b.cfg.Decide,
+		Decide:     b.reportingDecide(b.cfg.Decide), // allowed calls are said (decisions.go)
 		Audit:      b.cfg.Audit,
 		Limits:     b.cfg.Limits,
 		// A stable prompt of vouch's own on every request (issue 17, SPEC A6).
@@ -324,6 +327,7 @@ func (b *Chat) startChat(ctx context.Context, model, text string) (<-chan agent.
 	ctx, merge := withProgress(ctx)
 	// So does the moment its request goes to the model (issue 18 item 1).
 	ctx, announce := withRequestsSent(ctx)
+	b.useRelay(relayOf(ctx))
 	events, err := chat.Send(ctx, model, text)
 	if err != nil {
 		return nil, err

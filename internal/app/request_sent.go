@@ -53,7 +53,10 @@ type requestRelay struct {
 	mu        sync.Mutex
 	turns     int // requests reported
 	forwarded int // the last Turn forwarded
-	wake      chan struct{}
+	// allowed are the calls policy let run without asking, not yet
+	// forwarded (decisions.go); every one is delivered.
+	allowed []agent.CallAllowed
+	wake    chan struct{}
 }
 
 // withRequestsSent returns ctx carrying a relay, and merge, which returns
@@ -73,15 +76,32 @@ func (r *requestRelay) sent() {
 	}
 }
 
-// pending is the RequestSent not yet forwarded, if any.
-func (r *requestRelay) pending() (agent.RequestSent, bool) {
+// pending is what the relay has not forwarded yet: the latest
+// RequestSent, then the calls allowed without asking.
+func (r *requestRelay) pending() []agent.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.turns == r.forwarded {
-		return agent.RequestSent{}, false
+	var evs []agent.Event
+	if r.turns != r.forwarded {
+		r.forwarded = r.turns
+		evs = append(evs, agent.RequestSent{Turn: r.turns})
 	}
-	r.forwarded = r.turns
-	return agent.RequestSent{Turn: r.turns}, true
+	for _, a := range r.allowed {
+		evs = append(evs, a)
+	}
+	r.allowed = nil
+	return evs
+}
+
+// allow reports a call policy let run without asking; it never blocks.
+func (r *requestRelay) allow(a agent.CallAllowed) {
+	r.mu.Lock()
+	r.allowed = append(r.allowed, a)
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
 }
 
 // merge forwards in, unchanged and in order, with RequestSent before the
@@ -97,13 +117,13 @@ func (r *requestRelay) merge(in <-chan agent.Event) <-chan agent.Event {
 				if !ok {
 					return
 				}
-				if rs, has := r.pending(); has {
-					out <- rs
+				for _, p := range r.pending() {
+					out <- p
 				}
 				out <- ev
 			case <-r.wake:
-				if rs, has := r.pending(); has {
-					out <- rs
+				for _, p := range r.pending() {
+					out <- p
 				}
 			}
 		}

@@ -103,7 +103,10 @@ func demoAfterTool(r scripted.Request) []scripted.Step {
 			"That is the point: nothing runs until you say so.")
 	}
 	return scripted.Words("The demo server answered:\n\n> " + strings.TrimSpace(firstLine(result)) + "\n\n" +
-		"That call waited for you although the server labels `lookup` read-only: " +
+		// The scripted model cannot know whether the call asked: a rule of
+		// the person's may have allowed it, and the transcript says which
+		// (issue 18 item 10). The sentence is true either way.
+		"Unless a rule of yours allows it, that call waits for you although the server labels `lookup` read-only: " +
 		"a server's annotations are its claims, and claims never approve anything.")
 }
 

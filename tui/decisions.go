@@ -1,0 +1,48 @@
+package tui
+
+import (
+	"vouch/agent"
+	"vouch/safetext"
+)
+
+// How a call's decision reads in the transcript (issue 18 item 10): a call
+// that ran because of the person's rule says so, as does one the policy
+// let read the workspace; a denial carries the person's note, which the
+// model is told.
+
+// noteDecision marks the tool call an agent.CallAllowed names. The
+// decision is reported while the call's ToolCallStarted may still be on
+// its way (the run's channel is buffered), so a decision for a call not
+// yet in the transcript waits for that call's ToolCallFinished, which the
+// run publishes only after deciding.
+func (m Model) noteDecision(ev agent.Event) Model {
+	switch ev := ev.(type) {
+	case agent.CallAllowed:
+		note := "allowed by vouch's default for reads of the workspace"
+		if ev.ByRule {
+			note = "allowed by your rule"
+		}
+		if m.chat.FindTool(agent.ToolCall{CorrelationID: ev.CorrelationID}) != nil {
+			m.noteTool(agent.ToolCall{CorrelationID: ev.CorrelationID}, note)
+			return m
+		}
+		if m.run.turn.allowed == nil {
+			m.run.turn.allowed = map[string]string{}
+		}
+		m.run.turn.allowed[ev.CorrelationID] = note
+	case agent.ToolCallFinished:
+		if note, ok := m.run.turn.allowed[ev.Call.CorrelationID]; ok {
+			m.noteTool(ev.Call, note)
+			delete(m.run.turn.allowed, ev.Call.CorrelationID)
+		}
+	}
+	return m
+}
+
+// deniedNote is the mark of a call the person denied, with their note.
+func deniedNote(note string) string {
+	if note == "" {
+		return "denied"
+	}
+	return "denied: " + safetext.Line(note, 120)
+}
