@@ -294,7 +294,7 @@ func listItem(s string) (marker, body string, ok bool) {
 // the following lines.
 func wrapStyled(s string, width int, first, rest string) []string {
 	w := max(width-max(ansi.StringWidth(first), ansi.StringWidth(rest)), 1)
-	lines := strings.Split(ansi.Wrap(s, w, ""), "\n")
+	lines := carryStyle(strings.Split(ansi.Wrap(s, w, ""), "\n")) // every line keeps its style (inline.go)
 	for i := range lines {
 		if i == 0 {
 			lines[i] = first + lines[i]
@@ -305,41 +305,7 @@ func wrapStyled(s string, width int, first, rest string) []string {
 	return lines
 }
 
-// inline styles **bold** and `code` spans; unmatched markers stay as text.
-func inline(s string, st *kit.Styles) string {
-	if !strings.ContainsAny(s, "*`") {
-		return st.Body.Render(s)
-	}
-	var b strings.Builder
-	for s != "" {
-		i := strings.IndexAny(s, "*`")
-		if i < 0 {
-			b.WriteString(st.Body.Render(s))
-			break
-		}
-		if i > 0 {
-			b.WriteString(st.Body.Render(s[:i]))
-			s = s[i:]
-		}
-		delim, style := "`", st.InlineCode
-		if strings.HasPrefix(s, "**") {
-			delim, style = "**", st.Bold
-		} else if s[0] == '*' {
-			b.WriteString(st.Body.Render("*"))
-			s = s[1:]
-			continue
-		}
-		end := strings.Index(s[len(delim):], delim)
-		if end <= 0 {
-			b.WriteString(st.Body.Render(s[:len(delim)]))
-			s = s[len(delim):]
-			continue
-		}
-		b.WriteString(style.Render(s[len(delim) : len(delim)+end]))
-		s = s[2*len(delim)+end:]
-	}
-	return b.String()
-}
+// inline is in inline.go.
 
 // stripInline removes **bold** and `code` markers where a line is styled
 // as a whole (headings, quotes).

@@ -15,6 +15,7 @@ type Styles struct {
 	Body           lipgloss.Style
 	Heading        lipgloss.Style
 	Bold           lipgloss.Style
+	Italic         lipgloss.Style // *x* and _x_
 	InlineCode     lipgloss.Style
 	CodeBlock      lipgloss.Style // code lines inside a fence
 	CodeFrame      lipgloss.Style // the fence's frame and language label
@@ -99,6 +100,7 @@ func DefaultStyles(r *lipgloss.Renderer, t Theme) *Styles {
 		Body:           fg(t.Text),
 		Heading:        fg(t.Accent).Bold(true),
 		Bold:           s().Bold(true),
+		Italic:         s().Italic(true),
 		InlineCode:     fg(t.Code),
 		CodeBlock:      fg(t.Code),
 		CodeFrame:      fg(t.Subtle),
