@@ -19,6 +19,9 @@ import (
 // settled; until then to the input, settle.go), else to the chat screen's
 // bindings, else to the input.
 func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if m, cmd, ok := m.inboxOverSettings(msg); ok {
+		return m, cmd // ctrl+e in Settings (inbox_keys.go)
+	}
 	if !m.modals.empty() {
 		return m.keyForModal(msg)
 	}
