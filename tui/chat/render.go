@@ -225,8 +225,16 @@ func renderLines(lines []string, width int, st *kit.Styles) []string {
 		out    []string
 		inCode bool
 	)
-	for _, line := range lines {
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
 		trimmed := strings.TrimSpace(line)
+		if !inCode {
+			if rows := tableAt(lines[i:]); rows > 0 { // a table (table.go)
+				out = append(out, renderTable(lines[i:i+rows], width, st)...)
+				i += rows - 1
+				continue
+			}
+		}
 		if fence, ok := strings.CutPrefix(trimmed, "```"); ok {
 			if !inCode {
 				label := strings.TrimSpace(fence)
