@@ -87,6 +87,21 @@
 // budget as the same share of the new model's window (none while that
 // window is unknown) until the next run plans again.
 //
+// While a turn is in flight the phase line above the input (phase.go)
+// shows a spinner, the seconds since enter on the injected clock and what
+// the person waits for, from the run's events: preparing the request
+// until agent.RequestSent (which internal/app puts on the events from the
+// model client's HTTP transport), waiting for the model until the first
+// delta, streaming, running a tool, waiting for your approval; under a
+// pane the status line carries it. Its tick chain is tagged with the run
+// and ends with it. An error shows whole on up to four lines above the
+// status line, its advice (after the last "; ") never cut; alt+e shows a
+// longer one whole (errline.go). A turn that got no reply brings its text
+// back into an empty input, and alt+r sends the last failed message again
+// (retry.go). A call policy let run without asking is marked "(allowed by
+// your rule)" from agent.CallAllowed, a denial with its note
+// (decisions.go).
+//
 // # Rendering
 //
 // The transcript caches each item's rendered lines by (width, version).
