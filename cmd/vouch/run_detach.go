@@ -10,9 +10,12 @@ import (
 )
 
 // runDetached is `vouch run --detach [--profile P] TASK`: the run starts
-// in the session process (started here when none runs) as a background
-// run of the profile, and its ID is printed; `vouch runs show ID
-// --follow` streams it (SPEC K4, H6).
+// in the session process (started here when none runs) — a background run
+// of the profile, or, as `vouch run` chooses, a plain headless run in a
+// new conversation of its own (sessionHost.startDetached) — and its ID is
+// printed once the run is recorded; its calls that need approval wait in
+// the approvals inbox, and `vouch runs show ID --follow` streams it (SPEC
+// K4, H6, M).
 func runDetached(g *globals, profile, task string, e env) error {
 	stateDir, err := resolveStateDir(g)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"vouch/internal/app"
 	"vouch/internal/sessiond"
 	"vouch/safetext"
 	"vouch/store"
@@ -15,20 +16,52 @@ import (
 // the session tails the run as it is recorded, as tail -f does a file.
 const followEvery = 200 * time.Millisecond
 
-// startDetached starts a detached run in the session: a background run
-// of the profile (default "default"), whose calls that need approval wait
-// in the inbox as a scheduled run's do (SPEC H6, K4); the reply carries
-// its ID.
+// startDetached starts a detached run in the session, choosing as `vouch
+// run` does: a named profile, or the profile "default" when it exists and
+// Agent Workflows is on, runs as a background profile run; otherwise the
+// task is a plain headless chat run in a new conversation of its own
+// (app.StartDetached). Either way its calls that need approval wait in the
+// inbox as a scheduled run's do (SPEC H6, K4, M); the reply carries its ID.
 func (h *sessionHost) startDetached(ctx context.Context, req sessiond.Request, send func(sessiond.Reply) error) error {
-	profile := req.Profile
-	if profile == "" {
-		profile = defaultProfile
+	db := h.s.DB()
+	on, err := db.WorkflowsEnabled()
+	if err != nil {
+		return fmt.Errorf("read the Agent Workflows switch: %w", err)
 	}
-	id, err := h.ui.Backend.RunProfile(ctx, profile, req.Task)
+	profile := req.Profile
+	if profile == "" && on {
+		if _, err := db.Profile(defaultProfile, 0); err == nil {
+			profile = defaultProfile
+		}
+	}
+	if profile != "" {
+		if !on {
+			return app.ErrWorkflowsOff
+		}
+		id, err := h.ui.Backend.RunProfile(ctx, profile, req.Task)
+		if err != nil {
+			return err
+		}
+		return send(sessiond.Reply{RunID: id, Done: true})
+	}
+	run, err := h.startPlain(ctx, req.Task)
 	if err != nil {
 		return err
 	}
-	return send(sessiond.Reply{RunID: id, Done: true})
+	return send(sessiond.Reply{RunID: run.ID, Done: true})
+}
+
+// startPlain starts a plain detached run on the model server and model
+// the interface uses; the run lives as long as the session, not the
+// request.
+func (h *sessionHost) startPlain(ctx context.Context, task string) (app.DetachedRun, error) {
+	info, err := h.ui.Backend.Info(ctx)
+	if err != nil {
+		return app.DetachedRun{}, app.Wrap(app.Unavailable, err)
+	}
+	cfg := h.s.ChatConfig()
+	cfg.ModelURL, cfg.Model = h.flags["model-url"], info.Model
+	return h.s.StartDetached(h.ctx, cfg, task, h.ui.Inbox(), time.Now)
 }
 
 // follow streams the events of a run, one line each, until the run ends;
