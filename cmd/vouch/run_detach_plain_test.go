@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,6 +67,15 @@ func TestRunDetachPlain(t *testing.T) {
 	}
 }
 
+// writeThenSay is a model that writes notes.md with fs_write, then says
+// answer.
+func writeThenSay(answer string) agenttest.Script {
+	return agenttest.Script{Turns: []agenttest.Turn{
+		{Match: agenttest.AfterToolResult(), Repeat: true, Steps: agenttest.Words(answer)},
+		{Repeat: true, Steps: []agenttest.Step{agenttest.ToolCall(0, "c1", "fs_write", `{"path":"notes.md","content":"kept\n"}`)}},
+	}}
+}
+
 // sessionWaiting is `vouch sessions --json`'s count of approvals waiting
 // and of runs in flight.
 func sessionWaiting(t *testing.T, dir, state string) (waiting, running int) {
@@ -85,32 +95,73 @@ func sessionWaiting(t *testing.T, dir, state string) (waiting, running int) {
 // (as on a fresh state directory), with no profile named "default": the
 // run is plain too.
 func TestRunDetachPlainWaitsForApproval(t *testing.T) {
-	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
-		{Match: agenttest.AfterToolResult(), Repeat: true, Steps: agenttest.Words("Written.")},
-		{Repeat: true, Steps: []agenttest.Step{agenttest.ToolCall(0, "c1", "fs_write", `{"path":"notes.md","content":"kept\n"}`)}},
-	}}, agenttest.WithModels("m"))
+	model := agenttest.New(writeThenSay("Written."), agenttest.WithModels("m"))
 	defer model.Close()
 	state, workspace := shortState(t), t.TempDir()
 	stopSessionAtEnd(t, state)
 
 	detachedID(t, workspace, state, model.URL(), "write the notes")
-	// The call reaches the inbox once the model's turn has streamed: the
-	// session is asked until it counts it.
+	waitSessionCounts(t, workspace, state, 1, 1)
+	if _, err := os.Stat(filepath.Join(workspace, "notes.md")); !os.IsNotExist(err) {
+		t.Fatalf("the call ran with nobody to approve it: %v", err)
+	}
+}
+
+// waitSessionCounts asks the session until `vouch sessions --json` counts
+// waiting approvals and running runs in flight: a detached run's call
+// reaches the inbox once the model's turn has streamed.
+func waitSessionCounts(t *testing.T, dir, state string, waiting, running int) {
+	t.Helper()
 	deadline := time.Now().Add(e2eTimeout)
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		waiting, running := sessionWaiting(t, workspace, state)
-		if waiting == 1 && running == 1 {
-			break
+		w, r := sessionWaiting(t, dir, state)
+		if w == waiting && r == running {
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the session counts %d approvals waiting and %d runs in flight; want 1 and 1", waiting, running)
+			t.Fatalf("the session counts %d approvals waiting and %d runs in flight; want %d and %d", w, r, waiting, running)
 		}
 		<-tick.C
 	}
+}
+
+// TestE2ERunDetachPlainAnsweredInInbox (SPEC K4, H6, D4; issue 15): the
+// call of a plain detached run waits until the person attaches with
+// `vouch` in tmux, opens it from the approvals inbox and allows it after
+// the pane's grace; the run then writes and ends, and `vouch runs show ID
+// --follow` exits 0 with its answer.
+func TestE2ERunDetachPlainAnsweredInInbox(t *testing.T) {
+	bin := buildVouch(t)
+	model := agenttest.New(writeThenSay("Written."), agenttest.WithModels("m"))
+	defer model.Close()
+	state, workspace := shortState(t), t.TempDir()
+	stopSessionAtEnd(t, state)
+
+	id := detachedID(t, workspace, state, model.URL(), "write the notes")
+	waitSessionCounts(t, workspace, state, 1, 1)
+	s := newTmux(t, 80, 24, fmt.Sprintf("cd %s && %s --state-dir %s --model-url %s", workspace, bin, state, model.URL()))
+	pane := s.waitFor("the waiting approval", func(p string) bool {
+		return strings.Contains(p, "Approvals inbox") || strings.Contains(p, "approval waiting")
+	})
+	if !strings.Contains(pane, "Approvals inbox") {
+		s.keys("C-e")
+	}
+	s.waitText("write the notes")
+	s.keys("Enter")
+	s.waitText("+kept")
 	if _, err := os.Stat(filepath.Join(workspace, "notes.md")); !os.IsNotExist(err) {
-		t.Fatalf("the call ran with nobody to approve it: %v", err)
+		t.Fatalf("the call ran before it was answered: %v", err)
+	}
+	s.answerPane("a")
+	s.waitText("Nothing waits for you.")
+	out, errOut, code := vouchIn(t, workspace, state, "runs", "show", id, "--follow")
+	if code != 0 || !strings.Contains(out, "Written.") || !strings.Contains(out, "run "+id+" done") {
+		t.Fatalf("runs show --follow: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	if got, err := os.ReadFile(filepath.Join(workspace, "notes.md")); err != nil || string(got) != "kept\n" {
+		t.Fatalf("after allowing, notes.md = %q, %v", got, err)
 	}
 }
 
