@@ -64,6 +64,9 @@ func TestE2ETmuxNoServerKeepsInput(t *testing.T) {
 	s.typeSlowly("summarise my notes")
 	s.keys("Enter")
 	pane := s.waitFor("the error", func(p string) bool { return strings.Contains(p, "✗ ") })
+	if flat := strings.Join(strings.Fields(pane), " "); !strings.Contains(flat, "--model-url") {
+		t.Fatalf("the error does not show its advice whole:\n%s", pane)
+	}
 	pane = s.waitFor("the input to hold the text again", func(p string) bool {
 		return strings.Contains(p, "› summarise my notes")
 	})
