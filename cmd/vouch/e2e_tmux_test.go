@@ -98,7 +98,7 @@ func TestE2ETmuxDemo(t *testing.T) {
 
 	s.run("send-keys", "-t", s.name, "-l", "list the files in the workspace")
 	s.run("send-keys", "-t", s.name, "Enter")
-	s.waitText("builtin:fs_list")
+	s.waitText("built-in › fs_list") // the tool by its label (issue 18 item 9)
 	s.waitFor("the tool-backed answer to finish", func(p string) bool {
 		return strings.Contains(p, "notes/") && strings.Contains(p, "fs_list call") && !strings.Contains(p, "esc cancel")
 	})
