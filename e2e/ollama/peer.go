@@ -181,6 +181,7 @@ func Start(t *testing.T) *Server {
 		"OLLAMA_MAX_LOADED_MODELS=4",
 		"OLLAMA_KEEP_ALIVE=10m",
 		"OLLAMA_NOHISTORY=1",
+		"OLLAMA_DEBUG=1", // the runner logs its cache use per request (cache_test.go)
 	)
 	s := &Server{root: "http://" + addr, log: &lockedBuffer{}}
 	ctx, cancel := context.WithCancel(context.Background())
