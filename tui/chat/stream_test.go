@@ -3,6 +3,7 @@ package chat
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -154,6 +155,13 @@ func TestStreamFlushesOnTimer(t *testing.T) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("no message within %v", testTimeout)
+		}
+		// Fire the timer only once the reader has taken both deltas: a
+		// timer that fires while "lo" still waits in the channel lets the
+		// reader's select pick either, and "hel" alone is a fair flush.
+		if len(events) > 0 {
+			runtime.Gosched()
+			continue
 		}
 		clock.advance(CoalesceInterval)
 	}
