@@ -18,7 +18,8 @@ func TestE2ETmuxSmallWindowAndQuitSummary(t *testing.T) {
 	s.run("send-keys", "-t", s.name, "-l", "hello there")
 	s.run("send-keys", "-t", s.name, "Enter")
 	pane := s.waitFor("the answer to finish", func(p string) bool {
-		return strings.Contains(p, "I am the vouch demo model") && strings.Contains(p, "streamed Markdown answer") && !strings.Contains(p, "esc to interrupt")
+		flat := strings.Join(strings.Fields(p), " ") // the answer wraps at 60 columns
+		return strings.Contains(flat, "I am the vouch demo model") && strings.Contains(flat, "streamed Markdown answer") && !strings.Contains(flat, "esc to interrupt")
 	})
 	for i, line := range strings.Split(strings.TrimRight(pane, "\n"), "\n") {
 		if w := len([]rune(line)); w > 60 {
