@@ -31,8 +31,13 @@ func TestE2ETmuxToolSelector(t *testing.T) {
 	for k, v := range cliEnv() {
 		env += " " + k + "=" + v
 	}
+	listed := srv.Requests("tools/list") // the activation's
 	s := newTmux(t, 80, 24, fmt.Sprintf("%s %s --state-dir %s --model-url %s --model m", env, bin, state, model.URL()))
 	s.waitText("Ask anything")
+	// The catalog is fetched in the background (SPEC B5): a message sent
+	// before it arrives goes out with the built-in tools alone, as it
+	// should. Start typing once the session has listed the tools.
+	s.waitFor("the session to list the server's tools", func(string) bool { return srv.Requests("tools/list") > listed })
 	s.typeText("triage the open issues")
 	s.keys("Enter")
 	s.waitText("alt+t chooses this conversation's tools")
