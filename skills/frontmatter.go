@@ -68,6 +68,12 @@ func parseSkillMD(data []byte) (*frontmatter, error) {
 		if t := strings.TrimRight(string(l), " \t\r"); t == "---" || t == "..." {
 			break
 		}
+		if bytes.IndexByte(bytes.TrimSuffix(l, []byte("\r")), '\r') >= 0 {
+			// YAML reads a lone carriage return as a line break; vouch's
+			// line view (findings, the removal of execution keys) would
+			// not, and the two would disagree about what a line holds.
+			return nil, rejectf("SKILL.md's frontmatter has a carriage return without a line feed on line %d; save the file with \\n or \\r\\n line ends and import again", line)
+		}
 		if len(head)+len(l) > MaxFrontmatterBytes {
 			return nil, rejectf("SKILL.md's frontmatter is longer than %d KiB; keep name, description and the few other fields short and import again", MaxFrontmatterBytes>>10)
 		}

@@ -2,6 +2,7 @@ package skills
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,5 +99,21 @@ func TestPackageEscapedBidiBlocksUntilAccepted(t *testing.T) {
 	}
 	if left := Blocking(p.Findings, []string{block[0].ID}); len(left) != 0 {
 		t.Fatalf("accepting %s left %+v", block[0].ID, left)
+	}
+}
+
+// TestFrontmatterLoneCarriageReturn: YAML reads a lone CR as a line
+// break where vouch's line view does not, so stripping an execution key
+// could take the next key with it ("run:\rdescription: d", found by
+// fuzzing); such frontmatter is refused with one sentence that says what
+// to do, and CRLF files still import.
+func TestFrontmatterLoneCarriageReturn(t *testing.T) {
+	_, err := parseSkillMD([]byte("---\nname: a\nrun: x\rdescription: d\n---\nBody.\n"))
+	var rej *Rejection
+	if !errors.As(err, &rej) || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "import again") {
+		t.Fatalf("lone CR: %v, want a rejection naming line 3", err)
+	}
+	if _, err := parseSkillMD([]byte("---\r\nname: a\r\ndescription: d\r\n---\r\nBody.\r\n")); err != nil {
+		t.Fatalf("CRLF frontmatter refused: %v", err)
 	}
 }
