@@ -76,29 +76,37 @@ func slowAnswer(gate chan struct{}) agenttest.Script {
 	return agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: steps}}}
 }
 
+// halfAnswered starts vouch in tmux at 80x24 on a state dir and session
+// of its own (stopped when the test ends), with a model that streams half
+// an answer and holds at gate; it sends a prompt, waits for the half and
+// returns the command line, the state dir, the pane and the session's pid.
+func halfAnswered(t *testing.T, gate chan struct{}) (cmd, state string, first *tmuxSession, pid int) {
+	t.Helper()
+	bin := buildVouch(t)
+	model := agenttest.New(slowAnswer(gate), agenttest.WithModels("m"))
+	t.Cleanup(model.Close)
+	state, workspace := t.TempDir(), t.TempDir()
+	stopSessionAtEnd(t, state)
+	cmd = sessionVouch(bin, state, workspace, model)
+	first = newTmux(t, 80, 24, cmd)
+	first.waitText("Ask anything")
+	first.typeText("tell me the alphabet")
+	first.keys("Enter")
+	first.waitText("alpha bravo charlie delta echo")
+	if pid = sessionPID(t, state); pid == 0 {
+		t.Fatal("no session answers on the state dir while vouch runs")
+	}
+	return cmd, state, first, pid
+}
+
 // TestE2ESessionSurvivesHangUp (SPEC K4): vouch in tmux, a prompt to a
 // model that streams half an answer and waits; SIGHUP kills the client
 // as a dropped SSH connection does; the rest of the answer is released
 // while no terminal is attached. vouch in a new window reattaches to the
 // same session: the whole answer is there, and the history holds one run.
 func TestE2ESessionSurvivesHangUp(t *testing.T) {
-	bin := buildVouch(t)
 	gate := make(chan struct{})
-	model := agenttest.New(slowAnswer(gate), agenttest.WithModels("m"))
-	defer model.Close()
-	state, workspace := t.TempDir(), t.TempDir()
-	stopSessionAtEnd(t, state)
-	cmd := sessionVouch(bin, state, workspace, model)
-
-	first := newTmux(t, 80, 24, cmd)
-	first.waitText("Ask anything")
-	first.typeText("tell me the alphabet")
-	first.keys("Enter")
-	first.waitText("alpha bravo charlie delta echo")
-	pid := sessionPID(t, state)
-	if pid == 0 {
-		t.Fatal("no session answers on the state dir while vouch runs")
-	}
+	cmd, state, first, pid := halfAnswered(t, gate)
 	first.hangUp()
 	if got := sessionPID(t, state); got != pid {
 		t.Fatalf("after the hang-up the session is %d, want %d still running", got, pid)
@@ -169,21 +177,9 @@ func TestE2ESessionApprovalWaitsAcrossHangUp(t *testing.T) {
 // the next vouch starts a fresh session on the same state dir, and the
 // run shows as interrupted.
 func TestE2ESessionKilled(t *testing.T) {
-	bin := buildVouch(t)
 	gate := make(chan struct{})
 	defer close(gate)
-	model := agenttest.New(slowAnswer(gate), agenttest.WithModels("m"))
-	defer model.Close()
-	state, workspace := t.TempDir(), t.TempDir()
-	stopSessionAtEnd(t, state)
-	cmd := sessionVouch(bin, state, workspace, model)
-
-	first := newTmux(t, 80, 24, cmd)
-	first.waitText("Ask anything")
-	first.typeText("tell me the alphabet")
-	first.keys("Enter")
-	first.waitText("alpha bravo")
-	pid := sessionPID(t, state)
+	cmd, state, first, pid := halfAnswered(t, gate)
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
