@@ -10,16 +10,14 @@ import (
 	"vouch/store"
 )
 
-// historyWindow is how many stored messages a conversation loads: enough for
-// any context window vouch budgets for, and bounded so a conversation with
-// 100,000 messages opens as fast as an empty one.
-const historyWindow = 500
-
 // storeTranscript keeps one conversation in the database. It adapts the
-// store's records and batched writer to the agent's Transcript.
+// store's records and batched writer to the agent's Transcript. Messages
+// returns the conversation's tail (historyTail, transcript_tail.go),
+// kept between reads.
 type storeTranscript struct {
 	db     *store.DB
 	convID string
+	tail   tailCache
 }
 
 var _ agent.Transcript = (*storeTranscript)(nil)
@@ -28,17 +26,9 @@ func (t *storeTranscript) Messages(ctx context.Context) ([]agent.Message, error)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	recs, err := t.db.LastMessages(t.convID, historyWindow)
+	out, err := t.tail.read(t.db, t.convID)
 	if err != nil {
 		return nil, fmt.Errorf("load conversation: %w", err)
-	}
-	out := make([]agent.Message, 0, len(recs))
-	for _, r := range recs {
-		m, err := fromRecord(r)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
 	}
 	return out, nil
 }
