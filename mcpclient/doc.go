@@ -77,6 +77,11 @@
 // triggers a refresh: on a modern connection through an acknowledged
 // subscriptions/listen stream, on a legacy one through the GET stream
 // (SPEC B8). Only tools of active, connected servers are Executable.
+// Refreshes of one server may overlap (activation, list_changed, a
+// bounded warm); an answered tools/list is applied unless a newer
+// refresh's catalog is in place, and a refresh whose caller gave up
+// records nothing and leaves the live connection alone
+// (refresh_order.go).
 //
 // Tool descriptions are neutralized and capped at 1 KiB; schemas must be
 // objects of type "object", at most 64 KiB, 32 levels and 1,000 properties,

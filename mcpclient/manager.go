@@ -109,7 +109,8 @@ type server struct {
 	legacyVersion string // era learnt on an earlier connection
 	endpointGen   uint64 // bumps when URL or header change
 	refreshSeq    uint64 // last refresh started
-	appliedSeq    uint64 // last refresh applied
+	appliedSeq    uint64 // newest refresh whose outcome is recorded
+	catalogSeq    uint64 // refresh whose catalog is in place (refresh_order.go)
 	notifyRunning bool   // a list_changed refresh loop is running
 	notifyAgain   bool   // another list_changed arrived meanwhile
 	protocol      string // protocol version of the last connection

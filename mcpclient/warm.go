@@ -135,6 +135,9 @@ func (m *Manager) Refresh(ctx context.Context, id string, mode SecretMode) (err 
 
 	raws, c, err := m.listTools(ctx, s, mode)
 	if err != nil {
+		if gaveUp(ctx) {
+			return err // the caller's choice, not the server's failure (refresh_order.go)
+		}
 		m.failed(s, seq, gen, err)
 		return err
 	}
@@ -151,15 +154,17 @@ func (m *Manager) Refresh(ctx context.Context, id string, mode SecretMode) (err 
 	return nil
 }
 
-// applied makes cat s's catalog unless a newer refresh or a config change
-// won. The lock is released by defer, so a panic here cannot leave it held.
+// applied makes cat s's catalog unless a newer refresh's catalog or a
+// config change won. An answer that arrives after a newer refresh failed
+// is applied: it is the latest news from the server (refresh_order.go).
+// The lock is released by defer, so a panic here cannot leave it held.
 func (m *Manager) applied(s *server, seq, gen uint64, cat Catalog, c *conn) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if s.removed || s.endpointGen != gen || seq <= s.appliedSeq {
+	if s.removed || s.endpointGen != gen || !catalogWins(s, seq) {
 		return false
 	}
-	s.appliedSeq = seq
+	s.catalogSeq, s.appliedSeq = seq, max(s.appliedSeq, seq)
 	s.catalog, s.hasCatalog = cat, true
 	s.status, s.errText = StatusConnected, ""
 	s.protocol, s.serverInfo = c.version, c.info
@@ -175,6 +180,9 @@ func (m *Manager) panicked(id string, s *server, seq, gen uint64, e *panics.Inte
 	m.opts.Logger.Debug("mcp: internal error", "server", id, "panic", e.Value, "stack", e.Stack)
 	err := &Error{Kind: ErrInternal, Err: e,
 		Sentence: "vouch hit an internal error while reading this server's tool list, so its tools were not refreshed; refresh the server to try again, and please report it."}
+	m.mu.Lock()
+	m.dropConnLocked(s, s.conn) // in an unknown state after the panic
+	m.mu.Unlock()
 	m.failed(s, seq, gen, err)
 	return err
 }
@@ -194,6 +202,11 @@ func (m *Manager) listTools(ctx context.Context, s *server, mode SecretMode) ([]
 		raws, err := c.listTools(ctx)
 		if err == nil {
 			return raws, c, nil
+		}
+		if ctx.Err() != nil {
+			// This caller ran out of patience; the connection is not
+			// known to be broken, and other requests may be on it.
+			return nil, nil, err
 		}
 		m.mu.Lock()
 		m.dropConnLocked(s, c)
@@ -262,7 +275,9 @@ func (m *Manager) secretFor(ctx context.Context, cfg ServerConfig, mode SecretMo
 }
 
 // failed records a failed refresh: the previous catalog stays, marked by
-// the status.
+// the status. It leaves the live connection alone: listTools has dropped
+// the one this refresh broke, and another refresh may be using the
+// current one (refresh_order.go).
 func (m *Manager) failed(s *server, seq, gen uint64, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -284,7 +299,6 @@ func (m *Manager) failed(s *server, seq, gen uint64, err error) {
 	if s.hasCatalog {
 		s.catalog.Err = s.errText
 	}
-	m.dropConnLocked(s, s.conn)
 	m.publishLocked()
 }
 

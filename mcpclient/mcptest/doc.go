@@ -12,7 +12,10 @@
 // real peers did (peers.go): an empty server/discover answer, a result
 // asking for input, elicitation and sampling requests, progress, a blob
 // repeated in structured content, a task-only tool, a Host check and an
-// SSE-only server.
+// SSE-only server. A Hold keeps the answers to one method (tools/list,
+// server/discover) waiting until the test releases them, as a loaded
+// server does, so tests order what happens meanwhile without sleeping
+// (hold.go).
 //
 // Like net/http/httptest, it lives beside what it imitates. Its
 // constructors need no *testing.T, so `vouch demo` can run a demo server

@@ -140,7 +140,8 @@ type Server struct {
 	requests map[string]int
 	notes    []string
 	serveErr error
-	pulled   map[string]bool // tools serving their rug-pulled definition (rugpull.go)
+	pulled   map[string]bool  // tools serving their rug-pulled definition (rugpull.go)
+	holds    map[string]*Hold // methods whose answers wait for a test (hold.go)
 }
 
 // NewServer starts a Server on 127.0.0.1 and a free port.
@@ -460,6 +461,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			s.count(s.requests, key)
 		}
+	}
+	if h := s.held(peek.Method); h != nil && peek.Method != "" && !h.wait(r) {
+		return // the client went away while its answer was held (hold.go)
 	}
 	if s.servePeerHTTP(w, r, peek) {
 		return
