@@ -2,6 +2,7 @@ package agent
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -32,18 +33,52 @@ type promptAnchor struct {
 func prefixDigests(msgs []openai.ChatCompletionMessage) [][32]byte {
 	out := make([][32]byte, 0, len(msgs))
 	var prev [32]byte
+	h := sha256.New()
+	var buf []byte
 	for _, m := range msgs {
-		b, err := json.Marshal(m)
-		if err != nil {
-			b = []byte(m.Role + "\x00" + m.Content)
-		}
-		h := sha256.New()
+		h.Reset()
 		h.Write(prev[:])
-		h.Write(b)
-		copy(prev[:], h.Sum(nil))
+		buf = appendMessageDigestInput(buf[:0], m)
+		h.Write(buf)
+		h.Sum(prev[:0])
 		out = append(out, prev)
 	}
 	return out
+}
+
+// appendMessageDigestInput appends what identifies m to b: each field
+// vouch sends, length-prefixed, or, for a message with any other field
+// set, its JSON.
+func appendMessageDigestInput(b []byte, m openai.ChatCompletionMessage) []byte {
+	if len(m.MultiContent) > 0 || m.FunctionCall != nil || m.Refusal != "" || m.ReasoningContent != "" {
+		j, err := json.Marshal(m)
+		if err != nil {
+			j = []byte(m.Content)
+		}
+		return append(append(b, 'J'), j...)
+	}
+	field := func(s string) {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	b = append(b, 'F')
+	field(m.Role)
+	field(m.Content)
+	field(m.Name)
+	field(m.ToolCallID)
+	b = binary.AppendUvarint(b, uint64(len(m.ToolCalls)))
+	for _, tc := range m.ToolCalls {
+		field(tc.ID)
+		field(string(tc.Type))
+		field(tc.Function.Name)
+		field(tc.Function.Arguments)
+		if tc.Index != nil {
+			b = binary.AppendVarint(append(b, 1), int64(*tc.Index))
+		} else {
+			b = append(b, 0)
+		}
+	}
+	return b
 }
 
 // messagesEstimate is the conservative estimate of msgs alone, with their
@@ -87,6 +122,23 @@ func (c *Client) calibrated(model string, msgs []openai.ChatCompletionMessage, t
 	}
 	added, _ := messagesEstimate(msgs[k:])
 	return tokens + added
+}
+
+// safelyAnchored reports whether a prompt counted need (by calibrated)
+// extends the last prompt of model the server counted and fits room with
+// a quarter of the estimate of what was added to spare. Such a count is
+// the server's exact figure plus the conservative estimate of a few new
+// messages; the exact count of the whole prompt could only be lower, and
+// could not change what is sent, so it is not asked for: the request
+// costs no counting round trip (issue 17 Speed). The server's own count
+// of it arrives with the answer's usage and becomes the next anchor.
+func (c *Client) safelyAnchored(model string, msgs []openai.ChatCompletionMessage, toolsJSON string, need, room int) bool {
+	_, k := c.anchorFor(model, msgs, toolsJSON)
+	if k == 0 {
+		return false
+	}
+	added, _ := messagesEstimate(msgs[k:])
+	return need+added/4 <= room
 }
 
 // observePrompt records the server's count of a prompt it was sent and

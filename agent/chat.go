@@ -46,9 +46,16 @@ type Draft interface {
 
 // MemoryTranscript is a Transcript held in memory. The zero value is not
 // usable; call NewMemoryTranscript.
+//
+// Messages hands out the conversation without copying it (a copy of
+// 100,000 messages on every Enter cost more than the rest of the way to
+// the request): what it returned is never written again. A draft that
+// changes a message already handed out copies the conversation first.
 type MemoryTranscript struct {
 	mu   sync.Mutex
 	msgs []Message
+	// shared is how many of msgs were handed out by Messages.
+	shared int
 }
 
 // NewMemoryTranscript returns a transcript holding a copy of msgs.
@@ -56,14 +63,24 @@ func NewMemoryTranscript(msgs ...Message) *MemoryTranscript {
 	return &MemoryTranscript{msgs: slices.Clone(msgs)}
 }
 
-// Messages returns a copy of the conversation.
+// Messages returns the conversation. The caller must not modify it.
 func (t *MemoryTranscript) Messages(ctx context.Context) ([]Message, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return slices.Clone(t.msgs), nil
+	t.shared = len(t.msgs)
+	return slices.Clip(t.msgs), nil
+}
+
+// set replaces message i, copying the conversation first when i was
+// handed out. The caller holds t.mu.
+func (t *MemoryTranscript) set(i int, m Message) {
+	if i < t.shared {
+		t.msgs, t.shared = slices.Clone(t.msgs), 0
+	}
+	t.msgs[i] = m
 }
 
 // Append stores m.
@@ -98,7 +115,9 @@ func (d *memoryDraft) Write(text string) {
 	d.t.mu.Lock()
 	defer d.t.mu.Unlock()
 	if !d.finished {
-		d.t.msgs[d.index].Content += text
+		m := d.t.msgs[d.index]
+		m.Content += text
+		d.t.set(d.index, m)
 	}
 }
 
@@ -112,7 +131,7 @@ func (d *memoryDraft) Finish(ctx context.Context, m Message) error {
 		return ErrDraftFinished
 	}
 	d.finished = true
-	d.t.msgs[d.index] = m
+	d.t.set(d.index, m)
 	return nil
 }
 

@@ -49,6 +49,8 @@ type Client struct {
 	count counter
 	// cuts is where each model's conversation was last trimmed (history_fit.go).
 	cuts map[string]cutMark
+	// memo remembers what texts cost in a prompt (cost_memo.go).
+	memo costMemo
 }
 
 // NewClient returns a client for the server at baseURL (for example

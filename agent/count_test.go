@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -122,9 +123,14 @@ func TestSlowTokenizerBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	history := longHistory(41)
+	sends := 0
 	send := func() Usage {
+		// Each send's system prompt differs, so that no prompt extends
+		// one the server counted (which needs no counting, see
+		// TestAnchoredPromptNotCounted).
+		sends++
 		evs, done := collect(t, startRun(context.Background(), c, RunSpec{Model: "m", ContextWindow: 8192,
-			History: history, Tools: bulkyTools(8, nil)}))
+			SystemPrompt: fmt.Sprintf("Send %d.", sends), History: history, Tools: bulkyTools(8, nil)}))
 		if done.Reason != StopDone {
 			t.Fatalf("%s %v", done.Reason, done.Err)
 		}
@@ -278,7 +284,7 @@ func TestCountsKeptAcrossRuns(t *testing.T) {
 		t.Errorf("second client: %d counting requests, want only the request's two", ct.counting())
 	}
 	for _, m := range history {
-		if _, ok := c.memCount("m", m.Content); !ok {
+		if _, _, ok := c.textCost("m", m.Content, false); !ok {
 			t.Errorf("message %q: count not known to the new client", m.Content)
 		}
 	}

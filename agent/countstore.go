@@ -80,6 +80,7 @@ func (c *Client) remember(counts map[string]int) {
 	for k, v := range counts {
 		c.tokens[k] = v
 	}
+	c.memo.gen++ // estimates made before are looked up again (cost_memo.go)
 }
 
 // planCount is the tool plan's counter for model: a known count, else the

@@ -86,14 +86,10 @@ func (r *run) fitHistory(reserve, from int) (msgs []openai.ChatCompletionMessage
 func (r *run) messagesCost(msgs []Message) int {
 	n := 0
 	for _, m := range msgs {
-		n += messageOverheadTokens
-		if k, ok := r.c.memCount(r.spec.Model, m.Content); ok {
-			n += k
-		} else {
-			n += EstimateTokens(m.Content)
-		}
+		hi, _, _ := r.c.textCost(r.spec.Model, m.Content, false)
+		n += messageOverheadTokens + hi
 		for _, tc := range m.ToolCalls {
-			k, _ := estimateArguments(tc.WireName + tc.Arguments)
+			k, _, _ := r.c.textCost(r.spec.Model, tc.WireName+historyArguments(tc.Arguments), true)
 			n += k
 		}
 	}

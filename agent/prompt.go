@@ -161,19 +161,10 @@ func (c *Client) promptTokens(model string, msgs []openai.ChatCompletionMessage,
 		if s == "" {
 			return
 		}
-		key := CountKey(model, s)
-		c.mu.Lock()
-		k, ok := c.tokens[key]
-		c.mu.Unlock()
-		if !ok {
-			if args { // an estimate: arguments get estimateArguments' margin
-				k, _ = estimateArguments(s)
-			} else {
-				k = EstimateTokens(s)
-			}
-			if want != nil && len(want) < maxBackgroundCounts {
-				want[key] = s
-			}
+		// An estimate of arguments has estimateArguments' margin.
+		k, _, ok := c.textCost(model, s, args)
+		if !ok && want != nil && len(want) < maxBackgroundCounts {
+			want[CountKey(model, s)] = s
 		}
 		n += k
 		exact = exact && ok

@@ -23,7 +23,9 @@ type fitted struct {
 // while fitting uses no round trip; the prompt chosen is then counted
 // exactly where the server renders (two round trips, bounded), and
 // trimmed further by the estimate should the exact count not fit after
-// all. ok is false when the current exchange alone does not fit; done is
+// all — unless the prompt extends the last one the server counted and fits
+// with room to spare (safelyAnchored), when an exact count could not
+// change what is sent. ok is false when the current exchange alone does not fit; done is
 // set when the run was cancelled.
 func (r *run) fitPrompt() (f fitted, ok bool, done *Done) {
 	window := r.fitWindow()
@@ -48,6 +50,9 @@ func (r *run) fitPrompt() (f fitted, ok bool, done *Done) {
 			return f, false, nil
 		}
 		f.msgs, f.need, r.leftOut = msgs, n, left
+	}
+	if r.c.safelyAnchored(r.spec.Model, f.msgs, r.toolsJSON, f.need, window-reserve) {
+		return f, true, nil
 	}
 	n, exact, note := r.c.renderCount(r.ctx, f.msgs, r.oaTools)
 	if r.ctx.Err() != nil {
@@ -80,13 +85,8 @@ func (r *run) tailStart(window int) int {
 	sum := requestOverheadTokens
 	for i := len(r.history) - 1; i >= 0; i-- {
 		m := r.history[i]
-		sum += messageOverheadTokens
-		if n, ok := r.c.memCount(r.spec.Model, m.Content); ok {
-			sum += n
-		} else {
-			_, lo := estimateRange(m.Content)
-			sum += lo
-		}
+		_, lo, _ := r.c.textCost(r.spec.Model, m.Content, false)
+		sum += messageOverheadTokens + lo
 		if sum > window {
 			return i + 1
 		}
@@ -102,20 +102,9 @@ func (r *run) tailEstimate(from int) int {
 	return est
 }
 
-// memCount is text's count learned for model, from memory only.
-func (c *Client) memCount(model, text string) (int, bool) {
-	if text == "" {
-		return 0, true
-	}
-	key := CountKey(model, text)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n, ok := c.tokens[key]
-	return n, ok
-}
-
-// preloadCounts reads the kept counts of msgs' texts and of more that are
-// not in memory from the CountStore, in one read.
+// preloadCounts reads the kept counts of msgs' texts and of more from the
+// CountStore, in one read: those the client has neither learned nor
+// already looked for there since it last learned counts.
 func (c *Client) preloadCounts(model string, msgs []Message, more ...string) {
 	c.mu.Lock()
 	st := c.count.store
@@ -124,27 +113,31 @@ func (c *Client) preloadCounts(model string, msgs []Message, more ...string) {
 		return
 	}
 	var keys []string
-	add := func(s string) {
-		if s == "" {
-			return
-		}
-		if _, ok := c.memCount(model, s); !ok {
-			keys = append(keys, CountKey(model, s))
+	var asked []memoKey
+	add := func(s string, args bool) {
+		if k, key, ok := c.toAsk(model, s, args); ok {
+			keys = append(keys, key)
+			asked = append(asked, k)
 		}
 	}
 	for _, s := range more {
-		add(s)
+		add(s, false)
 	}
 	for _, m := range msgs {
-		add(m.Content)
+		add(m.Content, false)
 		for _, tc := range m.ToolCalls {
-			add(tc.WireName + historyArguments(tc.Arguments))
+			add(tc.WireName+historyArguments(tc.Arguments), true)
 		}
 	}
 	if len(keys) == 0 {
 		return
 	}
-	if got, err := st.TokenCounts(keys); err == nil && len(got) > 0 {
+	got, err := st.TokenCounts(keys)
+	if err != nil {
+		return // an unreadable count is an estimate, and asked again next time
+	}
+	if len(got) > 0 {
 		c.remember(got)
 	}
+	c.markAsked(asked)
 }

@@ -105,7 +105,7 @@ type Server struct {
 // cache imitates llama.cpp's slot cache: of req's prompt, cacheN tokens are
 // the messages it shares, from the start, with the previous request and
 // promptN the rest, evaluated anew.
-func (s *Server) cache(req Request) (cacheN, promptN int) {
+func (s *Server) cache(req Request, total int) (cacheN, promptN int) {
 	keys := make([]string, len(req.Messages))
 	for i, m := range req.Messages {
 		b, err := json.Marshal(m)
@@ -116,7 +116,7 @@ func (s *Server) cache(req Request) (cacheN, promptN int) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	total, shared := promptTokens(req), true
+	shared := true
 	for i, m := range req.Messages {
 		shared = shared && i < len(s.last) && s.last[i] == keys[i]
 		if shared {
@@ -467,8 +467,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "agenttest: no scripted turn matches this request")
 		return
 	}
+	need := s.promptCount(req)
 	if turn.Status == 0 && s.opts.flavor == LlamaCpp {
-		if need := promptTokens(req); need > s.opts.window {
+		if need > s.opts.window {
 			turn = Turn{Status: http.StatusBadRequest, Body: `{"error":{"code":400,"message":"request (` + itoa(need) +
 				` tokens) exceeds the available context size (` + itoa(s.opts.window) + ` tokens), try increasing it",` +
 				`"type":"exceed_context_size_error","n_prompt_tokens":` + itoa(need) + `,"n_ctx":` + itoa(s.opts.window) + `}}`}
@@ -488,8 +489,20 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if delay == 0 {
 		delay = s.opts.delay
 	}
-	st := &streamWriter{s: s, w: w, rc: http.NewResponseController(w), r: r, req: req, delay: delay}
+	st := &streamWriter{s: s, w: w, rc: http.NewResponseController(w), r: r, req: req, prompt: need, delay: delay}
 	st.run(turn, steps)
+}
+
+// promptCount is the prompt's count as the server reports it in usage and
+// in its window errors. llama.cpp counts the prompt its template renders,
+// so under that flavor it is exactly what /apply-template and /tokenize
+// give for the same messages and tools (as on a real llama-server); the
+// other flavors approximate it with promptTokens.
+func (s *Server) promptCount(req Request) int {
+	if s.opts.flavor == LlamaCpp {
+		return countTokens(renderChatML(req))
+	}
+	return promptTokens(req)
 }
 
 func writeError(w http.ResponseWriter, status int, msg string) {

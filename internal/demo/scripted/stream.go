@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -59,12 +60,14 @@ type timingsJSON struct {
 
 // streamWriter writes one scripted turn as an event stream.
 type streamWriter struct {
-	s     *Server
-	w     http.ResponseWriter
-	rc    *http.ResponseController
-	r     *http.Request
-	req   Request
-	delay time.Duration
+	s   *Server
+	w   http.ResponseWriter
+	rc  *http.ResponseController
+	r   *http.Request
+	req Request
+	// prompt is the server's count of req's prompt (promptCount).
+	prompt int
+	delay  time.Duration
 
 	completion int
 	calledTool bool
@@ -85,7 +88,7 @@ func (st *streamWriter) run(turn Turn, steps []Step) {
 		st.write(deltaJSON{Role: "assistant", Content: &empty}, nil)
 	}
 	st.flush()
-	cacheN, promptN := st.s.cache(st.req)
+	cacheN, promptN := st.s.cache(st.req, st.prompt)
 	length := false
 	for _, step := range steps {
 		if !st.pause() {
@@ -195,11 +198,19 @@ func (st *streamWriter) callIndex(i int) int {
 // atLength reports whether the reply must stop for length: at the
 // request's max_tokens, or (llama.cpp) where prompt and reply fill the
 // window. Ollama never stops at the window (it shifts its context).
+//
+// A step can hold more than one token; the server stops at the limit
+// itself, so the count it reports is clamped to it.
 func (st *streamWriter) atLength(prompt int) bool {
 	if st.req.MaxTokens > 0 && st.completion >= st.req.MaxTokens {
+		st.completion = st.req.MaxTokens
 		return true
 	}
-	return st.s.opts.flavor == LlamaCpp && prompt+st.completion >= st.s.opts.window
+	if st.s.opts.flavor == LlamaCpp && prompt+st.completion >= st.s.opts.window {
+		st.completion = max(0, st.s.opts.window-prompt)
+		return true
+	}
+	return false
 }
 
 // servedPrompt is usage.prompt_tokens: the prompt's count, or under the
@@ -208,7 +219,7 @@ func (st *streamWriter) atLength(prompt int) bool {
 // when only one message is left, the window itself (Ollama keeps its
 // first 4 tokens and the tail).
 func (st *streamWriter) servedPrompt() int {
-	n := promptTokens(st.req)
+	n := st.prompt
 	w := st.s.opts.window
 	if st.s.opts.flavor != Ollama || n <= w {
 		return n
@@ -309,9 +320,18 @@ func messageTokens(m Message) int {
 // (the GPT-2 one of the shared test models, issue 17): one token per 4
 // bytes of ASCII letters and signs, but one per digit (Qwen's
 // pre-tokenizer splits numbers into digits) and two per rune outside
-// ASCII (CJK, emoji: the vocabulary has few merges for them).
+// ASCII (CJK, emoji: the vocabulary has few merges for them). The
+// template's markers <|im_start|> and <|im_end|> are one token each, as
+// llama.cpp parses special tokens in a rendered prompt (and in /tokenize).
 func countTokens(s string) int {
-	ascii, n := 0, 0
+	n := 0
+	for _, special := range []string{"<|im_start|>", "<|im_end|>"} {
+		if k := strings.Count(s, special); k > 0 {
+			n += k
+			s = strings.ReplaceAll(s, special, "")
+		}
+	}
+	ascii := 0
 	for _, r := range s {
 		switch {
 		case r >= '0' && r <= '9':
