@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"vouch/agent/agenttest"
 	"vouch/mcpclient/mcptest"
@@ -31,13 +32,15 @@ func TestE2ETmuxToolSelector(t *testing.T) {
 	for k, v := range cliEnv() {
 		env += " " + k + "=" + v
 	}
-	listed := srv.Requests("tools/list") // the activation's
 	s := newTmux(t, 80, 24, fmt.Sprintf("%s %s --state-dir %s --model-url %s --model m", env, bin, state, model.URL()))
 	s.waitText("Ask anything")
 	// The catalog is fetched in the background (SPEC B5): a message sent
-	// before it arrives goes out with the built-in tools alone, as it
-	// should. Start typing once the session has listed the tools.
-	s.waitFor("the session to list the server's tools", func(string) bool { return srv.Requests("tools/list") > listed })
+	// before it is applied goes out with the built-in tools alone, as it
+	// should. Start typing once Settings shows the server connected — not
+	// when its tools/list reaches the server: the answer is still on its
+	// way then (CI sent Enter 40 ms before the catalog was applied), and
+	// the count could even be the activation's own late request.
+	waitServerConnected(s, "github")
 	s.typeText("triage the open issues")
 	s.keys("Enter")
 	s.waitText("alt+t chooses this conversation's tools")
@@ -97,4 +100,29 @@ func TestE2ETmuxToolSelectorOnActivation(t *testing.T) {
 	if !strings.Contains(pane, "With github active") || !strings.Contains(pane, "too many") {
 		t.Fatalf("the selector does not say why it opened:\n%s", pane)
 	}
+}
+
+// waitServerConnected opens Settings › MCP Servers and waits until the
+// row of the server named name says connected — its catalog applied, its
+// tools offered (SPEC B5) — pressing r to read the list again while it
+// does not, then closes Settings.
+func waitServerConnected(s *tmuxSession, name string) {
+	s.t.Helper()
+	s.keys("C-x")
+	s.waitText("[MCP Servers]")
+	var reread time.Time
+	s.waitFor(name+" connected in Settings › MCP Servers", func(pane string) bool {
+		for _, line := range strings.Split(pane, "\n") {
+			if strings.Contains(line, " "+name+" ") && strings.Contains(line, "● connected") {
+				return true
+			}
+		}
+		if time.Since(reread) > 250*time.Millisecond { // the list does not follow the server by itself
+			s.keys("r")
+			reread = time.Now()
+		}
+		return false
+	})
+	s.keys("Escape")
+	s.waitFor("Settings to close", func(p string) bool { return !strings.Contains(p, "[MCP Servers]") })
 }
