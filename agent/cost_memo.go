@@ -63,6 +63,22 @@ func (c *Client) textCost(model, text string, args bool) (hi, lo int, exact bool
 	return e.hi, e.lo, e.exact
 }
 
+// peekCost is text's remembered cost, else its estimate, neither hashed
+// nor remembered: for a look at many messages most of which will not be
+// counted further (tailStart).
+func (c *Client) peekCost(model, text string) (hi, lo int) {
+	if text == "" {
+		return 0, 0
+	}
+	c.mu.Lock()
+	e, ok := c.memo.entries[memoKey{model: model, text: text}]
+	c.mu.Unlock()
+	if ok {
+		return e.hi, e.lo
+	}
+	return estimateRange(text)
+}
+
 // costEntry is k's remembered cost, made or brought up to date: an
 // estimate made before the client last learned counts is looked up again
 // among them (by its key; the estimate itself does not change).

@@ -42,12 +42,21 @@ func (r *run) fitHistory(reserve, from int) (msgs []openai.ChatCompletionMessage
 	}
 	room := r.fitWindow() - reserve
 	fixed, _ := r.c.promptTokens(r.spec.Model, promptMessages(r.system, nil), r.toolsJSON, r.want)
-	// suffix[k] is what the exchanges from starts[k] on cost.
-	suffix := make([]int, len(starts)+1)
-	end := len(r.history)
-	for k := len(starts) - 1; k >= 0; k-- {
-		suffix[k] = suffix[k+1] + r.messagesCost(r.history[starts[k]:end])
-		end = starts[k]
+	// suffix(k) is what the exchanges from starts[k] on cost, summed from
+	// the newest back only as far as asked: a cut reused or made within
+	// half the room never weighs the older exchanges.
+	sums := make([]int, len(starts)+1)
+	summed := len(starts) // sums[j] is known for j >= summed
+	suffix := func(k int) int {
+		for summed > k {
+			summed--
+			end := len(r.history)
+			if summed+1 < len(starts) {
+				end = starts[summed+1]
+			}
+			sums[summed] = sums[summed+1] + r.messagesCost(r.history[starts[summed]:end])
+		}
+		return sums[k]
 	}
 	try := func(k int) ([]openai.ChatCompletionMessage, int, bool) {
 		m := promptMessages(r.system, r.history[starts[k]:])
@@ -56,7 +65,7 @@ func (r *run) fitHistory(reserve, from int) (msgs []openai.ChatCompletionMessage
 		return m, n, n <= room
 	}
 	// The cut of the model's previous request, while what follows fits.
-	if k, found := r.c.lastCut(r.spec.Model, r.history, starts); found && fixed+suffix[k] <= room {
+	if k, found := r.c.lastCut(r.spec.Model, r.history, starts); found && fixed+suffix(k) <= room {
 		if m, n, fits := try(k); fits {
 			return m, n, starts[k], true
 		}
@@ -65,9 +74,9 @@ func (r *run) fitHistory(reserve, from int) (msgs []openai.ChatCompletionMessage
 	// room, or, when the current exchange alone takes more, the fewest
 	// that fit at all.
 	half := fixed + (room-fixed)/2
-	k := 0
-	for k < len(starts)-1 && fixed+suffix[k] > half {
-		k++
+	k := len(starts) - 1
+	for k > 0 && fixed+suffix(k-1) <= half {
+		k--
 	}
 	for ; k < len(starts); k++ {
 		if r.ctx.Err() != nil {
@@ -120,8 +129,8 @@ func (c *Client) lastCut(model string, history []Message, starts []int) (int, bo
 	if !ok {
 		return 0, false
 	}
-	for k, i := range starts {
-		if cutDigest(history[i]) == mark {
+	for k := len(starts) - 1; k >= 0; k-- { // from the newest: the cut is within a window of it
+		if cutDigest(history[starts[k]]) == mark {
 			return k, true
 		}
 	}

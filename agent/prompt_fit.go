@@ -30,8 +30,8 @@ type fitted struct {
 func (r *run) fitPrompt() (f fitted, ok bool, done *Done) {
 	window := r.fitWindow()
 	reserve := replyReserve(window)
-	from := r.tailStart(window)
-	r.c.preloadCounts(r.spec.Model, r.history[from:], r.toolsJSON)
+	from, likely := r.tailStart(window)
+	r.c.preloadCounts(r.spec.Model, r.history[likely:], r.toolsJSON)
 	r.leftOut = 0
 	if from == 0 {
 		f.msgs = promptMessages(r.system, r.history)
@@ -79,19 +79,26 @@ func (r *run) fitPrompt() (f fitted, ok bool, done *Done) {
 
 // tailStart is the index of the oldest message that can be in a request
 // fitted to window: walking back from the newest, the messages before it
-// alone exceed the window by the estimate. It is 0 when the whole
-// conversation might fit.
-func (r *run) tailStart(window int) int {
-	sum := requestOverheadTokens
+// alone exceed the window by the estimate's lower bound. It is 0 when the
+// whole conversation might fit. likely (≥ from) is where they exceed it by
+// the conservative estimate: the messages from there on are the ones a
+// request is likely to carry, whose kept counts are worth reading. No text
+// is hashed here: a message not seen before is only estimated.
+func (r *run) tailStart(window int) (from, likely int) {
+	lo, hi := requestOverheadTokens, requestOverheadTokens
+	likely = -1
 	for i := len(r.history) - 1; i >= 0; i-- {
-		m := r.history[i]
-		_, lo, _ := r.c.textCost(r.spec.Model, m.Content, false)
-		sum += messageOverheadTokens + lo
-		if sum > window {
-			return i + 1
+		h, l := r.c.peekCost(r.spec.Model, r.history[i].Content)
+		lo += messageOverheadTokens + l
+		hi += messageOverheadTokens + h
+		if likely < 0 && hi > window {
+			likely = i + 1
+		}
+		if lo > window {
+			return i + 1, likely
 		}
 	}
-	return 0
+	return 0, max(likely, 0)
 }
 
 // tailEstimate is the estimate of the conversation from index from, for
