@@ -195,3 +195,40 @@ func (e *expiring) Err() error {
 		return nil
 	}
 }
+
+// TestWarmUpRequestIsNotItsAnswer: what a new session does (Start over a
+// cached catalog), with the warm-up's tools/list held at the server. The
+// request having arrived is not the catalog being applied: until the
+// answer is in, the server stays stale and none of its tools is offered,
+// so a message sent then goes out with the built-in tools alone (SPEC
+// B5). Once the answer arrives it is applied. The tool-selector tmux test
+// waited for the request's arrival and so raced the answer.
+func TestWarmUpRequestIsNotItsAnswer(t *testing.T) {
+	srv := newServer(t, mcptest.Options{Tools: []string{"echo"}, Catalog: 117})
+	store := &signalStore{changed: make(chan struct{})}
+	first := NewManager(Options{Store: store})
+	cfg := activeServer(t, first, "github", srv.URL)
+	if err := first.Close(); err != nil {
+		t.Fatalf("close the first manager: %v", err)
+	}
+	m, _ := newManager(t, Options{Store: store})
+	if err := m.Put(cfg); err != nil {
+		t.Fatalf("put: %v", err)
+	}
+	hold := srv.Hold("tools/list")
+	defer hold.Release()
+	saved := store.count()
+	if err := m.Start(context.Background()); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	<-hold.Arrived()
+	if st, _ := m.Server(cfg.ID); st.Status != StatusStale {
+		t.Errorf("with the warm-up's tools/list unanswered the server is %s, want stale", st.Status)
+	}
+	if n := len(m.Executable()); n != 0 {
+		t.Errorf("%d tools offered before the warm-up's answer, want none", n)
+	}
+	hold.Release()
+	store.waitCount(t, saved+1)
+	wantApplied(t, m, cfg.ID)
+}
