@@ -19,8 +19,8 @@
 // the title from the first person's message and the latest run's model —
 // set at write time, so ConversationSummaries reads no message; conv_list.go),
 // messages (one nested bucket per conversation, keyed
-// by big-endian sequence number, so LastMessages reads only the records it
-// returns with a cursor from the end), an index of messages still
+// by big-endian sequence number, so LastMessages and TailMessages read only
+// the records they return with a cursor from the end), an index of messages still
 // streaming, MCP server configurations (never a secret), their cached tool
 // catalogs, the tools a person turned off per conversation, policy rules
 // by tool identity (each with the tool definition it pins; schema 7 pinned

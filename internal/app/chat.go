@@ -269,12 +269,13 @@ func (b *Chat) Models(ctx context.Context) ([]agent.ModelInfo, error) {
 	return client.Models(ctx)
 }
 
-// History returns the stored conversation.
+// History returns the stored conversation's newest messages, to show
+// (shownHistory, transcript_tail.go).
 func (b *Chat) History(ctx context.Context) ([]agent.Message, error) {
 	b.mu.Lock()
 	t := b.cfg.Transcript
 	b.mu.Unlock()
-	return t.Messages(ctx)
+	return shownHistory(ctx, t)
 }
 
 // Send starts a run on model (or the current model when empty) and

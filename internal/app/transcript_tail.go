@@ -1,6 +1,8 @@
 package app
 
 import (
+	"context"
+	"fmt"
 	"sync"
 
 	"vouch/agent"
@@ -10,7 +12,7 @@ import (
 // historyTail returns how much of a stored conversation a run reads (SPEC A3,
 // A6): back from the newest message until the texts hold 5 MiB — a
 // 1,048,576-token window at 5 bytes a token, more than English, code or
-// CJK take, so every window vouch budgets for can be filled — or 20,000
+// CJK take, so windows to a million tokens can be filled — or 20,000
 // messages, whichever comes first, and then on back to a sequence number
 // of the form k*1,000+1. The agent sends all of what is read when it fits
 // the window and trims the oldest in large steps when it does not
@@ -19,13 +21,15 @@ import (
 // differently and the server's prompt cache would re-evaluate all of it.
 // Aligned, the first message read stays the same for 1,000 messages
 // (hundreds of turns), and a trimmed request's remembered cut, which lies
-// within the last window's worth, is always among what is read.
+// within the last window's worth, stays among what is read.
 //
 // The 20,000-message bound keeps the first read of a long conversation of
 // short messages to a fraction of a second (docs/BENCHMARKS.md, "Reading
-// a conversation for a request"); 20,000 messages carry at least 120,000
-// tokens of per-message overhead alone, so any window to 128k is still
-// filled.
+// a conversation for a request": 0.13–0.2 s at 100,000 stored messages,
+// once per transcript; later reads take only what was added). 20,000
+// messages carry 120,000 tokens of per-message overhead alone, so a
+// window of that size is filled whatever the messages' length, and a
+// million-token one once they average about 50 tokens.
 func historyTail() store.TailOptions {
 	return store.TailOptions{
 		Bytes:      5 << 20,
@@ -118,4 +122,44 @@ func tailFrom(recs []tailRecord, opts store.TailOptions) int {
 		}
 	}
 	return 0
+}
+
+// shownWindow is how many stored messages the interface shows when it
+// opens a conversation: the last 500, as before the runs read a larger
+// tail. Showing is not sending; reading the run's tail here would make a
+// conversation of 100,000 short messages open 3.4 times slower and
+// double the session's memory (docs/BENCHMARKS.md).
+const shownWindow = 500
+
+// Shown returns the conversation's newest messages for display, oldest
+// first: the last shownWindow, read with a cursor from the end, whatever
+// the conversation's length.
+func (t *storeTranscript) Shown(ctx context.Context) ([]agent.Message, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	recs, err := t.db.LastMessages(t.convID, shownWindow)
+	if err != nil {
+		return nil, fmt.Errorf("load conversation: %w", err)
+	}
+	out := make([]agent.Message, 0, len(recs))
+	for _, r := range recs {
+		m, err := fromRecord(r)
+		if err != nil {
+			return nil, fmt.Errorf("load conversation: %w", err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// shownHistory is what Chat.History returns: a stored transcript's Shown,
+// any other transcript's Messages.
+func shownHistory(ctx context.Context, t agent.Transcript) ([]agent.Message, error) {
+	if s, ok := t.(interface {
+		Shown(context.Context) ([]agent.Message, error)
+	}); ok {
+		return s.Shown(ctx)
+	}
+	return t.Messages(ctx)
 }

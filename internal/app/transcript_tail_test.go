@@ -231,3 +231,28 @@ func TestTailCacheMatchesStore(t *testing.T) {
 	seedConversation(t, db.DB(), convID, 100, func(i int) string { return fmt.Sprintf("batch %d", i) })
 	check("a batch of more than a tail")
 }
+
+// TestShownHistoryBounded (SPEC L3): what the interface shows on opening
+// a conversation stays its last 500 messages, read with a cursor from the
+// end, while a run reads the larger tail.
+func TestShownHistoryBounded(t *testing.T) {
+	s := openTestSession(t, t.TempDir())
+	defer func() { _ = s.Close() }()
+	convID, tr := s.Current()
+	seedConversation(t, s.DB(), convID, 1200, func(i int) string { return fmt.Sprintf("message %d", i) })
+	chat := NewChat(ChatConfig{DB: s.DB(), Transcript: tr, ModelURL: "http://127.0.0.1:9/v1", Model: "m"})
+	shown, err := chat.History(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(shown) != 500 || shown[0].Content != "message 700" || shown[499].Content != "message 1199" {
+		t.Fatalf("shown %d messages; want the last 500, message 700 to 1199", len(shown))
+	}
+	all, err := tr.Messages(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 1200 {
+		t.Fatalf("a run reads %d messages, want all 1,200", len(all))
+	}
+}
