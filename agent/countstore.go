@@ -83,10 +83,49 @@ func (c *Client) remember(counts map[string]int) {
 	c.memo.gen++ // estimates made before are looked up again (cost_memo.go)
 }
 
+// PlanFor plans in's tools exactly as a run of model on c plans them
+// (SPEC F1–F3, F5): in.Count is replaced by the counts c learned or keeps
+// in its CountStore, else the estimate; while only some counts are known
+// the estimate alone is used; on a small window vouch's own tools may be
+// left out, and note says which. counted is true when every count was
+// the server's. `vouch tools plan` shows it.
+func (c *Client) PlanFor(model string, in PlanInput) (p Plan, note string, counted bool) {
+	return c.planFor(model, in, nil)
+}
+
+// PlanCounter is the counter a run of model on c counts its own
+// workflow tools with: the counts c learned or keeps, else the estimate.
+func (c *Client) PlanCounter(model string) func(string) int {
+	count, _ := c.planCount(model, nil)
+	return count
+}
+
+// planFor is PlanFor, noting the texts counted with the estimate in want
+// (when not nil) for countLater.
+func (c *Client) planFor(model string, in PlanInput, want map[string]string) (p Plan, note string, counted bool) {
+	count, mix := c.planCount(model, want)
+	in.Count, in.cache = count, &c.plans
+	p = PlanTools(in)
+	known, estimated := mix()
+	if known > 0 && estimated > 0 {
+		// Some counts are the server's, some estimates: plan by the
+		// estimate alone, so that the plan — which tools are inline, the
+		// listing — does not change from run to run while the background
+		// counts fill in, breaking the prompt the server's cache keeps
+		// (SPEC A6). It changes once, when every count is known.
+		in.Count = CachedCount(EstimateTokens)
+		p = PlanTools(in)
+	}
+	if q, left, ok := planWithout(in, p); ok { // a small window: without vouch's own tools (F5)
+		p, note = q, toolsNote(q, left)
+	}
+	return p, note, known > 0 && estimated == 0
+}
+
 // planCount is the tool plan's counter for model: a known count, else the
-// estimate, noting the text in want for countLater. partial reports
-// whether the counts given so far mixed known ones and estimates.
-func (c *Client) planCount(model string, want map[string]string) (count func(string) int, partial func() bool) {
+// estimate, noting the text in want for countLater. mix reports how many
+// of the counts given so far were known and how many estimated.
+func (c *Client) planCount(model string, want map[string]string) (count func(string) int, mix func() (known, estimated int)) {
 	var mu sync.Mutex
 	known, estimated := 0, 0
 	count = CachedCount(func(s string) int {
@@ -103,10 +142,10 @@ func (c *Client) planCount(model string, want map[string]string) (count func(str
 		}
 		return EstimateTokens(s)
 	})
-	return count, func() bool {
+	return count, func() (int, int) {
 		mu.Lock()
 		defer mu.Unlock()
-		return known > 0 && estimated > 0
+		return known, estimated
 	}
 }
 

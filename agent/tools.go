@@ -34,26 +34,13 @@ const emptySchema = `{"type":"object","properties":{}}`
 // prepares what every request sends. An error ends the run before any
 // request.
 func (r *run) freeze() error {
-	count, partial := r.c.planCount(r.spec.Model, r.want)
 	asks := r.spec.AsksPerson
 	if asks == nil {
 		asks = AsksPersonFrom(r.spec.Decide)
 	}
 	in := PlanInput{Tools: r.spec.Tools, Window: r.window, Fraction: r.spec.ToolBudget,
-		AsksPerson: asks, Count: count, Label: r.spec.ToolLabel, cache: &r.c.plans}
-	r.plan = PlanTools(in)
-	if partial() {
-		// Some counts are the server's, some estimates: plan by the
-		// estimate alone, so that the plan — which tools are inline, the
-		// listing — does not change from run to run while the background
-		// counts fill in, breaking the prompt the server's cache keeps
-		// (SPEC A6). It changes once, when every count is known.
-		in.Count = CachedCount(EstimateTokens)
-		r.plan = PlanTools(in)
-	}
-	if p, left, ok := planWithout(in, r.plan); ok { // a small window: without vouch's own tools (F5)
-		r.plan, r.toolsNote = p, toolsNote(p, left)
-	}
+		AsksPerson: asks, Label: r.spec.ToolLabel}
+	r.plan, r.toolsNote, _ = r.c.planFor(r.spec.Model, in, r.want)
 	if r.plan.Err != nil {
 		return r.plan.Err
 	}

@@ -49,6 +49,9 @@ func printPlan(e env, p app.ToolPlan) error {
 	if p.ModelServerErr != "" {
 		pr("model server\t%s\n", safetext.Line(p.ModelServerErr, 120))
 	}
+	if p.Note != "" {
+		pr("note\t%s\n", safetext.Line(p.Note, 120))
+	}
 	fits := "fits"
 	if !p.Fits {
 		fits = "does NOT fit"

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/agent/agenttest"
 	"vouch/internal/app"
 	"vouch/mcpclient/mcptest"
 )
@@ -66,4 +67,46 @@ func TestToolsPlan(t *testing.T) {
 		t.Errorf("deferring saved nothing: sent %d, all inline %d", deferred.Sent, deferred.AllInline)
 	}
 	cli(t, state, "", exitUsage, "tools", "plan", "--context", "-1")
+}
+
+// TestToolsPlanCountsAsARun (SPEC F1–F5, F4; issue 17): against llama.cpp,
+// `vouch tools plan` plans as a run does — with the counts kept from
+// earlier runs, else the estimate — and sends no /tokenize per tool (it
+// sent one for each of the 118 tools here); on a 512-token window it says
+// which of vouch's own tools a run leaves out, as the run does.
+func TestToolsPlanCountsAsARun(t *testing.T) {
+	srv := mcpServer(t, mcptest.Options{Tools: []string{"echo"}, Catalog: 117})
+	state := t.TempDir()
+	cli(t, state, "", exitOK, "server", "add", "github", "--url", srv.URL)
+	cli(t, state, "", exitOK, "server", "activate", "github")
+	plan := func(model *agenttest.Server) app.ToolPlan {
+		t.Helper()
+		out, _ := cli(t, state, "", exitOK, "--model-url", model.URL(), "--model", "m", "tools", "plan", "--json")
+		var p app.ToolPlan
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatalf("tools plan --json: %v\n%s", err, out)
+		}
+		return p
+	}
+	roomy := agenttest.New(agenttest.Script{}, agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(32768))
+	t.Cleanup(roomy.Close)
+	p := plan(roomy)
+	if n := roomy.Hits("/tokenize") + roomy.Hits("/apply-template"); n != 0 {
+		t.Errorf("tools plan sent %d counting requests, want none (a run sends none before its first request)", n)
+	}
+	if p.Window != 32768 || p.Counted != "estimate" || len(p.Inline)+len(p.Deferred) < 118 {
+		t.Errorf("plan %+v: want the server's window, counted by the estimate (no counts kept yet), every tool", p)
+	}
+
+	tiny := agenttest.New(agenttest.Script{}, agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(512))
+	t.Cleanup(tiny.Close)
+	cli(t, state, "", exitOK, "server", "deactivate", "github")
+	p = plan(tiny)
+	if !strings.Contains(p.Note, "left out") || p.Error != "" {
+		t.Errorf("512-token window: note %q, error %q: want the run's note on vouch's own tools left out", p.Note, p.Error)
+	}
+	out, _ := cli(t, state, "", exitOK, "--model-url", tiny.URL(), "--model", "m", "tools", "plan")
+	if !strings.Contains(out, "note") || !strings.Contains(out, "left out") {
+		t.Errorf("the plan's text does not carry the note:\n%s", out)
+	}
 }

@@ -18,7 +18,10 @@ type ToolPlan struct {
 	WindowSource  string        `json:"window_source"`
 	Fraction      float64       `json:"fraction"`
 	Budget        int           `json:"budget"`
-	Counted       string        `json:"counted"` // "server tokenizer" or "estimate"
+	Counted       string        `json:"counted"` // "server tokenizer" (counts kept from earlier runs) or "estimate"
+	// Note says which of vouch's own tools a run would leave out to fit a
+	// small window (SPEC F5), "" when none.
+	Note string `json:"note,omitempty"`
 	Sent          int           `json:"sent_tokens"`
 	AllInline     int           `json:"all_inline_tokens"`
 	MetaTokens    int           `json:"meta_tokens"`
@@ -113,9 +116,12 @@ func (s *State) PlanTools(ctx context.Context, o PlanOptions) (ToolPlan, error) 
 
 	out := ToolPlan{Window: o.Window, WindowSource: "--context", Counted: "estimate"}
 	count := agent.EstimateTokens
+	var client *agent.Client
+	var model string
 	if out.Window == 0 {
 		out.Window, out.WindowSource = agent.DefaultContextWindow, "default"
-		if client, model, err := s.resolveModel(ctx, o.ModelURL, o.Model, prof); err != nil {
+		var err error
+		if client, model, err = s.resolveModel(ctx, o.ModelURL, o.Model, prof); err != nil {
 			out.ModelServerErr = err.Error()
 		} else {
 			if n, src, err := client.ContextWindow(ctx, model); err == nil && n > 0 {
@@ -124,18 +130,28 @@ func (s *State) PlanTools(ctx context.Context, o PlanOptions) (ToolPlan, error) 
 			if prof != nil {
 				out.Window, out.WindowSource = EffectiveWindow(out.Window, out.WindowSource, *prof)
 			}
-			if _, exact := client.CountTokens(ctx, "probe"); exact {
-				out.Counted = "server tokenizer"
-				count = agent.CachedCount(func(text string) int { n, _ := client.CountTokens(ctx, text); return n })
-			}
+			// Counted as a run counts (SPEC F4): with the counts kept from
+			// earlier runs, else the estimate — no round trip per tool.
+			client.SetCountStore(s.db)
+			count = client.PlanCounter(model)
 		}
 	}
 	snap, _ := LoadSnapshot(s.db, cwd)
 	// Decided as a run decides: against the definitions served now (SPEC D8).
 	rp := NewPolicy(s.db, cwd, nil)
 	rp.SetServed(mgr)
-	plan := agent.PlanTools(agent.PlanInput{Tools: tools, Window: out.Window, Fraction: fraction, AsksPerson: agent.AsksPersonFrom(rp.Decider(snap)),
-		Count: count, Label: s.mcp.Label})
+	in := agent.PlanInput{Tools: tools, Window: out.Window, Fraction: fraction, AsksPerson: agent.AsksPersonFrom(rp.Decider(snap)),
+		Count: count, Label: s.mcp.Label}
+	var plan agent.Plan
+	if client != nil {
+		var counted bool
+		plan, out.Note, counted = client.PlanFor(model, in)
+		if counted {
+			out.Counted = "server tokenizer"
+		}
+	} else {
+		plan = agent.PlanTools(in)
+	}
 	out.Fraction, out.Budget, out.Sent, out.AllInline = fraction, plan.Budget, plan.SentTokens(), plan.AllInlineTokens
 	out.MetaTokens, out.ListingTokens, out.Fits, out.Meta = plan.MetaTokens, plan.ListingTokens, plan.Fits, plan.Meta
 	if plan.Err != nil {

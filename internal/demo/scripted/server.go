@@ -100,6 +100,7 @@ type Server struct {
 	used []bool
 	reqs []Request
 	last []string // the previous prompt's messages (llama.cpp's slot cache)
+	hits map[string]int
 }
 
 // cache imitates llama.cpp's slot cache: of req's prompt, cacheN tokens are
@@ -145,7 +146,7 @@ func New(script Script, opts ...Option) (*Server, error) {
 		return nil, fmt.Errorf("start the scripted model server on loopback: %w", err)
 	}
 	s.url = "http://" + ln.Addr().String()
-	s.hs = &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
+	s.hs = &http.Server{Handler: s.counted(s.routes()), ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
 	go func() {
 		defer close(s.served)
 		_ = s.hs.Serve(ln) // ends with ErrServerClosed at Close
@@ -169,6 +170,27 @@ func (s *Server) Close() {
 		_ = s.hs.Close() // a stream that would not end: cut it
 	}
 	<-s.served
+}
+
+// counted counts every request by path (Hits).
+func (s *Server) counted(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		if s.hits == nil {
+			s.hits = make(map[string]int)
+		}
+		s.hits[r.URL.Path]++
+		s.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// Hits returns how many requests for path (e.g. "/tokenize") the server
+// received.
+func (s *Server) Hits(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hits[path]
 }
 
 // Requests returns the chat completion requests received so far, in order.
