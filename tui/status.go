@@ -156,7 +156,8 @@ func (m Model) toolTokens() string {
 
 // contextUsed is "ctx 1.2k/8.2k" from the last Usage event, with "(-N
 // earlier)" when the request left out that many earlier messages to fit
-// the window.
+// the window, and "~" before the figure when the server reported no usage
+// and it is vouch's estimate (SPEC F4).
 func (m Model) contextUsed() (string, bool) {
 	if !m.hasUsage {
 		if m.window > 0 {
@@ -166,6 +167,9 @@ func (m Model) contextUsed() (string, bool) {
 	}
 	used := m.usage.PromptTokens + m.usage.CompletionTokens
 	s := "ctx " + kit.Tokens(used)
+	if m.usage.Estimated {
+		s = "ctx ~" + kit.Tokens(used)
+	}
 	if m.window > 0 {
 		s += "/" + kit.Tokens(m.window)
 	}
