@@ -95,6 +95,10 @@ func (c *tailCache) read(db *store.DB, convID string) ([]agent.Message, error) {
 		return nil, err
 	}
 	recs := c.recs[:keep]
+	if cap(recs)-keep < len(fresh) { // one allocation, with room for a step of messages to come
+		recs = make([]tailRecord, keep, keep+len(fresh)+int(opts.Step))
+		copy(recs, c.recs[:keep])
+	}
 	for _, r := range fresh {
 		m, err := fromRecord(r)
 		if err != nil {

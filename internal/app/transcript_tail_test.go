@@ -256,3 +256,30 @@ func TestShownHistoryBounded(t *testing.T) {
 		t.Fatalf("a run reads %d messages, want all 1,200", len(all))
 	}
 }
+
+// TestTrimmedLongConversationExtends is SPEC A6 (issue 17 follow-up) when
+// the conversation is longer than the window: 4,000 short messages over a
+// 32,768-token window. The agent cuts where half the room is left and
+// starts there again while what follows fits; the tail a run reads must
+// hold that cut turn after turn, so ten requests extend each other. With
+// the last 500 messages read, everything read fitted, was sent whole and
+// began one turn later each time.
+func TestTrimmedLongConversationExtends(t *testing.T) {
+	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
+		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(32768))
+	defer srv.Close()
+	s := openTestSession(t, t.TempDir())
+	defer func() { _ = s.Close() }()
+	convID, tr := s.Current()
+	seedConversation(t, s.DB(), convID, 4000, func(i int) string { return fmt.Sprintf("ok %d", i) })
+	chat := NewChat(ChatConfig{DB: s.DB(), Transcript: tr, ModelURL: srv.URL(), Model: "m", Limits: agent.DefaultLimits()})
+	sendTurns(t, chat, 10)
+	reqs := srv.Requests()
+	if len(reqs) != 10 {
+		t.Fatalf("%d requests, want 10", len(reqs))
+	}
+	if n := len(reqs[0].Messages); n >= 4000 {
+		t.Fatalf("the first request carries %d messages: the conversation was not trimmed, the test tests nothing", n)
+	}
+	assertExtends(t, reqs)
+}
