@@ -212,16 +212,20 @@ type enterBase struct{ sent, arrived float64 }
 
 // measureEnters sends b.N messages through e, calling before ahead of each
 // (outside the measured time), and reports the mean times, the most
-// counting round trips one send took and, for n > 10, the ratios to base.
+// counting round trips one send took, the share of sends that were counted
+// exactly and, for n > 10, the ratios to base.
 func measureEnters(b *testing.B, e *enterBench, n int, base *enterBase, before func()) {
 	var sent, arrived time.Duration
-	trips, k := 0, 0
+	trips, k, counted := 0, 0, 0
 	for b.Loop() {
 		before()
 		t := e.send(b, "question "+strings.Repeat("x", k%7))
 		sent += t.sent
 		arrived += t.arrived
 		trips = max(trips, t.trips)
+		if t.trips > 0 {
+			counted++
+		}
 		k++
 	}
 	ms := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(k) / 1e6 }
@@ -229,6 +233,7 @@ func measureEnters(b *testing.B, e *enterBench, n int, base *enterBase, before f
 	b.ReportMetric(s, "enter-to-send-ms")
 	b.ReportMetric(a, "enter-to-request-ms")
 	b.ReportMetric(float64(trips), "max-counting-round-trips")
+	b.ReportMetric(float64(counted)/float64(k), "counted-share")
 	if n == 10 {
 		*base = enterBase{sent: s, arrived: a}
 	}
