@@ -62,8 +62,8 @@ type tailRecord struct {
 
 // read returns the conversation's tail, oldest first: the kept messages
 // before the first one that was still streaming, plus the store's
-// messages after them, trimmed from the front by opts. The caller owns
-// the slice.
+// messages after them, trimmed from the front by opts, from the first of
+// the person's messages on. The caller owns the slice.
 func (c *tailCache) read(db *store.DB, convID string) ([]agent.Message, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -109,8 +109,20 @@ func (c *tailCache) read(db *store.DB, convID string) ([]agent.Message, error) {
 	}
 	recs = recs[tailFrom(recs, opts):]
 	c.recs = recs
-	out := make([]agent.Message, len(recs))
-	for i, r := range recs {
+	// A request begins with a message of the person: chat templates that
+	// want turns to alternate refuse one that opens with the model's
+	// answer, and a tool result whose call was cut off is only dropped.
+	// The first of the person's messages from the aligned start is as
+	// stable as the start itself.
+	from := 0
+	for from < len(recs) && recs[from].msg.Role != agent.RoleUser {
+		from++
+	}
+	if from == len(recs) {
+		from = 0
+	}
+	out := make([]agent.Message, len(recs)-from)
+	for i, r := range recs[from:] {
 		out[i] = r.msg
 	}
 	return out, nil

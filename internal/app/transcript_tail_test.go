@@ -283,3 +283,49 @@ func TestTrimmedLongConversationExtends(t *testing.T) {
 	}
 	assertExtends(t, reqs)
 }
+
+// TestTailBeginsWithPersonsMessage: where the aligned start falls inside
+// an exchange (on the model's tool call, its result or its answer), what
+// a run reads begins with the next message of the person, so no request
+// opens with the model's turn; with a start on the person's message
+// nothing is left out.
+func TestTailBeginsWithPersonsMessage(t *testing.T) {
+	s := openTestSession(t, t.TempDir())
+	defer func() { _ = s.Close() }()
+	convID, _ := s.Current()
+	roles := []string{"user", "assistant", "tool", "assistant"} // an exchange with one tool call
+	ms := make([]store.Message, 40)
+	for i := range ms {
+		ms[i] = store.Message{ConversationID: convID, Role: roles[i%4], Content: fmt.Sprintf("m%d", i+1)}
+		switch roles[i%4] {
+		case "assistant":
+			if i%4 == 1 {
+				ms[i].ToolCalls = []byte(fmt.Sprintf(`[{"id":"c%d","correlation_id":"k%d","wire_name":"read","arguments":"{}"}]`, i, i))
+			}
+		case "tool":
+			ms[i].ToolCallID = fmt.Sprintf("k%d", i-1)
+		}
+	}
+	if err := s.DB().AppendMessages(ms); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		max   int
+		first string
+	}{
+		{12, "m29"}, // 12 back from 40 is seq 29, a message of the person
+		{10, "m33"}, // seq 31 is the tool result, 32 the answer: from 33
+		{9, "m33"},  // seq 32, the answer
+		{11, "m33"}, // seq 30, the tool call
+	} {
+		tr := &storeTranscript{db: s.DB(), convID: convID, tail: tailCache{opts: store.TailOptions{Max: tc.max}}}
+		msgs, err := tr.Messages(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msgs[0].Content != tc.first || msgs[0].Role != agent.RoleUser || msgs[len(msgs)-1].Content != "m40" {
+			t.Errorf("max %d: read %q (%s) to %q, want from %q, a message of the person, to m40",
+				tc.max, msgs[0].Content, msgs[0].Role, msgs[len(msgs)-1].Content, tc.first)
+		}
+	}
+}
