@@ -15,6 +15,11 @@
 // database, the keyring and the MCP servers, no conversation, no
 // workspace.
 //
+// The transcript gives a run the conversation's tail by size (5 MiB of
+// text or 20,000 messages), its start aligned to a step so that requests
+// extend each other (SPEC A6), kept between reads; the screen gets the
+// last 500 messages (transcript_tail.go).
+//
 // The workflow services run on an App (SPEC H, J): Profiles checks and
 // stores profiles and definitions (workflows.go); a ProfileRunner freezes
 // and starts a profile run (profile_run.go, profile_skills.go,
