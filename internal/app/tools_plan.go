@@ -14,14 +14,14 @@ import (
 // ToolPlan is exactly what a run would send for tools, inline and
 // deferred, with token counts (SPEC F1–F3): `vouch tools plan --json`.
 type ToolPlan struct {
-	Window        int           `json:"window"`
-	WindowSource  string        `json:"window_source"`
-	Fraction      float64       `json:"fraction"`
-	Budget        int           `json:"budget"`
-	Counted       string        `json:"counted"` // "server tokenizer" (counts kept from earlier runs) or "estimate"
+	Window       int     `json:"window"`
+	WindowSource string  `json:"window_source"`
+	Fraction     float64 `json:"fraction"`
+	Budget       int     `json:"budget"`
+	Counted      string  `json:"counted"` // "server tokenizer" (counts kept from earlier runs) or "estimate"
 	// Note says which of vouch's own tools a run would leave out to fit a
 	// small window (SPEC F5), "" when none.
-	Note string `json:"note,omitempty"`
+	Note          string        `json:"note,omitempty"`
 	Sent          int           `json:"sent_tokens"`
 	AllInline     int           `json:"all_inline_tokens"`
 	MetaTokens    int           `json:"meta_tokens"`
