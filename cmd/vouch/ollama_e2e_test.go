@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"vouch/e2e/ollama"
+	"vouch/internal/app"
 )
 
 // runJSON is `vouch run --json` as the tests read it.
@@ -92,6 +93,22 @@ func TestE2EOllamaRun(t *testing.T) {
 		}
 		if !strings.Contains(errOut, "cut off") {
 			t.Errorf("stderr does not say the reply was cut off: %s", errOut)
+		}
+	})
+
+	t.Run("F5 tools plan shows the plan a run makes on a 512-token window", func(t *testing.T) {
+		state := t.TempDir()
+		out, errOut := cli(t, state, "", exitOK, "--model-url", s.Base(), "--model", "tiny-512:latest", "tools", "plan", "--json")
+		var p app.ToolPlan
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatalf("tools plan --json: %v\n%s\nstderr: %s", err, out, errOut)
+		}
+		if p.Window != 512 || p.Error != "" || !strings.Contains(p.Note, "left out") || p.Counted != "estimate" {
+			t.Errorf("plan %+v: want Ollama's 512-token window, vouch's own tools left out as a run leaves them, no error, the estimate (Ollama has no tokenizer)", p)
+		}
+		out, _ = cli(t, state, "", exitOK, "--model-url", s.Base(), "--model", "tiny-big:latest", "tools", "plan", "--json")
+		if err := json.Unmarshal([]byte(out), &p); err != nil || p.Window != 4096 {
+			t.Errorf("tiny-big: window %d (%v), want 4,096: num_ctx 8192 capped at the trained context", p.Window, err)
 		}
 	})
 
