@@ -33,7 +33,7 @@ func (t answeredTranscript) Messages(ctx context.Context) ([]agent.Message, erro
 // withoutUnanswered leaves out every person's message directly followed
 // by another person's message.
 func withoutUnanswered(msgs []agent.Message) []agent.Message {
-	out := msgs[:0:0]
+	out := make([]agent.Message, 0, len(msgs)) // one allocation: a run may read 20,000 messages (transcript_tail.go)
 	for i, m := range msgs {
 		if m.Role == agent.RoleUser && i+1 < len(msgs) && msgs[i+1].Role == agent.RoleUser {
 			continue

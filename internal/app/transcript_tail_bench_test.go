@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"vouch/agent"
+	"vouch/agent/agenttest"
 	"vouch/store"
 )
 
@@ -125,4 +126,82 @@ func keptMiB(b *testing.B, db *store.DB, convID string) float64 {
 	runtime.KeepAlive(tr)
 	runtime.KeepAlive(msgs)
 	return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / (1 << 20)
+}
+
+// BenchmarkSendLongConversation (SPEC A3, A6; issue 17 follow-up): one
+// send (Enter to the reply's end) in a conversation of 100,000 messages of
+// about 70 bytes, over a 32,768-token window on a loopback llama.cpp-like
+// server, through app.Chat and the stored transcript: the first send of a
+// transcript (which reads its tail) and the sends after it, against the
+// old read of the last 500 messages, in the same run. The longer requests
+// carry more of the conversation: half the room where 500 messages were a
+// third of it.
+//
+//	go test -run '^$' -bench BenchmarkSendLongConversation -benchtime 10x -count 2 ./internal/app/
+func BenchmarkSendLongConversation(b *testing.B) {
+	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
+		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(32768))
+	defer srv.Close()
+	db, err := store.Open(filepath.Join(b.TempDir(), store.FileName), store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = db.Close() }()
+	conv, err := db.CreateConversation("bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for start := 0; start < 100_000; start += 10_000 {
+		ms := make([]store.Message, 10_000)
+		for i := range ms {
+			role := "user"
+			if i%2 == 1 {
+				role = "assistant"
+			}
+			ms[i] = store.Message{ConversationID: conv.ID, Role: role,
+				Content: fmt.Sprintf("message %d: some words of a conversation that went on for a long while", start+i)}
+		}
+		if err := db.AppendMessages(ms); err != nil {
+			b.Fatal(err)
+		}
+	}
+	send := func(b *testing.B, chat *Chat) time.Duration {
+		start := time.Now()
+		ch, err := chat.Send(context.Background(), "m", "and then?")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for ev := range ch {
+			if d, ok := ev.(agent.Done); ok && (d.Err != nil || d.Reason != agent.StopDone) {
+				b.Fatalf("%s: %v", d.Reason, d.Err)
+			}
+		}
+		return time.Since(start)
+	}
+	// The old read and the new alternate in each iteration, so that load
+	// on the machine falls on both alike.
+	var first, later [2]time.Duration
+	var sent [2]int
+	for range b.N {
+		for k, opts := range []store.TailOptions{{Max: 500}, historyTail()} {
+			tr := &storeTranscript{db: db, convID: conv.ID, tail: tailCache{opts: opts}}
+			chat := NewChat(ChatConfig{DB: db, Transcript: tr, ModelURL: srv.URL(), Model: "m", Limits: agent.DefaultLimits()})
+			first[k] += send(b, chat)
+			for range 4 {
+				later[k] += send(b, chat)
+			}
+			reqs := srv.Requests()
+			sent[k] = len(reqs[len(reqs)-1].Messages)
+		}
+	}
+	n := float64(b.N)
+	ms := func(d time.Duration, per float64) float64 { return float64(d.Microseconds()) / 1000 / per }
+	b.ReportMetric(ms(first[0], n), "before-first-ms")
+	b.ReportMetric(ms(later[0], 4*n), "before-later-ms")
+	b.ReportMetric(float64(sent[0]), "before-sent")
+	b.ReportMetric(ms(first[1], n), "now-first-ms")
+	b.ReportMetric(ms(later[1], 4*n), "now-later-ms")
+	b.ReportMetric(float64(sent[1]), "now-sent")
+	b.ReportMetric(float64(first[1])/float64(first[0]), "first-ratio")
+	b.ReportMetric(float64(later[1])/float64(later[0]), "later-ratio")
 }
