@@ -62,8 +62,8 @@ func TestContinueLongConversationExtendsA6(t *testing.T) {
 
 // BenchmarkOpenLongConversation (SPEC L3, A3; issue 17 follow-up): from
 // exec of `vouch` to the newest of 100,000 stored messages on screen — the
-// history is read after the first frame, now the tail of 20,000 messages
-// where it was the last 500 — against the binary of VOUCH_BASE_BIN (built
+// history is read after the first frame: the last 500 messages, never the
+// larger tail a run reads — against the binary of VOUCH_BASE_BIN (built
 // from the tree before the change; without it only this tree is
 // measured), alternating, in the same run. Each open gets a copy of the
 // seeded state directory, so it starts a session that reads the
