@@ -5,6 +5,11 @@
 // interface it needs, with [Input] and [TestView]; the server and tool
 // views it shares with the other pages live in tui/settings.
 //
+// While the list is shown it follows the servers (SPEC B5): over a Backend
+// that is also a [Watcher] it keeps one wait armed against the list on
+// screen, and a server that warms up, connects or goes down changes its
+// row without a key, the cursor staying on its server (follow.go).
+//
 // The secret field is masked and write-only: editing shows only whether a
 // secret is stored. Saving and testing never activate (SPEC B2):
 // activation is its own key in a report of a test that connected, so the

@@ -32,6 +32,10 @@ type List struct {
 	// skills opens a server's skills (SPEC I1); nil when the backend
 	// serves none, and then the key is off.
 	skills func(settings.ServerView) kit.Modal
+	// watcher, when the Backend implements it, lets the page follow the
+	// servers while it is shown (follow.go).
+	watcher Watcher
+	follow  follow
 
 	list kit.ListCursor[settings.ServerView]
 }
@@ -41,6 +45,7 @@ type List struct {
 // skills an active server serves, on the Skills key.
 func New(c kit.Common, keys KeyMap, s Backend, skills func(settings.ServerView) kit.Modal) List {
 	l := List{common: c, keys: keys.List, all: keys, servers: s, skills: skills}
+	l.watcher, _ = s.(Watcher)
 	l.syncKeys()
 	return l
 }
@@ -68,9 +73,11 @@ func (l List) SetSize(width, height int) settings.Page {
 }
 
 // focus shows the page and reloads the list: whatever changed it (an
-// editor, a test, another page) is reflected when it is seen.
+// editor, a test, another page) is reflected when it is seen. Once the
+// list is read the page follows it (follow.go).
 func (l List) Focus() (settings.Page, tea.Cmd) {
 	l.Active = true
+	l = l.unfollow()
 	var cmd tea.Cmd
 	l, cmd = l.reload()
 	return l, cmd
@@ -78,7 +85,7 @@ func (l List) Focus() (settings.Page, tea.Cmd) {
 
 func (l List) Blur() settings.Page {
 	l.Active = false
-	return l
+	return l.unfollow()
 }
 
 // reload asks for the list again; the current one stays on screen.
@@ -100,8 +107,15 @@ func (l List) handle(msg tea.Msg) (List, kit.Action, tea.Cmd) {
 	case ListedMsg:
 		if l.Settle(msg.seq, msg.err) {
 			l.list.Set(msg.servers, func(a, b settings.ServerView) bool { return a.ID == b.ID })
+			var cmd tea.Cmd
+			l, cmd = l.keepFollowing()
+			return l, nil, cmd
 		}
 		return l, nil, nil
+	case WatchedMsg:
+		var cmd tea.Cmd
+		l, cmd = l.watched(msg)
+		return l, nil, cmd
 	case ActiveMsg:
 		verb := "Activated "
 		if !msg.active {
@@ -193,7 +207,7 @@ func (l *List) syncKeys() {
 
 // Column widths of the list; name and host share what is left.
 const (
-	toolsColWidth   = 8 // "12 tools"
+	toolsColWidth   = 9 // "118 tools"
 	fetchedColWidth = 8 // "59m ago"
 )
 
