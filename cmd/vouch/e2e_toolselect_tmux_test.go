@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"vouch/agent/agenttest"
 	"vouch/mcpclient/mcptest"
@@ -104,24 +103,14 @@ func TestE2ETmuxToolSelectorOnActivation(t *testing.T) {
 
 // waitServerConnected opens Settings › MCP Servers and waits until the
 // row of the server named name says connected — its catalog applied, its
-// tools offered (SPEC B5) — pressing r to read the list again while it
-// does not, then closes Settings.
+// tools offered (SPEC B5); the page follows the server by itself, so no
+// key is pressed — then closes Settings.
 func waitServerConnected(s *tmuxSession, name string) {
 	s.t.Helper()
 	s.keys("C-x")
 	s.waitText("[MCP Servers]")
-	var reread time.Time
 	s.waitFor(name+" connected in Settings › MCP Servers", func(pane string) bool {
-		for _, line := range strings.Split(pane, "\n") {
-			if strings.Contains(line, " "+name+" ") && strings.Contains(line, "● connected") {
-				return true
-			}
-		}
-		if time.Since(reread) > 250*time.Millisecond { // the list does not follow the server by itself
-			s.keys("r")
-			reread = time.Now()
-		}
-		return false
+		return strings.Contains(serverRow(pane, name), "● connected")
 	})
 	s.keys("Escape")
 	s.waitFor("Settings to close", func(p string) bool { return !strings.Contains(p, "[MCP Servers]") })
