@@ -109,17 +109,28 @@ func TestServersPageFollowsStatus(t *testing.T) {
 	if n := func() int { w.mu.Lock(); defer w.mu.Unlock(); return w.lists }(); n != 1 {
 		t.Errorf("ListServers called %d times, want once: the wait's answer is the list", n)
 	}
-	startCmd[servers.WatchedMsg](next)
+	watched = startCmd[servers.WatchedMsg](next)
 	if again := receive(t, w.armed, "the next wait"); !settings.SameServers(again.shown, now) {
 		t.Errorf("the next wait compares against %+v, want the new list", again.shown)
 	}
 	golden.RequireEqual(t, []byte(view))
+
+	// wiki goes down: a call failed, its catalog is kept, marked stale.
+	down := append([]settings.ServerView(nil), now...)
+	down[2].Status, down[2].Err = settings.ServerStale, "dial tcp 10.0.0.7:8443: connection refused"
+	w.changes <- down
+	m, _ = update(m, receive(t, watched, "answer to the next wait"))
+	view = m.View()
+	if row := rowOf(view, "wiki"); !strings.Contains(row, "◐ stale") || !strings.Contains(view, "✗ dial tcp 10.0.0.7:8443: connection refused") {
+		t.Errorf("after wiki went down: its row is %q, want ◐ stale and its error\n%s", row, view)
+	}
 }
 
 // TestServersPageFollowsOnlyWhileShown: the wait ends when the page is
 // hidden (another tab) and starts again, over a fresh read, when it is
 // shown again; a modal above Settings, which takes the wait's answer,
-// does not leave the page unfollowed once it closes (SPEC B5).
+// does not leave the page unfollowed once it closes; closing Settings
+// ends the wait (SPEC B5).
 func TestServersPageFollowsOnlyWhileShown(t *testing.T) {
 	w := newWatching(&fakeServers{servers: warmingServers()})
 	m, _ := openFollowed(t, w)
@@ -153,7 +164,18 @@ func TestServersPageFollowsOnlyWhileShown(t *testing.T) {
 		t.Fatalf("after the editor closed: github's row is %q, want ◐ stale", row)
 	}
 	startCmd[servers.WatchedMsg](cmd)
-	if again := receive(t, w.armed, "wait after the editor closed"); !settings.SameServers(again.shown, warmingServers()) {
+	again := receive(t, w.armed, "wait after the editor closed")
+	if !settings.SameServers(again.shown, warmingServers()) {
 		t.Errorf("the wait after the editor compares against %+v, want the list on screen", again.shown)
+	}
+
+	m, _ = update(m, keyEsc) // Settings closes
+	if !m.modals.empty() {
+		t.Fatalf("esc left %T open", m.modals.top())
+	}
+	select {
+	case <-again.ctx.Done():
+	default:
+		t.Error("closing Settings left the page's wait running")
 	}
 }

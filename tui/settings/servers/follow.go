@@ -21,8 +21,9 @@ import (
 // The wait is a Cmd like every other call; Update only starts and drops
 // waits. A wait is numbered; an answer to any wait but the last is
 // dropped, so a page that was hidden, or re-read, never applies an older
-// answer. Focus (and Reveal, which calls it) starts afresh: an answer that
-// arrived while a modal covered Settings went to that modal, not here.
+// answer. Blur and the page's own close key let go of the wait. Focus (and
+// Reveal, which calls it) starts afresh: an answer that arrived while a
+// modal covered Settings went to that modal, not here.
 
 // Watcher is what the page asks, besides Backend, to follow the servers
 // while it is shown. A Backend that also implements it is followed;
@@ -36,10 +37,11 @@ type Watcher interface {
 	WaitServers(ctx context.Context, shown []settings.ServerView) ([]settings.ServerView, error)
 }
 
-// watchLimit ends a wait that saw no change, so a wait whose page has gone
-// (Settings closed) does not outlive it by long; the page, still shown,
+// watchLimit ends a wait that saw no change, so a wait whose page went
+// without a Blur (Settings closed by the root, not by the page's own esc,
+// which lets go of it) does not outlive it by long; the page, still shown,
 // arms the next.
-const watchLimit = time.Minute
+const watchLimit = 15 * time.Second
 
 // WatchedMsg carries WaitServers for the wait numbered gen. quiet says the
 // wait reached watchLimit with nothing changed.

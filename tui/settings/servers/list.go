@@ -145,7 +145,7 @@ func (l List) key(msg tea.KeyMsg) (List, kit.Action, tea.Cmd) {
 	cur, ok := l.list.Selected()
 	switch {
 	case key.Matches(msg, k.Close):
-		return l, kit.CloseModal{}, nil
+		return l.unfollow(), kit.CloseModal{}, nil
 	case key.Matches(msg, k.Up):
 		l.list.Up()
 	case key.Matches(msg, k.Down):
