@@ -31,6 +31,20 @@ type Transcript interface {
 	Begin(ctx context.Context, role Role) (Draft, error)
 }
 
+// WindowedTranscript is a Transcript that can read only the part of a
+// long conversation a context window can carry (the store's does: reading
+// all of a conversation of 100,000 messages for every Enter would cost
+// more than the request). Chat asks it with each run's window.
+type WindowedTranscript interface {
+	Transcript
+	// MessagesFor is Messages for a request to a window-token window: the
+	// newest messages, at least as many as the window can hold by the
+	// estimate's lower bound (see EstimateTokens), from a first message
+	// that moves in large steps as the conversation grows, so that
+	// requests extend each other (SPEC A6). window 0 means unknown.
+	MessagesFor(ctx context.Context, window int) ([]Message, error)
+}
+
 // Draft is a message being streamed. Write is called once per delta from
 // the run's goroutine and must not block on I/O: an implementation buffers
 // and flushes in batches (say every 33 ms or 4 KiB, one transaction per
@@ -239,7 +253,14 @@ func (c *Chat) run(ctx context.Context, model string, out chan<- Event) {
 	fail := func(reason StopReason, err error) {
 		deliverDone(ctx, out, Done{Reason: reason, Err: err})
 	}
-	history, err := c.cfg.Transcript.Messages(ctx)
+	window, source := c.window(ctx, model)
+	var history []Message
+	var err error
+	if wt, ok := c.cfg.Transcript.(WindowedTranscript); ok {
+		history, err = wt.MessagesFor(ctx, window)
+	} else {
+		history, err = c.cfg.Transcript.Messages(ctx)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			fail(StopCancelled, nil)
@@ -249,7 +270,6 @@ func (c *Chat) run(ctx context.Context, model string, out chan<- Event) {
 			"vouch could not read the conversation (%v); check the state directory, then try again", err))
 		return
 	}
-	window, source := c.window(ctx, model)
 	var decide func(policy.Call) policy.Decision
 	if c.cfg.Decide != nil {
 		decide = c.cfg.Decide()

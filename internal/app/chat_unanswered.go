@@ -30,6 +30,20 @@ func (t answeredTranscript) Messages(ctx context.Context) ([]agent.Message, erro
 	return withoutUnanswered(msgs), nil
 }
 
+// MessagesFor implements agent.WindowedTranscript when the transcript it
+// wraps does.
+func (t answeredTranscript) MessagesFor(ctx context.Context, window int) ([]agent.Message, error) {
+	wt, ok := t.Transcript.(agent.WindowedTranscript)
+	if !ok {
+		return t.Messages(ctx)
+	}
+	msgs, err := wt.MessagesFor(ctx, window)
+	if err != nil {
+		return nil, err
+	}
+	return withoutUnanswered(msgs), nil
+}
+
 // withoutUnanswered leaves out every person's message directly followed
 // by another person's message.
 func withoutUnanswered(msgs []agent.Message) []agent.Message {

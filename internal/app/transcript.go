@@ -20,13 +20,26 @@ type storeTranscript struct {
 	tail   tailCache
 }
 
-var _ agent.Transcript = (*storeTranscript)(nil)
+var _ agent.WindowedTranscript = (*storeTranscript)(nil)
 
 func (t *storeTranscript) Messages(ctx context.Context) ([]agent.Message, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	out, err := t.tail.read(t.db, t.convID)
+	out, err := t.tail.read(t.db, t.convID, 0)
+	if err != nil {
+		return nil, fmt.Errorf("load conversation: %w", err)
+	}
+	return out, nil
+}
+
+// MessagesFor implements agent.WindowedTranscript: the tail a window
+// needs (historyTailFor), kept between reads.
+func (t *storeTranscript) MessagesFor(ctx context.Context, window int) ([]agent.Message, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out, err := t.tail.read(t.db, t.convID, window)
 	if err != nil {
 		return nil, fmt.Errorf("load conversation: %w", err)
 	}

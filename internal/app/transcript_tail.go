@@ -39,17 +39,42 @@ func historyTail() store.TailOptions {
 	}
 }
 
+// historyTailFor is the tail a request to a window-token window reads:
+// as far back as the agent looks (agent's tailStart walks back until the
+// estimate's lower bound — at least one token per 12 bytes of text, and 6
+// per message — exceeds the window), so 12 bytes a token and 72 a
+// message, within historyTail's bounds and with its step. A 32,768-token
+// window reads 384 KiB at most instead of 5 MiB: the first send in a
+// conversation of 100,000 short messages decodes about 3,800 messages
+// instead of 20,000 (docs/BENCHMARKS.md, "Reading a conversation for a
+// request"). 0 (a window not known) reads historyTail.
+func historyTailFor(window int) store.TailOptions {
+	o := historyTail()
+	if window <= 0 {
+		return o
+	}
+	const bytesPerToken, perMessage = 12, 72
+	if b := window * bytesPerToken; b < o.Bytes {
+		o.Bytes, o.PerMessage = b, perMessage
+	}
+	return o
+}
+
 // tailCache keeps the tail of a conversation a transcript last read, so
 // that the next read asks the store only for what was added since: a
 // stored message never changes once it is no longer streaming (only a
 // MessageWriter rewrites its own message, until Finish). Safe for
 // concurrent use.
 type tailCache struct {
-	// opts is the tail to keep; zero means historyTail.
+	// opts is the tail to keep; zero means historyTailFor the window
+	// asked.
 	opts store.TailOptions
 
 	mu   sync.Mutex
 	recs []tailRecord // oldest first, contiguous up to the newest read
+	// used is the tail recs were read for: a read for another (a model
+	// with another window) reads afresh.
+	used store.TailOptions
 }
 
 // tailRecord is one message of the kept tail.
@@ -64,12 +89,12 @@ type tailRecord struct {
 // before the first one that was still streaming, plus the store's
 // messages after them, trimmed from the front by opts, from the first of
 // the person's messages on. The caller owns the slice.
-func (c *tailCache) read(db *store.DB, convID string) ([]agent.Message, error) {
+func (c *tailCache) read(db *store.DB, convID string, window int) ([]agent.Message, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	opts := c.opts
 	if opts == (store.TailOptions{}) {
-		opts = historyTail()
+		opts = historyTailFor(window)
 	}
 	keep := len(c.recs)
 	for i, r := range c.recs {
@@ -77,6 +102,9 @@ func (c *tailCache) read(db *store.DB, convID string) ([]agent.Message, error) {
 			keep = i
 			break
 		}
+	}
+	if opts != c.used {
+		keep = 0 // read for another window
 	}
 	var fresh []store.Message
 	var err error
@@ -108,7 +136,7 @@ func (c *tailCache) read(db *store.DB, convID string) ([]agent.Message, error) {
 		recs = append(recs, tailRecord{seq: r.Seq, size: opts.Size(r), streaming: r.Status == store.StatusStreaming, msg: m})
 	}
 	recs = recs[tailFrom(recs, opts):]
-	c.recs = recs
+	c.recs, c.used = recs, opts
 	// A request begins with a message of the person: chat templates that
 	// want turns to alternate refuse one that opens with the model's
 	// answer, and a tool result whose call was cut off is only dropped.
