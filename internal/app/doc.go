@@ -15,8 +15,9 @@
 // database, the keyring and the MCP servers, no conversation, no
 // workspace.
 //
-// The transcript gives a run the conversation's tail by size (5 MiB of
-// text or 20,000 messages), its start aligned to a step so that requests
+// The transcript gives a run the conversation's tail by size (what the
+// run's window can carry, at most 5 MiB of text or 20,000 messages; see
+// agent.WindowedTranscript), its start aligned to a step so that requests
 // extend each other (SPEC A6), kept between reads; the screen gets the
 // last 500 messages (transcript_tail.go).
 //
