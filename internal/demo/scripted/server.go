@@ -101,6 +101,8 @@ type Server struct {
 	reqs []Request
 	last []string // the previous prompt's messages (llama.cpp's slot cache)
 	hits map[string]int
+	// rendered are the /apply-template requests, in order.
+	rendered []Request
 }
 
 // cache imitates llama.cpp's slot cache: of req's prompt, cacheN tokens are
@@ -193,6 +195,14 @@ func (s *Server) Hits(path string) int {
 	return s.hits[path]
 }
 
+// Rendered returns the /apply-template requests received so far, in
+// order: what a client asked to have rendered for counting.
+func (s *Server) Rendered() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.rendered...)
+}
+
 // Requests returns the chat completion requests received so far, in order.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
@@ -262,7 +272,7 @@ func (s *Server) routes() http.Handler {
 		}))
 		mux.HandleFunc("GET /slots", jsonHandler([]any{map[string]any{"id": 0, "n_ctx": w, "is_processing": false}}))
 		mux.HandleFunc("POST /tokenize", s.gated(tokenize))
-		mux.HandleFunc("POST /apply-template", s.gated(applyTemplate))
+		mux.HandleFunc("POST /apply-template", s.gated(s.applyTemplate))
 	case LMStudio:
 		data := make([]any, 0, len(s.opts.models))
 		for _, m := range s.opts.models {
@@ -335,7 +345,7 @@ func tokenize(w http.ResponseWriter, r *http.Request) {
 
 // applyTemplate imitates llama.cpp's /apply-template: the prompt the model
 // would see, rendered as ChatML with a Qwen-style tools section.
-func applyTemplate(w http.ResponseWriter, r *http.Request) {
+func (s *Server) applyTemplate(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 	if err != nil {
 		return
@@ -345,6 +355,9 @@ func applyTemplate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "agenttest: request is not valid JSON: "+err.Error())
 		return
 	}
+	s.mu.Lock()
+	s.rendered = append(s.rendered, req)
+	s.mu.Unlock()
 	jsonHandler(map[string]any{"prompt": renderChatML(req)})(w, nil)
 }
 
