@@ -41,8 +41,9 @@ type WindowedTranscript interface {
 	// newest messages, at least as many as the window can hold by the
 	// estimate's lower bound (see EstimateTokens), from a first message
 	// that moves in large steps as the conversation grows, so that
-	// requests extend each other (SPEC A6). window 0 means unknown.
-	MessagesFor(ctx context.Context, window int) ([]Message, error)
+	// requests extend each other (SPEC A6); and how many earlier messages
+	// of the conversation it did not read. window 0 means unknown.
+	MessagesFor(ctx context.Context, window int) (msgs []Message, older int, err error)
 }
 
 // Draft is a message being streamed. Write is called once per delta from
@@ -255,9 +256,10 @@ func (c *Chat) run(ctx context.Context, model string, out chan<- Event) {
 	}
 	window, source := c.window(ctx, model)
 	var history []Message
+	var older int
 	var err error
 	if wt, ok := c.cfg.Transcript.(WindowedTranscript); ok {
-		history, err = wt.MessagesFor(ctx, window)
+		history, older, err = wt.MessagesFor(ctx, window)
 	} else {
 		history, err = c.cfg.Transcript.Messages(ctx)
 	}
@@ -284,6 +286,7 @@ func (c *Chat) run(ctx context.Context, model string, out chan<- Event) {
 		WindowSource:  source,
 		SystemPrompt:  c.cfg.SystemPrompt,
 		History:       history,
+		Older:         older,
 		Tools:         tools,
 		ToolBudget:    c.cfg.ToolBudget,
 		AsksPerson:    c.cfg.AsksPerson,

@@ -77,6 +77,10 @@ type RunSpec struct {
 	// History is the conversation so far, usually ending with the person's
 	// message. It is not persisted again.
 	History []Message
+	// Older is how many earlier messages of the conversation History does
+	// not hold (a transcript that read only its tail, WindowedTranscript):
+	// they are left out of every request, and Usage.LeftOut counts them.
+	Older int
 	// Tools are offered to the model under wire names frozen at the start.
 	Tools []tool.Tool
 	// ToolBudget is the share of the context window tool metadata may take

@@ -211,7 +211,7 @@ func (st *streamState) save(msg Message) error {
 
 func (st *streamState) usageEvent() Usage {
 	r := st.r
-	u := Usage{ContextWindow: r.window, TokensPerSecond: st.tps, LeftOut: r.leftOut,
+	u := Usage{ContextWindow: r.window, TokensPerSecond: st.tps, LeftOut: r.leftOut + r.spec.Older,
 		PromptEstimate: st.promptEstimate, MaxTokens: st.maxTokens, CutOff: st.finish == "length",
 		CountNote: r.countNote, ToolsNote: r.toolsNote}
 	if st.usage != nil {

@@ -32,16 +32,17 @@ func (t answeredTranscript) Messages(ctx context.Context) ([]agent.Message, erro
 
 // MessagesFor implements agent.WindowedTranscript when the transcript it
 // wraps does.
-func (t answeredTranscript) MessagesFor(ctx context.Context, window int) ([]agent.Message, error) {
+func (t answeredTranscript) MessagesFor(ctx context.Context, window int) ([]agent.Message, int, error) {
 	wt, ok := t.Transcript.(agent.WindowedTranscript)
 	if !ok {
-		return t.Messages(ctx)
+		msgs, err := t.Messages(ctx)
+		return msgs, 0, err
 	}
-	msgs, err := wt.MessagesFor(ctx, window)
+	msgs, older, err := wt.MessagesFor(ctx, window)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return withoutUnanswered(msgs), nil
+	return withoutUnanswered(msgs), older, nil
 }
 
 // withoutUnanswered leaves out every person's message directly followed

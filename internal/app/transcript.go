@@ -26,7 +26,7 @@ func (t *storeTranscript) Messages(ctx context.Context) ([]agent.Message, error)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	out, err := t.tail.read(t.db, t.convID, 0)
+	out, _, err := t.tail.read(t.db, t.convID, 0)
 	if err != nil {
 		return nil, fmt.Errorf("load conversation: %w", err)
 	}
@@ -35,15 +35,15 @@ func (t *storeTranscript) Messages(ctx context.Context) ([]agent.Message, error)
 
 // MessagesFor implements agent.WindowedTranscript: the tail a window
 // needs (historyTailFor), kept between reads.
-func (t *storeTranscript) MessagesFor(ctx context.Context, window int) ([]agent.Message, error) {
+func (t *storeTranscript) MessagesFor(ctx context.Context, window int) ([]agent.Message, int, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	out, err := t.tail.read(t.db, t.convID, window)
+	out, older, err := t.tail.read(t.db, t.convID, window)
 	if err != nil {
-		return nil, fmt.Errorf("load conversation: %w", err)
+		return nil, 0, fmt.Errorf("load conversation: %w", err)
 	}
-	return out, nil
+	return out, older, nil
 }
 
 func (t *storeTranscript) Append(ctx context.Context, m agent.Message) error {

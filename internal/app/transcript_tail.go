@@ -89,7 +89,7 @@ type tailRecord struct {
 // before the first one that was still streaming, plus the store's
 // messages after them, trimmed from the front by opts, from the first of
 // the person's messages on. The caller owns the slice.
-func (c *tailCache) read(db *store.DB, convID string, window int) ([]agent.Message, error) {
+func (c *tailCache) read(db *store.DB, convID string, window int) (msgs []agent.Message, older int, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	opts := c.opts
@@ -107,7 +107,6 @@ func (c *tailCache) read(db *store.DB, convID string, window int) ([]agent.Messa
 		keep = 0 // read for another window
 	}
 	var fresh []store.Message
-	var err error
 	if keep > 0 {
 		limit := max(opts.Max, 1) + int(opts.Step)
 		fresh, err = db.MessagesAfter(convID, c.recs[keep-1].seq, limit)
@@ -120,7 +119,7 @@ func (c *tailCache) read(db *store.DB, convID string, window int) ([]agent.Messa
 	}
 	if err != nil {
 		c.recs = nil
-		return nil, err
+		return nil, 0, err
 	}
 	recs := c.recs[:keep]
 	if cap(recs)-keep < len(fresh) { // one allocation, with room for a step of messages to come
@@ -131,7 +130,7 @@ func (c *tailCache) read(db *store.DB, convID string, window int) ([]agent.Messa
 		m, err := fromRecord(r)
 		if err != nil {
 			c.recs = nil
-			return nil, err
+			return nil, 0, err
 		}
 		recs = append(recs, tailRecord{seq: r.Seq, size: opts.Size(r), streaming: r.Status == store.StatusStreaming, msg: m})
 	}
@@ -153,7 +152,10 @@ func (c *tailCache) read(db *store.DB, convID string, window int) ([]agent.Messa
 	for i, r := range recs[from:] {
 		out[i] = r.msg
 	}
-	return out, nil
+	if len(out) > 0 {
+		older = int(recs[from].seq - 1) // sequence numbers start at 1 and have no gaps
+	}
+	return out, older, nil
 }
 
 // tailFrom is the index of the first of recs in the tail opts describe:

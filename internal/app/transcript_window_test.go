@@ -68,7 +68,7 @@ func TestWindowedTailSendsWhatTheWholeWould(t *testing.T) {
 	if !ok {
 		t.Fatal("the stored transcript does not read by window")
 	}
-	part, err := wt.MessagesFor(context.Background(), window)
+	part, older, err := wt.MessagesFor(context.Background(), window)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,5 +78,52 @@ func TestWindowedTailSendsWhatTheWholeWould(t *testing.T) {
 	}
 	if len(part)*3 > len(all) {
 		t.Errorf("an %d-token window read %d messages, the whole tail %d: want a fraction", window, len(part), len(all))
+	}
+	if older+len(part) != len(all) {
+		t.Errorf("read %d messages and counted %d earlier ones not read, of %d", len(part), older, len(all))
+	}
+}
+
+// TestLeftOutCountsUnreadMessages (SPEC A3, L1; issue 17): when a run read
+// only the tail of a long conversation, the usage's LeftOut — the status
+// line's "(-N earlier)" — counts every earlier message the request does not
+// carry, those never read included, not only the tail's.
+func TestLeftOutCountsUnreadMessages(t *testing.T) {
+	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
+		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(4096))
+	defer srv.Close()
+	s := openTestSession(t, t.TempDir())
+	defer func() { _ = s.Close() }()
+	convID, tr := s.Current()
+	seedConversation(t, s.DB(), convID, 10_000, func(i int) string { return fmt.Sprintf("message %d of a long talk", i) })
+	chat := NewChat(ChatConfig{DB: s.DB(), Transcript: tr, ModelURL: srv.URL(), Model: "m", Limits: agent.DefaultLimits()})
+	ch, err := chat.Send(context.Background(), "m", "and now?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u *agent.Usage
+	var done agent.Done
+	for ev := range ch {
+		switch ev := ev.(type) {
+		case agent.Usage:
+			u = &ev
+		case agent.Done:
+			done = ev
+		}
+	}
+	if done.Reason != agent.StopDone {
+		t.Fatalf("%s %v", done.Reason, done.Err)
+	}
+	if u == nil {
+		t.Fatal("no usage")
+	}
+	sent := 0
+	for _, m := range srv.Requests()[0].Messages {
+		if m.Role != "system" {
+			sent++
+		}
+	}
+	if want := 10_001 - sent; u.LeftOut != want {
+		t.Errorf("LeftOut %d, want %d: 10,001 messages, %d of them sent", u.LeftOut, want, sent)
 	}
 }
