@@ -249,7 +249,7 @@ func (c *conn) requestID(ctx context.Context, id int64, method string, params ma
 		Header:  header,
 	})
 	if err != nil {
-		return nil, p, err
+		return nil, p, whenDone(ctx, err)
 	}
 	// Everything the server answers loses the secret here, before it is
 	// parsed, stored, shown or sent to the model (SPEC B1).
@@ -257,6 +257,21 @@ func (c *conn) requestID(ctx context.Context, id int64, method string, params ma
 		return nil, p, &rpcError{Code: resp.Error.Code, Message: redact(resp.Error.Message, c.secret)}
 	}
 	return redactRaw(resp.Result, c.secret), p, nil
+}
+
+// whenDone is err from a request whose ctx ended: the cancellation or the
+// deadline, whatever the transport made of it. mcp-go's streamable HTTP
+// transport, when ctx ends while it reads the answer's stream, can report
+// "unexpected nil response" instead of ctx's error (it selects between
+// the closed answer channel and ctx.Done()); read as a broken stream, a
+// call the person cancelled with esc was reported as a connection that
+// broke mid-call and its connection dropped. The transport's words stay
+// in the message.
+func whenDone(ctx context.Context, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
+		return fmt.Errorf("%w (the transport said: %v)", ctxErr, err)
+	}
+	return err
 }
 
 // paramHeaders mirrors x-mcp-header annotated arguments into Mcp-Param-*
