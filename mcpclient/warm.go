@@ -177,13 +177,15 @@ func (m *Manager) applied(s *server, seq, gen uint64, cat Catalog, c *conn) bool
 // what happened and what to do; the panic value and stack go to the debug
 // log. It returns the error Refresh returns.
 func (m *Manager) panicked(id string, s *server, seq, gen uint64, e *panics.InternalError) error {
-	m.opts.Logger.Debug("mcp: internal error", "server", id, "panic", e.Value, "stack", e.Stack)
 	err := &Error{Kind: ErrInternal, Err: e,
 		Sentence: "vouch hit an internal error while reading this server's tool list, so its tools were not refreshed; refresh the server to try again, and please report it."}
 	m.mu.Lock()
 	m.dropConnLocked(s, s.conn) // in an unknown state after the panic
 	m.mu.Unlock()
 	m.failed(s, seq, gen, err)
+	// Logged once the status says so: whoever reads the log finds the
+	// server's state already telling the person.
+	m.opts.Logger.Debug("mcp: internal error", "server", id, "panic", e.Value, "stack", e.Stack)
 	return err
 }
 
