@@ -71,6 +71,29 @@ type MemoryTranscript struct {
 	msgs []Message
 	// shared is how many of msgs were handed out by Messages.
 	shared int
+	// cuts are the conversation's kept cuts by model (CutKeeper).
+	cuts map[string][32]byte
+}
+
+var _ CutKeeper = (*MemoryTranscript)(nil)
+
+// LastCut implements CutKeeper.
+func (t *MemoryTranscript) LastCut(model string) ([32]byte, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	mark, ok := t.cuts[model]
+	return mark, ok
+}
+
+// KeepCut implements CutKeeper.
+func (t *MemoryTranscript) KeepCut(model string, mark [32]byte) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cuts == nil {
+		t.cuts = make(map[string][32]byte)
+	}
+	t.cuts[model] = mark
+	return nil
 }
 
 // NewMemoryTranscript returns a transcript holding a copy of msgs.

@@ -19,7 +19,7 @@ import (
 //
 // Trimming is done in large steps so that many requests share one prefix
 // the server's cache keeps (SPEC A6): the client remembers where it last
-// cut the model's conversation, and while what follows that cut still fits
+// cut the model's conversation (and the transcript keeps it, CutKeeper), and while what follows that cut still fits
 // the request starts there again — each next request a byte-for-byte
 // extension of the one before. Only when it no longer fits is a new cut
 // made, and then one that keeps at most half of the room, so the next
@@ -65,7 +65,7 @@ func (r *run) fitHistory(reserve, from int) (msgs []openai.ChatCompletionMessage
 		return m, n, n <= room
 	}
 	// The cut of the model's previous request, while what follows fits.
-	if k, found := r.c.lastCut(r.spec.Model, r.history, starts); found && fixed+suffix(k) <= room {
+	if k, found := r.lastCut(starts); found && fixed+suffix(k) <= room {
 		if m, n, fits := try(k); fits {
 			return m, n, starts[k], true
 		}
@@ -83,7 +83,7 @@ func (r *run) fitHistory(reserve, from int) (msgs []openai.ChatCompletionMessage
 			return nil, 0, 0, false
 		}
 		if m, n, fits := try(k); fits {
-			r.c.markCut(r.spec.Model, r.history[starts[k]])
+			r.markCut(r.history[starts[k]])
 			return m, n, starts[k], true
 		}
 	}
@@ -120,29 +120,55 @@ func cutDigest(m Message) cutMark {
 	return d
 }
 
+// CutKeeper keeps, with a conversation, where requests to a model last cut
+// it (SPEC A6), so that a new client — another `vouch run --continue`
+// process, vouch started again — cuts where the last one did, and its
+// first request still extends the last one's. A Transcript may implement
+// it; the client's own memory serves within a process.
+type CutKeeper interface {
+	LastCut(model string) (mark [32]byte, ok bool)
+	KeepCut(model string, mark [32]byte) error
+}
+
 // lastCut finds, among the exchange starts, the one the model's previous
-// trimmed request began with.
-func (c *Client) lastCut(model string, history []Message, starts []int) (int, bool) {
-	c.mu.Lock()
-	mark, ok := c.cuts[model]
-	c.mu.Unlock()
-	if !ok {
+// trimmed request began with: as this client remembers it, else as the
+// run's transcript kept it.
+func (r *run) lastCut(starts []int) (int, bool) {
+	find := func(mark cutMark) (int, bool) {
+		for k := len(starts) - 1; k >= 0; k-- { // from the newest: the cut is within a window of it
+			if cutDigest(r.history[starts[k]]) == mark {
+				return k, true
+			}
+		}
 		return 0, false
 	}
-	for k := len(starts) - 1; k >= 0; k-- { // from the newest: the cut is within a window of it
-		if cutDigest(history[starts[k]]) == mark {
+	r.c.mu.Lock()
+	mark, ok := r.c.cuts[r.spec.Model]
+	r.c.mu.Unlock()
+	if ok {
+		if k, found := find(mark); found {
 			return k, true
+		}
+	}
+	if keeper, is := r.spec.Transcript.(CutKeeper); is {
+		if mark, ok := keeper.LastCut(r.spec.Model); ok {
+			return find(cutMark(mark))
 		}
 	}
 	return 0, false
 }
 
-// markCut remembers m as the first message of the model's trimmed request.
-func (c *Client) markCut(model string, m Message) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.cuts == nil || len(c.cuts) >= maxCalibratedModels {
-		c.cuts = make(map[string]cutMark)
+// markCut remembers m as the first message of the model's trimmed
+// request, and keeps it with the conversation when the transcript can.
+func (r *run) markCut(m Message) {
+	mark := cutDigest(m)
+	r.c.mu.Lock()
+	if r.c.cuts == nil || len(r.c.cuts) >= maxCalibratedModels {
+		r.c.cuts = make(map[string]cutMark)
 	}
-	c.cuts[model] = cutDigest(m)
+	r.c.cuts[r.spec.Model] = mark
+	r.c.mu.Unlock()
+	if keeper, is := r.spec.Transcript.(CutKeeper); is {
+		_ = keeper.KeepCut(r.spec.Model, [32]byte(mark)) // a cut not kept costs the next process one request evaluated whole
+	}
 }

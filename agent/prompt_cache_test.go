@@ -16,14 +16,29 @@ import (
 // and returns the chat requests the server received.
 func conversation20(t *testing.T) []agenttest.Request {
 	t.Helper()
+	return conversation20On(t, false)
+}
+
+// conversation20On is conversation20; with freshClients every turn runs
+// on a new client over the same transcript, as consecutive `vouch run
+// --continue` processes do, or vouch started again.
+func conversation20On(t *testing.T, freshClients bool) []agenttest.Request {
+	t.Helper()
 	reply := strings.Repeat("The build passed and the tests are green again today. ", 5)
 	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words(reply)}}},
 		agenttest.WithModels("m"))
 	defer srv.Close()
-	chat := NewChat(ChatConfig{Client: NewClient(srv.URL(), "", nil), Transcript: NewMemoryTranscript(),
-		Tools: bulkyTools(12, nil), SystemPrompt: "You are vouch's assistant.", Now: fixedNow,
-		ContextWindow: func(context.Context, string) (int, string, error) { return 2048, WindowFromProfile, nil }})
+	transcript := NewMemoryTranscript()
+	newChat := func() *Chat {
+		return NewChat(ChatConfig{Client: NewClient(srv.URL(), "", nil), Transcript: transcript,
+			Tools: bulkyTools(12, nil), SystemPrompt: "You are vouch's assistant.", Now: fixedNow,
+			ContextWindow: func(context.Context, string) (int, string, error) { return 2048, WindowFromProfile, nil }})
+	}
+	chat := newChat()
 	for i := range 20 {
+		if freshClients {
+			chat = newChat()
+		}
 		events, err := chat.Send(context.Background(), "m", fmt.Sprintf("Question %d: how is the build doing after the change to the parser and the tests?", i))
 		if err != nil {
 			t.Fatal(err)
@@ -44,7 +59,22 @@ func conversation20(t *testing.T) []agenttest.Request {
 // the conversation is trimmed, which cut in a large step (before, one
 // exchange was dropped every turn once the window was full).
 func TestPromptsExtendEachOther(t *testing.T) {
-	reqs := conversation20(t)
+	assertFewTrims(t, conversation20(t))
+}
+
+// TestPromptsExtendAcrossClients (SPEC A6; issue 17): the same holds when
+// every turn runs on a new client — consecutive `vouch run --continue`
+// processes, or vouch started again — because the transcript keeps where
+// the conversation was cut (CutKeeper). Without it, 9 of the 19 requests
+// began differently from the one before.
+func TestPromptsExtendAcrossClients(t *testing.T) {
+	assertFewTrims(t, conversation20On(t, true))
+}
+
+// assertFewTrims fails unless the requests share their tools and system
+// prompt and all but at most 3 (and at least 1) extend the one before.
+func assertFewTrims(t *testing.T, reqs []agenttest.Request) {
+	t.Helper()
 	if len(reqs) != 20 {
 		t.Fatalf("%d requests, want 20", len(reqs))
 	}

@@ -45,6 +45,22 @@ func (t answeredTranscript) MessagesFor(ctx context.Context, window int) ([]agen
 	return withoutUnanswered(msgs), older, nil
 }
 
+// LastCut implements agent.CutKeeper when the transcript it wraps does.
+func (t answeredTranscript) LastCut(model string) ([32]byte, bool) {
+	if k, ok := t.Transcript.(agent.CutKeeper); ok {
+		return k.LastCut(model)
+	}
+	return [32]byte{}, false
+}
+
+// KeepCut implements agent.CutKeeper when the transcript it wraps does.
+func (t answeredTranscript) KeepCut(model string, mark [32]byte) error {
+	if k, ok := t.Transcript.(agent.CutKeeper); ok {
+		return k.KeepCut(model, mark)
+	}
+	return nil
+}
+
 // withoutUnanswered leaves out every person's message directly followed
 // by another person's message.
 func withoutUnanswered(msgs []agent.Message) []agent.Message {

@@ -20,7 +20,28 @@ type storeTranscript struct {
 	tail   tailCache
 }
 
-var _ agent.WindowedTranscript = (*storeTranscript)(nil)
+var (
+	_ agent.WindowedTranscript = (*storeTranscript)(nil)
+	_ agent.CutKeeper          = (*storeTranscript)(nil)
+)
+
+// LastCut implements agent.CutKeeper from the state database: where a
+// request to model last cut this conversation (SPEC A6). An unreadable
+// cut is no cut: the next request cuts afresh.
+func (t *storeTranscript) LastCut(model string) ([32]byte, bool) {
+	var mark [32]byte
+	b, ok, err := t.db.PromptCut(t.convID, model)
+	if err != nil || !ok || len(b) != len(mark) {
+		return mark, false
+	}
+	copy(mark[:], b)
+	return mark, true
+}
+
+// KeepCut implements agent.CutKeeper.
+func (t *storeTranscript) KeepCut(model string, mark [32]byte) error {
+	return t.db.PutPromptCut(t.convID, model, mark[:])
+}
 
 func (t *storeTranscript) Messages(ctx context.Context) ([]agent.Message, error) {
 	if err := ctx.Err(); err != nil {
