@@ -32,8 +32,11 @@
 // with every revision (revisions.go), run history (runs.go: one record per
 // run with its frozen spec, its bounded events, listed newest first by a
 // time-ordered ID), the schedule log with each profile's last tick
-// (schedules.go), and the Agent Workflows switch among the settings
-// (switch.go). Records are JSON. migrations is append-only: version v+1 is
+// (schedules.go), the Agent Workflows switch among the settings
+// (switch.go), and a cache of what vouch learned about its prompts: token
+// counts a model server gave (token_counts.go) and where each
+// conversation was last cut to fit a model's window (prompt_cuts.go).
+// Records are JSON. migrations is append-only: version v+1 is
 // migrations[v] applied to version v in its own transaction, so a kill
 // mid-way leaves the last completed version.
 //
