@@ -166,6 +166,11 @@ func (db *DB) DeleteConversation(id string) error {
 		if err := deletePrefix(tx.Bucket(bucketStreaming), []byte(id), 8); err != nil {
 			return err
 		}
+		if b := tx.Bucket(bucketTokenCounts); b != nil { // where it was cut (prompt_cuts.go)
+			if err := deletePrefix(b, promptCutKey(id, ""), -1); err != nil {
+				return err
+			}
+		}
 		return deletePrefix(tx.Bucket(bucketToolsOff), []byte(id+"\x00"), -1)
 	})
 	if err != nil {

@@ -50,3 +50,39 @@ func TestPromptCutKept(t *testing.T) {
 		t.Errorf("token counts beside the cut: %v %v", n, err)
 	}
 }
+
+// TestPromptCutGoesWithConversation: deleting a conversation deletes its
+// kept cuts, and only its own (an ID that prefixes another keeps the
+// other's).
+func TestPromptCutGoesWithConversation(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), FileName), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = db.Close() }()
+	a, err := db.CreateConversation("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := db.CreateConversation("b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := bytes.Repeat([]byte{1}, 32)
+	for _, id := range []string{a.ID, b.ID, a.ID + "x"} {
+		if err := db.PutPromptCut(id, "m", mark); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.DeleteConversation(a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := db.PromptCut(a.ID, "m"); ok {
+		t.Error("the deleted conversation's cut is still kept")
+	}
+	for _, id := range []string{b.ID, a.ID + "x"} {
+		if _, ok, _ := db.PromptCut(id, "m"); !ok {
+			t.Errorf("conversation %s lost its cut with another's deletion", id)
+		}
+	}
+}
