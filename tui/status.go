@@ -174,7 +174,7 @@ func (m Model) contextUsed() (string, bool) {
 		s += "/" + kit.Tokens(m.window)
 	}
 	if m.usage.LeftOut > 0 {
-		s += fmt.Sprintf(" (-%d earlier)", m.usage.LeftOut)
+		s += " (-" + kit.Tokens(m.usage.LeftOut) + " earlier)" // a long conversation leaves out tens of thousands
 	}
 	return s, true
 }

@@ -28,3 +28,18 @@ func TestStatusMarksEstimatedContext(t *testing.T) {
 		t.Fatalf("the server's count is shown marked as an estimate:\n%s", view)
 	}
 }
+
+// TestStatusLeftOutCompact (SPEC A3, L1): a long conversation leaves tens
+// of thousands of messages out of a request; the status line says so
+// compactly, as it writes token counts, and still fits 80 columns.
+func TestStatusLeftOutCompact(t *testing.T) {
+	b := newFakeBackend()
+	m := startModel(t, b, Options{})
+	m, wait := sendText(t, m, "and now?")
+	m, _ = deliver(t, m, b, wait,
+		agent.Usage{PromptTokens: 7000, CompletionTokens: 20, ContextWindow: 8192, LeftOut: 99_908},
+		agent.Done{Reason: agent.StopDone})
+	if view := m.View(); !strings.Contains(view, "ctx 7.0k/8.2k (-100k earlier)") {
+		t.Fatalf("status lacks the compact left-out count:\n%s", view)
+	}
+}
