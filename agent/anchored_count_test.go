@@ -1,44 +1,9 @@
 package agent
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
-
-// sendUsage sends text through e's Chat and returns the run's Usage and
-// the counting round trips it cost.
-func (e *enterBench) sendUsage(t *testing.T, text string) (Usage, int) {
-	t.Helper()
-	before := e.ct.counting()
-	events, err := e.chat.Send(context.Background(), "demo-model", text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var evs []Event
-	trips := -1 // counted when the chat request arrives: the run's own
-	for ev := range events {
-		evs = append(evs, ev)
-		select {
-		case a := <-e.arrived:
-			trips = a.trips - before
-		default:
-		}
-	}
-	if trips < 0 {
-		trips = (<-e.arrived).trips - before
-	}
-	done := eventsOf[Done](evs)
-	if len(done) != 1 || done[0].Reason != StopDone {
-		t.Fatalf("run ended %+v", done)
-	}
-	u := eventsOf[Usage](evs)
-	if len(u) != 1 {
-		t.Fatalf("usage events %+v", u)
-	}
-	e.client.waitCounting()
-	return u[0], trips
-}
 
 // TestAnchoredPromptNotCounted (SPEC F4, A6; issue 17 Speed): against
 // llama.cpp, the first request of a conversation is rendered and counted
@@ -51,14 +16,16 @@ func (e *enterBench) sendUsage(t *testing.T, text string) (Usage, int) {
 func TestAnchoredPromptNotCounted(t *testing.T) {
 	const window = 8192
 	e := newEnterBench(t, 41, 3, window)
-	u, trips := e.sendUsage(t, "first question")
+	first := e.send(t, "first question")
+	u, trips := first.usage, first.trips
 	if trips != 2 {
 		t.Fatalf("first send: %d counting round trips, want 2 (render and count)", trips)
 	}
 	if u.Estimated || u.PromptTokens == 0 {
 		t.Fatalf("first send: usage %+v, want the server's count", u)
 	}
-	u, trips = e.sendUsage(t, "second question")
+	second := e.send(t, "second question")
+	u, trips = second.usage, second.trips
 	if trips != 0 {
 		t.Errorf("second send: %d counting round trips, want none (it extends the counted prompt)", trips)
 	}
@@ -78,14 +45,15 @@ func TestAnchoredPromptNotCounted(t *testing.T) {
 	for EstimateTokens(b.String())+messageOverheadTokens < target {
 		b.WriteString("the build and its tests pass again ")
 	}
-	u, trips = e.sendUsage(t, b.String())
+	near := e.send(t, b.String())
+	u, trips = near.usage, near.trips
 	if trips != 2 {
 		t.Errorf("near the window: %d counting round trips, want 2 (counted exactly)", trips)
 	}
 	if u.PromptTokens+replyReserve(window) > window {
 		t.Errorf("near the window: the server counted %d of a %d window", u.PromptTokens, window)
 	}
-	if _, trips = e.sendUsage(t, "short again"); trips != 0 {
+	if trips = e.send(t, "short again").trips; trips != 0 {
 		t.Errorf("after it: %d counting round trips, want none", trips)
 	}
 }

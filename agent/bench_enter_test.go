@@ -71,6 +71,7 @@ type enterBench struct {
 	arrived chan arrival
 	client  *Client
 	ct      *countingTransport
+	tools   int
 }
 
 // arrival is a chat request's arrival at the server: when, and the
@@ -87,6 +88,7 @@ type arrival struct {
 type enterTimes struct {
 	sent, arrived time.Duration
 	trips         int
+	usage         Usage // the run's one Usage event
 }
 
 func newEnterBench(tb testing.TB, messages, tools, window int) *enterBench {
@@ -97,10 +99,16 @@ func newEnterBench(tb testing.TB, messages, tools, window int) *enterBench {
 		return []agenttest.Step{agenttest.Text("ok")}
 	}}}}, agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(window))
 	tb.Cleanup(e.srv.Close)
-	e.client = NewClient(e.srv.URL(), "", &http.Client{Transport: e.ct})
-	e.chat = NewChat(ChatConfig{Client: e.client, Transcript: NewMemoryTranscript(longHistory(messages)...),
-		Tools: bulkyTools(tools-1, nil), SystemPrompt: "You are vouch's assistant.", Now: fixedNow})
+	e.tools = tools
+	e.connect(NewMemoryTranscript(longHistory(messages)...))
 	return e
+}
+
+// connect gives e a new client, and a chat on it over transcript.
+func (e *enterBench) connect(transcript Transcript) {
+	e.client = NewClient(e.srv.URL(), "", &http.Client{Transport: e.ct})
+	e.chat = NewChat(ChatConfig{Client: e.client, Transcript: transcript,
+		Tools: bulkyTools(e.tools-1, nil), SystemPrompt: "You are vouch's assistant.", Now: fixedNow})
 }
 
 // send sends one message and returns its enterTimes; it waits for the
@@ -114,13 +122,20 @@ func (e *enterBench) send(tb testing.TB, text string) enterTimes {
 		tb.Fatal(err)
 	}
 	var done Done
+	var usage []Usage
 	for ev := range events {
-		if d, ok := ev.(Done); ok {
-			done = d
+		switch ev := ev.(type) {
+		case Done:
+			done = ev
+		case Usage:
+			usage = append(usage, ev)
 		}
 	}
 	if done.Reason != StopDone {
 		tb.Fatalf("run ended %v: %v", done.Reason, done.Err)
+	}
+	if len(usage) != 1 {
+		tb.Fatalf("usage events %+v, want one", usage)
 	}
 	var a arrival
 	select {
@@ -129,7 +144,7 @@ func (e *enterBench) send(tb testing.TB, text string) enterTimes {
 		tb.Fatal("no chat request arrived")
 	}
 	e.client.waitCounting()
-	return enterTimes{sent: e.ct.lastSent().Sub(start), arrived: a.at.Sub(start), trips: a.trips - before}
+	return enterTimes{sent: e.ct.lastSent().Sub(start), arrived: a.at.Sub(start), trips: a.trips - before, usage: usage[0]}
 }
 
 // TestRoundTripsPerRequest (SPEC F4; issue 17 Speed, issue 18 item 2):
@@ -155,7 +170,7 @@ func TestRoundTripsPerRequest(t *testing.T) {
 // (enter-to-request, which adds the test server's own parsing of the
 // request). The sends follow one another in one conversation, as a
 // person's do; most extend the prompt the server counted last and need no
-// counting (safelyAnchored), those that do not are rendered and counted
+// counting (calibration.settled), those that do not are rendered and counted
 // exactly. BenchmarkEnterToRequestFirst measures the first Enter after
 // opening.
 //
@@ -187,7 +202,7 @@ func BenchmarkEnterToRequestFirst(b *testing.B) {
 			kept := &mapCounts{m: map[string]int{}}
 			transcript := NewMemoryTranscript(longHistory(n)...)
 			fresh := func() {
-				e.client = NewClient(e.srv.URL(), "", &http.Client{Transport: e.ct})
+				e.connect(transcript)
 				e.client.SetCountStore(kept)
 				if _, err := e.client.Kind(context.Background()); err != nil {
 					b.Fatal(err)
@@ -195,8 +210,6 @@ func BenchmarkEnterToRequestFirst(b *testing.B) {
 				if _, _, err := e.client.ContextWindow(context.Background(), "demo-model"); err != nil {
 					b.Fatal(err)
 				}
-				e.chat = NewChat(ChatConfig{Client: e.client, Transcript: transcript,
-					Tools: bulkyTools(199, nil), SystemPrompt: "You are vouch's assistant.", Now: fixedNow})
 			}
 			for i := range 3 { // counts learned in earlier sessions
 				fresh()

@@ -113,32 +113,36 @@ func (c *Client) anchorFor(model string, msgs []openai.ChatCompletionMessage, to
 	return a.tokens, k
 }
 
-// calibrated is the prompt's count for fitting: the server's exact count
-// of the prompt it extends plus the estimate of the rest, else est.
-func (c *Client) calibrated(model string, msgs []openai.ChatCompletionMessage, toolsJSON string, est int) int {
-	tokens, k := c.anchorFor(model, msgs, toolsJSON)
-	if k == 0 {
-		return est
-	}
-	added, _ := messagesEstimate(msgs[k:])
-	return tokens + added
+// calibration is a prompt's count for fitting (calibrated).
+type calibration struct {
+	need int
+	// anchored: need is the server's exact count of the prompt this one
+	// extends plus added, the estimate of the messages after it.
+	anchored bool
+	added    int
 }
 
-// safelyAnchored reports whether a prompt counted need (by calibrated)
-// extends the last prompt of model the server counted and fits room with
-// a quarter of the estimate of what was added to spare. Such a count is
-// the server's exact figure plus the conservative estimate of a few new
-// messages; the exact count of the whole prompt could only be lower, and
-// could not change what is sent, so it is not asked for: the request
-// costs no counting round trip (issue 17 Speed). The server's own count
-// of it arrives with the answer's usage and becomes the next anchor.
-func (c *Client) safelyAnchored(model string, msgs []openai.ChatCompletionMessage, toolsJSON string, need, room int) bool {
-	_, k := c.anchorFor(model, msgs, toolsJSON)
+// calibrated is the prompt's count for fitting: the server's exact count
+// of the prompt it extends plus the estimate of the rest, else est.
+func (c *Client) calibrated(model string, msgs []openai.ChatCompletionMessage, toolsJSON string, est int) calibration {
+	tokens, k := c.anchorFor(model, msgs, toolsJSON)
 	if k == 0 {
-		return false
+		return calibration{need: est}
 	}
 	added, _ := messagesEstimate(msgs[k:])
-	return need+added/4 <= room
+	return calibration{need: tokens + added, anchored: true, added: added}
+}
+
+// settled reports whether the count fits room so surely that the exact
+// count cannot change what is sent: it extends the last prompt of the
+// model the server counted and fits with a quarter of the estimate of
+// what was added to spare. Such a count is the server's exact figure plus
+// the conservative estimate of a few new messages; the exact count of the
+// whole prompt could only be lower, so it is not asked for: the request
+// costs no counting round trip (issue 17 Speed). The server's own count
+// of it arrives with the answer's usage and becomes the next anchor.
+func (k calibration) settled(room int) bool {
+	return k.anchored && k.need+k.added/4 <= room
 }
 
 // observePrompt records the server's count of a prompt it was sent and

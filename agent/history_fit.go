@@ -30,7 +30,7 @@ import (
 // ones cannot fit the window at all, see tailStart). Each message is
 // counted once, with learned counts or the estimate; no count asks the
 // server.
-func (r *run) fitHistory(reserve, from int) (msgs []openai.ChatCompletionMessage, need, leftOut int, ok bool) {
+func (r *run) fitHistory(reserve, from int) (msgs []openai.ChatCompletionMessage, count calibration, leftOut int, ok bool) {
 	var starts []int // indices of the person's messages, after the first exchange
 	for i := max(from, 1); i < len(r.history); i++ {
 		if r.history[i].Role == RoleUser {
@@ -38,7 +38,7 @@ func (r *run) fitHistory(reserve, from int) (msgs []openai.ChatCompletionMessage
 		}
 	}
 	if len(starts) == 0 {
-		return nil, 0, 0, false
+		return nil, calibration{}, 0, false
 	}
 	room := r.fitWindow() - reserve
 	fixed, _ := r.c.promptTokens(r.spec.Model, promptMessages(r.system, nil), r.toolsJSON, r.want)
@@ -58,11 +58,11 @@ func (r *run) fitHistory(reserve, from int) (msgs []openai.ChatCompletionMessage
 		}
 		return sums[k]
 	}
-	try := func(k int) ([]openai.ChatCompletionMessage, int, bool) {
+	try := func(k int) ([]openai.ChatCompletionMessage, calibration, bool) {
 		m := promptMessages(r.system, r.history[starts[k]:])
 		n, _ := r.c.promptTokens(r.spec.Model, m, r.toolsJSON, r.want)
-		n = r.c.calibrated(r.spec.Model, m, r.toolsJSON, n)
-		return m, n, n <= room
+		c := r.c.calibrated(r.spec.Model, m, r.toolsJSON, n)
+		return m, c, c.need <= room
 	}
 	// The cut of the model's previous request, while what follows fits.
 	if k, found := r.lastCut(starts); found && fixed+suffix(k) <= room {
@@ -80,14 +80,14 @@ func (r *run) fitHistory(reserve, from int) (msgs []openai.ChatCompletionMessage
 	}
 	for ; k < len(starts); k++ {
 		if r.ctx.Err() != nil {
-			return nil, 0, 0, false
+			return nil, calibration{}, 0, false
 		}
 		if m, n, fits := try(k); fits {
 			r.markCut(r.history[starts[k]])
 			return m, n, starts[k], true
 		}
 	}
-	return nil, 0, 0, false
+	return nil, calibration{}, 0, false
 }
 
 // messagesCost is what msgs cost in a request by learned counts or the

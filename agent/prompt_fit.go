@@ -9,8 +9,7 @@ type fitted struct {
 	msgs []openai.ChatCompletionMessage
 	// need is the prompt's count: exact when the server rendered and
 	// counted it (llama.cpp), else the calibrated estimate.
-	need  int
-	exact bool
+	need int
 	// note says why a server that counts did not (see renderCount).
 	note string
 }
@@ -24,7 +23,7 @@ type fitted struct {
 // exactly where the server renders (two round trips, bounded), and
 // trimmed further by the estimate should the exact count not fit after
 // all — unless the prompt extends the last one the server counted and fits
-// with room to spare (safelyAnchored), when an exact count could not
+// with room to spare (calibration.settled), when an exact count could not
 // change what is sent. ok is false when the current exchange alone does not fit; done is
 // set when the run was cancelled.
 func (r *run) fitPrompt() (f fitted, ok bool, done *Done) {
@@ -33,13 +32,15 @@ func (r *run) fitPrompt() (f fitted, ok bool, done *Done) {
 	from, likely := r.tailStart(window)
 	r.c.preloadCounts(r.spec.Model, r.history[likely:], r.toolsJSON)
 	r.leftOut = 0
+	var count calibration
 	if from == 0 {
 		f.msgs = promptMessages(r.system, r.history)
 		est, _ := r.c.promptTokens(r.spec.Model, f.msgs, r.toolsJSON, r.want)
-		f.need = r.c.calibrated(r.spec.Model, f.msgs, r.toolsJSON, est)
+		count = r.c.calibrated(r.spec.Model, f.msgs, r.toolsJSON, est)
+		f.need = count.need
 	}
 	if from > 0 || f.need+reserve > window {
-		msgs, n, left, fits := r.fitHistory(reserve, from)
+		msgs, c, left, fits := r.fitHistory(reserve, from)
 		if r.ctx.Err() != nil {
 			return f, false, &Done{Reason: StopCancelled}
 		}
@@ -49,9 +50,10 @@ func (r *run) fitPrompt() (f fitted, ok bool, done *Done) {
 			}
 			return f, false, nil
 		}
-		f.msgs, f.need, r.leftOut = msgs, n, left
+		f.msgs, count, r.leftOut = msgs, c, left
+		f.need = count.need
 	}
-	if r.c.safelyAnchored(r.spec.Model, f.msgs, r.toolsJSON, f.need, window-reserve) {
+	if count.settled(window - reserve) {
 		return f, true, nil
 	}
 	n, exact, note := r.c.renderCount(r.ctx, f.msgs, r.oaTools)
@@ -63,7 +65,7 @@ func (r *run) fitPrompt() (f fitted, ok bool, done *Done) {
 		return f, true, nil
 	}
 	if n+reserve <= window {
-		f.need, f.exact = n, true
+		f.need = n
 		return f, true, nil
 	}
 	// The estimate was under: trim by the estimate, with the difference
@@ -73,7 +75,7 @@ func (r *run) fitPrompt() (f fitted, ok bool, done *Done) {
 		f.need = n
 		return f, false, nil
 	}
-	f.msgs, f.need, r.leftOut = msgs, est+n-f.need, left
+	f.msgs, f.need, r.leftOut = msgs, est.need+n-f.need, left
 	return f, true, nil
 }
 
