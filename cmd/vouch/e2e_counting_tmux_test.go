@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"testing"
 
 	"vouch/agent/agenttest"
@@ -21,11 +20,7 @@ func TestE2ETmuxNextMessageNotCounted(t *testing.T) {
 		{Steps: agenttest.Words("Second answer.")},
 	}}, agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(8192))
 	t.Cleanup(model.Close)
-	env := "env"
-	for k, v := range cliEnv() {
-		env += " " + k + "=" + v
-	}
-	s := newTmux(t, 80, 24, fmt.Sprintf("%s %s --state-dir %s --model-url %s --model m", env, bin, state, model.URL()))
+	s := tmuxVouch(t, bin, state, model.URL())
 	s.waitText("Ask anything")
 	s.waitText("ctx ") // the model's window is known
 	s.typeText("first question")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -28,11 +27,7 @@ func TestE2ETmuxServersPageFollowsWarmUp(t *testing.T) {
 
 	hold := srv.Hold("tools/list")
 	defer hold.Release()
-	env := "env"
-	for k, v := range cliEnv() {
-		env += " " + k + "=" + v
-	}
-	s := newTmux(t, 80, 24, fmt.Sprintf("%s %s --state-dir %s --model-url %s --model m", env, bin, state, model.URL()))
+	s := tmuxVouch(t, bin, state, model.URL())
 	s.waitText("Ask anything")
 	select {
 	case <-hold.Arrived():

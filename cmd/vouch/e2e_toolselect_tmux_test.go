@@ -27,11 +27,7 @@ func TestE2ETmuxToolSelector(t *testing.T) {
 	}}, agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(8192))
 	t.Cleanup(model.Close)
 
-	env := "env"
-	for k, v := range cliEnv() {
-		env += " " + k + "=" + v
-	}
-	s := newTmux(t, 80, 24, fmt.Sprintf("%s %s --state-dir %s --model-url %s --model m", env, bin, state, model.URL()))
+	s := tmuxVouch(t, bin, state, model.URL())
 	s.waitText("Ask anything")
 	// The catalog is fetched in the background (SPEC B5): a message sent
 	// before it is applied goes out with the built-in tools alone, as it
@@ -83,11 +79,7 @@ func TestE2ETmuxToolSelectorOnActivation(t *testing.T) {
 		agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(8192))
 	t.Cleanup(model.Close)
 
-	env := "env"
-	for k, v := range cliEnv() {
-		env += " " + k + "=" + v
-	}
-	s := newTmux(t, 80, 24, fmt.Sprintf("%s %s --state-dir %s --model-url %s --model m", env, bin, state, model.URL()))
+	s := tmuxVouch(t, bin, state, model.URL())
 	s.waitText("Ask anything")
 	s.waitText("ctx ") // the model's window is known
 	s.keys("C-x")
@@ -114,4 +106,15 @@ func waitServerConnected(s *tmuxSession, name string) {
 	})
 	s.keys("Escape")
 	s.waitFor("Settings to close", func(p string) bool { return !strings.Contains(p, "[MCP Servers]") })
+}
+
+// tmuxVouch starts the built binary bin in tmux at 80x24 on state, with
+// the CLI tests' environment and model m at modelURL.
+func tmuxVouch(t *testing.T, bin, state, modelURL string) *tmuxSession {
+	t.Helper()
+	env := "env"
+	for k, v := range cliEnv() {
+		env += " " + k + "=" + v
+	}
+	return newTmux(t, 80, 24, fmt.Sprintf("%s %s --state-dir %s --model-url %s --model m", env, bin, state, modelURL))
 }

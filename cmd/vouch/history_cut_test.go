@@ -38,6 +38,13 @@ func TestContinueTrimmedConversationExtendsA6(t *testing.T) {
 	if len(reqs[0].Messages) > 1000 {
 		t.Fatalf("the first request carries %d messages: the conversation should outgrow the 4,096-token window", len(reqs[0].Messages))
 	}
+	assertRequestsExtend(t, reqs)
+}
+
+// assertRequestsExtend fails unless every request carries all of the one
+// before's messages first, unchanged (SPEC A6).
+func assertRequestsExtend(t *testing.T, reqs []agenttest.Request) {
+	t.Helper()
 	for k := 1; k < len(reqs); k++ {
 		prev, next := reqs[k-1].Messages, reqs[k].Messages
 		if len(next) <= len(prev) {
