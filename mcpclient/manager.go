@@ -93,6 +93,8 @@ type Manager struct {
 	servers map[string]*server
 
 	snap atomic.Pointer[[]ToolEntry] // published tool view, rebuilt on change
+	// changed is closed at the next publish (Changed); nil until asked.
+	changed chan struct{}
 }
 
 // server is the Manager's state for one configured server. Fields are
@@ -311,8 +313,27 @@ func (m *Manager) Executable() []ToolEntry {
 	return out
 }
 
-// publishLocked rebuilds the tool snapshot. Callers hold m.mu.
+// Changed returns a channel closed at the manager's next change to a
+// server's status, error, catalog or configuration (every one of them
+// publishes), so that a view of the servers waits on it and reads them
+// again instead of polling (SPEC B5). Take it before reading the state it
+// guards, or a change in between is missed.
+func (m *Manager) Changed() <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.changed == nil {
+		m.changed = make(chan struct{})
+	}
+	return m.changed
+}
+
+// publishLocked rebuilds the tool snapshot and tells those waiting on
+// Changed. Callers hold m.mu.
 func (m *Manager) publishLocked() {
+	if m.changed != nil {
+		close(m.changed)
+		m.changed = nil
+	}
 	var out []ToolEntry
 	for _, s := range m.servers {
 		if !s.hasCatalog {

@@ -12,8 +12,8 @@
 // Servers (servers.go, server_skills.go) serves the MCP Servers and Tools
 // pages and a server's skills, neutralising every server-given string;
 // its WaitServers (servers_watch.go) lets the MCP Servers page follow the
-// servers while it is shown, reading the manager's cached state every
-// 200 ms only while the page waits (the manager announces no change).
+// servers while it is shown, reading the manager's cached state again
+// each time the manager announces a change (mcpclient.Manager.Changed).
 // apps.go converts the MCP Apps host's events into the tui's. Start
 // (interface.go) composes all of it with the scheduler and the MCP Apps
 // host, as `vouch` and `vouch demo` run it; SkillPreview is the one

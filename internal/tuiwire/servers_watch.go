@@ -3,7 +3,6 @@ package tuiwire
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"vouch/tui/settings"
 	"vouch/tui/settings/servers"
@@ -11,20 +10,15 @@ import (
 
 var _ servers.Watcher = (*Servers)(nil)
 
-// serversPoll is how often WaitServers reads the manager's state while a
-// page waits on it. The MCP manager publishes its tool snapshot on every
-// change but tells no one; reading its state is a lock and a copy, no I/O,
-// and happens only while Settings › MCP Servers is shown.
-const serversPoll = 200 * time.Millisecond
-
 // WaitServers returns the configured servers once they differ from shown:
 // a server warmed up, connected, went down or changed its tool count
 // (SPEC B5); or ctx's error once ctx ends. It reads the manager's cached
-// state every serversPoll and never waits on a server.
+// state again each time the manager says it changed (Changed), and never
+// waits on a server.
 func (t *Servers) WaitServers(ctx context.Context, shown []settings.ServerView) ([]settings.ServerView, error) {
-	tick := time.NewTicker(serversPoll)
-	defer tick.Stop()
+	mgr := t.s.MCP().Manager()
 	for {
+		changed := mgr.Changed() // before reading: a change in between is not missed
 		now, err := t.ListServers(ctx)
 		if err != nil {
 			return nil, err
@@ -35,7 +29,7 @@ func (t *Servers) WaitServers(ctx context.Context, shown []settings.ServerView) 
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("stopped following the MCP servers: %w", ctx.Err())
-		case <-tick.C:
+		case <-changed:
 		}
 	}
 }
