@@ -112,6 +112,8 @@ func TestE2EOllamaRun(t *testing.T) {
 		}
 	})
 
+	t.Run("A6 vouch run --continue past the window extends the previous request", func(t *testing.T) { testContinueExtendsOnOllama(t, s) })
+
 	t.Run("D1 a tool call that needs approval is exit 4", func(t *testing.T) {
 		// The random model calls one of the offered tools on nearly every
 		// turn (vouch's own, on a 4,096-token window); give it a few runs.
