@@ -139,11 +139,7 @@ func TestE2ESessionSurvivesHangUp(t *testing.T) {
 // settling again before any key answers it; allowing it then writes.
 func TestE2ESessionApprovalWaitsAcrossHangUp(t *testing.T) {
 	bin := buildVouch(t)
-	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
-		{Match: agenttest.AfterToolResult(), Repeat: true, Steps: agenttest.Words("Written.")},
-		{Repeat: true, Steps: []agenttest.Step{agenttest.ToolCall(0, "c1", "fs_write", `{"path":"notes.md","content":"kept\n"}`)}},
-	}}, agenttest.WithModels("m"))
-	defer model.Close()
+	model := writingModel(t)
 	state, workspace := t.TempDir(), t.TempDir()
 	stopSessionAtEnd(t, state)
 	cmd := sessionVouch(bin, state, workspace, model)
@@ -262,11 +258,7 @@ func TestE2ESessionViewer(t *testing.T) {
 // answer nothing.
 func TestE2ESessionViewerSeesApprovalWaiting(t *testing.T) {
 	bin := buildVouch(t)
-	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
-		{Match: agenttest.AfterToolResult(), Repeat: true, Steps: agenttest.Words("Written.")},
-		{Repeat: true, Steps: []agenttest.Step{agenttest.ToolCall(0, "c1", "fs_write", `{"path":"notes.md","content":"kept\n"}`)}},
-	}}, agenttest.WithModels("m"))
-	defer model.Close()
+	model := writingModel(t)
 	state, workspace := t.TempDir(), t.TempDir()
 	stopSessionAtEnd(t, state)
 	cmd := sessionVouch(bin, state, workspace, model)
@@ -286,4 +278,16 @@ func TestE2ESessionViewerSeesApprovalWaiting(t *testing.T) {
 	b.waitFor("the viewer line without the approval", func(p string) bool {
 		return strings.Contains(p, "viewing — the keyboard is in the other window (ctrl+t") && !strings.Contains(p, approvalTitle)
 	})
+}
+
+// writingModel is a model that asks to write notes.md and, once the call
+// has a result, answers "Written.". The test's cleanup closes it.
+func writingModel(t *testing.T) *agenttest.Server {
+	t.Helper()
+	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{
+		{Match: agenttest.AfterToolResult(), Repeat: true, Steps: agenttest.Words("Written.")},
+		{Repeat: true, Steps: []agenttest.Step{agenttest.ToolCall(0, "c1", "fs_write", `{"path":"notes.md","content":"kept\n"}`)}},
+	}}, agenttest.WithModels("m"))
+	t.Cleanup(model.Close)
+	return model
 }

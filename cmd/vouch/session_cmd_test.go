@@ -152,18 +152,7 @@ func shortState(t testing.TB) string {
 // the exit code.
 func vouchExec(t *testing.T, state string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(buildVouch(t), append([]string{"--state-dir", state}, args...)...)
-	cmd.Dir = t.TempDir()
-	var out, errOut strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errOut.String(), code
+	return vouchIn(t, t.TempDir(), state, args...)
 }
 
 // TestRunDetachFollow (SPEC K4, H6): `vouch run --detach` with no session

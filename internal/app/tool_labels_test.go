@@ -19,25 +19,9 @@ import (
 // request's listing of deferred tools and in tool_search's results, which
 // the model reads in the next request — and never by the server's UUID.
 func TestChatSendsTheServerLabelToTheModel(t *testing.T) {
-	mcp, err := mcptest.NewServer(mcptest.Options{Tools: mcptest.AllTools()[:6]})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = mcp.Close() })
-	a := openTestApp(t, t.TempDir())
-	t.Cleanup(func() { _ = a.Close() })
+	a, serverID := appWithServer(t, mcptest.Options{Tools: mcptest.AllTools()[:6]}, "demo tools")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	rec, err := a.MCP().Save(ctx, "", "demo tools", mcp.URL, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := a.MCP().SetActive(ctx, rec.ID, true); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.DB().SetWorkflowsEnabled(true); err != nil {
-		t.Fatal(err)
-	}
 	// Allowed tools may be deferred (SPEC F3): every MCP tool is, so that
 	// a small window defers them behind the meta-tools.
 	for _, e := range a.MCP().Manager().Tools() {
@@ -67,9 +51,9 @@ func TestChatSendsTheServerLabelToTheModel(t *testing.T) {
 		t.Fatalf("%d requests, want 2 (the search, then the answer)", len(reqs))
 	}
 	first := string(reqs[0].Body)
-	if !strings.Contains(first, "demo tools") || strings.Contains(first, rec.ID) {
+	if !strings.Contains(first, "demo tools") || strings.Contains(first, serverID) {
 		t.Errorf("first request names the server by %q: %v, by its UUID %s: %v; want the label only\n%s",
-			"demo tools", strings.Contains(first, "demo tools"), rec.ID, strings.Contains(first, rec.ID), first)
+			"demo tools", strings.Contains(first, "demo tools"), serverID, strings.Contains(first, serverID), first)
 	}
 	var result string
 	for _, m := range reqs[1].Messages {
@@ -77,8 +61,8 @@ func TestChatSendsTheServerLabelToTheModel(t *testing.T) {
 			result = m.Content
 		}
 	}
-	if !strings.Contains(result, "(demo tools)") || strings.Contains(result, rec.ID) {
-		t.Errorf("tool_search result = %q, want the server as \"(demo tools)\", never its UUID %s", result, rec.ID)
+	if !strings.Contains(result, "(demo tools)") || strings.Contains(result, serverID) {
+		t.Errorf("tool_search result = %q, want the server as \"(demo tools)\", never its UUID %s", result, serverID)
 	}
 }
 

@@ -1,10 +1,8 @@
 package app
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"vouch/mcpclient/mcptest"
 )
@@ -16,25 +14,7 @@ import (
 // conversation — a run no longer offers them — and kept as the default,
 // a new conversation starts with the same tools off.
 func TestToolSelection(t *testing.T) {
-	srv, err := mcptest.NewServer(mcptest.Options{Tools: []string{"echo"}, Catalog: 117})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	a := openTestApp(t, t.TempDir())
-	t.Cleanup(func() { _ = a.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	rec, err := a.MCP().Save(ctx, "", "github", srv.URL, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := a.MCP().SetActive(ctx, rec.ID, true); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.DB().SetWorkflowsEnabled(true); err != nil {
-		t.Fatal(err)
-	}
+	a, _ := appWithServer(t, mcptest.Options{Tools: []string{"echo"}, Catalog: 117}, "github")
 
 	sel, err := a.ToolSelection(8192)
 	if err != nil {
