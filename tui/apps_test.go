@@ -139,7 +139,7 @@ func TestAppApprovalUsesThePane(t *testing.T) {
 	// The run ends meanwhile: the app's pane stays.
 	m, _ = deliver(t, m, b, wait, agent.Done{Reason: agent.StopDone})
 	topApproval(t, m)
-	clk.advance(time.Second)
+	m = tabToPane(m, clk) // the early "a" went into the message (SPEC D7)
 	m, cmd := update(m, keyRune('a'))
 	if d := decided(t, cmd, reply); !d.Allow {
 		t.Fatalf("decision %+v, want allow", d)

@@ -6,10 +6,14 @@ import tea "github.com/charmbracelet/bubbletea"
 // process it runs in, took over the keyboard, or became the holder after
 // another left (SPEC K4). The screen of that terminal shows nothing of the
 // program yet, so the whole frame is drawn again (tea.ClearScreen), and the
-// pane in front settles again: a pane drawn again must wait again before
-// any key answers it (SPEC D7). Notice, when set, shows in the status line
+// person was elsewhere (keyboard.go, SPEC D7): the pane in front settles
+// again, or, when they were composing or took the keyboard over, waits
+// for tab. Notice, when set, shows in the status line
 // (the session's workspace, flags the session was started without).
-type AttachedMsg struct{ Notice string }
+type AttachedMsg struct {
+	Notice   string
+	TakeOver bool // the terminal took the keyboard over (ctrl+t)
+}
 
 // DetachMsg is what the detach key (ChatKeyMap.Detach) sends. The session
 // process intercepts it before it reaches the Model and lets the terminal
@@ -24,7 +28,7 @@ const NoSessionNotice = "Detaching needs a session: vouch demo runs in this term
 func (m Model) updateSession(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case AttachedMsg:
-		m = m.unsettle()
+		m = m.elsewhere(msg.TakeOver) // the person was elsewhere (keyboard.go)
 		if msg.Notice != "" {
 			m.status = statusState{notice: msg.Notice}
 		}

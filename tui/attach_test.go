@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/tui/kit"
 )
 
 // TestAttachedRepaintsAndSettlesAgain (SPEC K4, D7): a terminal attaching
@@ -38,9 +39,60 @@ func TestAttachedRepaintsAndSettlesAgain(t *testing.T) {
 		t.Errorf("the session's notice is not shown:\n%s", view)
 	}
 	clk.advance(DefaultKeyGrace)
+	if m, _ = update(m, keyRune('a')); len(reply) != 0 || !held(m) {
+		t.Fatal(`the "a" typed right after reattaching went to the message, and a later "a" answered the pane`)
+	}
+	m = tabToPane(m, clk)
 	_, cmd = update(m, keyRune('a'))
 	if got := decided(t, cmd, reply); got != (agent.Decision{Allow: true}) {
+		t.Errorf("after tab and the quiet: %+v, want allow", got)
+	}
+}
+
+// TestAttachedIdleSettlesAgain: a person who was not typing reattaches to
+// a waiting pane; it settles again and then one key answers it (SPEC D7,
+// K4).
+func TestAttachedIdleSettlesAgain(t *testing.T) {
+	clk := &clock{now: t0}
+	b := newFakeBackend()
+	m := startModel(t, b, Options{Now: clk.Now})
+	m, _, replies := ask(t, m, b, readCall)
+	clk.advance(10 * DefaultKeyGrace)
+	m, _ = update(m, settleTickMsg{})
+	m, _ = update(m, AttachedMsg{})
+	if !topApproval(t, m).Settling() || held(m) {
+		t.Fatalf("after an idle reattach: settling %v, held %v; want settling, not held", topApproval(t, m).Settling(), held(m))
+	}
+	clk.advance(DefaultKeyGrace)
+	_, cmd := update(m, keyRune('a'))
+	if got := decided(t, cmd, replies[0]); got != (agent.Decision{Allow: true}) {
 		t.Errorf("after the quiet: %+v, want allow", got)
+	}
+}
+
+// TestTakeOverGivesTheMessageTheKeyboard: ctrl+t in another window takes
+// the keyboard for the message, never for the pane: the pane waits for tab
+// however quiet the keyboard is (SPEC D7, K4).
+func TestTakeOverGivesTheMessageTheKeyboard(t *testing.T) {
+	clk := &clock{now: t0}
+	b := newFakeBackend()
+	m := startModel(t, b, Options{Now: clk.Now})
+	m, _, replies := ask(t, m, b, readCall)
+	clk.advance(10 * DefaultKeyGrace)
+	m, _ = update(m, settleTickMsg{})
+	m, _ = update(m, AttachedMsg{TakeOver: true})
+	clk.advance(10 * DefaultKeyGrace)
+	m, _ = update(m, settleTickMsg{})
+	if m, _ = update(m, keyRune('a')); len(replies[0]) != 0 || m.input.Value() != "a" {
+		t.Fatalf("after a take-over a quiet \"a\" answered the pane (input %q)", m.input.Value())
+	}
+	if !strings.Contains(m.View(), kit.HeldNotice) {
+		t.Errorf("the pane does not say where the keys go:\n%s", m.View())
+	}
+	m = tabToPane(m, clk)
+	_, cmd := update(m, keyRune('a'))
+	if got := decided(t, cmd, replies[0]); got != (agent.Decision{Allow: true}) {
+		t.Errorf("after tab and the quiet: %+v, want allow", got)
 	}
 }
 

@@ -21,6 +21,7 @@ func (m Model) updateKeyRuns(msg tea.KeyMsg) (Model, tea.Cmd) {
 		// the input as it was before the run — "what?" in one read would
 		// open help and lose its "?" (issue 18 item 17).
 		var cmds []tea.Cmd
+		m = m.noteTyped(msg) // keyboard.go
 		for _, r := range msg.Runes {
 			var cmd tea.Cmd
 			m.input, cmd = m.input.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})

@@ -24,6 +24,12 @@ type modalEntry struct {
 	settled bool
 	// granting is the granter's granting() when last looked at.
 	granting string
+	// held is set while the keyboard belongs to the person's message:
+	// the modal answers nothing until tab (keyboard.go, SPEC D7).
+	held bool
+	// fresh is set until the root has decided whether the modal, just
+	// pushed, appeared while the person was composing (keyboard.go).
+	fresh bool
 }
 
 // modalStack is the root's stack of modals; the last entry is on top.
@@ -41,7 +47,7 @@ func (s modalStack) top() kit.Modal {
 
 // push returns the stack with m on top, shown at now.
 func (s modalStack) push(m kit.Modal, now time.Time) modalStack {
-	s.entries = append(s.entries[:len(s.entries):len(s.entries)], modalEntry{modal: m, shown: now, quiet: now})
+	s.entries = append(s.entries[:len(s.entries):len(s.entries)], modalEntry{modal: m, shown: now, quiet: now, fresh: true})
 	return s
 }
 

@@ -139,6 +139,10 @@ type Model struct {
 	inboxCount int
 	// settle is the armed settle tick (settle.go, SPEC D7).
 	settle settleState
+	// typed is when the person last typed text toward their message or a
+	// field of theirs; zero once they sent it or moved the keyboard to a
+	// pane (keyboard.go, SPEC D7).
+	typed time.Time
 	// toolRefused is set while the last message was refused for the tool
 	// budget: alt+t opens the tool selector (toolselect_root.go).
 	toolRefused bool
@@ -261,7 +265,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		note := m.notifyInbox(msg) // notify.go
 		m, cmd = m.updateInboxCount(msg)
 		cmd = tea.Batch(cmd, note)
-	case tea.FocusMsg, tea.BlurMsg:
+	case tea.FocusMsg:
+		m = m.elsewhere(false) // the person was elsewhere (keyboard.go)
+		m, cmd = m.updateFocus(msg)
+	case tea.BlurMsg:
 		m, cmd = m.updateFocus(msg)
 	case notifiedMsg:
 		m = m.updateNotified(msg)
@@ -284,7 +291,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.updateOther(msg)
 	}
 	var settle tea.Cmd
-	m, settle = m.syncSettle()
+	_, keyed := msg.(tea.KeyMsg)
+	m, settle = m.syncSettle(keyed)
 	if settle != nil {
 		cmd = tea.Batch(cmd, settle)
 	}
@@ -302,10 +310,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // resize applies a new terminal size to every part. Items re-wrap lazily:
 // their caches are keyed by width, and only visible items render.
 func (m Model) resize(width, height int) Model {
-	drawn := m.drawable()
+	changed := width != m.common.Width || height != m.common.Height
 	m.common = m.common.sized(width, height)
-	if m.drawable() != drawn {
-		m = m.unsettle() // the top modal disappears, or appears again
+	if changed {
+		// The top modal may have disappeared or appeared again, and the
+		// person was elsewhere (keyboard.go).
+		m = m.elsewhere(false)
 	}
 	m.input.SetWidth(width)
 	m.help.Width = width
@@ -327,8 +337,11 @@ func (m *Model) layout() {
 // chat screen's (STYLE habit 4). Key routing follows the same rule, so the
 // two cannot disagree.
 func (m Model) helpKeys() help.KeyMap {
-	if top := m.modals.top(); top != nil {
-		return top
+	if e, ok := m.modals.topEntry(); ok {
+		if _, every := grantsNow(e); e.held && every {
+			return newHeldKeyMap(m.common.Keys.Approval.Stop)
+		}
+		return e.modal
 	}
 	return m.keys
 }

@@ -185,6 +185,11 @@ func TestRuleEditorSaves(t *testing.T) {
 	m = pressAll(t, m, keyEnter, keyRune('a'))
 	noDecision(t, replies[0])
 	clk.advance(DefaultKeyGrace)
+	if m, _ = update(m, keyRune('a')); !held(m) {
+		t.Fatal(`the early "a" went into the message, yet the pane took the next one`)
+	}
+	noDecision(t, replies[0])
+	m = tabToPane(m, clk)
 	m, cmd = update(m, keyRune('a'))
 	if got := decided(t, cmd, replies[0]); !got.Allow {
 		t.Errorf("decision = %+v, want allow", got)

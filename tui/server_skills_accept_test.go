@@ -60,6 +60,10 @@ func TestServerSkillApprovalHighFindingsConfirm(t *testing.T) {
 		t.Fatalf("esc at the confirmation: granting %q, want the preview", g)
 	}
 	m = afterQuiet(m)
+	if m, cmd = update(m, keyRune('a')); cmd != nil || !held(m) {
+		t.Fatal("after the early y, a quiet a approved without tab")
+	}
+	m = tabQuiet(m)
 	m, _ = update(m, keyRune('a'))
 	m = afterQuiet(m)
 	m, cmd = update(m, keyRune('y'))

@@ -5,11 +5,12 @@ import (
 
 	"vouch/tui/kit"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// A decision is a deliberate act (SPEC D7). A pane that grants something
+// A decision is a deliberate act (SPEC D7). Who the keyboard belongs to —
+// the person's message or the pane — is keyboard.go's; this file is the
+// settle period that applies once the pane has it. A pane that grants something
 // does not take a key until the keyboard has been quiet for its settle
 // period since the pane appeared; every key that arrives meanwhile restarts
 // the period. The period is counted from the keys themselves, not from a
@@ -71,56 +72,6 @@ func (m Model) drawable() bool {
 	return m.common.Width >= MinWidth && m.common.Height >= MinHeight
 }
 
-// keyForModal routes a key while a modal is open: to the modal once it has
-// settled, else aside into the chat input (or nowhere).
-func (m Model) keyForModal(msg tea.KeyMsg) (Model, tea.Cmd) {
-	if key.Matches(msg, m.common.Keys.Approval.Stop) {
-		return m.updateTopModal(msg) // ctrl+c keeps its meaning
-	}
-	e, _ := m.modals.topEntry()
-	now := m.common.Now()
-	if !m.drawable() {
-		// No blind answers: what cannot be seen cannot be answered.
-		e.quiet, e.settled = now, false
-		m.modals = m.modals.setTop(e)
-		return m.aside(msg)
-	}
-	d, every := m.settlePeriod(e)
-	if d <= 0 {
-		return m.updateTopModal(msg)
-	}
-	if !e.settled && now.Sub(e.quiet) >= d {
-		e.settled = true
-	}
-	if e.settled {
-		m.modals = m.modals.setTop(e)
-		return m.updateTopModal(msg)
-	}
-	e.quiet = now
-	m.modals = m.modals.setTop(e)
-	if every {
-		return m.aside(msg)
-	}
-	if e.modal.(kit.Granter).Grants(msg) {
-		return m, nil
-	}
-	return m.updateTopModal(msg)
-}
-
-// aside puts a key that no modal may take into the chat input: text and
-// editing keys edit it as if it had the focus; enter does not send.
-func (m Model) aside(msg tea.KeyMsg) (Model, tea.Cmd) {
-	if msg.Type == tea.KeyEnter || msg.Type == tea.KeyEsc || msg.Type == tea.KeyTab {
-		return m, nil
-	}
-	// The input blurs again at once, so its Cmds (the cursor's blink, a
-	// clipboard paste) would arrive at a blurred input: none is run.
-	m.input.Focus()
-	m.input, _ = m.input.Update(msg)
-	m.input.Blur()
-	return m, nil
-}
-
 // updateSettleTick applies a settle tick: the latest one may latch the top
 // modal as settled; stale ones are dropped.
 func (m Model) updateSettleTick(msg settleTickMsg) Model {
@@ -137,6 +88,19 @@ func (m Model) updateSettleTick(msg settleTickMsg) Model {
 	return m
 }
 
+// settleNotice is what the modal of e says instead of its keys, or "".
+func settleNotice(e modalEntry, every bool) string {
+	switch {
+	case e.held && every:
+		return kit.HeldNotice
+	case e.held:
+		return kit.HeldGrantNotice
+	case !e.settled:
+		return kit.SettlingNotice
+	}
+	return ""
+}
+
 // unsettle makes the top modal settle again from now: it is on top again,
 // or drawn again.
 func (m Model) unsettle() Model {
@@ -147,30 +111,34 @@ func (m Model) unsettle() Model {
 	return m
 }
 
-// syncSettle runs after every message: it restarts the top modal's settle
-// period when a granter changed what it would grant, latches it as settled
-// when the period is over, tells the modal, and arms a tick for the moment
-// it may be over.
-func (m Model) syncSettle() (Model, tea.Cmd) {
+// syncSettle runs after every message; keyed is whether the message was a
+// key. It decides whether a modal that just came on top is held
+// (keyboard.go), restarts the top modal's settle period when a granter
+// changed what it would grant (holding it when that happened while the
+// person typed), latches it as settled when the period is over, tells the
+// modal what to say, and arms a tick for the moment it may be over.
+func (m Model) syncSettle(keyed bool) (Model, tea.Cmd) {
 	e, ok := m.modals.topEntry()
 	if !ok {
 		return m, nil
 	}
 	now := m.common.Now()
+	e = m.appeared(e, keyed)
 	if g, ok := e.modal.(kit.Granter); ok {
 		if s := g.Granting(); s != e.granting {
 			e.granting, e.quiet, e.settled = s, now, false
+			e.held = e.held || (s != "" && !keyed && m.composing(false))
 		}
 	}
-	d, _ := m.settlePeriod(e)
+	d, every := m.settlePeriod(e)
 	if !e.settled && m.drawable() && now.Sub(e.quiet) >= d {
 		e.settled = true
 	}
 	if s, ok := e.modal.(kit.SettleShower); ok {
-		e.modal = s.WithSettling(!e.settled)
+		e.modal = s.WithSettling(settleNotice(e, every))
 	}
 	m.modals = m.modals.setTop(e)
-	if e.settled || !m.drawable() {
+	if e.settled || e.held || !m.drawable() {
 		return m, nil
 	}
 	due := e.quiet.Add(d)

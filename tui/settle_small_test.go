@@ -76,7 +76,12 @@ func TestNoBlindAnswers(t *testing.T) {
 	if m, _ = update(m, keyRune('a')); len(m.run.approvals.Pending) != 1 {
 		t.Fatal(`60x20: "a" just after the pane was drawn again answered it`)
 	}
+	// The keys typed meanwhile are the message's: the pane waits for tab.
 	clk.advance(DefaultKeyGrace)
+	if m, _ = update(m, keyRune('a')); len(m.run.approvals.Pending) != 1 || !held(m) {
+		t.Fatal(`60x20: a quiet "a" answered the pane after typing into the message`)
+	}
+	m = tabToPane(m, clk)
 	_, cmd := update(m, keyRune('a'))
 	if got := decided(t, cmd, replies[0]); !got.Allow {
 		t.Errorf("decision = %+v, want allow", got)

@@ -31,6 +31,28 @@ func afterQuiet(m Model) Model {
 	return m
 }
 
+// tabToPane moves the keyboard from the message to the pane with tab and
+// waits out the settle period that then starts, as a person who decided to
+// answer does (SPEC D7).
+func tabToPane(m Model, clk *clock) Model {
+	clk.advance(humanGap)
+	m, _ = update(m, keyTab)
+	clk.advance(DefaultKeyGrace)
+	return m
+}
+
+// tabQuiet is tabToPane for a model on a fixed clock (afterQuiet).
+func tabQuiet(m Model) Model {
+	m, _ = update(m, keyTab)
+	return afterQuiet(m)
+}
+
+// held reports whether the top modal waits for tab (SPEC D7).
+func held(m Model) bool {
+	e, ok := m.modals.topEntry()
+	return ok && e.held
+}
+
 // clocked returns m on clk's time, for models started on the fixed t0.
 func clocked(m Model, clk *clock) Model {
 	m.common.Now = clk.Now
@@ -59,7 +81,8 @@ func typeAtPace(m Model, clk *clock, s string) (Model, []tea.Cmd) {
 // opens its note, however long after the pane's appearance it comes (the
 // "a" of "thanks" comes at about 0.7 s, "then tell me"'s last keys past
 // 0.95 s); the input holds the whole sentence and the pane still waits.
-// Once the keyboard has been quiet for the settle period, a allows.
+// The keyboard is the message's: a quiet "a" goes there too; after tab
+// and the settle period, a allows.
 func TestSettleTypeAheadDecidesNothing(t *testing.T) {
 	for _, tt := range []struct{ before, after string }{
 		{"gr", "eat thanks"},
@@ -92,8 +115,8 @@ func TestSettleTypeAheadDecidesNothing(t *testing.T) {
 			if got, want := m.input.Value(), tt.before+tt.after; got != want {
 				t.Errorf("input = %q, want the whole sentence %q", got, want)
 			}
-			if view := m.View(); !strings.Contains(view, kit.SettlingNotice) {
-				t.Errorf("the pane does not say its keys act in a moment:\n%s", view)
+			if view := m.View(); !strings.Contains(view, kit.HeldNotice) {
+				t.Errorf("the pane does not say where the keys go:\n%s", view)
 			}
 			// The last key came long after the pane appeared, and it
 			// still did not decide; 100 ms later neither does "a".
@@ -105,12 +128,16 @@ func TestSettleTypeAheadDecidesNothing(t *testing.T) {
 				t.Fatal(`"a" 100 ms after the last key of the sentence allowed`)
 			}
 
-			clk.advance(DefaultKeyGrace)
+			clk.advance(5 * time.Second)
+			if m, _ = update(m, keyRune('a')); len(m.run.approvals.Pending) != 1 {
+				t.Fatal(`"a" after a 5 s pause allowed, though the keyboard was the message's`)
+			}
+			m = tabToPane(m, clk)
 			m, cmd := update(m, keyRune('a'))
 			if got := decided(t, cmd, reply); got != (agent.Decision{Allow: true}) {
-				t.Errorf("decision after the quiet = %+v, want allow", got)
+				t.Errorf("decision after tab and the quiet = %+v, want allow", got)
 			}
-			if got, want := m.input.Value(), tt.before+tt.after+"a"; got != want {
+			if got, want := m.input.Value(), tt.before+tt.after+"aa"; got != want {
 				t.Errorf("input after the decision = %q, want %q", got, want)
 			}
 		})
@@ -130,7 +157,7 @@ func TestSettleTick(t *testing.T) {
 	}
 	tag := m.settle.tag
 	clk.advance(DefaultKeyGrace / 2)
-	m, _ = update(m, keyRune('x')) // restarts the period
+	m, _ = update(m, tea.KeyMsg{Type: tea.KeyLeft}) // restarts the period
 	clk.advance(DefaultKeyGrace / 2)
 	m, cmd := update(m, settleTickMsg{tag: tag, at: clk.Now()})
 	if !topApproval(t, m).Settling() {
@@ -185,10 +212,15 @@ func TestSettleAppConsent(t *testing.T) {
 	if got := m.input.Value(); got != "ok sure thing" {
 		t.Errorf("input = %q, want the sentence", got)
 	}
-	if !strings.Contains(m.View(), kit.SettlingNotice) {
-		t.Errorf("the consent does not say its keys act in a moment:\n%s", m.View())
+	if !strings.Contains(m.View(), kit.HeldNotice) {
+		t.Errorf("the consent does not say where the keys go:\n%s", m.View())
 	}
 	clk.advance(DefaultKeyGrace)
+	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRight})
+	if m, _ = update(m, keyEnter); len(reply) != 0 {
+		t.Fatal("a quiet right and enter agreed while the keyboard was the message's")
+	}
+	m = tabToPane(m, clk)
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRight})
 	_, cmd := update(m, keyEnter)
 	awaitMsg[approval.ConsentAnsweredMsg](t, cmd)
@@ -211,10 +243,14 @@ func TestSettleServerSkillApproval(t *testing.T) {
 	if len(cmds) != 0 || topModal[serverskills.Approval](t, m).Acting() != "" {
 		t.Fatal(`"a" 100 ms after the preview appeared approved the skill`)
 	}
-	if v := m.View(); !strings.Contains(v, "Keys active in a moment") {
-		t.Errorf("the preview does not say its keys act in a moment:\n%s", v)
+	if v := m.View(); !strings.Contains(v, kit.SettleLead(kit.HeldGrantNotice)) {
+		t.Errorf("the preview does not say its keys wait for tab:\n%s", v)
 	}
 	clk.advance(DefaultKeyGrace)
+	if m, cmds = typeAtPace(m, clk, "a"); len(cmds) != 0 {
+		t.Fatal(`a quiet "a" after the early one approved without tab`)
+	}
+	m = tabToPane(m, clk)
 	m, cmd := update(m, keyRune('a'))
 	awaitMsg[serverskills.ActedMsg](t, cmd)
 	if len(fs.acts) != 1 || !strings.HasPrefix(fs.acts[0], "approve ") {
@@ -236,6 +272,10 @@ func TestSettleSkillInstall(t *testing.T) {
 		t.Fatalf(`"i" 100 ms after the preview appeared installed: %d Cmds, installs %+v`, len(cmds), in)
 	}
 	clk.advance(DefaultKeyGrace)
+	if m, cmds = typeAtPace(m, clk, "i"); len(cmds) != 0 {
+		t.Fatal(`a quiet "i" after the early one installed without tab`)
+	}
+	m = tabToPane(m, clk)
 	_, cmd := update(m, keyRune('i'))
 	awaitMsg[skills.InstalledMsg](t, cmd)
 	if _, in, _ := b.calls(); len(in) != 1 {
@@ -261,6 +301,10 @@ func TestSettleInboxApproval(t *testing.T) {
 		t.Errorf("input = %q, want the sentence", got)
 	}
 	clk.advance(DefaultKeyGrace)
+	if m, _ = update(m, keyRune('a')); !held(m) {
+		t.Fatal("after the type-ahead the inbox call took a quiet key")
+	}
+	m = tabToPane(m, clk)
 	_, cmd := update(m, keyRune('a'))
 	awaitMsg[approval.InboxAnsweredMsg](t, cmd)
 	if _, _, answers, _ := f.recorded(); len(answers) != 1 || !answers[0].decision.Allow {
@@ -288,8 +332,8 @@ func TestSettleClassify(t *testing.T) {
 	if f := topModal[ruleedit.Editor](t, m).Form(); f.Saving || f.Class != policy.Ask {
 		t.Errorf("type-ahead acted on the editor: saving %v, class %s", f.Saving, f.Class)
 	}
-	if !strings.Contains(m.View(), kit.SettlingNotice) {
-		t.Errorf("the editor does not say its keys act in a moment:\n%s", m.View())
+	if !strings.Contains(m.View(), kit.HeldNotice) {
+		t.Errorf("the editor does not say where the keys go:\n%s", m.View())
 	}
 	noDecision(t, replies[0])
 }

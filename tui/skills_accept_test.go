@@ -43,7 +43,8 @@ func TestSkillInstallHighFindingsConfirm(t *testing.T) {
 	if _, ok := m.modals.top().(skills.Install); !ok {
 		t.Fatalf("esc at the confirmation closed the preview: top %T", m.modals.top())
 	}
-	m = afterQuiet(m)
+	// The early y held the granting keys until tab.
+	m = tabQuiet(m)
 	m, _ = update(m, keyRune('i'))
 	m = afterQuiet(m)
 	m = press[skills.InstalledMsg](t, m, keyRune('y'))

@@ -261,7 +261,7 @@ func TestSkillInstallBlocked(t *testing.T) {
 		t.Fatal("i acted on a blocked preview")
 	}
 	b.installErr = errors.New("the package changed since its preview; preview it again before installing")
-	m = afterQuiet(m)
+	m = tabQuiet(m) // the early i held the granting keys (SPEC D7)
 	m = press[skills.InstalledMsg](t, m, keyRune('v'))
 	if _, in, _ := b.calls(); len(in) != 1 || !in[0].NewRevision {
 		t.Fatalf("installs %+v, want one new revision", in)

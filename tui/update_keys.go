@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -81,6 +82,7 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.openApp()
 	default:
 		var cmd tea.Cmd
+		m = m.noteTyped(msg) // keyboard.go
 		m.input, cmd = m.input.Update(msg)
 		return m, cmd
 	}
@@ -180,6 +182,7 @@ func (m Model) sendInput() (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.input.Reset()
+	m.typed = time.Time{} // the message is sent: the person is not composing (keyboard.go)
 	return m.sendMessage(text)
 }
 

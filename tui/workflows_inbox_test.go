@@ -36,6 +36,10 @@ func TestInboxAnswerGoesToItsRun(t *testing.T) {
 		t.Fatalf("answered within the grace period: %v", answers)
 	}
 	clk.advance(time.Second)
+	if m, _ = update(m, keyRune('a')); !held(m) {
+		t.Fatal("the early a went into the message, yet the pane took a quiet one")
+	}
+	m = tabToPane(m, clk)
 	m, cmd := update(m, keyRune('a'))
 	if _, ok := m.modals.top().(approval.InboxList); !ok {
 		t.Fatalf("after answering, top = %T, want the inbox", m.modals.top())

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"vouch/safetext"
 	"vouch/tui/kit"
@@ -20,8 +21,10 @@ type Consent struct {
 	common     kit.Common
 	grace      time.Duration
 	ev         ConsentRequest
-	// settling is true while the root holds its keys back.
+	// settling is true while the root holds its keys back, and settle is
+	// what the pane says instead of its keys.
 	settling bool
+	settle   string
 }
 
 // ConsentRequest is a view asking to open a link (Link) or to add a
@@ -52,9 +55,13 @@ func NewConsent(c kit.Common, keys kit.ConfirmKeyMap, ev ConsentRequest, grace t
 // KeyGrace implements Modal: the pane appears on its own (SPEC D4, D7).
 func (c Consent) KeyGrace() time.Duration { return c.grace }
 
+// AsksPerson implements kit.Asker: it appears on its own and grants
+// (SPEC D7).
+func (Consent) AsksPerson() {}
+
 // WithSettling implements kit.SettleShower.
-func (c Consent) WithSettling(settling bool) kit.Modal {
-	c.settling = settling
+func (c Consent) WithSettling(notice string) kit.Modal {
+	c.settling, c.settle = notice != "", notice
 	return c
 }
 
@@ -118,7 +125,7 @@ func (c Consent) View() string {
 	lines = append(lines, kit.WrapLines(st.Item, body, w, 12)...)
 	gap := ""
 	if c.settling {
-		gap = st.Detail.Render(kit.SettlingNotice)
+		gap = st.Detail.Render(ansi.Truncate(c.settle, w, "…"))
 	}
 	lines = append(lines, gap, c.Buttons(st, "Refuse", yes))
 	return kit.ModalBox(st, w, 0, lines)

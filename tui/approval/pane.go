@@ -70,8 +70,10 @@ type Pane struct {
 	// marks it as a failure.
 	notice    string
 	noticeErr bool
-	// settling is true while the root holds its keys back (settle.go).
+	// settling is true while the root holds its keys back (settle.go),
+	// and settle is what the pane says instead of its keys.
 	settling bool
+	settle   string
 }
 
 // Button is a button of the pane, left to right.
@@ -312,9 +314,13 @@ func (a *Pane) syncKeys() {
 	}
 }
 
+// AsksPerson implements kit.Asker: it appears on its own and grants
+// (SPEC D7).
+func (Pane) AsksPerson() {}
+
 // WithSettling implements kit.SettleShower.
-func (a Pane) WithSettling(settling bool) kit.Modal {
-	a.settling = settling
+func (a Pane) WithSettling(notice string) kit.Modal {
+	a.settling, a.settle = notice != "", notice
 	return a
 }
 
@@ -395,6 +401,26 @@ func (a Pane) BoxWidth() int { return a.boxWidth() }
 
 // Keys is the pane's bindings as its state has set them.
 func (a Pane) Keys() KeyMap { return a.keys }
+
+// TakesKey implements kit.KeyTaker: while the person types a note every
+// key and paste is the note's; otherwise the keys of the pane's bindings
+// (SPEC D7). A paste is never a key.
+func (a Pane) TakesKey(msg tea.KeyMsg) bool {
+	if a.noting {
+		return true
+	}
+	if msg.Paste {
+		return false
+	}
+	k := a.keys
+	for _, b := range []key.Binding{k.Allow, k.Deny, k.Note, k.Classify, k.View, k.Left, k.Right, k.Choose,
+		k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Stop} {
+		if b.Enabled() && key.Matches(msg, b) {
+			return true
+		}
+	}
+	return false
+}
 
 // Settling reports whether the pane is drawn as settling (SPEC D7).
 func (a Pane) Settling() bool { return a.settling }

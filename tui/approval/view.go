@@ -120,7 +120,7 @@ func (a Pane) View() string {
 	case a.footerLines(hdrLines) < approvalFooterLines:
 		// no blank line: compact, or the call's lines take it
 	case a.settling:
-		lines = append(lines, st.Detail.Render(ansi.Truncate(kit.SettlingNotice, w, "…")))
+		lines = append(lines, st.Detail.Render(ansi.Truncate(a.settle, w, "…")))
 	default:
 		lines = append(lines, "")
 	}
@@ -361,11 +361,11 @@ func (a Pane) settlingButtons(w int) string {
 		later = "(classify: not available here)"
 	}
 	if a.compact() {
-		later = kit.SettlingNotice
+		later = a.settle
 	}
 	if ansi.StringWidth(row)+1+ansi.StringWidth(later) > w {
 		if a.compact() {
-			return st.Detail.Render(kit.SettlingNotice)
+			return st.Detail.Render(ansi.Truncate(a.settle, w, "…"))
 		}
 		return st.Detail.Render(row)
 	}

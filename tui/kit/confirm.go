@@ -40,6 +40,16 @@ func (c Choice) ShortHelp() []key.Binding { return c.Keys.ShortHelp() }
 // FullHelp implements help.KeyMap.
 func (c Choice) FullHelp() [][]key.Binding { return c.Keys.FullHelp() }
 
+// TakesKey implements KeyTaker: the keys of its buttons; a paste is never
+// one (SPEC D7).
+func (c Choice) TakesKey(msg tea.KeyMsg) bool {
+	if msg.Paste {
+		return false
+	}
+	k := c.Keys
+	return key.Matches(msg, k.Left) || key.Matches(msg, k.Right) || key.Matches(msg, k.Choose) || key.Matches(msg, k.Cancel)
+}
+
 // Key applies a key: answered once the person chose (enter) or left
 // (esc); yes only for enter on the acting button.
 func (c *Choice) Key(k tea.KeyMsg) (answered, yes bool) {

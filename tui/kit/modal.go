@@ -6,6 +6,7 @@ import (
 	"vouch/agent"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -85,10 +86,52 @@ type Granter interface {
 	Granting() string
 }
 
+// Asker is a pane that appears on its own and asks the person for a
+// decision that grants something: tool approval, app consent, the rule
+// editor over an approval (SPEC D4, D7). Its KeyGrace is its settle period,
+// and the root gives it the keyboard only by the rule of SPEC D7: never
+// while the person is composing, until they press tab. The method is a
+// marker.
+type Asker interface {
+	Modal
+	AsksPerson()
+}
+
 // SettleShower is a modal that shows whether it takes keys yet, for
-// instance with its key hints dimmed.
+// instance with its key hints dimmed. notice is "" when the modal takes
+// its keys; otherwise it is what the modal says instead, in words
+// (SettlingNotice, HeldNotice or HeldGrantNotice, SPEC D7).
 type SettleShower interface {
-	WithSettling(settling bool) Modal
+	WithSettling(notice string) Modal
+}
+
+// KeyTaker is a pane that says which keys are its own (SPEC D7). A
+// printable key that is not one of them gives the keyboard back to the
+// person's message; a bracketed paste is never a key, and is the pane's
+// only where it has a text field focused (a note). A pane that does not
+// implement it owns the keys of its enabled bindings (OwnsKey).
+type KeyTaker interface {
+	TakesKey(msg tea.KeyMsg) bool
+}
+
+// OwnsKey reports whether msg is one of m's keys: m's own answer when it is
+// a KeyTaker, else whether an enabled binding of its full help matches. A
+// paste is nobody's key unless a KeyTaker says so.
+func OwnsKey(m Modal, msg tea.KeyMsg) bool {
+	if t, ok := m.(KeyTaker); ok {
+		return t.TakesKey(msg)
+	}
+	if msg.Paste {
+		return false
+	}
+	for _, group := range m.FullHelp() {
+		for _, b := range group {
+			if b.Enabled() && key.Matches(msg, b) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Waiter is a modal that waits for the person's decision; the "too small"

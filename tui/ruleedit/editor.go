@@ -48,8 +48,10 @@ type Editor struct {
 
 	saving bool
 	err    string
-	// settling is true while the root holds its keys back (settle.go).
+	// settling is true while the root holds its keys back (settle.go),
+	// and settle is what the editor says instead of its keys.
 	settling bool
+	settle   string
 }
 
 // ruleConstraint is one constraint of the form: on or off, its kind, and
@@ -122,9 +124,18 @@ func (e Editor) Init() tea.Cmd { return nil }
 // it was opened from (0 from Settings › Policy).
 func (e Editor) KeyGrace() time.Duration { return e.grace }
 
+// TakesKey implements kit.KeyTaker: the editor is a form whose fields
+// take text, so every key and paste is its own (SPEC D7); it grants
+// nothing to the call on screen (a rule applies to later runs).
+func (e Editor) TakesKey(tea.KeyMsg) bool { return true }
+
+// AsksPerson implements kit.Asker: it appears on its own and grants
+// (SPEC D7).
+func (Editor) AsksPerson() {}
+
 // WithSettling implements kit.SettleShower.
-func (e Editor) WithSettling(settling bool) kit.Modal {
-	e.settling = settling
+func (e Editor) WithSettling(notice string) kit.Modal {
+	e.settling, e.settle = notice != "", notice
 	return e
 }
 

@@ -64,7 +64,7 @@ func (e Editor) View() string {
 	}
 	lines := []string{st.Title.Render(title), ""}
 	if e.settling {
-		lines[1] = st.Detail.Render(kit.SettlingNotice)
+		lines[1] = st.Detail.Render(ansi.Truncate(e.settle, w, "…"))
 	}
 	for i, l := range strings.Split(ansi.Wrap(safetext.Line(e.draft.identity, 0), w-ruleLabelWidth, ""), "\n") {
 		head := strings.Repeat(" ", ruleLabelWidth)

@@ -47,6 +47,7 @@ type Approval struct {
 	// settling is true while approving waits for the keyboard to be
 	// quiet after the preview appeared (settle.go, SPEC D7).
 	settling bool
+	settle   string
 	// confirming is true while the second confirmation of the
 	// high-severity findings is on screen (SPEC G8).
 	confirming bool
@@ -90,8 +91,8 @@ func (a Approval) Granting() string {
 }
 
 // WithSettling implements kit.SettleShower.
-func (a Approval) WithSettling(settling bool) kit.Modal {
-	a.settling = settling
+func (a Approval) WithSettling(notice string) kit.Modal {
+	a.settling, a.settle = notice != "", notice
 	return a
 }
 
@@ -229,17 +230,11 @@ func (a Approval) View() string {
 	case a.notice != "":
 		foot = append(foot, kit.WrapLines(st.StatusOK, a.notice, w, 3)...)
 	case a.confirming:
-		lead := ""
-		if a.settling {
-			lead = "Keys active in a moment. "
-		}
+		lead := kit.SettleLead(a.settle)
 		foot = append(foot, kit.WrapLines(st.StatusWarn, fmt.Sprintf("%s%s: %s. y accepts these findings by ID and approves; esc goes back to the preview.",
 			lead, kit.Plural(len(a.preview.MustAccept), "high-severity finding"), safetext.Line(strings.Join(a.preview.MustAccept, ", "), 400)), w, 4)...)
 	case a.loaded && a.preview.SetDigest != "":
-		lead := ""
-		if a.settling {
-			lead = "Keys active in a moment. "
-		}
+		lead := kit.SettleLead(a.settle)
 		foot = append(foot, kit.WrapLines(st.Detail, lead+"Approving binds to exactly these files (set "+short(a.preview.SetDigest)+"); it grants no tool or permission.", w, 2)...)
 	}
 	var body []string

@@ -40,6 +40,7 @@ type Install struct {
 	// settling is true while install waits for the keyboard to be quiet
 	// after the preview appeared (settle.go, SPEC D7).
 	settling bool
+	settle   string
 	// asNewRevision is whether the key that led to stageAccept was v.
 	asNewRevision bool
 	// unfold shows every line of the instructions (u; issue 18 item 8).
@@ -98,8 +99,8 @@ func (m Install) Granting() string {
 }
 
 // WithSettling implements kit.SettleShower.
-func (m Install) WithSettling(settling bool) kit.Modal {
-	m.settling = settling
+func (m Install) WithSettling(notice string) kit.Modal {
+	m.settling, m.settle = notice != "", notice
 	return m
 }
 
@@ -293,20 +294,14 @@ func (m Install) footer() []string {
 	case m.stage == stagePath:
 		return kit.WrapLines(st.Detail, "A .zip, .tar.gz, folder or SKILL.md on this machine. Nothing in it runs; nothing is installed before you confirm.", w, 2)
 	case m.stage == stageAccept:
-		lead := ""
-		if m.settling {
-			lead = "Keys active in a moment. "
-		}
+		lead := kit.SettleLead(m.settle)
 		return kit.WrapLines(st.StatusWarn, fmt.Sprintf("%s%s: %s. y accepts these findings by ID and installs; esc goes back to the preview.",
 			lead, kit.Plural(len(m.preview.MustAccept), "high-severity finding"), safetext.Line(strings.Join(m.preview.MustAccept, ", "), 400)), w, 4)
 	}
 	if c, ok := m.preview.Blocked(); ok {
 		return kit.WrapLines(st.StatusWarn, "Not installable as is: "+c.What+". Press v for a new version, or rename it with vouch skill install FILE --rename NEW.", w, 3)
 	}
-	lead := ""
-	if m.settling {
-		lead = "Keys active in a moment. "
-	}
+	lead := kit.SettleLead(m.settle)
 	return kit.WrapLines(st.Detail, lead+"i installs it; it is enabled nowhere and approves nothing. esc cancels and writes nothing.", w, 2)
 }
 
