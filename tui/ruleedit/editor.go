@@ -124,10 +124,24 @@ func (e Editor) Init() tea.Cmd { return nil }
 // it was opened from (0 from Settings › Policy).
 func (e Editor) KeyGrace() time.Duration { return e.grace }
 
-// TakesKey implements kit.KeyTaker: the editor is a form whose fields
-// take text, so every key and paste is its own (SPEC D7); it grants
-// nothing to the call on screen (a rule applies to later runs).
-func (e Editor) TakesKey(tea.KeyMsg) bool { return true }
+// TakesKey implements kit.KeyTaker: in a text field every key and paste
+// is the field's; elsewhere the keys of its enabled bindings, never a
+// paste (SPEC D7).
+func (e Editor) TakesKey(msg tea.KeyMsg) bool {
+	if e.typing() {
+		return true
+	}
+	if msg.Paste {
+		return false
+	}
+	k := e.keys
+	for _, b := range []key.Binding{k.Next, k.Prev, k.Left, k.Right, k.Toggle, k.Save, k.Cancel} {
+		if b.Enabled() && key.Matches(msg, b) {
+			return true
+		}
+	}
+	return false
+}
 
 // AsksPerson implements kit.Asker: it appears on its own and grants
 // (SPEC D7).
