@@ -21,8 +21,8 @@ const approvalTitle = "Tool call waiting for your approval"
 // 100 ms, starting before the approval pane appears and going on across
 // its appearance. No key of the sentence answers the pane: the note file
 // is untouched, the pane still waits and the input holds the whole
-// sentence. Once the keyboard has been quiet the pane's keys act, and d
-// denies.
+// sentence. A quiet d goes into the message too; after tab and a quiet
+// moment, d denies.
 func TestE2ESettleTypeAhead(t *testing.T) {
 	bin := buildVouch(t)
 	tmp := t.TempDir() // the demo's throwaway state and workspace go here
@@ -64,15 +64,26 @@ func TestE2ESettleTypeAhead(t *testing.T) {
 		t.Fatalf("the note changed while the pane waited (err %v):\n%s", err, after)
 	}
 
-	// Quiet now: the settle tick draws the keys as active, and d denies.
+	// The keyboard is the message's (SPEC D7): a quiet d goes there too.
+	if !strings.Contains(pane, "your keys go to your message · tab to answer") {
+		t.Fatalf("the pane does not say where the keys go:\n%s", pane)
+	}
+	<-time.After(time.Second)
+	s.keys("d")
+	s.waitText("› " + sentence + "d")
+	if pane := s.capture(); !strings.Contains(pane, approvalTitle) || strings.Contains(pane, "(denied)") {
+		t.Fatalf("a quiet d answered the pane:\n%s", pane)
+	}
+	// Tab moves the keyboard to the pane; once quiet, d denies.
+	s.keys("Tab")
 	s.waitFor("the pane's keys to act", func(p string) bool {
-		return strings.Contains(p, approvalTitle) && !strings.Contains(p, "keys active in a moment")
+		return strings.Contains(p, approvalTitle) && !strings.Contains(p, "keys active in a moment") && !strings.Contains(p, "tab to answer")
 	})
 	s.keys("d")
 	s.waitFor("the call to be denied", func(p string) bool {
 		return !strings.Contains(p, approvalTitle) && strings.Contains(p, "(denied)")
 	})
-	if pane := s.capture(); !strings.Contains(pane, "› "+sentence) {
+	if pane := s.capture(); !strings.Contains(pane, "› "+sentence+"d") {
 		t.Errorf("the sentence left the input after the deny:\n%s", pane)
 	}
 	if after, err := os.ReadFile(note); err != nil || string(after) != string(before) {
