@@ -176,7 +176,7 @@ func (m Model) keyForOther(e modalEntry, msg tea.KeyMsg) (Model, tea.Cmd) {
 // keys never do.
 func (m Model) keyWhileHeld(e modalEntry, msg tea.KeyMsg, every bool) (Model, tea.Cmd) {
 	switch {
-	case msg.Type == tea.KeyTab:
+	case key.Matches(msg, m.common.Keys.Chat.AnswerPane):
 		e.held, e.settled, e.quiet = false, false, m.common.Now()
 		m.typed = time.Time{}
 		m.modals = m.modals.setTop(e)
@@ -243,8 +243,8 @@ func (m Model) appeared(e modalEntry, keyed bool) modalEntry {
 // keys that act then (STYLE habit 4).
 type heldKeyMap struct{ tab, stop key.Binding }
 
-func newHeldKeyMap(stop key.Binding) heldKeyMap {
-	return heldKeyMap{tab: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "answer the pane")), stop: stop}
+func newHeldKeyMap(tab, stop key.Binding) heldKeyMap {
+	return heldKeyMap{tab: tab, stop: stop}
 }
 
 // ShortHelp implements help.KeyMap.

@@ -420,7 +420,7 @@ func TestKeyboardEnterKeepsTheMessage(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "An approval waits: tab answers it") {
 		t.Errorf("the status line does not say an approval waits:\n%s", v)
 	}
-	if got := helpLine(m); !strings.Contains(got, "tab answer the pane") {
+	if got := helpLine(m); !strings.Contains(got, "tab answer a pane") {
 		t.Errorf("help line = %q, want what tab does", got)
 	}
 }

@@ -116,6 +116,11 @@ type ChatKeyMap struct {
 	// process goes on (SPEC K4; attach.go); ctrl+a and ctrl+b are the
 	// prefixes of screen and tmux.
 	Detach key.Binding
+	// AnswerPane (tab) moves the keyboard from the message to a pane that
+	// appeared while the person was typing (SPEC D7, keyboard.go). The root
+	// routes it while a pane waits for it; on the chat screen it is only
+	// said, in the full help.
+	AnswerPane key.Binding
 }
 
 // DefaultChatKeyMap returns the chat screen's default bindings.
@@ -154,7 +159,7 @@ func DefaultChatKeyMap() ChatKeyMap {
 		Settings:    key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "settings")),
 		CopyAnswer:  key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy answer"), key.WithDisabled()),
 		CopyCode:    key.NewBinding(key.WithKeys("alt+y", "ctrl+g"), key.WithHelp("ctrl+g", "copy code"), key.WithDisabled()),
-		PageUp:      key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageUp:      key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/dn", "page up/down")),
 		PageDown:    key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
 		HalfUp:      key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half page up")),
 		HalfDown:    key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half page down")),
@@ -174,6 +179,7 @@ func DefaultChatKeyMap() ChatKeyMap {
 		ExpandError:     key.NewBinding(key.WithKeys("alt+e"), key.WithHelp("alt+e", "whole error"), key.WithDisabled()),
 		Retry:           key.NewBinding(key.WithKeys("alt+r"), key.WithHelp("alt+r", "retry"), key.WithDisabled()),
 		Detach:          key.NewBinding(key.WithKeys("ctrl+\\"), key.WithHelp("ctrl+\\", "detach")),
+		AnswerPane:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "answer a pane")),
 	}
 }
 
@@ -188,6 +194,6 @@ func (k ChatKeyMap) FullHelp() [][]key.Binding {
 		{k.Send, k.Newline, k.Cancel, k.Continue, k.Retry, k.ExpandError, k.Quit, k.Help},
 		{k.ModelPicker, k.NewConversation, k.Conversations, k.Settings, k.CopyAnswer, k.CopyCode},
 		{k.Runs, k.Inbox, k.OpenLatestApp, k.Detach},
-		{k.HistoryUp, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
+		{k.HistoryUp, k.PageUp, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.AnswerPane}, // PageUp's help names pgdn too
 	}
 }

@@ -339,7 +339,7 @@ func (m *Model) layout() {
 func (m Model) helpKeys() help.KeyMap {
 	if e, ok := m.modals.topEntry(); ok {
 		if _, every := grantsNow(e); e.held && every {
-			return newHeldKeyMap(m.common.Keys.Approval.Stop)
+			return newHeldKeyMap(m.common.Keys.Chat.AnswerPane, m.common.Keys.Approval.Stop)
 		}
 		return e.modal
 	}

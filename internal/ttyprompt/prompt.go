@@ -70,6 +70,9 @@ func New(tty *os.File, describe func(identity string) (app.ToolDescription, erro
 // terminal could not be used (or ctx ended): nothing was decided.
 func (p *Prompt) Ask(ctx context.Context, req agent.ApprovalRequested) (agent.Decision, error) {
 	details, folded := p.details(req, false)
+	// The rule, said where it applies (SPEC D7): the terminal's pending
+	// input is flushed before each question and a line is read.
+	details += "  Only a line typed after the question answers it: whatever was typed before is discarded.\n"
 	if err := p.say(details); err != nil {
 		return agent.Decision{}, err
 	}

@@ -225,7 +225,8 @@ func TestTTYPromptShows(t *testing.T) {
 	ch := a.ask(t.Context(), &Prompt{tty: a.tty, describe: describe}, req)
 	mark := a.waitQuestion(t, 0)
 	shown := a.term.Output()
-	for _, want := range []string{"notes server · 127.0.0.1:4100", "mcp:s1:write", "corr-1", `\u001b[2Jgone`, "mcp_write", "every new external tool asks", "+++ b/x", "title: Write a note", "readOnlyHint: true", "more characters; type more", "or more (show long values whole)"} {
+	for _, want := range []string{"notes server · 127.0.0.1:4100", "mcp:s1:write", "corr-1", `\u001b[2Jgone`, "mcp_write", "every new external tool asks", "+++ b/x", "title: Write a note", "readOnlyHint: true", "more characters; type more", "or more (show long values whole)",
+		"Only a line typed after the question answers it: whatever was typed before is discarded."} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("the prompt lacks %q:\n%s", want, shown)
 		}
