@@ -118,14 +118,18 @@
 // Modals implement [kit.Modal] and live on an explicit stack in the root. Only
 // the top modal gets keys, and the help line shows its bindings; it answers
 // with an [kit.Action] the root applies, and it receives the current size when
-// pushed and on every resize. A modal that grants something settles
-// (settle.go, SPEC D7): no key reaches it until the keyboard has been
-// quiet for its settle period (KeyGrace, 500 ms by default) since it
-// appeared, every key restarting the period, measured with the injected
-// clock; those keys go to the chat input, so a sentence typed across the
-// modal's appearance stays whole. Modals opened by the person's key settle
-// only for their granting keys (granter). A tick, tagged so stale ones are
-// dropped, redraws the modal when it settles. The
+// pushed and on every resize. Who the keyboard belongs to is the root's
+// (keyboard.go, SPEC D7): a pane that grants ([kit.Asker]) and appears
+// while the person is composing — text in the input, or a printable key in
+// the last 2 s — answers nothing until tab, every key going on into the
+// message whatever pauses follow; a printable key that is not one of the
+// pane's gives the keyboard back the same way; focus-in, an attach and a
+// resize count as the person having been elsewhere. Once the pane has the
+// keyboard it settles (settle.go): no key reaches it until the keyboard has
+// been quiet for its settle period (KeyGrace, 500 ms by default), measured
+// with the injected clock. Modals opened by the person's key hold back only
+// their granting keys (granter). A tick, tagged so stale ones are dropped,
+// redraws the modal when it settles. The
 // model picker, Settings and tool approval are modals; skill install
 // preview, run history and the approvals inbox (SPEC L2) fit the same
 // interface.
