@@ -21,7 +21,7 @@
 // The interface lives in rooms; no room imports a sibling, and none
 // imports the root; every room may import tui/kit and the shared
 // components (tui/ruleedit, and tui/settings/tools, which the profiles
-// page embeds) (tui/imports_test.go):
+// page embeds) (internal/archtest):
 //
 //   - tui (this package): the program ([New], [Model]), the router
 //     (update_*.go), the modal stack (modal.go) and its settle rule

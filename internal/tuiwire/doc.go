@@ -28,5 +28,5 @@
 // It imports internal/app and the tui packages, because it is the one
 // place that knows both; internal/app imports no tui, and no tui package
 // imports internal/app or this package. Only cmd/vouch imports it
-// (internal/archtest TestNoForbiddenImports). It never exits or prints.
+// (the lattice in internal/archtest). It never exits or prints.
 package tuiwire

@@ -24,7 +24,7 @@
 // Cmds call the backends with a bounded context and return typed
 // messages; Update and View do no I/O. Like every package under tui it
 // imports neither bbolt, net/http, a keyring package nor vouch/store
-// (tui/imports_test.go).
+// (internal/archtest).
 //
 // # Compact form
 //

@@ -15,7 +15,7 @@
 // approval pane, the rule editor and every Settings page import kit, never
 // the other way round. It does no I/O; like every package under tui it
 // imports neither bbolt, net/http, a keyring package nor vouch/store
-// (tui/imports_test.go). It holds no mutable package-level state:
+// (internal/archtest). It holds no mutable package-level state:
 // [DefaultStyles] builds one Styles value that the root hands to every
 // component in Common.
 //

@@ -16,7 +16,7 @@
 // modal below, which the approval pane and the Policy page recognise by
 // its type. ruleedit imports tui/kit only, never the root or a pane, and
 // like every package under tui neither bbolt, net/http, a keyring package
-// nor vouch/store (tui/imports_test.go). Only the person's keys change a
+// nor vouch/store (internal/archtest). Only the person's keys change a
 // field; saving never answers a call: a rule applies to runs that start
 // later (SPEC D6). A draft from a call carries the digest of the
 // definition the pane was asked about, and the saved rule carries it as

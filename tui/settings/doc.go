@@ -18,5 +18,5 @@
 // import settings (for Page), never the other way round, and no page
 // imports another. Like every package under tui it does no I/O and imports
 // neither bbolt, net/http, a keyring package nor vouch/store
-// (tui/imports_test.go).
+// (internal/archtest).
 package settings

@@ -19,7 +19,7 @@
 // ruleedit.SavedMsg, by its type. Its Cmds call the Editor
 // with a bounded context; Update and View do no I/O. Like every package
 // under tui it imports neither bbolt, net/http, a keyring package nor
-// vouch/store (tui/imports_test.go). The package's name is the one of
+// vouch/store (internal/archtest). The package's name is the one of
 // vouch/policy, whose rules it shows: inside it that package is vpolicy,
 // and importers that need both name this one tuipolicy.
 package policy

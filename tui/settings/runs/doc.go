@@ -16,5 +16,5 @@
 // (cmds.go) call History with a bounded context and return typed
 // messages; Update and View do no I/O. Like every package under tui it
 // imports neither bbolt, net/http, a keyring package nor vouch/store
-// (tui/imports_test.go).
+// (internal/archtest).
 package runs

@@ -24,5 +24,5 @@
 // root hands to [New]. Its Cmds call the Backend with a bounded context and
 // return typed messages; Update and View do no I/O. Like every package
 // under tui it imports neither bbolt, net/http, a keyring package nor
-// vouch/store (tui/imports_test.go).
+// vouch/store (internal/archtest).
 package servers

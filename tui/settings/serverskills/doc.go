@@ -17,5 +17,5 @@
 // only, never the root or another page. Its Cmds call the Backend with a
 // bounded context and return typed messages; Update and View do no I/O.
 // Like every package under tui it imports neither bbolt, net/http, a
-// keyring package nor vouch/store (tui/imports_test.go).
+// keyring package nor vouch/store (internal/archtest).
 package serverskills

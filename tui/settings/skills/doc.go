@@ -13,7 +13,7 @@
 // page. Its Cmds call the Catalog with a bounded context and return typed
 // messages; Update and View do no I/O. Like every package under tui it
 // imports neither bbolt, net/http, a keyring package nor vouch/store
-// (tui/imports_test.go). Its name is the one of vouch/skills, the package
+// (internal/archtest). Its name is the one of vouch/skills, the package
 // that reads skill packages: importers that need both name this one
 // tuiskills.
 package skills

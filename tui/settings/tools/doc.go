@@ -11,7 +11,7 @@
 // over its own Source, which answers with [ListedMsg] and [ToggledMsg] of
 // its Scope. So tools imports only tui/kit and tui/settings (the frame and
 // the server and tool views), never the root or another page; the
-// profiles page may import it (tui/imports_test.go lists it as a shared
+// profiles page may import it (internal/archtest lists it as a shared
 // component). Its Cmds call the Catalog with a bounded context; Update and
 // View do no I/O. Like every package under tui it imports neither bbolt,
 // net/http, a keyring package nor vouch/store.

@@ -12,5 +12,5 @@
 // another page. Its Cmds call the Backend with a bounded context and
 // return typed messages; Update and View do no I/O. Like every package
 // under tui it imports neither bbolt, net/http, a keyring package nor
-// vouch/store (tui/imports_test.go).
+// vouch/store (internal/archtest).
 package workflows

@@ -1,0 +1,142 @@
+package archtest
+
+// The lattice: every package of the module, one line each, with exactly
+// what it may import of the module (its non-test files; _test.go files
+// may import what they like). It is read bottom-up, as Go's own
+// src/go/build/deps_test.go reads: a line names only packages on lines
+// above it, so the table is a layering and can hold no cycle.
+//
+// A package that has no line, or an import its line does not draw, fails
+// `go test ./internal/archtest/` (TestLattice). To add a package, add its
+// line where its imports are above it; to add an import, add the word to
+// its line — if docs/ARCHITECTURE.md allows it and no boundary below
+// forbids it — and run `go test ./internal/archtest/ -update`, which
+// redraws the figure in docs/ARCHITECTURE.md.
+//
+// Paths are inside the module ("tui/kit" is vouch/tui/kit). In may, "p/..."
+// is p and every package below it that has a line.
+var table = []line{
+	// Leaves: they import no package of the module.
+	{pkg: "tool"},
+	{pkg: "safetext"},
+	{pkg: "workflow"},
+	{pkg: "internal/panics"},
+	{pkg: "internal/sessiond"},
+	{pkg: "internal/demo/scripted"},
+	{pkg: "internal/cdp"},
+	{pkg: "internal/e2epeer"},
+	{pkg: "internal/termtest"},
+	{pkg: "internal/archtest"},
+
+	// The domain: it knows no store, no application and no interface.
+	{pkg: "policy", may: "safetext"},
+	{pkg: "skills", may: "safetext workflow"},
+	{pkg: "agent", may: "internal/panics policy tool workflow"},
+	{pkg: "mcpclient", may: "internal/panics policy safetext skills tool"},
+	{pkg: "mcpclient/apps", may: "mcpclient"},
+	{pkg: "internal/notify", may: "safetext"},
+
+	// Persistence, below the application that adapts the domain to it.
+	{pkg: "store", may: "policy workflow"},
+
+	// The leaf of view types both the application and the interface speak
+	// (issue 23).
+	{pkg: "internal/view", may: "agent policy"},
+
+	// The application.
+	{pkg: "internal/app/localskills", may: "safetext skills store workflow"},
+	{pkg: "internal/app", may: "agent internal/app/localskills internal/notify internal/panics mcpclient mcpclient/apps policy safetext skills store tool workflow"},
+	{pkg: "internal/ttyprompt", may: "agent internal/app safetext"},
+
+	// The demo and the test doubles beside what they imitate.
+	{pkg: "internal/demo", may: "internal/demo/scripted"},
+	{pkg: "agent/agenttest", may: "internal/demo/scripted"},
+	{pkg: "mcpclient/mcptest", may: "internal/demo"},
+	{pkg: "store/storetest", may: "store"},
+
+	// The interface: tui/kit, then the rooms, then the root that composes
+	// them.
+	{pkg: "tui/kit", may: "agent safetext"},
+	{pkg: "tui/chat", may: "agent safetext tui/kit"},
+	{pkg: "tui/convlist", may: "safetext tui/kit"},
+	{pkg: "tui/toolselect", may: "safetext tui/kit"},
+	{pkg: "tui/ruleedit", may: "policy safetext tui/kit"},
+	{pkg: "tui/approval", may: "agent policy safetext tool tui/kit tui/ruleedit"},
+	{pkg: "tui/settings", may: "safetext tui/kit"},
+	{pkg: "tui/settings/tools", may: "policy safetext tui/kit tui/settings"},
+	{pkg: "tui/settings/notifications", may: "safetext tui/kit tui/settings"},
+	{pkg: "tui/settings/policy", may: "policy safetext tui/kit tui/ruleedit tui/settings"},
+	{pkg: "tui/settings/profiles", may: "internal/panics safetext tui/kit tui/settings tui/settings/tools workflow"},
+	{pkg: "tui/settings/runs", may: "safetext tui/kit"},
+	{pkg: "tui/settings/servers", may: "safetext tui/kit tui/settings"},
+	{pkg: "tui/settings/serverskills", may: "safetext tui/kit tui/settings"},
+	{pkg: "tui/settings/skills", may: "safetext tui/kit tui/settings"},
+	{pkg: "tui/settings/workflows", may: "safetext tui/kit tui/settings"},
+	{pkg: "tui", may: "agent policy safetext tui/approval tui/chat tui/convlist tui/kit tui/ruleedit tui/settings tui/settings/notifications tui/settings/policy tui/settings/profiles tui/settings/runs tui/settings/servers tui/settings/serverskills tui/settings/skills tui/settings/tools tui/settings/workflows tui/toolselect"},
+
+	// The composition: the adapter between the application and the
+	// interface, the session's host, the binary.
+	{pkg: "internal/tuiwire", may: "agent internal/app internal/app/localskills internal/notify mcpclient safetext tui tui/approval tui/convlist tui/settings tui/settings/notifications tui/settings/policy tui/settings/profiles tui/settings/runs tui/settings/servers tui/settings/serverskills tui/settings/skills tui/settings/workflows tui/toolselect workflow",
+		note: "its conversions between app's types and the rooms' twins go with internal/view, issue 23"},
+	{pkg: "internal/host", may: "internal/app internal/sessiond internal/view tui/..."},
+	{pkg: "cmd/vouch", may: "agent internal/app internal/app/localskills internal/demo internal/host internal/notify internal/sessiond internal/ttyprompt internal/tuiwire mcpclient policy safetext skills store tui tui/settings/workflows workflow",
+		note: "store goes when internal/app hands out no *store.DB, tui/settings/workflows when the CLI stops borrowing a pane's text; issue 23"},
+
+	// End-to-end harnesses.
+	{pkg: "e2e/conformance", may: "internal/app mcpclient store"},
+	{pkg: "e2e/ollama", may: "internal/e2epeer"},
+}
+
+// planned are lines of packages that may not exist yet: their absence is
+// no error. When one is built, delete it here (TestLattice says so).
+var planned = []string{
+	"internal/host", // the session process out of package main (issue 23)
+	"internal/view", // the view types without twins (issue 23)
+}
+
+// boundaries are the seams no line of the table may cross: they hold
+// whatever the table draws, so widening a line cannot open them. A deep
+// boundary holds through other packages of the module too (agent may not
+// reach mcpclient by way of a third package); the others are about direct
+// imports (tui/... reaches net/http through agent, and may).
+var boundaries = []boundary{
+	{from: "vouch/tui/...", to: "go.etcd.io/bbolt/... net/http/... github.com/99designs/keyring/... github.com/zalando/go-keyring/...",
+		why: "the interface reaches storage, HTTP and secrets only through its Backend (STYLE habit 5)"},
+	{from: "vouch/tui/...", to: "vouch/store/... vouch/internal/app/...", deep: true,
+		why: "the interface reaches the store and the application only through its Backend, which the composition adapts"},
+	{from: "vouch/agent/... vouch/mcpclient/... vouch/skills/... vouch/policy/... vouch/workflow/...", to: "vouch/store/... vouch/internal/app/... vouch/tui/...", deep: true,
+		why: "a domain package knows no store, application or interface: internal/app adapts it to the store (SPEC K1)"},
+	{from: "vouch/agent/...", to: "vouch/mcpclient/... vouch/skills/...", deep: true,
+		why: "the loop knows no MCP and no skill package: tools reach it through vouch/tool, skills as frozen text"},
+	{from: "vouch/mcpclient/...", to: "vouch/agent/...", deep: true,
+		why: "the MCP client shares the tool contract (vouch/tool) with the loop, not the loop itself"},
+	{from: "vouch/internal/app/...", to: "vouch/tui/...", deep: true,
+		why: "the application serves every front end and imports none"},
+	{from: "vouch/store/...", to: "vouch/tui/...", deep: true,
+		why: "the store knows no interface"},
+	{from: "vouch/internal/ttyprompt", to: "vouch/tui/... vouch/store/...",
+		why: "the headless prompt is a front end beside the TUI: it reads the application, never the store"},
+	{from: "vouch/tool", to: "vouch/...",
+		why: "the tool contract sits below every package of the module"},
+	{from: "vouch/internal/panics", to: "vouch/...",
+		why: "the one recover sits below every package of the module"},
+	{from: "vouch/internal/sessiond", to: "vouch/...",
+		why: "the session socket relays bytes and knows no vouch package; its host hands it the interface"},
+}
+
+// The rooms of the interface: a package under tui/ imports, of the
+// interface's packages, only tui/kit, the shared components, the packages
+// below itself and the frame that hosts it; never a sibling room and never
+// the root (STYLE habit 16). Only the root composes the rooms.
+var (
+	// components are shared components under tui/ that are not panes:
+	// every room may import them; they import only tui/kit and their frame.
+	components = []string{"vouch/tui/ruleedit", "vouch/tui/settings/tools"}
+	// frames host the packages below them, which implement the frame's
+	// interface (a Settings page imports tui/settings).
+	frames = []string{"vouch/tui/settings"}
+)
+
+// binaries are the product's commands: none links a test package, however
+// indirectly (the demo has its own scripted model and server).
+var binaries = []string{"vouch/cmd/vouch"}
