@@ -9,7 +9,10 @@ import tea "github.com/charmbracelet/bubbletea"
 // pane in front settles again: a pane drawn again must wait again before
 // any key answers it (SPEC D7). Notice, when set, shows in the status line
 // (the session's workspace, flags the session was started without).
-type AttachedMsg struct{ Notice string }
+type AttachedMsg struct {
+	Notice   string
+	TakeOver bool // the terminal took the keyboard over (ctrl+t)
+}
 
 // DetachMsg is what the detach key (ChatKeyMap.Detach) sends. The session
 // process intercepts it before it reaches the Model and lets the terminal

@@ -100,7 +100,7 @@ func serveSession(ctx context.Context, g *globals, e env, ready func()) (err err
 		StateDir:       stateDir,
 		NewModel:       h.newModel,
 		ProgramOptions: tui.ProgramOptions(),
-		Attached:       func(n string) tea.Msg { return tui.AttachedMsg{Notice: n} },
+		Attached:       attachedMsg,
 		Farewell:       farewell,
 		Notice:         h.notice,
 		Needed:         h.needed,
@@ -115,6 +115,11 @@ func serveSession(ctx context.Context, g *globals, e env, ready func()) (err err
 	h.srv = srv
 	ready()
 	return srv.Run(ctx)
+}
+
+// attachedMsg tells the interface a terminal attached or took over.
+func attachedMsg(a sessiond.Attach) tea.Msg {
+	return tui.AttachedMsg{Notice: a.Notice, TakeOver: a.TakeOver}
 }
 
 // sessionIdle reads the session-idle setting (default 5m).

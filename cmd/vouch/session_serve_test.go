@@ -5,7 +5,19 @@ import (
 	"testing"
 
 	"vouch/internal/sessiond"
+	"vouch/tui"
 )
+
+// TestAttachedMsgSaysTakeOver: the interface learns whether an attach is
+// a take-over (ctrl+t) and its notice (SPEC K4, D7; issue 30).
+func TestAttachedMsgSaysTakeOver(t *testing.T) {
+	for _, a := range []sessiond.Attach{{}, {TakeOver: true}, {Notice: "n"}} {
+		got, ok := attachedMsg(a).(tui.AttachedMsg)
+		if !ok || got.TakeOver != a.TakeOver || got.Notice != a.Notice {
+			t.Fatalf("attachedMsg(%+v) = %#v", a, attachedMsg(a))
+		}
+	}
+}
 
 // TestSessionNotice: a terminal attaching to a running session is told
 // when its model flags differ from the session's (not silently ignored)

@@ -34,8 +34,11 @@
 // (Terminal.Renderer) and stay for the program's life.
 //
 // On attach, take-over, or when the holder leaves and a viewer takes the
-// keyboard, the program gets Config.Attached's message (tui.AttachedMsg):
-// a full repaint, and the pane in front settles again (SPEC D7). The
+// keyboard, the program gets Config.Attached's message (tui.AttachedMsg,
+// with TakeOver set for ctrl+t): a full repaint, and the pane in front
+// settles again (SPEC D7). The program's messages and keys are one ordered
+// stream: a key a terminal sends right behind its hello or take-over frame
+// reaches the interface after that attach, never before (issue 30). The
 // client itself puts its terminal in the interface's modes (Modes) and
 // restores it on every way out.
 //
@@ -64,9 +67,13 @@
 // # Caveats
 //
 // Program.Send blocks until the event loop takes the message, so the
-// server never calls it while holding its lock: it queues sizes and
-// repaints under the lock, and one goroutine per program delivers them in
-// that order (a viewer's repaint never lands after the new holder's size). The program's input is a
-// plain io.Reader over the pipe: Bubble Tea's cancel reader would poll the
-// file's descriptor and race its Close.
+// server never calls it while holding its lock: it queues sizes, repaints
+// and the holder's keys under the lock (stream), and one goroutine per
+// program delivers them in that order, each received before the next: a
+// message by Program.Send, keys by the program's input, which lets the
+// next item go only once the read loop asks for more bytes (it has handed
+// the earlier keys to the event loop). A client whose frames fill the
+// stream is read no further until it drains; nothing waits under the lock.
+// The program's input is a plain io.Reader: Bubble Tea's cancel reader
+// would poll a file's descriptor and race its Close.
 package sessiond

@@ -72,7 +72,7 @@ func startServer(t *testing.T, mod func(*Config)) *testServer {
 	cfg := Config{
 		StateDir: dir,
 		NewModel: func(Terminal) tea.Model { return echoModel{} },
-		Attached: func(n string) tea.Msg { return attachedMsg{n} },
+		Attached: func(a Attach) tea.Msg { return attachedMsg{a.Notice} },
 		Needed: func() bool {
 			ts.mu.Lock()
 			defer ts.mu.Unlock()

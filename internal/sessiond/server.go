@@ -27,9 +27,10 @@ type Config struct {
 	ProgramOptions []tea.ProgramOption
 	// Attached returns the message the program gets when a terminal
 	// attaches, takes over or becomes the holder: it forces a full repaint
-	// and restarts the settle period of the pane in front (SPEC D7).
-	// notice is "" or one sentence to show in the status line.
-	Attached func(notice string) tea.Msg
+	// and restarts the settle period of the pane in front (SPEC D7). The
+	// program gets it before any key that terminal sends after its hello
+	// or take-over frame.
+	Attached func(a Attach) tea.Msg
 	// Notice returns a sentence for a client attaching to a running
 	// session, e.g. when it comes from another directory; "" for none.
 	Notice func(h Hello) string
@@ -52,6 +53,14 @@ type Config struct {
 	// peer overrides PeerUID in tests, checkEvery socketCheck.
 	peer       func(*net.UnixConn) (uint32, error)
 	checkEvery time.Duration
+}
+
+// Attach is what Config.Attached learns of an attach.
+type Attach struct {
+	// Notice is "" or one sentence to show in the status line.
+	Notice string
+	// TakeOver: a viewer took the keyboard over (TakeOverKey, ctrl+t).
+	TakeOver bool
 }
 
 // Terminal is the holder's terminal as a program sees it.
@@ -94,12 +103,13 @@ type Server struct {
 // program is the interface program running in the session.
 type program struct {
 	p    *tea.Program
-	in   *os.File // the write end of the program's input
+	in   *keyReader // the program's input
 	hub  *hub
 	done chan struct{}
-	// msgs are the server's messages to the program (sizes, repaints), in
-	// the order the server decided them (deliver).
-	msgs chan tea.Msg
+	// stream is the server's messages to the program (sizes, repaints)
+	// and the holder's keys, in the order the server decided them
+	// (deliver).
+	stream *stream
 }
 
 // Listen creates the socket of cfg.StateDir (mode 0600; a stale one must

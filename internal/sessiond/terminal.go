@@ -2,8 +2,6 @@ package sessiond
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -42,6 +40,7 @@ func (s *Server) serveTerminal(c *client) {
 		case KindBye:
 			return
 		}
+		s.backpressure()
 	}
 }
 
@@ -58,37 +57,32 @@ func (s *Server) join(c *client, notice string) error {
 		s.prog, s.holder = prog, c
 		prog.hub.add(c)
 		s.status(c)
-		s.attached(prog, c.size, notice)
+		s.attached(prog, c.size, Attach{Notice: notice})
 		return nil
 	}
 	s.prog.hub.add(c)
 	if s.holder == nil {
 		s.holder = c
 		s.status(c)
-		s.attached(s.prog, c.size, notice)
+		s.attached(s.prog, c.size, Attach{Notice: notice})
 		return nil
 	}
 	s.viewers = append(s.viewers, c)
 	s.status(c)
 	// A full frame for the newcomer; the holder's size stays.
-	s.attached(s.prog, s.holder.size, "")
+	s.attached(s.prog, s.holder.size, Attach{})
 	return nil
 }
 
 // start starts a program drawn for c; s.mu held.
 func (s *Server) start(c *client) (*program, error) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("make the interface's input: %w", err)
-	}
-	prog := &program{in: w, done: make(chan struct{}), msgs: make(chan tea.Msg, msgQueue)}
+	prog := &program{in: newKeyReader(), done: make(chan struct{}), stream: newStream()}
 	prog.hub = newHub(func(late *client) { s.leave(late) })
 	model := s.cfg.NewModel(Terminal{Hello: c.hello, Output: prog.hub})
-	// The program reads the pipe through a plain io.Reader: Bubble Tea's
-	// cancel reader would poll the file's descriptor, racing its Close.
-	// Closing the write end ends the program's read loop.
+	// The program reads keyReader as a plain io.Reader (Bubble Tea's
+	// cancel reader polls only files); closing it ends the read loop.
 	opts := append(slices.Clone(s.cfg.ProgramOptions),
-		tea.WithInput(struct{ io.Reader }{r}), tea.WithOutput(prog.hub), tea.WithoutSignalHandler(), tea.WithContext(s.ctx))
+		tea.WithInput(prog.in), tea.WithOutput(prog.hub), tea.WithoutSignalHandler(), tea.WithContext(s.ctx))
 	prog.p = tea.NewProgram(model, opts...)
 	go prog.deliver()
 	go func() {
@@ -99,46 +93,42 @@ func (s *Server) start(c *client) (*program, error) {
 		} else if s.cfg.Farewell != nil {
 			summary = s.cfg.Farewell(final)
 		}
-		_ = w.Close()
-		_ = r.Close()
+		prog.in.close()
+		prog.stream.close()
 		s.ended(prog, summary)
 		close(prog.done)
 	}()
 	return prog, nil
 }
 
-// msgQueue bounds the messages waiting for the program.
-const msgQueue = 256
-
-// deliver sends the queued messages to the program in order until it
-// ends (Program.Send returns at once then).
+// deliver hands the stream to the program in order, each item received
+// before the next (see stream), until the program ends.
 func (p *program) deliver() {
 	for {
-		select {
-		case m := <-p.msgs:
-			p.p.Send(m)
-		case <-p.done:
+		it, ok := p.stream.next()
+		if !ok {
 			return
 		}
+		if it.keys != nil {
+			p.in.put(it.keys)
+		} else {
+			p.p.Send(it.msg) // returns at once once the program ended
+		}
+		p.stream.done()
 	}
 }
 
-// send queues m for the program, in order with every other; s.mu held,
-// so the order is the order of the server's decisions.
-func (p *program) send(m tea.Msg) {
-	select {
-	case p.msgs <- m:
-	case <-p.done:
-	}
-}
+// send queues m for the program, in order with every other message and
+// key; s.mu held, so the order is the order of the server's decisions.
+func (p *program) send(m tea.Msg) { p.stream.push(item{msg: m}) }
 
 // attached sizes prog for its holder and repaints it; s.mu held.
-func (s *Server) attached(prog *program, sz Size, notice string) {
+func (s *Server) attached(prog *program, sz Size, a Attach) {
 	if sz.Cols > 0 && sz.Rows > 0 {
 		prog.send(tea.WindowSizeMsg{Width: sz.Cols, Height: sz.Rows})
 	}
 	if s.cfg.Attached != nil {
-		prog.send(s.cfg.Attached(notice))
+		prog.send(s.cfg.Attached(a))
 	}
 }
 
@@ -183,19 +173,27 @@ func (s *Server) leave(c *client) {
 	}
 	s.holder, s.viewers = s.viewers[0], s.viewers[1:]
 	s.status(s.holder)
-	s.attached(s.prog, s.holder.size, "")
+	s.attached(s.prog, s.holder.size, Attach{})
 }
 
-// input forwards the holder's keys; a viewer's are not forwarded.
+// input queues the holder's keys behind every message decided before
+// them; a viewer's are not forwarded.
 func (s *Server) input(c *client, b []byte) {
 	s.mu.Lock()
-	prog, holds := s.prog, s.holder == c
-	s.mu.Unlock()
-	if !holds || prog == nil {
-		return
+	defer s.mu.Unlock()
+	if s.holder == c && s.prog != nil && len(b) > 0 {
+		s.prog.stream.push(item{keys: b})
 	}
-	if _, err := prog.in.Write(b); err != nil {
-		s.cfg.Log.Printf("forward keys to the interface: %v", err)
+}
+
+// backpressure waits while the program has much queued: the client whose
+// frames fill the stream is read no further until it drains.
+func (s *Server) backpressure() {
+	s.mu.Lock()
+	prog := s.prog
+	s.mu.Unlock()
+	if prog != nil {
+		prog.stream.wait()
 	}
 }
 
@@ -225,7 +223,7 @@ func (s *Server) takeOver(c *client) {
 		s.status(old)
 	}
 	s.status(c)
-	s.attached(s.prog, c.size, "")
+	s.attached(s.prog, c.size, Attach{TakeOver: true})
 }
 
 // DetachHolder ends the holder's connection on the person's request: its
