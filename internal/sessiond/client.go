@@ -15,34 +15,6 @@ import (
 	"golang.org/x/term"
 )
 
-// Dial connects to the session of stateDir. A missing or refusing socket
-// is an error that wraps ErrNoSession.
-func Dial(stateDir string) (*net.UnixConn, error) {
-	path := SocketPath(stateDir)
-	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: path, Net: "unix"})
-	if err != nil {
-		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
-			return nil, fmt.Errorf("%s: %w", path, ErrNoSession)
-		}
-		return nil, fmt.Errorf("connect to the session at %s: %w", path, err)
-	}
-	return c, nil
-}
-
-// ErrNoSession means no session listens on the state directory.
-var ErrNoSession = errors.New("no vouch session runs on this state directory")
-
-// RemoveStale removes the socket of stateDir that no session listens on
-// (its process was killed); call it only after Dial failed with
-// ErrNoSession and while holding the database lock, or knowing it free.
-func RemoveStale(stateDir string) error {
-	err := os.Remove(SocketPath(stateDir))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("remove the stale session socket: %w", err)
-	}
-	return nil
-}
-
 // Modes are the terminal modes the interface draws in, as the relay sets
 // them on attach and unsets them on every way out.
 type Modes struct{ Enter, Leave string }

@@ -11,10 +11,27 @@
 // streaming, the approval pane in front — with no state to rebuild.
 //
 // Server listens on a Unix socket, SocketPath(stateDir) =
-// <state-dir>/session.sock, mode 0600, in a directory that must be the
-// user's own and not writable by others; never TCP. Each connection's
-// peer uid comes from the kernel (SO_PEERCRED); another uid gets one
-// sentence (ErrForeignPeer) and is logged.
+// <state-dir>/session.sock, mode 0600, in a directory that must pass
+// CheckStateDir — the user's own, not writable by others, not a symbolic
+// link — the one rule every path of vouch applies to a state directory;
+// never TCP. Each connection's peer uid comes from the kernel
+// (SO_PEERCRED); another uid gets one sentence (ErrForeignPeer) and is
+// logged.
+//
+// Clients check the session as it checks them. Dial connects only when
+// the state directory passes CheckStateDir, the socket is a socket owned
+// by the user, and the process answering on it runs as the user (the
+// client side's SO_PEERCRED); anything else is one sentence naming the
+// path (ErrUntrusted), and nothing was written to it. What a session
+// sends outside the interface's frames (replies, byes) is untrusted text
+// for the caller to neutralise.
+//
+// Simultaneous first starts converge: a client that found no session
+// takes the start lock (StartLock, flock on <state-dir>/session.lock),
+// dials again, and only then starts one, holding the lock until it
+// listens. A session removes its socket when it ends only while the path
+// still holds the socket it created (same device and inode) and no start
+// is under way, so an old session never removes a newer one's.
 //
 // The protocol is framed: one Kind byte, a big-endian uint32 length
 // (at most MaxPayload) and the payload. A client opens with Hello: its

@@ -57,6 +57,7 @@ type testServer struct {
 	*Server
 	dir  string
 	done chan error
+	stop context.CancelFunc // ends Run
 	mu   sync.Mutex
 	need bool
 }
@@ -83,12 +84,14 @@ func startServer(t *testing.T, mod func(*Config)) *testServer {
 	if mod != nil {
 		mod(&cfg)
 	}
+	ts.dir = cfg.StateDir
 	srv, err := Listen(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts.Server = srv
 	ctx, cancel := context.WithCancel(context.Background())
+	ts.stop = cancel
 	go func() { ts.done <- srv.Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()

@@ -115,7 +115,7 @@ type program struct {
 // Listen creates the socket of cfg.StateDir (mode 0600; a stale one must
 // already be gone, see RemoveStale) and returns the Server; Run serves it.
 func Listen(cfg Config) (*Server, error) {
-	if err := checkDir(cfg.StateDir); err != nil {
+	if err := CheckStateDir(cfg.StateDir); err != nil {
 		return nil, err
 	}
 	if cfg.Log == nil {
@@ -135,13 +135,15 @@ func Listen(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
-	ln.SetUnlinkOnClose(true)
+	// The socket is removed only while it is still ours (removeOwn): the
+	// path may hold a newer session's by the time this one exits.
+	ln.SetUnlinkOnClose(false)
 	if err := os.Chmod(path, 0o600); err != nil {
-		return nil, errors.Join(fmt.Errorf("make %s private: %w", path, err), ln.Close())
+		return nil, errors.Join(fmt.Errorf("make %s private: %w", path, err), ln.Close(), os.Remove(path))
 	}
-	sock, err := os.Stat(path)
+	sock, err := os.Lstat(path)
 	if err != nil {
-		return nil, errors.Join(fmt.Errorf("check %s: %w", path, err), ln.Close())
+		return nil, errors.Join(fmt.Errorf("check %s: %w", path, err), ln.Close(), os.Remove(path))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Server{
@@ -231,7 +233,7 @@ loop:
 // socketIsOurs reports whether the socket file is still the one this
 // server listens on.
 func (s *Server) socketIsOurs() bool {
-	fi, err := os.Stat(SocketPath(s.cfg.StateDir))
+	fi, err := os.Lstat(SocketPath(s.cfg.StateDir))
 	return err == nil && os.SameFile(fi, s.sock)
 }
 
@@ -242,6 +244,7 @@ func (s *Server) shutdown() error {
 	if errors.Is(err, net.ErrClosed) {
 		err = nil
 	}
+	err = errors.Join(err, removeOwn(s.cfg.StateDir, s.sock))
 	s.mu.Lock()
 	prog := s.prog
 	for _, c := range s.all() {
