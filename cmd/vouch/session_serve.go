@@ -196,8 +196,20 @@ func (h *sessionHost) describe(info *sessiond.Info) {
 	if n, err := h.s.SessionNeeds(); err == nil {
 		info.Running = n.Running
 	}
-	info.Waiting = h.waiting()
+	info.Waiting = approvalsWaiting(h.waiting(), h.srv != nil && h.srv.ApprovalWaiting())
 	info.Workspace = h.workspace
+}
+
+// approvalsWaiting counts the calls waiting for the person: the inbox's,
+// and the chat's pane when the interface says an approval waits that the
+// inbox does not hold (issue 23). The interface says only whether one
+// waits, so beside inbox items a chat approval is not told apart and the
+// count is the inbox's.
+func approvalsWaiting(inbox int, interfaceWaits bool) int {
+	if inbox == 0 && interfaceWaits {
+		return 1
+	}
+	return inbox
 }
 
 // farewell is the interface's quit summary, for the holder's scrollback

@@ -43,3 +43,17 @@ func TestSessionNotice(t *testing.T) {
 		})
 	}
 }
+
+// TestApprovalsWaitingCountsTheChat: `vouch sessions` and `doctor` count a
+// chat approval waiting, not only inbox items (issue 23).
+func TestApprovalsWaitingCountsTheChat(t *testing.T) {
+	for _, tc := range []struct {
+		inbox int
+		shown bool
+		want  int
+	}{{0, false, 0}, {0, true, 1}, {2, true, 2}, {3, false, 3}} {
+		if got := approvalsWaiting(tc.inbox, tc.shown); got != tc.want {
+			t.Errorf("approvalsWaiting(%d, %v) = %d, want %d", tc.inbox, tc.shown, got, tc.want)
+		}
+	}
+}

@@ -46,8 +46,14 @@
 // terminal that holds the keyboard and its output to a hub that fans out
 // to every attached terminal. The hub never blocks the renderer: each
 // client has a bounded queue, and a client that cannot keep up or fails
-// is dropped (running vouch again reattaches). The program is sized by
-// the holder; its colours come from the first holder's environment
+// is dropped (running vouch again reattaches). The program is drawn at
+// the smallest attached terminal's size, per dimension (tmux's
+// window-size smallest), so every window shows the frame whole: a larger
+// one shows it in its top left corner with the rest cleared, never
+// wrapped. Every attach, take-over, resize and leave sizes the program
+// again and redraws every terminal from scratch (a screen clear and the
+// whole frame), and each client learns the frame's size in its Status.
+// The program's colours come from the first holder's environment
 // (Terminal.Renderer) and stay for the program's life.
 //
 // On attach, take-over, or when the holder leaves and a viewer takes the
@@ -64,7 +70,9 @@
 // The first terminal holds the keyboard; later ones view: they receive
 // the same frames, their keys are not forwarded except TakeOverKey
 // (ctrl+t), which swaps the roles, and their relay draws its own bottom
-// line saying where the keyboard is and whether an approval waits there.
+// line saying where the keyboard is, whether an approval waits there and
+// whose size the frame is (ViewerText). A holder taller than the frame
+// says below it that a smaller window sets the size.
 //
 // # Lifecycle
 //

@@ -131,6 +131,7 @@ type rawClient struct {
 	out    strings.Builder
 	status Status
 	bye    *Bye
+	closed bool // the test hung it up
 }
 
 func dialTerminal(t *testing.T, dir string, cols, rows int) *rawClient {

@@ -98,6 +98,7 @@ type Server struct {
 	quit     bool // the program ended by a quit since the last check
 	approval bool
 	exit     bool // an idle session was asked to exit
+	frame    Size // the size the interface is drawn at (reframe)
 }
 
 // program is the interface program running in the session.

@@ -45,7 +45,8 @@ func (s *Server) serveTerminal(c *client) {
 }
 
 // join attaches c: as the holder of a new program when none runs, as the
-// holder of the running one when nobody holds it, else as a viewer.
+// holder of the running one when nobody holds it, else as a viewer. Every
+// attached terminal is then redrawn at the new frame size.
 func (s *Server) join(c *client, notice string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -56,21 +57,18 @@ func (s *Server) join(c *client, notice string) error {
 		}
 		s.prog, s.holder = prog, c
 		prog.hub.add(c)
-		s.status(c)
-		s.attached(prog, c.size, Attach{Notice: notice})
+		s.reframe(&Attach{Notice: notice})
 		return nil
 	}
 	s.prog.hub.add(c)
 	if s.holder == nil {
 		s.holder = c
-		s.status(c)
-		s.attached(s.prog, c.size, Attach{Notice: notice})
+		s.reframe(&Attach{Notice: notice})
 		return nil
 	}
 	s.viewers = append(s.viewers, c)
-	s.status(c)
-	// A full frame for the newcomer; the holder's size stays.
-	s.attached(s.prog, s.holder.size, Attach{})
+	// A full frame for the newcomer, at the size every window can show.
+	s.reframe(&Attach{})
 	return nil
 }
 
@@ -78,7 +76,7 @@ func (s *Server) join(c *client, notice string) error {
 func (s *Server) start(c *client) (*program, error) {
 	prog := &program{in: newKeyReader(), done: make(chan struct{}), stream: newStream()}
 	prog.hub = newHub(func(late *client) { s.leave(late) })
-	model := s.cfg.NewModel(Terminal{Hello: c.hello, Output: prog.hub})
+	model := framed{s.cfg.NewModel(Terminal{Hello: c.hello, Output: prog.hub})}
 	// The program reads keyReader as a plain io.Reader (Bubble Tea's
 	// cancel reader polls only files); closing it ends the read loop.
 	opts := append(slices.Clone(s.cfg.ProgramOptions),
@@ -91,7 +89,7 @@ func (s *Server) start(c *client) (*program, error) {
 		if err != nil {
 			s.cfg.Log.Printf("the interface ended: %v", err)
 		} else if s.cfg.Farewell != nil {
-			summary = s.cfg.Farewell(final)
+			summary = s.cfg.Farewell(unframed(final))
 		}
 		prog.in.close()
 		prog.stream.close()
@@ -122,14 +120,42 @@ func (p *program) deliver() {
 // key; s.mu held, so the order is the order of the server's decisions.
 func (p *program) send(m tea.Msg) { p.stream.push(item{msg: m}) }
 
-// attached sizes prog for its holder and repaints it; s.mu held.
-func (s *Server) attached(prog *program, sz Size, a Attach) {
-	if sz.Cols > 0 && sz.Rows > 0 {
-		prog.send(tea.WindowSizeMsg{Width: sz.Cols, Height: sz.Rows})
+// reframe sizes the program to the frame every attached terminal can
+// show — the smallest of their sizes, per dimension (tmux's window-size
+// smallest) — and redraws every terminal from scratch: with a's message
+// (an attach or take-over) or a plain redraw (a resize, a client gone).
+// Every client then learns the frame's size in its status; s.mu held.
+func (s *Server) reframe(a *Attach) {
+	if s.prog == nil {
+		return
 	}
-	if s.cfg.Attached != nil {
-		prog.send(s.cfg.Attached(a))
+	s.frame = smallest(s.all())
+	if s.frame.Cols > 0 && s.frame.Rows > 0 {
+		s.prog.send(tea.WindowSizeMsg{Width: s.frame.Cols, Height: s.frame.Rows})
 	}
+	if a != nil && s.cfg.Attached != nil {
+		s.prog.send(s.cfg.Attached(*a))
+	} else {
+		s.prog.send(redrawMsg{})
+	}
+	for _, c := range s.all() {
+		s.status(c)
+	}
+}
+
+// smallest is the smallest size of cs per dimension; sizes not known (0)
+// do not count.
+func smallest(cs []*client) Size {
+	var f Size
+	for _, c := range cs {
+		if c.size.Cols > 0 && (f.Cols == 0 || c.size.Cols < f.Cols) {
+			f.Cols = c.size.Cols
+		}
+		if c.size.Rows > 0 && (f.Rows == 0 || c.size.Rows < f.Rows) {
+			f.Rows = c.size.Rows
+		}
+	}
+	return f
 }
 
 // ended says bye to the clients of a program that quit; the holder gets
@@ -162,6 +188,7 @@ func (s *Server) leave(c *client) {
 	}
 	if i := slices.Index(s.viewers, c); i >= 0 {
 		s.viewers = slices.Delete(s.viewers, i, i+1)
+		s.reframe(nil) // the frame may grow: everyone again from scratch
 		return
 	}
 	if s.holder != c {
@@ -172,8 +199,7 @@ func (s *Server) leave(c *client) {
 		return
 	}
 	s.holder, s.viewers = s.viewers[0], s.viewers[1:]
-	s.status(s.holder)
-	s.attached(s.prog, s.holder.size, Attach{})
+	s.reframe(&Attach{})
 }
 
 // input queues the holder's keys behind every message decided before
@@ -197,13 +223,13 @@ func (s *Server) backpressure() {
 	}
 }
 
-// resize records c's size; the program follows the holder's.
+// resize records c's size and redraws every terminal at the new frame.
 func (s *Server) resize(c *client, sz Size) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c.size = sz
-	if s.holder == c && s.prog != nil && sz.Cols > 0 && sz.Rows > 0 {
-		s.prog.send(tea.WindowSizeMsg{Width: sz.Cols, Height: sz.Rows})
+	if s.holder == c || slices.Contains(s.viewers, c) {
+		s.reframe(nil)
 	}
 }
 
@@ -220,10 +246,8 @@ func (s *Server) takeOver(c *client) {
 	s.holder = c
 	if old != nil {
 		s.viewers = append(s.viewers, old)
-		s.status(old)
 	}
-	s.status(c)
-	s.attached(s.prog, c.size, Attach{TakeOver: true})
+	s.reframe(&Attach{TakeOver: true})
 }
 
 // DetachHolder ends the holder's connection on the person's request: its
@@ -253,7 +277,38 @@ func (s *Server) SetApproval(waiting bool) {
 	}
 }
 
-// status tells c its role; s.mu held.
+// ApprovalWaiting reports what the interface last said with SetApproval.
+func (s *Server) ApprovalWaiting() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.approval
+}
+
+// status tells c its role and the frame's size; s.mu held.
 func (s *Server) status(c *client) {
-	c.json(KindStatus, Status{Viewer: c != s.holder, ApprovalWaiting: s.approval && c != s.holder})
+	c.json(KindStatus, Status{Viewer: c != s.holder, ApprovalWaiting: s.approval && c != s.holder, Cols: s.frame.Cols, Rows: s.frame.Rows})
+}
+
+// redrawMsg asks the program for a frame drawn from scratch (framed).
+type redrawMsg struct{}
+
+// framed is the interface as the server runs it: a redrawMsg clears every
+// terminal and draws the whole frame again; everything else is the
+// interface's own.
+type framed struct{ tea.Model }
+
+func (f framed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(redrawMsg); ok {
+		return f, tea.ClearScreen
+	}
+	m, cmd := f.Model.Update(msg)
+	return framed{m}, cmd
+}
+
+// unframed is the interface inside m.
+func unframed(m tea.Model) tea.Model {
+	if f, ok := m.(framed); ok {
+		return f.Model
+	}
+	return m
 }
