@@ -269,7 +269,7 @@ func TestE2ESessionViewerSeesApprovalWaiting(t *testing.T) {
 	a.keys("Enter")
 	a.waitText(approvalTitle)
 	b := newTmux(t, 80, 24, cmd)
-	b.waitText("viewing — an approval waits in the other window (ctrl+t takes over)")
+	b.waitText("viewing — an approval waits in the other window (ctrl+t)")
 	b.typeText("a")
 	if _, err := os.Stat(filepath.Join(workspace, "notes.md")); !os.IsNotExist(err) {
 		t.Fatalf("a viewer's key answered the pane: %v", err)

@@ -24,7 +24,7 @@ func runDetached(g *globals, profile, task string, e env) error {
 	req := sessiond.Request{Op: sessiond.OpRun, Profile: profile, Task: task}
 	var id string
 	ask := func() error {
-		return sessiond.Ask(stateDir, req, func(r sessiond.Reply) error {
+		return askSession(stateDir, req, func(r sessiond.Reply) error {
 			if r.RunID != "" {
 				id = r.RunID
 			}
@@ -60,7 +60,7 @@ func followDetached(g *globals, id string, e env) error {
 	}
 	var outcome string
 	p := newPrinter(e.stdout)
-	err = sessiond.Ask(stateDir, sessiond.Request{Op: sessiond.OpFollow, RunID: id}, func(r sessiond.Reply) error {
+	err = askSession(stateDir, sessiond.Request{Op: sessiond.OpFollow, RunID: id}, func(r sessiond.Reply) error {
 		if r.Line != "" {
 			p.Println(r.Line)
 			if err := p.Flush("print the run"); err != nil {

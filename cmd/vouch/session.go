@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
 	"vouch/internal/app"
+	"vouch/internal/sessiond"
 	"vouch/store"
 )
 
@@ -40,5 +42,19 @@ func openSessionHere(ctx context.Context, g *globals, e env) (*session, error) {
 	return openSession(ctx, stateDir, cwd, app.OpenSecrets(stateDir, e.getenv))
 }
 
-// resolveStateDir returns --state-dir, VOUCH_STATE_DIR, or the XDG default.
-func resolveStateDir(g *globals) (string, error) { return app.ResolveStateDir(g.stateDir) }
+// resolveStateDir returns --state-dir, VOUCH_STATE_DIR, or the XDG
+// default. Every command comes here first, so every path — the session,
+// its clients, the commands that open the database themselves — applies
+// the one rule of sessiond.CheckStateDir to a state directory that exists:
+// this user's own, not writable by others, not a symbolic link (issue 23).
+// One that does not exist yet is created private where it is needed.
+func resolveStateDir(g *globals) (string, error) {
+	dir, err := app.ResolveStateDir(g.stateDir)
+	if err != nil {
+		return "", err
+	}
+	if err := sessiond.CheckStateDir(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", app.Errorf(app.Usage, "%s", err.Error())
+	}
+	return dir, nil
+}

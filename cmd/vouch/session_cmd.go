@@ -75,7 +75,7 @@ func sessionInfo(stateDir string) (sessiond.Info, bool, error) {
 // replies up to the one with Done.
 func sessionRequest(stateDir string, req sessiond.Request) ([]sessiond.Reply, error) {
 	var out []sessiond.Reply
-	err := sessiond.Ask(stateDir, req, func(r sessiond.Reply) error {
+	err := askSession(stateDir, req, func(r sessiond.Reply) error {
 		out = append(out, r)
 		return nil
 	})

@@ -35,7 +35,7 @@ func retryLocked(g *globals, run func() error) error {
 // an error naming it.
 func handOver(stateDir string) error {
 	var info *sessiond.Info
-	err := sessiond.Ask(stateDir, sessiond.Request{Op: sessiond.OpExitIfIdle}, func(r sessiond.Reply) error {
+	err := askSession(stateDir, sessiond.Request{Op: sessiond.OpExitIfIdle}, func(r sessiond.Reply) error {
 		info = r.Info
 		return nil
 	})

@@ -100,7 +100,7 @@ func serveSession(ctx context.Context, g *globals, e env, ready func()) (err err
 		StateDir:       stateDir,
 		NewModel:       h.newModel,
 		ProgramOptions: tui.ProgramOptions(),
-		Attached:       func(n string) tea.Msg { return tui.AttachedMsg{Notice: n} },
+		Attached:       attachedMsg,
 		Farewell:       farewell,
 		Notice:         h.notice,
 		Needed:         h.needed,
@@ -115,6 +115,11 @@ func serveSession(ctx context.Context, g *globals, e env, ready func()) (err err
 	h.srv = srv
 	ready()
 	return srv.Run(ctx)
+}
+
+// attachedMsg tells the interface a terminal attached or took over.
+func attachedMsg(a sessiond.Attach) tea.Msg {
+	return tui.AttachedMsg{Notice: a.Notice, TakeOver: a.TakeOver}
 }
 
 // sessionIdle reads the session-idle setting (default 5m).
@@ -191,8 +196,20 @@ func (h *sessionHost) describe(info *sessiond.Info) {
 	if n, err := h.s.SessionNeeds(); err == nil {
 		info.Running = n.Running
 	}
-	info.Waiting = h.waiting()
+	info.Waiting = approvalsWaiting(h.waiting(), h.srv != nil && h.srv.ApprovalWaiting())
 	info.Workspace = h.workspace
+}
+
+// approvalsWaiting counts the calls waiting for the person: the inbox's,
+// and the chat's pane when the interface says an approval waits that the
+// inbox does not hold (issue 23). The interface says only whether one
+// waits, so beside inbox items a chat approval is not told apart and the
+// count is the inbox's.
+func approvalsWaiting(inbox int, interfaceWaits bool) int {
+	if inbox == 0 && interfaceWaits {
+		return 1
+	}
+	return inbox
 }
 
 // farewell is the interface's quit summary, for the holder's scrollback

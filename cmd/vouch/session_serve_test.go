@@ -5,7 +5,19 @@ import (
 	"testing"
 
 	"vouch/internal/sessiond"
+	"vouch/tui"
 )
+
+// TestAttachedMsgSaysTakeOver: the interface learns whether an attach is
+// a take-over (ctrl+t) and its notice (SPEC K4, D7; issue 30).
+func TestAttachedMsgSaysTakeOver(t *testing.T) {
+	for _, a := range []sessiond.Attach{{}, {TakeOver: true}, {Notice: "n"}} {
+		got, ok := attachedMsg(a).(tui.AttachedMsg)
+		if !ok || got.TakeOver != a.TakeOver || got.Notice != a.Notice {
+			t.Fatalf("attachedMsg(%+v) = %#v", a, attachedMsg(a))
+		}
+	}
+}
 
 // TestSessionNotice: a terminal attaching to a running session is told
 // when its model flags differ from the session's (not silently ignored)
@@ -29,5 +41,19 @@ func TestSessionNotice(t *testing.T) {
 				t.Fatalf("notice = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestApprovalsWaitingCountsTheChat: `vouch sessions` and `doctor` count a
+// chat approval waiting, not only inbox items (issue 23).
+func TestApprovalsWaitingCountsTheChat(t *testing.T) {
+	for _, tc := range []struct {
+		inbox int
+		shown bool
+		want  int
+	}{{0, false, 0}, {0, true, 1}, {2, true, 2}, {3, false, 3}} {
+		if got := approvalsWaiting(tc.inbox, tc.shown); got != tc.want {
+			t.Errorf("approvalsWaiting(%d, %v) = %d, want %d", tc.inbox, tc.shown, got, tc.want)
+		}
 	}
 }

@@ -27,37 +27,48 @@ const sessionStartWait = 20 * time.Second
 func sessionLog(stateDir string) string { return filepath.Join(stateDir, "session.log") }
 
 // dialOrStart connects to the session of stateDir, starting one when none
-// runs and start is set (SPEC K4: no separate command to remember).
-func dialOrStart(g *globals, stateDir string, start bool) (conn *net.UnixConn, started bool, err error) {
+// runs and start is set (SPEC K4: no separate command to remember). It
+// dials only what sessiond.Dial trusts: this user's socket, answered by a
+// process of this user, in a state directory only this user can write.
+func dialOrStart(g *globals, stateDir string, start bool) (conn *net.UnixConn, err error) {
 	c, err := sessiond.Dial(stateDir)
 	if err == nil {
-		return c, false, nil
+		return c, nil
 	}
 	if !errors.Is(err, sessiond.ErrNoSession) || !start {
-		return nil, false, err
+		return nil, err
 	}
 	if err := spawnSession(g, stateDir); err != nil {
-		// Another vouch may have started one at the same moment.
-		if c, derr := sessiond.Dial(stateDir); derr == nil {
-			return c, false, nil
-		}
-		return nil, false, err
+		return nil, err
 	}
 	c, err = sessiond.Dial(stateDir)
 	if err != nil {
-		return nil, false, fmt.Errorf("the session started but does not answer (%w); see %s", err, sessionLog(stateDir))
+		return nil, fmt.Errorf("the session started but does not answer (%w); see %s", err, sessionLog(stateDir))
 	}
-	return c, true, nil
+	return c, nil
 }
 
 // spawnSession starts `vouch session serve` on stateDir in its own session
 // (setsid: a hang-up of this terminal does not reach it), stdin and stdout
 // on /dev/null, stderr appended to session.log, its working directory
 // ours (the workspace), and waits for it to say it is ready over an
-// inherited pipe.
+// inherited pipe. It holds the state directory's start lock meanwhile, and
+// starts nothing when a session answers once it has the lock: vouch
+// started at the same moment in several terminals converges on the one
+// session the first of them started.
 func spawnSession(g *globals, stateDir string) error {
 	if err := os.MkdirAll(stateDir, 0o700); err != nil {
 		return fmt.Errorf("create the state directory %s: %w", stateDir, err)
+	}
+	release, err := sessiond.StartLock(stateDir)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if c, err := sessiond.Dial(stateDir); err == nil {
+		return c.Close() // another vouch started it while we waited
+	} else if !errors.Is(err, sessiond.ErrNoSession) {
+		return err
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -121,7 +132,7 @@ func attachTerminal(ctx context.Context, g *globals, e env, start bool) error {
 	if !ok {
 		return app.Errorf(app.Usage, "vouch needs a terminal for its interface; run it in one")
 	}
-	conn, _, err := dialOrStart(g, stateDir, start)
+	conn, err := dialOrStart(g, stateDir, start)
 	if errors.Is(err, sessiond.ErrNoSession) {
 		return app.Errorf(app.Unavailable, "no vouch session runs on %s; run vouch to start one", stateDir)
 	}
@@ -141,6 +152,7 @@ func attachTerminal(ctx context.Context, g *globals, e env, start bool) error {
 	if err != nil {
 		return fmt.Errorf("the session connection broke: %w; run vouch to reattach", err)
 	}
+	bye = cleanBye(bye)
 	if bye.Refused {
 		return app.Errorf(app.Failure, "%s", bye.Reason)
 	}

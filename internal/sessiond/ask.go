@@ -36,7 +36,7 @@ func Ask(stateDir string, req Request, fn func(Reply) error) error {
 			if err := decode(k, p, &b); err != nil {
 				return err
 			}
-			return errors.New(b.Reason)
+			return &ByeError{Bye: b}
 		case KindReply:
 			var r Reply
 			if err := decode(k, p, &r); err != nil {
@@ -54,6 +54,11 @@ func Ask(stateDir string, req Request, fn func(Reply) error) error {
 		}
 	}
 }
+
+// ByeError is a session's bye in place of an answer.
+type ByeError struct{ Bye Bye }
+
+func (e *ByeError) Error() string { return e.Bye.Reason }
 
 // ReplyError is a session's refusal, with the reply that carried it.
 type ReplyError struct{ Reply Reply }

@@ -15,34 +15,6 @@ import (
 	"golang.org/x/term"
 )
 
-// Dial connects to the session of stateDir. A missing or refusing socket
-// is an error that wraps ErrNoSession.
-func Dial(stateDir string) (*net.UnixConn, error) {
-	path := SocketPath(stateDir)
-	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: path, Net: "unix"})
-	if err != nil {
-		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
-			return nil, fmt.Errorf("%s: %w", path, ErrNoSession)
-		}
-		return nil, fmt.Errorf("connect to the session at %s: %w", path, err)
-	}
-	return c, nil
-}
-
-// ErrNoSession means no session listens on the state directory.
-var ErrNoSession = errors.New("no vouch session runs on this state directory")
-
-// RemoveStale removes the socket of stateDir that no session listens on
-// (its process was killed); call it only after Dial failed with
-// ErrNoSession and while holding the database lock, or knowing it free.
-func RemoveStale(stateDir string) error {
-	err := os.Remove(SocketPath(stateDir))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("remove the stale session socket: %w", err)
-	}
-	return nil
-}
-
 // Modes are the terminal modes the interface draws in, as the relay sets
 // them on attach and unsets them on every way out.
 type Modes struct{ Enter, Leave string }
@@ -240,26 +212,61 @@ func (v *viewerLine) set(st Status) string {
 }
 
 // draw returns the line (save cursor, last row, erase, text, restore), or
-// "" while holding the keyboard.
+// "" when there is none: a viewer always has one; the holder only when its
+// terminal is taller than the frame (the line is then below the frame and
+// hides nothing).
 func (v *viewerLine) draw() string {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if !v.st.Viewer || v.rows <= 0 {
+	if v.rows <= 0 {
 		return ""
 	}
-	text := []rune(ViewerText(v.st))
-	if v.cols > 0 && len(text) > v.cols {
-		text = text[:v.cols] // never wraps: a wrap on the last row would scroll
+	own := Size{Cols: v.cols, Rows: v.rows}
+	var text string
+	switch {
+	case v.st.Viewer:
+		text = ViewerText(v.st, own)
+	case v.st.Rows > 0 && v.rows > v.st.Rows:
+		text = fmt.Sprintf(" drawn at %dx%d, a smaller window's size ", v.st.Cols, v.st.Rows)
+	default:
+		return ""
+	}
+	runes := []rune(text)
+	if v.cols > 0 && len(runes) > v.cols {
+		runes = runes[:v.cols] // never wraps: a wrap on the last row would scroll
 	}
 	// Autowrap off while it is drawn, for the same reason.
-	return fmt.Sprintf("\x1b7\x1b[?7l\x1b[%d;1H\x1b[2K\x1b[7m%s\x1b[0m\x1b[?7h\x1b8", v.rows, string(text))
+	return fmt.Sprintf("\x1b7\x1b[?7l\x1b[%d;1H\x1b[2K\x1b[7m%s\x1b[0m\x1b[?7h\x1b8", v.rows, string(runes))
 }
 
-// ViewerText is what a viewer's bottom line says (ASCII but for the dash,
-// so its runes are its cells).
-func ViewerText(st Status) string {
+// ViewerText is what a viewer's bottom line says: where the keyboard is,
+// whether an approval waits there, and whose size the frame is — this
+// window's, or a smaller one's (SPEC K4). The long form when it fits in
+// own's columns, else the first shorter one that does (the caller cuts
+// the last to fit). ASCII but for the dash and the dot, so its runes are
+// its cells.
+func ViewerText(st Status, own Size) string {
+	where := "the keyboard is in the other window"
 	if st.ApprovalWaiting {
-		return " viewing — an approval waits in the other window (ctrl+t takes over) "
+		where = "an approval waits in the other window"
 	}
-	return " viewing — the keyboard is in the other window (ctrl+t takes over) "
+	size := "this window's"
+	if st.Cols > 0 && st.Rows > 0 && (st.Cols != own.Cols || st.Rows != own.Rows) {
+		size = fmt.Sprintf("%dx%d, a smaller window's", st.Cols, st.Rows)
+	}
+	short := "viewing"
+	if st.ApprovalWaiting {
+		short = "viewing · an approval waits"
+	}
+	forms := []string{
+		" viewing — " + where + " (ctrl+t takes over) · size: " + size + " ",
+		" viewing — " + where + " (ctrl+t) · size: " + size + " ",
+		" " + short + " · ctrl+t takes over · size: " + size + " ",
+	}
+	for _, f := range forms[:len(forms)-1] {
+		if own.Cols <= 0 || len([]rune(f)) <= own.Cols {
+			return f
+		}
+	}
+	return forms[len(forms)-1]
 }

@@ -57,6 +57,7 @@ type testServer struct {
 	*Server
 	dir  string
 	done chan error
+	stop context.CancelFunc // ends Run
 	mu   sync.Mutex
 	need bool
 }
@@ -72,7 +73,7 @@ func startServer(t *testing.T, mod func(*Config)) *testServer {
 	cfg := Config{
 		StateDir: dir,
 		NewModel: func(Terminal) tea.Model { return echoModel{} },
-		Attached: func(n string) tea.Msg { return attachedMsg{n} },
+		Attached: func(a Attach) tea.Msg { return attachedMsg{a.Notice} },
 		Needed: func() bool {
 			ts.mu.Lock()
 			defer ts.mu.Unlock()
@@ -83,12 +84,14 @@ func startServer(t *testing.T, mod func(*Config)) *testServer {
 	if mod != nil {
 		mod(&cfg)
 	}
+	ts.dir = cfg.StateDir
 	srv, err := Listen(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts.Server = srv
 	ctx, cancel := context.WithCancel(context.Background())
+	ts.stop = cancel
 	go func() { ts.done <- srv.Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
@@ -128,6 +131,7 @@ type rawClient struct {
 	out    strings.Builder
 	status Status
 	bye    *Bye
+	closed bool // the test hung it up
 }
 
 func dialTerminal(t *testing.T, dir string, cols, rows int) *rawClient {

@@ -42,12 +42,24 @@ func checkPeer(peer, self uint32) error {
 	return nil
 }
 
-// checkDir refuses a state directory another user could write to or that
-// is not ours: the socket inside it must be reachable by us alone.
-func checkDir(dir string) error {
+// CheckStateDir refuses a state directory another user could write to,
+// that is not ours, or that is a symbolic link (whoever can write where
+// the link lives could point it elsewhere): the session's socket, its
+// start lock and the database inside must be reachable by us alone. Every
+// path — the session, its clients and the commands that open the
+// database themselves — applies this one rule. A missing directory is an
+// error that wraps os.ErrNotExist.
+func CheckStateDir(dir string) error {
 	fi, err := os.Lstat(dir)
 	if err != nil {
 		return fmt.Errorf("check the state directory: %w", err)
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		to, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			to = "the directory it names"
+		}
+		return fmt.Errorf("the state directory %s is a symbolic link; pass --state-dir %s instead", dir, to)
 	}
 	if !fi.IsDir() {
 		return fmt.Errorf("the state directory %s is not a directory; pass another --state-dir", dir)
@@ -55,10 +67,18 @@ func checkDir(dir string) error {
 	if fi.Mode().Perm()&0o022 != 0 {
 		return fmt.Errorf("the state directory %s can be written by other users (mode %o); run chmod go-w %s", dir, fi.Mode().Perm(), dir)
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Uid != uint32(os.Getuid()) {
-		return fmt.Errorf("the state directory %s belongs to uid %d, not to you; pass your own --state-dir", dir, st.Uid)
+	if uid := owner(fi); uid != uint32(os.Getuid()) {
+		return fmt.Errorf("the state directory %s belongs to uid %d, not to you; pass your own --state-dir", dir, uid)
 	}
 	return nil
+}
+
+// owner is the uid that owns fi's file.
+func owner(fi os.FileInfo) uint32 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st.Uid
+	}
+	return uint32(os.Getuid()) // not a Unix file system: nothing to compare
 }
 
 // SocketPath is where the session of stateDir listens.

@@ -167,6 +167,10 @@ type Status struct {
 	Viewer bool `json:"viewer,omitempty"`
 	// ApprovalWaiting: the interface shows an approval pane.
 	ApprovalWaiting bool `json:"approval_waiting,omitempty"`
+	// Cols and Rows are the size the interface is drawn at: the smallest
+	// of the attached terminals' (0: not known).
+	Cols int `json:"cols,omitempty"`
+	Rows int `json:"rows,omitempty"`
 }
 
 // Request is a control request.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -121,14 +122,46 @@ func TestViewerLineFits(t *testing.T) {
 		if n := len([]rune(text)); n > cols {
 			t.Errorf("at %d columns the line is %d runes: %q", cols, n, text)
 		}
-		if cols >= 80 && !strings.Contains(text, "approval waits in the other window (ctrl+t takes over)") {
-			t.Errorf("the line says %q", text)
+		if !strings.HasPrefix(text, " viewing") || (cols >= 80 && !strings.Contains(text, "approval waits in the other window (ctrl+t) · size: this window's")) {
+			t.Errorf("at %d columns the line says %q", cols, text)
 		}
 		if !strings.HasPrefix(line, "\x1b7\x1b[?7l\x1b[24;1H") || !strings.HasSuffix(line, "\x1b[?7h\x1b8") {
 			t.Errorf("the line is not drawn on the last row with the cursor saved and autowrap off: %q", line)
 		}
 	}
-	if (&viewerLine{cols: 80, rows: 24}).set(Status{}) != "" {
+	if (&viewerLine{cols: 80, rows: 24}).set(Status{Cols: 80, Rows: 24}) != "" {
 		t.Error("the holder draws a viewer line")
+	}
+}
+
+// TestViewerLineSaysWhoseSize (SPEC K4; issue 23 item 2): a viewer's line
+// says whether the frame is this window's size or a smaller window's; a
+// holder taller than the frame says so below it, one that is not draws
+// nothing over the interface.
+func TestViewerLineSaysWhoseSize(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		cols, rows int
+		st         Status
+		want       string
+	}{
+		{"viewer, its size", 100, 30, Status{Viewer: true, Cols: 100, Rows: 30}, " viewing — the keyboard is in the other window (ctrl+t takes over) · size: this window's "},
+		{"viewer, its size, 80 columns", 80, 24, Status{Viewer: true, Cols: 80, Rows: 24}, " viewing — the keyboard is in the other window (ctrl+t) · size: this window's "},
+		{"viewer, larger", 120, 40, Status{Viewer: true, Cols: 80, Rows: 24}, " viewing — the keyboard is in the other window (ctrl+t takes over) · size: 80x24, a smaller window's "},
+		{"holder, taller", 120, 40, Status{Cols: 80, Rows: 24}, " drawn at 80x24, a smaller window's size "},
+		{"holder, wider only", 120, 24, Status{Cols: 80, Rows: 24}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			line := (&viewerLine{cols: tc.cols, rows: tc.rows}).set(tc.st)
+			if tc.want == "" {
+				if line != "" {
+					t.Fatalf("drew %q over the interface", line)
+				}
+				return
+			}
+			if !strings.Contains(line, fmt.Sprintf("\x1b[%d;1H", tc.rows)) || !strings.Contains(line, "\x1b[7m"+tc.want+"\x1b[0m") {
+				t.Fatalf("line = %q, want %q on row %d", line, tc.want, tc.rows)
+			}
+		})
 	}
 }

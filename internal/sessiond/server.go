@@ -27,9 +27,10 @@ type Config struct {
 	ProgramOptions []tea.ProgramOption
 	// Attached returns the message the program gets when a terminal
 	// attaches, takes over or becomes the holder: it forces a full repaint
-	// and restarts the settle period of the pane in front (SPEC D7).
-	// notice is "" or one sentence to show in the status line.
-	Attached func(notice string) tea.Msg
+	// and restarts the settle period of the pane in front (SPEC D7). The
+	// program gets it before any key that terminal sends after its hello
+	// or take-over frame.
+	Attached func(a Attach) tea.Msg
 	// Notice returns a sentence for a client attaching to a running
 	// session, e.g. when it comes from another directory; "" for none.
 	Notice func(h Hello) string
@@ -52,6 +53,14 @@ type Config struct {
 	// peer overrides PeerUID in tests, checkEvery socketCheck.
 	peer       func(*net.UnixConn) (uint32, error)
 	checkEvery time.Duration
+}
+
+// Attach is what Config.Attached learns of an attach.
+type Attach struct {
+	// Notice is "" or one sentence to show in the status line.
+	Notice string
+	// TakeOver: a viewer took the keyboard over (TakeOverKey, ctrl+t).
+	TakeOver bool
 }
 
 // Terminal is the holder's terminal as a program sees it.
@@ -89,23 +98,25 @@ type Server struct {
 	quit     bool // the program ended by a quit since the last check
 	approval bool
 	exit     bool // an idle session was asked to exit
+	frame    Size // the size the interface is drawn at (reframe)
 }
 
 // program is the interface program running in the session.
 type program struct {
 	p    *tea.Program
-	in   *os.File // the write end of the program's input
+	in   *keyReader // the program's input
 	hub  *hub
 	done chan struct{}
-	// msgs are the server's messages to the program (sizes, repaints), in
-	// the order the server decided them (deliver).
-	msgs chan tea.Msg
+	// stream is the server's messages to the program (sizes, repaints)
+	// and the holder's keys, in the order the server decided them
+	// (deliver).
+	stream *stream
 }
 
 // Listen creates the socket of cfg.StateDir (mode 0600; a stale one must
 // already be gone, see RemoveStale) and returns the Server; Run serves it.
 func Listen(cfg Config) (*Server, error) {
-	if err := checkDir(cfg.StateDir); err != nil {
+	if err := CheckStateDir(cfg.StateDir); err != nil {
 		return nil, err
 	}
 	if cfg.Log == nil {
@@ -125,13 +136,15 @@ func Listen(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
-	ln.SetUnlinkOnClose(true)
+	// The socket is removed only while it is still ours (removeOwn): the
+	// path may hold a newer session's by the time this one exits.
+	ln.SetUnlinkOnClose(false)
 	if err := os.Chmod(path, 0o600); err != nil {
-		return nil, errors.Join(fmt.Errorf("make %s private: %w", path, err), ln.Close())
+		return nil, errors.Join(fmt.Errorf("make %s private: %w", path, err), ln.Close(), os.Remove(path))
 	}
-	sock, err := os.Stat(path)
+	sock, err := os.Lstat(path)
 	if err != nil {
-		return nil, errors.Join(fmt.Errorf("check %s: %w", path, err), ln.Close())
+		return nil, errors.Join(fmt.Errorf("check %s: %w", path, err), ln.Close(), os.Remove(path))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Server{
@@ -221,7 +234,7 @@ loop:
 // socketIsOurs reports whether the socket file is still the one this
 // server listens on.
 func (s *Server) socketIsOurs() bool {
-	fi, err := os.Stat(SocketPath(s.cfg.StateDir))
+	fi, err := os.Lstat(SocketPath(s.cfg.StateDir))
 	return err == nil && os.SameFile(fi, s.sock)
 }
 
@@ -232,6 +245,7 @@ func (s *Server) shutdown() error {
 	if errors.Is(err, net.ErrClosed) {
 		err = nil
 	}
+	err = errors.Join(err, removeOwn(s.cfg.StateDir, s.sock))
 	s.mu.Lock()
 	prog := s.prog
 	for _, c := range s.all() {

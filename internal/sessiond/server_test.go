@@ -51,8 +51,8 @@ func TestHangUpKeepsTheProgram(t *testing.T) {
 }
 
 // TestViewerMirrorsAndTakesOver: a second client views the holder's
-// frames; its keys are not forwarded; the take-over frame swaps roles and
-// resizes to the new holder.
+// frames; its keys are not forwarded; the take-over frame swaps roles;
+// the frame stays at the smaller window's size until that window goes.
 func TestViewerMirrorsAndTakesOver(t *testing.T) {
 	ts := startServer(t, nil)
 	h := dialTerminal(t, ts.dir, 80, 24)
@@ -71,9 +71,10 @@ func TestViewerMirrorsAndTakesOver(t *testing.T) {
 	v.send(KindTakeOver, nil)
 	v.until("holder status", func(rc *rawClient) bool { return !rc.status.Viewer })
 	h.until("viewer status", func(rc *rawClient) bool { return rc.status.Viewer })
-	v.untilOutput("size[100x40]")
 	v.send(KindInput, []byte("n"))
-	v.untilOutput("typed[kmn]")
+	v.untilOutput("typed[kmn] size[80x24]")
+	_ = h.conn.Close()
+	v.untilOutput("typed[kmn] size[100x40]")
 	if strings.Contains(v.out.String(), "Z") {
 		t.Fatalf("a viewer's key reached the program: %q", tail(v.out.String()))
 	}

@@ -2,8 +2,6 @@ package sessiond
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -42,11 +40,13 @@ func (s *Server) serveTerminal(c *client) {
 		case KindBye:
 			return
 		}
+		s.backpressure()
 	}
 }
 
 // join attaches c: as the holder of a new program when none runs, as the
-// holder of the running one when nobody holds it, else as a viewer.
+// holder of the running one when nobody holds it, else as a viewer. Every
+// attached terminal is then redrawn at the new frame size.
 func (s *Server) join(c *client, notice string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -57,38 +57,30 @@ func (s *Server) join(c *client, notice string) error {
 		}
 		s.prog, s.holder = prog, c
 		prog.hub.add(c)
-		s.status(c)
-		s.attached(prog, c.size, notice)
+		s.reframe(&Attach{Notice: notice})
 		return nil
 	}
 	s.prog.hub.add(c)
 	if s.holder == nil {
 		s.holder = c
-		s.status(c)
-		s.attached(s.prog, c.size, notice)
+		s.reframe(&Attach{Notice: notice})
 		return nil
 	}
 	s.viewers = append(s.viewers, c)
-	s.status(c)
-	// A full frame for the newcomer; the holder's size stays.
-	s.attached(s.prog, s.holder.size, "")
+	// A full frame for the newcomer, at the size every window can show.
+	s.reframe(&Attach{})
 	return nil
 }
 
 // start starts a program drawn for c; s.mu held.
 func (s *Server) start(c *client) (*program, error) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("make the interface's input: %w", err)
-	}
-	prog := &program{in: w, done: make(chan struct{}), msgs: make(chan tea.Msg, msgQueue)}
+	prog := &program{in: newKeyReader(), done: make(chan struct{}), stream: newStream()}
 	prog.hub = newHub(func(late *client) { s.leave(late) })
-	model := s.cfg.NewModel(Terminal{Hello: c.hello, Output: prog.hub})
-	// The program reads the pipe through a plain io.Reader: Bubble Tea's
-	// cancel reader would poll the file's descriptor, racing its Close.
-	// Closing the write end ends the program's read loop.
+	model := framed{s.cfg.NewModel(Terminal{Hello: c.hello, Output: prog.hub})}
+	// The program reads keyReader as a plain io.Reader (Bubble Tea's
+	// cancel reader polls only files); closing it ends the read loop.
 	opts := append(slices.Clone(s.cfg.ProgramOptions),
-		tea.WithInput(struct{ io.Reader }{r}), tea.WithOutput(prog.hub), tea.WithoutSignalHandler(), tea.WithContext(s.ctx))
+		tea.WithInput(prog.in), tea.WithOutput(prog.hub), tea.WithoutSignalHandler(), tea.WithContext(s.ctx))
 	prog.p = tea.NewProgram(model, opts...)
 	go prog.deliver()
 	go func() {
@@ -97,49 +89,73 @@ func (s *Server) start(c *client) (*program, error) {
 		if err != nil {
 			s.cfg.Log.Printf("the interface ended: %v", err)
 		} else if s.cfg.Farewell != nil {
-			summary = s.cfg.Farewell(final)
+			summary = s.cfg.Farewell(unframed(final))
 		}
-		_ = w.Close()
-		_ = r.Close()
+		prog.in.close()
+		prog.stream.close()
 		s.ended(prog, summary)
 		close(prog.done)
 	}()
 	return prog, nil
 }
 
-// msgQueue bounds the messages waiting for the program.
-const msgQueue = 256
-
-// deliver sends the queued messages to the program in order until it
-// ends (Program.Send returns at once then).
+// deliver hands the stream to the program in order, each item received
+// before the next (see stream), until the program ends.
 func (p *program) deliver() {
 	for {
-		select {
-		case m := <-p.msgs:
-			p.p.Send(m)
-		case <-p.done:
+		it, ok := p.stream.next()
+		if !ok {
 			return
 		}
+		if it.keys != nil {
+			p.in.put(it.keys)
+		} else {
+			p.p.Send(it.msg) // returns at once once the program ended
+		}
+		p.stream.done()
 	}
 }
 
-// send queues m for the program, in order with every other; s.mu held,
-// so the order is the order of the server's decisions.
-func (p *program) send(m tea.Msg) {
-	select {
-	case p.msgs <- m:
-	case <-p.done:
+// send queues m for the program, in order with every other message and
+// key; s.mu held, so the order is the order of the server's decisions.
+func (p *program) send(m tea.Msg) { p.stream.push(item{msg: m}) }
+
+// reframe sizes the program to the frame every attached terminal can
+// show — the smallest of their sizes, per dimension (tmux's window-size
+// smallest) — and redraws every terminal from scratch: with a's message
+// (an attach or take-over) or a plain redraw (a resize, a client gone).
+// Every client then learns the frame's size in its status; s.mu held.
+func (s *Server) reframe(a *Attach) {
+	if s.prog == nil {
+		return
+	}
+	s.frame = smallest(s.all())
+	if s.frame.Cols > 0 && s.frame.Rows > 0 {
+		s.prog.send(tea.WindowSizeMsg{Width: s.frame.Cols, Height: s.frame.Rows})
+	}
+	if a != nil && s.cfg.Attached != nil {
+		s.prog.send(s.cfg.Attached(*a))
+	} else {
+		s.prog.send(redrawMsg{})
+	}
+	for _, c := range s.all() {
+		s.status(c)
 	}
 }
 
-// attached sizes prog for its holder and repaints it; s.mu held.
-func (s *Server) attached(prog *program, sz Size, notice string) {
-	if sz.Cols > 0 && sz.Rows > 0 {
-		prog.send(tea.WindowSizeMsg{Width: sz.Cols, Height: sz.Rows})
+// smallest is the smallest size of cs per dimension; sizes not known (0)
+// do not count.
+func smallest(cs []*client) Size {
+	var f Size
+	for _, c := range cs {
+		if c.size.Cols > 0 && (f.Cols == 0 || c.size.Cols < f.Cols) {
+			f.Cols = c.size.Cols
+		}
+		if c.size.Rows > 0 && (f.Rows == 0 || c.size.Rows < f.Rows) {
+			f.Rows = c.size.Rows
+		}
 	}
-	if s.cfg.Attached != nil {
-		prog.send(s.cfg.Attached(notice))
-	}
+	return f
 }
 
 // ended says bye to the clients of a program that quit; the holder gets
@@ -172,6 +188,7 @@ func (s *Server) leave(c *client) {
 	}
 	if i := slices.Index(s.viewers, c); i >= 0 {
 		s.viewers = slices.Delete(s.viewers, i, i+1)
+		s.reframe(nil) // the frame may grow: everyone again from scratch
 		return
 	}
 	if s.holder != c {
@@ -182,30 +199,37 @@ func (s *Server) leave(c *client) {
 		return
 	}
 	s.holder, s.viewers = s.viewers[0], s.viewers[1:]
-	s.status(s.holder)
-	s.attached(s.prog, s.holder.size, "")
+	s.reframe(&Attach{})
 }
 
-// input forwards the holder's keys; a viewer's are not forwarded.
+// input queues the holder's keys behind every message decided before
+// them; a viewer's are not forwarded.
 func (s *Server) input(c *client, b []byte) {
 	s.mu.Lock()
-	prog, holds := s.prog, s.holder == c
-	s.mu.Unlock()
-	if !holds || prog == nil {
-		return
-	}
-	if _, err := prog.in.Write(b); err != nil {
-		s.cfg.Log.Printf("forward keys to the interface: %v", err)
+	defer s.mu.Unlock()
+	if s.holder == c && s.prog != nil && len(b) > 0 {
+		s.prog.stream.push(item{keys: b})
 	}
 }
 
-// resize records c's size; the program follows the holder's.
+// backpressure waits while the program has much queued: the client whose
+// frames fill the stream is read no further until it drains.
+func (s *Server) backpressure() {
+	s.mu.Lock()
+	prog := s.prog
+	s.mu.Unlock()
+	if prog != nil {
+		prog.stream.wait()
+	}
+}
+
+// resize records c's size and redraws every terminal at the new frame.
 func (s *Server) resize(c *client, sz Size) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c.size = sz
-	if s.holder == c && s.prog != nil && sz.Cols > 0 && sz.Rows > 0 {
-		s.prog.send(tea.WindowSizeMsg{Width: sz.Cols, Height: sz.Rows})
+	if s.holder == c || slices.Contains(s.viewers, c) {
+		s.reframe(nil)
 	}
 }
 
@@ -222,10 +246,8 @@ func (s *Server) takeOver(c *client) {
 	s.holder = c
 	if old != nil {
 		s.viewers = append(s.viewers, old)
-		s.status(old)
 	}
-	s.status(c)
-	s.attached(s.prog, c.size, "")
+	s.reframe(&Attach{TakeOver: true})
 }
 
 // DetachHolder ends the holder's connection on the person's request: its
@@ -255,7 +277,38 @@ func (s *Server) SetApproval(waiting bool) {
 	}
 }
 
-// status tells c its role; s.mu held.
+// ApprovalWaiting reports what the interface last said with SetApproval.
+func (s *Server) ApprovalWaiting() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.approval
+}
+
+// status tells c its role and the frame's size; s.mu held.
 func (s *Server) status(c *client) {
-	c.json(KindStatus, Status{Viewer: c != s.holder, ApprovalWaiting: s.approval && c != s.holder})
+	c.json(KindStatus, Status{Viewer: c != s.holder, ApprovalWaiting: s.approval && c != s.holder, Cols: s.frame.Cols, Rows: s.frame.Rows})
+}
+
+// redrawMsg asks the program for a frame drawn from scratch (framed).
+type redrawMsg struct{}
+
+// framed is the interface as the server runs it: a redrawMsg clears every
+// terminal and draws the whole frame again; everything else is the
+// interface's own.
+type framed struct{ tea.Model }
+
+func (f framed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(redrawMsg); ok {
+		return f, tea.ClearScreen
+	}
+	m, cmd := f.Model.Update(msg)
+	return framed{m}, cmd
+}
+
+// unframed is the interface inside m.
+func unframed(m tea.Model) tea.Model {
+	if f, ok := m.(framed); ok {
+		return f.Model
+	}
+	return m
 }
