@@ -48,10 +48,28 @@ type env struct {
 	// stderrTerminal reports whether stderr is a terminal (progress of
 	// tool calls is shown there only then, SPEC B11).
 	stderrTerminal bool
+	// cwd is the command's working directory: relative paths are its.
+	cwd string
+	// files are the process's own standard files, set for the real
+	// process only: a command may then run through the session
+	// (session_exec.go).
+	files *stdFiles
+	// tty is the client's terminal when the command runs in the session
+	// (--approve-tty asks on it); nil: open /dev/tty.
+	tty *os.File
+	// host is the session's application when the command runs in the
+	// session (SPEC K5); nil in-process.
+	host *app.App
 }
 
+// stdFiles are a process's standard input, output and error.
+type stdFiles struct{ stdin, stdout, stderr *os.File }
+
 func osEnv() env {
+	cwd, _ := os.Getwd() // "": relative paths resolve against the process's directory, as always
 	return env{
+		cwd:        cwd,
+		files:      &stdFiles{os.Stdin, os.Stdout, os.Stderr},
 		stdin:      os.Stdin,
 		stdout:     os.Stdout,
 		stderr:     os.Stderr,
@@ -177,6 +195,9 @@ func run(ctx context.Context, args []string, e env) int {
 		g.modelURL = u
 	}
 	rest := fs.Args()
+	if code, ok := runInSession(ctx, &g, args, rest, e); ok { // session_exec.go
+		return code
+	}
 	var err error
 	if len(rest) == 0 {
 		err = runTUI(ctx, &g, nil, e)

@@ -38,7 +38,7 @@ func runConversationsCmd(_ context.Context, g *globals, args []string, e env) er
 	case *limit <= 0 || *limit > 10000:
 		return app.Errorf(app.Usage, "--limit must be between 1 and 10000")
 	}
-	return withDB(g, func(db *store.DB) error {
+	return withDB(g, e, func(db *store.DB) error {
 		rows, err := app.ListConversations(db, *limit, "")
 		if err != nil {
 			return err

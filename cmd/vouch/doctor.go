@@ -8,6 +8,7 @@ import (
 
 	"vouch/internal/app"
 	"vouch/safetext"
+	"vouch/store"
 )
 
 func runDoctor(ctx context.Context, g *globals, args []string, e env) error {
@@ -24,7 +25,12 @@ func runDoctor(ctx context.Context, g *globals, args []string, e env) error {
 	if *check {
 		return doctorCheck(stateDir, *asJSON, e)
 	}
-	rep := app.Doctor(ctx, g.modelURL, stateDir, e.getenv)
+	var rep app.DoctorReport
+	if e.host != nil { // in the session: through its connections (SPEC K5)
+		rep = e.host.Doctor(ctx, g.modelURL, stateDir, e.getenv)
+	} else {
+		rep = app.Doctor(ctx, g.modelURL, stateDir, e.getenv)
+	}
 	sess := doctorSession(stateDir) // doctor_session.go, SPEC K4
 	if *asJSON {
 		if err := writeJSON(e.stdout, doctorJSON{DoctorReport: rep, Session: sess}); err != nil {
@@ -58,7 +64,11 @@ func doctorVerdict(rep app.DoctorReport) error {
 // doctorCheck is `vouch doctor --check`: the report, then exit 1 when the
 // file is damaged (SPEC K1, K3, M).
 func doctorCheck(stateDir string, asJSON bool, e env) error {
-	rep, err := app.CheckDatabase(stateDir)
+	check := func() (store.CheckReport, error) { return app.CheckDatabase(stateDir) }
+	if e.host != nil { // in the session: its open database (SPEC K5)
+		check = e.host.CheckDatabase
+	}
+	rep, err := check()
 	if err != nil {
 		return err
 	}

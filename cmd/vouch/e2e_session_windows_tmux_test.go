@@ -152,6 +152,10 @@ func TestE2ESessionWindowsOfTwoSizes(t *testing.T) {
 			second.keys("C-t")
 			first.waitText("viewing —")
 			both("after the take-over", small, small, true)
+			// ctrl+t took the keyboard for the message, not for the pane
+			// (SPEC D7): the pane waits for tab.
+			second.waitText("tab to answer")
+			second.keys("Tab")
 			second.answerPane("a")
 			transcript := []string{"write the notes", "Written."}
 			both("the answer", small, small, false, transcript...)

@@ -113,10 +113,10 @@ func TestE2ETmuxDemo(t *testing.T) {
 	s.waitFor("vouch to exit", func(string) bool { return !s.alive() })
 }
 
-// TestE2ESecondInstance checks SPEC K1 on the real binary: while vouch's
-// interface runs (its session process holds the database, SPEC K4), a
-// command on the same state dir exits within 2 s naming the session and
-// how to reach it, never hangs. (A second vouch views the first:
+// TestE2ESecondInstance checks SPEC K1 and K5 on the real binary: while
+// vouch's interface runs (its session process holds the database, SPEC
+// K4), a command on the same state dir runs through the session within
+// 2 s, never hangs, and never exits 5. (A second vouch views the first:
 // TestE2ESessionViewer.)
 func TestE2ESecondInstance(t *testing.T) {
 	bin := buildVouch(t)
@@ -130,9 +130,9 @@ func TestE2ESecondInstance(t *testing.T) {
 	start := time.Now()
 	pane := second.waitText("exit=")
 	if took := time.Since(start); took > 2*time.Second+500*time.Millisecond {
-		t.Fatalf("second instance took %s to give up, want under 2s", took)
+		t.Fatalf("a command beside the interface took %s, want under 2s", took)
 	}
-	if !strings.Contains(pane, "is using this database") || !strings.Contains(pane, "vouch attach") || !strings.Contains(pane, "exit=5") {
+	if !strings.Contains(pane, "no runs yet") || !strings.Contains(pane, "exit=0") {
 		t.Fatalf("second instance said:\n%s", pane)
 	}
 }
@@ -144,7 +144,7 @@ func TestE2ESecondInstance(t *testing.T) {
 func (s *tmuxSession) answerPane(key string) {
 	s.t.Helper()
 	s.waitFor("the approval pane's keys to act", func(p string) bool {
-		return strings.Contains(p, "waiting for your approval") && !strings.Contains(p, "keys active in a moment")
+		return strings.Contains(p, "waiting for your approval") && !strings.Contains(p, "keys active in a moment") && !strings.Contains(p, "tab to answer")
 	})
 	s.run("send-keys", "-t", s.name, key)
 	s.waitFor(fmt.Sprintf("the approval pane to take %q", key), func(p string) bool {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"strings"
 
 	"vouch/internal/app"
@@ -25,9 +23,9 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 	if *window < 0 {
 		return app.Errorf(app.Usage, "--context must be a positive number of tokens")
 	}
-	cwd, err := os.Getwd()
+	cwd, err := e.workdir()
 	if err != nil {
-		return fmt.Errorf("find the working directory: %w", err)
+		return err
 	}
 	return withState(ctx, g, e, func(s *state) error {
 		out, err := s.PlanTools(ctx, app.PlanOptions{Dir: cwd, Window: *window, Profile: *profileName, ModelURL: g.modelURL, Model: g.model,

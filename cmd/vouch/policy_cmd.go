@@ -17,8 +17,12 @@ import (
 // recentDecisions is how many decisions `vouch policy list` shows.
 const recentDecisions = 20
 
-// withDB opens only the database (no keyring, no MCP) for fn.
-func withDB(g *globals, fn func(*store.DB) error) error {
+// withDB opens only the database (no keyring, no MCP) for fn; in the
+// session, fn runs on the session's database (SPEC K5).
+func withDB(g *globals, e env, fn func(*store.DB) error) error {
+	if e.host != nil {
+		return fn(e.host.DB())
+	}
 	dir, err := resolveStateDir(g)
 	if err != nil {
 		return err
@@ -65,7 +69,7 @@ func policyList(g *globals, args []string, e env) error {
 	if err := parseSub(fs, args); err != nil {
 		return err
 	}
-	return withDB(g, func(db *store.DB) error {
+	return withDB(g, e, func(db *store.DB) error {
 		out, err := app.NewRules(db).Listing(recentDecisions)
 		if err != nil {
 			return err
@@ -186,7 +190,7 @@ func policySet(g *globals, args []string, e env) error {
 	if eff != "" && eff != policy.ReadOnly && eff != policy.Idempotent && eff != policy.Mutating {
 		return app.Errorf(app.Usage, "the effect %q is not read-only, idempotent or mutating", *effect)
 	}
-	return withDB(g, func(db *store.DB) error {
+	return withDB(g, e, func(db *store.DB) error {
 		rule, summary, err := app.NewRules(db).Set(app.RuleInput{Identity: identity, Class: class, Effect: eff,
 			Constraints: constraints, Note: *note}, time.Now().UTC())
 		if err != nil {
@@ -215,7 +219,7 @@ func policyRemove(g *globals, args []string, e env) error {
 		return app.Errorf(app.Usage, "vouch policy remove needs the rule's IDENTITY; 'vouch policy list' shows them")
 	}
 	identity := pos[0]
-	return withDB(g, func(db *store.DB) error {
+	return withDB(g, e, func(db *store.DB) error {
 		if err := app.NewRules(db).Delete(identity); err != nil {
 			if errors.Is(err, app.ErrNoRule) {
 				return app.Errorf(app.Usage, "there is no rule for %s; 'vouch policy list' shows them", safetext.Line(identity, 80))

@@ -139,6 +139,9 @@ func runProfileCmd(ctx context.Context, g *globals, args []string, e env) error 
 		} else if *f.definition == "" {
 			return app.Errorf(app.Usage, "vouch profile create needs --definition D ('vouch definition list' shows them)")
 		}
+		if *f.workspace != "" {
+			*f.workspace = e.abs(*f.workspace) // the client's directory, in the session (SPEC K5)
+		}
 		if err := f.changes().Apply(&p); err != nil {
 			return err
 		}
@@ -240,11 +243,11 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 	if len(pos) != want {
 		return app.Errorf(app.Usage, "vouch definition %s takes %s, not %d", sub, plural(want, "argument"), len(pos))
 	}
-	return withDB(g, func(db *store.DB) error {
+	return withDB(g, e, func(db *store.DB) error {
 		ps := app.NewProfiles(db, nil)
 		switch sub {
 		case "add":
-			d, err := ps.AddDefinitionFile(pos[0])
+			d, err := ps.AddDefinitionFile(e.abs(pos[0]))
 			if err != nil {
 				return err
 			}

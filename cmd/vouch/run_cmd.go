@@ -82,7 +82,9 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 		return app.Errorf(app.Usage, "--continue and --profile do not go together: a profile run starts afresh; drop one of them")
 	}
 	var tty *os.File
-	if *approveTTY {
+	if *approveTTY && e.tty != nil {
+		tty = e.tty // the client's terminal, in the session (SPEC K5)
+	} else if *approveTTY {
 		tty, err = os.OpenFile("/dev/tty", os.O_RDWR, 0)
 		if err != nil {
 			return app.Errorf(app.Usage, "--approve-tty needs a terminal, and /dev/tty cannot be opened (%v); run without it to stop at the first approval", err)

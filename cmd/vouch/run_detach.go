@@ -74,7 +74,7 @@ func followDetached(g *globals, id string, e env) error {
 	})
 	switch {
 	case errors.Is(err, sessiond.ErrNoSession):
-		return withDB(g, func(db *store.DB) error {
+		return withDB(g, e, func(db *store.DB) error {
 			if err := runShow(e, db, id, false); err != nil {
 				return err
 			}

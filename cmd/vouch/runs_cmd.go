@@ -50,7 +50,7 @@ func runRunsCmd(_ context.Context, g *globals, args []string, e env) error {
 		}
 		return followDetached(g, pos[0], e)
 	}
-	return withDB(g, func(db *store.DB) error {
+	return withDB(g, e, func(db *store.DB) error {
 		if show {
 			return runShow(e, db, pos[0], *asJSON)
 		}
@@ -195,7 +195,7 @@ func runWorkflowsCmd(_ context.Context, g *globals, args []string, e env) error 
 	default:
 		return app.Errorf(app.Usage, "unknown subcommand 'vouch workflows %s'; use on, off or status", sub)
 	}
-	return withDB(g, func(db *store.DB) error {
+	return withDB(g, e, func(db *store.DB) error {
 		if sub != "status" {
 			if err := db.SetWorkflowsEnabled(sub == "on"); err != nil {
 				return err

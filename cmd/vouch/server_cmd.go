@@ -19,6 +19,9 @@ type state struct{ *app.State }
 // withState opens the state directory of g for a command-line operation,
 // runs fn on it and closes it.
 func withState(ctx context.Context, g *globals, e env, fn func(*state) error) error {
+	if e.host != nil { // in the session: its database, keyring and servers (SPEC K5)
+		return fn(&state{app.StateOf(e.host)})
+	}
 	dir, err := resolveStateDir(g)
 	if err != nil {
 		return err

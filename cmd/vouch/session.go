@@ -5,9 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"vouch/internal/app"
+	"vouch/internal/app/localskills"
 	"vouch/internal/sessiond"
+	"vouch/skills"
 	"vouch/store"
 )
 
@@ -31,15 +35,71 @@ func openSession(ctx context.Context, stateDir, dir string, secrets *store.Secre
 // state directory of g, the workspace in the working directory, and the
 // keyring when it opens.
 func openSessionHere(ctx context.Context, g *globals, e env) (*session, error) {
+	cwd, err := e.workdir()
+	if err != nil {
+		return nil, err
+	}
+	if e.host != nil { // in the session: a run of its own on the session's application (SPEC K5)
+		a, err := app.OpenShared(ctx, e.host, cwd)
+		if err != nil {
+			return nil, err
+		}
+		return &session{App: a}, nil
+	}
 	stateDir, err := resolveStateDir(g)
 	if err != nil {
 		return nil, err
 	}
+	return openSession(ctx, stateDir, cwd, app.OpenSecrets(stateDir, e.getenv))
+}
+
+// loader is load reading paths as the command's working directory sees
+// them (abs), its errors naming them as the person gave them: the same
+// sentence in the session as in-process.
+func (e env) loader(load localskills.Loader) localskills.Loader {
+	if e.host == nil {
+		return load
+	}
+	return func(ctx context.Context, path string) (*skills.Package, error) {
+		abs := e.abs(path)
+		p, err := load(ctx, abs)
+		if err != nil && abs != path {
+			return nil, asGiven{err: err, abs: abs, path: path}
+		}
+		return p, err
+	}
+}
+
+// asGiven is an error whose text names a path as given instead of the
+// absolute path it was read at.
+type asGiven struct {
+	err       error
+	abs, path string
+}
+
+func (a asGiven) Error() string { return strings.ReplaceAll(a.err.Error(), a.abs, a.path) }
+func (a asGiven) Unwrap() error { return a.err }
+
+// workdir is the command's working directory.
+func (e env) workdir() (string, error) {
+	if e.cwd != "" {
+		return e.cwd, nil
+	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return nil, fmt.Errorf("find the working directory: %w", err)
+		return "", fmt.Errorf("find the working directory: %w", err)
 	}
-	return openSession(ctx, stateDir, cwd, app.OpenSecrets(stateDir, e.getenv))
+	return cwd, nil
+}
+
+// abs is path as the command's working directory sees it: in the session
+// (whose own directory is another), joined to the client's; in-process as
+// given, the process's directory being the command's.
+func (e env) abs(path string) string {
+	if e.host == nil || path == "" || filepath.IsAbs(path) || e.cwd == "" {
+		return path
+	}
+	return filepath.Join(e.cwd, path)
 }
 
 // resolveStateDir returns --state-dir, VOUCH_STATE_DIR, or the XDG

@@ -106,6 +106,7 @@ func serveSession(ctx context.Context, g *globals, e env, ready func()) (err err
 		Needed:         h.needed,
 		Describe:       h.describe,
 		Control:        h.control,
+		Exec:           h.exec, // session_exec.go
 		IdleAfter:      sessionIdle(s),
 		Log:            log.New(os.Stderr, "vouch session: ", log.LstdFlags),
 	})

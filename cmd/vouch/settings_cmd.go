@@ -34,7 +34,7 @@ func runSettingsCmd(_ context.Context, g *globals, args []string, e env) error {
 		return app.Errorf(app.Usage, "vouch settings %s takes %s; run 'vouch help' for usage", sub, map[string]string{
 			"list": "no argument", "get": "one KEY", "reset": "one KEY", "set": "a KEY and a VALUE"}[sub])
 	}
-	return withDB(g, func(db *store.DB) error {
+	return withDB(g, e, func(db *store.DB) error {
 		st := app.NewSettings(db)
 		if sub == "list" {
 			vals, err := st.Values()

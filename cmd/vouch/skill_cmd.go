@@ -74,13 +74,13 @@ func skillCommand(ctx context.Context, g *globals, args []string, e env, load lo
 	var err2 error
 	switch sub {
 	case "preview":
-		err2 = withDB(g, func(db *store.DB) error { return skillPreview(ctx, db, load, pos[0], *asJSON, e) })
+		err2 = withDB(g, e, func(db *store.DB) error { return skillPreview(ctx, db, e.loader(load), pos[0], *asJSON, e) })
 	case "install":
-		err2 = withDB(g, func(db *store.DB) error { return skillInstall(ctx, db, load, pos[0], opts, *asJSON, e) })
+		err2 = withDB(g, e, func(db *store.DB) error { return skillInstall(ctx, db, e.loader(load), pos[0], opts, *asJSON, e) })
 	case "list":
-		err2 = withDB(g, func(db *store.DB) error { return skillList(db, *asJSON, e) })
+		err2 = withDB(g, e, func(db *store.DB) error { return skillList(db, *asJSON, e) })
 	case "remove":
-		err2 = withDB(g, func(db *store.DB) error { return skillRemove(db, pos[0], *asJSON, e) })
+		err2 = withDB(g, e, func(db *store.DB) error { return skillRemove(db, pos[0], *asJSON, e) })
 	}
 	if errors.Is(err2, localskills.ErrRejected) || errors.Is(err2, store.ErrUnaccepted) {
 		return app.Wrap(app.Rejected, err2)

@@ -36,6 +36,9 @@ type App struct {
 	apps AppsHost
 	// history counts run history writes that failed.
 	history ErrSink
+	// shared is set on an App opened over another's database and MCP
+	// service (OpenShared): Close leaves those to their owner.
+	shared bool
 
 	mu         sync.Mutex // guards the current conversation
 	convID     string
@@ -142,6 +145,9 @@ func openDB(stateDir string) (*store.DB, error) {
 // the workspace and the database, and reports the audit and run history
 // writes that failed during the session.
 func (a *App) Close() error {
+	if a.shared {
+		return errors.Join(a.policy.err(), a.history.err(), a.workspace.Close())
+	}
 	var errs []error
 	if a.apps != nil {
 		errs = append(errs, a.apps.Close())

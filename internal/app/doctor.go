@@ -68,6 +68,16 @@ type DoctorDatabase struct {
 // and nobody holds it, every active MCP server. It never creates a
 // database and reports every failure in the report.
 func Doctor(ctx context.Context, modelURL, stateDir string, getenv func(string) string) DoctorReport {
+	return doctor(ctx, modelURL, stateDir, getenv, nil)
+}
+
+// Doctor is Doctor run in the session that holds the database (SPEC K5):
+// its MCP servers are checked through the session's own connections.
+func (a *App) Doctor(ctx context.Context, modelURL, stateDir string, getenv func(string) string) DoctorReport {
+	return doctor(ctx, modelURL, stateDir, getenv, StateOf(a))
+}
+
+func doctor(ctx context.Context, modelURL, stateDir string, getenv func(string) string, held *State) DoctorReport {
 	var rep DoctorReport
 	candidates := agent.DefaultEndpoints()
 	if modelURL != "" {
@@ -95,16 +105,21 @@ func Doctor(ctx context.Context, modelURL, stateDir string, getenv func(string) 
 		rep.Database.LockHolderPID = pid
 		rep.Database.LockedSince = since
 	}
-	rep.MCPServers, rep.MCPNote = doctorMCP(ctx, stateDir, getenv, rep.Database)
+	rep.MCPServers, rep.MCPNote = doctorMCP(ctx, stateDir, getenv, rep.Database, held)
 	rep.summarize()
 	return rep
 }
 
 // doctorMCP refreshes every active MCP server, bounded by the per-server
 // timeout, and reports each one's health. It never creates a database.
-func doctorMCP(ctx context.Context, stateDir string, getenv func(string) string, db DoctorDatabase) ([]ServerRow, string) {
+func doctorMCP(ctx context.Context, stateDir string, getenv func(string) string, db DoctorDatabase, held *State) ([]ServerRow, string) {
 	switch {
 	case !db.Exists:
+		return []ServerRow{}, ""
+	case held != nil:
+		if rows := held.MCP().ServerRows(nil); rows != nil {
+			return rows, "" // the session's own, kept warm
+		}
 		return []ServerRow{}, ""
 	case db.LockHolderPID != 0:
 		return []ServerRow{}, fmt.Sprintf("not checked: the database is in use by pid %d; quit that vouch to check MCP servers", db.LockHolderPID)

@@ -37,3 +37,13 @@ func CheckDatabase(stateDir string) (store.CheckReport, error) {
 	}
 	return rep, nil
 }
+
+// CheckDatabase is CheckDatabase run in the session that holds the
+// database (SPEC K5): the same check on its open database.
+func (a *App) CheckDatabase() (store.CheckReport, error) {
+	rep, err := a.db.DeepCheck()
+	if err != nil {
+		return store.CheckReport{}, Wrap(Failure, err)
+	}
+	return rep, nil
+}

@@ -14,6 +14,8 @@ type State struct {
 	db      *store.DB
 	secrets *store.Secrets
 	mcp     *MCP
+	// borrowed: the database and MCP service are an App's (StateOf).
+	borrowed bool
 }
 
 // OpenState opens the state directory for one command-line operation:
@@ -32,8 +34,14 @@ func OpenState(ctx context.Context, stateDir string, getenv func(string) string)
 	return &State{db: db, secrets: secrets, mcp: svc}, nil
 }
 
-// Close closes the MCP manager and the database.
-func (s *State) Close() error { return errors.Join(s.mcp.Close(), s.db.Close()) }
+// Close closes the MCP manager and the database; a State of an App
+// (StateOf) leaves them to the App.
+func (s *State) Close() error {
+	if s.borrowed {
+		return nil
+	}
+	return errors.Join(s.mcp.Close(), s.db.Close())
+}
 
 // DB is the state's database.
 func (s *State) DB() *store.DB { return s.db }

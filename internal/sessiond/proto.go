@@ -91,7 +91,7 @@ func ReadFrame(r io.Reader) (Kind, []byte, error) {
 		return 0, nil, err
 	}
 	k := Kind(head[0])
-	if k < KindHello || k > KindTakeOver {
+	if !known(k) {
 		return 0, nil, fmt.Errorf("frame kind %d: %w", head[0], ErrFrame)
 	}
 	n := binary.BigEndian.Uint32(head[1:5])
@@ -106,6 +106,11 @@ func ReadFrame(r io.Reader) (Kind, []byte, error) {
 		return 0, nil, err
 	}
 	return k, payload, nil
+}
+
+// known reports whether k is a frame of this protocol.
+func known(k Kind) bool {
+	return (k >= KindHello && k <= KindTakeOver) || (k >= KindFiles && k <= KindCancel)
 }
 
 // decode unmarshals a JSON payload of kind k.

@@ -42,6 +42,11 @@ type Config struct {
 	// Control answers requests other than OpInfo and OpExitIfIdle; send
 	// writes one reply (the last one has Done).
 	Control func(ctx context.Context, req Request, send func(Reply) error) error
+	// Exec runs a command of a client on the session's application with
+	// the client's files and returns its exit status (exec.go, SPEC K5);
+	// ctx ends when the client cancels or goes away. Nil refuses
+	// commands.
+	Exec func(ctx context.Context, x Exec, f ExecFiles) int
 	// Farewell returns what the holder prints after the program quit,
 	// from its final model ("" for nothing); nil prints nothing.
 	Farewell func(final tea.Model) string
@@ -327,6 +332,8 @@ func (s *Server) serve(conn *net.UnixConn) {
 		s.serveControl(c)
 	case RoleTerminal:
 		s.serveTerminal(c)
+	case RoleExec:
+		s.serveExec(c) // exec.go
 	default:
 		c.bye(Bye{Reason: fmt.Sprintf("unknown role %q; is this vouch client of another version? run the same vouch binary", h.Role), Refused: true})
 	}
