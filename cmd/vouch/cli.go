@@ -211,7 +211,7 @@ func dispatch(ctx context.Context, g *globals, name string, args []string, e env
 	if name == "help" || name == "-h" || name == "--help" {
 		return usage(e.stdout)
 	}
-	if name == sessionCmd { // hidden: the session process (session_serve.go)
+	if name == sessionCmd { // hidden: the session process (session_serve.go, internal/host)
 		return runSessionCmd(ctx, g, args, e)
 	}
 	for _, c := range commands() {

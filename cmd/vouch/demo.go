@@ -9,6 +9,7 @@ import (
 
 	"vouch/internal/app"
 	"vouch/internal/demo"
+	"vouch/internal/host"
 	"vouch/tui"
 )
 
@@ -49,7 +50,7 @@ func runDemo(ctx context.Context, g *globals, args []string, e env) error {
 	defer srv.Close()
 	cfg := s.ChatConfig()
 	cfg.ModelURL, cfg.Model, cfg.Kind = srv.URL(), "vouch-demo", "demo"
-	err = s.runInterface(ctx, cfg, tui.Options{Model: "vouch-demo", Demo: true}, e)
+	err = host.RunInterface(ctx, s.App, cfg, tui.Options{Model: "vouch-demo", Demo: true}, version, host.Terminal{Stdout: e.stdout, Getenv: e.getenv})
 	return errors.Join(err, s.Close())
 }
 

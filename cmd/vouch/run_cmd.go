@@ -11,6 +11,7 @@ import (
 
 	"vouch/agent"
 	"vouch/internal/app"
+	"vouch/internal/host"
 	"vouch/internal/ttyprompt"
 	"vouch/safetext"
 	"vouch/store"
@@ -30,7 +31,7 @@ func ttyApprover(ctx context.Context, p *ttyprompt.Prompt) approver {
 // Without it (or with the switch off) the run is a plain headless run with
 // the tools selected for the latest conversation (built-in ones only while
 // the switch is off).
-const defaultProfile = "default"
+const defaultProfile = host.DefaultProfile
 
 // runResultJSON is `vouch run --json`: the run's ID in history, its
 // outcome, the answer, and what stopped it.

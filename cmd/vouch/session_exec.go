@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/term"
 
+	"vouch/internal/app"
 	"vouch/internal/sessiond"
 )
 
@@ -75,10 +76,10 @@ func environ() map[string]string {
 	return env
 }
 
-// exec runs a client's command on the session's application (the
-// session's side of runInSession). A panic in it is the command's failure,
+// execInSession runs a client's command on the session's application
+// (the session's side of runInSession; internal/host calls it). A panic in it is the command's failure,
 // never the session's end.
-func (h *sessionHost) exec(ctx context.Context, x sessiond.Exec, f sessiond.ExecFiles) (code int) {
+func execInSession(ctx context.Context, a *app.App, x sessiond.Exec, f sessiond.ExecFiles) (code int) {
 	defer func() {
 		if p := recover(); p != nil {
 			log.Printf("internal error in vouch %s: panic: %v\n\n%s", strings.Join(x.Args, " "), p, debug.Stack())
@@ -93,7 +94,7 @@ func (h *sessionHost) exec(ctx context.Context, x sessiond.Exec, f sessiond.Exec
 		stderrTerminal: term.IsTerminal(int(f.Stderr.Fd())),
 		cwd:            x.Cwd,
 		tty:            f.TTY,
-		host:           h.s.App,
+		host:           a,
 	}
 	return run(ctx, x.Args, e)
 }

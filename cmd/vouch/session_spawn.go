@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"vouch/internal/app"
+	"vouch/internal/host"
 	"vouch/internal/sessiond"
 )
 
@@ -198,13 +199,4 @@ func darkBackground(getenv func(string) string) bool {
 }
 
 // clientFlags are the model flags this client was given.
-func clientFlags(g *globals) map[string]string {
-	f := map[string]string{}
-	if g.modelURL != "" {
-		f["model-url"] = g.modelURL
-	}
-	if g.model != "" {
-		f["model"] = g.model
-	}
-	return f
-}
+func clientFlags(g *globals) map[string]string { return host.FlagsOf(g.modelURL, g.model) }

@@ -1,4 +1,4 @@
-package main
+package host
 
 import (
 	"context"
@@ -11,6 +11,10 @@ import (
 	"vouch/safetext"
 	"vouch/store"
 )
+
+// DefaultProfile is the profile `vouch run TASK` uses when none is named
+// and Agent Workflows is on, here and on the command line.
+const DefaultProfile = "default"
 
 // followEvery is how often a followed run's stored events are read again:
 // the session tails the run as it is recorded, as tail -f does a file.
@@ -30,8 +34,8 @@ func (h *sessionHost) startDetached(ctx context.Context, req sessiond.Request, s
 	}
 	profile := req.Profile
 	if profile == "" && on {
-		if _, err := db.Profile(defaultProfile, 0); err == nil {
-			profile = defaultProfile
+		if _, err := db.Profile(DefaultProfile, 0); err == nil {
+			profile = DefaultProfile
 		}
 	}
 	if profile != "" {

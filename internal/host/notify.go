@@ -1,8 +1,9 @@
-package main
+package host
 
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"vouch/internal/app"
 	"vouch/internal/notify"
 	"vouch/internal/tuiwire"
 	"vouch/tui"
@@ -18,15 +20,15 @@ import (
 // tmuxTimeout bounds the question to tmux about its passthrough.
 const tmuxTimeout = time.Second
 
-// tmuxPassthrough asks the tmux vouch runs in whether it passes escape
+// TmuxPassthrough asks the tmux vouch runs in whether it passes escape
 // sequences on (allow-passthrough on or all): the pane's own value when
 // it has one, else the global one. It runs before the program starts,
 // never inside Update.
-func tmuxPassthrough(ctx context.Context) func() (bool, error) {
+func TmuxPassthrough(ctx context.Context) func() (bool, error) {
 	return tmuxPassthroughFor(ctx, nil)
 }
 
-// tmuxPassthroughFor is tmuxPassthrough for the terminal whose
+// tmuxPassthroughFor is TmuxPassthrough for the terminal whose
 // environment getenv reads (nil: this process's): its TMUX and TMUX_PANE
 // name the tmux server and pane to ask, so a session process asks about
 // the pane of the terminal attached to it, not the one it started in.
@@ -57,20 +59,20 @@ func tmuxPassthroughFor(ctx context.Context, getenv func(string) string) func() 
 }
 
 // withNotifications wires terminal notifications into an in-process
-// interface drawn on e.stdout (SPEC L4): one notify.Output around the
+// interface drawn on stdout (SPEC L4): one notify.Output around the
 // terminal takes a lock for every frame, every OSC 52 copy and every
 // notification, so none lands inside another. It returns opts with the
 // Notifier, its long-turn threshold and the Clipboard set, and the func
 // that drops what the rate limit still holds; settings that cannot be read
 // stop the interface from starting, as the database is unreadable. Output
 // that is not a file (tests) gets no notifications.
-func (s *session) withNotifications(ctx context.Context, opts tui.Options, e env) (tui.Options, func(), error) {
-	f, ok := e.stdout.(*os.File)
+func withNotifications(ctx context.Context, a *app.App, opts tui.Options, stdout io.Writer, getenv func(string) string) (tui.Options, func(), error) {
+	f, ok := stdout.(*os.File)
 	if !ok {
 		return opts, func() {}, nil
 	}
 	out := notify.NewOutput(f)
-	n, err := tuiwire.NewNotifications(s.Settings(), out.Raw(), out, e.getenv, tmuxPassthroughFor(ctx, e.getenv))
+	n, err := tuiwire.NewNotifications(a.Settings(), out.Raw(), out, getenv, tmuxPassthroughFor(ctx, getenv))
 	if err != nil {
 		return opts, func() {}, err
 	}
