@@ -180,7 +180,11 @@
 //
 // Client, Chat, MemoryTranscript and Workspace are safe for concurrent use.
 // A run owns its goroutine; it calls out only through the events channel,
-// its Transcript and its Tools. Cancelling the run's context stops the
+// its Transcript and its Tools. It publishes every event itself, including
+// RequestSent (just before each request), CallAllowed (from its gate) and
+// ToolProgress (a forwarder per running call that holds only the latest
+// report, never blocks the tool and never outlives the call; progress.go):
+// a front end adds nothing to its channel. Cancelling the run's context stops the
 // stream and pending tool calls; whatever was streamed is persisted marked
 // Partial, never as complete, and calls that did not finish get a
 // "cancelled" error result (SPEC A5). Transcript writes use a context that

@@ -169,6 +169,8 @@ type run struct {
 	leftOut int
 	// cutOff is set when the latest reply stopped for length (SPEC A7).
 	cutOff bool
+	// requests counts the run's requests to the model (RequestSent.Turn).
+	requests int
 	// countNote says why the latest request was counted with the estimate
 	// on a server that counts (Usage.CountNote); want collects the texts
 	// counted with the estimate, for countLater after the run.

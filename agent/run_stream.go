@@ -41,6 +41,13 @@ func (st *streamState) stream(req openai.ChatCompletionRequest) {
 	idle := time.AfterFunc(r.spec.IdleTimeout, func() { cancel(errIdle) })
 	defer idle.Stop()
 
+	// Counting and planning are over: the run says its request goes out
+	// now (issue 18 item 1). A cancelled run sends nothing.
+	r.requests++
+	if err := r.emit(RequestSent{Turn: r.requests}); err != nil {
+		st.fail(ctx, err, err)
+		return
+	}
 	s, err := r.c.oa.CreateChatCompletionStream(ctx, req)
 	if err != nil {
 		st.fail(ctx, err, r.c.openError(err, r.spec.Model, st.promptEstimate, r.window))

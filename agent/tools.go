@@ -212,11 +212,14 @@ func (r *run) callHandler(call ToolCall, t *frozenTool, args json.RawMessage) (r
 		internal *panics.InternalError
 	}
 	ch := make(chan outcome, 1)
+	// The call's progress joins the run's events until it ends (progress.go).
+	ctx, stopProgress := r.progressTo(tool.WithCorrelationID(r.ctx, call.CorrelationID), call, t.def.Identity)
+	defer stopProgress()
 	go func() {
 		// A tool that panics fails the run, never the process; the stack
 		// goes to the run's history with Done.Err.
 		defer panics.Recover("the run", "the tool "+t.wire, func(e *panics.InternalError) { ch <- outcome{internal: e} })
-		res, err := t.tool.Call(tool.WithCorrelationID(r.ctx, call.CorrelationID), args)
+		res, err := t.tool.Call(ctx, args)
 		ch <- outcome{res: res, err: err}
 	}()
 	select {
@@ -246,7 +249,9 @@ func (r *run) gate(call ToolCall, def tool.Def, args json.RawMessage) (res tool.
 		return tool.Result{}, false, true
 	}
 	g := Gate{Decide: r.spec.Decide, Audit: r.audit, Now: r.spec.Now, Ask: r.ask,
-		Preview: func() string { return r.preview(call, def, args) }}
+		Preview: func() string { return r.preview(call, def, args) },
+		// The run says so itself; a cancelled run has nobody to tell.
+		Allowed: func(a CallAllowed) { _ = r.emit(a) }}
 	return g.Check(call, def, args)
 }
 
@@ -265,6 +270,9 @@ type Gate struct {
 	Preview func() string
 	// Now stamps the audit records (nil: time.Now).
 	Now func() time.Time
+	// Allowed hears of a call policy let run without asking (a run puts it
+	// on its events as CallAllowed); nil: nobody is told.
+	Allowed func(CallAllowed)
 }
 
 // Check decides call, whose arguments are args. decided is true when the
@@ -293,6 +301,9 @@ func (g Gate) Check(call ToolCall, def tool.Def, args json.RawMessage) (res tool
 	case policy.VerdictAllow:
 		rec.Outcome, rec.By = policy.OutcomeAutoAllow, by
 		audit(rec)
+		if g.Allowed != nil {
+			g.Allowed(CallAllowed{CorrelationID: call.CorrelationID, ByRule: d.Rule != nil, Reason: d.Reason})
+		}
 		return tool.Result{}, false, true
 	case policy.VerdictBlock:
 		rec.Outcome, rec.By = policy.OutcomeBlocked, by

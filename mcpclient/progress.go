@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"vouch/tool"
 )
 
 // Progress is one progress notification of a running tool call (SPEC B11),
@@ -31,15 +33,20 @@ type progressKey struct{}
 
 // WithProgress returns a context whose tool calls report progress to fn
 // (SPEC B11). Calls made through the tool.Tool adapter (AgentTool,
-// AgentTools) read it from the context the run loop passes down;
-// CallOptions.OnProgress takes precedence.
+// AgentTools) report to the run's own reporter (tool.WithProgress) when
+// ctx has none of these; CallOptions.OnProgress takes precedence.
 func WithProgress(ctx context.Context, fn ProgressFunc) context.Context {
 	return context.WithValue(ctx, progressKey{}, fn)
 }
 
 func progressFrom(ctx context.Context) ProgressFunc {
-	fn, _ := ctx.Value(progressKey{}).(ProgressFunc)
-	return fn
+	if fn, ok := ctx.Value(progressKey{}).(ProgressFunc); ok {
+		return fn
+	}
+	if report := tool.ProgressReporter(ctx); report != nil {
+		return func(p Progress) { report(tool.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message}) }
+	}
+	return nil
 }
 
 // maxProgressMessage caps a progress message.

@@ -103,9 +103,6 @@ type Chat struct {
 	model  string
 	// urlNote says the configured URL was taken with /v1 (model_url.go).
 	urlNote string
-
-	// relay is the starting run's, for its policy's reports (decisions.go).
-	relay *requestRelay
 }
 
 // NewChat returns the chat of cfg; it connects on first use.
@@ -151,8 +148,7 @@ func (b *Chat) connect(ctx context.Context) (*agent.Client, *agent.Chat, error) 
 			return nil, nil, fmt.Errorf("%w at %s; start llama-server, LM Studio, Ollama or vLLM, or pass --model-url", ErrNoServer, strings.Join(b.cfg.Candidates, ", "))
 		}
 	}
-	// The transport says when a chat run's request goes out (request_sent.go).
-	b.client = agent.NewClient(url, b.cfg.APIKey, announcing(b.cfg.HTTP))
+	b.client = agent.NewClient(url, b.cfg.APIKey, b.cfg.HTTP)
 	if b.cfg.DB != nil {
 		b.client.SetCountStore(b.cfg.DB) // token counts kept across runs (SPEC F4)
 	}
@@ -169,7 +165,7 @@ func (b *Chat) newChat() *agent.Chat {
 		Tools:      b.cfg.Tools,
 		MoreTools:  b.cfg.MoreTools,
 		ToolLabel:  b.cfg.ToolLabel,
-		Decide:     b.reportingDecide(b.cfg.Decide), // allowed calls are said (decisions.go)
+		Decide:     b.cfg.Decide,
 		Audit:      b.cfg.Audit,
 		Limits:     b.cfg.Limits,
 		// A stable prompt of vouch's own on every request (issue 17, SPEC A6).
@@ -324,16 +320,10 @@ func (b *Chat) startChat(ctx context.Context, model, text string) (<-chan agent.
 		}
 		b.noteModel(model) // the conversation list's model column (conversations.go)
 	}
-	// Progress of the run's MCP calls joins its events (SPEC B11).
-	ctx, merge := withProgress(ctx)
-	// So does the moment its request goes to the model (issue 18 item 1).
-	ctx, announce := withRequestsSent(ctx)
-	b.useRelay(relayOf(ctx))
-	events, err := chat.Send(ctx, model, text)
-	if err != nil {
-		return nil, err
-	}
-	return merge(announce(events)), nil
+	// The run says itself when its request goes out, which calls policy
+	// allowed, and how its MCP calls progress (agent.RequestSent,
+	// CallAllowed, ToolProgress).
+	return chat.Send(ctx, model, text)
 }
 
 // Resolver resolves, for profile runs, the model server and model of the

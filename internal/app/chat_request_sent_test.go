@@ -62,23 +62,3 @@ func TestChatSaysWhenTheRequestIsSent(t *testing.T) {
 		t.Fatalf("%d more RequestSent after the only request, want none", sent)
 	}
 }
-
-// TestRequestRelayPrecedesTheTurn: a request reported before the run's
-// next event is forwarded before it, whichever the forwarder sees first.
-func TestRequestRelayPrecedesTheTurn(t *testing.T) {
-	for i := 0; i < 200; i++ {
-		in := make(chan agent.Event, 1)
-		ctx, m := withRequestsSent(context.Background())
-		r := ctx.Value(requestSentKey{}).(*requestRelay)
-		out := m(in)
-		r.sent()
-		in <- agent.TextDelta{Text: "a"}
-		close(in)
-		first := <-out
-		if _, ok := first.(agent.RequestSent); !ok {
-			t.Fatalf("round %d: first event %#v, want RequestSent", i, first)
-		}
-		for range out {
-		}
-	}
-}
