@@ -107,11 +107,13 @@ func TestScanCorpus(t *testing.T) {
 	}
 }
 
-// TestIssueAttacksBlockInstall: the attacks of issue 14 item 1, imported
+// TestIssueAttacksBlockInstall: the attacks of issue 14 item 1 and issue
+// 25 item 1, imported
 // as packages, are not installable until each high finding is accepted
 // by ID, and the IDs are the same whatever the archive format.
 func TestIssueAttacksBlockInstall(t *testing.T) {
-	for _, name := range []string{"hidden-instruction_issue-comment.md", "exfiltration_issue-pixel.md", "installer_issue-install-script.md", "exfiltration_issue-upload.md", "injection_issue-priority.md"} {
+	for _, name := range []string{"hidden-instruction_issue-comment.md", "exfiltration_issue-pixel.md", "installer_issue-install-script.md", "exfiltration_issue-upload.md", "injection_issue-priority.md",
+		"exfiltration_r2-issue-pdf-convert.md", "exfiltration_r2-tool-argument.md", "exfiltration_r2-url-query.md", "exfiltration_r2-typos-homoglyphs.md"} {
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join("testdata", "scan-corpus", "hostile", name))
 			if err != nil {

@@ -160,6 +160,7 @@ func scan(path string, data []byte) ([]Finding, []span) {
 		}
 		off = end + 1
 	}
+	s.sentences()
 	sort.SliceStable(s.findings, func(i, j int) bool { return s.findings[i].Line < s.findings[j].Line })
 	return s.findings, mergeSpans(s.spans)
 }

@@ -183,18 +183,6 @@ func queryCarries(cmd []byte) bool {
 	return q >= 0 && bytes.ContainsAny(cmd[q:], "$%{")
 }
 
-func matchProseSend(s *scanner, p int, c *check) (string, string, bool) {
-	rest := s.data[p:min(s.end, p+scanWindow)]
-	if !intentRE().proseSendRE.Match(rest) {
-		return "", "", false
-	}
-	line := s.data[s.start:s.end]
-	if !intentRE().proseURLRE.Match(line) || !intentRE().proseDataRE.Match(line) {
-		return "", "", false
-	}
-	return c.sev, c.detail, true
-}
-
 // badgeHosts serve status badges, whose query strings are styling.
 var badgeHosts = []string{"img.shields.io/", "badge.fury.io/", "badgen.net/", "codecov.io/", "github.com/"}
 
@@ -241,12 +229,6 @@ type intentRegexps struct {
 	// broadUploadRE is an upload of whatever a variable, glob or home path
 	// names: files chosen by the instructions, not one the person picked.
 	broadUploadRE *regexp.Regexp
-	// proseSendRE and proseDataRE: a sentence telling the assistant to send
-	// data somewhere: a sending verb, something sensitive, and a URL or a
-	// webhook on the same line.
-	proseSendRE *regexp.Regexp
-	proseDataRE *regexp.Regexp
-	proseURLRE  *regexp.Regexp
 	// imageRE is a markdown or HTML image and its URL.
 	imageRE *regexp.Regexp
 }
@@ -260,9 +242,6 @@ var intentRE = sync.OnceValue(func() *intentRegexps {
 		uploadRE:             regexp.MustCompile(`(?i)(?:\s-d\s{0,2}["']?@|--data(?:-binary|-raw|-urlencode)?[\s=]{1,2}["']?@|\s-F\s{0,2}["']?[^\s=]{1,64}=@|--form\s{1,2}["']?[^\s=]{1,64}=@|--upload-file|\s-T\s|--post-(?:data|file)|-InFile\s|files\s{0,2}=|\.upload\(|open\([^)]{0,128}["']rb["'])`),
 		postRE:               regexp.MustCompile(`(?i)-X\s{0,2}["']?(?:POST|PUT|PATCH)|--request\s{1,2}["']?(?:POST|PUT|PATCH)|\s-d\s|\s-d["']|--data|\s-F\s|--form|-Method\s{1,3}["']?(?:Post|Put|Patch)|-Body\s|method\s{0,2}:\s{0,2}["'](?:POST|PUT|PATCH)|body\s{0,2}[:=]|data\s{0,2}=|json\s{0,2}=|\.(?:post|put|patch)\(|--post-|--upload-file|\s-T\s|-InFile\s`),
 		broadUploadRE:        regexp.MustCompile(`(?i)=@["']?(?:\$|~|/|\*|%)|-d\s{0,2}["']?@["']?(?:\$|~|/|\*)|--upload-file\s{1,2}["']?(?:\$|~|/|\*)|-T\s{1,2}["']?(?:\$|~|/|\*)|-InFile\s{1,3}["']?(?:\$|~|[A-Z]:\\)`),
-		proseSendRE:          regexp.MustCompile(`(?i)^(?:send|sends|sending|upload|uploads|uploading|post|posts|transmit|forward|exfiltrate|submit|beacon|report)\b`),
-		proseDataRE:          regexp.MustCompile(`(?i)ssh|\.aws|credential|token|secret|password|api[ _-]?key|private key|environment variable|env var|\.env\b|conversation|chat history|transcript|the messages|every file|all files|the files|file contents|contents of|home directory|workspace|clipboard|cookies|base64`),
-		proseURLRE:           regexp.MustCompile(`(?i)https?://|webhook|ngrok|\b[a-z0-9-]{1,63}\.(?:com|net|org|io|site|xyz|app|dev|me|sh)/`),
 		imageRE:              regexp.MustCompile(`(?i)^(?:!\[[^\]\n]{0,256}\]\(\s{0,4}<?|<img\s[^>\n]{0,512}?src\s{0,2}=\s{0,2}["']?)(https?://[^\s)>"']{1,1000})`),
 	}
 })
