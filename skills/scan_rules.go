@@ -24,6 +24,9 @@ type check struct {
 	pem       bool           // a PEM block: stripped through its END line
 	argsNear  bool           // "command": needs "args": within three lines
 	lineStart bool           // only spaces or markdown marks before the trigger on its line
+	// value, when set, judges the matched text (a secret's value) after re
+	// and the other tests: false passes it over (scan_credentials.go).
+	value func(v []byte) bool
 	// match, when set, judges the candidate after re (scan_intent.go): it
 	// returns the severity and detail, or false.
 	match func(s *scanner, p int, c *check) (sev, detail string, ok bool)
@@ -57,6 +60,21 @@ func checks() []check {
 			re: regexp.MustCompile(`^(?i)-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----`)},
 		{rule: RuleSecret, code: "secret-assigned", detail: "credential assigned in the text", lits: []string{"api_key", "api-key", "apikey", "secret", "token", "passw", "credential", "auth"}, entropy: 4.0, group: 1,
 			re: regexp.MustCompile(`^(?i)(?:api[_-]?key|secret|token|passw(?:or)?d|credential|auth)[A-Za-z0-9_\-]{0,40}["']?\s{0,4}(?:=|:|=>)\s{0,4}["']?([A-Za-z0-9+/_\-.=]{24,})`)},
+
+		// Credentials written into URLs, headers, commands and sentences
+		// (issue 25 item 2): each value is judged by scan_credentials.go.
+		{rule: RuleSecret, code: "secret-userinfo", detail: "user name and password in a URL", lits: []string{"://"}, group: 1, value: userinfoValue,
+			re: regexp.MustCompile(`^://([^\s/@:"'<>]{1,128}:[^\s/@"'<>]{1,256})@[A-Za-z0-9\[]`)},
+		{rule: RuleSecret, code: "secret-bearer", detail: "bearer token", lits: []string{"bearer"}, boundary: true, needDigit: true, group: 1, value: tokenValue,
+			re: regexp.MustCompile(`^(?i)bearer\s{1,4}([A-Za-z0-9\-._~+/]{12,}=*)`)},
+		{rule: RuleSecret, code: "secret-authorization", detail: "Authorization header value", lits: []string{"authorization"}, boundary: true, needDigit: true, group: 1, value: tokenValue,
+			re: regexp.MustCompile(`^(?i)authorization["']?\s{0,4}[:=]\s{0,4}["']?(?:(?:token|apikey|api-key|sso-key|key)\s{1,4})?([A-Za-z0-9\-._~+/]{16,}=*)`)},
+		{rule: RuleSecret, code: "secret-basic", detail: "basic-authentication credentials", lits: []string{"basic"}, boundary: true, group: 1, value: basicValue,
+			re: regexp.MustCompile(`^(?i)basic\s{1,4}([A-Za-z0-9+/]{8,}={0,2})`)},
+		{rule: RuleSecret, code: "secret-user-option", detail: "user name and password in a command's -u/--user option", lits: []string{" -u ", "--user"}, group: 1, value: userinfoValue,
+			re: regexp.MustCompile(`^(?:\s-u\s{1,3}|--user[\s=]{1,3})["']?([^\s"':$]{1,128}:[^\s"'@]{1,256})`)},
+		{rule: RuleSecret, code: "secret-password", detail: "password written out", lits: []string{"password", "passwd", "passphrase", "pwd"}, boundary: true, group: 1, value: passwordValue,
+			re: regexp.MustCompile("^(?i)(?:password|passwd|passphrase|pwd)[\"']?(?:\\s{1,3}(?:is|was|of))?\\s{0,3}[:=]?\\s{0,3}[\"'\x60]?([^\\s\"'\x60,;]{6,128})")},
 
 		// MCP server activation.
 		{rule: RuleMCPActivation, code: "mcp-config", detail: "MCP server configuration; a skill cannot install or start an MCP server",
