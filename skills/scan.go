@@ -358,7 +358,7 @@ func (s *scanner) try(t trigger, p int) {
 		s.strip(c, a, b)
 		s.add(c.rule, c.code, "", ActionStripped, c.detail, p)
 	case RuleMCPActivation:
-		a, b = s.start, s.end
+		a, b = s.mcpExtent(c, p)
 		for _, f := range s.fences {
 			if f.start <= s.start && s.end <= f.end {
 				a, b = f.start, f.end
