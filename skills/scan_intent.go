@@ -2,6 +2,7 @@ package skills
 
 import (
 	"bytes"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -56,7 +57,10 @@ func (s *scanner) htmlComments() {
 			le += i
 		}
 		sev, detail := SeverityLow, "HTML comment: text a reader of the rendered skill does not see"
-		if intentRE().commentInstructionRE.Match(body) {
+		switch {
+		case !rendered(s.path):
+			detail = "comment in a file that is read as text, not rendered: whoever reads it sees it, so nothing is hidden"
+		case intentRE().commentInstructionRE.Match(body):
 			sev, detail = SeverityHigh, "HTML comment with instructions a reader of the rendered skill does not see (it addresses the assistant, names secrets, files or the network, or asks to keep something quiet)"
 		}
 		s.perRule[RuleHiddenInstruction]++
@@ -66,6 +70,23 @@ func (s *scanner) htmlComments() {
 		s.findings = append(s.findings, Finding{ID: findingID("html-comment", line, s.data[ls:le]), File: s.path, Line: line,
 			Rule: RuleHiddenInstruction, Severity: sev, Detail: detail, Action: ActionShown})
 	}
+}
+
+// rendered reports a file whose reader sees it rendered — markdown, where
+// an HTML comment or invisible HTML is hidden from the person and shown
+// to the model. Any other kept file (a schema, an HTML template, a
+// configuration) is read as text by the model and shown as text in the
+// preview: a comment or a hidden element there hides nothing, and only
+// the words in it are judged (issue 25 item 6).
+func rendered(name string) bool {
+	if i := strings.LastIndex(name, " ("); i > 0 && strings.HasSuffix(name, ")") { // "SKILL.md (frontmatter)"
+		name = name[:i]
+	}
+	switch strings.ToLower(path.Ext(name)) {
+	case ".md", ".markdown", ".mdx", ".mdown", ".mkd", ".mkdn":
+		return true
+	}
+	return false
 }
 
 func (s *scanner) inFence(p int) bool { return spanAt(s.fences, p) >= 0 }
@@ -93,6 +114,9 @@ func spanAt(spans []span, p int) int {
 func (s *scanner) quoted(rule, code string, p int) string {
 	if code == "html-comment" || rule == RuleHiddenUnicode || s.inComment(p) {
 		return ""
+	}
+	if code == "hidden-html" && !rendered(s.path) {
+		return "; in a file read as text, not rendered, so nothing is hidden"
 	}
 	fence := s.fenceOf(p)
 	inline := inInlineCode(s.data[s.start:s.end], p-s.start)
