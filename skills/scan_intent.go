@@ -207,6 +207,55 @@ func queryCarries(cmd []byte) bool {
 	return q >= 0 && bytes.ContainsAny(cmd[q:], "$%{")
 }
 
+// matchDownloadRun judges "&& bash …" after a download on the same line: a
+// script fetched to a file and then run is an installer like one piped
+// into a shell.
+func matchDownloadRun(s *scanner, p int, c *check) (string, string, bool) {
+	head := s.data[s.start:p]
+	if !intentRE().downloadRE.Match(head) {
+		return "", "", false
+	}
+	// What runs must be what was downloaded ("wget data.csv && python
+	// analyze.py" runs a local script on data).
+	run := ranProgram(s.data[p:s.end])
+	if run == nil {
+		return "", "", false
+	}
+	for _, m := range intentRE().savedRE.FindAllSubmatch(head, 8) {
+		name := m[1]
+		if len(name) == 0 {
+			name = m[2]
+		}
+		if i := bytes.LastIndexAny(name, "/\\"); i >= 0 {
+			name = name[i+1:]
+		}
+		if bytes.Equal(name, run) {
+			return c.sev, c.detail, true
+		}
+	}
+	return "", "", false
+}
+
+// shells are the words before the program a command runs.
+var shells = set("&&", ";", ".", "bash", "sh", "zsh", "sudo", "source", "python", "python3", "node", "perl", "ruby", "iex", "pwsh", "powershell", "env")
+
+// ranProgram returns the base name of the program the command after "&&"
+// or ";" runs: its first word that is not a shell, an interpreter or an
+// option ("&& sudo -E bash /tmp/i.sh" runs i.sh), or nil.
+func ranProgram(cmd []byte) []byte {
+	for _, w := range bytes.Fields(cmd) {
+		w = bytes.Trim(w, "`'\"")
+		if len(w) == 0 || w[0] == '-' || shells[string(w)] {
+			continue
+		}
+		if i := bytes.LastIndexAny(w, "/\\"); i >= 0 {
+			w = w[i+1:]
+		}
+		return w
+	}
+	return nil
+}
+
 // badgeHosts serve status badges, whose query strings are styling.
 var badgeHosts = []string{"img.shields.io/", "badge.fury.io/", "badgen.net/", "codecov.io/", "github.com/"}
 
@@ -253,6 +302,9 @@ type intentRegexps struct {
 	// broadUploadRE is an upload of whatever a variable, glob or home path
 	// names: files chosen by the instructions, not one the person picked.
 	broadUploadRE *regexp.Regexp
+	// downloadRE is a command that saves a download to a file; savedRE the
+	// file it names (an output option's argument, or a URL's last segment).
+	downloadRE, savedRE *regexp.Regexp
 	// imageRE is a markdown or HTML image and its URL.
 	imageRE *regexp.Regexp
 }
@@ -266,6 +318,8 @@ var intentRE = sync.OnceValue(func() *intentRegexps {
 		uploadRE:             regexp.MustCompile(`(?i)(?:\s-d\s{0,2}["']?@|--data(?:-binary|-raw|-urlencode)?[\s=]{1,2}["']?@|\s-F\s{0,2}["']?[^\s=]{1,64}=@|--form\s{1,2}["']?[^\s=]{1,64}=@|--upload-file|\s-T\s|--post-(?:data|file)|-InFile\s|files\s{0,2}=|\.upload\(|open\([^)]{0,128}["']rb["'])`),
 		postRE:               regexp.MustCompile(`(?i)-X\s{0,2}["']?(?:POST|PUT|PATCH)|--request\s{1,2}["']?(?:POST|PUT|PATCH)|\s-d\s|\s-d["']|--data|\s-F\s|--form|-Method\s{1,3}["']?(?:Post|Put|Patch)|-Body\s|method\s{0,2}:\s{0,2}["'](?:POST|PUT|PATCH)|body\s{0,2}[:=]|data\s{0,2}=|json\s{0,2}=|\.(?:post|put|patch)\(|--post-|--upload-file|\s-T\s|-InFile\s`),
 		broadUploadRE:        regexp.MustCompile(`(?i)=@["']?(?:\$|~|/|\*|%)|-d\s{0,2}["']?@["']?(?:\$|~|/|\*)|--upload-file\s{1,2}["']?(?:\$|~|/|\*)|-T\s{1,2}["']?(?:\$|~|/|\*)|-InFile\s{1,3}["']?(?:\$|~|[A-Z]:\\)`),
+		downloadRE:           regexp.MustCompile(`(?i)\bcurl\b[^\n]{0,300}?(?:\s-[a-zA-Z]{0,6}o\s|--output[\s=]|\s>\s?\S)|\bwget\s|\b(?:iwr|invoke-webrequest)\b[^\n]{0,300}?-outfile\s|\bfetch\s`),
+		savedRE:              regexp.MustCompile(`(?i)(?:\s-[a-zA-Z]{0,6}o\s{1,3}|--output[\s=]{1,3}|\s-O\s{1,3}|>\s{0,3}|-outfile\s{1,3})["']?([^\s"';&|]{1,256})|https?://[^\s"']{1,512}/([^/\s"'?#;&|]{1,256})`),
 		imageRE:              regexp.MustCompile(`(?i)^(?:!\[[^\]\n]{0,256}\]\(\s{0,4}<?|<img\s[^>\n]{0,512}?src\s{0,2}=\s{0,2}["']?)(https?://[^\s)>"']{1,1000})`),
 	}
 })

@@ -132,6 +132,8 @@ func checks() []check {
 			re:   regexp.MustCompile(`^(?i)\|\s{0,2}(?:sudo\s{1,4}(?:-[A-Za-z]{1,8}\s{1,4}){0,3})?(?:(?:ba|z|k|da)?sh|python[0-9.]{0,4}|perl|ruby|node|iex|invoke-expression)(?:\s|$|["'\x60);])`)},
 		{rule: RuleInstaller, code: "installer-pipe", detail: "instructions to run downloaded code (iex, Invoke-Expression, a shell reading a download)", boundary: true,
 			lits: []string{"iex (", "iex(", "invoke-expression", "<(curl", "<(wget", `"$(curl`, `"$(wget`, "eval \"$(curl", "eval $(curl"}},
+		{rule: RuleInstaller, code: "installer-pipe", detail: "instructions to download a script and run it (\"curl -o x && bash x\")", match: matchDownloadRun,
+			lits: []string{"&& bash", "&& sh ", "&& zsh", "&& sudo", "&& source", "&& . ", "&& python", "&& ./", "&& iex", "; bash ", "; sh ", "; ./", "; source "}},
 		{rule: RuleInstaller, code: "installer-script", detail: "instructions to run an install or setup script", boundary: true,
 			lits:   []string{"install.sh", "setup.sh", "bootstrap.sh", "install.ps1", "setup.ps1", "install.py", "setup.py", "postinstall", "install.bat", "setup.bat", "install.cmd", "installer.sh"},
 			before: regexp.MustCompile(`(?i)(?:\b(?:run|running|execute|exec|source|launch|invoke|bash|sh|zsh|python3?|pwsh|powershell|node|sudo|call|start)\b[^\n]{0,24}|(?:^|\s|\x60)\.{1,2}/[^\s]{0,24}|(?:^|\s|\x60)(?:scripts|bin|tools)/[^\s]{0,16}|\.\s{1,2})$`)},

@@ -293,6 +293,9 @@ func (ss *sentenceScan) flush() {
 	if ss.bits&(wSend|wPlace) != 0 && (ss.shaped || ss.bits&(wSecret|wSecretHead) != 0) {
 		ss.judge(ss.cur)
 	}
+	if ss.bits&wPhrase != 0 {
+		ss.phrases(ss.cur)
+	}
 	ss.cur.reset()
 	ss.bits, ss.shaped = 0, false
 }

@@ -32,6 +32,7 @@ const (
 	wPassive                // a verb form that can follow its object
 	wPairHead               // the first word of a two-word name
 	wSecretHead             // the first word of a secret's two-word name
+	wPhrase                 // may begin a prompt-override or hiding phrase (scan_sentence_phrase.go)
 )
 
 var wordClass = func() map[string]uint32 {
@@ -79,6 +80,7 @@ var wordClass = func() map[string]uint32 {
 			}
 		}
 	}
+	add(wPhrase, `ignore disregard forget override bypass now henceforth tell telling inform informing let letting`)
 	add(wFiller, `always please then first also now next finally immediately just simply and so quickly silently quietly
 		secretly afterwards after that`)
 	return m
@@ -436,10 +438,15 @@ func (ss *sentenceScan) headingDiscusses() bool {
 	return false
 }
 
-// report adds a sentence finding at file offset p, on p's line; a stronger
-// or equal exfiltration finding already on that line keeps its place, a
-// weaker one is replaced.
+// report adds an exfiltration finding (reportRule).
 func (ss *sentenceScan) report(p int, code, sev, detail string) {
+	ss.reportRule(RuleExfiltration, p, code, sev, detail)
+}
+
+// reportRule adds a sentence finding of rule at file offset p, on p's
+// line; a stronger or equal finding of the rule already on that line keeps
+// its place, a weaker one is replaced.
+func (ss *sentenceScan) reportRule(rule string, p int, code, sev, detail string) {
 	s := ss.s
 	line := ss.lineOfOffset(p)
 	start := ss.lines[line-1]
@@ -450,15 +457,15 @@ func (ss *sentenceScan) report(p int, code, sev, detail string) {
 		end += start
 	}
 	for i, f := range s.findings {
-		if f.Line == line && f.Rule == RuleExfiltration {
-			if sevRank(f.Severity) >= sevRank(sev) {
+		if f.Line == line && f.Rule == rule {
+			if sevRank(f.Severity) >= sevRank(orDefault(sev, rule)) {
 				return
 			}
 			s.findings = append(s.findings[:i], s.findings[i+1:]...)
-			s.perRule[RuleExfiltration]--
+			s.perRule[rule]--
 			break
 		}
 	}
 	s.line, s.start, s.end = line, start, end
-	s.add(RuleExfiltration, code, sev, ActionShown, detail, p)
+	s.add(rule, code, sev, ActionShown, detail, p)
 }
