@@ -2,6 +2,7 @@ package skills
 
 import (
 	"bytes"
+	"math/bits"
 	"sort"
 	"strings"
 	"unicode"
@@ -337,6 +338,10 @@ func canonicalWord(w []byte) []byte {
 		return w
 	}
 	cands := lexicon[w[0]-'a']
+	var mask uint32
+	for _, c := range w {
+		mask |= 1 << (c - 'a')
+	}
 	for _, c := range cands {
 		if string(w) == c {
 			return w
@@ -351,13 +356,28 @@ func canonicalWord(w []byte) []byte {
 		}
 		w[len(w)-1] = 'z'
 	}
-	for _, c := range cands {
-		if oneTypo(w, c) {
+	for i, c := range cands {
+		// One typo changes the set of letters by two at most.
+		if bits.OnesCount32(mask^lexiconMasks[w[0]-'a'][i]) <= 2 && oneTypo(w, c) {
 			return []byte(c)
 		}
 	}
 	return w
 }
+
+// lexiconMasks are the sets of letters of lexicon's words, in its order.
+var lexiconMasks = func() (m [26][]uint32) {
+	for i, ws := range lexicon {
+		for _, w := range ws {
+			var mask uint32
+			for _, c := range []byte(w) {
+				mask |= 1 << (c - 'a')
+			}
+			m[i] = append(m[i], mask)
+		}
+	}
+	return
+}()
 
 // oneTypo reports whether w is c with one typo of the kinds canonicalWord
 // reads.

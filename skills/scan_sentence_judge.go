@@ -178,24 +178,37 @@ func trimmed(c byte) bool {
 	return false
 }
 
-// knownShape has, for each first and last letter, a bit for each length
-// of a word in wordClass: most words need no lookup.
-var knownShape = func() (m [26][26]uint32) {
-	for w := range wordClass {
-		if isLetter(w[0]) && isLetter(w[len(w)-1]) && len(w) < 32 {
-			m[w[0]-'a'][w[len(w)-1]-'a'] |= 1 << len(w)
+// classTable holds wordClass by first and last letter, for lookups without
+// hashing: most words find an empty bucket or no word of their length.
+var classTable = func() (m [26][26][]classEntry) {
+	for w, c := range wordClass {
+		if isLetter(w[0]) && isLetter(w[len(w)-1]) {
+			m[w[0]-'a'][w[len(w)-1]-'a'] = append(m[w[0]-'a'][w[len(w)-1]-'a'], classEntry{w, c})
 		}
 	}
 	return
 }()
 
+type classEntry struct {
+	word  string
+	class uint32
+}
+
 // classOf returns a word's class in wordClass.
 func classOf(w []byte) uint32 {
 	n := len(w)
-	if n == 0 || n >= 32 || !isLetter(w[0]) || !isLetter(w[n-1]) || knownShape[w[0]-'a'][w[n-1]-'a']&(1<<n) == 0 {
+	if n == 0 || !isLetter(w[0]) || !isLetter(w[n-1]) {
+		if n > 0 {
+			return wordClass[string(w)] // "don't", "user's", "/etc/passwd"
+		}
 		return 0
 	}
-	return wordClass[string(w)]
+	for _, e := range classTable[w[0]-'a'][w[n-1]-'a'] {
+		if len(e.word) == n && e.word == string(w) {
+			return e.class
+		}
+	}
+	return 0
 }
 
 // shapeClass classes a word by its form: a URL, a path to a key or
