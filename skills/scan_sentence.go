@@ -67,6 +67,8 @@ type sentenceScan struct {
 	shaped  bool            // the sentence holds a '/', '_', '$' or ':'
 	// check, when set (by tests), sees every sentence before it is judged.
 	check func(folded)
+	// words are the sentence's words as endWord read them, in order.
+	words []wordRec
 }
 
 // sentences runs the prose checks over every sentence of the file.
@@ -126,7 +128,7 @@ func (ss *sentenceScan) line(start, end int) {
 		ss.endWord()
 		ss.heading = append(ss.heading[:0], ss.cur.text...)
 		ss.cur.reset()
-		ss.bits, ss.shaped = 0, false
+		ss.bits, ss.shaped, ss.words = 0, false, ss.words[:0]
 		return
 	case listItem(t):
 		ss.flush()
@@ -249,7 +251,16 @@ func (ss *sentenceScan) endWord() {
 		}
 		ss.cur.text, ss.cur.src = append(ss.cur.text, tail...), append(ss.cur.src, tailSrc...)
 	}
-	ss.bits |= classOf(cw)
+	cls := classOf(cw)
+	ss.bits |= cls
+	ss.words = append(ss.words, wordRec{at: ws, n: len(cw), class: cls})
+}
+
+// wordRec is a word endWord read: where it starts in the folded sentence,
+// its length and its class.
+type wordRec struct {
+	at, n int
+	class uint32
 }
 
 // abbreviation reports a sentence so far that ends in "e.g." or "i.e.",
@@ -298,7 +309,7 @@ func (ss *sentenceScan) flush() {
 		ss.phrases(ss.cur)
 	}
 	ss.cur.reset()
-	ss.bits, ss.shaped = 0, false
+	ss.bits, ss.shaped, ss.words = 0, false, ss.words[:0]
 }
 
 // leet are the digits written for letters inside words ("c0ntents").

@@ -107,8 +107,10 @@ type tok struct {
 	stop bool
 }
 
-// tokens splits a folded sentence into classified words.
-func tokens(t []byte, buf []tok) []tok {
+// tokens splits a folded sentence into classified words; words are the
+// letter words endWord read, whose classes a token that is one of them
+// takes without a second lookup.
+func tokens(t []byte, buf []tok, words []wordRec) []tok {
 	out := buf[:0]
 	pairs := false
 	for i := 0; i < len(t); {
@@ -137,7 +139,15 @@ func tokens(t []byte, buf []tok) []tok {
 		w := raw[a:b]
 		k := tok{word: w, at: i, stop: raw[len(raw)-1] == ',' || raw[len(raw)-1] == ';' || raw[len(raw)-1] == ':' ||
 			len(raw) > 1 && (raw[len(raw)-2] == ',' || raw[len(raw)-2] == ';' || raw[len(raw)-2] == ':') || string(raw) == "-" || string(raw) == "—"}
-		k.class = classOf(w)
+		at := i + a
+		for len(words) > 0 && words[0].at < at {
+			words = words[1:]
+		}
+		if !shape && len(words) > 0 && words[0].at == at && words[0].n == len(w) {
+			k.class = words[0].class
+		} else {
+			k.class = classOf(w)
+		}
 		if shape {
 			k.class |= shapeClass(w)
 		}
@@ -204,7 +214,7 @@ func classOf(w []byte) uint32 {
 		return 0
 	}
 	for _, e := range classTable[w[0]-'a'][w[n-1]-'a'] {
-		if len(e.word) == n && e.word == string(w) {
+		if len(e.word) == n && e.word[n/2] == w[n/2] && e.word == string(w) {
 			return e.class
 		}
 	}
@@ -285,7 +295,7 @@ const (
 // judge adds the finding one folded sentence earns, if any.
 func (ss *sentenceScan) judge(f folded) {
 	var all uint32
-	ss.toks = tokens(f.text, ss.toks)
+	ss.toks = tokens(f.text, ss.toks, ss.words)
 	ts := ss.toks
 	for _, k := range ts {
 		all |= k.class
