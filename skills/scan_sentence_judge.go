@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"net/netip"
 	"strings"
+	"sync"
 )
 
 // The judgement of one folded sentence (scan_sentence.go folds them). It
-// works on the sentence's words, each looked up once in wordClass, so the
+// works on the sentence's words, each looked up once in wordClasses, so the
 // pass stays linear and cheap whatever the text: no expression runs per
 // verb.
 
@@ -35,7 +36,9 @@ const (
 	wPhrase                 // may begin a prompt-override or hiding phrase (scan_sentence_phrase.go)
 )
 
-var wordClass = func() map[string]uint32 {
+// wordClasses are the classes of the words the sentence checks know, built
+// on the first scan (not at program start) and never changed.
+var wordClasses = sync.OnceValue(func() map[string]uint32 {
 	m := map[string]uint32{}
 	add := func(c uint32, words string) {
 		for _, w := range strings.Fields(words) {
@@ -84,7 +87,7 @@ var wordClass = func() map[string]uint32 {
 	add(wFiller, `always please then first also now next finally immediately just simply and so quickly silently quietly
 		secretly afterwards after that`)
 	return m
-}()
+})
 
 // secretPairs and userPairs are two-word names of secrets and of the
 // person's data; negPairs two-word negations.
@@ -188,32 +191,33 @@ func trimmed(c byte) bool {
 	return false
 }
 
-// classTable holds wordClass by first and last letter, for lookups without
+// classTable holds wordClasses by first and last letter, for lookups without
 // hashing: most words find an empty bucket or no word of their length.
-var classTable = func() (m [26][26][]classEntry) {
-	for w, c := range wordClass {
+var classTable = sync.OnceValue(func() (m *[26][26][]classEntry) {
+	m = new([26][26][]classEntry)
+	for w, c := range wordClasses() {
 		if isLetter(w[0]) && isLetter(w[len(w)-1]) {
 			m[w[0]-'a'][w[len(w)-1]-'a'] = append(m[w[0]-'a'][w[len(w)-1]-'a'], classEntry{w, c})
 		}
 	}
 	return
-}()
+})
 
 type classEntry struct {
 	word  string
 	class uint32
 }
 
-// classOf returns a word's class in wordClass.
+// classOf returns a word's class in wordClasses.
 func classOf(w []byte) uint32 {
 	n := len(w)
 	if n == 0 || !isLetter(w[0]) || !isLetter(w[n-1]) {
 		if n > 0 {
-			return wordClass[string(w)] // "don't", "user's", "/etc/passwd"
+			return wordClasses()[string(w)] // "don't", "user's", "/etc/passwd"
 		}
 		return 0
 	}
-	for _, e := range classTable[w[0]-'a'][w[n-1]-'a'] {
+	for _, e := range classTable()[w[0]-'a'][w[n-1]-'a'] {
 		if len(e.word) == n && e.word[n/2] == w[n/2] && e.word == string(w) {
 			return e.class
 		}
@@ -225,7 +229,7 @@ func classOf(w []byte) uint32 {
 // credential file, an environment variable's name.
 func shapeClass(w []byte) uint32 {
 	var c uint32
-	if bytes.IndexAny(w, "./_$:") < 0 {
+	if !bytes.ContainsAny(w, "./_$:") {
 		return 0
 	}
 	if i := bytes.Index(w, []byte("://")); i > 0 {
@@ -248,7 +252,7 @@ func shapeClass(w []byte) uint32 {
 	if len(w) > 2 && w[0] == '$' {
 		c |= wSecret
 	}
-	if bytes.HasSuffix(w, []byte("'s")) && wordClass[string(w[:len(w)-2])]&wUserData != 0 {
+	if bytes.HasSuffix(w, []byte("'s")) && wordClasses()[string(w[:len(w)-2])]&wUserData != 0 {
 		c |= wUserData
 	}
 	return c
@@ -454,7 +458,7 @@ func (ss *sentenceScan) discussed(ts []tok, i int) bool {
 
 func (ss *sentenceScan) headingDiscusses() bool {
 	for _, w := range strings.Fields(string(ss.heading)) {
-		if wordClass[strings.Trim(w, `,.;:!?()[]{}<>"'#`)]&wDiscuss != 0 {
+		if wordClasses()[strings.Trim(w, `,.;:!?()[]{}<>"'#`)]&wDiscuss != 0 {
 			return true
 		}
 	}
