@@ -32,25 +32,40 @@ const (
 	maxSentence = 1024
 )
 
-// folded is text after folding; src[i] is the offset in the file of the
-// byte folded into text[i].
+// folded is a sentence after folding, and its words as endWord read them,
+// in order, each with where it came from in the file.
 type folded struct {
-	text []byte
-	src  []int
+	text  []byte
+	words []wordRec
 }
 
-func (f *folded) reset() { f.text, f.src = f.text[:0], f.src[:0] }
-
-func (f *folded) add(c byte, at int) {
-	f.text = append(f.text, c)
-	f.src = append(f.src, at)
+// wordRec is a word endWord read: where it starts in the folded text, its
+// length, the file offset of its first byte, and its class.
+type wordRec struct {
+	at, n, src int
+	class      uint32
 }
+
+func (f *folded) reset() { f.text, f.words = f.text[:0], f.words[:0] }
 
 // space adds one space unless the text is empty or ends with one.
-func (f *folded) space(at int) {
+func (f *folded) space() {
 	if n := len(f.text); n > 0 && f.text[n-1] != ' ' {
-		f.add(' ', at)
+		f.text = append(f.text, ' ')
 	}
+}
+
+// srcOf returns the file offset of the word of f starting at folded offset
+// at, or of the nearest one before it.
+func (f *folded) srcOf(at int) int {
+	i := sort.Search(len(f.words), func(i int) bool { return f.words[i].at > at })
+	if i == 0 {
+		if len(f.words) > 0 {
+			return f.words[0].src
+		}
+		return 0
+	}
+	return f.words[i-1].src
 }
 
 // sentenceScan is the state of one file's sentence pass.
@@ -67,8 +82,7 @@ type sentenceScan struct {
 	shaped  bool            // the sentence holds a '/', '_', '$' or ':'
 	// check, when set (by tests), sees every sentence before it is judged.
 	check func(folded)
-	// words are the sentence's words as endWord read them, in order.
-	words []wordRec
+	wsrc  int // the file offset of the word being folded
 }
 
 // sentences runs the prose checks over every sentence of the file.
@@ -128,7 +142,7 @@ func (ss *sentenceScan) line(start, end int) {
 		ss.endWord()
 		ss.heading = append(ss.heading[:0], ss.cur.text...)
 		ss.cur.reset()
-		ss.bits, ss.shaped, ss.words = 0, false, ss.words[:0]
+		ss.bits, ss.shaped = 0, false
 		return
 	case listItem(t):
 		ss.flush()
@@ -157,10 +171,9 @@ func (ss *sentenceScan) fold(start, end int) {
 		c := data[i]
 		if c >= 'a' && c <= 'z' { // the common case, without a call
 			if ss.ws < 0 {
-				ss.ws = len(ss.cur.text)
+				ss.ws, ss.wsrc = len(ss.cur.text), i
 			}
 			ss.cur.text = append(ss.cur.text, c)
-			ss.cur.src = append(ss.cur.src, i)
 			i++
 			if len(ss.cur.text) >= maxSentence {
 				ss.flush()
@@ -199,23 +212,23 @@ func (ss *sentenceScan) emit(c byte, at int) {
 	switch {
 	case isLetter(c):
 		if ss.ws < 0 {
-			ss.ws = len(ss.cur.text)
+			ss.ws, ss.wsrc = len(ss.cur.text), at
 		}
-		ss.cur.add(c, at)
+		ss.cur.text = append(ss.cur.text, c)
 		return
 	case ss.ws >= 0 && leet[c] != 0: // a letter if a letter follows
-		ss.cur.add(c, at)
+		ss.cur.text = append(ss.cur.text, c)
 		return
 	}
 	ss.endWord()
 	switch c {
 	case ' ':
-		ss.cur.space(at)
+		ss.cur.space()
 		return
 	case '/', '_', '$', ':':
 		ss.shaped = true
 	}
-	ss.cur.add(c, at)
+	ss.cur.text = append(ss.cur.text, c)
 }
 
 // endWord reads the word that ends the sentence so far: its digits between
@@ -243,24 +256,11 @@ func (ss *sentenceScan) endWord() {
 		copy(w, cw)
 	} else {
 		tail := append([]byte(nil), t[last+1:]...)
-		tailSrc := append([]int(nil), ss.cur.src[last+1:]...)
-		src := append([]int(nil), ss.cur.src[ws:last+1]...)
-		ss.cur.text, ss.cur.src = ss.cur.text[:ws], ss.cur.src[:ws]
-		for k := range cw {
-			ss.cur.add(cw[k], src[min(k, len(src)-1)])
-		}
-		ss.cur.text, ss.cur.src = append(ss.cur.text, tail...), append(ss.cur.src, tailSrc...)
+		ss.cur.text = append(append(ss.cur.text[:ws], cw...), tail...)
 	}
 	cls := classOf(cw)
 	ss.bits |= cls
-	ss.words = append(ss.words, wordRec{at: ws, n: len(cw), class: cls})
-}
-
-// wordRec is a word endWord read: where it starts in the folded sentence,
-// its length and its class.
-type wordRec struct {
-	at, n int
-	class uint32
+	ss.cur.words = append(ss.cur.words, wordRec{at: ws, n: len(cw), src: ss.wsrc, class: cls})
 }
 
 // abbreviation reports a sentence so far that ends in "e.g." or "i.e.",
@@ -309,7 +309,7 @@ func (ss *sentenceScan) flush() {
 		ss.phrases(ss.cur)
 	}
 	ss.cur.reset()
-	ss.bits, ss.shaped, ss.words = 0, false, ss.words[:0]
+	ss.bits, ss.shaped = 0, false
 }
 
 // leet are the digits written for letters inside words ("c0ntents").

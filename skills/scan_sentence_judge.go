@@ -299,7 +299,7 @@ const (
 // judge adds the finding one folded sentence earns, if any.
 func (ss *sentenceScan) judge(f folded) {
 	var all uint32
-	ss.toks = tokens(f.text, ss.toks, ss.words)
+	ss.toks = tokens(f.text, ss.toks, f.words)
 	ts := ss.toks
 	for _, k := range ts {
 		all |= k.class
@@ -319,7 +319,7 @@ func (ss *sentenceScan) judge(f folded) {
 		if ss.discussed(ts, i) {
 			sev, detail = SeverityMedium, detail+"; written as a description of an attack, so shown rather than blocking"
 		}
-		ss.report(f.src[k.at], code, sev, detail)
+		ss.report(f.srcOf(k.at), code, sev, detail)
 		return
 	}
 }

@@ -35,7 +35,7 @@ var phraseChecks = sync.OnceValue(func() []phraseCheck {
 func (ss *sentenceScan) phrases(f folded) {
 	for _, c := range phraseChecks() {
 		if m := c.re.FindIndex(f.text); m != nil {
-			ss.reportRule(c.rule, f.src[m[0]], c.code, "", c.detail)
+			ss.reportRule(c.rule, f.srcOf(m[0]), c.code, "", c.detail)
 		}
 	}
 }

@@ -58,7 +58,7 @@ func TestSentenceScanner(t *testing.T) {
 }
 
 // FuzzSentences: whatever the text, the sentence scanner never panics,
-// every finding it makes names a line of the file, and every folded byte
+// every finding it makes names a line of the file, and every folded word
 // maps back to a byte of the file, in order (SPEC G8).
 func FuzzSentences(f *testing.F) {
 	for _, seed := range []string{
@@ -74,12 +74,9 @@ func FuzzSentences(f *testing.F) {
 		s := &scanner{rules: scanRules(), path: "f.md", data: data, perRule: map[string]int{}}
 		ss := newSentenceScan(s)
 		judge := func(f folded) {
-			if len(f.text) != len(f.src) {
-				t.Fatalf("%d folded bytes, %d offsets", len(f.text), len(f.src))
-			}
-			for i, at := range f.src {
-				if at < 0 || at > len(data) || i > 0 && at < f.src[i-1] {
-					t.Fatalf("offset %d of folded byte %d out of order or range (file of %d bytes)", at, i, len(data))
+			for i, w := range f.words {
+				if w.at < 0 || w.at+w.n > len(f.text) || w.src < 0 || w.src >= len(data) || i > 0 && (w.src < f.words[i-1].src || w.at < f.words[i-1].at+f.words[i-1].n) {
+					t.Fatalf("word %d %+v out of order or range (%d folded bytes, file of %d)", i, w, len(f.text), len(data))
 				}
 			}
 			if !utf8.Valid(f.text) && utf8.Valid(data) {
