@@ -64,7 +64,7 @@ var wordClasses = sync.OnceValue(func() map[string]uint32 {
 		user's users' code`)
 	add(wToolNoun, `argument arguments parameter parameters param params field fields input inputs property properties`)
 	add(wToolWord, `tool tools function functions call calls invocation`)
-	add(wURLNoun, `query querystring url urls uri link links path fragment address`)
+	add(wURLNoun, `query querystring url urls uri link links path fragment`)
 	add(wPrep, `in into to inside within as under onto through`)
 	add(wNeg, `never not don't dont doesn't won't mustn't shouldn't cannot can't no nor without avoid refuse neither`)
 	add(wNotNeg, `forget fail hesitate omit neglect skip only`)
@@ -291,9 +291,11 @@ func loopback(host string) bool {
 
 // Reaches, in words, of the sentence checks.
 const (
-	objectReach = 60 // from a verb to the address or sink after it, and to a secret before it
-	sinkReach   = 12 // from a preposition to the sink's noun
-	toolReach   = 15 // from an argument's noun to the tool it belongs to
+	objectReach = 30 // from a send verb to the address after it
+	beforeReach = 12 // from a passive verb back to its subject
+	verbReach   = 10 // from a verb to the preposition leading to a sink
+	sinkReach   = 8  // from that preposition to the sink's noun
+	toolReach   = 10 // from an argument's noun to the tool it belongs to
 )
 
 // judge adds the finding one folded sentence earns, if any.
@@ -334,21 +336,20 @@ func (ss *sentenceScan) order(ts []tok, i int) (code, detail string, ok bool) {
 	if negated(ts[c:i]) || conditionalRefusal(ts, c, i) {
 		return "", "", false
 	}
-	lo, hi := max(0, i-objectReach), min(len(ts), i+1+objectReach)
-	secretBefore := has(ts[lo:i], wSecret)
+	before := ts[max(c, i-beforeReach):i]
+	passive := ts[i].class&wPassive != 0
 	if ts[i].class&wSend != 0 {
-		for j := i + 1; j < hi; j++ {
+		for j := i + 1; j < min(len(ts), i+1+objectReach); j++ {
 			if ts[j].class&wURL == 0 {
 				continue
 			}
-			obj := ts[i+1 : j]
-			if has(obj, wSecret|wUserData) || secretBefore || ts[i].class&wPassive != 0 && has(ts[lo:i], wUserData) {
+			if has(ts[i+1:j], wSecret|wUserData) || passive && has(before, wSecret|wUserData) {
 				return "exfil-prose", "sentence telling the assistant to send the person's data or secrets to a remote address", true
 			}
 			break
 		}
 	}
-	if (secretBefore || has(ts[i+1:hi], wSecret)) && sinkAfter(ts, i+1, hi) {
+	if p := sinkAfter(ts, i+1); p > 0 && (has(ts[i+1:p], wSecret) || passive && has(before, wSecret)) {
 		return "exfil-sink", "sentence telling the assistant to put secrets into a tool argument or a URL, where they leave the machine", true
 	}
 	return "", "", false
@@ -363,22 +364,26 @@ func has(ts []tok, class uint32) bool {
 	return false
 }
 
-// sinkAfter reports a preposition in ts[from:to], not itself negated,
-// leading within its clause to a part of a URL, or to an argument's noun
-// followed by the tool it belongs to.
-func sinkAfter(ts []tok, from, to int) bool {
-	for p := from; p < to; p++ {
-		if ts[p].class&wPrep == 0 || p > 0 && (string(ts[p-1].word) == "not" || string(ts[p-1].word) == "never") {
+// sinkAfter returns the index of the preposition, in the verb's clause
+// within verbReach words after from, that leads to a part of a URL or to
+// an argument's noun followed by the tool it belongs to — not itself
+// negated ("in the header, not in the query") — or 0.
+func sinkAfter(ts []tok, from int) int {
+	for p := from; p < min(len(ts), from+verbReach); p++ {
+		if p > from && ts[p-1].stop {
+			return 0
+		}
+		if ts[p].class&wPrep == 0 || string(ts[p-1].word) == "not" || string(ts[p-1].word) == "never" {
 			continue
 		}
-		for n := p + 1; n < min(to, p+1+sinkReach); n++ {
+		for n := p + 1; n < min(len(ts), p+1+sinkReach); n++ {
 			switch {
 			case ts[n].class&wURLNoun != 0:
-				return true
+				return p
 			case ts[n].class&wToolNoun != 0:
 				for m := n; m < min(len(ts), n+1+toolReach); m++ {
 					if ts[m].class&wToolWord != 0 {
-						return true
+						return p
 					}
 				}
 			}
@@ -387,7 +392,7 @@ func sinkAfter(ts []tok, from, to int) bool {
 			}
 		}
 	}
-	return false
+	return 0
 }
 
 // clauseStart returns the index of the first word of ts[i]'s clause.
