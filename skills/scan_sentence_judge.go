@@ -300,6 +300,9 @@ const (
 
 // judge adds the finding one folded sentence earns, if any.
 func (ss *sentenceScan) judge(f folded) {
+	if !ss.shaped && !mayPlace(f.words) {
+		return // no address, and no verb with a secret and a sink near it
+	}
 	var all uint32
 	ss.toks = tokens(f.text, ss.toks, f.words)
 	ts := ss.toks
@@ -353,6 +356,31 @@ func (ss *sentenceScan) order(ts []tok, i int) (code, detail string, ok bool) {
 		return "exfil-sink", "sentence telling the assistant to put secrets into a tool argument or a URL, where they leave the machine", true
 	}
 	return "", "", false
+}
+
+// mayPlace is the cheap test, on the words the fold read, that a sentence
+// without an address passes before it is split into tokens: a verb with a
+// secret (or the first word of a secret's name) near it and a preposition
+// and a sink's noun after it. Its reaches are twice order's, as a word
+// count can exceed a token count ("don't" is two words).
+func mayPlace(ws []wordRec) bool {
+	for i, w := range ws {
+		if w.class&(wSend|wPlace) == 0 {
+			continue
+		}
+		lo, hi := max(0, i-2*beforeReach), min(len(ws), i+1+2*(verbReach+sinkReach))
+		var near, after uint32
+		for _, x := range ws[lo:hi] {
+			near |= x.class
+		}
+		for _, x := range ws[i+1 : hi] {
+			after |= x.class
+		}
+		if near&(wSecret|wSecretHead) != 0 && after&wPrep != 0 && after&(wURLNoun|wToolNoun) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func has(ts []tok, class uint32) bool {
