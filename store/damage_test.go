@@ -18,7 +18,7 @@ import (
 // damageFixture builds a real database with enough policy rules, skills and
 // catalog bytes that each of those buckets has pages of its own, closes it,
 // and returns its path and one skill blob's content.
-func damageFixture(t *testing.T) (string, []byte) {
+func damageFixture(t testing.TB) (string, []byte) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), FileName)
 	db, err := Open(path, Options{Now: stepClock(0)})
@@ -303,5 +303,24 @@ func TestDeepCheckDecodesEveryRecord(t *testing.T) {
 	}
 	if _, err := db.MCPServers(); err != nil {
 		t.Errorf("an undamaged bucket: %v", err)
+	}
+}
+
+// BenchmarkDeepCheck is what `vouch doctor --check` costs on a database of
+// 100,000 messages and the damage fixture's rules, skills and catalogs
+// (docs/BENCHMARKS.md; issue 25 item 4: every record is now decoded).
+func BenchmarkDeepCheck(b *testing.B) {
+	path, _ := damageFixture(b)
+	db, err := Open(path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	fillConversation(b, db, 100000)
+	for b.Loop() {
+		rep, err := db.DeepCheck()
+		if err != nil || !rep.OK() {
+			b.Fatalf("%+v %v", rep, err)
+		}
 	}
 }
