@@ -169,12 +169,16 @@ func (ss *sentenceScan) fold(start, end int) {
 	data := ss.s.data
 	for i := start; i < end; {
 		c := data[i]
-		if c >= 'a' && c <= 'z' { // the common case, without a call
+		if c >= 'a' && c <= 'z' { // the common case: a run of letters, copied whole
 			if ss.ws < 0 {
 				ss.ws, ss.wsrc = len(ss.cur.text), i
 			}
-			ss.cur.text = append(ss.cur.text, c)
-			i++
+			j := i + 1
+			for j < end && j-i < maxSentence-len(ss.cur.text) && data[j] >= 'a' && data[j] <= 'z' {
+				j++
+			}
+			ss.cur.text = append(ss.cur.text, data[i:j]...)
+			i = j
 			if len(ss.cur.text) >= maxSentence {
 				ss.flush()
 			}
@@ -251,14 +255,18 @@ func (ss *sentenceScan) endWord() {
 			w[k] = leet[c]
 		}
 	}
-	cw := canonicalWord(w)
-	if len(cw) == len(w) {
-		copy(w, cw)
-	} else {
-		tail := append([]byte(nil), t[last+1:]...)
-		ss.cur.text = append(append(ss.cur.text[:ws], cw...), tail...)
+	cls := classOf(w)
+	cw := w
+	if cls == 0 { // a known word is no typo
+		cw = canonicalWord(w)
+		if len(cw) == len(w) {
+			copy(w, cw)
+		} else {
+			tail := append([]byte(nil), t[last+1:]...)
+			ss.cur.text = append(append(ss.cur.text[:ws], cw...), tail...)
+		}
+		cls = classOf(cw)
 	}
-	cls := classOf(cw)
 	ss.bits |= cls
 	ss.cur.words = append(ss.cur.words, wordRec{at: ws, n: len(cw), src: ss.wsrc, class: cls})
 }
