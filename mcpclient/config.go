@@ -176,8 +176,8 @@ func ParseEndpoint(raw string) (*url.URL, error) {
 		return nil, cfgErr("url", "Enter the URL with a host, such as https://mcp.example.com/mcp.")
 	case u.User != nil:
 		return nil, cfgErr("url", "Remove the user name and password from the URL and put the secret in the secret header instead.")
-	case credentialParam(u) != "":
-		return nil, cfgErr("url", "Remove the "+cleanText(credentialParam(u), 40)+" parameter from the URL's query and put the token in the secret header instead (for example Authorization: Bearer …); a URL is stored and shown, a secret header is kept in the keyring.")
+	case urlCredential(u) != "":
+		return nil, cfgErr("url", urlCredential(u))
 	case u.Port() != "" && !validPort(u.Port()):
 		return nil, cfgErr("url", "Use a port between 1 and 65535 in the URL.")
 	case scheme == "http" && !IsLoopbackHost(u.Hostname()):

@@ -93,6 +93,8 @@ func byName(name string, exec bool) string {
 		return whyMacMeta
 	case buildNames[lower]:
 		return whyBuild
+	case mcpConfigName(name):
+		return whyActivation
 	}
 	ext := ""
 	if i := strings.LastIndexByte(lower, '.'); i >= 0 {

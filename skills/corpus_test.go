@@ -1,21 +1,25 @@
 package skills
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// Corpus thresholds (SPEC G8, I5). Recall counts a hostile text as caught
-// when it gets a high-severity finding of the rule its file name starts
-// with; precision is over every text that gets any high-severity finding.
+// Corpus floors (SPEC G8, I5; issue 25 item 6): the figures recorded in
+// docs/BENCHMARKS.md, below which TestScanCorpus fails. Recall counts a
+// hostile text or package as caught when it gets a high-severity finding
+// of the rule its name starts with; precision is over every text or
+// package that gets any high-severity finding.
 const (
-	minCorpusRecall    = 0.95
-	minCorpusPrecision = 0.95
+	minCorpusRecall    = 1.0
+	minCorpusPrecision = 1.0
 )
 
 type corpusResult struct {
@@ -74,7 +78,59 @@ func scanCorpus(t testing.TB) corpusResult {
 			}
 		}
 	}
+	scanPackageCorpus(t, &r)
 	return r
+}
+
+// scanPackageCorpus imports each package of testdata/scan-corpus/packages:
+// hostile/<rule>_<name>/ must need a high finding of <rule> accepted
+// before it installs; benign/<name>/ (hand-written look-alikes of real
+// public packages: OOXML schemas with comments and annotations, HTML
+// templates, a security guide, a skill about writing skills) must install
+// without accepting anything.
+func scanPackageCorpus(t testing.TB, r *corpusResult) {
+	t.Helper()
+	for _, kind := range []string{"hostile", "benign"} {
+		dirs, err := filepath.Glob(filepath.Join("testdata", "scan-corpus", "packages", kind, "*"))
+		if err != nil || len(dirs) == 0 {
+			t.Fatalf("package corpus %s: %v (%d packages)", kind, err, len(dirs))
+		}
+		sort.Strings(dirs)
+		for _, dir := range dirs {
+			p, err := Import(context.Background(), dir, DefaultLimits())
+			if err != nil {
+				t.Fatalf("%s: %v", dir, err)
+			}
+			base := "package " + filepath.Base(dir)
+			block := Blocking(p.Findings, nil)
+			if kind == "benign" {
+				r.benign++
+				if len(block) > 0 {
+					r.falseHigh++
+					r.flagged = append(r.flagged, base+": "+describeFiles(block))
+				}
+				continue
+			}
+			r.hostile++
+			rule, _, _ := strings.Cut(filepath.Base(dir), "_")
+			if slices.ContainsFunc(block, func(f Finding) bool { return f.Rule == rule }) {
+				r.caught++
+			} else {
+				r.missed = append(r.missed, base+": "+describeFiles(p.Findings))
+			}
+		}
+	}
+}
+
+func describeFiles(fs []Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString("\n    " + f.Severity + " " + f.Rule + " " + f.File + ":" + strconv.Itoa(f.Line) + ": " + f.Detail)
+	}
+	if len(fs) == 0 {
+		return "no findings"
+	}
+	return b.String()
 }
 
 func describe(fs []Finding) string {
@@ -94,7 +150,7 @@ func describe(fs []Finding) string {
 // (docs/BENCHMARKS.md).
 func TestScanCorpus(t *testing.T) {
 	r := scanCorpus(t)
-	t.Logf("scan corpus: %d hostile, %d benign; recall %.3f (%d/%d), precision %.3f (%d high-flagged, %d benign flagged high)",
+	t.Logf("scan corpus (texts and packages): %d hostile, %d benign; recall %.3f (%d/%d), precision %.3f (%d high-flagged, %d benign flagged high)",
 		r.hostile, r.benign, r.recall(), r.caught, r.hostile, r.precision(), r.caught+r.falseHigh, r.falseHigh)
 	for _, m := range r.missed {
 		t.Logf("missed %s", m)
@@ -107,11 +163,13 @@ func TestScanCorpus(t *testing.T) {
 	}
 }
 
-// TestIssueAttacksBlockInstall: the attacks of issue 14 item 1, imported
+// TestIssueAttacksBlockInstall: the attacks of issue 14 item 1 and issue
+// 25 item 1, imported
 // as packages, are not installable until each high finding is accepted
 // by ID, and the IDs are the same whatever the archive format.
 func TestIssueAttacksBlockInstall(t *testing.T) {
-	for _, name := range []string{"hidden-instruction_issue-comment.md", "exfiltration_issue-pixel.md", "installer_issue-install-script.md", "exfiltration_issue-upload.md", "injection_issue-priority.md"} {
+	for _, name := range []string{"hidden-instruction_issue-comment.md", "exfiltration_issue-pixel.md", "installer_issue-install-script.md", "exfiltration_issue-upload.md", "injection_issue-priority.md",
+		"exfiltration_r2-issue-pdf-convert.md", "exfiltration_r2-tool-argument.md", "exfiltration_r2-url-query.md", "exfiltration_r2-typos-homoglyphs.md"} {
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join("testdata", "scan-corpus", "hostile", name))
 			if err != nil {

@@ -304,6 +304,8 @@ func (c *collector) read(e entry, name string) error {
 		c.files = append(c.files, held{name: name, why: whyBinary})
 	case longestLine(data) > c.lim.LineBytes:
 		c.files = append(c.files, held{name: name, why: whyLongLine})
+	case mcpConfigContent(name, data):
+		c.files = append(c.files, held{name: name, why: whyActivation})
 	default:
 		c.kept += e.size
 		c.files = append(c.files, held{name: name, data: data, scanned: c.scanLater(name, data)})

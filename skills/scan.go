@@ -160,6 +160,7 @@ func scan(path string, data []byte) ([]Finding, []span) {
 		}
 		off = end + 1
 	}
+	s.sentences()
 	sort.SliceStable(s.findings, func(i, j int) bool { return s.findings[i].Line < s.findings[j].Line })
 	return s.findings, mergeSpans(s.spans)
 }
@@ -337,6 +338,9 @@ func (s *scanner) try(t trigger, p int) {
 	if c.needDigit && !bytes.ContainsAny(s.data[a:b], "0123456789") {
 		return
 	}
+	if c.value != nil && !c.value(s.data[a:b]) {
+		return
+	}
 	if c.argsNear {
 		wa, wb := lineWindow(s.data, s.start, s.end, 3)
 		if !argsRE.Match(s.data[max(wa, p-scanWindow):min(wb, p+scanWindow)]) {
@@ -348,10 +352,13 @@ func (s *scanner) try(t trigger, p int) {
 		if c.pem {
 			a, b = s.start, pemEnd(s.data, p)
 		}
+		if s.stripped(a, b) { // another check has it already
+			return
+		}
 		s.strip(c, a, b)
 		s.add(c.rule, c.code, "", ActionStripped, c.detail, p)
 	case RuleMCPActivation:
-		a, b = s.start, s.end
+		a, b = s.mcpExtent(c, p)
 		for _, f := range s.fences {
 			if f.start <= s.start && s.end <= f.end {
 				a, b = f.start, f.end
@@ -366,6 +373,16 @@ func (s *scanner) try(t trigger, p int) {
 	default:
 		s.once(c.rule, c.code, sev, detail, p)
 	}
+}
+
+// stripped reports whether [a,b) lies inside a span already stripped.
+func (s *scanner) stripped(a, b int) bool {
+	for i := len(s.spans) - 1; i >= 0 && s.spans[i].end >= s.start; i-- {
+		if s.spans[i].start <= a && b <= s.spans[i].end {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *scanner) strip(c *check, a, b int) {

@@ -2,6 +2,7 @@ package skills
 
 import (
 	"bytes"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -56,7 +57,10 @@ func (s *scanner) htmlComments() {
 			le += i
 		}
 		sev, detail := SeverityLow, "HTML comment: text a reader of the rendered skill does not see"
-		if intentRE().commentInstructionRE.Match(body) {
+		switch {
+		case !rendered(s.path):
+			detail = "comment in a file that is read as text, not rendered: whoever reads it sees it, so nothing is hidden"
+		case intentRE().commentInstructionRE.Match(body):
 			sev, detail = SeverityHigh, "HTML comment with instructions a reader of the rendered skill does not see (it addresses the assistant, names secrets, files or the network, or asks to keep something quiet)"
 		}
 		s.perRule[RuleHiddenInstruction]++
@@ -66,6 +70,23 @@ func (s *scanner) htmlComments() {
 		s.findings = append(s.findings, Finding{ID: findingID("html-comment", line, s.data[ls:le]), File: s.path, Line: line,
 			Rule: RuleHiddenInstruction, Severity: sev, Detail: detail, Action: ActionShown})
 	}
+}
+
+// rendered reports a file whose reader sees it rendered — markdown, where
+// an HTML comment or invisible HTML is hidden from the person and shown
+// to the model. Any other kept file (a schema, an HTML template, a
+// configuration) is read as text by the model and shown as text in the
+// preview: a comment or a hidden element there hides nothing, and only
+// the words in it are judged (issue 25 item 6).
+func rendered(name string) bool {
+	if i := strings.LastIndex(name, " ("); i > 0 && strings.HasSuffix(name, ")") { // "SKILL.md (frontmatter)"
+		name = name[:i]
+	}
+	switch strings.ToLower(path.Ext(name)) {
+	case ".md", ".markdown", ".mdx", ".mdown", ".mkd", ".mkdn":
+		return true
+	}
+	return false
 }
 
 func (s *scanner) inFence(p int) bool { return spanAt(s.fences, p) >= 0 }
@@ -93,6 +114,9 @@ func spanAt(spans []span, p int) int {
 func (s *scanner) quoted(rule, code string, p int) string {
 	if code == "html-comment" || rule == RuleHiddenUnicode || s.inComment(p) {
 		return ""
+	}
+	if code == "hidden-html" && !rendered(s.path) {
+		return "; in a file read as text, not rendered, so nothing is hidden"
 	}
 	fence := s.fenceOf(p)
 	inline := inInlineCode(s.data[s.start:s.end], p-s.start)
@@ -183,16 +207,53 @@ func queryCarries(cmd []byte) bool {
 	return q >= 0 && bytes.ContainsAny(cmd[q:], "$%{")
 }
 
-func matchProseSend(s *scanner, p int, c *check) (string, string, bool) {
-	rest := s.data[p:min(s.end, p+scanWindow)]
-	if !intentRE().proseSendRE.Match(rest) {
+// matchDownloadRun judges "&& bash …" after a download on the same line: a
+// script fetched to a file and then run is an installer like one piped
+// into a shell.
+func matchDownloadRun(s *scanner, p int, c *check) (string, string, bool) {
+	head := s.data[s.start:p]
+	if !intentRE().downloadRE.Match(head) {
 		return "", "", false
 	}
-	line := s.data[s.start:s.end]
-	if !intentRE().proseURLRE.Match(line) || !intentRE().proseDataRE.Match(line) {
+	// What runs must be what was downloaded ("wget data.csv && python
+	// analyze.py" runs a local script on data).
+	run := ranProgram(s.data[p:s.end])
+	if run == nil {
 		return "", "", false
 	}
-	return c.sev, c.detail, true
+	for _, m := range intentRE().savedRE.FindAllSubmatch(head, 8) {
+		name := m[1]
+		if len(name) == 0 {
+			name = m[2]
+		}
+		if i := bytes.LastIndexAny(name, "/\\"); i >= 0 {
+			name = name[i+1:]
+		}
+		if bytes.Equal(name, run) {
+			return c.sev, c.detail, true
+		}
+	}
+	return "", "", false
+}
+
+// shells are the words before the program a command runs.
+var shells = set("&&", ";", ".", "bash", "sh", "zsh", "sudo", "source", "python", "python3", "node", "perl", "ruby", "iex", "pwsh", "powershell", "env")
+
+// ranProgram returns the base name of the program the command after "&&"
+// or ";" runs: its first word that is not a shell, an interpreter or an
+// option ("&& sudo -E bash /tmp/i.sh" runs i.sh), or nil.
+func ranProgram(cmd []byte) []byte {
+	for _, w := range bytes.Fields(cmd) {
+		w = bytes.Trim(w, "`'\"")
+		if len(w) == 0 || w[0] == '-' || shells[string(w)] {
+			continue
+		}
+		if i := bytes.LastIndexAny(w, "/\\"); i >= 0 {
+			w = w[i+1:]
+		}
+		return w
+	}
+	return nil
 }
 
 // badgeHosts serve status badges, whose query strings are styling.
@@ -241,12 +302,9 @@ type intentRegexps struct {
 	// broadUploadRE is an upload of whatever a variable, glob or home path
 	// names: files chosen by the instructions, not one the person picked.
 	broadUploadRE *regexp.Regexp
-	// proseSendRE and proseDataRE: a sentence telling the assistant to send
-	// data somewhere: a sending verb, something sensitive, and a URL or a
-	// webhook on the same line.
-	proseSendRE *regexp.Regexp
-	proseDataRE *regexp.Regexp
-	proseURLRE  *regexp.Regexp
+	// downloadRE is a command that saves a download to a file; savedRE the
+	// file it names (an output option's argument, or a URL's last segment).
+	downloadRE, savedRE *regexp.Regexp
 	// imageRE is a markdown or HTML image and its URL.
 	imageRE *regexp.Regexp
 }
@@ -260,9 +318,8 @@ var intentRE = sync.OnceValue(func() *intentRegexps {
 		uploadRE:             regexp.MustCompile(`(?i)(?:\s-d\s{0,2}["']?@|--data(?:-binary|-raw|-urlencode)?[\s=]{1,2}["']?@|\s-F\s{0,2}["']?[^\s=]{1,64}=@|--form\s{1,2}["']?[^\s=]{1,64}=@|--upload-file|\s-T\s|--post-(?:data|file)|-InFile\s|files\s{0,2}=|\.upload\(|open\([^)]{0,128}["']rb["'])`),
 		postRE:               regexp.MustCompile(`(?i)-X\s{0,2}["']?(?:POST|PUT|PATCH)|--request\s{1,2}["']?(?:POST|PUT|PATCH)|\s-d\s|\s-d["']|--data|\s-F\s|--form|-Method\s{1,3}["']?(?:Post|Put|Patch)|-Body\s|method\s{0,2}:\s{0,2}["'](?:POST|PUT|PATCH)|body\s{0,2}[:=]|data\s{0,2}=|json\s{0,2}=|\.(?:post|put|patch)\(|--post-|--upload-file|\s-T\s|-InFile\s`),
 		broadUploadRE:        regexp.MustCompile(`(?i)=@["']?(?:\$|~|/|\*|%)|-d\s{0,2}["']?@["']?(?:\$|~|/|\*)|--upload-file\s{1,2}["']?(?:\$|~|/|\*)|-T\s{1,2}["']?(?:\$|~|/|\*)|-InFile\s{1,3}["']?(?:\$|~|[A-Z]:\\)`),
-		proseSendRE:          regexp.MustCompile(`(?i)^(?:send|sends|sending|upload|uploads|uploading|post|posts|transmit|forward|exfiltrate|submit|beacon|report)\b`),
-		proseDataRE:          regexp.MustCompile(`(?i)ssh|\.aws|credential|token|secret|password|api[ _-]?key|private key|environment variable|env var|\.env\b|conversation|chat history|transcript|the messages|every file|all files|the files|file contents|contents of|home directory|workspace|clipboard|cookies|base64`),
-		proseURLRE:           regexp.MustCompile(`(?i)https?://|webhook|ngrok|\b[a-z0-9-]{1,63}\.(?:com|net|org|io|site|xyz|app|dev|me|sh)/`),
+		downloadRE:           regexp.MustCompile(`(?i)\bcurl\b[^\n]{0,300}?(?:\s-[a-zA-Z]{0,6}o\s|--output[\s=]|\s>\s?\S)|\bwget\s|\b(?:iwr|invoke-webrequest)\b[^\n]{0,300}?-outfile\s|\bfetch\s`),
+		savedRE:              regexp.MustCompile(`(?i)(?:\s-[a-zA-Z]{0,6}o\s{1,3}|--output[\s=]{1,3}|\s-O\s{1,3}|>\s{0,3}|-outfile\s{1,3})["']?([^\s"';&|]{1,256})|https?://[^\s"']{1,512}/([^/\s"'?#;&|]{1,256})`),
 		imageRE:              regexp.MustCompile(`(?i)^(?:!\[[^\]\n]{0,256}\]\(\s{0,4}<?|<img\s[^>\n]{0,512}?src\s{0,2}=\s{0,2}["']?)(https?://[^\s)>"']{1,1000})`),
 	}
 })

@@ -24,6 +24,9 @@ type check struct {
 	pem       bool           // a PEM block: stripped through its END line
 	argsNear  bool           // "command": needs "args": within three lines
 	lineStart bool           // only spaces or markdown marks before the trigger on its line
+	// value, when set, judges the matched text (a secret's value) after re
+	// and the other tests: false passes it over (scan_credentials.go).
+	value func(v []byte) bool
 	// match, when set, judges the candidate after re (scan_intent.go): it
 	// returns the severity and detail, or false.
 	match func(s *scanner, p int, c *check) (sev, detail string, ok bool)
@@ -58,6 +61,21 @@ func checks() []check {
 		{rule: RuleSecret, code: "secret-assigned", detail: "credential assigned in the text", lits: []string{"api_key", "api-key", "apikey", "secret", "token", "passw", "credential", "auth"}, entropy: 4.0, group: 1,
 			re: regexp.MustCompile(`^(?i)(?:api[_-]?key|secret|token|passw(?:or)?d|credential|auth)[A-Za-z0-9_\-]{0,40}["']?\s{0,4}(?:=|:|=>)\s{0,4}["']?([A-Za-z0-9+/_\-.=]{24,})`)},
 
+		// Credentials written into URLs, headers, commands and sentences
+		// (issue 25 item 2): each value is judged by scan_credentials.go.
+		{rule: RuleSecret, code: "secret-userinfo", detail: "user name and password in a URL", lits: []string{"://"}, group: 1, value: userinfoValue,
+			re: regexp.MustCompile(`^://([^\s/@:"'<>]{1,128}:[^\s/@"'<>]{1,256})@[A-Za-z0-9\[]`)},
+		{rule: RuleSecret, code: "secret-bearer", detail: "bearer token", lits: []string{"bearer"}, boundary: true, needDigit: true, group: 1, value: tokenValue,
+			re: regexp.MustCompile(`^(?i)bearer\s{1,4}([A-Za-z0-9\-._~+/]{12,}=*)`)},
+		{rule: RuleSecret, code: "secret-authorization", detail: "Authorization header value", lits: []string{"authorization"}, boundary: true, needDigit: true, group: 1, value: tokenValue,
+			re: regexp.MustCompile(`^(?i)authorization["']?\s{0,4}[:=]\s{0,4}["']?(?:(?:token|apikey|api-key|sso-key|key)\s{1,4})?([A-Za-z0-9\-._~+/]{16,}=*)`)},
+		{rule: RuleSecret, code: "secret-basic", detail: "basic-authentication credentials", lits: []string{"basic"}, boundary: true, group: 1, value: basicValue,
+			re: regexp.MustCompile(`^(?i)basic\s{1,4}([A-Za-z0-9+/]{8,}={0,2})`)},
+		{rule: RuleSecret, code: "secret-user-option", detail: "user name and password in a command's -u/--user option", lits: []string{" -u ", "--user"}, group: 1, value: userinfoValue,
+			re: regexp.MustCompile(`^(?:\s-u\s{1,3}|--user[\s=]{1,3})["']?([^\s"':$]{1,128}:[^\s"'@]{1,256})`)},
+		{rule: RuleSecret, code: "secret-password", detail: "password written out", lits: []string{"password", "passwd", "passphrase", "pwd"}, boundary: true, group: 1, value: passwordValue,
+			re: regexp.MustCompile("^(?i)(?:password|passwd|passphrase|pwd)[\"']?(?:\\s{1,3}(?:is|was|of))?\\s{0,3}[:=]?\\s{0,3}[\"'\x60]?([^\\s\"'\x60,;]{6,128})")},
+
 		// MCP server activation.
 		{rule: RuleMCPActivation, code: "mcp-config", detail: "MCP server configuration; a skill cannot install or start an MCP server",
 			lits: []string{"mcpservers", "mcp_servers", "mcp-servers", "context_servers"},
@@ -79,7 +97,7 @@ func checks() []check {
 		{rule: RuleInjection, code: "fake-system", detail: "prompt override: a line posing as a system message", lits: []string{"system:", "system message:", "system override:", "system prompt:"}, lineStart: true,
 			re: regexp.MustCompile(`^SYSTEM(?: MESSAGE| OVERRIDE| PROMPT)?\s{0,2}:`)},
 		{rule: RuleInjection, code: "override-priority", detail: "prompt override: claims priority over the other instructions", lits: []string{"priority over", "precedence over", "supersede", "overrides all", "overrides any", "override all", "more important than", "highest priority", "highest-priority", "above all other"},
-			re: regexp.MustCompile(`^(?i)(?:(?:priority|precedence)\s{1,4}over|supersedes?|overrides?|more\s{1,4}important\s{1,4}than|above)\s{1,4}(?:all|any|every|other|your|the\s{1,4}(?:system|user|developer|previous|original|other)|previous|prior|earlier)|^(?i)highest[- ]priority\s{1,4}(?:instructions?|rules?|directives?|system)`)},
+			re: regexp.MustCompile(`^(?i)(?:(?:priority|precedence)\s{1,4}over|supersedes?|overrides?|more\s{1,4}important\s{1,4}than|above)\s{1,4}(?:(?:all|any|every|other|your|the|of|previous|prior|earlier|original)\s{1,4}){0,3}(?:(?:system|user|developer|safety|previous|prior|original|other|earlier)(?:'s)?\s{1,4}){0,2}(?:instructions?|prompts?|rules|messages?|guidelines|guidance|directives?|policies|polic(?:y|ies)|safeguards|constraints|commands|requests|system\s{1,4}prompt)\b|^(?i)highest[- ]priority\s{1,4}(?:instructions?|rules?|directives?|system)`)},
 		{rule: RuleInjection, code: "override-approval", detail: "prompt override: asks to approve permission prompts or tool calls automatically", lits: []string{"auto-approve", "auto approve", "autoapprove", "automatically approve", "automatically accept", "automatically allow", "always approve", "always allow", "always accept", "approve all", "approve every", "approve any", "accept all", "dangerously-skip-permissions", "skip-permissions", "skip permission", "yolo mode", "bypass"}, boundary: true,
 			re: regexp.MustCompile(`^(?i)(?:dangerously-skip-permissions|skip-permissions|yolo mode|(?:auto-?\s?approve|automatically\s{1,4}(?:approve|accept|allow)|always\s{1,4}(?:approve|allow|accept)|skip\s{1,4}(?:the\s{1,4})?permission|bypass(?:es)?\s{1,4}(?:the\s{1,4}|all\s{1,4}|any\s{1,4})?(?:permission|approval|confirmation))[^\n]{0,40}?(?:permission|approval|prompts?|requests?|dialogs?|confirmations?|tool|calls?|actions?|commands?|changes|edits)|(?:approve|accept)\s{1,4}(?:all|every|any)\s{1,4}(?:the\s{1,4})?(?:permission|prompt|tool|dialog|confirmation|approval))`)},
 		{rule: RuleInjection, code: "override-approval", detail: "prompt override: tells the assistant to act without the person's approval", lits: []string{"without asking", "without waiting", "without requesting", "without confirmation", "without approval"},
@@ -105,8 +123,6 @@ func checks() []check {
 		{rule: RuleExfiltration, code: "exfil-send", detail: "command that sends local data to a remote host", boundary: true, match: matchSend,
 			lits: []string{"curl ", "wget ", "invoke-webrequest", "invoke-restmethod", "iwr ", "irm ", "requests.post", "requests.put", "httpx.post", "httpx.put", "fetch(", "axios.post", "axios.put", "http.post", "urllib.request", "urlopen(", "xmlhttprequest", "navigator.sendbeacon", "net.webclient", "uploadfile(", "uploadstring("}},
 		{rule: RuleExfiltration, code: "exfil-pipe", detail: "local data piped to a network command", lits: []string{"| curl", "|curl", "| wget", "|wget", "| nc ", "| ncat", "/dev/tcp/", "| socat", "| invoke-webrequest", "| iwr", "| irm"}},
-		{rule: RuleExfiltration, code: "exfil-prose", detail: "instructions to send secrets, files or the conversation to a remote address", sev: SeverityHigh, boundary: true, match: matchProseSend,
-			lits: []string{"send", "upload", "post", "transmit", "forward", "exfiltrate", "submit", "beacon", "report"}},
 		{rule: RuleExfiltration, code: "exfil-image", detail: "image whose URL has a query string or a template: loading it sends data out (a tracking pixel)", sev: SeverityHigh, match: matchImage,
 			lits: []string{"![", "<img "}},
 
@@ -116,6 +132,8 @@ func checks() []check {
 			re:   regexp.MustCompile(`^(?i)\|\s{0,2}(?:sudo\s{1,4}(?:-[A-Za-z]{1,8}\s{1,4}){0,3})?(?:(?:ba|z|k|da)?sh|python[0-9.]{0,4}|perl|ruby|node|iex|invoke-expression)(?:\s|$|["'\x60);])`)},
 		{rule: RuleInstaller, code: "installer-pipe", detail: "instructions to run downloaded code (iex, Invoke-Expression, a shell reading a download)", boundary: true,
 			lits: []string{"iex (", "iex(", "invoke-expression", "<(curl", "<(wget", `"$(curl`, `"$(wget`, "eval \"$(curl", "eval $(curl"}},
+		{rule: RuleInstaller, code: "installer-pipe", detail: "instructions to download a script and run it (\"curl -o x && bash x\")", match: matchDownloadRun,
+			lits: []string{"&& bash", "&& sh ", "&& zsh", "&& sudo", "&& source", "&& . ", "&& python", "&& ./", "&& iex", "; bash ", "; sh ", "; ./", "; source "}},
 		{rule: RuleInstaller, code: "installer-script", detail: "instructions to run an install or setup script", boundary: true,
 			lits:   []string{"install.sh", "setup.sh", "bootstrap.sh", "install.ps1", "setup.ps1", "install.py", "setup.py", "postinstall", "install.bat", "setup.bat", "install.cmd", "installer.sh"},
 			before: regexp.MustCompile(`(?i)(?:\b(?:run|running|execute|exec|source|launch|invoke|bash|sh|zsh|python3?|pwsh|powershell|node|sudo|call|start)\b[^\n]{0,24}|(?:^|\s|\x60)\.{1,2}/[^\s]{0,24}|(?:^|\s|\x60)(?:scripts|bin|tools)/[^\s]{0,16}|\.\s{1,2})$`)},

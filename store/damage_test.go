@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -17,7 +18,7 @@ import (
 // damageFixture builds a real database with enough policy rules, skills and
 // catalog bytes that each of those buckets has pages of its own, closes it,
 // and returns its path and one skill blob's content.
-func damageFixture(t *testing.T) (string, []byte) {
+func damageFixture(t testing.TB) (string, []byte) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), FileName)
 	db, err := Open(path, Options{Now: stepClock(0)})
@@ -45,7 +46,7 @@ func damageFixture(t *testing.T) (string, []byte) {
 		}
 	}
 	for i := range 20 {
-		if err := db.PutCatalog(fmt.Sprintf("server-%02d", i), bytes.Repeat([]byte(`{"tool":"x"}`), 60)); err != nil {
+		if err := db.PutCatalog(fmt.Sprintf("server-%02d", i), append(append([]byte("["), bytes.Repeat([]byte(`{"tool":"x"},`), 60)...), "{}]"...)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -214,4 +215,112 @@ func TestDeepCheckReportsDamage(t *testing.T) {
 			t.Errorf("changed blob: got %+v, want one problem naming %s", rep, want)
 		}
 	})
+}
+
+// TestDeepCheckDecodesEveryRecord is SPEC K1, K3 (issue 25 item 4): a
+// record whose bytes no longer decode — a policy rule, a message, a skill
+// revision, a run, a token count — is reported by DeepCheck with its
+// bucket and key, each once, while bbolt's own check sees nothing wrong
+// (the pages are sound); the database stays usable for the rest.
+func TestDeepCheckDecodesEveryRecord(t *testing.T) {
+	path, _ := damageFixture(t)
+	db, err := Open(path, Options{Now: stepClock(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := db.CreateConversation("check")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.AppendMessage(Message{ConversationID: conv.ID, Role: "user", Content: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	bdb, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: DefaultOpenTimeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	garbage := []byte("{\"identity\": 7, not json")
+	err = bdb.Update(func(tx *bbolt.Tx) error {
+		puts := []struct {
+			b    *bbolt.Bucket
+			k, v []byte
+		}{
+			{tx.Bucket(bucketPolicyRules), []byte("mcp:srv-007/tool-007"), garbage},
+			{tx.Bucket(bucketMessages).Bucket([]byte(conv.ID)), binary.BigEndian.AppendUint64(nil, 1), []byte("[1,2")},
+			{tx.Bucket(bucketSkills).Bucket([]byte("skill-03")), binary.BigEndian.AppendUint32(nil, 1), []byte(`{"name": ["not a string"]}`)},
+			{tx.Bucket(bucketConversations), []byte(conv.ID), []byte("nul\x00")},
+			{tx.Bucket(bucketMCPCatalogs), []byte("server-04"), []byte("{\"tools\": [")},
+		}
+		for _, p := range puts {
+			if err := p.b.Put(p.k, p.v); err != nil {
+				return err
+			}
+		}
+		tc, err := tx.CreateBucketIfNotExists(bucketTokenCounts)
+		if err != nil {
+			return err
+		}
+		return tc.Put([]byte("prompt-digest"), bytes.Repeat([]byte{0xff}, 11))
+	})
+	if cerr := bdb.Close(); err != nil || cerr != nil {
+		t.Fatal(err, cerr)
+	}
+	db, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Check(); err != nil {
+		t.Fatalf("bbolt's own check sees the records, not only the pages: %v", err)
+	}
+	rep, err := db.DeepCheck()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(rep.Problems, "\n")
+	for _, want := range []string{
+		"policy_rules/mcp:srv-007/tool-007:",
+		"messages/" + conv.ID + "/0000000000000001:",
+		"skills/skill-03/00000001:",
+		"conversations/" + conv.ID + ":",
+		"mcp_catalogs/server-04:",
+		"token_counts/prompt-digest:",
+	} {
+		if strings.Count(all, want) != 1 {
+			t.Errorf("want one problem naming %q; got:\n%s", want, all)
+		}
+	}
+	if len(rep.Problems) != 6 {
+		t.Errorf("%d problems, want 6:\n%s", len(rep.Problems), all)
+	}
+	for _, p := range rep.Problems {
+		if !strings.Contains(p, "cannot be decoded") || !strings.HasSuffix(p, ".") || strings.Contains(p, "not json") {
+			t.Errorf("problem is not one sentence naming the record and what to do, or repeats its bytes: %q", p)
+		}
+	}
+	if _, err := db.MCPServers(); err != nil {
+		t.Errorf("an undamaged bucket: %v", err)
+	}
+}
+
+// BenchmarkDeepCheck is what `vouch doctor --check` costs on a database of
+// 100,000 messages and the damage fixture's rules, skills and catalogs
+// (docs/BENCHMARKS.md; issue 25 item 4: every record is now decoded).
+func BenchmarkDeepCheck(b *testing.B) {
+	path, _ := damageFixture(b)
+	db, err := Open(path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	fillConversation(b, db, 100000)
+	for b.Loop() {
+		rep, err := db.DeepCheck()
+		if err != nil || !rep.OK() {
+			b.Fatalf("%+v %v", rep, err)
+		}
+	}
 }

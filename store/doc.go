@@ -88,7 +88,7 @@
 // damage inside a data page fails the operation that reads it, never the
 // process, and the rest of the file stays usable. DeepCheck (for `vouch
 // doctor --check`) walks every bucket, re-hashes every content-addressed
-// file and runs bbolt's page check, reporting each problem; Check runs
+// file, decodes every record it knows the form of, and runs bbolt's page check, reporting each problem; Check runs
 // only the page check. Every commit
 // is fsynced, so a crash or kill loses nothing committed (SPEC K3); the
 // SIGKILL test proves it for this file system.
