@@ -49,16 +49,23 @@ func TestAttachedRepaintsAndSettlesAgain(t *testing.T) {
 	}
 }
 
-// TestAttachedIdleSettlesAgain: a person who was not typing reattaches to
-// a waiting pane; it settles again and then one key answers it (SPEC D7,
-// K4).
-func TestAttachedIdleSettlesAgain(t *testing.T) {
+// settledPane is an approval pane of readCall that settled long ago.
+func settledPane(t *testing.T) (Model, *clock, []chan agent.Decision) {
+	t.Helper()
 	clk := &clock{now: t0}
 	b := newFakeBackend()
 	m := startModel(t, b, Options{Now: clk.Now})
 	m, _, replies := ask(t, m, b, readCall)
 	clk.advance(10 * DefaultKeyGrace)
 	m, _ = update(m, settleTickMsg{})
+	return m, clk, replies
+}
+
+// TestAttachedIdleSettlesAgain: a person who was not typing reattaches to
+// a waiting pane; it settles again and then one key answers it (SPEC D7,
+// K4).
+func TestAttachedIdleSettlesAgain(t *testing.T) {
+	m, clk, replies := settledPane(t)
 	m, _ = update(m, AttachedMsg{})
 	if !topApproval(t, m).Settling() || held(m) {
 		t.Fatalf("after an idle reattach: settling %v, held %v; want settling, not held", topApproval(t, m).Settling(), held(m))
@@ -74,12 +81,7 @@ func TestAttachedIdleSettlesAgain(t *testing.T) {
 // the keyboard for the message, never for the pane: the pane waits for tab
 // however quiet the keyboard is (SPEC D7, K4).
 func TestTakeOverGivesTheMessageTheKeyboard(t *testing.T) {
-	clk := &clock{now: t0}
-	b := newFakeBackend()
-	m := startModel(t, b, Options{Now: clk.Now})
-	m, _, replies := ask(t, m, b, readCall)
-	clk.advance(10 * DefaultKeyGrace)
-	m, _ = update(m, settleTickMsg{})
+	m, clk, replies := settledPane(t)
 	m, _ = update(m, AttachedMsg{TakeOver: true})
 	clk.advance(10 * DefaultKeyGrace)
 	m, _ = update(m, settleTickMsg{})

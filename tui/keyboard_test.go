@@ -316,20 +316,27 @@ func corpus(t *testing.T, newRig func(*testing.T, *clock) paneRig, gap, pause ti
 	}
 }
 
+// settledForIdle makes rig's pane appear for a person who has not typed
+// for 2.5 s and lets 1.5 s pass: the pane has the keyboard.
+func settledForIdle(t *testing.T, rig func(*testing.T, *clock) paneRig) (paneRig, Model, *clock) {
+	t.Helper()
+	clk := &clock{now: t0}
+	r := rig(t, clk)
+	m := pauseFor(r.m, clk, 2500*time.Millisecond)
+	m = r.appear(t, m)
+	if e, _ := m.modals.topEntry(); e.held {
+		t.Fatal("the pane of an idle person waits for tab")
+	}
+	return r, pauseFor(m, clk, 1500*time.Millisecond), clk
+}
+
 // TestKeyboardIdleAnswersWithOneKey: a person who was not typing for 2 s
 // when the pane appeared answers it with one key after a quiet moment
 // (SPEC D7: the common case stays one key).
 func TestKeyboardIdleAnswersWithOneKey(t *testing.T) {
 	for name, rig := range paneRigs {
 		t.Run(name, func(t *testing.T) {
-			clk := &clock{now: t0}
-			r := rig(t, clk)
-			m := pauseFor(r.m, clk, 2500*time.Millisecond)
-			m = r.appear(t, m)
-			if e, _ := m.modals.topEntry(); e.held {
-				t.Fatal("the pane of an idle person waits for tab")
-			}
-			m = pauseFor(m, clk, 1500*time.Millisecond)
+			r, m, _ := settledForIdle(t, rig)
 			if !r.answer(t, m) {
 				t.Error("one key after a quiet moment did not answer")
 			}
@@ -343,11 +350,7 @@ func TestKeyboardIdleAnswersWithOneKey(t *testing.T) {
 func TestKeyboardPasteIsNoKey(t *testing.T) {
 	for name, rig := range paneRigs {
 		t.Run(name, func(t *testing.T) {
-			clk := &clock{now: t0}
-			r := rig(t, clk)
-			m := pauseFor(r.m, clk, 2500*time.Millisecond)
-			m = r.appear(t, m)
-			m = pauseFor(m, clk, 1500*time.Millisecond)
+			r, m, clk := settledForIdle(t, rig)
 			m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("a\r"), Paste: true})
 			m = pauseFor(m, clk, 1500*time.Millisecond)
 			if !r.waiting(m) || !held(m) {

@@ -11,14 +11,7 @@ var ErrBusy = errors.New("the vouch session is busy")
 
 // serveControl answers a command's requests until it hangs up.
 func (s *Server) serveControl(c *client) {
-	s.mu.Lock()
-	s.controls++
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		s.controls--
-		s.mu.Unlock()
-	}()
+	defer s.holdControl()()
 	for {
 		k, payload, err := ReadFrame(c.conn)
 		if err != nil || k != KindRequest {
@@ -49,6 +42,21 @@ func (s *Server) serveControl(c *client) {
 				_ = send(Reply{Error: err.Error(), Done: true})
 			}
 		}
+	}
+}
+
+// holdControl counts a command's connection for as long as it lasts: the
+// session does not exit on idle while one is served. It returns the
+// release.
+func (s *Server) holdControl() func() {
+	s.mu.Lock()
+	s.controls++
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		s.controls--
+		s.mu.Unlock()
+		s.poke()
 	}
 }
 

@@ -107,15 +107,7 @@ func (s *Server) serveExec(c *client) {
 	if x.TTY {
 		ef.TTY = files[3]
 	}
-	s.mu.Lock()
-	s.controls++
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		s.controls--
-		s.mu.Unlock()
-		s.poke()
-	}()
+	defer s.holdControl()()
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	// The client's hang-up or its Cancel interrupts the command.
