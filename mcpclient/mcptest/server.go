@@ -118,6 +118,9 @@ type Options struct {
 	// CheckHost refuses, with HTTP 403, requests whose Host is not
 	// localhost (127.0.0.1 too), as Playwright MCP does.
 	CheckHost bool
+	// InitDelay answers initialize and server/discover this late (a slow
+	// but healthy server; peers2.go).
+	InitDelay time.Duration
 }
 
 // Server is a real mcp-go Streamable HTTP server on a loopback port, with
@@ -465,7 +468,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h := s.held(peek.Method); h != nil && peek.Method != "" && !h.wait(r) {
 		return // the client went away while its answer was held (hold.go)
 	}
-	if s.servePeerHTTP(w, r, peek) {
+	if s.servePeerHTTP(w, r, peek) || s.servePeer2HTTP(w, r, peek) {
 		return
 	}
 	if h := s.opts.RequireHeader; h != "" {
