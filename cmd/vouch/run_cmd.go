@@ -113,10 +113,13 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 		return errors.Join(app.Wrap(app.Failure, app.ErrWorkflowsOff), s.Close())
 	}
 	// Headless runs have nobody to wait for warming in the background:
-	// refresh active servers now, bounded by the per-server timeout. With
-	// Agent Workflows off no MCP tool is offered, so none is contacted.
+	// refresh active servers now, within one bound for them all, and say
+	// which servers' tools are left out (issue 24 items 2, 6). With Agent
+	// Workflows off no MCP tool is offered, so none is contacted.
 	if on {
-		s.MCP().Manager().WarmAll(ctx)
+		if err := reportAbsent(e.stderr, warmBriefly(ctx, s.MCP().Manager())); err != nil {
+			return errors.Join(err, s.Close())
+		}
 	}
 	model := g.model
 	if model == "" {

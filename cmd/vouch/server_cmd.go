@@ -105,9 +105,12 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 		})
 	case "list":
 		return withState(ctx, g, e, func(s *state) error {
-			// Report live status: refresh active servers, bounded by the
-			// manager's concurrency and per-server timeout.
-			s.MCP().Manager().WarmAll(ctx)
+			// Report live status: refresh active servers within one bound
+			// for them all (issue 24 item 2); a server that did not answer
+			// shows as it is cached, and a line on stderr says so.
+			if err := reportAbsent(e.stderr, warmBriefly(ctx, s.MCP().Manager())); err != nil {
+				return err
+			}
 			return printServers(e, s, nil, *asJSON)
 		})
 	}
@@ -230,7 +233,9 @@ func runTools(ctx context.Context, g *globals, args []string, e env) error {
 			return fmt.Errorf("open the workspace: %w", err)
 		}
 		defer func() { _ = ws.Close() }()
-		warmBriefly(ctx, s.MCP().Manager())
+		if err := reportAbsent(e.stderr, warmBriefly(ctx, s.MCP().Manager())); err != nil {
+			return err
+		}
 		rows := s.MCP().Tools(append(ws.Tools(), ws.WriteTools()...))
 		if *asJSON {
 			return writeJSON(e.stdout, rows)

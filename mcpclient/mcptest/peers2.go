@@ -75,7 +75,10 @@ func (s *Server) peer2Tool(name string) (mcp.Tool, server.ToolHandlerFunc, bool)
 // servePeer2HTTP answers what Options.InitDelay and the vanish tool
 // change; it reports whether it answered.
 func (s *Server) servePeer2HTTP(w http.ResponseWriter, r *http.Request, peek rpcPeek) bool {
-	if d := s.opts.InitDelay; d > 0 && (peek.Method == string(mcp.MethodInitialize) || peek.Method == string(mcp.MethodServerDiscover)) {
+	s.mu.Lock()
+	d := s.initDelay
+	s.mu.Unlock()
+	if d > 0 && (peek.Method == string(mcp.MethodInitialize) || peek.Method == string(mcp.MethodServerDiscover)) {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
@@ -92,4 +95,12 @@ func (s *Server) servePeer2HTTP(w http.ResponseWriter, r *http.Request, peek rpc
 		return true
 	}
 	return false
+}
+
+// SetInitDelay makes initialize and server/discover answer d late from now
+// on (Options.InitDelay): a server that was quick turns slow.
+func (s *Server) SetInitDelay(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.initDelay = d
 }

@@ -134,17 +134,18 @@ type Server struct {
 	hs     *http.Server
 	served chan struct{}
 
-	mu       sync.Mutex
-	mcp      *server.MCPServer
-	inner    *server.StreamableHTTPServer
-	sessions map[string]bool
-	conns    map[net.Conn]bool
-	calls    map[string]int
-	requests map[string]int
-	notes    []string
-	serveErr error
-	pulled   map[string]bool  // tools serving their rug-pulled definition (rugpull.go)
-	holds    map[string]*Hold // methods whose answers wait for a test (hold.go)
+	mu        sync.Mutex
+	mcp       *server.MCPServer
+	inner     *server.StreamableHTTPServer
+	sessions  map[string]bool
+	conns     map[net.Conn]bool
+	calls     map[string]int
+	requests  map[string]int
+	notes     []string
+	serveErr  error
+	pulled    map[string]bool  // tools serving their rug-pulled definition (rugpull.go)
+	holds     map[string]*Hold // methods whose answers wait for a test (hold.go)
+	initDelay time.Duration    // Options.InitDelay, or SetInitDelay's (peers2.go)
 }
 
 // NewServer starts a Server on 127.0.0.1 and a free port.
@@ -165,7 +166,7 @@ func NewServer(opts Options) (*Server, error) {
 		opts.FloodBytes = 100 << 20
 	}
 	s := &Server{opts: opts, served: make(chan struct{}), sessions: map[string]bool{}, conns: map[net.Conn]bool{},
-		calls: map[string]int{}, requests: map[string]int{}}
+		calls: map[string]int{}, requests: map[string]int{}, initDelay: opts.InitDelay}
 	ms, inner, err := s.build()
 	if err != nil {
 		return nil, err
