@@ -15,7 +15,7 @@ import (
 // peerTools starts a server with the peer tools and an active Manager on it.
 func peerTools(t *testing.T, opts mcptest.Options) (*mcptest.Server, *Manager, ServerConfig) {
 	t.Helper()
-	opts.Tools = append([]string{"echo"}, mcptest.PeerTools()...)
+	opts.Tools = append(append([]string{"echo"}, mcptest.PeerTools()...), mcptest.Peer2Tools()...)
 	srv := newServer(t, opts)
 	m, _ := newManager(t, Options{})
 	return srv, m, activeServer(t, m, "peer", srv.URL)
