@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -145,14 +146,40 @@ func (k calibration) settled(room int) bool {
 	return k.anchored && k.need+k.added/4 <= room
 }
 
+// promptReport is what a server's count of a prompt says (observePrompt).
+type promptReport int
+
+const (
+	// promptCounted: the count is the prompt's, kept as the next anchor.
+	promptCounted promptReport = iota
+	// promptCut: the server cut the prompt; the model's later requests fit
+	// what it kept.
+	promptCut
+	// promptImplausible: the count is below what the system prompt alone
+	// can be — a bad report, not a cut. It is ignored, never learned.
+	promptImplausible
+)
+
+// implausibleNote is Usage.CountNote for a count observePrompt ignored.
+func implausibleNote(got int) string {
+	return fmt.Sprintf("counted with vouch's estimate: the server reported %d prompt tokens, fewer than the system prompt alone, so vouch ignored the count", got)
+}
+
 // observePrompt records the server's count of a prompt it was sent and
-// reports whether the server cut it: it kept the whole window, fewer
-// tokens than the exact count of the prompt this one extends, or fewer
-// than the lowest count the prompt can have (estimateLow). A cut prompt
-// makes the model's later requests fit what the server kept.
-func (c *Client) observePrompt(model string, msgs []openai.ChatCompletionMessage, toolsJSON string, got, window int) bool {
+// says what it was. A count below the lowest the system prompt alone can
+// have (estimateLow) is implausible: nothing is recorded. Otherwise the
+// server cut the prompt when it kept the whole window, fewer tokens than
+// the exact count of the prompt this one extends, or fewer than the lowest
+// count the prompt can have; a cut prompt makes the model's later
+// requests fit what the server kept.
+func (c *Client) observePrompt(model string, msgs []openai.ChatCompletionMessage, toolsJSON string, got, window int) promptReport {
 	if got <= 0 {
-		return false
+		return promptCounted
+	}
+	if len(msgs) > 0 && msgs[0].Role == string(RoleSystem) {
+		if _, sysLow := messagesEstimate(msgs[:1]); got < sysLow {
+			return promptImplausible
+		}
 	}
 	tokens, k := c.anchorFor(model, msgs, toolsJSON)
 	_, low := messagesEstimate(msgs[k:])
@@ -179,10 +206,10 @@ func (c *Client) observePrompt(model string, msgs []openai.ChatCompletionMessage
 		if prev, ok := c.kept[model]; !ok || kept < prev {
 			c.kept[model] = kept
 		}
-		return true
+		return promptCut
 	}
 	c.anchors[model] = promptAnchor{tools: sha256.Sum256([]byte(toolsJSON)), prefix: prefixDigests(msgs), tokens: got}
-	return false
+	return promptCounted
 }
 
 // keptWindow is the most tokens the server was seen to keep of a prompt

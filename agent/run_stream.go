@@ -216,8 +216,12 @@ func (st *streamState) usageEvent() Usage {
 		CountNote: r.countNote, ToolsNote: r.toolsNote}
 	if st.usage != nil {
 		u.PromptTokens, u.CompletionTokens = st.usage.PromptTokens, st.usage.CompletionTokens
-		if r.c.observePrompt(r.spec.Model, st.msgs, r.toolsJSON, u.PromptTokens, r.fitWindow()) {
+		switch r.c.observePrompt(r.spec.Model, st.msgs, r.toolsJSON, u.PromptTokens, r.fitWindow()) {
+		case promptCut:
 			u.PromptCut = u.PromptTokens
+		case promptImplausible:
+			u.CountNote = implausibleNote(u.PromptTokens)
+			u.PromptTokens = st.promptEstimate
 		}
 	} else {
 		u.PromptTokens = st.promptEstimate

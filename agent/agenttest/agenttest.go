@@ -210,3 +210,9 @@ func quote(s string) string {
 	}
 	return string(b)
 }
+
+// ImplausibleUsage reports prompt_tokens 10 and completion_tokens 1,
+// whatever the prompt was: what a server did that counted an 867-token
+// prompt as 10 (issue 24 item 7). A count below the system prompt's own
+// size is a bad report, not a cut.
+func ImplausibleUsage() Step { return scripted.Usage(10, 1) }
