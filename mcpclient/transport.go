@@ -238,6 +238,10 @@ func classify(err error, p *probe, timeout time.Duration) *Error {
 		return mk(ErrProtocol, fmt.Sprintf("The server returned an error (JSON-RPC %d: %s).", rpc.Code, cleanText(rpc.Message, 200)))
 	case isDecodeError(err):
 		return mk(ErrNotMCP, "The endpoint's answer is not valid MCP JSON-RPC; check the URL.")
+	case streamEnded(err):
+		// Before the plain-error case: mcp-go's words for it ("unexpected
+		// nil response") are not the server's, and no error was returned.
+		return mk(ErrUnreachable, streamEndedSentence)
 	case !errors.As(err, &te) && s.status != 0 && s.status < 300:
 		// mcp-go turns a JSON-RPC error answer into a plain error.
 		return mk(ErrProtocol, fmt.Sprintf("The server returned an error (%s).", strings.TrimSuffix(cleanText(err.Error(), 200), ".")))
@@ -291,8 +295,17 @@ func isDNS(err error) bool {
 
 func isEOF(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
-		strings.Contains(err.Error(), "unexpected nil response") || strings.Contains(err.Error(), "EOF")
+		strings.Contains(err.Error(), "EOF")
 }
+
+// streamEndedSentence is what vouch says of a stream that ended without
+// an answer.
+const streamEndedSentence = "The server's stream ended before it answered: the server may have crashed, and the tool may have done part of its work; check the server, and what the tool did, before retrying."
+
+// streamEnded reports whether err is mcp-go's for a response stream that
+// ended without the answer (a server that died mid-call; issue 24 item
+// 4). mcp-go has no sentinel for it.
+func streamEnded(err error) bool { return strings.Contains(err.Error(), "unexpected nil response") }
 
 func isDecodeError(err error) bool {
 	msg := err.Error()
