@@ -353,7 +353,9 @@ func (r *run) turn() ([]ToolCall, *Done) {
 	}
 	window := r.fitWindow()
 	if !ok {
-		return nil, &Done{Reason: StopError, Err: overflowError(f.need+replyReserve(window), window, r.spec.Model, nil)}
+		// Every earlier message was left out already: the latest one does
+		// not fit alone.
+		return nil, &Done{Reason: StopError, Err: aloneOverflowError(f.need+replyReserve(window), window, r.spec.Model)}
 	}
 	msgs, need := f.msgs, f.need
 	r.countNote = f.note

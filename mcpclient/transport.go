@@ -214,10 +214,13 @@ func classify(err error, p *probe, timeout time.Duration) *Error {
 		return mk(ErrTimeout, fmt.Sprintf("The server did not answer within %s; check that it is running and reachable, then retry.", roundDuration(timeout)))
 	case s.oauth:
 		return mk(ErrOAuthUnsupported, "OAuth is not supported; use a server that accepts a static secret header, or none.")
-	case (errors.As(err, &authErr) || s.status == http.StatusUnauthorized || s.status == http.StatusForbidden) && s.noHeader:
+	case s.status == http.StatusForbidden && s.noHeader:
 		// No header to blame: Playwright MCP, for one, refuses a Host
 		// other than localhost.
-		return mk(ErrUnauthorized, fmt.Sprintf("The server refused the request (HTTP %d) and vouch sent no secret header; if it needs one, add it to the server's settings — or it may check the Host header: use http://localhost:<port> instead of 127.0.0.1.", nonzero(s.status, http.StatusUnauthorized)))
+		return mk(ErrUnauthorized, "The server refused the request (HTTP 403) and vouch sent no secret header; if it needs one, add it to the server's settings — or it may check the Host header: use http://localhost:<port> instead of 127.0.0.1.")
+	case (errors.As(err, &authErr) || s.status == http.StatusUnauthorized) && s.noHeader:
+		// A 401 asks for credentials; the Host check answers 403.
+		return mk(ErrUnauthorized, fmt.Sprintf("The server asks for credentials (HTTP %d) and vouch sent no secret header; add the header it needs to the server's settings.", nonzero(s.status, http.StatusUnauthorized)))
 	case errors.As(err, &authErr) || s.status == http.StatusUnauthorized || s.status == http.StatusForbidden:
 		return mk(ErrUnauthorized, fmt.Sprintf("The server refused the credentials (HTTP %d); check the secret header's name and value.", nonzero(s.status, http.StatusUnauthorized)))
 	case s.redirect:
