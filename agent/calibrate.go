@@ -1,10 +1,12 @@
 package agent
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -210,6 +212,36 @@ func (c *Client) observePrompt(model string, msgs []openai.ChatCompletionMessage
 	}
 	c.anchors[model] = promptAnchor{tools: sha256.Sum256([]byte(toolsJSON)), prefix: prefixDigests(msgs), tokens: got}
 	return promptCounted
+}
+
+// loadedWindowWait bounds the /api/ps request learnLoadedWindow makes.
+const loadedWindowWait = 2 * time.Second
+
+// learnLoadedWindow is for a reply from a model whose window was guessed
+// from Ollama's /api/show because the model was not loaded (issue 24 item
+// 3): a library model carries no num_ctx, and Ollama may run it smaller
+// (OLLAMA_CONTEXT_LENGTH), cutting the prompt without an error. The reply
+// loaded the model, so /api/ps now says the window it runs with. One
+// smaller than guessed is kept as what the server keeps (keptWindow): the
+// reply's count is judged against it (a count at that length is a cut)
+// and later requests fit it. It returns that window, 0 when unknown or
+// not smaller than guessed.
+func (c *Client) learnLoadedWindow(ctx context.Context, model string, guessed int) int {
+	ctx, cancel := context.WithTimeout(ctx, loadedWindowWait)
+	defer cancel()
+	n, ok := c.ollamaLoadedWindow(ctx, model)
+	if !ok || n >= guessed {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.kept == nil || len(c.kept) >= maxCalibratedModels {
+		c.kept = make(map[string]int)
+	}
+	if prev, ok := c.kept[model]; !ok || n < prev {
+		c.kept[model] = n
+	}
+	return n
 }
 
 // keptWindow is the most tokens the server was seen to keep of a prompt

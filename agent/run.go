@@ -156,6 +156,11 @@ type run struct {
 	wireMap  map[string]string
 	history  []Message
 	appended []Message
+	// loadedChecked is set once the run asked Ollama's /api/ps for the
+	// window of a model that was not loaded when the run began, and
+	// loadedWindow is what it said, when smaller (learnLoadedWindow).
+	loadedChecked bool
+	loadedWindow  int
 
 	plan     Plan
 	deferred map[string]*frozenTool // by wire name
