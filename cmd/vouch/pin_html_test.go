@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"vouch/agent/agenttest"
 	"vouch/internal/app"
 	"vouch/internal/e2epeer"
+	"vouch/internal/tuiwire"
+	"vouch/mcpclient"
 	"vouch/mcpclient/mcptest"
 	"vouch/policy"
 )
@@ -107,4 +110,43 @@ func TestE2EPlaywrightPin(t *testing.T) {
 	cli(t, state, "", exitOK, "server", "activate", "playwright")
 	id := "mcp:" + serverIDOf(t, state) + ":browser_evaluate"
 	assertPinApplies(t, state, model.URL(), id, "() => {")
+}
+
+// TestTUIClassifyPinsHTMLDefinition (SPEC D8; issue 24 item 1): `c` in the
+// approval pane saves through the TUI backend what the pane showed; for a
+// definition with '<', '>', '&', U+2028 and non-ASCII text the rule stored
+// validates, is not marked changed, and allows the tool as served.
+func TestTUIClassifyPinsHTMLDefinition(t *testing.T) {
+	s := openTestSession(t, t.TempDir())
+	defer func() { _ = s.Close() }()
+	b := tuiwire.NewBackend(s.ChatConfig(), nil)
+	ctx := context.Background()
+	const sid = "0b0c5a52-8d3e-4f7e-9a53-1f2a3b4c5d6e"
+	id := "mcp:" + sid + ":evaluate"
+	tool := mcpclient.ToolInfo{Name: "evaluate", Description: mcptest.HTMLDescription, Identity: id,
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"function":{"type":"string","description":"() => { … } <b>&amp;</b>"}}}`)}
+	if err := app.NewCatalogStore(s.DB()).SaveCatalog(ctx, mcpclient.Catalog{ServerID: sid, Tools: []mcpclient.ToolInfo{tool}}); err != nil {
+		t.Fatal(err)
+	}
+	shown, err := tool.Pin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.SaveRule(ctx, policy.Rule{Identity: id, Class: policy.Allow, Effect: policy.ReadOnly, Seen: shown.Digest}); err != nil {
+		t.Fatalf("classify from the pane: %v", err)
+	}
+	rules, err := b.Rules(ctx)
+	if err != nil || len(rules) != 1 || rules[0].Pin == nil || *rules[0].Pin != shown || policy.ValidateRule(rules[0]) != nil {
+		t.Fatalf("stored %+v (%v), want a valid rule pinned byte for byte to what the pane showed", rules, err)
+	}
+	if ch, err := b.ChangedTools(ctx); err != nil || ch[id] {
+		t.Errorf("ChangedTools = %v, %v; want the rule applying", ch, err)
+	}
+	snap, err := app.LoadSnapshot(s.DB(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := snap.Decide(policy.Call{Identity: id, Arguments: json.RawMessage(`{}`), Definition: shown.Digest}); d.Verdict != policy.VerdictAllow {
+		t.Errorf("decided %s (%s), want allow", d.Verdict, d.Reason)
+	}
 }
