@@ -24,7 +24,7 @@ func TestE2EOllamaColdCut(t *testing.T) {
 	if !strings.Contains(doc, "a guess until the model loads") {
 		t.Errorf("doctor on the cold model:\n%s\nwant its window marked a guess", doc)
 	}
-	task := strings.Repeat("The harbour office keeps a ledger of every ship that docks, the cargo it carries and the week it sails again. ", 100) +
+	task := strings.Repeat("The harbour office keeps a ledger of every ship that docks, the cargo it carries and the week it sails again. ", 72) +
 		"Which ships sailed this week?"
 	code, res, errOut := vouchRunJSON(t, state, s.Base(), ollama.ColdModel, task)
 	cut := regexp.MustCompile(`the server cut this prompt to [0-9]+ tokens`)
