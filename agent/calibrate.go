@@ -1,9 +1,12 @@
 package agent
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
+	"time"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -145,14 +148,40 @@ func (k calibration) settled(room int) bool {
 	return k.anchored && k.need+k.added/4 <= room
 }
 
+// promptReport is what a server's count of a prompt says (observePrompt).
+type promptReport int
+
+const (
+	// promptCounted: the count is the prompt's, kept as the next anchor.
+	promptCounted promptReport = iota
+	// promptCut: the server cut the prompt; the model's later requests fit
+	// what it kept.
+	promptCut
+	// promptImplausible: the count is below what the system prompt alone
+	// can be — a bad report, not a cut. It is ignored, never learned.
+	promptImplausible
+)
+
+// implausibleNote is Usage.CountNote for a count observePrompt ignored.
+func implausibleNote(got int) string {
+	return fmt.Sprintf("counted with vouch's estimate: the server reported %d prompt tokens, fewer than the system prompt alone, so vouch ignored the count", got)
+}
+
 // observePrompt records the server's count of a prompt it was sent and
-// reports whether the server cut it: it kept the whole window, fewer
-// tokens than the exact count of the prompt this one extends, or fewer
-// than the lowest count the prompt can have (estimateLow). A cut prompt
-// makes the model's later requests fit what the server kept.
-func (c *Client) observePrompt(model string, msgs []openai.ChatCompletionMessage, toolsJSON string, got, window int) bool {
+// says what it was. A count below the lowest the system prompt alone can
+// have (estimateLow) is implausible: nothing is recorded. Otherwise the
+// server cut the prompt when it kept the whole window, fewer tokens than
+// the exact count of the prompt this one extends, or fewer than the lowest
+// count the prompt can have; a cut prompt makes the model's later
+// requests fit what the server kept.
+func (c *Client) observePrompt(model string, msgs []openai.ChatCompletionMessage, toolsJSON string, got, window int) promptReport {
 	if got <= 0 {
-		return false
+		return promptCounted
+	}
+	if len(msgs) > 0 && msgs[0].Role == string(RoleSystem) {
+		if _, sysLow := messagesEstimate(msgs[:1]); got < sysLow {
+			return promptImplausible
+		}
 	}
 	tokens, k := c.anchorFor(model, msgs, toolsJSON)
 	_, low := messagesEstimate(msgs[k:])
@@ -179,10 +208,40 @@ func (c *Client) observePrompt(model string, msgs []openai.ChatCompletionMessage
 		if prev, ok := c.kept[model]; !ok || kept < prev {
 			c.kept[model] = kept
 		}
-		return true
+		return promptCut
 	}
 	c.anchors[model] = promptAnchor{tools: sha256.Sum256([]byte(toolsJSON)), prefix: prefixDigests(msgs), tokens: got}
-	return false
+	return promptCounted
+}
+
+// loadedWindowWait bounds the /api/ps request learnLoadedWindow makes.
+const loadedWindowWait = 2 * time.Second
+
+// learnLoadedWindow is for a reply from a model whose window was guessed
+// from Ollama's /api/show because the model was not loaded (issue 24 item
+// 3): a library model carries no num_ctx, and Ollama may run it smaller
+// (OLLAMA_CONTEXT_LENGTH), cutting the prompt without an error. The reply
+// loaded the model, so /api/ps now says the window it runs with. One
+// smaller than guessed is kept as what the server keeps (keptWindow): the
+// reply's count is judged against it (a count at that length is a cut)
+// and later requests fit it. It returns that window, 0 when unknown or
+// not smaller than guessed.
+func (c *Client) learnLoadedWindow(ctx context.Context, model string, guessed int) int {
+	ctx, cancel := context.WithTimeout(ctx, loadedWindowWait)
+	defer cancel()
+	n, ok := c.ollamaLoadedWindow(ctx, model)
+	if !ok || n >= guessed {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.kept == nil || len(c.kept) >= maxCalibratedModels {
+		c.kept = make(map[string]int)
+	}
+	if prev, ok := c.kept[model]; !ok || n < prev {
+		c.kept[model] = n
+	}
+	return n
 }
 
 // keptWindow is the most tokens the server was seen to keep of a prompt

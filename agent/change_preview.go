@@ -12,6 +12,11 @@ import (
 // person classified it (SPEC D8); the approval pane styles the part.
 const ChangedTitle = "This tool changed since you classified it:"
 
+// UnseenTitle opens the preview of a call whose rule was set before any
+// server served the tool (policy.ReasonUnseen): the whole definition
+// served follows, since nobody has seen it.
+const UnseenTitle = "You set your rule before vouch saw this tool; it serves now:"
+
 // Labels of the parts of a changed definition, as the diff names them:
 // "--- description (classified)", "+++ description (served now)".
 const (
@@ -29,9 +34,12 @@ func changePreview(c *policy.Change) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(ChangedTitle + "\n")
 	old, errOld := policy.ParseCanonical(c.Pinned)
 	cur, errCur := policy.ParseCanonical(c.Served)
+	if c.Pinned == "" && c.Served != "" && errCur == nil {
+		return unseenPreview(cur)
+	}
+	b.WriteString(ChangedTitle + "\n")
 	switch {
 	case c.Pinned == "" || errOld != nil:
 		b.WriteString("(vouch does not have the definition you classified, so it cannot show the difference; review the tool as served now.)\n")
@@ -50,11 +58,40 @@ func changePreview(c *policy.Change) string {
 		{"input schema", indentJSON(old.InputSchema), indentJSON(cur.InputSchema)},
 		{"output schema", indentJSON(old.OutputSchema), indentJSON(cur.OutputSchema)},
 		{"annotations", indentJSON(old.Annotations), indentJSON(cur.Annotations)},
+		{"visibility", visibilityLine(old.Visibility), visibilityLine(cur.Visibility)},
 	}
 	for _, p := range parts {
 		b.WriteString(unifiedDiff(p.name+ChangedOld, p.name+ChangedNew, lineEnd(p.old), lineEnd(p.new)))
 	}
 	return b.String()
+}
+
+// unseenPreview shows a definition nobody has seen, part by part.
+func unseenPreview(d policy.Definition) string {
+	var b strings.Builder
+	b.WriteString(UnseenTitle + "\n")
+	for _, p := range []struct{ name, text string }{
+		{"name", d.Name}, {"title", d.Title}, {"description", d.Description},
+		{"input schema", indentJSON(d.InputSchema)}, {"output schema", indentJSON(d.OutputSchema)},
+		{"annotations", indentJSON(d.Annotations)}, {"visibility", visibilityLine(d.Visibility)},
+	} {
+		if p.text != "" {
+			b.WriteString(p.name + ": " + lineEnd(p.text))
+		}
+	}
+	return b.String()
+}
+
+// visibilityLine words a tool's MCP Apps audiences ("" when it names
+// none: everyone).
+func visibilityLine(v []string) string {
+	if v == nil {
+		return ""
+	}
+	if len(v) == 0 {
+		return "nobody"
+	}
+	return strings.Join(v, ", ")
 }
 
 // indentJSON indents canonical JSON for a line diff; "" for none.

@@ -53,6 +53,19 @@ func overflowError(need, window int, model string, cause error) error {
 		need, model, window)
 }
 
+// aloneOverflowError is the one sentence for a latest message (with the
+// tool results that followed it) that does not fit the window even with
+// every earlier message left out: a new conversation would not help
+// (issue 24 item 8).
+func aloneOverflowError(need, window int, model string) error {
+	if model == "" {
+		model = "the model"
+	}
+	return newError(ErrContextOverflow, nil,
+		"the latest message needs ~%d tokens with vouch's prompt and tools, but %s has a %d-token window; shorten the message or choose a model with a larger window",
+		need, model, window)
+}
+
 // openError describes a failure to start a streamed answer.
 func (c *Client) openError(err error, model string, need, window int) error {
 	var apiErr *openai.APIError

@@ -156,6 +156,11 @@ type run struct {
 	wireMap  map[string]string
 	history  []Message
 	appended []Message
+	// loadedChecked is set once the run asked Ollama's /api/ps for the
+	// window of a model that was not loaded when the run began, and
+	// loadedWindow is what it said, when smaller (learnLoadedWindow).
+	loadedChecked bool
+	loadedWindow  int
 
 	plan     Plan
 	deferred map[string]*frozenTool // by wire name
@@ -355,7 +360,9 @@ func (r *run) turn() ([]ToolCall, *Done) {
 	}
 	window := r.fitWindow()
 	if !ok {
-		return nil, &Done{Reason: StopError, Err: overflowError(f.need+replyReserve(window), window, r.spec.Model, nil)}
+		// Every earlier message was left out already: the latest one does
+		// not fit alone.
+		return nil, &Done{Reason: StopError, Err: aloneOverflowError(f.need+replyReserve(window), window, r.spec.Model)}
 	}
 	msgs, need := f.msgs, f.need
 	r.countNote = f.note

@@ -223,8 +223,20 @@ func (st *streamState) usageEvent() Usage {
 		CountNote: r.countNote, ToolsNote: r.toolsNote}
 	if st.usage != nil {
 		u.PromptTokens, u.CompletionTokens = st.usage.PromptTokens, st.usage.CompletionTokens
-		if r.c.observePrompt(r.spec.Model, st.msgs, r.toolsJSON, u.PromptTokens, r.fitWindow()) {
+		if r.spec.WindowSource == WindowFromOllamaShow && !r.loadedChecked {
+			// The window was a guess: the model was not loaded.
+			r.loadedChecked = true
+			r.loadedWindow = r.c.learnLoadedWindow(r.ctx, r.spec.Model, r.window)
+		}
+		if r.loadedWindow > 0 {
+			u.ContextWindow = r.loadedWindow
+		}
+		switch r.c.observePrompt(r.spec.Model, st.msgs, r.toolsJSON, u.PromptTokens, r.fitWindow()) {
+		case promptCut:
 			u.PromptCut = u.PromptTokens
+		case promptImplausible:
+			u.CountNote = implausibleNote(u.PromptTokens)
+			u.PromptTokens = st.promptEstimate
 		}
 	} else {
 		u.PromptTokens = st.promptEstimate

@@ -384,8 +384,11 @@ func TestRunContextOverflowBeforeInference(t *testing.T) {
 	if done.Reason != StopError || !errors.Is(done.Err, ErrContextOverflow) {
 		t.Fatalf("got Done{%s, %v}, want StopError wrapping ErrContextOverflow", done.Reason, done.Err)
 	}
-	if !strings.Contains(done.Err.Error(), "but demo-model has a 2048-token window; start a new conversation") {
-		t.Errorf("got %q, want the overflow sentence", done.Err)
+	// One message larger than the window: a new conversation would not
+	// help (issue 24 item 8).
+	if msg := done.Err.Error(); !strings.Contains(msg, "but demo-model has a 2048-token window; shorten the message or choose a model with a larger window") ||
+		strings.Contains(msg, "new conversation") {
+		t.Errorf("got %q, want the sentence for a message that does not fit alone", done.Err)
 	}
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("got %d requests, want none: overflow must be caught before inference", n)

@@ -310,32 +310,75 @@ func (g Gate) Check(call ToolCall, def tool.Def, args json.RawMessage) (res tool
 		audit(rec)
 		return tool.Result{Text: "Local policy blocks this tool; it did not run. Do not retry it. " + d.Reason, IsError: true}, true, true
 	}
-	preview := changePreview(d.Changed) // a changed tool shows what changed first (SPEC D8)
-	if g.Preview != nil {
-		preview += g.Preview()
-	}
-	var ans Decision
-	answered := false
-	if g.Ask != nil {
-		ans, answered = g.Ask(ApprovalRequested{Call: call, Tool: def, Reason: d.Reason, Effect: string(d.Effect), Preview: preview,
-			Definition: d.Definition})
-	}
-	rec.By = "person"
-	switch {
-	case !answered:
-		rec.Outcome = policy.OutcomeUnanswered
+	for asks := 1; ; asks++ {
+		preview := changePreview(d.Changed) // a changed tool shows what changed first (SPEC D8)
+		if g.Preview != nil {
+			preview += g.Preview()
+		}
+		var ans Decision
+		answered := false
+		if g.Ask != nil {
+			ans, answered = g.Ask(ApprovalRequested{Call: call, Tool: def, Reason: d.Reason, Effect: string(d.Effect), Preview: preview,
+				Definition: d.Definition})
+		}
+		rec.By = "person"
+		switch {
+		case !answered:
+			rec.Outcome = policy.OutcomeUnanswered
+			audit(rec)
+			return tool.Result{}, true, false
+		case !ans.Allow:
+			rec.Outcome, rec.Note = policy.OutcomeDenied, ans.Note
+			audit(rec)
+			return tool.Result{Text: deniedResult(ans.Note), IsError: true}, true, true
+		}
+		// An allow answers the definition the pane showed (SPEC D8): when
+		// the tool changed meanwhile, the answer is stale and the person
+		// is asked again about what is served now.
+		if g.Decide == nil || d.Definition == "" {
+			rec.Outcome = policy.OutcomeAllowed
+			audit(rec)
+			return tool.Result{}, false, true
+		}
+		again := g.Decide(policy.Call{Identity: def.Identity, Arguments: args, CorrelationID: call.CorrelationID})
+		if again.Definition == d.Definition {
+			rec.Outcome = policy.OutcomeAllowed
+			audit(rec)
+			return tool.Result{}, false, true
+		}
+		rec.Outcome, rec.Reason = policy.OutcomeUnanswered, ReasonChangedWhileAsking
 		audit(rec)
-		return tool.Result{}, true, false
-	case ans.Allow:
-		rec.Outcome = policy.OutcomeAllowed
-		audit(rec)
-		return tool.Result{}, false, true
-	default:
-		rec.Outcome, rec.Note = policy.OutcomeDenied, ans.Note
-		audit(rec)
-		return tool.Result{Text: deniedResult(ans.Note), IsError: true}, true, true
+		if asks >= maxStaleAsks {
+			return tool.Result{Text: "The tool's definition kept changing while the person decided, so it did not run. Do not retry it unless they ask you to.", IsError: true}, true, true
+		}
+		d = again
+		if by = "policy default"; d.Rule != nil {
+			by = "policy rule"
+		}
+		rec = policy.Record{CorrelationID: call.CorrelationID, Identity: def.Identity, Reason: d.Reason, At: now(), By: by}
+		switch d.Verdict {
+		case policy.VerdictAllow:
+			rec.Outcome = policy.OutcomeAutoAllow
+			audit(rec)
+			return tool.Result{}, false, true
+		case policy.VerdictBlock:
+			rec.Outcome = policy.OutcomeBlocked
+			audit(rec)
+			return tool.Result{Text: "Local policy blocks this tool; it did not run. Do not retry it. " + d.Reason, IsError: true}, true, true
+		}
+		d.Reason = ReasonChangedWhileAsking + " " + d.Reason
+		rec.Reason = d.Reason
 	}
 }
+
+// ReasonChangedWhileAsking starts the reason of an approval asked again
+// because the tool's definition changed while the person decided (SPEC
+// D8): their answer was about a definition no longer served.
+const ReasonChangedWhileAsking = "The tool's definition changed while you were deciding, so your answer was not used; decide again on what it serves now."
+
+// maxStaleAsks bounds how often one call is asked about again because its
+// tool keeps changing; then it is denied.
+const maxStaleAsks = 3
 
 // previewTimeout bounds how long a tool may take to preview a call.
 const previewTimeout = 5 * time.Second

@@ -99,7 +99,9 @@ func (c *Client) lmStudioWindow(ctx context.Context, model string) (int, string,
 	return 0, "", false
 }
 
-func (c *Client) ollamaWindow(ctx context.Context, model string) (int, string, bool) {
+// ollamaLoadedWindow is the window Ollama runs model with, from /api/ps;
+// ok is false when the model is not loaded (or /api/ps does not answer).
+func (c *Client) ollamaLoadedWindow(ctx context.Context, model string) (n int, ok bool) {
 	var ps struct {
 		Models []struct {
 			Name          string `json:"name"`
@@ -107,12 +109,20 @@ func (c *Client) ollamaWindow(ctx context.Context, model string) (int, string, b
 			ContextLength int    `json:"context_length"`
 		} `json:"models"`
 	}
-	if c.getJSON(ctx, c.rootURL+"/api/ps", &ps) == nil {
-		for _, m := range ps.Models {
-			if (m.Name == model || m.Model == model) && m.ContextLength > 0 {
-				return m.ContextLength, WindowFromOllamaPs, true
-			}
+	if c.getJSON(ctx, c.rootURL+"/api/ps", &ps) != nil {
+		return 0, false
+	}
+	for _, m := range ps.Models {
+		if (m.Name == model || m.Model == model) && m.ContextLength > 0 {
+			return m.ContextLength, true
 		}
+	}
+	return 0, false
+}
+
+func (c *Client) ollamaWindow(ctx context.Context, model string) (int, string, bool) {
+	if n, ok := c.ollamaLoadedWindow(ctx, model); ok {
+		return n, WindowFromOllamaPs, true
 	}
 	var show struct {
 		ModelInfo  map[string]json.RawMessage `json:"model_info"`

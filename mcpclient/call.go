@@ -141,8 +141,11 @@ func (m *Manager) call(ctx context.Context, serverID, toolName string, args json
 		} else if e = c.classifyWithin(err, p, timeout); errors.Is(e, ErrTimeout) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			e = &Error{Kind: ErrTimeout, Err: err, Sentence: callTimeoutSentence(timeout)}
 		} else if errors.Is(e, ErrUnreachable) && !isRefused(err) && !isDNS(err) {
-			e = &Error{Kind: ErrConnectionLost, Err: err,
-				Sentence: "The connection to the server broke before the answer, so the call may or may not have run; vouch did not re-send it."}
+			sentence := "The connection to the server broke before the answer, so the call may or may not have run; vouch did not re-send it."
+			if streamEnded(err) {
+				sentence = streamEndedSentence + " vouch did not re-send it."
+			}
+			e = &Error{Kind: ErrConnectionLost, Err: err, Sentence: sentence}
 		}
 		if errors.Is(e, ErrSessionLost) || errors.Is(e, ErrConnectionLost) {
 			m.mu.Lock()

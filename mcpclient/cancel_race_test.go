@@ -16,7 +16,7 @@ import (
 // call may or may not have run).
 func TestCancelledRequestIsCancelled(t *testing.T) {
 	nilResponse := errors.New("unexpected nil response")
-	if !isEOF(nilResponse) {
+	if !streamEnded(nilResponse) {
 		t.Fatal("the transport's words no longer read as a broken stream; this test guards nothing")
 	}
 	cancelled, cancel := context.WithCancel(context.Background())

@@ -176,6 +176,10 @@ const (
 	// StatusStale: the server could not be reached lately; its last catalog
 	// is kept and shown, its tools are not offered.
 	StatusStale Status = "stale"
+	// StatusSlow: it did not answer within a command's warm-up bound
+	// (Manager.WarmFor), but its catalog is cached from a refresh that
+	// succeeded; those tools are offered while its refresh goes on.
+	StatusSlow Status = "slow"
 	// StatusLocked: its secret needs the person (SPEC B6); last catalog kept.
 	StatusLocked Status = "locked"
 	// StatusError: it failed and there is no catalog to fall back on.

@@ -1,7 +1,9 @@
 package mcpclient
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -15,26 +17,42 @@ const NothingAvailable = "nothing available in this release"
 // TestReport is what a connection test found (SPEC B2). Every string in it
 // is neutralized; it never contains the secret.
 type TestReport struct {
-	ServerID string
+	ServerID string `json:"server_id"`
 	// ProtocolVersion is the negotiated MCP revision; Stateless reports the
 	// 2026-07-28 era (no session), else the legacy initialize/session era.
-	ProtocolVersion string
-	Stateless       bool
-	ServerName      string
-	ServerTitle     string
-	ServerVersion   string
+	ProtocolVersion string `json:"protocol_version"`
+	Stateless       bool   `json:"stateless"`
+	ServerName      string `json:"server_name"`
+	ServerTitle     string `json:"server_title,omitempty"`
+	ServerVersion   string `json:"server_version"`
 	// Capabilities lists what the server advertises, sorted: "tools",
 	// "tools.listChanged", "resources", "prompts", "logging", "completions",
 	// "tasks", "sampling", "elicitation", "roots", "experimental",
 	// "extensions". Only tools are used in this release (SPEC B3).
-	Capabilities []string
+	Capabilities []string `json:"capabilities"`
 	// Tools are the valid tools; Rejected the skipped ones with reasons.
-	Tools    []ToolInfo
-	Rejected []Rejection
+	Tools    []ToolInfo  `json:"tools"`
+	Rejected []Rejection `json:"rejected"`
 	// Summary is one line: "3 tools available (1 rejected)" or
 	// NothingAvailable.
-	Summary string
-	Elapsed time.Duration
+	Summary string `json:"summary"`
+	// Elapsed is how long the test took; JSON carries it as elapsed_ms,
+	// whole milliseconds, as every listing of vouch's does.
+	Elapsed time.Duration `json:"-"`
+}
+
+// MarshalJSON implements json.Marshaler: the fields as tagged, and
+// Elapsed as elapsed_ms. '<', '>' and '&' are not HTML-escaped.
+func (r TestReport) MarshalJSON() ([]byte, error) {
+	type fields TestReport // without this method
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(struct {
+		fields
+		ElapsedMS int64 `json:"elapsed_ms"`
+	}{fields(r), r.Elapsed.Milliseconds()})
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), err
 }
 
 // Test connects to cfg with default options and reports what it found; see

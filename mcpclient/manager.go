@@ -190,6 +190,10 @@ func (m *Manager) Put(cfg ServerConfig) error {
 	return nil
 }
 
+// Offered reports whether a server in status st has its tools offered to
+// the model: connected, or slow with its cached catalog (SPEC B5).
+func (st Status) Offered() bool { return st == StatusConnected || st == StatusSlow }
+
 // restingStatus is the status of a server with no connection attempt yet.
 func (m *Manager) restingStatus(s *server) Status {
 	switch {
@@ -286,7 +290,8 @@ type ToolEntry struct {
 	ServerName string
 	Status     Status
 	// Executable reports whether the tool may be offered to the model: its
-	// server is active and its last refresh succeeded (SPEC B5).
+	// server is active and its last refresh succeeded, or it is slow with
+	// a catalog cached from one that did (SPEC B5).
 	Executable bool
 }
 
@@ -339,7 +344,7 @@ func (m *Manager) publishLocked() {
 		if !s.hasCatalog {
 			continue
 		}
-		exec := s.cfg.Active && s.status == StatusConnected
+		exec := s.cfg.Active && s.status.Offered()
 		for _, t := range s.catalog.Tools {
 			if !t.ModelVisible() {
 				continue // app-only: never offered nor listed (SPEC J2)

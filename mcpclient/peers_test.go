@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -15,7 +17,7 @@ import (
 // peerTools starts a server with the peer tools and an active Manager on it.
 func peerTools(t *testing.T, opts mcptest.Options) (*mcptest.Server, *Manager, ServerConfig) {
 	t.Helper()
-	opts.Tools = append([]string{"echo"}, mcptest.PeerTools()...)
+	opts.Tools = append(append([]string{"echo"}, mcptest.PeerTools()...), mcptest.Peer2Tools()...)
 	srv := newServer(t, opts)
 	m, _ := newManager(t, Options{})
 	return srv, m, activeServer(t, m, "peer", srv.URL)
@@ -178,6 +180,17 @@ func TestRefusalSentences(t *testing.T) {
 	if !errors.Is(err, ErrUnauthorized) || strings.Contains(err.Error(), "check the secret header") ||
 		!strings.Contains(err.Error(), "sent no secret header") || !strings.Contains(err.Error(), "localhost") {
 		t.Errorf("Host-checking server: error = %v", err)
+	}
+	// A 401 asks for credentials: the Host check is a 403's (issue 24
+	// item 8).
+	authSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "unauthorized", http.StatusUnauthorized) // no challenge: not OAuth
+	}))
+	t.Cleanup(authSrv.Close)
+	_, err = Test(context.Background(), NewServerConfig("auth", authSrv.URL+"/mcp", ""), "")
+	if !errors.Is(err, ErrUnauthorized) || strings.Contains(err.Error(), "localhost") || strings.Contains(err.Error(), "Host") ||
+		!strings.Contains(err.Error(), "HTTP 401") || !strings.Contains(err.Error(), "secret header") {
+		t.Errorf("a server that wants a header: error = %v", err)
 	}
 	local := strings.Replace(hostSrv.URL, "127.0.0.1", "localhost", 1)
 	if _, err := Test(context.Background(), NewServerConfig("pw", local, ""), ""); err != nil {

@@ -114,8 +114,9 @@ func convertResult(raw []byte, max int) (Result, error) {
 	}
 	if len(structured) > 0 && !bytes.Equal(structured, []byte("null")) {
 		// SPEC E3: one copy — a text part that already carries the same
-		// JSON is not repeated — and no binary byte.
-		if !sameJSONAsText(texts, structured) {
+		// JSON, or the one member of it, is not repeated — and no binary
+		// byte.
+		if !duplicatesText(texts, structured) {
 			js, cut := structuredText(structured, t.room())
 			t.add("structured content: "+js, cut)
 		}

@@ -35,14 +35,15 @@ type ToolInfo struct {
 	// J2; see ui.go).
 	UI *ToolUI `json:"ui,omitempty"`
 	// Digest is policy.Digest of the definition's canonical form (name,
-	// title, description, schemas, annotations; SPEC D8), computed by vouch
+	// title, description, schemas, annotations, visibility; SPEC D8), computed by vouch
 	// whenever a catalog is fetched or loaded, never read from the store.
 	// It is "" when the definition cannot be canonicalized, and then no
 	// pinned rule applies to the tool.
 	Digest string `json:"-"`
 }
 
-// Definition returns the tool's definition as policy pins it (SPEC D8).
+// Definition returns the tool's definition as policy pins it (SPEC D8),
+// its MCP Apps visibility included when the server names one.
 func (t ToolInfo) Definition() (policy.Definition, error) {
 	d := policy.Definition{Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
@@ -52,6 +53,12 @@ func (t ToolInfo) Definition() (policy.Definition, error) {
 			return policy.Definition{}, fmt.Errorf("encode the annotations of %q: %w", cleanText(t.Name, 80), err)
 		}
 		d.Annotations = raw
+	}
+	if t.UI != nil && t.UI.VisibilitySet {
+		// Who may call the tool is part of what the person classified:
+		// an app-only tool later shown to the model serves another
+		// definition (SPEC D8, J2).
+		d.Visibility = append([]string{}, t.UI.Visibility...)
 	}
 	return d, nil
 }

@@ -214,10 +214,13 @@ func classify(err error, p *probe, timeout time.Duration) *Error {
 		return mk(ErrTimeout, fmt.Sprintf("The server did not answer within %s; check that it is running and reachable, then retry.", roundDuration(timeout)))
 	case s.oauth:
 		return mk(ErrOAuthUnsupported, "OAuth is not supported; use a server that accepts a static secret header, or none.")
-	case (errors.As(err, &authErr) || s.status == http.StatusUnauthorized || s.status == http.StatusForbidden) && s.noHeader:
+	case s.status == http.StatusForbidden && s.noHeader:
 		// No header to blame: Playwright MCP, for one, refuses a Host
 		// other than localhost.
-		return mk(ErrUnauthorized, fmt.Sprintf("The server refused the request (HTTP %d) and vouch sent no secret header; if it needs one, add it to the server's settings — or it may check the Host header: use http://localhost:<port> instead of 127.0.0.1.", nonzero(s.status, http.StatusUnauthorized)))
+		return mk(ErrUnauthorized, "The server refused the request (HTTP 403) and vouch sent no secret header; if it needs one, add it to the server's settings — or it may check the Host header: use http://localhost:<port> instead of 127.0.0.1.")
+	case (errors.As(err, &authErr) || s.status == http.StatusUnauthorized) && s.noHeader:
+		// A 401 asks for credentials; the Host check answers 403.
+		return mk(ErrUnauthorized, fmt.Sprintf("The server asks for credentials (HTTP %d) and vouch sent no secret header; add the header it needs to the server's settings.", nonzero(s.status, http.StatusUnauthorized)))
 	case errors.As(err, &authErr) || s.status == http.StatusUnauthorized || s.status == http.StatusForbidden:
 		return mk(ErrUnauthorized, fmt.Sprintf("The server refused the credentials (HTTP %d); check the secret header's name and value.", nonzero(s.status, http.StatusUnauthorized)))
 	case s.redirect:
@@ -238,6 +241,10 @@ func classify(err error, p *probe, timeout time.Duration) *Error {
 		return mk(ErrProtocol, fmt.Sprintf("The server returned an error (JSON-RPC %d: %s).", rpc.Code, cleanText(rpc.Message, 200)))
 	case isDecodeError(err):
 		return mk(ErrNotMCP, "The endpoint's answer is not valid MCP JSON-RPC; check the URL.")
+	case streamEnded(err):
+		// Before the plain-error case: mcp-go's words for it ("unexpected
+		// nil response") are not the server's, and no error was returned.
+		return mk(ErrUnreachable, streamEndedSentence)
 	case !errors.As(err, &te) && s.status != 0 && s.status < 300:
 		// mcp-go turns a JSON-RPC error answer into a plain error.
 		return mk(ErrProtocol, fmt.Sprintf("The server returned an error (%s).", strings.TrimSuffix(cleanText(err.Error(), 200), ".")))
@@ -291,8 +298,17 @@ func isDNS(err error) bool {
 
 func isEOF(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
-		strings.Contains(err.Error(), "unexpected nil response") || strings.Contains(err.Error(), "EOF")
+		strings.Contains(err.Error(), "EOF")
 }
+
+// streamEndedSentence is what vouch says of a stream that ended without
+// an answer.
+const streamEndedSentence = "The server's stream ended before it answered: the server may have crashed, and the tool may have done part of its work; check the server, and what the tool did, before retrying."
+
+// streamEnded reports whether err is mcp-go's for a response stream that
+// ended without the answer (a server that died mid-call; issue 24 item
+// 4). mcp-go has no sentinel for it.
+func streamEnded(err error) bool { return strings.Contains(err.Error(), "unexpected nil response") }
 
 func isDecodeError(err error) bool {
 	msg := err.Error()

@@ -311,7 +311,7 @@ func (m *Manager) AppTool(serverID, name string) (ToolEntry, bool) {
 		return ToolEntry{}, false
 	}
 	return ToolEntry{ToolInfo: t, ServerID: s.cfg.ID, ServerName: s.cfg.Name, Status: s.status,
-		Executable: s.cfg.Active && s.status == StatusConnected}, true
+		Executable: s.cfg.Active && s.status.Offered()}, true
 }
 
 // CallRaw is Call that also returns the result as the server sent it

@@ -1,10 +1,12 @@
 package mcpclient
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 	"vouch/internal/panics"
@@ -84,6 +86,107 @@ func (m *Manager) WarmAll(ctx context.Context) {
 		}()
 	}
 	wg.Wait()
+}
+
+// WarmBound is the one bound on a command's warm-up (`vouch run`, `vouch
+// tools`, `vouch server list`, `vouch doctor`; SPEC B5): a live server
+// answers well within it, and no number of dead ones makes a command wait
+// longer.
+const WarmBound = time.Second
+
+// maxWarmAtOnce caps the refreshes WarmFor runs at once.
+const maxWarmAtOnce = 32
+
+// Absent is an active server whose tools are not offered after a warm-up,
+// and why, in one sentence.
+type Absent struct {
+	ID     string
+	Name   string
+	Status Status
+	Why    string
+}
+
+// WarmFor refreshes every active server at once and waits at most bound
+// (or until ctx ends) for them all: one bound for the whole warm-up, so a
+// live server never queues behind dead ones. A server still refreshing
+// then whose catalog is cached is StatusSlow: its cached tools are
+// offered, and its refresh goes on in the background (until it ends, ctx
+// ends or the manager closes), so a call to it reuses the connection once
+// made. It returns the active servers whose tools are not offered, and
+// why, sorted by name.
+func (m *Manager) WarmFor(ctx context.Context, bound time.Duration) []Absent {
+	ids := m.serverIDs(true)
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil
+	}
+	m.wg.Add(len(ids) + 1)
+	m.mu.Unlock()
+	rctx, cancel := context.WithCancel(m.life)
+	stopAfter := context.AfterFunc(ctx, cancel)
+	sem := make(chan struct{}, min(max(m.opts.Concurrency, len(ids)), maxWarmAtOnce))
+	var mu sync.Mutex
+	finished := map[string]bool{}
+	var all sync.WaitGroup
+	all.Add(len(ids))
+	for _, id := range ids {
+		go func() {
+			defer m.wg.Done()
+			defer all.Done()
+			select {
+			case sem <- struct{}{}:
+				m.logRefresh(id, m.Refresh(rctx, id, NonInteractive))
+				<-sem
+			case <-rctx.Done():
+			}
+			mu.Lock()
+			finished[id] = true
+			mu.Unlock()
+		}()
+	}
+	allDone := make(chan struct{})
+	go func() {
+		defer m.wg.Done()
+		all.Wait()
+		stopAfter()
+		cancel()
+		close(allDone)
+	}()
+	t := time.NewTimer(bound)
+	defer t.Stop()
+	select {
+	case <-allDone:
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []Absent
+	for _, id := range ids {
+		s := m.servers[id]
+		if s == nil || !s.cfg.Active {
+			continue
+		}
+		inFlight := !finished[id]
+		if inFlight && s.hasCatalog && (s.status == StatusStale || s.status == StatusConnecting) && s.appliedSeq < s.refreshSeq {
+			s.status = StatusSlow
+		}
+		switch s.status {
+		case StatusConnected, StatusSlow:
+			continue
+		}
+		why := s.errText
+		if why == "" || inFlight {
+			why = fmt.Sprintf("it did not answer within %s", bound)
+		}
+		out = append(out, Absent{ID: id, Name: s.cfg.Name, Status: s.status, Why: why})
+	}
+	m.publishLocked()
+	slices.SortFunc(out, func(a, b Absent) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID)) })
+	return out
 }
 
 // serverIDs lists configured servers, only active ones if activeOnly.

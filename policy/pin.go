@@ -16,7 +16,8 @@ import (
 //
 // A rule binds to the tool's definition as the person saw it when they
 // classified it: its name, title, description, input and output schema,
-// and annotations. The definition is written in one canonical JSON form —
+// annotations, and who may call it (its MCP Apps visibility, when the
+// server names one). The definition is written in one canonical JSON form —
 // object keys sorted, no insignificant white space, numbers exactly as the
 // server wrote them, strings re-escaped one way — so that a server that
 // only reorders keys or re-indents has not changed its tool, and any other
@@ -33,6 +34,10 @@ type Definition struct {
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
 	Annotations  json.RawMessage
+	// Visibility is the tool's MCP Apps audiences ("model", "app"), in any
+	// order; nil when the server names none (the default, both), which
+	// leaves the canonical form as it was before visibility counted.
+	Visibility []string
 }
 
 // Pin is the definition a rule was classified against: its digest and its
@@ -82,6 +87,10 @@ type Change struct {
 // ReasonChanged is why a tool whose definition changed asks.
 const ReasonChanged = "This tool's definition changed since you classified it, so your rule no longer applies; review what changed, then classify it again to pin the new definition."
 
+// ReasonUnseen is why a tool asks whose rule was set before any server
+// served it: nobody saw the definition it serves now.
+const ReasonUnseen = "You set this rule before vouch had seen the tool, so it does not apply to the definition served now; review it, then classify the tool again to pin it."
+
 // ErrDefinition means a definition could not be put in canonical form: a
 // schema or annotations that are not JSON, repeat an object key, or nest
 // too deeply. Such a tool pins nothing and no pinned rule applies to it.
@@ -95,7 +104,8 @@ const digestPrefix = "sha256:"
 
 // Canonical returns the canonical JSON of d: an object with the keys
 // annotations, description, input_schema, name, output_schema and title,
-// in that order, absent schemas and annotations as null.
+// in that order, absent schemas and annotations as null, then — only when
+// d names one — visibility, its audiences sorted and each once.
 func Canonical(d Definition) (CanonicalJSON, error) {
 	var b bytes.Buffer
 	b.WriteString(`{"annotations":`)
@@ -116,6 +126,16 @@ func Canonical(d Definition) (CanonicalJSON, error) {
 	}
 	b.WriteString(`,"title":`)
 	writeString(&b, d.Title)
+	if d.Visibility != nil {
+		b.WriteString(`,"visibility":[`)
+		for i, v := range slices.Compact(slices.Sorted(slices.Values(d.Visibility))) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeString(&b, v)
+		}
+		b.WriteByte(']')
+	}
 	b.WriteByte('}')
 	return CanonicalJSON(b.String()), nil
 }
@@ -146,6 +166,7 @@ func ParseCanonical(canonical CanonicalJSON) (Definition, error) {
 		InputSchema  json.RawMessage `json:"input_schema"`
 		OutputSchema json.RawMessage `json:"output_schema"`
 		Annotations  json.RawMessage `json:"annotations"`
+		Visibility   []string        `json:"visibility"`
 	}
 	if err := json.Unmarshal([]byte(canonical), &w); err != nil {
 		return Definition{}, fmt.Errorf("%w: %v", ErrDefinition, err)
@@ -157,7 +178,21 @@ func ParseCanonical(canonical CanonicalJSON) (Definition, error) {
 		return r
 	}
 	return Definition{Name: w.Name, Title: w.Title, Description: w.Description,
-		InputSchema: nullable(w.InputSchema), OutputSchema: nullable(w.OutputSchema), Annotations: nullable(w.Annotations)}, nil
+		InputSchema: nullable(w.InputSchema), OutputSchema: nullable(w.OutputSchema), Annotations: nullable(w.Annotations),
+		Visibility: w.Visibility}, nil
+}
+
+// CanonicalOf puts a definition stored in any JSON encoding back in
+// canonical form: the same definition HTML-escaped by json.Marshal
+// (`=\u003e` for `=>`), with non-ASCII escaped, or re-indented gives the
+// same bytes, so its digest is the pin's (SPEC D8). What is not one JSON
+// value is an error wrapping ErrDefinition.
+func CanonicalOf(raw []byte) (CanonicalJSON, error) {
+	var c CanonicalJSON
+	if err := c.UnmarshalJSON(raw); err != nil {
+		return "", err
+	}
+	return c, nil
 }
 
 // canonicalValue writes the canonical form of the JSON value raw ("null"

@@ -114,10 +114,11 @@ func TestRugPull(t *testing.T) {
 	if d := s.Decide(call); d.Verdict != VerdictAllow || s.Effect(testTool, pin.Digest) != ReadOnly || s.Changed(testTool, pin.Digest) {
 		t.Errorf("back to the pinned definition: got %+v, want the rule back", d)
 	}
-	// A rule that precedes discovery pins nothing and applies as written.
+	// A rule that precedes discovery pins nothing and does not apply to a
+	// definition served later (TestRuleBeforeDiscovery).
 	unpinned := NewSnapshot([]Rule{{Identity: testTool, Class: Allow, Effect: ReadOnly}}, Options{})
-	if d := unpinned.Decide(Call{Identity: testTool, Arguments: json.RawMessage(`{}`), Definition: pulled}); d.Verdict != VerdictAllow {
-		t.Errorf("an unpinned rule: got %+v, want allow", d)
+	if d := unpinned.Decide(Call{Identity: testTool, Arguments: json.RawMessage(`{}`), Definition: pulled}); d.Verdict != VerdictAsk || d.Reason != ReasonUnseen {
+		t.Errorf("an unpinned rule: got %+v, want ask", d)
 	}
 	blocked := NewSnapshot([]Rule{{Identity: testTool, Class: Block, Effect: Mutating, Pin: &pin}}, Options{})
 	if d := blocked.Decide(Call{Identity: testTool, Arguments: json.RawMessage(`{}`), Definition: pulled}); d.Verdict != VerdictBlock {

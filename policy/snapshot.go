@@ -132,10 +132,28 @@ func (s Snapshot) Effect(identity, definition string) Effect {
 	return Mutating
 }
 
-// changed reports whether e's rule is pinned to a definition other than
-// the one served (definition, a Digest; "" when unknown).
-func (e entry) changed(definition string) bool {
-	return e.rule.Pin != nil && e.rule.Pin.Digest != definition
+// changed reports whether e's rule does not bind to the definition served
+// (definition, a Digest; "" when unknown): see Rule.Stale.
+func (e entry) changed(definition string) bool { return e.rule.Stale(definition) }
+
+// Stale reports whether r does not bind to the definition served now
+// (definition, a Digest; "" when unknown; SPEC D8): it is pinned to
+// another, or it is an MCP tool's rule set before any server served the
+// tool (Unseen) while a definition is served now. A stale rule does not
+// apply, except that a block still blocks.
+func (r Rule) Stale(definition string) bool {
+	if r.Pin != nil {
+		return r.Pin.Digest != definition
+	}
+	return r.Unseen(definition)
+}
+
+// Unseen reports whether r is an MCP tool's rule that pins nothing — it
+// was set before discovery — while definition is served: nobody saw that
+// definition, so the rule must not allow it until the person classifies
+// the tool again, which pins it.
+func (r Rule) Unseen(definition string) bool {
+	return r.Pin == nil && definition != "" && strings.HasPrefix(r.Identity, mcpPrefix)
 }
 
 // Changed reports whether identity has a rule pinned to a definition other
@@ -152,7 +170,9 @@ func (s Snapshot) Changed(identity, definition string) bool {
 //   - A blocking rule blocks — even when its tool changed.
 //   - A rule pinned to a definition other than Call.Definition does not
 //     apply: the call asks with ReasonChanged, its effect is Mutating, and
-//     Decision.Changed carries the pinned definition (SPEC D8).
+//     Decision.Changed carries the pinned definition (SPEC D8). So does an
+//     MCP tool's rule set before discovery once a definition is served
+//     (ReasonUnseen; Changed.Pinned is empty: nobody saw one).
 //   - An asking rule asks.
 //   - A built-in tool that writes (every built-in but fs_list, fs_read and
 //     fs_search) asks, always.
@@ -187,6 +207,9 @@ func (s Snapshot) Decide(c Call) Decision {
 		return d
 	case has && e.invalid != "":
 		return ask(e.invalid)
+	case has && e.rule.Unseen(c.Definition):
+		d.Changed = &Change{}
+		return ask(ReasonUnseen)
 	case has && e.changed(c.Definition):
 		d.Changed = &Change{Pinned: d.Rule.Pin.Definition}
 		return ask(ReasonChanged)
@@ -331,6 +354,10 @@ func constraintsWords(cs []Constraint) string {
 // the person classified it (SPEC D8).
 const MarkChanged = "changed since you classified it"
 
+// MarkUnseen is how listings mark a tool whose rule was set before vouch
+// saw it, now that a server serves it.
+const MarkUnseen = "served since you set the rule; classify it again to pin it"
+
 // Summary words identity's classification for listings such as
 // `vouch tools`, starting with the class: "ask (default for a new external
 // tool)", "allow (your rule: "path" is under "/srv/data")", "ask (changed
@@ -346,6 +373,8 @@ func (s Snapshot) Summary(identity, definition string) string {
 			return "block (your rule)"
 		case e.invalid != "":
 			return "ask (your stored rule is invalid)"
+		case e.rule.Unseen(definition):
+			return "ask (" + MarkUnseen + ")"
 		case e.changed(definition):
 			return "ask (" + MarkChanged + ")"
 		case e.rule.Class == Allow && len(e.rule.Constraints) > 0:

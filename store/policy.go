@@ -91,7 +91,7 @@ func (db *DB) PutPolicyRule(r PolicyRule) error {
 	if r.Updated.IsZero() {
 		r.Updated = db.timestamp()
 	}
-	v, err := json.Marshal(r)
+	v, err := encodeRecord(r)
 	if err != nil {
 		return fmt.Errorf("encode the policy rule for %q: %w", r.Identity, err)
 	}
@@ -159,7 +159,7 @@ func (db *DB) AppendDecision(d DecisionRecord) error {
 	if d.At.IsZero() {
 		d.At = db.timestamp()
 	}
-	v, err := json.Marshal(d)
+	v, err := encodeRecord(d)
 	if err != nil {
 		return fmt.Errorf("encode the decision on %q: %w", d.CorrelationID, err)
 	}

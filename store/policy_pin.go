@@ -52,7 +52,7 @@ func pinRulesToCatalogs(tx *bbolt.Tx) error {
 			return nil // a definition that cannot be pinned pins nothing
 		}
 		r.Pin = &PolicyPin{Digest: pin.Digest, Definition: json.RawMessage(pin.Definition)}
-		raw, err := json.Marshal(r)
+		raw, err := encodeRecord(r)
 		if err != nil {
 			return fmt.Errorf("encode policy rule %q: %w", k, err)
 		}

@@ -210,3 +210,15 @@ func quote(s string) string {
 	}
 	return string(b)
 }
+
+// ImplausibleUsage reports prompt_tokens 10 and completion_tokens 1,
+// whatever the prompt was: what a server did that counted an 867-token
+// prompt as 10 (issue 24 item 7). A count below the system prompt's own
+// size is a bad report, not a cut.
+func ImplausibleUsage() Step { return scripted.Usage(10, 1) }
+
+// WithOllamaCold imitates a library model Ollama has not loaded yet and
+// runs at a smaller window than it lets a client guess (issue 24 item 3):
+// /api/show has no num_ctx, /api/ps lists the model — at runtime tokens —
+// only once a chat request loaded it, and prompts are cut at runtime.
+func WithOllamaCold(runtime int) Option { return scripted.WithOllamaCold(runtime) }

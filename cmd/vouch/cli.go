@@ -295,10 +295,13 @@ func parseSub(fs *flag.FlagSet, args []string) error {
 // terminal interface neutralises (C1 and bidi controls, zero-width and
 // tag characters, the BOM) escaped as \uXXXX: the data stays recoverable,
 // and nothing raw reaches a terminal or a script that prints a field
-// (safetext.EscapeJSON; SPEC D3). Every --json output goes through here.
+// (safetext.EscapeJSON; SPEC D3). '<', '>' and '&' stay themselves, as a
+// person piping to jq expects (not \u003c). Every --json output goes
+// through here.
 func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("write JSON: %w", err)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"vouch/agent"
 	"vouch/internal/app"
 	"vouch/safetext"
 	"vouch/store"
@@ -117,6 +118,10 @@ func printDoctor(w io.Writer, rep app.DoctorReport) error {
 			window := "window unknown"
 			if m.ContextWindow > 0 {
 				window = fmt.Sprintf("%d tokens (%s)", m.ContextWindow, m.WindowSource)
+				if m.WindowSource == agent.WindowFromOllamaShow {
+					// Not loaded: Ollama may run it smaller (issue 24 item 3).
+					window = fmt.Sprintf("%d tokens (%s; a guess until the model loads: Ollama may run it with a smaller window)", m.ContextWindow, m.WindowSource)
+				}
 			}
 			p("    %s\t%s\n", safetext.Line(m.ID, 0), window)
 		}

@@ -13,6 +13,7 @@ import (
 	"vouch/internal/app"
 	"vouch/internal/host"
 	"vouch/internal/ttyprompt"
+	"vouch/mcpclient"
 	"vouch/safetext"
 	"vouch/store"
 )
@@ -47,8 +48,9 @@ type runResultJSON struct {
 	// CutOff is true when the answer stopped at its length limit: it is
 	// not a whole answer (SPEC A7). Always present.
 	CutOff bool `json:"cut_off"`
-	// Usage is the last model turn's token use and rate (absent when no
-	// turn reported one).
+	// Usage is the last model turn's token use and rate, the run's
+	// totals, and what the run left out (absent when no turn reported one
+	// and nothing was left out).
 	Usage *app.RunUsage `json:"usage,omitempty"`
 }
 
@@ -116,10 +118,15 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 		return errors.Join(app.Wrap(app.Failure, app.ErrWorkflowsOff), s.Close())
 	}
 	// Headless runs have nobody to wait for warming in the background:
-	// refresh active servers now, bounded by the per-server timeout. With
-	// Agent Workflows off no MCP tool is offered, so none is contacted.
+	// refresh active servers now, within one bound for them all, and say
+	// which servers' tools are left out (issue 24 items 2, 6). With Agent
+	// Workflows off no MCP tool is offered, so none is contacted.
+	var absent []mcpclient.Absent
 	if on {
-		s.MCP().Manager().WarmAll(ctx)
+		absent = warmBriefly(ctx, s.MCP().Manager())
+		if err := reportAbsent(e.stderr, absent); err != nil {
+			return errors.Join(err, s.Close())
+		}
 	}
 	model := g.model
 	if model == "" {
@@ -146,6 +153,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	} else {
 		err = app.RunHeadless(ctx, chat, task, a, term, (*app.HeadlessResult)(&out))
 	}
+	(*app.HeadlessResult)(&out).LeaveOutServers(absent)
 	if *asJSON {
 		if err != nil {
 			out.Error = err.Error()
@@ -186,6 +194,9 @@ type terminalOutput struct {
 	// progress line was last written.
 	now          func() time.Time
 	lastProgress time.Time
+	// leftOut is how many earlier messages the run was last said to leave
+	// out.
+	leftOut int
 	// name is how the person reads a tool, "demo tools › lookup" (issue
 	// 18 item 9); nil: its identity.
 	name func(identity string) string
@@ -227,6 +238,13 @@ func (o *terminalOutput) Show(ev agent.Event) error {
 	case agent.ToolProgress:
 		return o.progress(ev)
 	case agent.Usage:
+		// Earlier messages left out (issue 24 item 6), once per run.
+		if ev.LeftOut > o.leftOut {
+			o.leftOut = ev.LeftOut
+			if err := o.note("a notice", "vouch: %d earlier messages of this conversation were left out: they do not fit the model's window (they stay stored)\n", ev.LeftOut); err != nil {
+				return err
+			}
+		}
 		// The server cut the prompt, the reply was cut off (SPEC A7).
 		if note := ev.Notice(); note != "" {
 			return o.note("a notice", "%s\n", withPrefix(note)) // never "vouch: vouch's …"

@@ -77,7 +77,10 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 			if err := s.MCP().SetActive(ctx, rec.ID, sub == "activate"); err != nil {
 				return err
 			}
-			return printServers(e, s, []string{rec.ID}, *asJSON)
+			if *asJSON {
+				return printServers(e, s, []string{rec.ID}, true)
+			}
+			return activeSentence(e, s, rec.ID, sub == "activate")
 		})
 	case "timeout":
 		// SPEC B11: the per-server call timeout the timeout sentence names.
@@ -89,7 +92,17 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 			if err := s.MCP().SetCallTimeout(rec.ID, *callTimeout); err != nil {
 				return err
 			}
-			return printServers(e, s, []string{rec.ID}, *asJSON)
+			if *asJSON {
+				return printServers(e, s, []string{rec.ID}, true)
+			}
+			// A sentence, not the table: this process has not refreshed
+			// the server, which would show as stale (issue 24 item 8).
+			limit := "the default time"
+			if *callTimeout > 0 {
+				limit = app.ShortDuration(*callTimeout)
+			}
+			_, err = fmt.Fprintf(e.stdout, "%s: each tool call may now take up to %s\n", safetext.Line(rec.Name, 60), limit)
+			return err
 		})
 	case "remove":
 		return withState(ctx, g, e, func(s *state) error {
@@ -108,9 +121,12 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 		})
 	case "list":
 		return withState(ctx, g, e, func(s *state) error {
-			// Report live status: refresh active servers, bounded by the
-			// manager's concurrency and per-server timeout.
-			s.MCP().Manager().WarmAll(ctx)
+			// Report live status: refresh active servers within one bound
+			// for them all (issue 24 item 2); a server that did not answer
+			// shows as it is cached, and a line on stderr says so.
+			if err := reportAbsent(e.stderr, warmBriefly(ctx, s.MCP().Manager())); err != nil {
+				return err
+			}
 			return printServers(e, s, nil, *asJSON)
 		})
 	}
@@ -192,6 +208,27 @@ func serverTest(ctx context.Context, s *state, e env, name string, asJSON bool) 
 	return tw.Flush("report")
 }
 
+// activeSentence says what `vouch server activate` or `deactivate` did to
+// server id, in a sentence (issue 24 item 8).
+func activeSentence(e env, s *state, id string, active bool) error {
+	rows := s.MCP().ServerRows([]string{id})
+	if len(rows) != 1 {
+		return fmt.Errorf("server %s vanished while it was being changed", id)
+	}
+	r := rows[0]
+	name := safetext.Line(r.Name, 60)
+	var err error
+	switch {
+	case !active:
+		_, err = fmt.Fprintf(e.stdout, "deactivated %s: its tools are no longer offered\n", name)
+	case r.Tools == 1:
+		_, err = fmt.Fprintf(e.stdout, "activated %s: %s, 1 tool offered\n", name, r.Status)
+	default:
+		_, err = fmt.Fprintf(e.stdout, "activated %s: %s, %d tools offered\n", name, r.Status, r.Tools)
+	}
+	return err
+}
+
 // printServers lists servers (only ids when given).
 func printServers(e env, s *state, ids []string, asJSON bool) error {
 	rows := s.MCP().ServerRows(ids)
@@ -233,7 +270,9 @@ func runTools(ctx context.Context, g *globals, args []string, e env) error {
 			return fmt.Errorf("open the workspace: %w", err)
 		}
 		defer func() { _ = ws.Close() }()
-		warmBriefly(ctx, s.MCP().Manager())
+		if err := reportAbsent(e.stderr, warmBriefly(ctx, s.MCP().Manager())); err != nil {
+			return err
+		}
 		rows := s.MCP().Tools(append(ws.Tools(), ws.WriteTools()...))
 		if *asJSON {
 			return writeJSON(e.stdout, rows)

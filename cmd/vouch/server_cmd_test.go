@@ -23,6 +23,12 @@ func cliEnv() map[string]string {
 // unexpected exit code.
 func cli(t *testing.T, state, stdin string, wantCode int, args ...string) (string, string) {
 	t.Helper()
+	return cliIn(t, state, stdin, wantCode, args...)
+}
+
+// cliIn is cli for a test or a benchmark.
+func cliIn(t testing.TB, state, stdin string, wantCode int, args ...string) (string, string) {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	environ := cliEnv()
 	e := env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, getenv: func(k string) string { return environ[k] }}

@@ -156,6 +156,26 @@ func repoRoot() (string, error) {
 // (fails under VOUCH_E2E=1). cmd/vouch's end-to-end test uses it too.
 func Start(t *testing.T) *Server {
 	t.Helper()
+	return start(t, testModels())
+}
+
+// ColdModel is the model StartCold creates: tiny-chat's file with no
+// num_ctx, as library models come.
+const ColdModel = "tiny-cold:latest"
+
+// StartCold starts `ollama serve` as Start does, with
+// OLLAMA_CONTEXT_LENGTH=contextLength, and creates only ColdModel, which
+// carries no num_ctx: until it is loaded, /api/show lets a client guess
+// its trained 4,096 tokens while Ollama runs it at contextLength (issue 24
+// item 3). Nothing loads it.
+func StartCold(t *testing.T, contextLength int) *Server {
+	t.Helper()
+	return start(t, []model{{name: strings.TrimSuffix(ColdModel, ":latest"), file: "tiny-qwen-tools.gguf"}},
+		fmt.Sprintf("OLLAMA_CONTEXT_LENGTH=%d", contextLength))
+}
+
+func start(t *testing.T, models []model, extraEnv ...string) *Server {
+	t.Helper()
 	bin, binErr := e2epeer.Command("ollama", ollamaInstall)
 	root, err := repoRoot()
 	if err != nil {
@@ -163,7 +183,7 @@ func Start(t *testing.T) *Server {
 	}
 	modelsDir := filepath.Join(filepath.Dir(root), "shared", "models")
 	var fileErrs []error
-	for _, m := range testModels() {
+	for _, m := range models {
 		_, ferr := e2epeer.File("the tiny test model "+m.file, filepath.Join(modelsDir, m.file),
 			"the models live in ../shared/models next to the repository; see its README")
 		fileErrs = append(fileErrs, ferr)
@@ -183,6 +203,7 @@ func Start(t *testing.T) *Server {
 		"OLLAMA_NOHISTORY=1",
 		"OLLAMA_DEBUG=1", // the runner logs its cache use per request (cache_test.go)
 	)
+	env = append(env, extraEnv...)
 	s := &Server{root: "http://" + addr, log: &lockedBuffer{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, "serve")
@@ -223,7 +244,7 @@ func Start(t *testing.T) *Server {
 	case <-time.After(startTimeout):
 		t.Fatalf("ollama serve did not start listening within %s; log:\n%s", startTimeout, tail(s.log.String(), 40))
 	}
-	for _, m := range testModels() {
+	for _, m := range models {
 		s.create(t, env, bin, home, filepath.Join(modelsDir, m.file), m)
 	}
 	return s
@@ -235,8 +256,12 @@ func (s *Server) create(t *testing.T, env []string, bin, dir, gguf string, m mod
 	// One thread: the models are tiny, and on a busy 2-core machine more
 	// threads spin against each other (about 10x slower). A fixed seed: the
 	// same prompt samples the same reply, so a run is repeatable.
-	mf := fmt.Sprintf("FROM %s\nTEMPLATE \"\"\"%s\"\"\"\nPARAMETER num_ctx %d\nPARAMETER num_thread 1\nPARAMETER seed 42\n"+
-		"PARAMETER stop \"<|im_end|>\"\n", gguf, qwenTemplate, m.numCtx)
+	numCtx := ""
+	if m.numCtx > 0 { // 0: none, as library models come
+		numCtx = fmt.Sprintf("PARAMETER num_ctx %d\n", m.numCtx)
+	}
+	mf := fmt.Sprintf("FROM %s\nTEMPLATE \"\"\"%s\"\"\"\n%sPARAMETER num_thread 1\nPARAMETER seed 42\n"+
+		"PARAMETER stop \"<|im_end|>\"\n", gguf, qwenTemplate, numCtx)
 	path := filepath.Join(dir, m.name+".Modelfile")
 	if err := os.WriteFile(path, []byte(mf), 0o600); err != nil {
 		t.Fatal(err)

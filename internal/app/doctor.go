@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"vouch/agent"
+	"vouch/mcpclient"
 	"vouch/store"
 )
 
@@ -110,8 +111,10 @@ func doctor(ctx context.Context, modelURL, stateDir string, getenv func(string) 
 	return rep
 }
 
-// doctorMCP refreshes every active MCP server, bounded by the per-server
-// timeout, and reports each one's health. It never creates a database.
+// doctorMCP refreshes every active MCP server, within one bound for them
+// all (mcpclient.WarmBound; issue 24 item 2), and reports each one's
+// health: a server that did not answer in time says so. In the session
+// (held), its own servers, kept warm. It never creates a database.
 func doctorMCP(ctx context.Context, stateDir string, getenv func(string) string, db DoctorDatabase, held *State) ([]ServerRow, string) {
 	switch {
 	case !db.Exists:
@@ -128,8 +131,15 @@ func doctorMCP(ctx context.Context, stateDir string, getenv func(string) string,
 	if err != nil {
 		return []ServerRow{}, "not checked: " + err.Error()
 	}
-	st.MCP().Manager().WarmAll(ctx)
+	absent := st.MCP().Manager().WarmFor(ctx, mcpclient.WarmBound)
 	rows := st.MCP().ServerRows(nil)
+	for i := range rows {
+		for _, a := range absent {
+			if rows[i].ID == a.ID && rows[i].Error == "" {
+				rows[i].Error = a.Why
+			}
+		}
+	}
 	if err := st.Close(); err != nil {
 		return []ServerRow{}, "not checked: " + err.Error()
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"vouch/agent"
+	"vouch/mcpclient"
 	"vouch/safetext"
 	"vouch/store"
 )
@@ -43,22 +44,104 @@ type HeadlessResult struct {
 	// CutOff is true when the answer stopped at its length limit (SPEC
 	// A7): it is not a whole answer.
 	CutOff bool
-	// Usage is the last model turn's token use, nil when no turn reported
-	// one.
+	// Usage is the last model turn's token use and the run's totals, nil
+	// when no turn reported one and the run left nothing out.
 	Usage *RunUsage
 }
 
-// RunUsage is a model turn's token use as `vouch run --json` prints it:
-// the server's counts (or vouch's own, estimated), the window, and the
-// generation rate — from the server's timings, else generated tokens over
-// the generation's span; absent when the span was too short to measure.
+// What the counts of a RunUsage cover (its Scope, and its Run's).
+const (
+	// UsageLastTurn: the counts are the last model turn's.
+	UsageLastTurn = "last_turn"
+	// UsageWholeRun: the counts add up every model turn of the run.
+	UsageWholeRun = "whole_run"
+)
+
+// RunUsage is a run's token use as `vouch run --json` prints it: the last
+// model turn's counts (Scope says so) — the server's, or vouch's own,
+// estimated — the window, and the generation rate — from the server's
+// timings, else generated tokens over the generation's span; absent when
+// the span was too short to measure —, then the totals of the whole run
+// (Run) and what the run left out (LeftOut, nil when nothing).
 type RunUsage struct {
-	PromptTokens     int     `json:"prompt_tokens"`
-	CompletionTokens int     `json:"completion_tokens"`
-	ContextWindow    int     `json:"context_window"`
-	TokensPerSecond  float64 `json:"tokens_per_second,omitempty"`
-	Estimated        bool    `json:"estimated,omitempty"`
-	CutOff           bool    `json:"cut_off,omitempty"`
+	Scope            string     `json:"scope"`
+	PromptTokens     int        `json:"prompt_tokens"`
+	CompletionTokens int        `json:"completion_tokens"`
+	ContextWindow    int        `json:"context_window"`
+	TokensPerSecond  float64    `json:"tokens_per_second,omitempty"`
+	Estimated        bool       `json:"estimated,omitempty"`
+	CutOff           bool       `json:"cut_off,omitempty"`
+	Run              *RunTotals `json:"run,omitempty"`
+	LeftOut          *LeftOut   `json:"left_out,omitempty"`
+}
+
+// RunTotals adds up the token use of every model turn of a run (its
+// Scope is UsageWholeRun); Estimated is set when any turn's counts were
+// vouch's own.
+type RunTotals struct {
+	Scope            string `json:"scope"`
+	Turns            int    `json:"turns"`
+	PromptTokens     int    `json:"prompt_tokens"`
+	CompletionTokens int    `json:"completion_tokens"`
+	Estimated        bool   `json:"estimated,omitempty"`
+}
+
+// LeftOut is what a run did not give the model: earlier messages of the
+// conversation that do not fit the window (they stay stored), vouch's own
+// tools that do not fit a small window's budget, and active MCP servers
+// whose tools are not offered, with why.
+type LeftOut struct {
+	EarlierMessages int             `json:"earlier_messages,omitempty"`
+	Tools           string          `json:"tools,omitempty"`
+	Servers         []LeftOutServer `json:"servers,omitempty"`
+}
+
+// LeftOutServer is an active MCP server whose tools a run did not offer.
+type LeftOutServer struct {
+	Name string `json:"name"`
+	Why  string `json:"why"`
+}
+
+// addTurn counts one model turn's usage into u.
+func (u *RunUsage) addTurn(ev agent.Usage) {
+	run := u.Run
+	if run == nil {
+		run = &RunTotals{Scope: UsageWholeRun}
+	}
+	run.Turns++
+	run.PromptTokens += ev.PromptTokens
+	run.CompletionTokens += ev.CompletionTokens
+	run.Estimated = run.Estimated || ev.Estimated
+	left := u.LeftOut
+	*u = RunUsage{Scope: UsageLastTurn, PromptTokens: ev.PromptTokens, CompletionTokens: ev.CompletionTokens, ContextWindow: ev.ContextWindow,
+		TokensPerSecond: ev.TokensPerSecond, Estimated: ev.Estimated, CutOff: ev.CutOff, Run: run, LeftOut: left}
+	if ev.LeftOut > 0 || ev.ToolsNote != "" {
+		if u.LeftOut == nil {
+			u.LeftOut = &LeftOut{}
+		}
+		u.LeftOut.EarlierMessages = max(u.LeftOut.EarlierMessages, ev.LeftOut)
+		if ev.ToolsNote != "" {
+			u.LeftOut.Tools = ev.ToolsNote
+		}
+	}
+}
+
+// LeaveOutServers records in res's usage the active servers whose tools
+// the run did not offer (mcpclient.Manager.WarmFor), creating the usage
+// when no turn reported one.
+func (res *HeadlessResult) LeaveOutServers(absent []mcpclient.Absent) {
+	if len(absent) == 0 {
+		return
+	}
+	if res.Usage == nil {
+		res.Usage = &RunUsage{Scope: UsageLastTurn}
+	}
+	if res.Usage.LeftOut == nil {
+		res.Usage.LeftOut = &LeftOut{}
+	}
+	for _, a := range absent {
+		res.Usage.LeftOut.Servers = append(res.Usage.LeftOut.Servers, LeftOutServer{Name: safetext.Line(a.Name, 100), Why: safetext.Line(a.Why, 300)})
+	}
 }
 
 // FollowRun follows a run's events to the end: each shows on out, the
@@ -88,8 +171,10 @@ func FollowRun(events <-chan agent.Event, stop func(store.RunOutcome, string), a
 			answer.WriteString("\n")
 			show(ev)
 		case agent.Usage:
-			res.Usage = &RunUsage{PromptTokens: ev.PromptTokens, CompletionTokens: ev.CompletionTokens, ContextWindow: ev.ContextWindow,
-				TokensPerSecond: ev.TokensPerSecond, Estimated: ev.Estimated, CutOff: ev.CutOff}
+			if res.Usage == nil {
+				res.Usage = &RunUsage{}
+			}
+			res.Usage.addTurn(ev)
 			show(ev)
 		case agent.ToolCallStarted, agent.ToolCallFinished, agent.ToolProgress:
 			show(ev)

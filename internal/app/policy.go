@@ -29,9 +29,15 @@ func RuleFromStore(r store.PolicyRule) policy.Rule {
 		out.Constraints = append(out.Constraints, policy.Constraint{Arg: c.Arg, Kind: c.Kind, Values: c.Values})
 	}
 	if r.Pin != nil {
-		// Stored bytes as stored: a definition that no longer digests to
-		// its pin makes the rule invalid (it then never allows).
-		out.Pin = &policy.Pin{Digest: r.Pin.Digest, Definition: policy.CanonicalJSON(r.Pin.Definition)}
+		// The stored definition back in canonical form, whatever JSON
+		// spelling stored it (a vouch before issue 24 stored '>' as
+		// \u003e): a definition that no longer digests to its pin, or is
+		// not JSON, makes the rule invalid (it then never allows).
+		def, err := policy.CanonicalOf(r.Pin.Definition)
+		if err != nil {
+			def = policy.CanonicalJSON(r.Pin.Definition)
+		}
+		out.Pin = &policy.Pin{Digest: r.Pin.Digest, Definition: def}
 	}
 	return out
 }
@@ -316,8 +322,9 @@ func CachedPin(db *store.DB, identity string) (*policy.Pin, error) {
 	return &pin, nil
 }
 
-// ChangedTools returns the identities whose rule is pinned to a definition
-// other than the one cached now (SPEC D8).
+// ChangedTools returns the identities whose rule does not bind to the
+// definition cached now: pinned to another, or set before the tool was
+// served (policy.Rule.Stale; SPEC D8).
 func ChangedTools(db *store.DB) (map[string]bool, error) {
 	stored, err := db.PolicyRules()
 	if err != nil {
@@ -325,14 +332,11 @@ func ChangedTools(db *store.DB) (map[string]bool, error) {
 	}
 	out := map[string]bool{}
 	for _, r := range stored {
-		if r.Pin == nil {
-			continue
-		}
 		served, err := CachedDigest(db, r.Identity)
 		if err != nil {
 			return nil, err
 		}
-		if served != r.Pin.Digest {
+		if RuleFromStore(r).Stale(served) {
 			out[r.Identity] = true
 		}
 	}

@@ -22,7 +22,8 @@ func NewRules(db *store.DB) *Rules { return &Rules{db: db} }
 
 // RuleStatus is one stored rule with what stands against it: Problem says
 // why it does not validate (it then never allows); Changed says the tool's
-// cached definition is not the one the rule pinned (SPEC D8).
+// cached definition is not the one the rule pinned, or that the rule was
+// set before the tool was served and pins nothing (SPEC D8).
 type RuleStatus struct {
 	policy.Rule
 	Problem string `json:"problem,omitempty"`
@@ -65,13 +66,11 @@ func (r *Rules) Listing(n int) (PolicyListing, error) {
 		if err := policy.ValidateRule(rs.Rule); err != nil {
 			rs.Problem = err.Error()
 		}
-		if rs.Pin != nil {
-			served, err := CachedDigest(r.db, rs.Identity)
-			if err != nil {
-				return PolicyListing{}, err
-			}
-			rs.Changed = served != rs.Pin.Digest
+		served, err := CachedDigest(r.db, rs.Identity)
+		if err != nil {
+			return PolicyListing{}, err
 		}
+		rs.Changed = rs.Stale(served)
 		out.Rules = append(out.Rules, rs)
 	}
 	for _, d := range recs {

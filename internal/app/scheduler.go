@@ -468,7 +468,7 @@ func (a *App) readyFor(resolve Resolver) func(context.Context, workflow.Profile)
 				return fmt.Errorf("the MCP server of %s is no longer configured", id)
 			case st.Status == mcpclient.StatusLocked:
 				return fmt.Errorf("MCP server %q was locked: its secret in the keyring needs you", st.Config.Name)
-			case st.Status != mcpclient.StatusConnected:
+			case !st.Status.Offered():
 				return fmt.Errorf("MCP server %q was %s", st.Config.Name, st.Status)
 			}
 		}

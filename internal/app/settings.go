@@ -75,14 +75,14 @@ func durationIn(lo, hi time.Duration) func(string) (string, error) {
 	return func(v string) (string, error) {
 		d, err := time.ParseDuration(strings.TrimSpace(v))
 		if err != nil || d < lo || d > hi {
-			return "", fmt.Errorf("not a duration from %s to %s", shortDuration(lo), shortDuration(hi))
+			return "", fmt.Errorf("not a duration from %s to %s", ShortDuration(lo), ShortDuration(hi))
 		}
-		return shortDuration(d), nil
+		return ShortDuration(d), nil
 	}
 }
 
-// shortDuration is d without zero units ("5m", not "5m0s").
-func shortDuration(d time.Duration) string {
+// ShortDuration is d without zero units ("5m", not "5m0s").
+func ShortDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")

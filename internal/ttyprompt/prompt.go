@@ -120,11 +120,9 @@ func (p *Prompt) Ask(ctx context.Context, req agent.ApprovalRequested) (agent.De
 				return agent.Decision{Allow: true}, p.say("  allowed once" + also + "\n")
 			}
 		case "n", "no", "deny":
-			note := safetext.Line(rest, 0)
-			if note == "" {
-				note = "denied on the terminal"
-			}
-			return agent.Decision{Note: note}, p.say("  denied" + also + "\n")
+			// The person's words only: with none, the model reads that the
+			// call was denied and no note (issue 24 item 8).
+			return agent.Decision{Note: safetext.Line(rest, 0)}, p.say("  denied" + also + "\n")
 		case "more", "m":
 			full, _ := p.details(req, true)
 			if err := p.say(full); err != nil {

@@ -171,7 +171,7 @@ func TestTTYPromptAnswers(t *testing.T) {
 		{"y", "y\n", true, "", 1},
 		{"YES", "YES\n", true, "", 1},
 		{"allow", " allow \n", true, "", 1},
-		{"n", "n\n", false, "denied on the terminal", 1},
+		{"n", "n\n", false, "", 1}, // no note: nobody wrote one (issue 24 item 8)
 		{"deny with a note", "deny use the other file\n", false, "use the other file", 1},
 		{"empty then y", "\n", true, "", 2},
 		{"yep then y", "yep\n", true, "", 2},

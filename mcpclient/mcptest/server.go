@@ -118,6 +118,9 @@ type Options struct {
 	// CheckHost refuses, with HTTP 403, requests whose Host is not
 	// localhost (127.0.0.1 too), as Playwright MCP does.
 	CheckHost bool
+	// InitDelay answers initialize and server/discover this late (a slow
+	// but healthy server; peers2.go).
+	InitDelay time.Duration
 }
 
 // Server is a real mcp-go Streamable HTTP server on a loopback port, with
@@ -131,17 +134,18 @@ type Server struct {
 	hs     *http.Server
 	served chan struct{}
 
-	mu       sync.Mutex
-	mcp      *server.MCPServer
-	inner    *server.StreamableHTTPServer
-	sessions map[string]bool
-	conns    map[net.Conn]bool
-	calls    map[string]int
-	requests map[string]int
-	notes    []string
-	serveErr error
-	pulled   map[string]bool  // tools serving their rug-pulled definition (rugpull.go)
-	holds    map[string]*Hold // methods whose answers wait for a test (hold.go)
+	mu        sync.Mutex
+	mcp       *server.MCPServer
+	inner     *server.StreamableHTTPServer
+	sessions  map[string]bool
+	conns     map[net.Conn]bool
+	calls     map[string]int
+	requests  map[string]int
+	notes     []string
+	serveErr  error
+	pulled    map[string]bool  // tools serving their rug-pulled definition (rugpull.go)
+	holds     map[string]*Hold // methods whose answers wait for a test (hold.go)
+	initDelay time.Duration    // Options.InitDelay, or SetInitDelay's (peers2.go)
 }
 
 // NewServer starts a Server on 127.0.0.1 and a free port.
@@ -162,7 +166,7 @@ func NewServer(opts Options) (*Server, error) {
 		opts.FloodBytes = 100 << 20
 	}
 	s := &Server{opts: opts, served: make(chan struct{}), sessions: map[string]bool{}, conns: map[net.Conn]bool{},
-		calls: map[string]int{}, requests: map[string]int{}}
+		calls: map[string]int{}, requests: map[string]int{}, initDelay: opts.InitDelay}
 	ms, inner, err := s.build()
 	if err != nil {
 		return nil, err
@@ -465,7 +469,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h := s.held(peek.Method); h != nil && peek.Method != "" && !h.wait(r) {
 		return // the client went away while its answer was held (hold.go)
 	}
-	if s.servePeerHTTP(w, r, peek) {
+	if s.servePeerHTTP(w, r, peek) || s.servePeer2HTTP(w, r, peek) {
 		return
 	}
 	if h := s.opts.RequireHeader; h != "" {

@@ -53,6 +53,7 @@ type options struct {
 	delay        time.Duration
 	tps          float64
 	ollamaLoaded int
+	ollamaCold   bool
 	reusedIndex  bool
 	// tokenizerGate holds /tokenize and /apply-template (tokenizer_gate.go).
 	tokenizerGate <-chan struct{}
@@ -80,6 +81,15 @@ func WithTokensPerSecond(tps float64) Option { return func(o *options) { o.tps =
 // as loaded with context length n.
 func WithOllamaLoaded(n int) Option { return func(o *options) { o.ollamaLoaded = n } }
 
+// WithOllamaCold imitates a library model Ollama has not loaded yet,
+// served with OLLAMA_CONTEXT_LENGTH=runtime (issue 24 item 3): /api/show
+// carries no num_ctx (so a client guesses from the trained context),
+// /api/ps lists nothing until the first chat request loads the model, then
+// lists it with context length runtime, and prompts are cut at runtime.
+func WithOllamaCold(runtime int) Option {
+	return func(o *options) { o.ollamaCold, o.window = true, runtime }
+}
+
 // WithReusedIndex writes every tool call at index 0, as Ollama before
 // 0.17 and some other servers do.
 func WithReusedIndex() Option { return func(o *options) { o.reusedIndex = true } }
@@ -103,6 +113,8 @@ type Server struct {
 	hits map[string]int
 	// rendered are the /apply-template requests, in order.
 	rendered []Request
+	// loaded is set by the first chat request (WithOllamaCold).
+	loaded bool
 }
 
 // cache imitates llama.cpp's slot cache: of req's prompt, cacheN tokens are
@@ -291,10 +303,25 @@ func (s *Server) routes() http.Handler {
 		if s.opts.ollamaLoaded > 0 {
 			ps = append(ps, map[string]any{"name": first, "model": first, "context_length": s.opts.ollamaLoaded})
 		}
-		mux.HandleFunc("GET /api/ps", jsonHandler(map[string]any{"models": ps}))
+		loadedPs := jsonHandler(map[string]any{"models": []any{map[string]any{"name": first, "model": first, "context_length": w}}})
+		coldPs := jsonHandler(map[string]any{"models": ps})
+		mux.HandleFunc("GET /api/ps", func(rw http.ResponseWriter, r *http.Request) {
+			s.mu.Lock()
+			loaded := s.loaded
+			s.mu.Unlock()
+			if loaded {
+				loadedPs(rw, r)
+				return
+			}
+			coldPs(rw, r)
+		})
+		params := "num_ctx                        " + itoa(w) + "\n"
+		if s.opts.ollamaCold {
+			params = "" // a library model carries no num_ctx
+		}
 		mux.HandleFunc("POST /api/show", jsonHandler(map[string]any{
 			"model_info": map[string]any{"general.architecture": "llama", "llama.context_length": 131072},
-			"parameters": "num_ctx                        " + itoa(w) + "\nstop                           \"<|eot_id|>\"",
+			"parameters": params + "stop                           \"<|eot_id|>\"",
 		}))
 	case VLLM:
 		mux.HandleFunc("GET /version", jsonHandler(map[string]any{"version": "0.10.0"}))
@@ -496,6 +523,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "agenttest: request is not valid JSON: "+err.Error())
 		return
+	}
+	if s.opts.ollamaCold {
+		s.mu.Lock()
+		s.loaded = true // the request loads the model
+		s.mu.Unlock()
 	}
 	turn, ok := s.pick(req)
 	if !ok {
