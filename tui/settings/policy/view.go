@@ -20,6 +20,9 @@ const (
 	outcomeColWidth = 14 // "✓ auto-allowed"
 	byColWidth      = 14 // "policy default"
 	callColWidth    = 9  // a correlation ID's first 8 characters and "…"
+	// minToolColWidth is the least a decision's tool gets; below it the
+	// correlation ID is left out.
+	minToolColWidth = 12
 )
 
 func (p Page) View() string {
@@ -47,7 +50,7 @@ func (p Page) View() string {
 	if room := avail + 1 - len(lines); len(decisions) > room {
 		// The oldest do not fit; say so on the last line.
 		decisions = append(decisions[:max(room-1, 1)],
-			st.Detail.Render("  … older decisions do not fit; a taller terminal shows them"))
+			kit.Cut(st.Detail.Render("  … older decisions do not fit; a taller terminal shows them"), w))
 	}
 	lines = append(lines, decisions...)
 	for len(lines) < avail+1 {
@@ -139,16 +142,26 @@ func (p Page) decisionLines(w int) []string {
 	case len(p.records) == 0:
 		return append(lines, st.Detail.Render("No decisions recorded yet."))
 	}
-	idW := max(w-2-agoColWidth-outcomeColWidth-byColWidth-callColWidth-4, 8)
+	// On a narrow page the correlation ID gives its column to the tool,
+	// and what still does not fit is cut: no row is wider than the page.
+	idW := w - 2 - agoColWidth - outcomeColWidth - byColWidth - callColWidth - 4
+	showCall := idW >= minToolColWidth
+	if !showCall {
+		idW += callColWidth + 1
+	}
+	idW = max(idW, minToolColWidth)
 	now := p.common.Now()
 	for i := len(p.records) - 1; i >= 0; i-- {
 		r := p.records[i]
-		lines = append(lines, "  "+
+		call := ""
+		if showCall {
+			call = st.Detail.Render(kit.Pad(safetext.Line(r.CorrelationID, callColWidth), callColWidth)) + " "
+		}
+		lines = append(lines, kit.Cut("  "+
 			st.Detail.Render(kit.Pad(kit.Ago(now, r.At), agoColWidth))+" "+
 			kit.Pad(outcomeBadge(st, r.Outcome), outcomeColWidth)+" "+
 			st.Item.Render(kit.Pad(safetext.Line(r.By, byColWidth), byColWidth))+" "+
-			st.Detail.Render(kit.Pad(safetext.Line(r.CorrelationID, callColWidth), callColWidth))+" "+
-			st.Item.Render(p.toolName(r.Identity, idW)))
+			call+st.Item.Render(p.toolName(r.Identity, idW)), w))
 		if r.Note != "" {
 			lines = append(lines, st.Detail.Render("    "+safetext.Line("note: "+r.Note, w-4)))
 		}
