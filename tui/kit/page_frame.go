@@ -83,12 +83,16 @@ func (s *Loads) Report(err error, done string) {
 // Said is what the pane says under its content, in at most two lines of
 // width w: the last failure marked ✗, else the last notice; nil when
 // neither.
-func (s Loads) Said(st ModalStyles, w int) []string {
+func (s Loads) Said(st ModalStyles, w int) []string { return s.SaidIn(st, w, 2) }
+
+// SaidIn is Said in at most maxLines lines, for a page with less room;
+// a sentence cut short ends with "…".
+func (s Loads) SaidIn(st ModalStyles, w, maxLines int) []string {
 	switch {
 	case s.Err != "":
-		return WrapLines(st.Error, "✗ "+s.Err, w, 2)
+		return WrapLines(st.Error, "✗ "+s.Err, w, maxLines)
 	case s.Notice != "":
-		return WrapLines(st.Detail, s.Notice, w, 2)
+		return WrapLines(st.Detail, s.Notice, w, maxLines)
 	}
 	return nil
 }

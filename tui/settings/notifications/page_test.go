@@ -239,7 +239,7 @@ func TestNotifyFits(t *testing.T) {
 	b := backend()
 	b.state.Terminal = strings.Repeat("a description of the sequence ", 6)
 	b.setErr = errors.New(strings.Repeat("the keyring refused ", 10))
-	for _, sz := range []struct{ w, h int }{{80, 24}, {60, 16}} {
+	for _, sz := range []struct{ w, h int }{{80, 18}, {60, 10}} { // the area above the input of 80x24 and 60x16, which the root gives a modal
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			s := framed(New(common(sz.w, sz.h), DefaultKeyMap(), b), sz.w, sz.h)
 			p, cmd := s.Shown().Focus()
@@ -250,7 +250,11 @@ func TestNotifyFits(t *testing.T) {
 			if !strings.Contains(pg.View(), "off") || !strings.Contains(pg.View(), "all") {
 				t.Errorf("a level does not show:\n%s", pg.View())
 			}
-			fits(t, framed(pg, sz.w, sz.h).View(), sz.w, sz.h)
+			v := framed(pg, sz.w, sz.h).View()
+			fits(t, v, sz.w, sz.h)
+			if !strings.Contains(v, "✗ Could not set notifications to") {
+				t.Errorf("the failure does not show:\n%s", v)
+			}
 		})
 	}
 }
