@@ -323,7 +323,7 @@ func TestConversationListFits(t *testing.T) {
 		rows = append(rows, Summary{ID: fmt.Sprint(i), Title: strings.Repeat("a long title about everything ", 5),
 			Model: "a-model-with-a-very-long-name-indeed", Updated: t0.Add(-time.Duration(i) * time.Hour), Messages: 1000 + i, Current: i == 0})
 	}
-	for _, sz := range []struct{ w, h int }{{80, 24}, {60, 16}} {
+	for _, sz := range []struct{ w, h int }{{80, 18}, {60, 10}} { // the area above the input of 80x24 and 60x16, which the root gives a modal
 		for _, tc := range []struct {
 			name string
 			f    *fakeStore

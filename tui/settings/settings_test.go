@@ -267,7 +267,7 @@ func TestStatusBadgeNeutralises(t *testing.T) {
 // do not fit are cut, not wrapped.
 func TestSettingsFits(t *testing.T) {
 	titles := []string{"MCP Servers", "Tools", "Policy", "Skills", "Server skills", "Workflows", "Profiles", "Runs", "Notifications"}
-	for _, sz := range []struct{ w, h int }{{80, 24}, {60, 16}} {
+	for _, sz := range []struct{ w, h int }{{80, 18}, {60, 10}} { // the area above the input of 80x24 and 60x16, which the root gives a modal
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			m := open(t, sz.w, sz.h, pages(titles...)...)
 			m, _, _ = send(t, m, keyTab)

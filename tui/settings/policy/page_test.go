@@ -346,7 +346,7 @@ func TestPolicyPageFits(t *testing.T) {
 		pe.changed[id] = i%2 == 0
 	}
 	pe.delErr = errors.New(strings.Repeat("the database refused ", 10))
-	for _, sz := range []struct{ w, h int }{{80, 24}, {60, 16}} {
+	for _, sz := range []struct{ w, h int }{{80, 18}, {60, 10}} { // the area above the input of 80x24 and 60x16, which the root gives a modal
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			s := framed(New(common(sz.w, sz.h), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), pe, nil), sz.w, sz.h)
 			p, cmd := s.Shown().Focus()
@@ -357,7 +357,14 @@ func TestPolicyPageFits(t *testing.T) {
 			fits(t, pg.View(), pg.Width, pg.Height)
 			pg = step(t, pg, deleteRule(pe, lookup)())
 			fits(t, pg.View(), pg.Width, pg.Height)
-			fits(t, framed(pg, sz.w, sz.h).View(), sz.w, sz.h)
+			v := framed(pg, sz.w, sz.h).View()
+			fits(t, v, sz.w, sz.h)
+			if !strings.Contains(v, "› ") {
+				t.Errorf("no rule shows under the cursor:\n%s", v)
+			}
+			if !strings.Contains(v, "✗ Could not delete the rule") {
+				t.Errorf("the failure does not show:\n%s", v)
+			}
 		})
 	}
 }

@@ -23,6 +23,9 @@ const (
 	// minToolColWidth is the least a decision's tool gets; below it the
 	// correlation ID is left out.
 	minToolColWidth = 12
+	// shortPage is the fewest lines, footer aside, in which the rules and
+	// the recent decisions both show.
+	shortPage = 8
 )
 
 func (p Page) View() string {
@@ -31,7 +34,7 @@ func (p Page) View() string {
 	if p.policy == nil {
 		return st.Detail.Render("Policy is not available here.")
 	}
-	foot := p.footer(w)
+	foot := p.footer(w, max(min(p.Height-3, 2), 1))
 	if p.Loading && !p.Loaded {
 		return strings.Join(append([]string{st.Detail.Render("Loading the policy…"), ""}, foot...), "\n")
 	}
@@ -43,8 +46,12 @@ func (p Page) View() string {
 	}
 	// The sections share what the footer and a blank line between them
 	// leave; the rules, which the keys act on, get up to two thirds.
-	avail := max(p.Height-len(foot)-1, 4)
+	avail := max(p.Height-len(foot)-1, 1)
 	ruleRows := min(need, max(avail-len(decisions), avail*2/3, 3))
+	if avail < shortPage {
+		// Too short for both sections: the rules, which the keys act on.
+		ruleRows = avail + 1
+	}
 	lines := p.ruleLines(blocks, ruleRows, w)
 	lines = append(lines, "")
 	if room := avail + 1 - len(lines); len(decisions) > room {
@@ -56,15 +63,19 @@ func (p Page) View() string {
 	for len(lines) < avail+1 {
 		lines = append(lines, "")
 	}
+	// A page too short for both sections loses decisions, then rules,
+	// never the footer, which says what the last action did (SPEC L6).
+	lines = lines[:min(len(lines), max(p.Height-len(foot), 1))]
 	return strings.Join(append(lines, foot...), "\n")
 }
 
 // footer is the last action's outcome, or a count of what is shown.
-func (p Page) footer(w int) []string {
+// An error takes at most maxLines lines.
+func (p Page) footer(w, maxLines int) []string {
 	st := p.common.Styles.Modal
 	switch {
 	case p.Err != "":
-		return kit.WrapLines(st.Error, "✗ "+p.Err, w, 2)
+		return kit.WrapLines(st.Error, "✗ "+p.Err, w, maxLines)
 	case p.Notice != "":
 		return []string{st.Detail.Render(safetext.Line(p.Notice, w))}
 	}
@@ -128,6 +139,11 @@ func (p Page) ruleLines(blocks [][]string, rows, w int) []string {
 	lines = append(lines, st.Detail.Render("  "+kit.Pad("Tool", idW)+" "+kit.Pad("Class", classColWidth)+" "+
 		kit.Pad("Effect", effectColWidth)+" Constraints"))
 	room := max(rows-2, 1)
+	if at := p.rules.Cursor; at < len(blocks) && len(blocks[at]) > room {
+		// The selected rule's details do not fit: its first lines do.
+		blocks = append([][]string(nil), blocks...)
+		blocks[at] = blocks[at][:room]
+	}
 	return append(lines, kit.ScrollBlocks(blocks, p.rules.Cursor, room)...)
 }
 
