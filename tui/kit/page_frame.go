@@ -152,7 +152,8 @@ func Window(at, rows, n int) int { return max(0, min(at+1-rows/2, n-rows)) }
 
 // ScrollBlocks returns the lines of blocks — the lines of each item of a
 // list — that fit in room lines, scrolled as little as needed for block
-// at to show whole.
+// at to show whole; a block at taller than room shows its first room
+// lines, never nothing.
 func ScrollBlocks(blocks [][]string, at, room int) []string {
 	first := 0
 	for blockLines(blocks, first, at) > room && first < at {
@@ -161,6 +162,9 @@ func ScrollBlocks(blocks [][]string, at, room int) []string {
 	var out []string
 	for _, b := range blocks[first:] {
 		if len(out)+len(b) > room {
+			if len(out) == 0 {
+				out = append(out, b[:max(room, 0)]...)
+			}
 			break
 		}
 		out = append(out, b...)

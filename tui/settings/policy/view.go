@@ -139,11 +139,6 @@ func (p Page) ruleLines(blocks [][]string, rows, w int) []string {
 	lines = append(lines, st.Detail.Render("  "+kit.Pad("Tool", idW)+" "+kit.Pad("Class", classColWidth)+" "+
 		kit.Pad("Effect", effectColWidth)+" Constraints"))
 	room := max(rows-2, 1)
-	if at := p.rules.Cursor; at < len(blocks) && len(blocks[at]) > room {
-		// The selected rule's details do not fit: its first lines do.
-		blocks = append([][]string(nil), blocks...)
-		blocks[at] = blocks[at][:room]
-	}
 	return append(lines, kit.ScrollBlocks(blocks, p.rules.Cursor, room)...)
 }
 
