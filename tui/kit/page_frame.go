@@ -83,12 +83,16 @@ func (s *Loads) Report(err error, done string) {
 // Said is what the pane says under its content, in at most two lines of
 // width w: the last failure marked ✗, else the last notice; nil when
 // neither.
-func (s Loads) Said(st ModalStyles, w int) []string {
+func (s Loads) Said(st ModalStyles, w int) []string { return s.SaidIn(st, w, 2) }
+
+// SaidIn is Said in at most maxLines lines, for a page with less room;
+// a sentence cut short ends with "…".
+func (s Loads) SaidIn(st ModalStyles, w, maxLines int) []string {
 	switch {
 	case s.Err != "":
-		return WrapLines(st.Error, "✗ "+s.Err, w, 2)
+		return WrapLines(st.Error, "✗ "+s.Err, w, maxLines)
 	case s.Notice != "":
-		return WrapLines(st.Detail, s.Notice, w, 2)
+		return WrapLines(st.Detail, s.Notice, w, maxLines)
 	}
 	return nil
 }
@@ -148,7 +152,8 @@ func Window(at, rows, n int) int { return max(0, min(at+1-rows/2, n-rows)) }
 
 // ScrollBlocks returns the lines of blocks — the lines of each item of a
 // list — that fit in room lines, scrolled as little as needed for block
-// at to show whole.
+// at to show whole; a block at taller than room shows its first room
+// lines, never nothing.
 func ScrollBlocks(blocks [][]string, at, room int) []string {
 	first := 0
 	for blockLines(blocks, first, at) > room && first < at {
@@ -157,6 +162,9 @@ func ScrollBlocks(blocks [][]string, at, room int) []string {
 	var out []string
 	for _, b := range blocks[first:] {
 		if len(out)+len(b) > room {
+			if len(out) == 0 {
+				out = append(out, b[:max(room, 0)]...)
+			}
 			break
 		}
 		out = append(out, b...)

@@ -178,7 +178,10 @@ func (p Page) View() string {
 			lines = append(lines, long...)
 		}
 	}
-	foot := p.Said(st, w)
+	// On a page too short for the levels and two lines of what the page
+	// says, the sentence gets the lines left, at least one (SPEC L6): the
+	// frame would cut it off below.
+	foot := p.SaidIn(st, w, max(min(p.Height-len(lines), 2), 1))
 	for len(lines)+len(foot) < p.Height {
 		lines = append(lines, "")
 	}

@@ -20,6 +20,12 @@ const (
 	outcomeColWidth = 14 // "✓ auto-allowed"
 	byColWidth      = 14 // "policy default"
 	callColWidth    = 9  // a correlation ID's first 8 characters and "…"
+	// minToolColWidth is the least a decision's tool gets; below it the
+	// correlation ID is left out.
+	minToolColWidth = 12
+	// shortPage is the fewest lines, footer aside, in which the rules and
+	// the recent decisions both show.
+	shortPage = 8
 )
 
 func (p Page) View() string {
@@ -28,7 +34,7 @@ func (p Page) View() string {
 	if p.policy == nil {
 		return st.Detail.Render("Policy is not available here.")
 	}
-	foot := p.footer(w)
+	foot := p.footer(w, max(min(p.Height-3, 2), 1))
 	if p.Loading && !p.Loaded {
 		return strings.Join(append([]string{st.Detail.Render("Loading the policy…"), ""}, foot...), "\n")
 	}
@@ -40,28 +46,36 @@ func (p Page) View() string {
 	}
 	// The sections share what the footer and a blank line between them
 	// leave; the rules, which the keys act on, get up to two thirds.
-	avail := max(p.Height-len(foot)-1, 4)
+	avail := max(p.Height-len(foot)-1, 1)
 	ruleRows := min(need, max(avail-len(decisions), avail*2/3, 3))
+	if avail < shortPage {
+		// Too short for both sections: the rules, which the keys act on.
+		ruleRows = avail + 1
+	}
 	lines := p.ruleLines(blocks, ruleRows, w)
 	lines = append(lines, "")
 	if room := avail + 1 - len(lines); len(decisions) > room {
 		// The oldest do not fit; say so on the last line.
 		decisions = append(decisions[:max(room-1, 1)],
-			st.Detail.Render("  … older decisions do not fit; a taller terminal shows them"))
+			kit.Cut(st.Detail.Render("  … older decisions do not fit; a taller terminal shows them"), w))
 	}
 	lines = append(lines, decisions...)
 	for len(lines) < avail+1 {
 		lines = append(lines, "")
 	}
+	// A page too short for both sections loses decisions, then rules,
+	// never the footer, which says what the last action did (SPEC L6).
+	lines = lines[:min(len(lines), max(p.Height-len(foot), 1))]
 	return strings.Join(append(lines, foot...), "\n")
 }
 
 // footer is the last action's outcome, or a count of what is shown.
-func (p Page) footer(w int) []string {
+// An error takes at most maxLines lines.
+func (p Page) footer(w, maxLines int) []string {
 	st := p.common.Styles.Modal
 	switch {
 	case p.Err != "":
-		return kit.WrapLines(st.Error, "✗ "+p.Err, w, 2)
+		return kit.WrapLines(st.Error, "✗ "+p.Err, w, maxLines)
 	case p.Notice != "":
 		return []string{st.Detail.Render(safetext.Line(p.Notice, w))}
 	}
@@ -139,16 +153,26 @@ func (p Page) decisionLines(w int) []string {
 	case len(p.records) == 0:
 		return append(lines, st.Detail.Render("No decisions recorded yet."))
 	}
-	idW := max(w-2-agoColWidth-outcomeColWidth-byColWidth-callColWidth-4, 8)
+	// On a narrow page the correlation ID gives its column to the tool,
+	// and what still does not fit is cut: no row is wider than the page.
+	idW := w - 2 - agoColWidth - outcomeColWidth - byColWidth - callColWidth - 4
+	showCall := idW >= minToolColWidth
+	if !showCall {
+		idW += callColWidth + 1
+	}
+	idW = max(idW, minToolColWidth)
 	now := p.common.Now()
 	for i := len(p.records) - 1; i >= 0; i-- {
 		r := p.records[i]
-		lines = append(lines, "  "+
+		call := ""
+		if showCall {
+			call = st.Detail.Render(kit.Pad(safetext.Line(r.CorrelationID, callColWidth), callColWidth)) + " "
+		}
+		lines = append(lines, kit.Cut("  "+
 			st.Detail.Render(kit.Pad(kit.Ago(now, r.At), agoColWidth))+" "+
 			kit.Pad(outcomeBadge(st, r.Outcome), outcomeColWidth)+" "+
 			st.Item.Render(kit.Pad(safetext.Line(r.By, byColWidth), byColWidth))+" "+
-			st.Detail.Render(kit.Pad(safetext.Line(r.CorrelationID, callColWidth), callColWidth))+" "+
-			st.Item.Render(p.toolName(r.Identity, idW)))
+			call+st.Item.Render(p.toolName(r.Identity, idW)), w))
 		if r.Note != "" {
 			lines = append(lines, st.Detail.Render("    "+safetext.Line("note: "+r.Note, w-4)))
 		}

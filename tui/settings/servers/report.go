@@ -3,6 +3,7 @@ package servers
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -169,21 +170,40 @@ func (r Report) boxWidth() int { return min(r.common.Width-4, 76) }
 func (r Report) View() string {
 	st := r.common.Styles.Modal
 	w := kit.InnerWidth(st, r.boxWidth())
-	lines := []string{
+	head := []string{
 		st.Title.Render(safetext.Line("Test › "+r.server.Name, w)),
 		st.Detail.Render(safetext.Line(r.server.URL, w)),
 		"",
 	}
+	var body, tail []string
 	switch {
 	case r.run != nil:
-		lines = append(lines, r.spin.View()+" "+st.Item.Render("Testing… nothing is registered by a test."))
+		body = []string{r.spin.View() + " " + st.Item.Render("Testing… nothing is registered by a test.")}
 	case r.err != "":
-		lines = append(lines, kit.WrapLines(st.Error, "✗ "+r.err, w, 4)...)
-		lines = append(lines, "", st.Detail.Render("Nothing was registered. Fix the server or its settings, then test again."))
+		body = kit.WrapLines(st.Error, "✗ "+r.err, w, 4)
+		tail = []string{"", st.Detail.Render("Nothing was registered. Fix the server or its settings, then test again.")}
 	default:
-		lines = append(lines, r.reportLines(w)...)
+		body, tail = r.reportLines(w), r.activationLines(w)
 	}
-	return kit.ModalBox(st, w, 0, lines)
+	return kit.ModalBox(st, w, 0, r.fit(head, body, tail, w))
+}
+
+// fit keeps the report within the area the root gave it (SPEC L6): in a
+// short one the blank lines go first, then the report's last lines, so
+// the outcome and what activation would do always show.
+func (r Report) fit(head, body, tail []string, w int) []string {
+	room := max(r.common.Height-r.common.Styles.Modal.Frame.GetVerticalFrameSize(), 1)
+	if len(head)+len(body)+len(tail) <= room {
+		return append(append(head, body...), tail...)
+	}
+	drop := func(lines []string) []string {
+		return slices.DeleteFunc(slices.Clone(lines), func(l string) bool { return l == "" })
+	}
+	head, tail = drop(head), drop(tail)
+	if n := max(room-len(head)-len(tail), 1); len(body) > n {
+		body = append(body[:n-1:n-1], r.common.Styles.Modal.Detail.Render(kit.Cut("… a taller terminal shows the rest", w)))
+	}
+	return append(append(head, body...), tail...)
 }
 
 // reportField is the width of the report's labels.
@@ -233,7 +253,13 @@ func (r Report) reportLines(w int) []string {
 			lines = append(lines, st.Label.Render(kit.Pad(label, reportField))+st.Error.Render(safetext.Line("✗ "+rej, w-reportField)))
 		}
 	}
-	lines = append(lines, "")
+	return lines
+}
+
+// activationLines say what activation did or would do.
+func (r Report) activationLines(w int) []string {
+	st := r.common.Styles.Modal
+	lines := []string{""}
 	act := r.keys.Activate.Help().Key
 	switch {
 	case r.activating:

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"vouch/tui/kit"
 )
 
 // Backend is the optional capability of a Servers backend for skills
@@ -122,14 +124,18 @@ type ActedMsg struct {
 
 func listServerSkills(ss Backend, serverID string, seq int) tea.Cmd {
 	return func() tea.Msg {
-		l, err := ss.ListServerSkills(context.Background(), serverID)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
+		defer cancel()
+		l, err := ss.ListServerSkills(ctx, serverID)
 		return ListedMsg{seq: seq, listing: l, err: err}
 	}
 }
 
 func previewServerSkill(ss Backend, serverID, uri string, seq int) tea.Cmd {
 	return func() tea.Msg {
-		p, err := ss.PreviewServerSkill(context.Background(), serverID, uri)
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
+		defer cancel()
+		p, err := ss.PreviewServerSkill(ctx, serverID, uri)
 		return PreviewMsg{seq: seq, preview: p, err: err}
 	}
 }
@@ -138,7 +144,8 @@ func previewServerSkill(ss Backend, serverID, uri string, seq int) tea.Cmd {
 // finding IDs), "keep" or "rollback" (to approval n).
 func actOnServerSkill(ss Backend, verb, serverID, uri, setDigest string, accept []string, n, seq int) tea.Cmd {
 	return func() tea.Msg {
-		ctx := context.Background()
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
+		defer cancel()
 		var v Skill
 		var err error
 		switch verb {

@@ -157,16 +157,16 @@ func (p Page) View() string {
 		return st.Detail.Render("Skills are not available here.")
 	}
 	var lines []string
+	foot := p.footer(w)
+	avail := max(p.Height-len(foot), 1)
 	switch {
 	case p.Loading && !p.Loaded:
 		lines = append(lines, st.Detail.Render("Loading the skills…"))
 	case len(p.skills.Items) == 0 && p.Loaded:
 		lines = append(lines, kit.WrapLines(st.Detail, "No skills installed. Press i to preview a skill package from a local file (.zip, .tar.gz, a folder or a SKILL.md) and install it.", w, 3)...)
 	default:
-		lines = append(lines, p.rows(w)...)
+		lines = append(lines, p.rows(w, avail)...)
 	}
-	foot := p.footer(w)
-	avail := max(p.Height-len(foot), 1)
 	if len(lines) > avail {
 		lines = lines[:avail]
 	}
@@ -176,9 +176,10 @@ func (p Page) View() string {
 	return strings.Join(append(lines, foot...), "\n")
 }
 
-// rows are the column titles and one row per skill; the selected one has
-// its description and digest below it.
-func (p Page) rows(w int) []string {
+// rows are the column titles and one row per skill in at most height
+// lines, scrolled so that the selected one shows; it has its description
+// and digest below it.
+func (p Page) rows(w, height int) []string {
 	st := p.common.Styles.Modal
 	rest := w - 2 - skillVerColWidth - skillInstalledColWidth - skillFindingsColWidth - 4
 	nameW := max(rest*2/5, 10)
@@ -186,6 +187,7 @@ func (p Page) rows(w int) []string {
 	lines := []string{st.Detail.Render("  " + kit.Pad("Skill", nameW) + " " + kit.Pad("Ver", skillVerColWidth) + " " +
 		kit.Pad("Installed", skillInstalledColWidth) + " " + kit.Pad("Findings", skillFindingsColWidth) + " Origin")}
 	now := p.common.Now()
+	blocks := make([][]string, len(p.skills.Items))
 	for i, s := range p.skills.Items {
 		cursor, name := "  ", st.Item.Render(kit.Pad(safetext.Line(s.Name, nameW), nameW))
 		if i == p.skills.Cursor {
@@ -195,17 +197,18 @@ func (p Page) rows(w int) []string {
 		if s.Findings > 0 {
 			findings = st.StatusWarn.Render(kit.Pad(kit.Plural(s.Findings, "finding"), skillFindingsColWidth))
 		}
-		lines = append(lines, cursor+name+" "+st.Item.Render(kit.Pad(fmt.Sprintf("v%d", s.Version), skillVerColWidth))+" "+
-			st.Item.Render(kit.Pad(kit.Ago(now, s.Installed), skillInstalledColWidth))+" "+findings+" "+
-			st.Detail.Render(safetext.Line(s.Origin, originW)))
+		b := []string{cursor + name + " " + st.Item.Render(kit.Pad(fmt.Sprintf("v%d", s.Version), skillVerColWidth)) + " " +
+			st.Item.Render(kit.Pad(kit.Ago(now, s.Installed), skillInstalledColWidth)) + " " + findings + " " +
+			st.Detail.Render(safetext.Line(s.Origin, originW))}
 		if i == p.skills.Cursor {
 			if d := kit.FirstLine(s.Description, w-4); d != "" {
-				lines = append(lines, st.Detail.Render("    "+d))
+				b = append(b, st.Detail.Render("    "+d))
 			}
-			lines = append(lines, st.Detail.Render("    "+safetext.Line(fmt.Sprintf("%s · sha256 %s", kit.Plural(s.Files, "file"), s.SHA256), w-4)))
+			b = append(b, st.Detail.Render("    "+safetext.Line(fmt.Sprintf("%s · sha256 %s", kit.Plural(s.Files, "file"), s.SHA256), w-4)))
 		}
+		blocks[i] = b
 	}
-	return lines
+	return append(lines, kit.ScrollBlocks(blocks, p.skills.Cursor, max(height-1, 1))...)
 }
 
 func (p Page) footer(w int) []string {

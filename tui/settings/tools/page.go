@@ -454,7 +454,9 @@ func (p Page) row(t settings.ToolView, srv settings.ServerView, known, focused b
 		about += d
 	}
 	room := w - toolMarkWidth - nameW - 1 - ansi.StringWidth(mark)
-	return cursor + st.Item.Render(box) + nameCell + " " + st.Detail.Render(kit.Pad(safetext.Line(about, max(room, 1)), max(room, 0))) + mark
+	// The marks of a narrow page may not fit beside the name: the row is
+	// cut to the page, not left for the frame to cut.
+	return kit.Cut(cursor+st.Item.Render(box)+nameCell+" "+st.Detail.Render(kit.Pad(safetext.Line(about, max(room, 1)), max(room, 0)))+mark, w)
 }
 
 // claims renders the server's annotations of t under an explicit label:

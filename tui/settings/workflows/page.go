@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -150,27 +151,31 @@ func (p Page) View() string {
 	if p.w == nil {
 		return st.Detail.Render("Agent Workflows is not available here.")
 	}
-	var lines []string
+	var state, about []string
 	switch {
 	case !p.Loaded && p.Err == "":
-		lines = append(lines, st.Detail.Render("Loading…"))
+		state = []string{st.Detail.Render("Loading…")}
 	case p.Loaded:
-		state := st.StatusOff.Render("○ off")
+		on := st.StatusOff.Render("○ off")
 		if p.on {
-			state = st.StatusOK.Render("● on")
+			on = st.StatusOK.Render("● on")
 		}
 		if p.toggling {
-			state += st.Detail.Render(" · changing…")
+			on += st.Detail.Render(" · changing…")
 		}
-		lines = append(lines, st.Label.Render("Agent Workflows  ")+state)
-		lines = append(lines, kit.WrapLines(st.Detail, "One switch for this device: profiles, MCP servers and skills. "+
-			"Off stops new workflow activity and deletes nothing.", w, 2)...)
+		state = []string{st.Label.Render("Agent Workflows  ") + on}
+		about = kit.WrapLines(st.Detail, "One switch for this device: profiles, MCP servers and skills. "+
+			"Off stops new workflow activity and deletes nothing.", w, 2)
 	}
-	lines = append(lines, "")
-	lines = append(lines, kit.WrapLines(st.Detail, SchedulesNote, w, 4)...)
-	lines = append(lines, "", st.Group.Render(fmt.Sprintf("Schedules (%d)", len(p.schedules))))
-
+	header := st.Group.Render(fmt.Sprintf("Schedules (%d)", len(p.schedules)))
 	foot := p.Said(st, w)
+	lines := slices.Concat(state, about, []string{""}, kit.WrapLines(st.Detail, SchedulesNote, w, 4), []string{"", header})
+	if len(lines)+len(foot)+scheduleRows > p.Height {
+		// A short page (SPEC L6): the switch, the note in a line, the
+		// schedules and what the page says, which the frame would cut.
+		lines = slices.Concat(state, kit.WrapLines(st.Detail, SchedulesNote, w, 1), []string{header})
+		foot = p.SaidIn(st, w, max(min(p.Height-len(lines)-1, 2), 1))
+	}
 	room := max(p.Height-len(lines)-len(foot), 1)
 	var body []string
 	if p.Loaded && len(p.schedules) == 0 {
@@ -207,10 +212,13 @@ func (p Page) scheduleLines(s Schedule, w int) []string {
 	}
 	sub := "  " + safetext.Line(s.Task, 0)
 	return []string{
-		head,
+		kit.Cut(head, w),
 		st.Detail.Render(kit.Cut(sub+" — "+last, w)),
 	}
 }
+
+// scheduleRows is the lines of one schedule.
+const scheduleRows = 2
 
 // On reports the switch as the backend last said it is.
 func (p Page) On() bool { return p.on }

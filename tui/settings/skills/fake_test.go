@@ -1,0 +1,182 @@
+package skills
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"vouch/safetext"
+	"vouch/tui/kit"
+	"vouch/tui/settings"
+)
+
+func TestMain(m *testing.M) {
+	lipgloss.SetColorProfile(termenv.Ascii) // any escape in a view came from untrusted text
+	lipgloss.SetHasDarkBackground(true)
+	os.Exit(m.Run())
+}
+
+var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+// hostile is untrusted text: a screen clear, a title write, a bidi override.
+const hostile = "evil\x1b[2J\x1b]0;pwned\x07\u202Egnp.exe"
+
+func common(w, h int) kit.Common {
+	return kit.Common{Width: w, Height: h, Styles: kit.DefaultStyles(nil, kit.DefaultTheme()), Now: func() time.Time { return t0 }}
+}
+
+func runes(s string) []tea.KeyMsg {
+	var out []tea.KeyMsg
+	for _, r := range s {
+		out = append(out, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	return out
+}
+
+// framed shows p as the only page of Settings at w x h, so it is sized as
+// the frame sizes its pages.
+func framed(p settings.Page, w, h int) settings.Model {
+	return settings.New(common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
+}
+
+// fits fails t when a line of view is wider than w or there are more than h.
+func fits(t *testing.T, view string, w, h int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	for i, l := range lines {
+		if lipgloss.Width(l) > w {
+			t.Errorf("line %d is %d cells, wider than %d: %q", i+1, lipgloss.Width(l), w, l)
+		}
+	}
+	if len(lines) > h {
+		t.Errorf("%d lines, more than %d:\n%s", len(lines), h, view)
+	}
+}
+
+// clean fails t when view holds a code point safetext hides (an escape,
+// a control, a bidi override) or the payload of a screen clear.
+func clean(t *testing.T, view string) {
+	t.Helper()
+	for _, r := range view {
+		if r != '\n' && safetext.Hidden(r) {
+			t.Fatalf("the view holds %U: %q", r, view)
+		}
+	}
+	if strings.Contains(view, "[2J") {
+		t.Fatalf("the view holds a screen clear's payload: %q", view)
+	}
+}
+
+// sizes are the area above the input of 80x24 and 60x16, which the root
+// gives a modal.
+var sizes = []struct{ w, h int }{{80, 18}, {60, 10}}
+
+// call is one call the catalog received.
+type call struct {
+	op, arg string
+	opts    InstallOptions
+}
+
+// fakeCatalog holds installed skills and one preview; it records every
+// call and fails as told.
+type fakeCatalog struct {
+	mu      sync.Mutex
+	skills  []Summary
+	preview Preview
+	calls   []call
+	errs    map[string]error // by op: list, preview, install, remove
+}
+
+func (f *fakeCatalog) record(c call) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, c)
+	return f.errs[c.op]
+}
+
+func (f *fakeCatalog) ListSkills(context.Context) ([]Summary, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.skills), f.errs["list"]
+}
+
+func (f *fakeCatalog) PreviewSkill(_ context.Context, path string, opts InstallOptions) (Preview, error) {
+	return f.preview, f.record(call{op: "preview", arg: path, opts: opts})
+}
+
+func (f *fakeCatalog) InstallSkill(_ context.Context, path string, opts InstallOptions) (Summary, error) {
+	if err := f.record(call{op: "install", arg: path, opts: opts}); err != nil {
+		return Summary{}, err
+	}
+	return Summary{Name: f.preview.InstallName, Version: f.preview.InstallVersion}, nil
+}
+
+func (f *fakeCatalog) RemoveSkill(_ context.Context, name string) error {
+	return f.record(call{op: "remove", arg: name})
+}
+
+func (f *fakeCatalog) got() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]string, len(f.calls))
+	for i, c := range f.calls {
+		out[i] = fmt.Sprintf("%s %s %+v", c.op, c.arg, c.opts)
+	}
+	return out
+}
+
+const sha = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+
+func catalog() *fakeCatalog {
+	return &fakeCatalog{
+		skills: []Summary{
+			{Name: "notes", Version: 2, Origin: "~/skills/notes.zip", Installed: t0.Add(-time.Hour), SHA256: sha, Description: "Take notes.", Files: 3},
+			{Name: "pdf", Version: 1, Origin: "~/Downloads/pdf.zip", Installed: t0.Add(-48 * time.Hour), SHA256: sha, Files: 7, Findings: 2},
+		},
+		preview: Preview{Source: "/tmp/pdf.zip", Name: "pdf", InstallName: "pdf", InstallVersion: 1, SHA256: sha, Description: "Read PDFs.",
+			Instructions: "Use pdftotext.", Files: []PreviewFile{{Path: "SKILL.md", SHA256: sha, Size: 1200}}, RequestedTools: []string{"fs_read"}},
+		errs: map[string]error{},
+	}
+}
+
+func step(t *testing.T, m kit.Modal, msgs ...tea.Msg) kit.Modal {
+	t.Helper()
+	for _, msg := range msgs {
+		m, _, _ = m.Update(msg)
+	}
+	return m
+}
+
+func typed(t *testing.T, m kit.Modal, s string) kit.Modal {
+	t.Helper()
+	for _, k := range runes(s) {
+		m = step(t, m, k)
+	}
+	return m
+}
+
+func run(t *testing.T, cmd tea.Cmd) tea.Msg {
+	t.Helper()
+	if cmd == nil {
+		t.Fatal("no Cmd")
+	}
+	return cmd()
+}
+
+var (
+	keyEnter = tea.KeyMsg{Type: tea.KeyEnter}
+	keyEsc   = tea.KeyMsg{Type: tea.KeyEsc}
+	keyDown  = tea.KeyMsg{Type: tea.KeyDown}
+	keyRight = tea.KeyMsg{Type: tea.KeyRight}
+)
+
+func letter(r rune) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}} }
