@@ -26,6 +26,9 @@ import (
 // rule editor classify opens when the Backend can store rules.
 func (m Model) approvalOptions() approval.Options {
 	o := approval.Options{Grace: m.opts.KeyGrace, Describer: m.toolDescriber()}
+	if w, ok := m.backend.(approval.ToolWatcher); ok {
+		o.Watcher = w // a pane shows a tool that changed while it was open (SPEC D8)
+	}
 	if pe := m.policyEditor(); pe != nil {
 		c, grace := m.common, m.opts.KeyGrace
 		o.Classify = func(identity, args, seen string) kit.Modal {

@@ -24,6 +24,13 @@ func openTestApp(t *testing.T, state string) *App {
 // server's ID. The test's cleanup closes both.
 func appWithServer(t *testing.T, opts mcptest.Options, name string) (*App, string) {
 	t.Helper()
+	a, id, _ := appWithTestServer(t, opts, name)
+	return a, id
+}
+
+// appWithTestServer is appWithServer that also returns the server.
+func appWithTestServer(t *testing.T, opts mcptest.Options, name string) (*App, string, *mcptest.Server) {
+	t.Helper()
 	srv, err := mcptest.NewServer(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -43,5 +50,5 @@ func appWithServer(t *testing.T, opts mcptest.Options, name string) (*App, strin
 	if err := a.DB().SetWorkflowsEnabled(true); err != nil {
 		t.Fatal(err)
 	}
-	return a, rec.ID
+	return a, rec.ID, srv
 }

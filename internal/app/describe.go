@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -16,6 +17,9 @@ type ToolDescription struct {
 	ServerHost string
 	Title      string
 	Claims     []string
+	// Digest is the digest of the definition served now (what a pin
+	// binds to, SPEC D8); "" for built-in tools.
+	Digest string
 }
 
 // DescribeTool describes identity from the cached catalog, including the
@@ -26,7 +30,7 @@ func (a *App) DescribeTool(identity string) (ToolDescription, error) {
 		if e.Identity != identity {
 			continue
 		}
-		d := ToolDescription{ServerName: e.ServerName, Title: e.Title, Claims: Claims(e.Annotations)}
+		d := ToolDescription{ServerName: e.ServerName, Title: e.Title, Claims: Claims(e.Annotations), Digest: e.Digest}
 		if st, ok := mgr.Server(e.ServerID); ok {
 			d.ServerHost = hostOf(st.Config.URL)
 		}
@@ -52,9 +56,30 @@ func (a *App) describeAppTool(identity string) (ToolDescription, bool) {
 	if !ok {
 		return ToolDescription{}, false
 	}
-	d := ToolDescription{ServerName: e.ServerName, Title: e.Title, Claims: Claims(e.Annotations)}
+	d := ToolDescription{ServerName: e.ServerName, Title: e.Title, Claims: Claims(e.Annotations), Digest: e.Digest}
 	if st, ok := a.mcp.mgr.Server(serverID); ok {
 		d.ServerHost = hostOf(st.Config.URL)
 	}
 	return d, true
+}
+
+// WaitToolChange waits until the definition identity's server serves is
+// no longer the one of digest — it changed, or it is gone — and describes
+// it as served now (SPEC D8: an approval pane open while its tool changes
+// shows what it says now). It returns ctx's error when nothing changed
+// before ctx ended. It never waits on the network: it follows the
+// manager's published catalogs.
+func (a *App) WaitToolChange(ctx context.Context, identity, digest string) (ToolDescription, error) {
+	for {
+		changed := a.mcp.mgr.Changed()
+		d, err := a.DescribeTool(identity)
+		if err != nil || d.Digest != digest {
+			return d, err
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ToolDescription{}, ctx.Err()
+		}
+	}
 }

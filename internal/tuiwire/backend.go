@@ -58,6 +58,16 @@ func (b *Backend) DescribeTool(ctx context.Context, identity string) (tuiapprova
 	return tuiapproval.ToolDescription(d), err
 }
 
+// WaitToolChange implements tuiapproval.ToolWatcher.
+func (b *Backend) WaitToolChange(ctx context.Context, identity, digest string) (tuiapproval.ToolDescription, error) {
+	if b.session == nil {
+		<-ctx.Done()
+		return tuiapproval.ToolDescription{}, ctx.Err()
+	}
+	d, err := b.session.WaitToolChange(ctx, identity, digest)
+	return tuiapproval.ToolDescription(d), err
+}
+
 // ListSkills implements tuiskills.Catalog.
 func (b *Backend) ListSkills(ctx context.Context) ([]tuiskills.Summary, error) {
 	list, err := b.skills.ListSkills(ctx)

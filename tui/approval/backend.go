@@ -2,6 +2,7 @@ package approval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -41,6 +42,44 @@ type ToolDescription struct {
 	// Claims are the server's annotations, one per entry, such as
 	// "readOnlyHint: true".
 	Claims []string
+	// Digest names the definition served now; "" when unknown.
+	Digest string
+}
+
+// ToolWatcher is an optional interface the root's Backend may implement
+// so that a pane open while its tool's definition changes shows what the
+// tool says now (SPEC D8; the run refuses an answer given to the old
+// definition and asks again). WaitToolChange blocks until identity's
+// served definition is no longer digest, or ctx ends; the pane calls it
+// from a Cmd with a bounded context and calls again while it is open.
+type ToolWatcher interface {
+	WaitToolChange(ctx context.Context, identity, digest string) (ToolDescription, error)
+}
+
+// watchEvery bounds one WaitToolChange; an open pane asks again after it.
+const watchEvery = 20 * time.Second
+
+// ToolChangedMsg carries what WaitToolChange said; Changed is false when
+// the wait ended with nothing changed.
+type ToolChangedMsg struct {
+	Identity string
+	Digest   string // the digest the pane watched
+	Changed  bool
+	Desc     ToolDescription
+	Err      error
+}
+
+// watchTool waits, bounded, for identity's definition to leave digest.
+func watchTool(w ToolWatcher, identity, digest string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), watchEvery)
+		defer cancel()
+		desc, err := w.WaitToolChange(ctx, identity, digest)
+		if errors.Is(err, context.DeadlineExceeded) {
+			return ToolChangedMsg{Identity: identity, Digest: digest}
+		}
+		return ToolChangedMsg{Identity: identity, Digest: digest, Changed: true, Desc: desc, Err: err}
+	}
 }
 
 // describeTimeout bounds a DescribeTool call; the pane is usable before it

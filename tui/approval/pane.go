@@ -48,6 +48,7 @@ type Pane struct {
 	grace                  time.Duration
 	req                    Request
 	describe               ToolDescriber                               // nil: the Backend cannot describe tools
+	watch                  ToolWatcher                                 // nil: the pane is not told of changes
 	classify               func(identity, args, seen string) kit.Modal // nil: the Backend cannot store rules; classify is off
 
 	// pos and total are this call's place among the calls waiting now.
@@ -70,6 +71,9 @@ type Pane struct {
 	// marks it as a failure.
 	notice    string
 	noticeErr bool
+	// changed is set once the tool's definition changed while the pane
+	// was open (SPEC D8).
+	changed bool
 	// settling is true while the root holds its keys back (settle.go),
 	// and settle is what the pane says instead of its keys.
 	settling bool
@@ -107,6 +111,9 @@ type Options struct {
 	// Describer, when not nil, is asked for the server's label, host and
 	// claims.
 	Describer ToolDescriber
+	// Watcher, when not nil, tells an open pane that its tool's definition
+	// changed; the pane then shows what the tool says now.
+	Watcher ToolWatcher
 	// Classify, when not nil, returns the rule editor for a call of the
 	// tool identity with these arguments, pre-filled from them, the rule
 	// to bind to seen, the digest of the definition the pane was asked
@@ -135,6 +142,7 @@ func New(c kit.Common, keys KeyMap, req Request, pos, total int, o Options) Pane
 		grace:    o.Grace,
 		req:      req,
 		describe: o.Describer,
+		watch:    o.Watcher,
 		classify: o.Classify,
 		pos:      pos,
 		total:    total,
@@ -165,6 +173,23 @@ func (a Pane) Init() tea.Cmd {
 	}
 	return describeTool(a.describe, a.identity())
 }
+
+// ChangedWhileOpenNotice is what a pane says when its tool's definition
+// changed while it was open.
+const ChangedWhileOpenNotice = "This tool changed while the pane was open: what it says now is shown; allowing asks again with what changed."
+
+// watchCmd watches the tool's definition while the pane is open, when the
+// Backend can tell and the definition is known.
+func (a Pane) watchCmd() tea.Cmd {
+	if a.watch == nil || a.desc.Digest == "" {
+		return nil
+	}
+	return watchTool(a.watch, a.identity(), a.desc.Digest)
+}
+
+// ChangedWhileOpen reports whether the tool's definition changed while the
+// pane was open.
+func (a Pane) ChangedWhileOpen() bool { return a.changed }
 
 // KeyGrace implements Modal. The pane appears on its own, so keys already
 // in flight must not answer it (SPEC D4).
@@ -204,7 +229,26 @@ func (a Pane) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 			a.desc = msg.Desc
 		}
 		a.relayout()
-		return a, nil, nil
+		return a, nil, a.watchCmd()
+	case ToolChangedMsg:
+		if msg.Identity != a.identity() || msg.Digest != a.desc.Digest {
+			return a, nil, nil // an older watch, or another pane's
+		}
+		if !msg.Changed {
+			return a, nil, a.watchCmd() // nothing changed: watch on
+		}
+		// The tool changed while the pane was open (SPEC D8): show what it
+		// says now; the run refuses an answer to the old definition and
+		// asks again with what changed.
+		a.changed = true
+		if msg.Err != nil {
+			a.descErr, a.desc = kit.Sentence(msg.Err), ToolDescription{}
+		} else {
+			a.desc, a.descErr = msg.Desc, ""
+		}
+		a.notice, a.noticeErr = ChangedWhileOpenNotice, true
+		a.relayout()
+		return a, nil, a.watchCmd()
 	case ruleedit.SavedMsg:
 		if msg.Rule.Identity == a.identity() {
 			a.notice, a.noticeErr = ruleNotice(msg.Rule, msg.Err), msg.Err != nil
