@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"vouch/agent"
+	"vouch/internal/view"
 )
 
 // Backend is what the root asks of the rest of vouch: the union of the
@@ -43,12 +44,5 @@ type Conversation interface {
 	Send(ctx context.Context, model, text string) (<-chan agent.Event, error)
 }
 
-// BackendInfo is what the status line shows about the model server.
-type BackendInfo struct {
-	ServerURL     string
-	ServerKind    string // "llama.cpp", "LM Studio", "Ollama", "vLLM", "demo", …
-	Model         string
-	ContextWindow int
-	// Warning is one sentence shown when the server is unreachable, etc.
-	Warning string
-}
+// BackendInfo is view.ChatInfo (internal/view), as the application returns it.
+type BackendInfo = view.ChatInfo

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"vouch/agent"
+	"vouch/internal/view"
 	"vouch/policy"
 	"vouch/store"
 	"vouch/tool"
@@ -79,16 +80,8 @@ func (a *App) ChatConfig() ChatConfig {
 	}
 }
 
-// ChatInfo is what the chat is connected to: the model server, its kind,
-// the model and its context window, and the one sentence to show when
-// something of it is not known.
-type ChatInfo struct {
-	ServerURL     string
-	ServerKind    string
-	Model         string
-	ContextWindow int
-	Warning       string
-}
+// ChatInfo is view.ChatInfo (internal/view), shared with the interface.
+type ChatInfo = view.ChatInfo
 
 // Chat is the conversation service the terminal interface and a headless
 // run talk to: it finds the model server, keeps the chosen model, and

@@ -5,22 +5,12 @@ import (
 	"fmt"
 	"strings"
 
+	"vouch/internal/view"
 	"vouch/mcpclient"
 )
 
-// ToolDescription tells the approval pane where a tool comes from: the
-// label the person gave its server and the host of its endpoint (both
-// empty for built-in tools), and the server's own title and annotations
-// as unverified claims ("readOnlyHint: true").
-type ToolDescription struct {
-	ServerName string
-	ServerHost string
-	Title      string
-	Claims     []string
-	// Digest is the digest of the definition served now (what a pin
-	// binds to, SPEC D8); "" for built-in tools.
-	Digest string
-}
+// ToolDescription is view.ToolDescription (internal/view), shared with the interface.
+type ToolDescription = view.ToolDescription
 
 // DescribeTool describes identity from the cached catalog, including the
 // app-only tools an MCP App view may call (SPEC J2).

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"vouch/agent"
+	"vouch/internal/view"
 	"vouch/safetext"
 	"vouch/store"
-	"vouch/tool"
 )
 
 // Inbox holds the tool calls of background runs (scheduled ones) that wait
@@ -33,28 +33,8 @@ type inboxEntry struct {
 	stop func(store.RunOutcome, string)
 }
 
-// InboxItem is one call of a background run waiting for the person.
-type InboxItem struct {
-	RunID string
-	// Profile is the run's profile; Kind is "scheduled" or "profile".
-	Profile string
-	Kind    string
-	Task    string
-	// Requested is when the call began to wait; Deadline when the run stops
-	// waiting for it (zero: no deadline).
-	Requested time.Time
-	Deadline  time.Time
-	Call      agent.ToolCall
-	Tool      tool.Def
-	// Reason, Effect and Preview are as in agent.ApprovalRequested.
-	Reason  string
-	Effect  string
-	Preview string
-	// Definition is the digest of the tool definition the call was decided
-	// on (agent.ApprovalRequested.Definition): classifying from the inbox
-	// pins it, as from a chat call's pane (SPEC D8).
-	Definition string
-}
+// InboxItem is view.InboxItem (internal/view), shared with the interface.
+type InboxItem = view.InboxItem
 
 // NewInbox returns an empty inbox.
 func NewInbox() *Inbox { return &Inbox{changes: make(chan int, 1)} }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"vouch/agent"
+	"vouch/internal/view"
 	"vouch/safetext"
 	"vouch/store"
 	"vouch/tool"
@@ -18,18 +19,8 @@ import (
 // editor's input saved as a revision. The interface converts these into
 // its own view types.
 
-// ProfileSummary is one row of the profile list.
-type ProfileSummary struct {
-	Name       string
-	Definition string
-	// Kind is the definition's kind ("" when it cannot be read).
-	Kind          string
-	Revision      int
-	Tools, Skills int
-	// Schedule is the schedule in a few words, "" for none.
-	Schedule string
-	Updated  time.Time
-}
+// ProfileSummary is view.ProfileSummary (internal/view), shared with the interface.
+type ProfileSummary = view.ProfileSummary
 
 // ProfileView is one profile's latest revision as the editor shows it.
 type ProfileView struct {
@@ -66,34 +57,11 @@ type ProfileInput struct {
 	Schedule     *workflow.Schedule
 }
 
-// DefinitionChoice is one definition a profile may use.
-type DefinitionChoice struct {
-	Name           string
-	Kind           string
-	Revision       int
-	Description    string
-	EditedByPerson bool
-}
+// DefinitionChoice is view.DefinitionChoice (internal/view), shared with the interface.
+type DefinitionChoice = view.DefinitionChoice
 
-// ToolView is one selectable tool as the interface's tool lists show it.
-type ToolView struct {
-	Identity    string
-	ServerID    string
-	ServerName  string
-	Name        string
-	Title       string
-	Description string
-	// Executable reports whether the tool can be offered now; Enabled
-	// whether it is on (for a conversation or in a profile's allowlist).
-	Executable bool
-	Enabled    bool
-	// Claims are the server's annotations, unverified (SPEC D2).
-	Claims []string
-	// Tokens is what the tool costs inline (SPEC F1); 0 when unknown.
-	Tokens int
-	// Changed says the definition is not the one its rule pinned (SPEC D8).
-	Changed bool
-}
+// ToolView is view.ToolView (internal/view), shared with the interface.
+type ToolView = view.ToolView
 
 // Summaries returns every profile's latest revision, by name.
 func (ps *Profiles) Summaries() ([]ProfileSummary, error) {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
+	"vouch/internal/view"
 	"vouch/safetext"
 	"vouch/store"
 )
@@ -23,25 +23,8 @@ type RunPage struct {
 	Next string
 }
 
-// RunSummary is one row of the run history.
-type RunSummary struct {
-	ID string
-	// Kind is "chat", "profile", "scheduled" or "headless".
-	Kind string
-	// Profile is the profile's name, "" for a chat run.
-	Profile string
-	// Task is the person's task or message, first line.
-	Task    string
-	Started time.Time
-	// Ended is zero while the run goes on.
-	Ended time.Time
-	// Outcome is a word or two, "waiting for approval" for a run whose
-	// calls wait in the inbox.
-	Outcome string
-	// Err is the failure or the reason for a missed or skipped run.
-	Err   string
-	Calls int
-}
+// RunSummary is view.RunSummary (internal/view), shared with the interface.
+type RunSummary = view.RunSummary
 
 // RunDetail is one run in full: what it froze, its events, calls and
 // approvals.
@@ -69,45 +52,20 @@ type RunFrozenSpec struct {
 	Budgets     []string
 }
 
-// RunFrozenTool is one tool of a run's allowlist, with the wire name the
-// model saw.
-type RunFrozenTool struct {
-	Identity string
-	WireName string
-}
+// RunFrozenTool is view.RunFrozenTool (internal/view), shared with the interface.
+type RunFrozenTool = view.RunFrozenTool
 
-// RunFrozenSkill is one enabled skill version of a run.
-type RunFrozenSkill struct {
-	Name    string
-	Version string
-	Digest  string
-}
+// RunFrozenSkill is view.RunFrozenSkill (internal/view), shared with the interface.
+type RunFrozenSkill = view.RunFrozenSkill
 
-// RunEventLine is one line of a run's event log.
-type RunEventLine struct {
-	At   time.Time
-	Text string
-}
+// RunEventLine is view.RunEvent (internal/view), shared with the interface.
+type RunEventLine = view.RunEvent
 
-// RunCall is one tool call of a run.
-type RunCall struct {
-	CorrelationID string
-	Identity      string
-	WireName      string
-	Outcome       string
-	Started       time.Time
-	Duration      time.Duration
-}
+// RunCall is view.RunCall (internal/view), shared with the interface.
+type RunCall = view.RunCall
 
-// RunApproval is one approval a run asked for: "waiting", "timed out" or
-// the person's decision.
-type RunApproval struct {
-	CorrelationID string
-	Identity      string
-	Decision      string
-	Note          string
-	At            time.Time
-}
+// RunApproval is view.RunApproval (internal/view), shared with the interface.
+type RunApproval = view.RunApproval
 
 // ListRunPage returns one page of run history after cursor, newest first.
 func ListRunPage(db *store.DB, cursor string, limit int) (RunPage, error) {

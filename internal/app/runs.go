@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"vouch/internal/view"
 	"vouch/store"
 	"vouch/workflow"
 )
@@ -45,17 +46,8 @@ type WorkflowsStatus struct {
 	Note      string           `json:"note"`
 }
 
-// ScheduleStatus is one profile's schedule: its next tick, why it is
-// paused, and its last tick in a few words.
-type ScheduleStatus struct {
-	Profile string    `json:"profile"`
-	Spec    string    `json:"schedule"`
-	Task    string    `json:"task"`
-	Next    time.Time `json:"next,omitzero"`
-	Paused  string    `json:"paused,omitempty"`
-	Last    string    `json:"last,omitempty"`
-	LastAt  time.Time `json:"last_at,omitzero"`
-}
+// ScheduleStatus is view.Schedule (internal/view), shared with the interface.
+type ScheduleStatus = view.Schedule
 
 // ReadWorkflowsStatus reads the switch and every schedule's state at now;
 // note is the sentence about schedules the front end shows with them.

@@ -48,14 +48,12 @@ func NewBackend(cfg app.ChatConfig, wf *Workflows) *Backend {
 
 // Info implements tui.StatusSource.
 func (b *Backend) Info(ctx context.Context) (tui.BackendInfo, error) {
-	info, err := b.Chat.Info(ctx)
-	return tui.BackendInfo(info), err
+	return b.Chat.Info(ctx)
 }
 
 // DescribeTool implements tuiapproval.ToolDescriber.
 func (b *Backend) DescribeTool(ctx context.Context, identity string) (tuiapproval.ToolDescription, error) {
-	d, err := b.Chat.DescribeTool(ctx, identity)
-	return tuiapproval.ToolDescription(d), err
+	return b.Chat.DescribeTool(ctx, identity)
 }
 
 // WaitToolChange implements tuiapproval.ToolWatcher.
@@ -64,26 +62,17 @@ func (b *Backend) WaitToolChange(ctx context.Context, identity, digest string) (
 		<-ctx.Done()
 		return tuiapproval.ToolDescription{}, ctx.Err()
 	}
-	d, err := b.session.WaitToolChange(ctx, identity, digest)
-	return tuiapproval.ToolDescription(d), err
+	return b.session.WaitToolChange(ctx, identity, digest)
 }
 
 // ListSkills implements tuiskills.Catalog.
 func (b *Backend) ListSkills(ctx context.Context) ([]tuiskills.Summary, error) {
-	list, err := b.skills.ListSkills(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]tuiskills.Summary, len(list))
-	for i, s := range list {
-		out[i] = tuiskills.Summary(s)
-	}
-	return out, nil
+	return b.skills.ListSkills(ctx)
 }
 
 // PreviewSkill implements tuiskills.Catalog.
 func (b *Backend) PreviewSkill(ctx context.Context, path string, opts tuiskills.InstallOptions) (tuiskills.Preview, error) {
-	p, err := b.skills.PreviewSkill(ctx, path, localskills.InstallOptions(opts))
+	p, err := b.skills.PreviewSkill(ctx, path, opts)
 	if err != nil {
 		return tuiskills.Preview{}, err
 	}
@@ -92,8 +81,7 @@ func (b *Backend) PreviewSkill(ctx context.Context, path string, opts tuiskills.
 
 // InstallSkill implements tuiskills.Catalog.
 func (b *Backend) InstallSkill(ctx context.Context, path string, opts tuiskills.InstallOptions) (tuiskills.Summary, error) {
-	s, err := b.skills.InstallSkill(ctx, path, localskills.InstallOptions(opts))
-	return tuiskills.Summary(s), err
+	return b.skills.InstallSkill(ctx, path, opts)
 }
 
 // RemoveSkill implements tuiskills.Catalog.
@@ -106,15 +94,13 @@ func SkillPreview(p localskills.Preview) tuiskills.Preview {
 	out := tuiskills.Preview{
 		Source: p.Source, Name: p.Name, InstallName: p.InstallName, InstallVersion: p.InstallVersion, PackageVersion: p.PackageVersion,
 		SHA256: p.SHA256, Description: p.Description, License: p.License, Compatibility: p.Compatibility, Instructions: p.Instructions,
-		Files: convert(p.Files, func(f localskills.PreviewFile) tuiskills.PreviewFile { return tuiskills.PreviewFile(f) }), Resources: p.Resources,
-		Excluded: convert(p.Excluded, func(e localskills.PreviewExcluded) tuiskills.PreviewExcluded { return tuiskills.PreviewExcluded(e) }),
-		Definitions: convert(p.Definitions, func(d localskills.PreviewDefinition) tuiskills.PreviewDefinition {
-			return tuiskills.PreviewDefinition(d)
-		}),
+		Files: p.Files, Resources: p.Resources,
+		Excluded:       p.Excluded,
+		Definitions:    p.Definitions,
 		RequestedTools: p.RequestedTools,
-		Findings:       convert(p.Findings, func(f localskills.PreviewFinding) tuiskills.PreviewFinding { return tuiskills.PreviewFinding(f) }),
+		Findings:       p.Findings,
 		Warnings:       p.Warnings,
-		Conflicts:      convert(p.Conflicts, func(c localskills.Conflict) tuiskills.Conflict { return tuiskills.Conflict(c) }),
+		Conflicts:      p.Conflicts,
 		MustAccept:     p.MustAccept,
 	}
 	return out

@@ -80,10 +80,8 @@ func (t *Servers) RemoveServer(ctx context.Context, id string) error {
 
 func (t *Servers) Tools(context.Context) ([]settings.ToolView, error) {
 	tools, err := t.s.ConversationToolViews()
-	return convert(tools, toolView), err
+	return tools, err
 }
-
-func toolView(v app.ToolView) settings.ToolView { return settings.ToolView(v) }
 
 func (t *Servers) SetToolEnabled(_ context.Context, identity string, enabled bool) error {
 	return t.s.SetConversationTool(identity, enabled)

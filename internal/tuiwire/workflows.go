@@ -73,7 +73,7 @@ func (w *Workflows) Schedules(context.Context) ([]tuiworkflows.Schedule, error) 
 		return nil, app.ErrNoDatabase
 	}
 	st, err := app.ScheduleViews(w.s.DB(), w.now(), tuiworkflows.SchedulesNote)
-	return convert(st, func(s app.ScheduleStatus) tuiworkflows.Schedule { return tuiworkflows.Schedule(s) }), err
+	return st, err
 }
 
 // ListProfiles returns every profile's latest revision, by name.
@@ -82,7 +82,7 @@ func (w *Workflows) ListProfiles(context.Context) ([]tuiprofiles.Summary, error)
 		return nil, app.ErrNoDatabase
 	}
 	ps, err := w.ps.Summaries()
-	return convert(ps, func(p app.ProfileSummary) tuiprofiles.Summary { return tuiprofiles.Summary(p) }), err
+	return ps, err
 }
 
 // Profile returns one profile's latest revision.
@@ -142,7 +142,7 @@ func (w *Workflows) Definitions(context.Context) ([]tuiprofiles.DefinitionChoice
 		return nil, app.ErrNoDatabase
 	}
 	ds, err := w.ps.DefinitionChoices()
-	return convert(ds, func(d app.DefinitionChoice) tuiprofiles.DefinitionChoice { return tuiprofiles.DefinitionChoice(d) }), err
+	return ds, err
 }
 
 // ProfileTools lists every selectable tool grouped by server, Enabled
@@ -159,7 +159,7 @@ func (w *Workflows) ProfileTools(ctx context.Context, name string) (tuiprofiles.
 	if err != nil {
 		return tuiprofiles.ToolSelection{}, err
 	}
-	return tuiprofiles.ToolSelection{Servers: servers, Tools: convert(tools, toolView)}, nil
+	return tuiprofiles.ToolSelection{Servers: servers, Tools: tools}, nil
 }
 
 // SetProfileTool adds or removes one tool of the allowlist, as a new
@@ -203,10 +203,8 @@ func (w *Workflows) ListRuns(_ context.Context, cursor string, limit int) (tuiru
 	if err != nil {
 		return tuiruns.Page{}, err
 	}
-	return tuiruns.Page{Runs: convert(page.Runs, runSummary), Next: page.Next}, nil
+	return tuiruns.Page{Runs: page.Runs, Next: page.Next}, nil
 }
-
-func runSummary(s app.RunSummary) tuiruns.Summary { return tuiruns.Summary(s) }
 
 // Run returns one run in full: what it froze, its events, calls and
 // approvals.
@@ -219,15 +217,15 @@ func (w *Workflows) Run(_ context.Context, id string) (tuiruns.Detail, error) {
 		return tuiruns.Detail{}, err
 	}
 	sp := d.Spec
-	return tuiruns.Detail{Summary: runSummary(d.RunSummary),
+	return tuiruns.Detail{Summary: d.RunSummary,
 		Spec: tuiruns.FrozenSpec{ProfileRevision: sp.ProfileRevision, Definition: sp.Definition, DefinitionRevision: sp.DefinitionRevision,
 			Model: sp.Model, ContextWindow: sp.ContextWindow, Temperature: sp.Temperature, Workspace: sp.Workspace,
-			Tools:  convert(sp.Tools, func(t app.RunFrozenTool) tuiruns.FrozenTool { return tuiruns.FrozenTool(t) }),
-			Skills: convert(sp.Skills, func(s app.RunFrozenSkill) tuiruns.FrozenSkill { return tuiruns.FrozenSkill(s) }),
+			Tools:  sp.Tools,
+			Skills: sp.Skills,
 			Policy: sp.Policy, Budgets: sp.Budgets},
-		Events:    convert(d.Events, func(e app.RunEventLine) tuiruns.Event { return tuiruns.Event(e) }),
-		Calls:     convert(d.Calls, func(c app.RunCall) tuiruns.Call { return tuiruns.Call(c) }),
-		Approvals: convert(d.Approvals, func(a app.RunApproval) tuiruns.Approval { return tuiruns.Approval(a) }),
+		Events:    d.Events,
+		Calls:     d.Calls,
+		Approvals: d.Approvals,
 	}, nil
 }
 
@@ -237,12 +235,7 @@ func (w *Workflows) PendingApprovals(context.Context) ([]tuiapproval.InboxItem, 
 	if w == nil {
 		return nil, app.ErrNoDatabase
 	}
-	pending := w.inbox.Pending()
-	out := make([]tuiapproval.InboxItem, len(pending))
-	for i, it := range pending {
-		out[i] = tuiapproval.InboxItem(it)
-	}
-	return out, nil
+	return w.inbox.Pending(), nil
 }
 
 // AnswerApproval answers one waiting call.

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/internal/view"
 )
 
 // ToolDescriber is an optional interface the root's Backend may implement
@@ -28,23 +29,8 @@ type ToolDescriber interface {
 	DescribeTool(ctx context.Context, identity string) (ToolDescription, error)
 }
 
-// ToolDescription is what vouch's local catalog knows about a tool. The
-// pane neutralises every field before drawing it, and never uses Title or
-// Claims as a reason: they are what the server says about itself (SPEC D2),
-// shown under "server claims (unverified)".
-type ToolDescription struct {
-	// ServerName is the label the person gave the server; ServerHost is the
-	// host of its endpoint. Both are empty for built-in tools.
-	ServerName string
-	ServerHost string
-	// Title is the tool's title as the server announced it.
-	Title string
-	// Claims are the server's annotations, one per entry, such as
-	// "readOnlyHint: true".
-	Claims []string
-	// Digest names the definition served now; "" when unknown.
-	Digest string
-}
+// ToolDescription is view.ToolDescription (internal/view), as the application returns it.
+type ToolDescription = view.ToolDescription
 
 // ToolWatcher is an optional interface the root's Backend may implement
 // so that a pane open while its tool's definition changes shows what the

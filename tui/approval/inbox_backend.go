@@ -3,12 +3,11 @@ package approval
 import (
 	"context"
 	"fmt"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
-	"vouch/tool"
+	"vouch/internal/view"
 	"vouch/tui/kit"
 )
 
@@ -35,29 +34,8 @@ type Inbox interface {
 	InboxChanges() <-chan int
 }
 
-// InboxItem is one call of a background run waiting for the person, with
-// everything the approval pane shows.
-type InboxItem struct {
-	RunID string
-	// Profile is the run's profile; Kind is "scheduled" or "profile".
-	Profile string
-	Kind    string
-	Task    string
-	// Requested is when the call began to wait; Deadline when the run stops
-	// waiting for it (zero: no deadline).
-	Requested time.Time
-	Deadline  time.Time
-	Call      agent.ToolCall
-	Tool      tool.Def
-	// Reason, Effect and Preview are as in agent.ApprovalRequested.
-	Reason  string
-	Effect  string
-	Preview string
-	// Definition is the digest of the tool definition the call was decided
-	// on (agent.ApprovalRequested.Definition): classifying from the inbox
-	// pins it, as from a chat call's pane (SPEC D8).
-	Definition string
-}
+// InboxItem is view.InboxItem (internal/view), as the application returns it.
+type InboxItem = view.InboxItem
 
 // InboxMsg carries PendingApprovals for load Seq.
 type InboxMsg struct {

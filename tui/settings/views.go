@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
+	"vouch/internal/view"
 	"vouch/safetext"
 	"vouch/tui/kit"
 )
@@ -44,30 +45,8 @@ type ServerView struct {
 	FetchedAt time.Time
 }
 
-// ToolView is one tool of one server, for the tools list.
-type ToolView struct {
-	Identity    string
-	ServerID    string
-	ServerName  string
-	Name        string
-	Title       string
-	Description string
-	// Executable reports whether the tool can be offered now (its server is
-	// active and its catalog fresh); Enabled whether the person has it on
-	// for this conversation.
-	Executable bool
-	Enabled    bool
-	// Claims are the server's annotations, shown as unverified claims
-	// (SPEC D2), e.g. "readOnlyHint: true".
-	Claims []string
-	// Tokens is what the tool's metadata costs in the context window when
-	// offered inline (SPEC F1); 0 when unknown, and then not shown.
-	Tokens int
-	// Changed says the tool's definition is not the one its rule pinned
-	// (SPEC D8): the rule does not apply until the person classifies the
-	// tool again.
-	Changed bool
-}
+// ToolView is view.ToolView (internal/view), as the application returns it.
+type ToolView = view.ToolView
 
 // StatusWidth is the widest status badge, "✗ unsupported".
 const StatusWidth = 13

@@ -3,7 +3,8 @@ package localskills
 import (
 	"errors"
 	"fmt"
-	"time"
+
+	"vouch/internal/view"
 )
 
 // ErrRejected marks a package or install the person must change (the
@@ -25,33 +26,11 @@ func rejected(format string, args ...any) error {
 	return &rejection{sentence: fmt.Sprintf(format, args...)}
 }
 
-// InstallOptions resolve a name collision (SPEC G5): Rename installs the
-// package under another skill name; NewRevision adds a new version of an
-// installed skill of the same name, and lets an imported definition
-// become a new revision of one the person built. Never both.
-type InstallOptions struct {
-	Rename      string `json:"rename,omitempty"`
-	NewRevision bool   `json:"new_revision,omitempty"`
-	// ExpectSHA256, when set, refuses the install unless the package read
-	// now has that digest: what installs is what the preview showed.
-	ExpectSHA256 string `json:"expect_sha256,omitempty"`
-	// AcceptFindings are the IDs of the high-severity scanner findings
-	// the person accepts (`--accept-findings`, or the preview's second
-	// confirmation); without each one the install is refused (SPEC G8).
-	AcceptFindings []string `json:"accept_findings,omitempty"`
-}
+// InstallOptions is view.SkillInstallOptions (internal/view), shared with the interface.
+type InstallOptions = view.SkillInstallOptions
 
-// Summary is one installed skill version as a listing shows it.
-type Summary struct {
-	Name        string    `json:"name"`
-	Version     int       `json:"version"`
-	Origin      string    `json:"origin"`
-	Installed   time.Time `json:"installed"`
-	SHA256      string    `json:"sha256"`
-	Description string    `json:"description,omitempty"`
-	Files       int       `json:"files"`
-	Findings    int       `json:"findings"`
-}
+// Summary is view.SkillSummary (internal/view), shared with the interface.
+type Summary = view.SkillSummary
 
 // Preview is the install preview (SPEC G4): everything the person
 // decides on, before anything is written. Its strings come from an
@@ -85,50 +64,20 @@ type Preview struct {
 	MustAccept []string `json:"must_accept"`
 }
 
-// PreviewFile is one kept file.
-type PreviewFile struct {
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256"`
-	Size   int64  `json:"size"`
-}
+// PreviewFile is view.SkillPreviewFile (internal/view), shared with the interface.
+type PreviewFile = view.SkillPreviewFile
 
-// PreviewExcluded is a file left out, and why.
-type PreviewExcluded struct {
-	Path   string `json:"path"`
-	Reason string `json:"reason"`
-}
+// PreviewExcluded is view.SkillPreviewExcluded (internal/view), shared with the interface.
+type PreviewExcluded = view.SkillPreviewExcluded
 
-// PreviewDefinition is an agent definition the package carries and what
-// installing would do with it: SaveAs is the name it would be saved
-// under, Action one sentence ("import", "rename: ...", "new revision ...").
-type PreviewDefinition struct {
-	Name   string `json:"name"`
-	Kind   string `json:"kind"`
-	SaveAs string `json:"save_as"`
-	Action string `json:"action"`
-}
+// PreviewDefinition is view.SkillPreviewDefinition (internal/view), shared with the interface.
+type PreviewDefinition = view.SkillPreviewDefinition
 
-// PreviewFinding is one scanner finding with its place.
-type PreviewFinding struct {
-	// ID is the scanner's stable ID, the one --accept-findings takes;
-	// Severity is "high", "medium" or "low" (SPEC G8).
-	ID       string `json:"id"`
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Rule     string `json:"rule"`
-	Severity string `json:"severity"`
-	Detail   string `json:"detail"`
-	Action   string `json:"action"`
-}
+// PreviewFinding is view.SkillPreviewFinding (internal/view), shared with the interface.
+type PreviewFinding = view.SkillPreviewFinding
 
-// Conflict is a collision with what is installed or built (SPEC G5) and
-// its resolution. A Blocking one stops the install until the person
-// chooses --rename or --new-revision.
-type Conflict struct {
-	What       string `json:"what"`
-	Resolution string `json:"resolution"`
-	Blocking   bool   `json:"blocking"`
-}
+// Conflict is view.SkillConflict (internal/view), shared with the interface.
+type Conflict = view.SkillConflict
 
 // Blocked returns the first blocking conflict, if any.
 func (p Preview) Blocked() (Conflict, bool) {

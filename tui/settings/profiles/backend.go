@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"vouch/internal/view"
 	"vouch/tui/settings"
 )
 
@@ -64,19 +65,8 @@ type Runner interface {
 	RunProfile(ctx context.Context, name, task string) (runID string, err error)
 }
 
-// Summary is one row of the profile list.
-type Summary struct {
-	Name       string
-	Definition string
-	// Kind is the definition's kind: "role", "flow" or "subagents".
-	Kind     string
-	Revision int
-	// Tools and Skills count the selected tools and the enabled skills.
-	Tools, Skills int
-	// Schedule is the schedule in words, "" for none.
-	Schedule string
-	Updated  time.Time
-}
+// Summary is view.ProfileSummary (internal/view), as the application returns it.
+type Summary = view.ProfileSummary
 
 // Profile is the latest revision of one profile.
 type Profile struct {
@@ -137,15 +127,8 @@ type ScheduleInput struct {
 	Task  string
 }
 
-// DefinitionChoice is one definition in the profile editor's picker.
-type DefinitionChoice struct {
-	Name        string
-	Kind        string
-	Revision    int
-	Description string
-	// EditedByPerson marks a definition the person changed in vouch.
-	EditedByPerson bool
-}
+// DefinitionChoice is view.DefinitionChoice (internal/view), as the application returns it.
+type DefinitionChoice = view.DefinitionChoice
 
 // ToolSelection is what the tool selection pane shows: the servers, in
 // ListServers order, for the group headers and their status, and every

@@ -2,7 +2,8 @@ package runs
 
 import (
 	"context"
-	"time"
+
+	"vouch/internal/view"
 )
 
 // History is every run — chat, profile, scheduled, headless — with what
@@ -22,26 +23,8 @@ type Page struct {
 	Next string
 }
 
-// Summary is one row of the run history.
-type Summary struct {
-	ID string
-	// Kind is "chat", "profile", "scheduled" or "headless".
-	Kind string
-	// Profile is the profile's name, "" for a chat run.
-	Profile string
-	// Task is the person's task or message, first line.
-	Task    string
-	Started time.Time
-	// Ended is zero while the run goes on.
-	Ended time.Time
-	// Outcome is a word or two: "done", "failed", "cancelled", "waiting
-	// for approval", "running", "missed", "skipped".
-	Outcome string
-	// Err is the failure or the reason for a missed or skipped run, one
-	// sentence ("" when none).
-	Err   string
-	Calls int
-}
+// Summary is view.RunSummary (internal/view), as the application returns it.
+type Summary = view.RunSummary
 
 // Detail is one run in full.
 type Detail struct {
@@ -73,43 +56,17 @@ type FrozenSpec struct {
 	Budgets []string
 }
 
-// FrozenTool is one tool of a run's allowlist.
-type FrozenTool struct {
-	Identity string
-	WireName string
-}
+// FrozenTool is view.RunFrozenTool (internal/view), as the application returns it.
+type FrozenTool = view.RunFrozenTool
 
-// FrozenSkill is one enabled skill version of a run, with the content
-// address of its files.
-type FrozenSkill struct {
-	Name    string
-	Version string
-	Digest  string
-}
+// FrozenSkill is view.RunFrozenSkill (internal/view), as the application returns it.
+type FrozenSkill = view.RunFrozenSkill
 
-// Event is one line of a run's event log.
-type Event struct {
-	At   time.Time
-	Text string
-}
+// Event is view.RunEvent (internal/view), as the application returns it.
+type Event = view.RunEvent
 
-// Call is one tool call of a run.
-type Call struct {
-	CorrelationID string
-	Identity      string
-	WireName      string
-	// Outcome is "ok", "error: …", "denied", "refused: …" and the like.
-	Outcome  string
-	Started  time.Time
-	Duration time.Duration
-}
+// Call is view.RunCall (internal/view), as the application returns it.
+type Call = view.RunCall
 
-// Approval is one approval a run asked for.
-type Approval struct {
-	CorrelationID string
-	Identity      string
-	// Decision is "allowed once", "denied", "timed out" or "waiting".
-	Decision string
-	Note     string
-	At       time.Time
-}
+// Approval is view.RunApproval (internal/view), as the application returns it.
+type Approval = view.RunApproval

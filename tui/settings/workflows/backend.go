@@ -2,7 +2,8 @@ package workflows
 
 import (
 	"context"
-	"time"
+
+	"vouch/internal/view"
 )
 
 // Backend is the Agent Workflows switch and the schedules it governs
@@ -18,21 +19,5 @@ type Backend interface {
 	Schedules(ctx context.Context) ([]Schedule, error)
 }
 
-// Schedule is one profile's schedule as the Workflows page lists it.
-type Schedule struct {
-	Profile string
-	// Spec is the schedule in words, e.g. "every 1h" or "cron 0 9 * * 1-5".
-	Spec string
-	Task string
-	// Next is when it fires next if vouch is running then (zero: not
-	// planned, for instance while paused).
-	Next time.Time
-	// Paused, when not empty, says why it does not fire now, e.g. "Agent
-	// Workflows is off".
-	Paused string
-	// Last is the last tick's outcome in a few words, including a missed or
-	// skipped run and its reason ("missed: vouch was not running");
-	// LastAt is when (zero: never fired).
-	Last   string
-	LastAt time.Time
-}
+// Schedule is view.Schedule (internal/view), as the application returns it.
+type Schedule = view.Schedule
