@@ -90,8 +90,7 @@ var table = []line{
 
 // planned are lines of packages that may not exist yet: their absence is
 // no error. When one is built, delete it here (TestLattice says so).
-var planned = []string{
-}
+var planned = []string{}
 
 // boundaries are the seams no line of the table may cross: they hold
 // whatever the table draws, so widening a line cannot open them. A deep

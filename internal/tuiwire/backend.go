@@ -105,16 +105,3 @@ func SkillPreview(p localskills.Preview) tuiskills.Preview {
 	}
 	return out
 }
-
-// convert maps each element of in with fn; nil stays nil and empty stays
-// empty, so JSON output keeps its [] and null.
-func convert[A, B any](in []A, fn func(A) B) []B {
-	if in == nil {
-		return nil
-	}
-	out := make([]B, len(in))
-	for i, a := range in {
-		out[i] = fn(a)
-	}
-	return out
-}
