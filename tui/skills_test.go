@@ -304,7 +304,7 @@ func TestSkillPreviewLines(t *testing.T) {
 	p := samplePreview()
 	p.Description = strings.Repeat("long description ", 10000)
 	for _, w := range []int{20, 40, 74, 100, 160} {
-		lines := p.Lines(w, 5)
+		lines := skills.PreviewLines(p, w, 5)
 		text := strings.Join(lines, "\n")
 		for i, l := range lines {
 			if ansi.StringWidth(l) > max(w, 20) {
@@ -318,7 +318,7 @@ func TestSkillPreviewLines(t *testing.T) {
 			t.Errorf("width %d: %d lines; the description or instructions are not folded", w, len(lines))
 		}
 	}
-	text := strings.Join(p.Lines(100, 5), "\n")
+	text := strings.Join(skills.PreviewLines(p, 100, 5), "\n")
 	for _, want := range []string{p.Source, "pdf-forms", "1.2.0", "installs as version 1", sampleSum, "MIT", "# PDF forms", "more lines",
 		"references/forms.md", "scripts/fill.py — executable", "form-filler (role): rename", "builtin:fs_read — request — grants nothing",
 		"SKILL.md:4 injection (shown)", "you built a definition named form-filler", "enables and approves nothing"} {

@@ -96,7 +96,7 @@ func skillPreview(ctx context.Context, db *store.DB, load localskills.Loader, pa
 	if asJSON {
 		return writeJSON(e.stdout, plan.Preview)
 	}
-	return printLines(e, tuiwire.SkillPreview(plan.Preview).Lines(previewWidth, previewInstructionLines))
+	return printLines(e, tuiwire.SkillPreviewLines(plan.Preview, previewWidth, previewInstructionLines))
 }
 
 func printLines(e env, lines []string) error {

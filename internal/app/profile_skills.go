@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vouch/internal/view"
 	"vouch/mcpclient"
 	"vouch/safetext"
 	"vouch/skills"
@@ -304,19 +305,8 @@ func KeepEnabled(policy, enabled []string) []string {
 	return slices.DeleteFunc(slices.Clone(policy), func(n string) bool { return !slices.Contains(enabled, n) })
 }
 
-// SkillChoice is one skill of the profile editor's skill picker.
-type SkillChoice struct {
-	Name        string
-	Version     string
-	Description string
-	Enabled     bool
-	// Origin is "" for a local skill, "from <server label>" (with its
-	// state when not approved) for a skill an MCP server serves (SPEC I1).
-	Origin string
-	// Policy marks an enabled local skill the profile treats as policy
-	// (SPEC I6).
-	Policy bool
-}
+// SkillChoice is view.SkillChoice (internal/view), shared with the interface.
+type SkillChoice = view.SkillChoice
 
 // SkillChoices lists every skill a profile may enable for the
 // picker: the enabled ones in the profile's order, then the rest by name,

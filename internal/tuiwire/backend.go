@@ -72,11 +72,7 @@ func (b *Backend) ListSkills(ctx context.Context) ([]tuiskills.Summary, error) {
 
 // PreviewSkill implements tuiskills.Catalog.
 func (b *Backend) PreviewSkill(ctx context.Context, path string, opts tuiskills.InstallOptions) (tuiskills.Preview, error) {
-	p, err := b.skills.PreviewSkill(ctx, path, opts)
-	if err != nil {
-		return tuiskills.Preview{}, err
-	}
-	return SkillPreview(p), nil
+	return b.skills.PreviewSkill(ctx, path, opts)
 }
 
 // InstallSkill implements tuiskills.Catalog.
@@ -89,19 +85,8 @@ func (b *Backend) RemoveSkill(ctx context.Context, name string) error {
 	return b.skills.RemoveSkill(ctx, name)
 }
 
-// SkillPreview is p as the interface and 'vouch skill preview' show it.
-func SkillPreview(p localskills.Preview) tuiskills.Preview {
-	out := tuiskills.Preview{
-		Source: p.Source, Name: p.Name, InstallName: p.InstallName, InstallVersion: p.InstallVersion, PackageVersion: p.PackageVersion,
-		SHA256: p.SHA256, Description: p.Description, License: p.License, Compatibility: p.Compatibility, Instructions: p.Instructions,
-		Files: p.Files, Resources: p.Resources,
-		Excluded:       p.Excluded,
-		Definitions:    p.Definitions,
-		RequestedTools: p.RequestedTools,
-		Findings:       p.Findings,
-		Warnings:       p.Warnings,
-		Conflicts:      p.Conflicts,
-		MustAccept:     p.MustAccept,
-	}
-	return out
+// SkillPreviewLines is p as the interface and 'vouch skill preview' show
+// it, width cells wide, the instructions folded to instructionLines.
+func SkillPreviewLines(p localskills.Preview, width, instructionLines int) []string {
+	return tuiskills.PreviewLines(p, width, instructionLines)
 }

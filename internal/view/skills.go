@@ -76,3 +76,46 @@ type SkillInstallOptions struct {
 	// confirmation); without each one the install is refused (SPEC G8).
 	AcceptFindings []string `json:"accept_findings,omitempty"`
 }
+
+// SkillPreview is the install preview (SPEC G4): everything the person
+// decides on, before anything is written. Its strings come from an
+// untrusted package: whoever shows them neutralises them.
+type SkillPreview struct {
+	Source string `json:"source"`
+	// Name is the package's skill name; InstallName the name it installs
+	// under (after --rename) and InstallVersion the version it becomes.
+	Name           string `json:"name"`
+	InstallName    string `json:"install_name"`
+	InstallVersion int    `json:"install_version"`
+	// PackageVersion is the package's own version (metadata), if any.
+	PackageVersion string `json:"package_version,omitempty"`
+	SHA256         string `json:"sha256"`
+	Description    string `json:"description"`
+	License        string `json:"license,omitempty"`
+	Compatibility  string `json:"compatibility,omitempty"`
+	Instructions   string `json:"instructions"`
+
+	Files          []SkillPreviewFile       `json:"files"`
+	Resources      []string            `json:"resources"`
+	Excluded       []SkillPreviewExcluded   `json:"excluded"`
+	Definitions    []SkillPreviewDefinition `json:"definitions"`
+	RequestedTools []string            `json:"requested_tools"`
+	Findings       []SkillPreviewFinding    `json:"findings"`
+	Warnings       []string            `json:"warnings"`
+	Conflicts      []SkillConflict          `json:"conflicts"`
+	// MustAccept are the IDs of the high-severity findings: the package
+	// installs only when each is accepted (SPEC G8). Empty: nothing to
+	// accept.
+	MustAccept []string `json:"must_accept"`
+}
+
+// Blocked returns the first conflict that blocks installing the package as
+// previewed (SPEC G5).
+func (p SkillPreview) Blocked() (SkillConflict, bool) {
+	for _, c := range p.Conflicts {
+		if c.Blocking {
+			return c, true
+		}
+	}
+	return SkillConflict{}, false
+}

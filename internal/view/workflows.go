@@ -63,3 +63,17 @@ type InboxItem struct {
 	// pins it, as from a chat call's pane (SPEC D8).
 	Definition string
 }
+
+// SkillChoice is one skill of the profile editor's skill picker.
+type SkillChoice struct {
+	Name        string
+	Version     string
+	Description string
+	Enabled     bool
+	// Origin is "" for a local skill, "from <server label>" (with its
+	// state when not approved) for a skill an MCP server serves (SPEC I1).
+	Origin string
+	// Policy marks an enabled local skill the profile treats as policy
+	// (SPEC I6).
+	Policy bool
+}

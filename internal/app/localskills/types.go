@@ -32,37 +32,8 @@ type InstallOptions = view.SkillInstallOptions
 // Summary is view.SkillSummary (internal/view), shared with the interface.
 type Summary = view.SkillSummary
 
-// Preview is the install preview (SPEC G4): everything the person
-// decides on, before anything is written. Its strings come from an
-// untrusted package: whoever shows them neutralises them.
-type Preview struct {
-	Source string `json:"source"`
-	// Name is the package's skill name; InstallName the name it installs
-	// under (after --rename) and InstallVersion the version it becomes.
-	Name           string `json:"name"`
-	InstallName    string `json:"install_name"`
-	InstallVersion int    `json:"install_version"`
-	// PackageVersion is the package's own version (metadata), if any.
-	PackageVersion string `json:"package_version,omitempty"`
-	SHA256         string `json:"sha256"`
-	Description    string `json:"description"`
-	License        string `json:"license,omitempty"`
-	Compatibility  string `json:"compatibility,omitempty"`
-	Instructions   string `json:"instructions"`
-
-	Files          []PreviewFile       `json:"files"`
-	Resources      []string            `json:"resources"`
-	Excluded       []PreviewExcluded   `json:"excluded"`
-	Definitions    []PreviewDefinition `json:"definitions"`
-	RequestedTools []string            `json:"requested_tools"`
-	Findings       []PreviewFinding    `json:"findings"`
-	Warnings       []string            `json:"warnings"`
-	Conflicts      []Conflict          `json:"conflicts"`
-	// MustAccept are the IDs of the high-severity findings: the package
-	// installs only when each is accepted (SPEC G8). Empty: nothing to
-	// accept.
-	MustAccept []string `json:"must_accept"`
-}
+// Preview is view.SkillPreview (internal/view), shared with the interface.
+type Preview = view.SkillPreview
 
 // PreviewFile is view.SkillPreviewFile (internal/view), shared with the interface.
 type PreviewFile = view.SkillPreviewFile
@@ -78,13 +49,3 @@ type PreviewFinding = view.SkillPreviewFinding
 
 // Conflict is view.SkillConflict (internal/view), shared with the interface.
 type Conflict = view.SkillConflict
-
-// Blocked returns the first blocking conflict, if any.
-func (p Preview) Blocked() (Conflict, bool) {
-	for _, c := range p.Conflicts {
-		if c.Blocking {
-			return c, true
-		}
-	}
-	return Conflict{}, false
-}

@@ -138,16 +138,5 @@ type ToolSelection struct {
 	Tools   []settings.ToolView
 }
 
-// SkillChoice is one installed skill as a profile may enable it.
-type SkillChoice struct {
-	Name        string
-	Version     string
-	Description string
-	Enabled     bool
-	// Origin is "" for a local skill, "from <server label>" (with its
-	// state when not approved) for a skill an MCP server serves (SPEC I1).
-	Origin string
-	// Policy marks an enabled local skill the profile treats as policy
-	// (SPEC I6); the profile editor sets it from Profile.PolicySkills.
-	Policy bool
-}
+// SkillChoice is view.SkillChoice (internal/view), as the application returns it.
+type SkillChoice = view.SkillChoice

@@ -203,7 +203,7 @@ func (e *Editor) orderSkills(enabled, policy []string) {
 			s = SkillChoice{Name: n, Description: "not installed any more"}
 		}
 		s.Enabled = true
-		s.Policy = s.local() && slices.Contains(policy, n)
+		s.Policy = isLocal(s) && slices.Contains(policy, n)
 		out = append(out, s)
 		seen[n] = true
 	}
@@ -320,7 +320,7 @@ func (e Editor) form() profileForm {
 // server skill only documents: it is refused in one sentence.
 func (e Editor) togglePolicy() Editor {
 	cur := e.skills[e.skill]
-	if !cur.local() {
+	if !isLocal(cur) {
 		e.err = safetext.Line(cur.Name, 40) + " is a server skill: it documents and can never be policy; mark a local skill instead."
 		e.errField = FieldSkills
 		return e

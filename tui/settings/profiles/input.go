@@ -196,4 +196,4 @@ func asFieldError(err error) (fieldError, bool) {
 // local reports whether the skill is installed here rather than served by
 // an MCP server; only a local skill may be policy (SPEC I6). A server
 // skill's name is qualified by its origin ("label/name").
-func (s SkillChoice) local() bool { return s.Origin == "" && !strings.Contains(s.Name, "/") }
+func isLocal(s SkillChoice) bool { return s.Origin == "" && !strings.Contains(s.Name, "/") }

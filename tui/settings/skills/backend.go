@@ -34,37 +34,8 @@ type InstallOptions = view.SkillInstallOptions
 // Summary is view.SkillSummary (internal/view), as the application returns it.
 type Summary = view.SkillSummary
 
-// Preview is the install preview (SPEC G4): everything the person
-// decides on, shown before anything is written. Its strings come from an
-// untrusted package; Lines neutralises every one.
-type Preview struct {
-	Source string `json:"source"`
-	// Name is the package's skill name; InstallName the name it installs
-	// under (after --rename) and InstallVersion the version it becomes.
-	Name           string `json:"name"`
-	InstallName    string `json:"install_name"`
-	InstallVersion int    `json:"install_version"`
-	// PackageVersion is the package's own version (metadata), if any.
-	PackageVersion string `json:"package_version,omitempty"`
-	SHA256         string `json:"sha256"`
-	Description    string `json:"description"`
-	License        string `json:"license,omitempty"`
-	Compatibility  string `json:"compatibility,omitempty"`
-	Instructions   string `json:"instructions"`
-
-	Files          []PreviewFile       `json:"files"`
-	Resources      []string            `json:"resources"`
-	Excluded       []PreviewExcluded   `json:"excluded"`
-	Definitions    []PreviewDefinition `json:"definitions"`
-	RequestedTools []string            `json:"requested_tools"`
-	Findings       []PreviewFinding    `json:"findings"`
-	Warnings       []string            `json:"warnings"`
-	Conflicts      []Conflict          `json:"conflicts"`
-	// MustAccept are the IDs of the high-severity findings: the package
-	// installs only when each is accepted (SPEC G8). Empty: nothing to
-	// accept.
-	MustAccept []string `json:"must_accept"`
-}
+// Preview is view.SkillPreview (internal/view), as the application returns it.
+type Preview = view.SkillPreview
 
 // PreviewFile is view.SkillPreviewFile (internal/view), as the application returns it.
 type PreviewFile = view.SkillPreviewFile
@@ -80,13 +51,3 @@ type PreviewFinding = view.SkillPreviewFinding
 
 // Conflict is view.SkillConflict (internal/view), as the application returns it.
 type Conflict = view.SkillConflict
-
-// Blocked returns the first blocking conflict, if any.
-func (p Preview) Blocked() (Conflict, bool) {
-	for _, c := range p.Conflicts {
-		if c.Blocking {
-			return c, true
-		}
-	}
-	return Conflict{}, false
-}

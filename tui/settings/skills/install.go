@@ -136,7 +136,7 @@ func (m *Install) render() {
 		if m.unfold {
 			fold = 0
 		}
-		m.lines = m.preview.Lines(m.inner(), fold)
+		m.lines = PreviewLines(m.preview, m.inner(), fold)
 		m.offset = min(m.offset, m.maxOffset())
 	}
 }
@@ -267,7 +267,7 @@ func (m *Install) syncKeys() {
 	k.Install.SetEnabled(showing && !isBlocked)
 	k.NewRevision.SetEnabled(showing && isBlocked && strings.HasPrefix(blocked.What, "a skill named"))
 	k.ChangePath.SetEnabled(showing)
-	k.Unfold.SetEnabled((showing || m.stage == stageAccept) && m.preview.InstructionLines() > previewFoldLines)
+	k.Unfold.SetEnabled((showing || m.stage == stageAccept) && countInstructionLines(m.preview) > previewFoldLines)
 	if m.unfold {
 		k.Unfold.SetHelp("u", "fold instructions")
 	} else {

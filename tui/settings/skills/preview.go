@@ -20,11 +20,11 @@ const installNote = "Installing stores the skill and enables and approves nothin
 // descriptionLines bounds the description shown; the rest is cut.
 const descriptionLines = 3
 
-// Lines renders the preview as plain text lines of at most width cells,
+// PreviewLines renders the preview as plain text lines of at most width cells,
 // the same for `vouch skill preview` and the TUI's install preview. Every
 // string from the package passes through safetext. The instructions are
 // folded to their first instructionLines lines (0: all of them).
-func (p Preview) Lines(width, instructionLines int) []string {
+func PreviewLines(p Preview, width, instructionLines int) []string {
 	width = max(width, 20)
 	var out []string
 	add := func(s string) { out = append(out, ansi.Truncate(s, width, "…")) }
@@ -181,7 +181,7 @@ func wrapped(s string, width, n int) []string {
 	return lines
 }
 
-// InstructionLines is how many lines the instructions have.
-func (p Preview) InstructionLines() int {
+// countInstructionLines is how many lines the instructions have.
+func countInstructionLines(p Preview) int {
 	return len(strings.Split(strings.TrimRight(safetext.Neutralize(p.Instructions), "\n"), "\n"))
 }
