@@ -96,12 +96,12 @@ type SkillPreview struct {
 	Instructions   string `json:"instructions"`
 
 	Files          []SkillPreviewFile       `json:"files"`
-	Resources      []string            `json:"resources"`
+	Resources      []string                 `json:"resources"`
 	Excluded       []SkillPreviewExcluded   `json:"excluded"`
 	Definitions    []SkillPreviewDefinition `json:"definitions"`
-	RequestedTools []string            `json:"requested_tools"`
+	RequestedTools []string                 `json:"requested_tools"`
 	Findings       []SkillPreviewFinding    `json:"findings"`
-	Warnings       []string            `json:"warnings"`
+	Warnings       []string                 `json:"warnings"`
 	Conflicts      []SkillConflict          `json:"conflicts"`
 	// MustAccept are the IDs of the high-severity findings: the package
 	// installs only when each is accepted (SPEC G8). Empty: nothing to
