@@ -123,7 +123,7 @@ func (m *Manager) call(ctx context.Context, serverID, toolName string, args json
 			}
 			return fail(retried, err)
 		}
-		raw, p, err := c.callTool(ctx, toolName, args, report)
+		raw, p, err := c.callTool(ctx, toolName, opts.CorrelationID, args, report)
 		if err == nil {
 			res, err := convertResult(raw, m.opts.Limits.MaxResultBytes)
 			if err != nil {

@@ -45,6 +45,10 @@ type Options struct {
 	Now func() time.Time
 	// ClientVersion is reported to servers as vouch's version.
 	ClientVersion string
+	// OnDeclined hears, without blocking, of a request for input a server
+	// sent outside any tool call of it, which vouch declined (SPEC B12);
+	// why is one sentence. nil: nobody hears.
+	OnDeclined func(serverID, why string)
 }
 
 func (o Options) withDefaults() Options {

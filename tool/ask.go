@@ -101,6 +101,27 @@ func (q Question) AsksSecret() bool {
 	return false
 }
 
+// DefaultContent is what a person who keeps every default sends: each
+// field that has a default, with it (SEP-1034).
+func (q Question) DefaultContent() map[string]any {
+	content := map[string]any{}
+	for _, f := range q.Fields {
+		switch {
+		case f.Kind == KindMulti:
+			if items := f.DefaultItems(); items != nil {
+				content[f.Name] = items
+			}
+		case f.Kind == KindInteger:
+			if v, ok := f.Default.(float64); ok {
+				content[f.Name] = int64(v)
+			}
+		case f.Default != nil:
+			content[f.Name] = f.Default
+		}
+	}
+	return content
+}
+
 // Action is the person's answer to a question.
 type Action string
 

@@ -84,3 +84,19 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("DefaultItems = %v", got)
 	}
 }
+
+// SEP-1034: a person who keeps the defaults sends each of them, an
+// integer as an integer; a field without a default is left out.
+func TestDefaultContent(t *testing.T) {
+	q := Question{Fields: []Field{
+		{Name: "n", Kind: KindInteger, Default: 30.0},
+		{Name: "s", Kind: KindText, Default: "x"},
+		{Name: "b", Kind: KindBoolean, Default: false},
+		{Name: "m", Kind: KindMulti, Default: []string{"a"}},
+		{Name: "none", Kind: KindText},
+	}}
+	got := q.DefaultContent()
+	if got["n"] != int64(30) || got["s"] != "x" || got["b"] != false || len(got["m"].([]string)) != 1 || len(got) != 4 {
+		t.Errorf("DefaultContent() = %#v", got)
+	}
+}

@@ -139,6 +139,7 @@ type Server struct {
 	calls    map[string]int
 	requests map[string]int
 	notes    []string
+	answers  []string // elicitation answers received (elicit.go)
 	serveErr error
 	pulled   map[string]bool  // tools serving their rug-pulled definition (rugpull.go)
 	holds    map[string]*Hold // methods whose answers wait for a test (hold.go)
