@@ -268,6 +268,9 @@ func fieldDefault(f tool.Field, raw json.RawMessage) any {
 		if f.Kind == tool.KindEnum && !hasOption(f, d) {
 			return nil
 		}
+		if neutralize(d) != d || len(d) > maxElicitDescription {
+			return nil // a default that could disguise itself is not filled in
+		}
 		if _, err := f.Parse(d); err != nil || f.Kind == tool.KindBoolean || f.Kind == tool.KindMulti {
 			return nil
 		}
@@ -305,7 +308,7 @@ func hasOption(f tool.Field, v string) bool {
 }
 
 // secretWords are what a field asking for a secret is called.
-var secretWords = map[string]bool{"password": true, "passwd": true, "passphrase": true, "pin": true,
+var secretWords = map[string]bool{"password": true, "passwd": true, "passphrase": true,
 	"token": true, "secret": true, "key": true, "apikey": true, "credential": true, "credentials": true, "otp": true}
 
 // asksSecret reports whether a field asks for a password, token, secret

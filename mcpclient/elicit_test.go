@@ -222,7 +222,7 @@ func TestElicitSecretField(t *testing.T) {
 
 func TestAsksSecret(t *testing.T) {
 	for s, want := range map[string]bool{"password": true, "apiKey": true, "API token": true, "client_secret": true,
-		"Your passphrase": true, "monkey": false, "keyboard layout": false, "name": false, "tokenizer": false} {
+		"Your passphrase": true, "monkey": false, "do not give us your phone number, pin, or other sensitive info": false, "keyboard layout": false, "name": false, "tokenizer": false} {
 		if got := asksSecret(s); got != want {
 			t.Errorf("asksSecret(%q) = %v, want %v", s, got, want)
 		}

@@ -279,3 +279,38 @@ func (f Field) DefaultItems() []string {
 	v, _ := f.Default.([]string)
 	return v
 }
+
+// Describe is one line saying what the person answered, for the
+// transcript and the run's record: the action and, for an accepted form,
+// each value sent by its field's label — a field that asks for a secret
+// shows "(hidden)". Texts are the server's and the person's, not yet
+// neutralized.
+func (a Answer) Describe(q Question) string {
+	switch {
+	case a.Action == Accept && q.IsURL():
+		return "the person said they are done with the link"
+	case a.Action == Decline:
+		return "the person declined"
+	case a.Action != Accept:
+		return "the person cancelled"
+	}
+	var parts []string
+	for _, f := range q.Fields {
+		v, ok := a.Content[f.Name]
+		if !ok {
+			continue
+		}
+		shown := fmt.Sprint(v)
+		if s, isText := v.(string); isText {
+			shown = strconv.Quote(s)
+		}
+		if f.Secret {
+			shown = "(hidden)"
+		}
+		parts = append(parts, f.Label()+" "+shown)
+	}
+	if len(parts) == 0 {
+		return "the person sent the form empty"
+	}
+	return "the person sent " + strings.Join(parts, ", ")
+}

@@ -100,3 +100,18 @@ func TestDefaultContent(t *testing.T) {
 		t.Errorf("DefaultContent() = %#v", got)
 	}
 }
+
+// SPEC B12: what was sent is recorded with its values, a secret's never.
+func TestAnswerDescribe(t *testing.T) {
+	q := Question{Fields: []Field{{Name: "n", Title: "Name"}, {Name: "tok", Title: "Token", Secret: true}, {Name: "c", Title: "Count"}}}
+	got := Answer{Action: Accept, Content: map[string]any{"n": "Ada", "tok": "s3cret", "c": int64(3)}}.Describe(q)
+	if got != `the person sent Name "Ada", Token (hidden), Count 3` {
+		t.Errorf("Describe = %q", got)
+	}
+	if got := (Answer{Action: Decline}).Describe(q); got != "the person declined" {
+		t.Errorf("Describe(decline) = %q", got)
+	}
+	if got := (Answer{Action: Accept}).Describe(Question{URL: "https://x.test"}); got != "the person said they are done with the link" {
+		t.Errorf("Describe(url) = %q", got)
+	}
+}

@@ -329,11 +329,13 @@ func (b *Chat) startChat(ctx context.Context, model, text string) (<-chan agent.
 	// So does the moment its request goes to the model (issue 18 item 1).
 	ctx, announce := withRequestsSent(ctx)
 	b.useRelay(relayOf(ctx))
+	// And every question a tool call asks the person (SPEC B12, ask.go).
+	ctx, asks := withAsker(ctx)
 	events, err := chat.Send(ctx, model, text)
 	if err != nil {
 		return nil, err
 	}
-	return merge(announce(events)), nil
+	return asks(merge(announce(events))), nil
 }
 
 // Resolver resolves, for profile runs, the model server and model of the

@@ -83,7 +83,7 @@ var table = []line{
 		note: "store goes when internal/app hands out no *store.DB, tui/settings/workflows when the CLI stops borrowing a pane's text; issue 23"},
 
 	// End-to-end harnesses.
-	{pkg: "e2e/conformance", may: "internal/app mcpclient store"},
+	{pkg: "e2e/conformance", may: "internal/app mcpclient store tool"},
 	{pkg: "e2e/ollama", may: "internal/e2epeer"},
 }
 
