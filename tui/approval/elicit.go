@@ -155,7 +155,7 @@ func (p ElicitPane) FullHelp() [][]key.Binding { return p.keys.FullHelp() }
 // SetSize implements kit.Modal.
 func (p ElicitPane) SetSize(width, height int) kit.Modal {
 	p.common = p.common.Sized(width, height)
-	w := max(p.innerWidth()-4, 10)
+	w := max(p.innerWidth()-8, 10) // the indent, the prompt and the cursor
 	for i := range p.fields {
 		p.fields[i].in.Width = w
 	}

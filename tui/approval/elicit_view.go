@@ -123,7 +123,9 @@ func (p ElicitPane) fieldLines(i, w int) []string {
 	}
 	out := []string{label.Render(head) + st.Detail.Render(" ("+kindWord(f)+")")}
 	if f.Description != "" {
-		out = append(out, kit.WrapLines(st.Detail, "    "+f.Description, w, 2)...)
+		for _, l := range kit.WrapLines(st.Detail, f.Description, w-4, 2) {
+			out = append(out, "    "+l)
+		}
 	}
 	if f.Secret {
 		out = append(out, st.StatusWarn.Render("    ⚠ "+SecretWarning))
