@@ -137,6 +137,9 @@ const (
 type Answer struct {
 	Action  Action
 	Content map[string]any
+	// Why, when set, says that vouch answered for nobody there, and why
+	// (a headless run with no terminal declines at once).
+	Why string
 }
 
 // Asker asks the person. Ask blocks until the person answers or ctx ends
@@ -164,8 +167,15 @@ func AskerFrom(ctx context.Context) Asker {
 // ErrInvalidValue is what Field.Parse and Field.CheckItems wrap.
 var ErrInvalidValue = errors.New("invalid value")
 
+// valueError is an invalid value: its text is the one sentence saying
+// what to type; it is ErrInvalidValue.
+type valueError struct{ sentence string }
+
+func (e valueError) Error() string        { return e.sentence }
+func (e valueError) Is(target error) bool { return target == ErrInvalidValue }
+
 func invalid(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalidValue, fmt.Sprintf(format, args...))
+	return valueError{sentence: fmt.Sprintf(format, args...)}
 }
 
 // Parse turns what the person typed into the value sent for the field, or
@@ -287,6 +297,8 @@ func (f Field) DefaultItems() []string {
 // neutralized.
 func (a Answer) Describe(q Question) string {
 	switch {
+	case a.Why != "":
+		return "vouch declined it: " + a.Why
 	case a.Action == Accept && q.IsURL():
 		return "the person said they are done with the link"
 	case a.Action == Decline:

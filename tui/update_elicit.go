@@ -22,7 +22,7 @@ import (
 // or the call ended). When the run ends or is cancelled, its questions'
 // panes go with it: nobody reads their answers.
 
-// URLOpener is a Backend that opens a URL with the person's configured
+// URLOpener is an AppHost (or a Backend) that opens a URL with the person's configured
 // browser (VOUCH_BROWSER); false when none is configured. vouch never
 // opens one by itself.
 type URLOpener interface {
@@ -79,7 +79,10 @@ func (m Model) applyElicit(a approval.ElicitAction, cmd tea.Cmd) (Model, tea.Cmd
 // openURL opens url with the Backend's browser, when it has one; else it
 // says so and copies the URL.
 func (m Model) openURL(url string, cmd tea.Cmd) (Model, tea.Cmd) {
-	o, ok := m.backend.(URLOpener)
+	o, ok := m.opts.Apps.(URLOpener) // the MCP Apps host launches VOUCH_BROWSER
+	if !ok {
+		o, ok = m.backend.(URLOpener)
+	}
 	if !ok {
 		m.status = statusState{notice: "No browser is configured (VOUCH_BROWSER): copying the URL; open it yourself."}
 		return m, tea.Batch(cmd, copyToClipboard(m.opts.Clipboard, "the URL", url, m.opts.Tmux))

@@ -46,7 +46,7 @@ var table = []line{
 	// The application.
 	{pkg: "internal/app/localskills", may: "safetext skills store workflow"},
 	{pkg: "internal/app", may: "agent internal/app/localskills internal/notify internal/panics mcpclient mcpclient/apps policy safetext skills store tool workflow"},
-	{pkg: "internal/ttyprompt", may: "agent internal/app safetext"},
+	{pkg: "internal/ttyprompt", may: "agent internal/app safetext tool"},
 
 	// The demo and the test doubles beside what they imitate.
 	{pkg: "internal/demo", may: "internal/demo/scripted"},
@@ -79,7 +79,7 @@ var table = []line{
 	{pkg: "internal/tuiwire", may: "agent internal/app internal/app/localskills internal/notify mcpclient safetext tui tui/approval tui/convlist tui/settings tui/settings/notifications tui/settings/policy tui/settings/profiles tui/settings/runs tui/settings/servers tui/settings/serverskills tui/settings/skills tui/settings/workflows tui/toolselect workflow",
 		note: "its conversions between app's types and the rooms' twins go with internal/view, issue 23"},
 	{pkg: "internal/host", may: "internal/app internal/sessiond internal/view tui/..."},
-	{pkg: "cmd/vouch", may: "agent internal/app internal/app/localskills internal/demo internal/host internal/notify internal/sessiond internal/ttyprompt internal/tuiwire mcpclient policy safetext skills store tui tui/settings/workflows workflow",
+	{pkg: "cmd/vouch", may: "agent internal/app internal/app/localskills internal/demo internal/host internal/notify internal/sessiond internal/ttyprompt internal/tuiwire mcpclient policy safetext skills store tool tui tui/settings/workflows workflow",
 		note: "store goes when internal/app hands out no *store.DB, tui/settings/workflows when the CLI stops borrowing a pane's text; issue 23"},
 
 	// End-to-end harnesses.
