@@ -40,9 +40,6 @@ const respondWait = 5 * time.Second
 // call needs the person to visit a URL first.
 const codeURLElicitationRequired = -32042
 
-// errCompleted ends a URL question whose server said it is complete.
-var errCompleted = errors.New("the server said the URL step is complete")
-
 // asking is a call in flight that may ask the person.
 type asking struct {
 	asker tool.Asker
@@ -114,7 +111,7 @@ func action(act tool.Action) answer { return answer{result: map[string]any{"acti
 // declines it; it blocks until the person answers or the call ends.
 func (c *conn) elicit(a *asking, params []byte) answer {
 	if a == nil {
-		why := "vouch declined a request from the server for input: no tool call of it is in flight."
+		why := "vouch declined a request from the server for input: no tool call of it that may ask you is in flight."
 		if c.onDeclined != nil {
 			c.onDeclined(why)
 		}
@@ -138,7 +135,7 @@ func (c *conn) elicit(a *asking, params []byte) answer {
 	}
 	ans, err := a.asker.Ask(ctx, q)
 	switch {
-	case errors.Is(context.Cause(ctx), errCompleted):
+	case errors.Is(context.Cause(ctx), tool.ErrClosedByServer):
 		return action(tool.Accept)
 	case err != nil:
 		return action(tool.Cancel)
@@ -173,7 +170,7 @@ func (c *conn) onComplete(n mcp.JSONRPCNotification) {
 	done := c.completes[id]
 	c.mu.RUnlock()
 	if done != nil {
-		done(errCompleted)
+		done(tool.ErrClosedByServer)
 	}
 }
 

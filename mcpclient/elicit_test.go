@@ -387,3 +387,51 @@ func FuzzParseQuestion(f *testing.F) {
 		}
 	})
 }
+
+// blockingAsker signals each question on asked and waits for its context:
+// a person who has not answered yet.
+type blockingAsker struct{ asked chan tool.Question }
+
+func (a blockingAsker) Ask(ctx context.Context, q tool.Question) (tool.Answer, error) {
+	a.asked <- q
+	<-ctx.Done()
+	return tool.Answer{}, context.Cause(ctx)
+}
+
+func (blockingAsker) Declined(tool.Question, string) {}
+
+// TestElicitCompleteClosesURL covers SPEC B12: the server's
+// notifications/elicitation/complete closes the URL question still open
+// (its context ends with tool.ErrClosedByServer) and the server hears the
+// person is done.
+func TestElicitCompleteClosesURL(t *testing.T) {
+	srv, m, cfg := askPeer(t, mcptest.EraLegacy, nil)
+	a := blockingAsker{asked: make(chan tool.Question, 1)}
+	done := make(chan error, 1)
+	go func() {
+		_, err := callAsking(t, m, cfg, "ask_url_wait", a)
+		done <- err
+	}()
+	select {
+	case q := <-a.asked:
+		if q.ElicitationID != "el-3" {
+			t.Fatalf("asked %+v", q)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the URL question was not asked")
+	}
+	if err := srv.CompleteElicitation("el-3"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Call() error = %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the completed question did not close")
+	}
+	if got := srv.Answers(); len(got) != 1 || got[0] != `{"action":"accept"}` {
+		t.Errorf("the server received %q, want accept", got)
+	}
+}

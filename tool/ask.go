@@ -164,6 +164,12 @@ func AskerFrom(ctx context.Context) Asker {
 	return a
 }
 
+// ErrClosedByServer is the cause of an Ask's context ending because the
+// server closed the question itself (a URL step it saw complete,
+// notifications/elicitation/complete): the front end closes the question
+// and the server is told the person is done.
+var ErrClosedByServer = errors.New("the server said the step is complete")
+
 // ErrInvalidValue is what Field.Parse and Field.CheckItems wrap.
 var ErrInvalidValue = errors.New("invalid value")
 

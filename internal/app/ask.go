@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"vouch/agent"
@@ -42,7 +43,11 @@ func (r *askRelay) Ask(ctx context.Context, q tool.Question) (tool.Answer, error
 		r.note(agent.InputNoted{CorrelationID: q.CorrelationID, Text: a.Describe(q)})
 		return a, nil
 	case <-ctx.Done():
-		r.note(agent.InputNoted{CorrelationID: q.CorrelationID, Text: "the question went unanswered: the call ended first"})
+		why := "the question went unanswered: the call ended first"
+		if errors.Is(context.Cause(ctx), tool.ErrClosedByServer) {
+			why = "the server said the step is complete"
+		}
+		r.note(agent.InputNoted{CorrelationID: q.CorrelationID, Text: why})
 		return tool.Answer{}, ctx.Err()
 	}
 }

@@ -30,6 +30,8 @@ import (
 //	ask_url_error legacy: fails with -32042 (URL elicitation required) until
 //	              a call comes after the client answered (a 2026-07-28 client
 //	              gets input_required instead)
+//	ask_url_wait  legacy only: asks a URL question (ID "el-3") on the call's
+//	              stream and waits; CompleteElicitation closes it
 //	ask_get       legacy only: asks on the GET stream while the call waits
 //	ask_after     legacy only: answers at once, then asks on the GET stream
 //	              after the call ended; Requests("ask_after:<action>")
@@ -48,7 +50,7 @@ const AskFlood = 6
 
 // AskTools returns the names of the tools above.
 func AskTools() []string {
-	return []string{"ask", "ask_hostile", "ask_wide", "ask_deep", "ask_nested", "ask_secret", "ask_flood", "ask_url", "ask_url_error", "ask_get", "ask_after"}
+	return []string{"ask", "ask_hostile", "ask_wide", "ask_deep", "ask_nested", "ask_secret", "ask_flood", "ask_url", "ask_url_error", "ask_url_wait", "ask_get", "ask_after"}
 }
 
 // Answers returns the elicitation answers the server received, as JSON
@@ -64,6 +66,19 @@ func (s *Server) addAnswer(a string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.answers = append(s.answers, a)
+}
+
+// CompleteElicitation tells the client, on the session of the latest
+// ask_url_wait call, that the URL step id is complete
+// (notifications/elicitation/complete).
+func (s *Server) CompleteElicitation(id string) error {
+	s.mu.Lock()
+	sess := s.waiting
+	s.mu.Unlock()
+	if sess == nil {
+		return fmt.Errorf("mcptest: no ask_url_wait call has run")
+	}
+	return s.mcp.SendElicitationComplete(context.Background(), sess, id)
 }
 
 func answerText(r *mcp.ElicitationResult) string {
@@ -177,6 +192,23 @@ func (s *Server) askTool(name string) (mcp.Tool, server.ToolHandlerFunc, bool) {
 			}
 			return nil, mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{
 				{Mode: mcp.ElicitationModeURL, Message: "Connect first.", URL: AskURL, ElicitationID: "el-2"}}}
+		}, true
+	case "ask_url_wait":
+		return t, func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			sess := server.ClientSessionFromContext(ctx)
+			ms := server.ServerFromContext(ctx)
+			if sess == nil || ms == nil {
+				return mcp.NewToolResultError("this tool needs a legacy session"), nil
+			}
+			s.mu.Lock()
+			s.waiting = sess
+			s.mu.Unlock()
+			r, err := ms.RequestURLElicitation(ctx, sess, "el-3", AskURL, "Connect, then come back.")
+			if err != nil {
+				return mcp.NewToolResultError("the client did not answer: " + err.Error()), nil
+			}
+			s.addAnswer(answerText(r))
+			return mcp.NewToolResultText("answers: " + answerText(r)), nil
 		}, true
 	case "ask_get", "ask_after":
 		return t, func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
