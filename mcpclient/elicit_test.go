@@ -2,6 +2,7 @@ package mcpclient
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -434,4 +435,41 @@ func TestElicitCompleteClosesURL(t *testing.T) {
 	if got := srv.Answers(); len(got) != 1 || got[0] != `{"action":"accept"}` {
 		t.Errorf("the server received %q, want accept", got)
 	}
+}
+
+// TestElicitOutsideToldToCallsInFlight covers SPEC B12: a request no call
+// of its server may answer is said to the calls in flight of other
+// servers, so the run's transcript has the line.
+func TestElicitOutsideToldToCallsInFlight(t *testing.T) {
+	asking := newServer(t, mcptest.Options{Era: mcptest.EraLegacy, Tools: mcptest.AskTools()})
+	slow := newServer(t, mcptest.Options{Tools: []string{"slow"}})
+	m, _ := newManager(t, Options{})
+	acfg := activeServer(t, m, "asks", asking.URL)
+	scfg := activeServer(t, m, "slow one", slow.URL)
+	a := &scriptAsker{}
+	ctx, cancel := context.WithCancel(tool.WithAsker(context.Background(), a))
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = m.Call(ctx, scfg.ID, "slow", json.RawMessage(`{"ms":20000}`), CallOptions{Timeout: 30 * time.Second}) // cancelled below
+	}()
+	if _, err := m.Call(context.Background(), acfg.ID, "ask_after", nil, CallOptions{}); err != nil {
+		t.Fatalf("Call(ask_after) error = %v", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, declined := a.seen(); len(declined) == 1 {
+			if !strings.Contains(declined[0], "no tool call") || !strings.Contains(declined[0], "(asks)") {
+				t.Errorf("the call in flight was told %q", declined[0])
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the call in flight was never told of the declined request")
+		}
+		time.Sleep(10 * time.Millisecond) // the request arrives on the server's schedule
+	}
+	cancel()
+	<-done
 }

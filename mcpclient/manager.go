@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 	"vouch/internal/panics"
+	"vouch/tool"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -99,6 +100,12 @@ type Manager struct {
 	snap atomic.Pointer[[]ToolEntry] // published tool view, rebuilt on change
 	// changed is closed at the next publish (Changed); nil until asked.
 	changed chan struct{}
+
+	// askers are the tool.Askers of the calls in flight, by correlation
+	// ID: a request for input that no call of its server may answer is
+	// said to them (elicit_outside.go).
+	askMu  sync.Mutex
+	askers map[string]tool.Asker
 }
 
 // server is the Manager's state for one configured server. Fields are
