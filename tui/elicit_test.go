@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -273,5 +274,41 @@ func TestElicitClosedByServer(t *testing.T) {
 	}
 	if it := m.chat.FindTool(writeCall); it == nil || it.Note != "the server said the step is complete" {
 		t.Errorf("the call's item = %+v", it)
+	}
+}
+
+// openerBackend is a Backend that opens URLs (VOUCH_BROWSER configured).
+type openerBackend struct {
+	*fakeBackend
+	opened chan string
+}
+
+func (o openerBackend) OpenURL(_ context.Context, url string) (bool, error) {
+	o.opened <- url
+	return true, nil
+}
+
+// TestElicitURLOpens covers SPEC B12: o opens the URL with the configured
+// browser, only when the person presses it, and answers nothing.
+func TestElicitURLOpens(t *testing.T) {
+	clk := &clock{now: t0}
+	b := openerBackend{fakeBackend: newFakeBackend(), opened: make(chan string, 1)}
+	m := startBackend(t, b, Options{Now: clk.Now})
+	m, wait := sendText(t, m, "connect")
+	m = pauseFor(m, clk, 2500*time.Millisecond)
+	reply := make(chan tool.Answer, 1)
+	q := tool.Question{Server: "deploys", Message: "Connect.", URL: askURL, ElicitationID: "e1", CorrelationID: writeCall.CorrelationID}
+	m, _ = deliver(t, m, b.fakeBackend, wait, agent.ToolCallStarted{Call: writeCall}, agent.InputRequested{Question: q, Reply: reply})
+	m = pauseFor(m, clk, 1500*time.Millisecond)
+	if len(b.opened) != 0 {
+		t.Fatal("the URL was opened before the person asked")
+	}
+	m, cmd := update(m, keyRune('o'))
+	awaitMsg[appOpenedMsg](t, cmd)
+	if got := <-b.opened; got != askURL {
+		t.Errorf("opened %q", got)
+	}
+	if _, ok := m.modals.top().(approval.ElicitPane); !ok || len(reply) != 0 {
+		t.Error("o answered the question")
 	}
 }
