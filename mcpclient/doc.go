@@ -108,7 +108,10 @@
 // request outside one goes to Options.OnDeclined, and a form vouch cannot
 // render (nested objects, $ref, over 64 KiB) is declined with its reason,
 // to the person and to the server. vouch posts the answer itself: the
-// person may take longer than mcp-go waits for a handler.
+// person may take longer than mcp-go waits for a handler. Caveat: mcp-go
+// hands vouch a request that arrives on a stream as a decoded map, so a
+// legacy server's form lists its fields in name order; an input_required
+// result keeps the server's order.
 //
 // What vouch does not serve it refuses at once (SPEC B9, B10): no
 // sampling or roots capability is declared and every such server request
