@@ -187,8 +187,9 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 		// A legacy server with sessions may send its requests (elicitation,
 		// sampling) on the GET stream, and would wait a minute for an answer
 		// if vouch never opened it: the stream must be configured on the
-		// transport before the handshake, so reconnect pinned to this era,
-		// and every request that arrives on it is refused at once (SPEC B9).
+		// transport before the handshake, so reconnect pinned to this era:
+		// an elicitation that arrives on it is served to a call in flight
+		// (SPEC B12), every other request refused at once (SPEC B9).
 		cn.close()
 		d.legacyVersion = res.ProtocolVersion
 		return dial(ctx, d)
