@@ -312,3 +312,23 @@ func TestElicitURLOpens(t *testing.T) {
 		t.Error("o answered the question")
 	}
 }
+
+// TestElicitDeclinedSaid covers SPEC B12's bad input: a form vouch cannot
+// show is declined without a pane, and the reason is shown on the call
+// and the status line.
+func TestElicitDeclinedSaid(t *testing.T) {
+	b := newFakeBackend()
+	m := startModel(t, b, Options{})
+	m, wait := sendText(t, m, "deploy it")
+	why := `vouch declined the server's form: field "address" is a nested object, which vouch cannot show.`
+	m, _ = deliver(t, m, b, wait, agent.ToolCallStarted{Call: writeCall}, agent.InputNoted{CorrelationID: writeCall.CorrelationID, Text: why, Declined: true})
+	if !m.modals.empty() {
+		t.Fatalf("a pane opened: %T", m.modals.top())
+	}
+	if it := m.chat.FindTool(writeCall); it == nil || it.Note != why {
+		t.Errorf("the call's item = %+v", it)
+	}
+	if !strings.Contains(m.View(), "nested object") {
+		t.Errorf("the screen does not say why:\n%s", m.View())
+	}
+}
