@@ -105,3 +105,22 @@ func TestRecordsQuestions(t *testing.T) {
 		t.Error("a secret's value reached the run's record")
 	}
 }
+
+// TestBackgroundRunDeclinesQuestions covers SPEC B12 for scheduled and
+// background runs: a question is declined at once with the reason, never
+// left waiting.
+func TestBackgroundRunDeclinesQuestions(t *testing.T) {
+	events := make(chan agent.Event, 1)
+	reply := make(chan tool.Answer, 1)
+	events <- agent.InputRequested{Question: tool.Question{CorrelationID: "c1"}, Reply: reply}
+	close(events)
+	(&scheduler{now: time.Now}).follow("nightly", &ProfileRun{Events: events}, store.RunScheduled, "task", time.Time{})
+	select {
+	case a := <-reply:
+		if a.Action != tool.Decline || a.Why != BackgroundDeclines {
+			t.Errorf("answer = %+v", a)
+		}
+	default:
+		t.Fatal("the question was left waiting")
+	}
+}
