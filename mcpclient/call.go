@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"vouch/tool"
 )
 
 // Effect is a tool's reviewed effect (SPEC D1), set by local policy and
@@ -99,6 +101,7 @@ func (m *Manager) call(ctx context.Context, serverID, toolName string, args json
 	if err != nil {
 		return fail(false, err)
 	}
+	defer m.watchAsker(opts.CorrelationID, tool.AskerFrom(ctx))()
 	timeout := cmp.Or(opts.Timeout, s.cfg.CallTimeout, m.opts.CallTimeout)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -123,7 +126,7 @@ func (m *Manager) call(ctx context.Context, serverID, toolName string, args json
 			}
 			return fail(retried, err)
 		}
-		raw, p, err := c.callTool(ctx, toolName, args, report)
+		raw, p, err := c.callTool(ctx, toolName, opts.CorrelationID, args, report)
 		if err == nil {
 			res, err := convertResult(raw, m.opts.Limits.MaxResultBytes)
 			if err != nil {

@@ -16,12 +16,15 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"vouch/tool"
 )
 
 // rpcError is a JSON-RPC error answer.
 type rpcError struct {
 	Code    int
 	Message string
+	Data    json.RawMessage // the error's data, secret scrubbed
 }
 
 func (e *rpcError) Error() string { return fmt.Sprintf("JSON-RPC error %d", e.Code) }
@@ -41,6 +44,9 @@ type dialConfig struct {
 	// legacyVersion pins a legacy protocol version (learnt on an earlier
 	// connection); with listen it enables the legacy GET stream.
 	legacyVersion string
+	// onDeclined hears of a request for input vouch declined outside any
+	// call (SPEC B12).
+	onDeclined func(serverID, why string)
 }
 
 // conn is one live MCP connection over Streamable HTTP, in either protocol
@@ -73,6 +79,17 @@ type conn struct {
 	headerTools map[string]mcp.Tool
 	// progress routes notifications/progress by token to running calls.
 	progress map[string]func(Progress)
+	// asks are the calls in flight that may ask the person, by request
+	// ID; completes route notifications/elicitation/complete (elicit.go).
+	asks      map[int64]*asking
+	completes map[string]context.CancelCauseFunc
+
+	// For the answers vouch posts itself (elicit.go).
+	hc                      *http.Client
+	endpoint                string
+	headerName, headerValue string
+	label, host             string
+	onDeclined              func(why string)
 }
 
 // dial connects and performs the handshake. ctx bounds the handshake only;
@@ -111,15 +128,24 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 	c := client.NewClient(guardedTransport{tr}, copts...)
 	life, cancel := context.WithCancel(context.Background())
 	cn := &conn{client: c, tr: tr, cancel: cancel, closeIdle: closeIdle, timeout: d.timeout, clientInfo: d.clientInfo,
-		logger: redactingLogger(d.logger, d.secret), secret: d.secret}
+		logger: redactingLogger(d.logger, d.secret), secret: d.secret,
+		hc: hc, endpoint: u.String(), label: d.cfg.Name, host: u.Hostname()}
+	if d.cfg.HeaderName != "" && d.secret != "" {
+		cn.headerName, cn.headerValue = d.cfg.HeaderName, d.secret
+	}
+	if d.onDeclined != nil {
+		id := d.cfg.ID
+		cn.onDeclined = func(why string) { d.onDeclined(id, why) }
+	}
 	cn.ids.Store(1 << 40) // clear of the ids mcp-go's Client uses
 	if err := c.Start(life); err != nil {
 		cn.close()
 		return nil, cn.classify(err, nil)
 	}
-	// After Start, which installs mcp-go's own handler: vouch serves no
-	// server request, and says so at once (SPEC B9).
-	tr.SetRequestHandler(refuseServerRequest)
+	// After Start, which installs mcp-go's own handler: vouch serves
+	// elicitation to a call in flight (SPEC B12) and refuses every other
+	// server request at once (SPEC B9).
+	tr.SetRequestHandler(cn.serveRequest)
 	// listening is closed once a modern subscriptions/listen stream is
 	// acknowledged (or has failed), so the tool list fetched afterwards
 	// cannot miss a change.
@@ -136,6 +162,8 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 			listened()
 		case string(mcp.MethodNotificationProgress):
 			cn.onProgress(n)
+		case string(mcp.MethodNotificationElicitationComplete):
+			cn.onComplete(n)
 		}
 	})
 	pctx, p := withProbe(ctx)
@@ -159,8 +187,9 @@ func dial(ctx context.Context, d dialConfig) (*conn, error) {
 		// A legacy server with sessions may send its requests (elicitation,
 		// sampling) on the GET stream, and would wait a minute for an answer
 		// if vouch never opened it: the stream must be configured on the
-		// transport before the handshake, so reconnect pinned to this era,
-		// and every request that arrives on it is refused at once (SPEC B9).
+		// transport before the handshake, so reconnect pinned to this era:
+		// an elicitation that arrives on it is served to a call in flight
+		// (SPEC B12), every other request refused at once (SPEC B9).
 		cn.close()
 		d.legacyVersion = res.ProtocolVersion
 		return dial(ctx, d)
@@ -254,7 +283,13 @@ func (c *conn) requestID(ctx context.Context, id int64, method string, params ma
 	// Everything the server answers loses the secret here, before it is
 	// parsed, stored, shown or sent to the model (SPEC B1).
 	if resp.Error != nil {
-		return nil, p, &rpcError{Code: resp.Error.Code, Message: redact(resp.Error.Message, c.secret)}
+		e := &rpcError{Code: resp.Error.Code, Message: redact(resp.Error.Message, c.secret)}
+		if resp.Error.Data != nil {
+			if data, err := json.Marshal(resp.Error.Data); err == nil {
+				e.Data = redactRaw(data, c.secret)
+			}
+		}
+		return nil, p, e
 	}
 	return redactRaw(resp.Result, c.secret), p, nil
 }
@@ -353,27 +388,67 @@ func (c *conn) rememberHeaderTools(raws []json.RawMessage) {
 }
 
 // callTool sends tools/call once and returns the raw result. It never
-// retries.
+// replays a call on a lost session (call.go decides that).
 //
 // It sends a progressToken and delivers the call's progress notifications
 // to onProgress (may be nil). When ctx ends first — the person cancelled,
 // or the call timed out — the server is sent notifications/cancelled for
 // the request (SPEC B11).
-func (c *conn) callTool(ctx context.Context, name string, args json.RawMessage, onProgress func(Progress)) (json.RawMessage, *probe, error) {
+//
+// When ctx carries a tool.Asker, the server may ask the person while the
+// call is in flight (SPEC B12, elicit.go): an input_required result is
+// answered and the call re-sent with inputResponses, and after a -32042
+// error whose URL steps the person completed it is re-sent once.
+func (c *conn) callTool(ctx context.Context, name, correlation string, args json.RawMessage, onProgress func(Progress)) (json.RawMessage, *probe, error) {
 	id := c.ids.Add(1)
 	token := fmt.Sprintf("vouch-%d", id)
 	stop := c.watchProgress(token, onProgress)
 	defer stop()
-	raw, p, err := c.requestID(ctx, id, string(mcp.MethodToolsCall), map[string]any{
-		"name": name, "arguments": args, "_meta": map[string]any{"progressToken": token}})
-	if err != nil && ctx.Err() != nil {
-		reason := "the person cancelled the call"
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			reason = "the call timed out"
+	ctx, a, done := c.startAsking(ctx, id, tool.Question{Server: c.label, Host: c.host, Tool: cleanText(name, 128), CorrelationID: correlation})
+	defer done()
+	params := map[string]any{"name": name, "arguments": args, "_meta": map[string]any{"progressToken": token}}
+	urlRetried := false
+	for round := 0; ; round++ {
+		raw, p, err := c.requestID(ctx, id, string(mcp.MethodToolsCall), params)
+		if err != nil && ctx.Err() != nil {
+			reason := "the person cancelled the call"
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				reason = "the call timed out"
+			}
+			c.cancelRequest(id, reason)
 		}
-		c.cancelRequest(id, reason)
+		if err != nil && !urlRetried && ctx.Err() == nil && c.urlRequired(a, err) {
+			urlRetried = true
+			id = c.ids.Add(1)
+			continue
+		}
+		if err != nil || a == nil || round == maxInputRounds || !inputRequired(raw) {
+			return raw, p, err
+		}
+		responses, state, ok := c.fulfil(a, raw)
+		if !ok || ctx.Err() != nil {
+			return raw, p, err
+		}
+		params = map[string]any{"name": name, "arguments": args, "_meta": map[string]any{"progressToken": token},
+			"inputResponses": responses}
+		if state != "" {
+			params["requestState"] = state
+		}
+		id = c.ids.Add(1)
 	}
-	return raw, p, err
+}
+
+// inputRequired reports whether a tool result asks for input (SEP-2322).
+func inputRequired(raw json.RawMessage) bool {
+	is := false
+	_ = eachField(raw, func(k string, v []byte) bool { // a malformed result asks for nothing
+		if k == "resultType" {
+			is = smallString(v, 32) == "input_required"
+			return false
+		}
+		return true
+	})
+	return is
 }
 
 // sessionLost reports whether err means the server forgot this

@@ -98,10 +98,26 @@
 // the context, and a call abandoned by its context or its timeout is
 // cancelled on the wire with notifications/cancelled (SPEC B11).
 //
+// Elicitation is served (SPEC B12, elicit.go): form and URL modes are
+// declared, and a request arriving on the call's own SSE response, on the
+// legacy GET stream, as an input_required result (answered by re-sending
+// the call with inputResponses) or as a -32042 error (re-sent once after
+// the person's URL step) is put to the tool.Asker the call's context
+// carries, as a tool.Question whose texts are neutralized and bounded
+// (elicit_form.go). Only a call in flight may ask, at most 3 times; a
+// request outside one goes to Options.OnDeclined, and a form vouch cannot
+// render (nested objects, $ref, over 64 KiB) is declined with its reason,
+// to the person and to the server. vouch posts the answer itself: the
+// person may take longer than mcp-go waits for a handler. Caveat: mcp-go
+// hands vouch a request that arrives on a stream as a decoded map, so a
+// legacy server's form lists its fields in name order; an input_required
+// result keeps the server's order.
+//
 // What vouch does not serve it refuses at once (SPEC B9, B10): no
-// sampling, elicitation or roots capability is declared and every such
-// server request gets JSON-RPC -32601 immediately (handshake.go); a result
-// of type input_required is a tool error naming what was asked; tools with
+// sampling or roots capability is declared and every such server request
+// gets JSON-RPC -32601 immediately (handshake.go); a result of type
+// input_required that asks for more than elicitation, or reaches a call
+// that can ask nobody, is a tool error naming what was asked; tools with
 // execution.taskSupport "required" are rejected from the catalog; a
 // server/discover answer must name a 2026-07-28-era version in
 // supportedVersions, or vouch falls back to initialize. Its CallOptions

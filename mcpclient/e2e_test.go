@@ -148,7 +148,7 @@ func (c *callCounter) count(tool string) int {
 }
 
 // TestE2EEverything talks to the reference TypeScript server from npm
-// (issue 3, "Real peers in CI"): test it, list its 12 callable tools (its task-only
+// (issue 3, "Real peers in CI"): test it, list its 14 callable tools (its task-only
 // simulate-research-query is rejected, SPEC B9), call echo and
 // get-sum, see get-tiny-image's image reported as unsupported, then restart
 // the server mid-conversation and recover per SPEC B7: the read-only call
@@ -178,7 +178,9 @@ func TestE2EEverything(t *testing.T) {
 		t.Fatalf("Test() = %v", err)
 	}
 	t.Logf("server %q %s, protocol %s, capabilities %v, %s", rep.ServerName, rep.ServerVersion, rep.ProtocolVersion, rep.Capabilities, rep.Summary)
-	if len(rep.Tools) != 12 || len(rep.Rejected) != 1 || rep.Rejected[0].Name != "simulate-research-query" || !strings.HasPrefix(rep.Summary, "12 tools available") {
+	// 14: trigger-elicitation-request and trigger-url-elicitation are
+	// offered to a client that declares elicitation (SPEC B12).
+	if len(rep.Tools) != 14 || len(rep.Rejected) != 1 || rep.Rejected[0].Name != "simulate-research-query" || !strings.HasPrefix(rep.Summary, "14 tools available") {
 		t.Fatalf("tools = %d, rejected %v", len(rep.Tools), rep.Rejected)
 	}
 	cfg.Active = true
@@ -188,8 +190,8 @@ func TestE2EEverything(t *testing.T) {
 	if err := m.Refresh(ctx, cfg.ID, NonInteractive); err != nil {
 		t.Fatalf("Refresh() = %v", err)
 	}
-	if n := len(m.Executable()); n != 12 {
-		t.Fatalf("executable tools = %d, want 12", n)
+	if n := len(m.Executable()); n != 14 {
+		t.Fatalf("executable tools = %d, want 14", n)
 	}
 
 	// The live catalog through the tool budget (issue 5 evidence): what
@@ -219,6 +221,7 @@ func TestE2EEverything(t *testing.T) {
 		t.Fatalf("get-tiny-image = %+v, %v", res, err)
 	}
 	t.Logf("get-tiny-image: %q", res.Text)
+	everythingElicits(t, m, cfg.ID)
 
 	// Restart mid-conversation: the session is gone (HTTP 400 "No valid
 	// session ID provided"); a read-only call recovers with one retry. (As

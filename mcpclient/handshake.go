@@ -56,17 +56,17 @@ func discoverUsable(raw json.RawMessage) bool {
 	})
 }
 
-// refuseServerRequest answers every request a server sends vouch at once
-// (SPEC B9): vouch declares no sampling, elicitation or roots capability
-// and serves none, so such a request gets a JSON-RPC "method not found"
-// error instead of waiting for a handler that does not exist. A ping is
-// answered.
+// refuseServerRequest answers at once every request a server sends vouch
+// other than an elicitation (SPEC B9): vouch declares no sampling or roots
+// capability and serves neither, so such a request gets a JSON-RPC "method
+// not found" error instead of waiting for a handler that does not exist. A
+// ping is answered.
 func refuseServerRequest(_ context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	if req.Method == string(mcp.MethodPing) {
 		return transport.NewJSONRPCResultResponse(req.ID, json.RawMessage("{}")), nil
 	}
 	return transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND,
-		fmt.Sprintf("vouch does not support %s: it declares no sampling, elicitation or roots capability", cleanText(req.Method, 80)), nil), nil
+		fmt.Sprintf("vouch does not support %s: it declares no sampling or roots capability", cleanText(req.Method, 80)), nil), nil
 }
 
 // maxInputRequestsNamed bounds how many input requests inputRequiredText

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 	"vouch/internal/panics"
+	"vouch/tool"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -45,6 +46,10 @@ type Options struct {
 	Now func() time.Time
 	// ClientVersion is reported to servers as vouch's version.
 	ClientVersion string
+	// OnDeclined hears, without blocking, of a request for input a server
+	// sent outside any tool call of it, which vouch declined (SPEC B12);
+	// why is one sentence. nil: nobody hears.
+	OnDeclined func(serverID, why string)
 }
 
 func (o Options) withDefaults() Options {
@@ -95,6 +100,12 @@ type Manager struct {
 	snap atomic.Pointer[[]ToolEntry] // published tool view, rebuilt on change
 	// changed is closed at the next publish (Changed); nil until asked.
 	changed chan struct{}
+
+	// askers are the tool.Askers of the calls in flight, by correlation
+	// ID: a request for input that no call of its server may answer is
+	// said to them (elicit_outside.go).
+	askMu  sync.Mutex
+	askers map[string]tool.Asker
 }
 
 // server is the Manager's state for one configured server. Fields are

@@ -58,20 +58,21 @@ func TestDiscoverUsable(t *testing.T) {
 	}
 }
 
-// TestServerRequestsRefusedAtOnce covers SPEC B9: an elicitation or
-// sampling request on the call's stream gets an immediate "method not
-// found" error — the server's tool answers at once instead of waiting a
-// minute for a handler vouch does not have.
+// TestServerRequestsRefusedAtOnce covers SPEC B9 and B12: a sampling
+// request on the call's stream gets an immediate "method not found" error,
+// and an elicitation of a call whose context can ask nobody an immediate
+// decline — the server's tool answers at once instead of waiting a minute.
 func TestServerRequestsRefusedAtOnce(t *testing.T) {
 	srv, m, cfg := peerTools(t, mcptest.Options{Era: mcptest.EraLegacy})
-	for _, tool := range []string{"elicit", "sample"} {
+	for tool, want := range map[string]string{"elicit": "answered decline", "sample": "does not support"} {
 		t.Run(tool, func(t *testing.T) {
 			start := time.Now()
 			res, err := m.Call(context.Background(), cfg.ID, tool, nil, CallOptions{Timeout: 20 * time.Second})
 			if err != nil {
 				t.Fatalf("Call() error = %v", err)
 			}
-			if !res.IsError || !strings.Contains(res.Text, "does not support") || srv.Requests(tool+":refused") != 1 {
+			key := map[string]string{"elicit": "elicit:decline", "sample": "sample:refused"}[tool]
+			if !res.IsError || !strings.Contains(res.Text, want) || srv.Requests(key) != 1 {
 				t.Errorf("result = %+v, want the server's tool to report vouch's refusal", res)
 			}
 			if d := time.Since(start); d > 10*time.Second {

@@ -39,9 +39,14 @@ const maxUIURILen = 1024
 // clientCapabilities are the capabilities vouch advertises: the MCP Apps
 // extension with its one MIME type (SPEC J1).
 func clientCapabilities() mcp.ClientCapabilities {
-	return mcp.ClientCapabilities{Extensions: map[string]any{
-		UIExtension: map[string]any{"mimeTypes": []string{UIMimeType}},
-	}}
+	return mcp.ClientCapabilities{
+		// SPEC B12: form and URL elicitation, served to a call in flight
+		// (elicit.go); sampling and roots stay undeclared (SPEC B9).
+		Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}},
+		Extensions: map[string]any{
+			UIExtension: map[string]any{"mimeTypes": []string{UIMimeType}},
+		},
+	}
 }
 
 // ToolUI is a tool's MCP Apps metadata (_meta.ui), validated.

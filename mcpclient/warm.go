@@ -349,6 +349,7 @@ func (m *Manager) connect(ctx context.Context, s *server, mode SecretMode, timeo
 		cfg: cfg, secret: secret, httpClient: m.opts.HTTPClient, limits: m.opts.Limits, logger: m.opts.Logger,
 		clientInfo: mcp.Implementation{Name: "vouch", Version: m.opts.ClientVersion}, timeout: timeout,
 		listen: true, onToolsChanged: func() { m.onToolsChanged(cfg.ID, gen) }, legacyVersion: hint,
+		onDeclined: func(_, why string) { m.declinedOutside(cfg, hostOf(cfg.URL), why) },
 	})
 	if err != nil {
 		return nil, err

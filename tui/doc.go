@@ -141,6 +141,11 @@
 //
 // # Approvals
 //
+// A tool call whose server asks the person (MCP elicitation, SPEC B12)
+// publishes an agent.InputRequested; the root shows it in an
+// approval.ElicitPane in front of the chat, under the same keyboard rule,
+// and sends the one answer from a Cmd (update_elicit.go).
+//
 // A run that needs the person publishes an agent.ApprovalRequested and waits
 // for one agent.Decision on its Reply channel (SPEC D4). The stream adapter
 // delivers it like every non-delta event: at once, after the text before it,

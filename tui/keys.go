@@ -29,6 +29,7 @@ type KeyMap struct {
 	Tools    tools.KeyMap
 	Confirm  kit.ConfirmKeyMap
 	Approval approval.KeyMap
+	Elicit   approval.ElicitKeyMap // a server asks the person (SPEC B12)
 	Rule     ruleedit.KeyMap
 	Policy   tuipolicy.KeyMap
 	Workflow WorkflowKeyMaps
@@ -53,6 +54,7 @@ func DefaultKeyMap() KeyMap {
 		Tools:    tools.DefaultKeyMap(),
 		Confirm:  kit.DefaultConfirmKeyMap(),
 		Approval: approval.DefaultKeyMap(),
+		Elicit:   approval.DefaultElicitKeyMap(),
 		Rule:     ruleedit.DefaultKeyMap(),
 		Policy:   tuipolicy.DefaultKeyMap(),
 		Workflow: DefaultWorkflowKeyMaps(),

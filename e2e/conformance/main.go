@@ -3,8 +3,9 @@
 // it is vouch's MCP client as vouch wires it (internal/app's session on a
 // throwaway state directory). The suite runs it as `conformance <server-url>` with
 // MCP_CONFORMANCE_SCENARIO set; it connects, lists the tools and calls each
-// one once, with arguments made from the tool's required properties, then
-// exits 0 — or 1 with vouch's sentence on stderr when the server could not
+// one once, with arguments made from the tool's required properties — and
+// when a tool asks the person (elicitation, SPEC B12), answers as a person
+// who reads the form and keeps its defaults would — then exits 0 — or 1 with vouch's sentence on stderr when the server could not
 // be used. Nothing outlives it: the state directory is removed, no keyring
 // is opened, no secret is sent.
 //
@@ -24,6 +25,7 @@ import (
 	"vouch/internal/app"
 	"vouch/mcpclient"
 	"vouch/store"
+	"vouch/tool"
 )
 
 func main() {
@@ -64,6 +66,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	m := a.MCP().Manager()
 	st, _ := m.Server(rec.ID)
 	fmt.Fprintf(out, "connected: protocol %s, %d tools\n", st.ProtocolVersion, len(st.Catalog.Tools))
+	ctx = tool.WithAsker(ctx, keepDefaults{out})
 	for _, t := range st.Catalog.Tools {
 		ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		res, err := m.Call(ctx, rec.ID, t.Name, argumentsFor(t.InputSchema), mcpclient.CallOptions{Effect: mcpclient.EffectMutating})
@@ -74,6 +77,25 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		fmt.Fprintf(out, "%s (error %v): %s\n", t.Name, res.IsError, res.Text)
 	}
 	return nil
+}
+
+// keepDefaults is a person who reads every question the server asks and
+// sends the form with its defaults, as the TUI's form sends it when ctrl+s
+// is pressed without a change (SEP-1034); a URL step it cancels, never
+// opening the URL.
+type keepDefaults struct{ out io.Writer }
+
+func (p keepDefaults) Ask(_ context.Context, q tool.Question) (tool.Answer, error) {
+	if q.IsURL() {
+		fmt.Fprintf(p.out, "asked to visit a URL: cancelled\n")
+		return tool.Answer{Action: tool.Cancel}, nil
+	}
+	fmt.Fprintf(p.out, "asked %d fields: sent the defaults\n", len(q.Fields))
+	return tool.Answer{Action: tool.Accept, Content: q.DefaultContent()}, nil
+}
+
+func (p keepDefaults) Declined(_ tool.Question, why string) {
+	fmt.Fprintf(p.out, "declined: %s\n", why)
 }
 
 // logRefusal records what a refused activation left in the database.

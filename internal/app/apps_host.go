@@ -316,6 +316,13 @@ func (s *AppsService[E]) OpenApp(_ context.Context, viewID string) (bool, error)
 	return s.launch(url)
 }
 
+// OpenURL launches url with VOUCH_BROWSER, as OpenApp does (the URL a
+// server asks the person to visit, SPEC B12); false when no browser is
+// configured. vouch fetches nothing from it.
+func (s *AppsService[E]) OpenURL(_ context.Context, url string) (bool, error) {
+	return s.launch(url)
+}
+
 // launch starts the configured browser at url; false when none is.
 func (s *AppsService[E]) launch(url string) (bool, error) {
 	words := strings.Fields(s.getenv("VOUCH_BROWSER"))

@@ -315,8 +315,14 @@ func (b *Chat) startChat(ctx context.Context, model, text string) (<-chan agent.
 	}
 	// The run says itself when its request goes out, which calls policy
 	// allowed, and how its MCP calls progress (agent.RequestSent,
-	// CallAllowed, ToolProgress).
-	return chat.Send(ctx, model, text)
+	// CallAllowed, ToolProgress); every question a tool call asks the
+	// person joins its events here (SPEC B12, ask.go).
+	ctx, asks := withAsker(ctx)
+	events, err := chat.Send(ctx, model, text)
+	if err != nil {
+		return nil, err
+	}
+	return asks(events), nil
 }
 
 // Resolver resolves, for profile runs, the model server and model of the

@@ -10,6 +10,7 @@ import (
 	"vouch/mcpclient"
 	"vouch/safetext"
 	"vouch/store"
+	"vouch/tool"
 )
 
 // Approver answers the approval requests of a headless run: nil means no
@@ -29,6 +30,16 @@ type RunOutput interface {
 	// but leaves the run's recorded outcome alone.
 	End() error
 }
+
+// QuestionAnswerer is a RunOutput that can put a tool's question to the
+// person (SPEC B12): `vouch run --approve-tty` asks on the terminal. An
+// error means nobody can be asked; the question is then declined at once.
+type QuestionAnswerer interface {
+	AnswerQuestion(q tool.Question) (tool.Answer, error)
+}
+
+// NoTerminal is why a headless run declines a question it cannot ask.
+const NoTerminal = "this run has no terminal to ask; run it with --approve-tty to answer a server's questions"
 
 // HeadlessResult is what a headless run ends with: its ID in history,
 // its outcome, the answer, and what stopped it.
@@ -176,8 +187,10 @@ func FollowRun(events <-chan agent.Event, stop func(store.RunOutcome, string), a
 			}
 			res.Usage.addTurn(ev)
 			show(ev)
-		case agent.ToolCallStarted, agent.ToolCallFinished, agent.ToolProgress:
+		case agent.ToolCallStarted, agent.ToolCallFinished, agent.ToolProgress, agent.InputNoted:
 			show(ev)
+		case agent.InputRequested:
+			ev.Reply <- answerQuestion(out, ev.Question) // buffered: never blocks
 		case agent.ApprovalRequested:
 			if stopped != nil {
 				continue
@@ -232,6 +245,23 @@ func FollowRun(events <-chan agent.Event, stop func(store.RunOutcome, string), a
 		return errors.New("the run was cancelled; what was streamed is kept as a partial answer")
 	}
 }
+
+// answerQuestion asks out's person, or declines at once when nobody can
+// be asked (SPEC B12: a headless run declines unless a terminal is given).
+func answerQuestion(out RunOutput, q tool.Question) tool.Answer {
+	qa, ok := out.(QuestionAnswerer)
+	if !ok {
+		return tool.Answer{Action: tool.Decline, Why: NoTerminal}
+	}
+	a, err := qa.AnswerQuestion(q)
+	if err != nil {
+		return tool.Answer{Action: tool.Decline, Why: errLine(err)}
+	}
+	return a
+}
+
+// errLine is err's text as one line.
+func errLine(err error) string { return safetext.Line(err.Error(), 300) }
 
 // outcomeOf names a run's end as history does.
 func outcomeOf(d agent.Done) string {

@@ -175,6 +175,16 @@ func (rr *RunRecorder) observe(ctx context.Context, ev agent.Event) agent.Event 
 			Text: "asked: " + ev.Reason})
 		ev.Reply = rr.relay(ctx, ev)
 		return ev
+	case agent.InputRequested: // SPEC B12: what was asked, then what was sent (InputNoted)
+		rr.flushText()
+		what := "a form"
+		if ev.Question.IsURL() {
+			what = "a visit to " + ev.Question.URL
+		}
+		rr.add(store.RunEvent{Kind: store.EventApproval, CorrelationID: ev.Question.CorrelationID,
+			Text: "the server asked for " + what + ": " + ev.Question.Message})
+	case agent.InputNoted:
+		rr.add(store.RunEvent{Kind: store.EventApproval, CorrelationID: ev.CorrelationID, Text: ev.Text, IsError: ev.Declined})
 	case agent.Done:
 		rr.flushText()
 		if ie := (*panics.InternalError)(nil); errors.As(ev.Err, &ie) {

@@ -13,6 +13,7 @@ import (
 	"vouch/internal/panics"
 	"vouch/mcpclient"
 	"vouch/store"
+	"vouch/tool"
 	"vouch/workflow"
 )
 
@@ -382,11 +383,20 @@ func (s *scheduler) background(profile string, run *ProfileRun, kind store.RunKi
 	}()
 }
 
+// BackgroundDeclines is why a background run's question is declined.
+const BackgroundDeclines = "a scheduled or background run cannot ask you a server's question yet; it is declined"
+
 // follow reads a background run's events to the end, queueing each call
 // that needs approval in the inbox; a call never waits as if asked before
 // since (a scheduled run's due time).
 func (s *scheduler) follow(profile string, run *ProfileRun, kind store.RunKind, task string, since time.Time) {
 	for ev := range run.Events {
+		if q, ok := ev.(agent.InputRequested); ok {
+			// The inbox takes calls, not questions yet: a background run's
+			// question is declined at once, and its record says why.
+			q.Reply <- tool.Answer{Action: tool.Decline, Why: BackgroundDeclines}
+			continue
+		}
 		ar, ok := ev.(agent.ApprovalRequested)
 		if !ok {
 			continue

@@ -46,7 +46,7 @@ var table = []line{
 	// The application.
 	{pkg: "internal/app/localskills", may: "internal/view safetext skills store workflow"},
 	{pkg: "internal/app", may: "agent internal/app/localskills internal/notify internal/panics internal/view mcpclient mcpclient/apps policy safetext skills store tool workflow"},
-	{pkg: "internal/ttyprompt", may: "agent internal/app safetext"},
+	{pkg: "internal/ttyprompt", may: "agent internal/app safetext tool"},
 
 	// The demo and the test doubles beside what they imitate.
 	{pkg: "internal/demo", may: "internal/demo/scripted"},
@@ -80,11 +80,11 @@ var table = []line{
 		note: "its conversions between app's types and the rooms' twins go with internal/view, issue 23"},
 	{pkg: "internal/host", may: "internal/app internal/notify internal/sessiond internal/tuiwire safetext store tui",
 		note: "store goes with the run's records behind App methods, issue 23"},
-	{pkg: "cmd/vouch", may: "agent internal/app internal/app/localskills internal/demo internal/host internal/sessiond internal/ttyprompt internal/tuiwire mcpclient policy safetext skills store tui tui/settings/workflows workflow",
+	{pkg: "cmd/vouch", may: "agent internal/app internal/app/localskills internal/demo internal/host internal/sessiond internal/ttyprompt internal/tuiwire mcpclient policy safetext skills store tool tui tui/settings/workflows workflow",
 		note: "store goes when internal/app hands out no *store.DB, tui/settings/workflows when the CLI stops borrowing a pane's text; issue 23"},
 
 	// End-to-end harnesses.
-	{pkg: "e2e/conformance", may: "internal/app mcpclient store"},
+	{pkg: "e2e/conformance", may: "internal/app mcpclient store tool"},
 	{pkg: "e2e/ollama", may: "internal/e2epeer"},
 }
 

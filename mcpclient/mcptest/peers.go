@@ -18,7 +18,8 @@ import (
 //	needs_input       a 2026-07-28 result asking for elicitation and sampling
 //	                  (resultType "input_required" with inputRequests)
 //	elicit            asks the client to elicit on the call's stream and waits
-//	                  up to a minute for the answer (as mcp-go servers do)
+//	                  up to a minute for the answer (as mcp-go servers do);
+//	                  Requests("elicit:decline") counts declines
 //	sample            the same with sampling/createMessage
 //	progress {ms}     sends progress notifications, then answers after ms
 //	                  (or when cancelled: Requests("notifications/cancelled")
@@ -71,8 +72,13 @@ func (s *Server) peerTool(name string) (mcp.Tool, server.ToolHandlerFunc, bool) 
 				}
 				var err error
 				if name == "elicit" {
-					_, err = ms.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{Message: "Your name?",
+					var r *mcp.ElicitationResult
+					r, err = ms.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{Message: "Your name?",
 						RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}})
+					if err == nil && r.Action != mcp.ElicitationResponseActionAccept {
+						s.count(s.requests, name+":"+string(r.Action))
+						return mcp.NewToolResultError("the client answered " + string(r.Action)), nil
+					}
 				} else {
 					//lint:ignore SA1019 servers still send it on legacy connections; vouch must refuse it.
 					_, err = ms.RequestSampling(ctx, mcp.CreateMessageRequest{CreateMessageParams: mcp.CreateMessageParams{MaxTokens: 10,

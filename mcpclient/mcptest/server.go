@@ -142,6 +142,8 @@ type Server struct {
 	calls     map[string]int
 	requests  map[string]int
 	notes     []string
+	answers   []string             // elicitation answers received (elicit.go)
+	waiting   server.ClientSession // the session of the latest ask_url_wait call
 	serveErr  error
 	pulled    map[string]bool  // tools serving their rug-pulled definition (rugpull.go)
 	holds     map[string]*Hold // methods whose answers wait for a test (hold.go)

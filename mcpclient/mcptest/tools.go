@@ -137,6 +137,9 @@ func (s *Server) otherTool(name string, text func(string) (*mcp.CallToolResult, 
 			t, ph, ok = s.peer2Tool(name)
 		}
 		if !ok {
+			t, ph, ok = s.askTool(name) // elicit.go
+		}
+		if !ok {
 			return server.ServerTool{}, fmt.Errorf("mcptest: no built-in tool %q", name)
 		}
 		tool, h = t, ph

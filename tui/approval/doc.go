@@ -5,8 +5,10 @@
 // definition, changed.go) and every argument in the model's key order with
 // control characters escaped (args.go, walk.go, preview.go) — the queue
 // of calls waiting ([Queue], [Request]), the approvals inbox of background
-// runs ([InboxList] over the [Inbox] backend), and an MCP App view's
-// request for consent ([Consent]).
+// runs ([InboxList] over the [Inbox] backend), an MCP App view's
+// request for consent ([Consent]), and a server's question to the person
+// mid-call, a form or a URL to visit ([ElicitPane], SPEC B12), under the
+// same keyboard rule.
 //
 // # Boundaries
 //
