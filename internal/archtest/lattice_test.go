@@ -57,6 +57,7 @@ var table = []line{
 	// The interface: tui/kit, then the rooms, then the root that composes
 	// them.
 	{pkg: "tui/kit", may: "agent safetext"},
+	{pkg: "tui/kit/kittest", may: "safetext tui/kit", note: "the rooms' shared test helpers; only tests import it"},
 	{pkg: "tui/chat", may: "agent safetext tui/kit"},
 	{pkg: "tui/convlist", may: "safetext tui/kit"},
 	{pkg: "tui/toolselect", may: "safetext tui/kit"},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -12,23 +11,12 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
-	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/kit/kittest"
 )
 
-func TestMain(m *testing.M) {
-	lipgloss.SetColorProfile(termenv.Ascii) // any escape in a view came from untrusted text
-	lipgloss.SetHasDarkBackground(true)
-	os.Exit(m.Run())
-}
-
-var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-
-// hostile is untrusted text: a screen clear, a title write, a bidi override.
-const hostile = "evil\x1b[2J\x1b]0;pwned\x07\u202Egnp.exe"
+func TestMain(m *testing.M) { kittest.Main(m) }
 
 // fakeStore is a Store over rows; it records every delete and fails when
 // told to.
@@ -61,18 +49,14 @@ func (f *fakeStore) DeleteConversation(_ context.Context, id string) error {
 
 func threeRows() []Summary {
 	return []Summary{
-		{ID: "c-3", Title: "plan the release", Model: "qwen2.5-7b", Updated: t0.Add(-time.Minute), Messages: 4, Current: true},
-		{ID: "c-2", Title: "fix the parser", Model: "llama3.1", Updated: t0.Add(-time.Hour), Messages: 12},
-		{ID: "c-1", Title: "notes on bbolt", Model: "qwen2.5-7b", Updated: t0.Add(-48 * time.Hour), Messages: 2},
+		{ID: "c-3", Title: "plan the release", Model: "qwen2.5-7b", Updated: kittest.T0.Add(-time.Minute), Messages: 4, Current: true},
+		{ID: "c-2", Title: "fix the parser", Model: "llama3.1", Updated: kittest.T0.Add(-time.Hour), Messages: 12},
+		{ID: "c-1", Title: "notes on bbolt", Model: "qwen2.5-7b", Updated: kittest.T0.Add(-48 * time.Hour), Messages: 2},
 	}
 }
 
-func common(w, h int) kit.Common {
-	return kit.Common{Width: w, Height: h, Styles: kit.DefaultStyles(nil, kit.DefaultTheme()), Now: func() time.Time { return t0 }}
-}
-
 func newPane(s Store, busy bool) Model {
-	return New(common(80, 24), s, Options{Keys: DefaultKeyMap(), Confirm: kit.DefaultConfirmKeyMap(), Busy: busy})
+	return New(kittest.Common(80, 24), s, Options{Keys: DefaultKeyMap(), Confirm: kit.DefaultConfirmKeyMap(), Busy: busy})
 }
 
 // loaded opens the pane and answers its first load.
@@ -111,34 +95,6 @@ var (
 	keyCtrlD = tea.KeyMsg{Type: tea.KeyCtrlD}
 	keyBack  = tea.KeyMsg{Type: tea.KeyBackspace}
 )
-
-// fits fails t when a line of view is wider than w or there are more than h.
-func fits(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	for i, l := range lines {
-		if lipgloss.Width(l) > w {
-			t.Errorf("line %d is %d cells, wider than %d: %q", i+1, lipgloss.Width(l), w, l)
-		}
-	}
-	if len(lines) > h {
-		t.Errorf("%d lines, more than %d:\n%s", len(lines), h, view)
-	}
-}
-
-// clean fails t when view holds a code point safetext hides (an escape,
-// a control, a bidi override) or the payload of a screen clear.
-func clean(t *testing.T, view string) {
-	t.Helper()
-	for _, r := range view {
-		if r != '\n' && safetext.Hidden(r) {
-			t.Fatalf("the view holds %U: %q", r, view)
-		}
-	}
-	if strings.Contains(view, "[2J") {
-		t.Fatalf("the view holds a screen clear's payload: %q", view)
-	}
-}
 
 // TestConversationListReopenAndDelete: enter reopens exactly the row under
 // the cursor (the one on screen just closes; while a reply streams it says
@@ -285,28 +241,28 @@ func TestConversationListErrorsAndLoading(t *testing.T) {
 // error from the store reach the view without their control sequences or
 // bidi overrides (SPEC D3).
 func TestConversationListNeutralisesStoredText(t *testing.T) {
-	rows := []Summary{{ID: "c-1", Title: hostile, Model: hostile, Updated: t0, Messages: 1}, {ID: "c-2", Title: "ok", Updated: t0}}
+	rows := []Summary{{ID: "c-1", Title: kittest.Hostile, Model: kittest.Hostile, Updated: kittest.T0, Messages: 1}, {ID: "c-2", Title: "ok", Updated: kittest.T0}}
 	for _, tc := range []struct {
 		name string
 		m    func(*testing.T) Model
 	}{
 		{"rows", func(t *testing.T) Model { return loaded(t, &fakeStore{rows: rows}, false) }},
 		{"list error", func(t *testing.T) Model {
-			return loaded(t, &fakeStore{listErr: errors.New(hostile)}, false)
+			return loaded(t, &fakeStore{listErr: errors.New(kittest.Hostile)}, false)
 		}},
 		{"delete confirmation", func(t *testing.T) Model {
 			m := loaded(t, &fakeStore{rows: rows}, false)
 			_, action, _ := m.Update(keyCtrlD)
-			clean(t, action.(kit.OpenModal).Modal.View())
+			kittest.Clean(t, action.(kit.OpenModal).Modal.View())
 			return m
 		}},
 		{"deleted notice", func(t *testing.T) Model {
-			return step(t, loaded(t, &fakeStore{rows: rows}, false), DeletedMsg{id: "c-1", title: hostile})
+			return step(t, loaded(t, &fakeStore{rows: rows}, false), DeletedMsg{id: "c-1", title: kittest.Hostile})
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := tc.m(t).View()
-			clean(t, v)
+			kittest.Clean(t, v)
 			if tc.name == "rows" && !strings.Contains(v, "⟨U+202E⟩") {
 				t.Errorf("the bidi override is not shown as a marker:\n%s", v)
 			}
@@ -321,7 +277,7 @@ func TestConversationListFits(t *testing.T) {
 	var rows []Summary
 	for i := range 40 {
 		rows = append(rows, Summary{ID: fmt.Sprint(i), Title: strings.Repeat("a long title about everything ", 5),
-			Model: "a-model-with-a-very-long-name-indeed", Updated: t0.Add(-time.Duration(i) * time.Hour), Messages: 1000 + i, Current: i == 0})
+			Model: "a-model-with-a-very-long-name-indeed", Updated: kittest.T0.Add(-time.Duration(i) * time.Hour), Messages: 1000 + i, Current: i == 0})
 	}
 	for _, sz := range []struct{ w, h int }{{80, 18}, {60, 10}} { // the area above the input of 80x24 and 60x16, which the root gives a modal
 		for _, tc := range []struct {
@@ -335,7 +291,7 @@ func TestConversationListFits(t *testing.T) {
 				m := loaded(t, tc.f, false)
 				m = m.SetSize(sz.w, sz.h).(Model)
 				m = press(t, m, keyDown, keyDown, keyDown)
-				fits(t, m.View(), sz.w, sz.h)
+				kittest.Fits(t, m.View(), sz.w, sz.h)
 			})
 		}
 	}

@@ -2,7 +2,6 @@ package settings
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -11,26 +10,12 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
-	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/kit/kittest"
 )
 
-func TestMain(m *testing.M) {
-	lipgloss.SetColorProfile(termenv.Ascii) // any escape in a view came from untrusted text
-	lipgloss.SetHasDarkBackground(true)
-	os.Exit(m.Run())
-}
-
-var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-
-// hostile is untrusted text: a screen clear, a title write, a bidi override.
-const hostile = "evil\x1b[2J\x1b]0;pwned\x07\u202Egnp.exe"
-
-func common(w, h int) kit.Common {
-	return kit.Common{Width: w, Height: h, Styles: kit.DefaultStyles(nil, kit.DefaultTheme()), Now: func() time.Time { return t0 }}
-}
+func TestMain(m *testing.M) { kittest.Main(m) }
 
 // pingMsg is a result message, not a key: it goes to every page.
 type pingMsg struct{}
@@ -93,7 +78,7 @@ func pages(titles ...string) []Page {
 
 func open(t *testing.T, w, h int, ps ...Page) Model {
 	t.Helper()
-	m := New(common(w, h), DefaultKeyMap(), "Tools & Workflows", ps...)
+	m := New(kittest.Common(w, h), DefaultKeyMap(), "Tools & Workflows", ps...)
 	if cmd := m.Init(); cmd == nil || cmd() != (focusMsg{ps[0].Title()}) {
 		t.Fatal("Init did not load the first page")
 	}
@@ -117,34 +102,6 @@ var (
 	keyX        = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'x'}}
 	keyHelp     = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'?'}}
 )
-
-// fits fails t when a line of view is wider than w or there are more than h.
-func fits(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	for i, l := range lines {
-		if lipgloss.Width(l) > w {
-			t.Errorf("line %d is %d cells, wider than %d: %q", i+1, lipgloss.Width(l), w, l)
-		}
-	}
-	if len(lines) > h {
-		t.Errorf("%d lines, more than %d:\n%s", len(lines), h, view)
-	}
-}
-
-// clean fails t when view holds a code point safetext hides (an escape,
-// a control, a bidi override) or the payload of a screen clear.
-func clean(t *testing.T, view string) {
-	t.Helper()
-	for _, r := range view {
-		if r != '\n' && safetext.Hidden(r) {
-			t.Fatalf("the view holds %U: %q", r, view)
-		}
-	}
-	if strings.Contains(view, "[2J") {
-		t.Fatalf("the view holds a screen clear's payload: %q", view)
-	}
-}
 
 // TestSettingsRoutesKeysToThePageShown: tab and shift+tab move between
 // pages, blurring one and focusing (loading) the next, and the help names
@@ -242,11 +199,11 @@ func TestStatusBadgeNeutralises(t *testing.T) {
 		{"connected", ServerConnected, "● connected"},
 		{"unsupported", ServerUnsupported, "✗ unsupported"},
 		{"stale", ServerStale, "◐ stale"},
-		{"hostile", ServerStatus(hostile), "? "},
+		{"hostile", ServerStatus(kittest.Hostile), "? "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := StatusBadge(st, tc.status)
-			clean(t, b)
+			kittest.Clean(t, b)
 			if !strings.HasPrefix(b, tc.want) || lipgloss.Width(b) > StatusWidth {
 				t.Errorf("badge %q, want %q within %d cells", b, tc.want, StatusWidth)
 			}
@@ -255,9 +212,9 @@ func TestStatusBadgeNeutralises(t *testing.T) {
 	if StatusOf(ServerView{Active: true}) != ServerConnecting || StatusOf(ServerView{}) != ServerInactive {
 		t.Error("an empty status is not derived from Active")
 	}
-	a := []ServerView{{ID: "s", FetchedAt: t0}}
-	b := []ServerView{{ID: "s", FetchedAt: t0.In(time.FixedZone("x", 3600))}}
-	if !SameServers(a, b) || SameServers(a, []ServerView{{ID: "s", FetchedAt: t0, Err: "x"}}) {
+	a := []ServerView{{ID: "s", FetchedAt: kittest.T0}}
+	b := []ServerView{{ID: "s", FetchedAt: kittest.T0.In(time.FixedZone("x", 3600))}}
+	if !SameServers(a, b) || SameServers(a, []ServerView{{ID: "s", FetchedAt: kittest.T0, Err: "x"}}) {
 		t.Error("SameServers compares instants or misses a changed field")
 	}
 }
@@ -271,7 +228,7 @@ func TestSettingsFits(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			m := open(t, sz.w, sz.h, pages(titles...)...)
 			m, _, _ = send(t, m, keyTab)
-			fits(t, m.View(), sz.w, sz.h)
+			kittest.Fits(t, m.View(), sz.w, sz.h)
 			pw, ph := m.Shown().(fakePage).Width, m.Shown().(fakePage).Height
 			if pw <= 0 || ph <= 0 || pw > sz.w || ph > sz.h-headerLines {
 				t.Errorf("the page was given %dx%d of %dx%d", pw, ph, sz.w, sz.h)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -12,61 +11,17 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
-	"vouch/safetext"
-	"vouch/tui/kit"
+	"vouch/tui/kit/kittest"
 	"vouch/tui/settings"
 )
 
-func TestMain(m *testing.M) {
-	lipgloss.SetColorProfile(termenv.Ascii) // any escape in a view came from untrusted text
-	lipgloss.SetHasDarkBackground(true)
-	os.Exit(m.Run())
-}
-
-var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-
-// hostile is untrusted text: a screen clear, a title write, a bidi override.
-const hostile = "evil\x1b[2J\x1b]0;pwned\x07\u202Egnp.exe"
-
-func common(w, h int) kit.Common {
-	return kit.Common{Width: w, Height: h, Styles: kit.DefaultStyles(nil, kit.DefaultTheme()), Now: func() time.Time { return t0 }}
-}
+func TestMain(m *testing.M) { kittest.Main(m) }
 
 // framed shows p as the only page of Settings at w x h, so it is sized as
 // the frame sizes its pages.
 func framed(p settings.Page, w, h int) settings.Model {
-	return settings.New(common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
-}
-
-// fits fails t when a line of view is wider than w or there are more than h.
-func fits(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	for i, l := range lines {
-		if lipgloss.Width(l) > w {
-			t.Errorf("line %d is %d cells, wider than %d: %q", i+1, lipgloss.Width(l), w, l)
-		}
-	}
-	if len(lines) > h {
-		t.Errorf("%d lines, more than %d:\n%s", len(lines), h, view)
-	}
-}
-
-// clean fails t when view holds a code point safetext hides (an escape,
-// a control, a bidi override) or the payload of a screen clear.
-func clean(t *testing.T, view string) {
-	t.Helper()
-	for _, r := range view {
-		if r != '\n' && safetext.Hidden(r) {
-			t.Fatalf("the view holds %U: %q", r, view)
-		}
-	}
-	if strings.Contains(view, "[2J") {
-		t.Fatalf("the view holds a screen clear's payload: %q", view)
-	}
+	return settings.New(kittest.Common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
 }
 
 // fakeBackend holds a level; it records every level it is asked to set
@@ -102,7 +57,7 @@ func backend() *fakeBackend {
 // shown returns the page focused and loaded over b.
 func shown(t *testing.T, b Backend) Page {
 	t.Helper()
-	p, cmd := New(common(80, 24), DefaultKeyMap(), b).SetSize(76, 17).Focus()
+	p, cmd := New(kittest.Common(80, 24), DefaultKeyMap(), b).SetSize(76, 17).Focus()
 	if cmd == nil {
 		t.Fatal("focus did not load")
 	}
@@ -187,7 +142,7 @@ func TestNotifyChoosesALevel(t *testing.T) {
 	})
 	t.Run("no key acts while loading", func(t *testing.T) {
 		b := backend()
-		p, _ := New(common(80, 24), DefaultKeyMap(), b).SetSize(76, 17).Focus()
+		p, _ := New(kittest.Common(80, 24), DefaultKeyMap(), b).SetSize(76, 17).Focus()
 		for _, k := range []tea.KeyMsg{keyDown, keyEnter, {Type: tea.KeyRunes, Runes: []rune{' '}}} {
 			if _, action, cmd := p.Update(k); action != nil || cmd != nil {
 				t.Errorf("%s while loading: action %v, cmd %v", k, action, cmd != nil)
@@ -198,7 +153,7 @@ func TestNotifyChoosesALevel(t *testing.T) {
 		}
 	})
 	t.Run("without a backend it says so", func(t *testing.T) {
-		p, cmd := New(common(80, 24), DefaultKeyMap(), nil).Focus()
+		p, cmd := New(kittest.Common(80, 24), DefaultKeyMap(), nil).Focus()
 		if _, _, enter := p.Update(keyEnter); cmd != nil || enter != nil || !strings.Contains(p.View(), "Notifications are not available here.") {
 			t.Errorf("no backend:\n%s", p.View())
 		}
@@ -214,9 +169,9 @@ func TestNotifyNeutralisesBackendText(t *testing.T) {
 		b    *fakeBackend
 		set  bool
 	}{
-		{"terminal", &fakeBackend{state: State{Level: "all", Terminal: hostile}}, false},
-		{"load error", &fakeBackend{loadErr: errors.New(hostile)}, false},
-		{"set error", &fakeBackend{state: State{Level: "all"}, setErr: errors.New(hostile)}, true},
+		{"terminal", &fakeBackend{state: State{Level: "all", Terminal: kittest.Hostile}}, false},
+		{"load error", &fakeBackend{loadErr: errors.New(kittest.Hostile)}, false},
+		{"set error", &fakeBackend{state: State{Level: "all"}, setErr: errors.New(kittest.Hostile)}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := shown(t, tc.b)
@@ -225,7 +180,7 @@ func TestNotifyNeutralisesBackendText(t *testing.T) {
 				p = step(t, next.(Page), cmd())
 			}
 			v := p.View()
-			clean(t, v)
+			kittest.Clean(t, v)
 			if !strings.Contains(v, "evil") {
 				t.Errorf("the text is not shown at all:\n%s", v)
 			}
@@ -241,17 +196,17 @@ func TestNotifyFits(t *testing.T) {
 	b.setErr = errors.New(strings.Repeat("the keyring refused ", 10))
 	for _, sz := range []struct{ w, h int }{{80, 18}, {60, 10}} { // the area above the input of 80x24 and 60x16, which the root gives a modal
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			s := framed(New(common(sz.w, sz.h), DefaultKeyMap(), b), sz.w, sz.h)
+			s := framed(New(kittest.Common(sz.w, sz.h), DefaultKeyMap(), b), sz.w, sz.h)
 			p, cmd := s.Shown().Focus()
 			pg := step(t, p.(Page), cmd())
 			next, _, set := pg.Update(keyEnter)
 			pg = step(t, next.(Page), set())
-			fits(t, pg.View(), pg.Width, pg.Height)
+			kittest.Fits(t, pg.View(), pg.Width, pg.Height)
 			if !strings.Contains(pg.View(), "off") || !strings.Contains(pg.View(), "all") {
 				t.Errorf("a level does not show:\n%s", pg.View())
 			}
 			v := framed(pg, sz.w, sz.h).View()
-			fits(t, v, sz.w, sz.h)
+			kittest.Fits(t, v, sz.w, sz.h)
 			if !strings.Contains(v, "✗ Could not set notifications to") {
 				t.Errorf("the failure does not show:\n%s", v)
 			}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -12,63 +11,20 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
 	vpolicy "vouch/policy"
-	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/kit/kittest"
 	"vouch/tui/ruleedit"
 	"vouch/tui/settings"
 )
 
-func TestMain(m *testing.M) {
-	lipgloss.SetColorProfile(termenv.Ascii) // any escape in a view came from untrusted text
-	lipgloss.SetHasDarkBackground(true)
-	os.Exit(m.Run())
-}
-
-var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-
-// hostile is untrusted text: a screen clear, a title write, a bidi override.
-const hostile = "evil\x1b[2J\x1b]0;pwned\x07\u202Egnp.exe"
-
-func common(w, h int) kit.Common {
-	return kit.Common{Width: w, Height: h, Styles: kit.DefaultStyles(nil, kit.DefaultTheme()), Now: func() time.Time { return t0 }}
-}
+func TestMain(m *testing.M) { kittest.Main(m) }
 
 // framed shows p as the only page of Settings at w x h, so it is sized as
 // the frame sizes its pages.
 func framed(p settings.Page, w, h int) settings.Model {
-	return settings.New(common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
-}
-
-// fits fails t when a line of view is wider than w or there are more than h.
-func fits(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	for i, l := range lines {
-		if lipgloss.Width(l) > w {
-			t.Errorf("line %d is %d cells, wider than %d: %q", i+1, lipgloss.Width(l), w, l)
-		}
-	}
-	if len(lines) > h {
-		t.Errorf("%d lines, more than %d:\n%s", len(lines), h, view)
-	}
-}
-
-// clean fails t when view holds a code point safetext hides (an escape,
-// a control, a bidi override) or the payload of a screen clear.
-func clean(t *testing.T, view string) {
-	t.Helper()
-	for _, r := range view {
-		if r != '\n' && safetext.Hidden(r) {
-			t.Fatalf("the view holds %U: %q", r, view)
-		}
-	}
-	if strings.Contains(view, "[2J") {
-		t.Fatalf("the view holds a screen clear's payload: %q", view)
-	}
+	return settings.New(kittest.Common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
 }
 
 // fakeEditor holds rules and records; it names tools, marks changed ones,
@@ -122,13 +78,13 @@ const (
 func editor() *fakeEditor {
 	return &fakeEditor{
 		rules: []vpolicy.Rule{
-			{Identity: lookup, Class: vpolicy.Allow, Effect: vpolicy.ReadOnly, Updated: t0.Add(-time.Hour), Note: "safe"},
+			{Identity: lookup, Class: vpolicy.Allow, Effect: vpolicy.ReadOnly, Updated: kittest.T0.Add(-time.Hour), Note: "safe"},
 			{Identity: write, Class: vpolicy.Ask, Effect: vpolicy.Idempotent,
 				Constraints: []vpolicy.Constraint{{Arg: "path", Kind: vpolicy.Under, Values: []string{"/srv/data"}}}},
 		},
 		records: []vpolicy.Record{
-			{CorrelationID: "c0ffee00-1", Identity: lookup, Outcome: vpolicy.OutcomeAutoAllow, By: "policy rule", At: t0.Add(-2 * time.Minute)},
-			{CorrelationID: "c0ffee00-2", Identity: write, Outcome: vpolicy.OutcomeDenied, By: "person", Note: "not there", At: t0.Add(-time.Minute)},
+			{CorrelationID: "c0ffee00-1", Identity: lookup, Outcome: vpolicy.OutcomeAutoAllow, By: "policy rule", At: kittest.T0.Add(-2 * time.Minute)},
+			{CorrelationID: "c0ffee00-2", Identity: write, Outcome: vpolicy.OutcomeDenied, By: "person", Note: "not there", At: kittest.T0.Add(-time.Minute)},
 		},
 		changed: map[string]bool{write: true},
 		names:   map[string]string{lookup: "demo tools › lookup", write: "demo tools › write_file"},
@@ -149,7 +105,7 @@ func newPage(pe Editor, edited *[]vpolicy.Rule) Page {
 			return editorModal{rule: r}
 		}
 	}
-	return New(common(80, 24), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), pe, edit).SetSize(76, 17).(Page)
+	return New(kittest.Common(80, 24), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), pe, edit).SetSize(76, 17).(Page)
 }
 
 // shown returns the page focused and loaded over pe.
@@ -235,7 +191,7 @@ func TestPolicyPageEditsAndDeletesRules(t *testing.T) {
 	})
 	t.Run("without a rule editor enter does nothing", func(t *testing.T) {
 		pe := editor()
-		p, cmd := New(common(80, 24), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), pe, nil).SetSize(76, 17).Focus()
+		p, cmd := New(kittest.Common(80, 24), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), pe, nil).SetSize(76, 17).Focus()
 		pg := step(t, p.(Page), cmd())
 		if _, action, cmd := pg.Update(keyEnter); action != nil || cmd != nil {
 			t.Errorf("enter without an editor: %v", action)
@@ -308,25 +264,25 @@ func TestPolicyPageErrorsAndLoading(t *testing.T) {
 // what a server or the model wrote; none reaches the view with its
 // control sequences (SPEC D3).
 func TestPolicyPageNeutralisesStoredText(t *testing.T) {
-	evil := "mcp:" + hostile + ":" + hostile
-	rules := []vpolicy.Rule{{Identity: evil, Class: vpolicy.Class(hostile), Effect: vpolicy.Effect(hostile), Note: hostile,
-		Constraints: []vpolicy.Constraint{{Arg: hostile, Kind: vpolicy.OneOf, Values: []string{hostile}}}}}
-	records := []vpolicy.Record{{CorrelationID: hostile, Identity: evil, Outcome: vpolicy.Outcome(hostile), By: hostile, Note: hostile, At: t0}}
+	evil := "mcp:" + kittest.Hostile + ":" + kittest.Hostile
+	rules := []vpolicy.Rule{{Identity: evil, Class: vpolicy.Class(kittest.Hostile), Effect: vpolicy.Effect(kittest.Hostile), Note: kittest.Hostile,
+		Constraints: []vpolicy.Constraint{{Arg: kittest.Hostile, Kind: vpolicy.OneOf, Values: []string{kittest.Hostile}}}}}
+	records := []vpolicy.Record{{CorrelationID: kittest.Hostile, Identity: evil, Outcome: vpolicy.Outcome(kittest.Hostile), By: kittest.Hostile, Note: kittest.Hostile, At: kittest.T0}}
 	for _, tc := range []struct {
 		name string
 		pe   *fakeEditor
 	}{
 		{"by identity", &fakeEditor{rules: rules, records: records, changed: map[string]bool{evil: true}}},
-		{"by name", &fakeEditor{rules: rules, records: records, names: map[string]string{evil: hostile}}},
-		{"errors", &fakeEditor{rulesErr: errors.New(hostile), recordsErr: errors.New(hostile)}},
+		{"by name", &fakeEditor{rules: rules, records: records, names: map[string]string{evil: kittest.Hostile}}},
+		{"errors", &fakeEditor{rulesErr: errors.New(kittest.Hostile), recordsErr: errors.New(kittest.Hostile)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := shown(t, tc.pe, nil)
-			clean(t, p.View())
+			kittest.Clean(t, p.View())
 			if len(tc.pe.rules) > 0 {
 				_, action, _ := p.Update(keyX)
-				clean(t, action.(kit.OpenModal).Modal.View())
-				clean(t, step(t, p, DeletedMsg{identity: evil}).View())
+				kittest.Clean(t, action.(kit.OpenModal).Modal.View())
+				kittest.Clean(t, step(t, p, DeletedMsg{identity: evil}).View())
 			}
 		})
 	}
@@ -342,23 +298,23 @@ func TestPolicyPageFits(t *testing.T) {
 		pe.rules = append(pe.rules, vpolicy.Rule{Identity: id, Class: vpolicy.Ask, Effect: vpolicy.Idempotent, Note: strings.Repeat("a note ", 30),
 			Constraints: []vpolicy.Constraint{{Arg: "path", Kind: vpolicy.Under, Values: []string{strings.Repeat("/very/long", 10)}}}})
 		pe.records = append(pe.records, vpolicy.Record{CorrelationID: fmt.Sprint(i), Identity: id, Outcome: vpolicy.OutcomeUnanswered,
-			By: "no person present", Note: strings.Repeat("why ", 40), At: t0.Add(-time.Duration(i) * time.Minute)})
+			By: "no person present", Note: strings.Repeat("why ", 40), At: kittest.T0.Add(-time.Duration(i) * time.Minute)})
 		pe.changed[id] = i%2 == 0
 	}
 	pe.delErr = errors.New(strings.Repeat("the database refused ", 10))
 	for _, sz := range []struct{ w, h int }{{80, 18}, {60, 10}} { // the area above the input of 80x24 and 60x16, which the root gives a modal
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			s := framed(New(common(sz.w, sz.h), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), pe, nil), sz.w, sz.h)
+			s := framed(New(kittest.Common(sz.w, sz.h), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), pe, nil), sz.w, sz.h)
 			p, cmd := s.Shown().Focus()
 			pg := step(t, p.(Page), cmd())
 			for range 5 {
 				pg = step(t, pg, keyDown)
 			}
-			fits(t, pg.View(), pg.Width, pg.Height)
+			kittest.Fits(t, pg.View(), pg.Width, pg.Height)
 			pg = step(t, pg, deleteRule(pe, lookup)())
-			fits(t, pg.View(), pg.Width, pg.Height)
+			kittest.Fits(t, pg.View(), pg.Width, pg.Height)
 			v := framed(pg, sz.w, sz.h).View()
-			fits(t, v, sz.w, sz.h)
+			kittest.Fits(t, v, sz.w, sz.h)
 			if !strings.Contains(v, "› ") {
 				t.Errorf("no rule shows under the cursor:\n%s", v)
 			}

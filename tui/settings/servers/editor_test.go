@@ -9,11 +9,12 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/tui/kit"
+	"vouch/tui/kit/kittest"
 	"vouch/tui/settings"
 )
 
 func openEditor(b Backend, v settings.ServerView, w, h int) kit.Modal {
-	return newEditor(common(w, h), DefaultKeyMap(), b, v).SetSize(w, h)
+	return newEditor(kittest.Common(w, h), DefaultKeyMap(), b, v).SetSize(w, h)
 }
 
 func typed(t *testing.T, m kit.Modal, s string) kit.Modal {
@@ -141,11 +142,11 @@ func TestEditorSavesExactlyWhatWasTyped(t *testing.T) {
 // neutralised (SPEC D3).
 func TestEditorNeutralisesStoredFields(t *testing.T) {
 	b := backend()
-	b.errs["save"] = errors.New(hostile)
-	e := openEditor(b, settings.ServerView{ID: "s-h", Name: hostile, URL: hostile, HeaderName: hostile, HasSecret: true}, 80, 18)
-	clean(t, e.View())
+	b.errs["save"] = errors.New(kittest.Hostile)
+	e := openEditor(b, settings.ServerView{ID: "s-h", Name: kittest.Hostile, URL: kittest.Hostile, HeaderName: kittest.Hostile, HasSecret: true}, 80, 18)
+	kittest.Clean(t, e.View())
 	e, _, cmd := e.Update(keyEnter)
-	clean(t, update(t, e, cmd()).View())
+	kittest.Clean(t, update(t, e, cmd()).View())
 }
 
 // TestEditorFits: the editor, with long values and a long failure, fits
@@ -157,10 +158,10 @@ func TestEditorFits(t *testing.T) {
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			e := openEditor(b, v, sz.w, sz.h)
-			fits(t, e.View(), sz.w, sz.h)
+			kittest.Fits(t, e.View(), sz.w, sz.h)
 			e, _, cmd := e.Update(keyEnter)
 			e = update(t, e, cmd())
-			fits(t, e.View(), sz.w, sz.h)
+			kittest.Fits(t, e.View(), sz.w, sz.h)
 			if !strings.Contains(e.View(), "✗ Could not save") {
 				t.Errorf("the failure does not show:\n%s", e.View())
 			}

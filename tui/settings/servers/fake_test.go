@@ -2,69 +2,24 @@ package servers
 
 import (
 	"context"
-	"os"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
-	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/kit/kittest"
 	"vouch/tui/settings"
 )
 
-func TestMain(m *testing.M) {
-	lipgloss.SetColorProfile(termenv.Ascii) // any escape in a view came from untrusted text
-	lipgloss.SetHasDarkBackground(true)
-	os.Exit(m.Run())
-}
-
-var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-
-// hostile is untrusted text: a screen clear, a title write, a bidi override.
-const hostile = "evil\x1b[2J\x1b]0;pwned\x07\u202Egnp.exe"
-
-func common(w, h int) kit.Common {
-	return kit.Common{Width: w, Height: h, Styles: kit.DefaultStyles(nil, kit.DefaultTheme()), Now: func() time.Time { return t0 }}
-}
+func TestMain(m *testing.M) { kittest.Main(m) }
 
 // framed shows p as the only page of Settings at w x h, so it is sized as
 // the frame sizes its pages.
 func framed(p settings.Page, w, h int) settings.Model {
-	return settings.New(common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
-}
-
-// fits fails t when a line of view is wider than w or there are more than h.
-func fits(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	for i, l := range lines {
-		if lipgloss.Width(l) > w {
-			t.Errorf("line %d is %d cells, wider than %d: %q", i+1, lipgloss.Width(l), w, l)
-		}
-	}
-	if len(lines) > h {
-		t.Errorf("%d lines, more than %d:\n%s", len(lines), h, view)
-	}
-}
-
-// clean fails t when view holds a code point safetext hides (an escape,
-// a control, a bidi override) or the payload of a screen clear.
-func clean(t *testing.T, view string) {
-	t.Helper()
-	for _, r := range view {
-		if r != '\n' && safetext.Hidden(r) {
-			t.Fatalf("the view holds %U: %q", r, view)
-		}
-	}
-	if strings.Contains(view, "[2J") {
-		t.Fatalf("the view holds a screen clear's payload: %q", view)
-	}
+	return settings.New(kittest.Common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
 }
 
 // sizes are the area above the input of 80x24 and 60x16, which the root
@@ -154,7 +109,7 @@ func (f *fakeBackend) got() []call {
 func backend() *fakeBackend {
 	return &fakeBackend{
 		servers: []settings.ServerView{
-			{ID: "s-1", Name: "files", URL: "https://files.example/mcp", Active: true, Status: settings.ServerConnected, ToolCount: 4, FetchedAt: t0.Add(-time.Minute)},
+			{ID: "s-1", Name: "files", URL: "https://files.example/mcp", Active: true, Status: settings.ServerConnected, ToolCount: 4, FetchedAt: kittest.T0.Add(-time.Minute)},
 			{ID: "s-2", Name: "github", URL: "http://127.0.0.1:7000/mcp", HeaderName: "Authorization", HasSecret: true},
 		},
 		report: TestView{ProtocolVersion: "2025-06-18", ServerName: "github", ServerVersion: "1.2", Capabilities: []string{"tools"},
@@ -165,7 +120,7 @@ func backend() *fakeBackend {
 }
 
 func newList(b Backend, w, h int) List {
-	return New(common(w, h), DefaultKeyMap(), b, nil).SetSize(w-4, h-5).(List)
+	return New(kittest.Common(w, h), DefaultKeyMap(), b, nil).SetSize(w-4, h-5).(List)
 }
 
 // shown returns the list focused and loaded over b.

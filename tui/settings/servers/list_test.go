@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/tui/kit"
+	"vouch/tui/kit/kittest"
 	"vouch/tui/settings"
 )
 
@@ -135,7 +136,7 @@ func TestServerListErrorsAndLoading(t *testing.T) {
 		}
 	})
 	t.Run("without a backend it says so", func(t *testing.T) {
-		p, cmd := New(common(80, 18), DefaultKeyMap(), nil, nil).Focus()
+		p, cmd := New(kittest.Common(80, 18), DefaultKeyMap(), nil, nil).Focus()
 		if _, action, _ := p.Update(letter('n')); cmd != nil || action != nil || !strings.Contains(p.View(), "MCP servers are not available here.") {
 			t.Errorf("no backend: action %#v\n%s", action, p.View())
 		}
@@ -147,16 +148,16 @@ func TestServerListErrorsAndLoading(t *testing.T) {
 // without their control sequences (SPEC D3).
 func TestServerListNeutralisesServerText(t *testing.T) {
 	b := backend()
-	b.servers = []settings.ServerView{{ID: "s-h", Name: hostile, URL: "https://" + hostile + "/mcp", HeaderName: hostile,
-		Status: settings.ServerStatus(hostile), Err: hostile, FetchedAt: t0}}
+	b.servers = []settings.ServerView{{ID: "s-h", Name: kittest.Hostile, URL: "https://" + kittest.Hostile + "/mcp", HeaderName: kittest.Hostile,
+		Status: settings.ServerStatus(kittest.Hostile), Err: kittest.Hostile, FetchedAt: kittest.T0}}
 	l := shown(t, b)
-	clean(t, l.View())
+	kittest.Clean(t, l.View())
 	_, action, _ := l.Update(letter('x'))
-	clean(t, action.(kit.OpenModal).Modal.View())
+	kittest.Clean(t, action.(kit.OpenModal).Modal.View())
 	_, action, _ = l.Update(keyEnter)
-	clean(t, action.(kit.OpenModal).Modal.View())
-	clean(t, step(t, l, ActiveMsg{id: "s-h", name: hostile}).View())
-	clean(t, step(t, l, RemovedMsg{id: "s-h", name: hostile, err: errors.New(hostile)}).View())
+	kittest.Clean(t, action.(kit.OpenModal).Modal.View())
+	kittest.Clean(t, step(t, l, ActiveMsg{id: "s-h", name: kittest.Hostile}).View())
+	kittest.Clean(t, step(t, l, RemovedMsg{id: "s-h", name: kittest.Hostile, err: errors.New(kittest.Hostile)}).View())
 }
 
 // TestServerListFits: with many servers, long names and URLs, an error on
@@ -167,18 +168,18 @@ func TestServerListFits(t *testing.T) {
 	for i := range 20 {
 		b.servers = append(b.servers, settings.ServerView{ID: fmt.Sprint(i), Name: strings.Repeat("server ", 8),
 			URL: "https://" + strings.Repeat("very-long-host.", 8) + "example/mcp", HeaderName: "X-Api-Key", HasSecret: true,
-			Status: settings.ServerUnsupported, Err: strings.Repeat("it did not answer ", 10), ToolCount: 118, FetchedAt: t0.Add(-59 * 60e9)})
+			Status: settings.ServerUnsupported, Err: strings.Repeat("it did not answer ", 10), ToolCount: 118, FetchedAt: kittest.T0.Add(-59 * 60e9)})
 	}
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			s := framed(New(common(sz.w, sz.h), DefaultKeyMap(), b, nil), sz.w, sz.h)
+			s := framed(New(kittest.Common(sz.w, sz.h), DefaultKeyMap(), b, nil), sz.w, sz.h)
 			p, cmd := s.Shown().Focus()
 			l := step(t, p.(List), cmd())
 			l = step(t, step(t, l, keyDown), keyDown)
 			l = step(t, l, RemovedMsg{name: "x", err: errors.New(strings.Repeat("the keyring refused ", 10))})
-			fits(t, l.View(), l.Width, l.Height)
+			kittest.Fits(t, l.View(), l.Width, l.Height)
 			v := framed(l, sz.w, sz.h).View()
-			fits(t, v, sz.w, sz.h)
+			kittest.Fits(t, v, sz.w, sz.h)
 			if !strings.Contains(v, "› ") || !strings.Contains(v, "✗ The keyring refused") {
 				t.Errorf("the selected server or the failure does not show:\n%s", v)
 			}

@@ -11,11 +11,12 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/tui/kit"
+	"vouch/tui/kit/kittest"
 	"vouch/tui/settings"
 )
 
 func openReport(b Backend, v settings.ServerView, w, h int) kit.Modal {
-	return newReport(common(w, h), DefaultReportKeyMap(), b, v).SetSize(w, h)
+	return newReport(kittest.Common(w, h), DefaultReportKeyMap(), b, v).SetSize(w, h)
 }
 
 var github = settings.ServerView{ID: "s-2", Name: "github", URL: "http://127.0.0.1:7000/mcp"}
@@ -126,22 +127,22 @@ func TestReportActivatesOnlyAfterATestThatConnected(t *testing.T) {
 // summary — and a failure quoting it reach the report neutralised (SPEC
 // D2, D3).
 func TestReportNeutralisesServerText(t *testing.T) {
-	v := settings.ServerView{ID: "s-h", Name: hostile, URL: hostile}
+	v := settings.ServerView{ID: "s-h", Name: kittest.Hostile, URL: kittest.Hostile}
 	for _, tc := range []struct {
 		name   string
 		report TestView
 		err    error
 	}{
-		{"report", TestView{ProtocolVersion: hostile, ServerName: hostile, ServerVersion: hostile, Capabilities: []string{hostile},
-			Tools: []string{hostile}, Rejected: []string{hostile, hostile, hostile, hostile}, Summary: hostile}, nil},
-		{"failure", TestView{}, errors.New(hostile)},
+		{"report", TestView{ProtocolVersion: kittest.Hostile, ServerName: kittest.Hostile, ServerVersion: kittest.Hostile, Capabilities: []string{kittest.Hostile},
+			Tools: []string{kittest.Hostile}, Rejected: []string{kittest.Hostile, kittest.Hostile, kittest.Hostile, kittest.Hostile}, Summary: kittest.Hostile}, nil},
+		{"failure", TestView{}, errors.New(kittest.Hostile)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := backend()
 			b.report, b.errs["test"] = tc.report, tc.err
 			r := openReport(b, v, 80, 18)
-			clean(t, r.View())
-			clean(t, update(t, r, tested(t, r.Init())).View())
+			kittest.Clean(t, r.View())
+			kittest.Clean(t, update(t, r, tested(t, r.Init())).View())
 		})
 	}
 }
@@ -164,10 +165,10 @@ func TestReportFits(t *testing.T) {
 			t.Run(fmt.Sprintf("%dx%d_%s", sz.w, sz.h, tc.name), func(t *testing.T) {
 				b.errs["test"] = tc.err
 				r := openReport(b, long, sz.w, sz.h)
-				fits(t, r.View(), sz.w, sz.h)
+				kittest.Fits(t, r.View(), sz.w, sz.h)
 				r = update(t, r, tested(t, r.Init()))
 				v := r.View()
-				fits(t, v, sz.w, sz.h)
+				kittest.Fits(t, v, sz.w, sz.h)
 				want := map[bool]string{true: "Press a to activate", false: "✗ The test failed"}[tc.err == nil]
 				if !strings.Contains(v, want) {
 					t.Errorf("%q does not show:\n%s", want, v)

@@ -10,12 +10,13 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/tui/kit"
+	"vouch/tui/kit/kittest"
 )
 
 // previewed returns the approval preview of uri with its preview answered.
 func previewed(t *testing.T, b *fakeBackend, uri string, w, h int) kit.Modal {
 	t.Helper()
-	a := newApproval(common(w, h), DefaultApprovalKeyMap(), b, server, b.previews[uri].Skill).SetSize(w, h)
+	a := newApproval(kittest.Common(w, h), DefaultApprovalKeyMap(), b, server, b.previews[uri].Skill).SetSize(w, h)
 	return step(t, a, run(t, a.Init()))
 }
 
@@ -122,7 +123,7 @@ func TestApprovalSendsExactlyWhatWasShown(t *testing.T) {
 	})
 	t.Run("no key acts before the preview", func(t *testing.T) {
 		b := backend()
-		a := newApproval(common(80, 18), DefaultApprovalKeyMap(), b, server, b.previews[uriNotes].Skill)
+		a := newApproval(kittest.Common(80, 18), DefaultApprovalKeyMap(), b, server, b.previews[uriNotes].Skill)
 		for _, r := range "apuby" {
 			if _, _, cmd := a.Update(letter(r)); cmd != nil {
 				t.Errorf("%c acted before the preview", r)
@@ -187,17 +188,17 @@ func open(t *testing.T, action kit.Action) kit.Modal {
 func TestApprovalNeutralisesServerText(t *testing.T) {
 	b := backend()
 	p := b.previews[uriNotes]
-	p.Skill.Name, p.Skill.State = hostile, StateUnapproved
-	p.Lines, p.Precedence, p.MustAccept = []string{hostile, hostile}, []string{hostile}, []string{hostile}
+	p.Skill.Name, p.Skill.State = kittest.Hostile, StateUnapproved
+	p.Lines, p.Precedence, p.MustAccept = []string{kittest.Hostile, kittest.Hostile}, []string{kittest.Hostile}, []string{kittest.Hostile}
 	b.previews[uriNotes] = p
 	a := previewed(t, b, uriNotes, 80, 18)
-	clean(t, a.View())
-	clean(t, step(t, a, letter('a')).View())
-	b.errs["approve"] = errors.New(hostile)
+	kittest.Clean(t, a.View())
+	kittest.Clean(t, step(t, a, letter('a')).View())
+	b.errs["approve"] = errors.New(kittest.Hostile)
 	b.previews[uriNotes] = Preview{Skill: p.Skill, Lines: p.Lines, SetDigest: digest}
 	a = previewed(t, b, uriNotes, 80, 18)
 	a, _, cmd := a.Update(letter('a'))
-	clean(t, step(t, a, run(t, cmd)).View())
+	kittest.Clean(t, step(t, a, run(t, cmd)).View())
 }
 
 // TestApprovalFits: a long preview with precedence, findings and a long
@@ -216,11 +217,11 @@ func TestApprovalFits(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			a := previewed(t, b, uriNotes, sz.w, sz.h)
 			v := a.View()
-			fits(t, v, sz.w, sz.h)
+			kittest.Fits(t, v, sz.w, sz.h)
 			if !strings.Contains(v, "more lines") {
 				t.Errorf("the preview does not say there is more:\n%s", v)
 			}
-			fits(t, step(t, a, letter('a')).View(), sz.w, sz.h)
+			kittest.Fits(t, step(t, a, letter('a')).View(), sz.w, sz.h)
 		})
 	}
 }

@@ -10,10 +10,11 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/tui/kit"
+	"vouch/tui/kit/kittest"
 )
 
 func openList(b Backend, w, h int) kit.Modal {
-	return New(common(w, h), DefaultKeyMap(), b, server).SetSize(w, h)
+	return New(kittest.Common(w, h), DefaultKeyMap(), b, server).SetSize(w, h)
 }
 
 // listed returns the pane with its listing answered.
@@ -103,13 +104,13 @@ func TestServerSkillsListsWhenOpened(t *testing.T) {
 // I1).
 func TestServerSkillsNeutralisesServerText(t *testing.T) {
 	b := backend()
-	b.listing = Listing{Skills: []Skill{{URI: hostile, Name: hostile, Description: hostile, State: State(hostile), Sentence: hostile}},
-		Summary: hostile, Invalid: []string{hostile, hostile, hostile}}
-	b.errs["list"] = errors.New(hostile)
-	l := New(common(80, 18), DefaultKeyMap(), b, server)
-	l.server.Name = hostile
-	clean(t, l.View())
-	clean(t, step(t, l, run(t, l.Init())).View())
+	b.listing = Listing{Skills: []Skill{{URI: kittest.Hostile, Name: kittest.Hostile, Description: kittest.Hostile, State: State(kittest.Hostile), Sentence: kittest.Hostile}},
+		Summary: kittest.Hostile, Invalid: []string{kittest.Hostile, kittest.Hostile, kittest.Hostile}}
+	b.errs["list"] = errors.New(kittest.Hostile)
+	l := New(kittest.Common(80, 18), DefaultKeyMap(), b, server)
+	l.server.Name = kittest.Hostile
+	kittest.Clean(t, l.View())
+	kittest.Clean(t, step(t, l, run(t, l.Init())).View())
 }
 
 // TestServerSkillsListFits: many skills with long names and descriptions,
@@ -130,7 +131,7 @@ func TestServerSkillsListFits(t *testing.T) {
 				l = step(t, l, tea.Msg(keyDown))
 			}
 			v := l.View()
-			fits(t, v, sz.w, sz.h)
+			kittest.Fits(t, v, sz.w, sz.h)
 			if !strings.Contains(v, "› ") {
 				t.Errorf("the selected skill does not show:\n%s", v)
 			}

@@ -3,36 +3,19 @@ package skills
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
-	"vouch/safetext"
 	"vouch/tui/kit"
+	"vouch/tui/kit/kittest"
 	"vouch/tui/settings"
 )
 
-func TestMain(m *testing.M) {
-	lipgloss.SetColorProfile(termenv.Ascii) // any escape in a view came from untrusted text
-	lipgloss.SetHasDarkBackground(true)
-	os.Exit(m.Run())
-}
-
-var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-
-// hostile is untrusted text: a screen clear, a title write, a bidi override.
-const hostile = "evil\x1b[2J\x1b]0;pwned\x07\u202Egnp.exe"
-
-func common(w, h int) kit.Common {
-	return kit.Common{Width: w, Height: h, Styles: kit.DefaultStyles(nil, kit.DefaultTheme()), Now: func() time.Time { return t0 }}
-}
+func TestMain(m *testing.M) { kittest.Main(m) }
 
 func runes(s string) []tea.KeyMsg {
 	var out []tea.KeyMsg
@@ -45,35 +28,7 @@ func runes(s string) []tea.KeyMsg {
 // framed shows p as the only page of Settings at w x h, so it is sized as
 // the frame sizes its pages.
 func framed(p settings.Page, w, h int) settings.Model {
-	return settings.New(common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
-}
-
-// fits fails t when a line of view is wider than w or there are more than h.
-func fits(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	for i, l := range lines {
-		if lipgloss.Width(l) > w {
-			t.Errorf("line %d is %d cells, wider than %d: %q", i+1, lipgloss.Width(l), w, l)
-		}
-	}
-	if len(lines) > h {
-		t.Errorf("%d lines, more than %d:\n%s", len(lines), h, view)
-	}
-}
-
-// clean fails t when view holds a code point safetext hides (an escape,
-// a control, a bidi override) or the payload of a screen clear.
-func clean(t *testing.T, view string) {
-	t.Helper()
-	for _, r := range view {
-		if r != '\n' && safetext.Hidden(r) {
-			t.Fatalf("the view holds %U: %q", r, view)
-		}
-	}
-	if strings.Contains(view, "[2J") {
-		t.Fatalf("the view holds a screen clear's payload: %q", view)
-	}
+	return settings.New(kittest.Common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
 }
 
 // sizes are the area above the input of 80x24 and 60x16, which the root
@@ -139,8 +94,8 @@ const sha = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 func catalog() *fakeCatalog {
 	return &fakeCatalog{
 		skills: []Summary{
-			{Name: "notes", Version: 2, Origin: "~/skills/notes.zip", Installed: t0.Add(-time.Hour), SHA256: sha, Description: "Take notes.", Files: 3},
-			{Name: "pdf", Version: 1, Origin: "~/Downloads/pdf.zip", Installed: t0.Add(-48 * time.Hour), SHA256: sha, Files: 7, Findings: 2},
+			{Name: "notes", Version: 2, Origin: "~/skills/notes.zip", Installed: kittest.T0.Add(-time.Hour), SHA256: sha, Description: "Take notes.", Files: 3},
+			{Name: "pdf", Version: 1, Origin: "~/Downloads/pdf.zip", Installed: kittest.T0.Add(-48 * time.Hour), SHA256: sha, Files: 7, Findings: 2},
 		},
 		preview: Preview{Source: "/tmp/pdf.zip", Name: "pdf", InstallName: "pdf", InstallVersion: 1, SHA256: sha, Description: "Read PDFs.",
 			Instructions: "Use pdftotext.", Files: []PreviewFile{{Path: "SKILL.md", SHA256: sha, Size: 1200}}, RequestedTools: []string{"fs_read"}},

@@ -10,10 +10,11 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/tui/kit"
+	"vouch/tui/kit/kittest"
 )
 
 func openInstall(sc Catalog, w, h int) kit.Modal {
-	return newInstall(common(w, h), DefaultInstallKeyMap(), sc).SetSize(w, h)
+	return newInstall(kittest.Common(w, h), DefaultInstallKeyMap(), sc).SetSize(w, h)
 }
 
 // previewOf types path into a new install preview, presses enter and
@@ -158,17 +159,17 @@ func TestInstallSendsExactlyWhatWasPreviewed(t *testing.T) {
 // as does a failure (SPEC D3, G4).
 func TestInstallNeutralisesPackageText(t *testing.T) {
 	sc := catalog()
-	sc.preview = Preview{Source: hostile, Name: hostile, InstallName: hostile, SHA256: hostile, Description: hostile, License: hostile,
-		Compatibility: hostile, Instructions: hostile + "\n" + hostile, Files: []PreviewFile{{Path: hostile, SHA256: hostile}},
-		Resources: []string{hostile}, Excluded: []PreviewExcluded{{Path: hostile, Reason: hostile}},
-		Definitions:    []PreviewDefinition{{Name: hostile, Kind: hostile, SaveAs: hostile, Action: hostile}},
-		RequestedTools: []string{hostile}, Findings: []PreviewFinding{{ID: hostile, File: hostile, Rule: hostile, Severity: "high", Detail: hostile, Action: hostile}},
-		Warnings: []string{hostile}, Conflicts: []Conflict{{What: hostile, Resolution: hostile}}, MustAccept: []string{hostile}}
+	sc.preview = Preview{Source: kittest.Hostile, Name: kittest.Hostile, InstallName: kittest.Hostile, SHA256: kittest.Hostile, Description: kittest.Hostile, License: kittest.Hostile,
+		Compatibility: kittest.Hostile, Instructions: kittest.Hostile + "\n" + kittest.Hostile, Files: []PreviewFile{{Path: kittest.Hostile, SHA256: kittest.Hostile}},
+		Resources: []string{kittest.Hostile}, Excluded: []PreviewExcluded{{Path: kittest.Hostile, Reason: kittest.Hostile}},
+		Definitions:    []PreviewDefinition{{Name: kittest.Hostile, Kind: kittest.Hostile, SaveAs: kittest.Hostile, Action: kittest.Hostile}},
+		RequestedTools: []string{kittest.Hostile}, Findings: []PreviewFinding{{ID: kittest.Hostile, File: kittest.Hostile, Rule: kittest.Hostile, Severity: "high", Detail: kittest.Hostile, Action: kittest.Hostile}},
+		Warnings: []string{kittest.Hostile}, Conflicts: []Conflict{{What: kittest.Hostile, Resolution: kittest.Hostile}}, MustAccept: []string{kittest.Hostile}}
 	m := previewOf(t, sc, "/tmp/evil.zip", 80, 18)
-	clean(t, m.View())
-	clean(t, step(t, m, letter('i')).View())
-	sc.errs["preview"] = errors.New(hostile)
-	clean(t, previewOf(t, sc, "x", 80, 18).View())
+	kittest.Clean(t, m.View())
+	kittest.Clean(t, step(t, m, letter('i')).View())
+	sc.errs["preview"] = errors.New(kittest.Hostile)
+	kittest.Clean(t, previewOf(t, sc, "x", 80, 18).View())
 }
 
 // TestInstallFits: a long preview, its second confirmation and a long
@@ -184,7 +185,7 @@ func TestInstallFits(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			m := previewOf(t, sc, "/tmp/"+strings.Repeat("very-long-dir/", 10)+"pdf.zip", sz.w, sz.h)
 			v := m.View()
-			fits(t, v, sz.w, sz.h)
+			kittest.Fits(t, v, sz.w, sz.h)
 			if !strings.Contains(v, "i installs it") {
 				t.Errorf("what i does is not on screen:\n%s", v)
 			}
@@ -192,7 +193,7 @@ func TestInstallFits(t *testing.T) {
 			sc2.errs["install"] = errors.New(strings.Repeat("the disk is full ", 12))
 			m = previewOf(t, sc2, "/tmp/pdf.zip", sz.w, sz.h)
 			m, _, cmd := m.Update(letter('i'))
-			fits(t, step(t, m, run(t, cmd)).View(), sz.w, sz.h)
+			kittest.Fits(t, step(t, m, run(t, cmd)).View(), sz.w, sz.h)
 		})
 	}
 }

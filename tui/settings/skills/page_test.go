@@ -10,12 +10,13 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/tui/kit"
+	"vouch/tui/kit/kittest"
 )
 
 // shown returns the Skills page focused and loaded over sc.
 func shown(t *testing.T, sc Catalog) Page {
 	t.Helper()
-	p, cmd := New(common(80, 18), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), sc).SetSize(76, 13).Focus()
+	p, cmd := New(kittest.Common(80, 18), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), sc).SetSize(76, 13).Focus()
 	next, _, _ := p.Update(run(t, cmd))
 	return next.(Page)
 }
@@ -91,7 +92,7 @@ func TestSkillsPageRemovesAndInstalls(t *testing.T) {
 		}
 	})
 	t.Run("no key acts before the first load", func(t *testing.T) {
-		p, _ := New(common(80, 18), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), catalog()).SetSize(76, 13).Focus()
+		p, _ := New(kittest.Common(80, 18), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), catalog()).SetSize(76, 13).Focus()
 		if _, action, cmd := p.Update(letter('x')); action != nil || cmd != nil {
 			t.Errorf("x before the load: %#v", action)
 		}
@@ -100,7 +101,7 @@ func TestSkillsPageRemovesAndInstalls(t *testing.T) {
 		}
 	})
 	t.Run("without a catalog it says so", func(t *testing.T) {
-		p, cmd := New(common(80, 18), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), nil).Focus()
+		p, cmd := New(kittest.Common(80, 18), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), nil).Focus()
 		if _, action, _ := p.Update(letter('i')); cmd != nil || action != nil || !strings.Contains(p.View(), "Skills are not available here.") {
 			t.Errorf("no catalog: %#v\n%s", action, p.View())
 		}
@@ -112,13 +113,13 @@ func TestSkillsPageRemovesAndInstalls(t *testing.T) {
 // confirmation or a notice with its control sequences (SPEC D3, G4).
 func TestSkillsPageNeutralisesPackageText(t *testing.T) {
 	sc := catalog()
-	sc.skills = []Summary{{Name: hostile, Origin: hostile, Description: hostile, SHA256: hostile, Installed: t0}}
+	sc.skills = []Summary{{Name: kittest.Hostile, Origin: kittest.Hostile, Description: kittest.Hostile, SHA256: kittest.Hostile, Installed: kittest.T0}}
 	p := shown(t, sc)
-	clean(t, p.View())
+	kittest.Clean(t, p.View())
 	_, action, _ := p.Update(letter('x'))
-	clean(t, action.(kit.OpenModal).Modal.View())
-	clean(t, pstep(t, p, InstalledMsg{skill: Summary{Name: hostile}}).View())
-	clean(t, pstep(t, p, RemovedMsg{name: hostile, err: errors.New(hostile)}).View())
+	kittest.Clean(t, action.(kit.OpenModal).Modal.View())
+	kittest.Clean(t, pstep(t, p, InstalledMsg{skill: Summary{Name: kittest.Hostile}}).View())
+	kittest.Clean(t, pstep(t, p, RemovedMsg{name: kittest.Hostile, err: errors.New(kittest.Hostile)}).View())
 }
 
 // TestSkillsPageFits: many skills with long names and origins and a long
@@ -128,20 +129,20 @@ func TestSkillsPageFits(t *testing.T) {
 	sc := catalog()
 	for i := range 30 {
 		sc.skills = append(sc.skills, Summary{Name: fmt.Sprintf("%s%d", strings.Repeat("long-skill-", 4), i), Version: 12,
-			Origin: strings.Repeat("/very/long/path", 8), Installed: t0.Add(-59 * 60e9), SHA256: sha, Description: strings.Repeat("does things ", 20), Files: 120, Findings: 12})
+			Origin: strings.Repeat("/very/long/path", 8), Installed: kittest.T0.Add(-59 * 60e9), SHA256: sha, Description: strings.Repeat("does things ", 20), Files: 120, Findings: 12})
 	}
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			s := framed(New(common(sz.w, sz.h), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), sc), sz.w, sz.h)
+			s := framed(New(kittest.Common(sz.w, sz.h), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), sc), sz.w, sz.h)
 			pg, cmd := s.Shown().Focus()
 			p := pstep(t, pg.(Page), run(t, cmd))
 			for range 20 {
 				p = pstep(t, p, keyDown)
 			}
 			p = pstep(t, p, RemovedMsg{name: "x", err: errors.New(strings.Repeat("the disk refused ", 10))})
-			fits(t, p.View(), p.Width, p.Height)
+			kittest.Fits(t, p.View(), p.Width, p.Height)
 			v := framed(p, sz.w, sz.h).View()
-			fits(t, v, sz.w, sz.h)
+			kittest.Fits(t, v, sz.w, sz.h)
 			if !strings.Contains(v, "› long-skil") || !strings.Contains(v, "✗ The disk refused") {
 				t.Errorf("the selected skill or the failure does not show:\n%s", v)
 			}

@@ -4,37 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
 	"vouch/policy"
-	"vouch/safetext"
-	"vouch/tui/kit"
+	"vouch/tui/kit/kittest"
 	"vouch/tui/settings"
 )
 
-func TestMain(m *testing.M) {
-	lipgloss.SetColorProfile(termenv.Ascii) // any escape in a view came from untrusted text
-	lipgloss.SetHasDarkBackground(true)
-	os.Exit(m.Run())
-}
-
-var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-
-// hostile is untrusted text: a screen clear, a title write, a bidi override.
-const hostile = "evil\x1b[2J\x1b]0;pwned\x07\u202Egnp.exe"
-
-func common(w, h int) kit.Common {
-	return kit.Common{Width: w, Height: h, Styles: kit.DefaultStyles(nil, kit.DefaultTheme()), Now: func() time.Time { return t0 }}
-}
+func TestMain(m *testing.M) { kittest.Main(m) }
 
 func runes(s string) []tea.KeyMsg {
 	var out []tea.KeyMsg
@@ -47,35 +29,7 @@ func runes(s string) []tea.KeyMsg {
 // framed shows p as the only page of Settings at w x h, so it is sized as
 // the frame sizes its pages.
 func framed(p settings.Page, w, h int) settings.Model {
-	return settings.New(common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
-}
-
-// fits fails t when a line of view is wider than w or there are more than h.
-func fits(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	for i, l := range lines {
-		if lipgloss.Width(l) > w {
-			t.Errorf("line %d is %d cells, wider than %d: %q", i+1, lipgloss.Width(l), w, l)
-		}
-	}
-	if len(lines) > h {
-		t.Errorf("%d lines, more than %d:\n%s", len(lines), h, view)
-	}
-}
-
-// clean fails t when view holds a code point safetext hides (an escape,
-// a control, a bidi override) or the payload of a screen clear.
-func clean(t *testing.T, view string) {
-	t.Helper()
-	for _, r := range view {
-		if r != '\n' && safetext.Hidden(r) {
-			t.Fatalf("the view holds %U: %q", r, view)
-		}
-	}
-	if strings.Contains(view, "[2J") {
-		t.Fatalf("the view holds a screen clear's payload: %q", view)
-	}
+	return settings.New(kittest.Common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
 }
 
 // fakeCatalog serves servers and tools; it records every switch and fails
@@ -134,7 +88,7 @@ func catalog() *fakeCatalog {
 // loaded.
 func shown(t *testing.T, sc Catalog) Page {
 	t.Helper()
-	p, cmd := New(common(80, 18), DefaultKeyMap(), Conversation(sc)).SetSize(76, 13).Focus()
+	p, cmd := New(kittest.Common(80, 18), DefaultKeyMap(), Conversation(sc)).SetSize(76, 13).Focus()
 	return step(t, p.(Page), run(t, cmd))
 }
 
@@ -276,7 +230,7 @@ func TestToolsPageSwitchesExactlyTheSelectedTool(t *testing.T) {
 	})
 	t.Run("nothing switches before the load", func(t *testing.T) {
 		sc := catalog()
-		p, _ := New(common(80, 18), DefaultKeyMap(), Conversation(sc)).SetSize(76, 13).Focus()
+		p, _ := New(kittest.Common(80, 18), DefaultKeyMap(), Conversation(sc)).SetSize(76, 13).Focus()
 		if _, _, cmd := p.Update(keySpace); cmd != nil {
 			t.Error("space acted before the load")
 		}
@@ -292,7 +246,7 @@ func TestToolsPageSwitchesExactlyTheSelectedTool(t *testing.T) {
 		}
 	})
 	t.Run("without servers it says so", func(t *testing.T) {
-		p, cmd := New(common(80, 18), DefaultKeyMap(), Conversation(nil)).Focus()
+		p, cmd := New(kittest.Common(80, 18), DefaultKeyMap(), Conversation(nil)).Focus()
 		if cmd != nil || !strings.Contains(p.View(), "MCP servers are not available here") {
 			t.Errorf("no catalog:\n%s", p.View())
 		}
@@ -304,14 +258,14 @@ func TestToolsPageSwitchesExactlyTheSelectedTool(t *testing.T) {
 // drawn without control sequences (SPEC D2, D3).
 func TestToolsPageNeutralisesServerText(t *testing.T) {
 	sc := catalog()
-	sc.servers = []settings.ServerView{{ID: "h", Name: hostile, Status: settings.ServerStatus(hostile), Active: true}}
-	sc.tools = []settings.ToolView{{Identity: "mcp:h:x", ServerID: "h", ServerName: hostile, Name: hostile, Title: hostile, Description: hostile,
-		Claims: []string{hostile}}, {Identity: "mcp:other:y", ServerID: "other", ServerName: hostile, Name: hostile}}
+	sc.servers = []settings.ServerView{{ID: "h", Name: kittest.Hostile, Status: settings.ServerStatus(kittest.Hostile), Active: true}}
+	sc.tools = []settings.ToolView{{Identity: "mcp:h:x", ServerID: "h", ServerName: kittest.Hostile, Name: kittest.Hostile, Title: kittest.Hostile, Description: kittest.Hostile,
+		Claims: []string{kittest.Hostile}}, {Identity: "mcp:other:y", ServerID: "other", ServerName: kittest.Hostile, Name: kittest.Hostile}}
 	p := shown(t, sc)
-	clean(t, p.View())
-	clean(t, step(t, p, ToggledMsg{Identity: "mcp:h:x", Err: errors.New(hostile)}).View())
+	kittest.Clean(t, p.View())
+	kittest.Clean(t, step(t, p, ToggledMsg{Identity: "mcp:h:x", Err: errors.New(kittest.Hostile)}).View())
 	p.pending = map[string]bool{"mcp:h:x": true}
-	clean(t, step(t, p, ToggledMsg{Identity: "mcp:h:x", Enabled: true}).View())
+	kittest.Clean(t, step(t, p, ToggledMsg{Identity: "mcp:h:x", Enabled: true}).View())
 }
 
 // TestToolsPageFits: a hundred tools with long names, descriptions and
@@ -327,7 +281,7 @@ func TestToolsPageFits(t *testing.T) {
 	sc.errs["set"] = errors.New(strings.Repeat("the store refused ", 10))
 	for _, sz := range []struct{ w, h int }{{80, 18}, {60, 10}} { // the area above the input of 80x24 and 60x16
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			s := framed(New(common(sz.w, sz.h), DefaultKeyMap(), Conversation(sc)), sz.w, sz.h)
+			s := framed(New(kittest.Common(sz.w, sz.h), DefaultKeyMap(), Conversation(sc)), sz.w, sz.h)
 			pg, cmd := s.Shown().Focus()
 			p := step(t, pg.(Page), run(t, cmd))
 			for range 40 {
@@ -335,9 +289,9 @@ func TestToolsPageFits(t *testing.T) {
 			}
 			next, _, set := p.Update(keySpace)
 			p = step(t, next.(Page), run(t, set))
-			fits(t, p.View(), p.Width, p.Height)
+			kittest.Fits(t, p.View(), p.Width, p.Height)
 			v := framed(p, sz.w, sz.h).View()
-			fits(t, v, sz.w, sz.h)
+			kittest.Fits(t, v, sz.w, sz.h)
 			if !strings.Contains(v, "› [") || !strings.Contains(v, "✗ Could not turn") {
 				t.Errorf("the selected tool or the failure does not show:\n%s", v)
 			}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -12,61 +11,17 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
-	"vouch/safetext"
-	"vouch/tui/kit"
+	"vouch/tui/kit/kittest"
 	"vouch/tui/settings"
 )
 
-func TestMain(m *testing.M) {
-	lipgloss.SetColorProfile(termenv.Ascii) // any escape in a view came from untrusted text
-	lipgloss.SetHasDarkBackground(true)
-	os.Exit(m.Run())
-}
-
-var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-
-// hostile is untrusted text: a screen clear, a title write, a bidi override.
-const hostile = "evil\x1b[2J\x1b]0;pwned\x07\u202Egnp.exe"
-
-func common(w, h int) kit.Common {
-	return kit.Common{Width: w, Height: h, Styles: kit.DefaultStyles(nil, kit.DefaultTheme()), Now: func() time.Time { return t0 }}
-}
+func TestMain(m *testing.M) { kittest.Main(m) }
 
 // framed shows p as the only page of Settings at w x h, so it is sized as
 // the frame sizes its pages.
 func framed(p settings.Page, w, h int) settings.Model {
-	return settings.New(common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
-}
-
-// fits fails t when a line of view is wider than w or there are more than h.
-func fits(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	for i, l := range lines {
-		if lipgloss.Width(l) > w {
-			t.Errorf("line %d is %d cells, wider than %d: %q", i+1, lipgloss.Width(l), w, l)
-		}
-	}
-	if len(lines) > h {
-		t.Errorf("%d lines, more than %d:\n%s", len(lines), h, view)
-	}
-}
-
-// clean fails t when view holds a code point safetext hides (an escape,
-// a control, a bidi override) or the payload of a screen clear.
-func clean(t *testing.T, view string) {
-	t.Helper()
-	for _, r := range view {
-		if r != '\n' && safetext.Hidden(r) {
-			t.Fatalf("the view holds %U: %q", r, view)
-		}
-	}
-	if strings.Contains(view, "[2J") {
-		t.Fatalf("the view holds a screen clear's payload: %q", view)
-	}
+	return settings.New(kittest.Common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
 }
 
 // fakeBackend holds the switch and the schedules; it records every turn
@@ -115,8 +70,8 @@ func backend() *fakeBackend {
 	return &fakeBackend{
 		on: true,
 		schedules: []Schedule{
-			{Profile: "notes", Spec: "every 1h", Task: "tidy the notes", Next: t0.Add(20 * time.Minute), Last: "done", LastAt: t0.Add(-40 * time.Minute)},
-			{Profile: "report", Spec: "cron 0 9 * * 1-5", Task: "weekly report", Last: "missed: vouch was not running", LastAt: t0.Add(-26 * time.Hour)},
+			{Profile: "notes", Spec: "every 1h", Task: "tidy the notes", Next: kittest.T0.Add(20 * time.Minute), Last: "done", LastAt: kittest.T0.Add(-40 * time.Minute)},
+			{Profile: "report", Spec: "cron 0 9 * * 1-5", Task: "weekly report", Last: "missed: vouch was not running", LastAt: kittest.T0.Add(-26 * time.Hour)},
 		},
 		errs: map[string]error{},
 	}
@@ -125,7 +80,7 @@ func backend() *fakeBackend {
 // shown returns the page focused and loaded over b.
 func shown(t *testing.T, b Backend) Page {
 	t.Helper()
-	p, cmd := New(common(80, 18), DefaultKeyMap(), b).SetSize(76, 13).Focus()
+	p, cmd := New(kittest.Common(80, 18), DefaultKeyMap(), b).SetSize(76, 13).Focus()
 	return step(t, p.(Page), run(t, cmd))
 }
 
@@ -223,7 +178,7 @@ func TestWorkflowsSwitch(t *testing.T) {
 		}
 	})
 	t.Run("space does nothing before the load", func(t *testing.T) {
-		p, _ := New(common(80, 18), DefaultKeyMap(), backend()).SetSize(76, 13).Focus()
+		p, _ := New(kittest.Common(80, 18), DefaultKeyMap(), backend()).SetSize(76, 13).Focus()
 		if _, _, cmd := p.Update(keySpace); cmd != nil || !strings.Contains(p.View(), "Loading…") {
 			t.Errorf("before the load:\n%s", p.View())
 		}
@@ -235,7 +190,7 @@ func TestWorkflowsSwitch(t *testing.T) {
 		}
 	})
 	t.Run("without a backend it says so", func(t *testing.T) {
-		p, cmd := New(common(80, 18), DefaultKeyMap(), nil).Focus()
+		p, cmd := New(kittest.Common(80, 18), DefaultKeyMap(), nil).Focus()
 		if _, _, sp := p.Update(keySpace); cmd != nil || sp != nil || !strings.Contains(p.View(), "Agent Workflows is not available here.") {
 			t.Errorf("no backend:\n%s", p.View())
 		}
@@ -247,12 +202,12 @@ func TestWorkflowsSwitch(t *testing.T) {
 // control sequences (SPEC D3).
 func TestWorkflowsNeutralisesStoredText(t *testing.T) {
 	b := backend()
-	b.schedules = []Schedule{{Profile: hostile, Spec: hostile, Task: hostile, Paused: hostile, Last: hostile, LastAt: t0}}
-	b.errs["set"] = errors.New(hostile)
+	b.schedules = []Schedule{{Profile: kittest.Hostile, Spec: kittest.Hostile, Task: kittest.Hostile, Paused: kittest.Hostile, Last: kittest.Hostile, LastAt: kittest.T0}}
+	b.errs["set"] = errors.New(kittest.Hostile)
 	p := shown(t, b)
-	clean(t, p.View())
+	kittest.Clean(t, p.View())
 	next, _, cmd := p.Update(keySpace)
-	clean(t, step(t, next.(Page), run(t, cmd)).View())
+	kittest.Clean(t, step(t, next.(Page), run(t, cmd)).View())
 }
 
 // TestWorkflowsFits: many schedules with long names and tasks and a long
@@ -262,19 +217,19 @@ func TestWorkflowsFits(t *testing.T) {
 	b := backend()
 	for i := range 20 {
 		b.schedules = append(b.schedules, Schedule{Profile: strings.Repeat("profile-", 5) + fmt.Sprint(i), Spec: "cron " + strings.Repeat("0 9 * * 1-5 ", 4),
-			Task: strings.Repeat("a long task ", 10), Paused: strings.Repeat("the model server is down ", 3), Last: "skipped: keyring locked", LastAt: t0.Add(-time.Hour)})
+			Task: strings.Repeat("a long task ", 10), Paused: strings.Repeat("the model server is down ", 3), Last: "skipped: keyring locked", LastAt: kittest.T0.Add(-time.Hour)})
 	}
 	b.errs["set"] = errors.New(strings.Repeat("the scheduler refused ", 8))
 	for _, sz := range []struct{ w, h int }{{80, 18}, {60, 10}} { // the area above the input of 80x24 and 60x16
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			s := framed(New(common(sz.w, sz.h), DefaultKeyMap(), b), sz.w, sz.h)
+			s := framed(New(kittest.Common(sz.w, sz.h), DefaultKeyMap(), b), sz.w, sz.h)
 			pg, cmd := s.Shown().Focus()
 			p := step(t, pg.(Page), run(t, cmd), keyDown)
 			next, _, set := p.Update(keySpace)
 			p = step(t, next.(Page), run(t, set))
-			fits(t, p.View(), p.Width, p.Height)
+			kittest.Fits(t, p.View(), p.Width, p.Height)
 			v := framed(p, sz.w, sz.h).View()
-			fits(t, v, sz.w, sz.h)
+			kittest.Fits(t, v, sz.w, sz.h)
 			if !strings.Contains(v, "Schedules (22)") || !strings.Contains(v, "report") || !strings.Contains(v, "✗ Could not turn off") {
 				t.Errorf("the schedules or the failure do not show:\n%s", v)
 			}

@@ -1,0 +1,65 @@
+// Package kittest holds what the tests of the interface's rooms share: a
+// fixed clock, a hostile string, the room's Common at a size, and the
+// checks that a view fits its area and carries nothing an untrusted string
+// could smuggle. Only tests import it; the product links no test package.
+package kittest
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"vouch/safetext"
+	"vouch/tui/kit"
+)
+
+// T0 is the rooms' fixed test time.
+var T0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+// Hostile is untrusted text: a screen clear, a title write, a bidi override.
+const Hostile = "evil\x1b[2J\x1b]0;pwned\x07\u202Egnp.exe"
+
+// Main runs a room's tests with no colour, so that any escape in a view
+// came from untrusted text, and a dark background.
+func Main(m *testing.M) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	lipgloss.SetHasDarkBackground(true)
+	os.Exit(m.Run())
+}
+
+// Common is a room's Common at w x h on the fixed clock.
+func Common(w, h int) kit.Common {
+	return kit.Common{Width: w, Height: h, Styles: kit.DefaultStyles(nil, kit.DefaultTheme()), Now: func() time.Time { return T0 }}
+}
+
+// Fits fails t when a line of view is wider than w or there are more than h.
+func Fits(t *testing.T, view string, w, h int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	for i, l := range lines {
+		if lipgloss.Width(l) > w {
+			t.Errorf("line %d is %d cells, wider than %d: %q", i+1, lipgloss.Width(l), w, l)
+		}
+	}
+	if len(lines) > h {
+		t.Errorf("%d lines, more than %d:\n%s", len(lines), h, view)
+	}
+}
+
+// Clean fails t when view holds a code point safetext hides (an escape, a
+// control, a bidi override) or the payload of a screen clear.
+func Clean(t *testing.T, view string) {
+	t.Helper()
+	for _, r := range view {
+		if r != '\n' && safetext.Hidden(r) {
+			t.Fatalf("the view holds %U: %q", r, view)
+		}
+	}
+	if strings.Contains(view, "[2J") {
+		t.Fatalf("the view holds a screen clear's payload: %q", view)
+	}
+}
