@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/internal/view"
 	"vouch/safetext"
 	"vouch/tui/approval"
 	"vouch/tui/kit"
@@ -30,50 +31,15 @@ type AppHost interface {
 	OpenApp(ctx context.Context, viewID string) (launched bool, err error)
 }
 
-// AppEvent is AppAvailable, AppProblem, AppApproval or AppConsent.
-type AppEvent interface{ isAppEvent() }
-
-// AppAvailable says a view can be opened.
-type AppAvailable struct {
-	ViewID string
-	// CorrelationID is the tool call the view renders.
-	CorrelationID string
-	Tool, Server  string
-	URL           string
-	// SSH is the `ssh -L` command to run on the person's machine first,
-	// when vouch runs over SSH ("" otherwise).
-	SSH string
-}
-
-// AppProblem says a tool's view could not be shown; the tool result shows
-// as usual (SPEC J3).
-type AppProblem struct {
-	CorrelationID string
-	Tool, Server  string
-	Sentence      string
-}
-
-// AppApproval is a view's tools/call waiting for the person in the
-// approval pane (the agent's own request, its Reply set).
-type AppApproval struct {
-	Server  string
-	Request agent.ApprovalRequested
-}
-
-// AppConsent is a view asking to open a link (Link) or to add a message
-// to the conversation (Message). Reply receives the answer once. It
-// converts to the consent pane's approval.ConsentRequest.
-type AppConsent struct {
-	Tool, Server string
-	Link         string
-	Message      string
-	Reply        chan<- bool
-}
-
-func (AppAvailable) isAppEvent() {}
-func (AppProblem) isAppEvent()   {}
-func (AppApproval) isAppEvent()  {}
-func (AppConsent) isAppEvent()   {}
+// The MCP Apps host's events are view's (internal/view), the
+// application's too.
+type (
+	AppEvent     = view.AppEvent
+	AppAvailable = view.AppAvailable
+	AppProblem   = view.AppProblem
+	AppApproval  = view.AppApproval
+	AppConsent   = view.AppConsent
+)
 
 // appEventMsg carries one app event; closed reports the channel's end.
 type appEventMsg struct {

@@ -15,17 +15,6 @@ func newApps(s *app.App, version string, getenv func(string) string) *app.AppsSe
 	return app.NewAppsService(s.MCP().Manager(), s.Policy(), version, getenv, tuiAppEvent)
 }
 
-// tuiAppEvent is an app event as the terminal interface reads it.
-func tuiAppEvent(ev app.AppEvent) tui.AppEvent {
-	switch ev := ev.(type) {
-	case app.AppAvailable:
-		return tui.AppAvailable(ev)
-	case app.AppProblem:
-		return tui.AppProblem(ev)
-	case app.AppApproval:
-		return tui.AppApproval(ev)
-	case app.AppConsent:
-		return tui.AppConsent(ev)
-	}
-	return tui.AppProblem{Sentence: "vouch sent an app event the interface does not know; please report it"}
-}
+// tuiAppEvent is an app event as the terminal interface reads it: the
+// same value (internal/view).
+func tuiAppEvent(ev app.AppEvent) tui.AppEvent { return ev }
