@@ -363,7 +363,7 @@ func sampleWorkflows(f *fakeWorkflows) {
 			Started: t0.Add(-49 * time.Hour), Ended: t0.Add(-48 * time.Hour), Outcome: "failed", Err: "The tool budget was exceeded."},
 	}
 	f.details["r-105"] = runs.Detail{
-		Summary: f.runs[0],
+		RunSummary: f.runs[0],
 		Spec: runs.FrozenSpec{ProfileRevision: 4, Definition: "reviewer", DefinitionRevision: 3, Model: "qwen2.5-7b",
 			ContextWindow: 16384, Temperature: "0.2", Workspace: "/home/me/proj",
 			Tools:   []runs.FrozenTool{{Identity: "mcp:s1:read_file", WireName: "files__read_file"}, {Identity: "builtin:fs_read", WireName: "fs_read"}},

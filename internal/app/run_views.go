@@ -16,41 +16,17 @@ import (
 // and one run in full, every string neutralised. The terminal interface's
 // history pane converts these into its own view types.
 
-// RunPage is one page of the run history, newest first; Next is the
-// cursor of the next page, "" at the end.
-type RunPage struct {
-	Runs []RunSummary
-	Next string
-}
+// RunPage is view.RunPage (internal/view), shared with the interface.
+type RunPage = view.RunPage
 
 // RunSummary is view.RunSummary (internal/view), shared with the interface.
 type RunSummary = view.RunSummary
 
-// RunDetail is one run in full: what it froze, its events, calls and
-// approvals.
-type RunDetail struct {
-	RunSummary
-	Spec      RunFrozenSpec
-	Events    []RunEventLine
-	Calls     []RunCall
-	Approvals []RunApproval
-}
+// RunDetail is view.RunDetail (internal/view), shared with the interface.
+type RunDetail = view.RunDetail
 
-// RunFrozenSpec is what the run froze when it started (SPEC H4, D6).
-type RunFrozenSpec struct {
-	ProfileRevision    int
-	Definition         string
-	DefinitionRevision int
-	Model              string
-	ContextWindow      int
-	// Temperature is "" for the model's default.
-	Temperature string
-	Workspace   string
-	Tools       []RunFrozenTool
-	Skills      []RunFrozenSkill
-	Policy      string
-	Budgets     []string
-}
+// RunFrozenSpec is view.RunFrozenSpec (internal/view), shared with the interface.
+type RunFrozenSpec = view.RunFrozenSpec
 
 // RunFrozenTool is view.RunFrozenTool (internal/view), shared with the interface.
 type RunFrozenTool = view.RunFrozenTool

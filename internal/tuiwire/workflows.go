@@ -199,11 +199,7 @@ func (w *Workflows) ListRuns(_ context.Context, cursor string, limit int) (tuiru
 	if w == nil {
 		return tuiruns.Page{}, app.ErrNoDatabase
 	}
-	page, err := app.ListRunPage(w.s.DB(), cursor, limit)
-	if err != nil {
-		return tuiruns.Page{}, err
-	}
-	return tuiruns.Page{Runs: page.Runs, Next: page.Next}, nil
+	return app.ListRunPage(w.s.DB(), cursor, limit)
 }
 
 // Run returns one run in full: what it froze, its events, calls and
@@ -212,21 +208,7 @@ func (w *Workflows) Run(_ context.Context, id string) (tuiruns.Detail, error) {
 	if w == nil {
 		return tuiruns.Detail{}, app.ErrNoDatabase
 	}
-	d, err := app.ReadRunDetail(w.s.DB(), id)
-	if err != nil {
-		return tuiruns.Detail{}, err
-	}
-	sp := d.Spec
-	return tuiruns.Detail{Summary: d.RunSummary,
-		Spec: tuiruns.FrozenSpec{ProfileRevision: sp.ProfileRevision, Definition: sp.Definition, DefinitionRevision: sp.DefinitionRevision,
-			Model: sp.Model, ContextWindow: sp.ContextWindow, Temperature: sp.Temperature, Workspace: sp.Workspace,
-			Tools:  sp.Tools,
-			Skills: sp.Skills,
-			Policy: sp.Policy, Budgets: sp.Budgets},
-		Events:    d.Events,
-		Calls:     d.Calls,
-		Approvals: d.Approvals,
-	}, nil
+	return app.ReadRunDetail(w.s.DB(), id)
 }
 
 // PendingApprovals lists the calls of background runs waiting for the

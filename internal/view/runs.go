@@ -63,3 +63,36 @@ type RunApproval struct {
 	Note          string
 	At            time.Time
 }
+
+// RunPage is one page of the run history, newest first; Next is the
+// cursor of the next page, "" at the end.
+type RunPage struct {
+	Runs []RunSummary
+	Next string
+}
+
+// RunFrozenSpec is what the run froze when it started (SPEC H4, D6).
+type RunFrozenSpec struct {
+	ProfileRevision    int
+	Definition         string
+	DefinitionRevision int
+	Model              string
+	ContextWindow      int
+	// Temperature is "" for the model's default.
+	Temperature string
+	Workspace   string
+	Tools       []RunFrozenTool
+	Skills      []RunFrozenSkill
+	Policy      string
+	Budgets     []string
+}
+
+// RunDetail is one run in full: what it froze, its events, calls and
+// approvals.
+type RunDetail struct {
+	RunSummary
+	Spec      RunFrozenSpec
+	Events    []RunEvent
+	Calls     []RunCall
+	Approvals []RunApproval
+}

@@ -17,44 +17,17 @@ type History interface {
 	Run(ctx context.Context, id string) (Detail, error)
 }
 
-// Page is one page of the run history.
-type Page struct {
-	Runs []Summary
-	Next string
-}
+// Page is view.RunPage (internal/view), as the application returns it.
+type Page = view.RunPage
 
 // Summary is view.RunSummary (internal/view), as the application returns it.
 type Summary = view.RunSummary
 
-// Detail is one run in full.
-type Detail struct {
-	Summary
-	Spec      FrozenSpec
-	Events    []Event
-	Calls     []Call
-	Approvals []Approval
-}
+// Detail is view.RunDetail (internal/view), as the application returns it.
+type Detail = view.RunDetail
 
-// FrozenSpec is what the run froze when it started (SPEC H4, D6).
-type FrozenSpec struct {
-	ProfileRevision    int
-	Definition         string
-	DefinitionRevision int
-	Model              string
-	ContextWindow      int
-	// Temperature is "" for the model's default.
-	Temperature string
-	Workspace   string
-	// Tools is the allowlist with the wire names the model saw.
-	Tools []FrozenTool
-	// Skills are the enabled skill versions, in prompt order.
-	Skills []FrozenSkill
-	// Policy summarises the policy snapshot, e.g. "12 rules · 3a9f…".
-	Policy string
-	// Budgets are the run's limits, one per line, e.g. "tool metadata
-	// 2.0k of 8.2k" or "skill reads 64 KiB per call, 256 KiB per run".
-	Budgets []string
-}
+// FrozenSpec is view.RunFrozenSpec (internal/view), as the application returns it.
+type FrozenSpec = view.RunFrozenSpec
 
 // FrozenTool is view.RunFrozenTool (internal/view), as the application returns it.
 type FrozenTool = view.RunFrozenTool
