@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"vouch/agent"
+	"vouch/internal/view"
 )
 
 // SettingDefaultToolsOff is the setting that holds the tools a new
@@ -28,16 +29,8 @@ type ToolSelection struct {
 	Tools      []ToolChoice
 }
 
-// ToolChoice is one tool of a ToolSelection. Server and Name are the
-// person's label and the tool's name, neutralised.
-type ToolChoice struct {
-	Identity string
-	Server   string
-	Name     string
-	Tokens   int
-	Asks     bool
-	On       bool
-}
+// ToolChoice is view.ToolChoice (internal/view), shared with the interface.
+type ToolChoice = view.ToolChoice
 
 // ToolSelection lists the tools of the current conversation for a model
 // with window tokens (0: the default window).

@@ -22,11 +22,7 @@ func (b *Backend) ToolChoices(_ context.Context, window int) (toolselect.Choices
 	if err != nil {
 		return toolselect.Choices{}, err
 	}
-	out := toolselect.Choices{Window: sel.Window, Budget: sel.Budget, MetaTokens: sel.MetaTokens}
-	for _, c := range sel.Tools {
-		out.Tools = append(out.Tools, toolselect.Choice(c))
-	}
-	return out, nil
+	return toolselect.Choices{Window: sel.Window, Budget: sel.Budget, MetaTokens: sel.MetaTokens, Tools: sel.Tools}, nil
 }
 
 // ApplyTools implements toolselect.Source (app.ApplyToolSelection).

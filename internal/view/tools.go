@@ -33,3 +33,14 @@ type ToolView struct {
 	// Changed says the definition is not the one its rule pinned (SPEC D8).
 	Changed bool
 }
+
+// ToolChoice is one tool of a ToolSelection. Server and Name are the
+// person's label and the tool's name, neutralised.
+type ToolChoice struct {
+	Identity string
+	Server   string
+	Name     string
+	Tokens   int
+	Asks     bool
+	On       bool
+}

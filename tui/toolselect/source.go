@@ -1,6 +1,10 @@
 package toolselect
 
-import "context"
+import (
+	"context"
+
+	"vouch/internal/view"
+)
 
 // Source is what the selector reads and changes: the current
 // conversation's tools.
@@ -23,15 +27,8 @@ type Choices struct {
 	Tools      []Choice
 }
 
-// Choice is one tool. Server and Name come neutralised from the Source.
-type Choice struct {
-	Identity string
-	Server   string
-	Name     string
-	Tokens   int
-	Asks     bool
-	On       bool
-}
+// Choice is view.ToolChoice (internal/view), as the application returns it.
+type Choice = view.ToolChoice
 
 // Sent is what a run would send for tools with on switched on (see the
 // package doc), and whether that fits the budget.
