@@ -60,7 +60,7 @@ var table = []line{
 	{pkg: "tui/kit/kittest", may: "safetext tui/kit", note: "the rooms' shared test helpers; only tests import it"},
 	{pkg: "tui/chat", may: "agent safetext tui/kit"},
 	{pkg: "tui/convlist", may: "safetext tui/kit"},
-	{pkg: "tui/toolselect", may: "safetext tui/kit"},
+	{pkg: "tui/toolselect", may: "internal/view safetext tui/kit"},
 	{pkg: "tui/ruleedit", may: "policy safetext tui/kit"},
 	{pkg: "tui/approval", may: "agent internal/view policy safetext tool tui/kit tui/ruleedit"},
 	{pkg: "tui/settings", may: "internal/view safetext tui/kit"},
