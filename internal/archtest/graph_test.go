@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,6 +18,12 @@ import (
 // non-test files, for this platform. -e keeps going past packages that do
 // not build, so the lattice holds while the tree is broken.
 func moduleGraph() (graph, error) {
+	// go test caches a test's result by the files the test itself reads;
+	// the go command's reads are not among them. Stating every Go file of
+	// the module makes an edited import invalidate the cached result.
+	if err := statSources("../.."); err != nil {
+		return nil, err
+	}
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		return nil, fmt.Errorf("the go command is needed to read the import graph; put it on PATH: %w", err)
@@ -39,6 +48,24 @@ func moduleGraph() (graph, error) {
 		return nil, fmt.Errorf("read go list's output: %w", err)
 	}
 	return g, nil
+}
+
+// statSources stats every .go file under root (node_modules and
+// testdata aside), so that go test's cache keys on them.
+func statSources(root string) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != root:
+			return filepath.SkipDir
+		case !d.IsDir() && strings.HasSuffix(p, ".go"):
+			if _, err := os.Stat(p); err != nil {
+				return fmt.Errorf("stat %s: %w", p, err)
+			}
+		}
+		return nil
+	})
 }
 
 // TestLattice: every package of the module has a line in the lattice,
