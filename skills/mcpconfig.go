@@ -162,6 +162,15 @@ func enclosingBrace(data []byte, p int) int {
 	return -1
 }
 
+// lineEnd is where the line starting at off ends: its newline, or the
+// end of the data.
+func (s *scanner) lineEnd(off int) int {
+	if e := bytes.IndexByte(s.data[off:], '\n'); e >= 0 {
+		return off + e
+	}
+	return len(s.data)
+}
+
 // tomlHeader reports a line that is a TOML table header.
 func tomlHeader(line []byte) bool {
 	return bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("["))
@@ -172,12 +181,7 @@ func tomlHeader(line []byte) bool {
 func (s *scanner) tomlTablesEnd() int {
 	end := s.end
 	for off := s.end + 1; off < len(s.data); {
-		e := bytes.IndexByte(s.data[off:], '\n')
-		if e < 0 {
-			e = len(s.data)
-		} else {
-			e += off
-		}
+		e := s.lineEnd(off)
 		line := s.data[off:e]
 		if tomlHeader(line) && !bytes.Contains(asciiLower(line), []byte("mcp_servers")) {
 			return end
@@ -194,12 +198,7 @@ func (s *scanner) yamlBlockEnd() int {
 	indent := len(s.data[s.start:s.end]) - len(bytes.TrimLeft(s.data[s.start:s.end], " \t"))
 	end := s.end
 	for off := s.end + 1; off < len(s.data); {
-		e := bytes.IndexByte(s.data[off:], '\n')
-		if e < 0 {
-			e = len(s.data)
-		} else {
-			e += off
-		}
+		e := s.lineEnd(off)
 		line := s.data[off:e]
 		t := bytes.TrimLeft(line, " \t")
 		if len(bytes.TrimSpace(line)) > 0 {

@@ -96,12 +96,7 @@ func (ss *sentenceScan) run() {
 	s := ss.s
 	for off := 0; off <= len(s.data); {
 		ss.lines = append(ss.lines, off)
-		end := bytes.IndexByte(s.data[off:], '\n')
-		if end < 0 {
-			end = len(s.data)
-		} else {
-			end += off
-		}
+		end := s.lineEnd(off)
 		ss.line(off, end)
 		if end == len(s.data) {
 			break

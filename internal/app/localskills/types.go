@@ -26,26 +26,14 @@ func rejected(format string, args ...any) error {
 	return &rejection{sentence: fmt.Sprintf(format, args...)}
 }
 
-// InstallOptions is view.SkillInstallOptions (internal/view), shared with the interface.
-type InstallOptions = view.SkillInstallOptions
-
-// Summary is view.SkillSummary (internal/view), shared with the interface.
-type Summary = view.SkillSummary
-
-// Preview is view.SkillPreview (internal/view), shared with the interface.
-type Preview = view.SkillPreview
-
-// PreviewFile is view.SkillPreviewFile (internal/view), shared with the interface.
-type PreviewFile = view.SkillPreviewFile
-
-// PreviewExcluded is view.SkillPreviewExcluded (internal/view), shared with the interface.
-type PreviewExcluded = view.SkillPreviewExcluded
-
-// PreviewDefinition is view.SkillPreviewDefinition (internal/view), shared with the interface.
-type PreviewDefinition = view.SkillPreviewDefinition
-
-// PreviewFinding is view.SkillPreviewFinding (internal/view), shared with the interface.
-type PreviewFinding = view.SkillPreviewFinding
-
-// Conflict is view.SkillConflict (internal/view), shared with the interface.
-type Conflict = view.SkillConflict
+// The skill views are view's (internal/view), shared with the interface.
+type (
+	InstallOptions    = view.SkillInstallOptions
+	Summary           = view.SkillSummary
+	Preview           = view.SkillPreview
+	PreviewFile       = view.SkillPreviewFile
+	PreviewExcluded   = view.SkillPreviewExcluded
+	PreviewDefinition = view.SkillPreviewDefinition
+	PreviewFinding    = view.SkillPreviewFinding
+	Conflict          = view.SkillConflict
+)

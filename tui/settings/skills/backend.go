@@ -28,26 +28,14 @@ type Catalog interface {
 	RemoveSkill(ctx context.Context, name string) error
 }
 
-// InstallOptions is view.SkillInstallOptions (internal/view), as the application returns it.
-type InstallOptions = view.SkillInstallOptions
-
-// Summary is view.SkillSummary (internal/view), as the application returns it.
-type Summary = view.SkillSummary
-
-// Preview is view.SkillPreview (internal/view), as the application returns it.
-type Preview = view.SkillPreview
-
-// PreviewFile is view.SkillPreviewFile (internal/view), as the application returns it.
-type PreviewFile = view.SkillPreviewFile
-
-// PreviewExcluded is view.SkillPreviewExcluded (internal/view), as the application returns it.
-type PreviewExcluded = view.SkillPreviewExcluded
-
-// PreviewDefinition is view.SkillPreviewDefinition (internal/view), as the application returns it.
-type PreviewDefinition = view.SkillPreviewDefinition
-
-// PreviewFinding is view.SkillPreviewFinding (internal/view), as the application returns it.
-type PreviewFinding = view.SkillPreviewFinding
-
-// Conflict is view.SkillConflict (internal/view), as the application returns it.
-type Conflict = view.SkillConflict
+// The skill views are view's (internal/view), as the application returns it.
+type (
+	InstallOptions    = view.SkillInstallOptions
+	Summary           = view.SkillSummary
+	Preview           = view.SkillPreview
+	PreviewFile       = view.SkillPreviewFile
+	PreviewExcluded   = view.SkillPreviewExcluded
+	PreviewDefinition = view.SkillPreviewDefinition
+	PreviewFinding    = view.SkillPreviewFinding
+	Conflict          = view.SkillConflict
+)
