@@ -111,8 +111,11 @@ func elicitSession(t *testing.T, url, tool, args string) (*tmuxSession, *agentte
 	for attempt := 1; ; attempt++ {
 		s.typeText("ask me")
 		s.keys("Enter")
-		p := s.waitFor("the call or the model's answer", func(p string) bool {
-			return strings.Contains(p, formTitle) || strings.Count(p, "No tools yet.") == attempt
+		// The answer ends its run before enter sends again: a message typed
+		// while the reply still streams waits in the input (enter sends
+		// nothing then).
+		p := s.waitFor("the call or the model's whole answer", func(p string) bool {
+			return strings.Contains(p, formTitle) || (strings.Count(p, "No tools yet.") == attempt && !strings.Contains(p, "esc cancel"))
 		})
 		if strings.Contains(p, formTitle) || attempt == 5 {
 			break
