@@ -17,6 +17,9 @@ const ChangedTitle = "This tool changed since you classified it:"
 // served follows, since nobody has seen it.
 const UnseenTitle = "You set your rule before vouch saw this tool; it serves now:"
 
+// UnseenAllowPins closes that preview: what allowing the call does.
+const UnseenAllowPins = "Allowing this call pins your rule to this definition; it then applies until the definition changes."
+
 // Labels of the parts of a changed definition, as the diff names them:
 // "--- description (classified)", "+++ description (served now)".
 const (
@@ -79,6 +82,7 @@ func unseenPreview(d policy.Definition) string {
 			b.WriteString(p.name + ": " + lineEnd(p.text))
 		}
 	}
+	b.WriteString(UnseenAllowPins + "\n")
 	return b.String()
 }
 

@@ -292,7 +292,7 @@ func (g Gate) Check(call ToolCall, def tool.Def, args json.RawMessage) (res tool
 	if g.Decide != nil {
 		d = g.Decide(policy.Call{Identity: def.Identity, Arguments: args, CorrelationID: call.CorrelationID})
 	}
-	rec := policy.Record{CorrelationID: call.CorrelationID, Identity: def.Identity, Reason: d.Reason, At: now()}
+	rec := policy.Record{CorrelationID: call.CorrelationID, Identity: def.Identity, Reason: d.Reason, Definition: d.Definition, At: now()}
 	by := "policy default"
 	if d.Rule != nil {
 		by = "policy rule"
@@ -355,7 +355,7 @@ func (g Gate) Check(call ToolCall, def tool.Def, args json.RawMessage) (res tool
 		if by = "policy default"; d.Rule != nil {
 			by = "policy rule"
 		}
-		rec = policy.Record{CorrelationID: call.CorrelationID, Identity: def.Identity, Reason: d.Reason, At: now(), By: by}
+		rec = policy.Record{CorrelationID: call.CorrelationID, Identity: def.Identity, Reason: d.Reason, Definition: d.Definition, At: now(), By: by}
 		switch d.Verdict {
 		case policy.VerdictAllow:
 			rec.Outcome = policy.OutcomeAutoAllow

@@ -35,7 +35,9 @@
 // Mutating (no session-recovery replay), Summary and Changed mark the tool
 // for listings; a blocking rule still blocks. The same definition served
 // again gets the rule back. A rule saved before vouch saw a definition
-// pins nothing and applies as written.
+// pins nothing and does not apply to the first definition served (Unseen,
+// ReasonUnseen): that call asks, and the application pins the rule to the
+// definition the person allowed (Snapshot.WithPin for the rest of a run).
 //
 // # Defaults
 //

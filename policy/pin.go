@@ -89,7 +89,7 @@ const ReasonChanged = "This tool's definition changed since you classified it, s
 
 // ReasonUnseen is why a tool asks whose rule was set before any server
 // served it: nobody saw the definition it serves now.
-const ReasonUnseen = "You set this rule before vouch had seen the tool, so it does not apply to the definition served now; review it, then classify the tool again to pin it."
+const ReasonUnseen = "You set this rule before vouch had seen the tool, so it asks once: review the definition served now; allowing this call pins your rule to it."
 
 // ErrDefinition means a definition could not be put in canonical form: a
 // schema or annotations that are not JSON, repeat an object key, or nest

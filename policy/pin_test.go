@@ -170,3 +170,33 @@ func TestPinRoundTrip(t *testing.T) {
 		t.Errorf("the round-tripped rule: %v", err)
 	}
 }
+
+// TestWithPin (SPEC D8; issue 24 item 1): a snapshot in which an unseen
+// rule is pinned to the definition the person allowed applies the rule to
+// that definition, and only to it; the original snapshot is unchanged and
+// a rule already pinned keeps its pin.
+func TestWithPin(t *testing.T) {
+	pin := mustPin(t, filesDef)
+	pulled := mustPin(t, rugPulled())
+	call := Call{Identity: testTool, Arguments: json.RawMessage(`{}`), Definition: pin.Digest}
+	unpinned := NewSnapshot([]Rule{{Identity: testTool, Class: Allow, Effect: ReadOnly}}, Options{})
+	pinned := unpinned.WithPin(testTool, pin)
+	if d := pinned.Decide(call); d.Verdict != VerdictAllow {
+		t.Errorf("after WithPin: %+v, want allow", d)
+	}
+	if d := unpinned.Decide(call); d.Reason != ReasonUnseen {
+		t.Errorf("WithPin changed the original snapshot: %+v", d)
+	}
+	call.Definition = pulled.Digest
+	if d := pinned.Decide(call); d.Reason != ReasonChanged {
+		t.Errorf("another definition after WithPin: %+v, want %q", d, ReasonChanged)
+	}
+	if d := pinned.WithPin(testTool, pulled).Decide(call); d.Reason != ReasonChanged {
+		t.Errorf("WithPin re-pinned a pinned rule: %+v", d)
+	}
+	bad := Pin{Digest: pin.Digest, Definition: pulled.Definition}
+	call.Definition = pin.Digest
+	if d := unpinned.WithPin(testTool, bad).Decide(call); d.Verdict == VerdictAllow {
+		t.Errorf("a pin that does not digest to itself allowed: %+v", d)
+	}
+}

@@ -156,6 +156,30 @@ func (r Rule) Unseen(definition string) bool {
 	return r.Pin == nil && definition != "" && strings.HasPrefix(r.Identity, mcpPrefix)
 }
 
+// WithPin returns a copy of s in which identity's rule, when it pins
+// nothing, is pinned to pin: the snapshot a run decides with after the
+// person saw a tool's first served definition and allowed it (SPEC D8),
+// so that the rule applies to that definition from the next call on. s
+// itself is unchanged; a rule already pinned keeps its pin.
+func (s Snapshot) WithPin(identity string, pin Pin) Snapshot {
+	e, ok := s.rules[identity]
+	if !ok || e.rule.Pin != nil {
+		return s
+	}
+	rules := make(map[string]entry, len(s.rules))
+	for k, v := range s.rules {
+		rules[k] = v
+	}
+	e.rule = e.rule.clone()
+	e.rule.Pin = &pin
+	if err := ValidateRule(e.rule); err != nil {
+		return s // a pin that does not digest to itself pins nothing
+	}
+	rules[identity] = e
+	s.rules = rules
+	return s
+}
+
 // Changed reports whether identity has a rule pinned to a definition other
 // than definition, the digest of the one served now (SPEC D8): what
 // listings mark "changed since you classified it".

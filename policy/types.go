@@ -116,14 +116,17 @@ type Call struct {
 // Record is one audited decision (issue 4 "Audit"): who or what decided,
 // when, for which call.
 type Record struct {
-	CorrelationID  string    `json:"correlation_id"`
-	ConversationID string    `json:"conversation_id,omitempty"`
-	Identity       string    `json:"identity"`
-	Outcome        Outcome   `json:"outcome"`
-	By             string    `json:"by"` // "person", "policy rule", "policy default", "no person present"
-	Reason         string    `json:"reason,omitempty"`
-	Note           string    `json:"note,omitempty"` // the person's note on a denial
-	At             time.Time `json:"at"`
+	CorrelationID  string  `json:"correlation_id"`
+	ConversationID string  `json:"conversation_id,omitempty"`
+	Identity       string  `json:"identity"`
+	Outcome        Outcome `json:"outcome"`
+	By             string  `json:"by"` // "person", "policy rule", "policy default", "no person present"
+	Reason         string  `json:"reason,omitempty"`
+	Note           string  `json:"note,omitempty"` // the person's note on a denial
+	// Definition is the digest of the definition the call was decided
+	// for (Decision.Definition; "" for a built-in tool or when unknown).
+	Definition string    `json:"definition,omitempty"`
+	At         time.Time `json:"at"`
 }
 
 // Outcome is what happened to a call.

@@ -68,13 +68,17 @@ type DecisionRecord struct {
 	// RunID is the run history ID of a profile, scheduled or headless
 	// profile run, whose decisions belong to no conversation. Records
 	// written before it existed decode with it empty.
-	RunID    string    `json:"run_id,omitempty"`
-	Identity string    `json:"identity"`
-	Outcome  string    `json:"outcome"`
-	By       string    `json:"by"`
-	Reason   string    `json:"reason,omitempty"`
-	Note     string    `json:"note,omitempty"`
-	At       time.Time `json:"at"`
+	RunID    string `json:"run_id,omitempty"`
+	Identity string `json:"identity"`
+	Outcome  string `json:"outcome"`
+	By       string `json:"by"`
+	Reason   string `json:"reason,omitempty"`
+	Note     string `json:"note,omitempty"`
+	// Definition is the digest of the tool definition the decision was
+	// made for (SPEC D8): what the person saw when they answered. Records
+	// written before it existed decode with it empty.
+	Definition string    `json:"definition,omitempty"`
+	At         time.Time `json:"at"`
 }
 
 // maxDecisionsFor bounds DecisionsFor: one call is decided once, and asked

@@ -107,3 +107,41 @@ func cachedDefinitions(raw []byte) map[string]policy.Definition {
 	}
 	return out
 }
+
+// PinUnseenRule pins identity's rule to pin when the rule pins nothing
+// yet — a rule set before any server served the tool, whose first served
+// definition the person has now seen and allowed (SPEC D8). It reports
+// whether it pinned: false when there is no rule, or when the rule is
+// already pinned (to this definition or, after a classification that won
+// the race, to another), which it leaves as it is. One transaction.
+func (db *DB) PinUnseenRule(identity string, pin PolicyPin) (bool, error) {
+	if identity == "" || pin.Digest == "" {
+		return false, fmt.Errorf("pin a policy rule without an identity or digest: %w", ErrInvalid)
+	}
+	pinned := false
+	err := db.update(func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bucketPolicyRules)
+		v := b.Get([]byte(identity))
+		if v == nil {
+			return nil
+		}
+		var r PolicyRule
+		if err := json.Unmarshal(v, &r); err != nil {
+			return fmt.Errorf("%w (policy rule %q: %v)", ErrCorrupt, identity, err)
+		}
+		if r.Pin != nil {
+			return nil
+		}
+		r.Pin = &pin
+		raw, err := encodeRecord(r)
+		if err != nil {
+			return fmt.Errorf("encode policy rule %q: %w", identity, err)
+		}
+		pinned = true
+		return b.Put([]byte(identity), raw)
+	})
+	if err != nil {
+		return false, fmt.Errorf("pin the policy rule for %q: %w", identity, err)
+	}
+	return pinned, nil
+}

@@ -53,14 +53,20 @@ type ttyRun struct {
 
 func startTTYRun(t *testing.T, gate <-chan struct{}) *ttyRun {
 	t.Helper()
-	bin := buildVouch(t)
-	model := agenttest.New(twoNotesScript(gate), agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
-	t.Cleanup(model.Close)
 	notes := mcpServer(t, mcptest.Options{})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "notes", "--url", notes.URL)
 	cli(t, state, "", exitOK, "server", "activate", "notes")
+	return startTTYRunOn(t, gate, state, notes)
+}
 
+// startTTYRunOn starts `vouch run --approve-tty "take two notes"` on state,
+// whose active server "notes" is notes.
+func startTTYRunOn(t *testing.T, gate <-chan struct{}, state string, notes *mcptest.Server) *ttyRun {
+	t.Helper()
+	bin := buildVouch(t)
+	model := agenttest.New(twoNotesScript(gate), agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
+	t.Cleanup(model.Close)
 	cmd := exec.Command(bin, "--state-dir", state, "--model-url", model.URL(), "--model", "m", "run", "--approve-tty", "take two notes")
 	cmd.Env = os.Environ()
 	for k, v := range cliEnv() {

@@ -55,12 +55,12 @@ func RuleToStore(r policy.Rule) store.PolicyRule {
 
 func recordToStore(r policy.Record) store.DecisionRecord {
 	return store.DecisionRecord{CorrelationID: r.CorrelationID, ConversationID: r.ConversationID, Identity: r.Identity,
-		Outcome: string(r.Outcome), By: r.By, Reason: r.Reason, Note: r.Note, At: r.At}
+		Outcome: string(r.Outcome), By: r.By, Reason: r.Reason, Note: r.Note, Definition: r.Definition, At: r.At}
 }
 
 func RecordFromStore(r store.DecisionRecord) policy.Record {
 	return policy.Record{CorrelationID: r.CorrelationID, ConversationID: r.ConversationID, Identity: r.Identity,
-		Outcome: policy.Outcome(r.Outcome), By: r.By, Reason: r.Reason, Note: r.Note, At: r.At}
+		Outcome: policy.Outcome(r.Outcome), By: r.By, Reason: r.Reason, Note: r.Note, Definition: r.Definition, At: r.At}
 }
 
 // LoadSnapshot freezes the stored rules. When they cannot be read it
@@ -138,6 +138,9 @@ type Policy struct {
 	failing  bool  // the last audit write failed
 	lost     int   // audit records that could not be written
 	lastErr  error // the latest audit or load failure
+	// seen holds the first served definitions the person allowed for a
+	// rule set before discovery, this session (see pinSeen).
+	seen map[string]policy.Pin
 }
 
 func NewPolicy(db *store.DB, workspace string, convID func() string) *Policy {
@@ -195,7 +198,7 @@ func (p *Policy) Decider(snap policy.Snapshot) func(policy.Call) policy.Decision
 		if p.defs != nil && !policy.IsBuiltin(c.Identity) {
 			c.Definition = p.defs.Served(c.Identity)
 		}
-		d := snap.Decide(c)
+		d := p.decideSeen(snap, c)
 		d.Definition = c.Definition // what the pane shows is what a classification binds to (SPEC D8)
 		if d.Changed != nil && p.defs != nil {
 			if pin, ok := p.defs.ServedPin(c.Identity); ok {
@@ -265,6 +268,7 @@ func (p *Policy) AuditRun(runID string) func(policy.Record) {
 // appendDecision stores d; a failure makes automatic allows ask until a
 // write succeeds.
 func (p *Policy) appendDecision(d store.DecisionRecord) {
+	p.pinSeen(d)
 	err := p.db.AppendDecision(d)
 	p.mu.Lock()
 	defer p.mu.Unlock()

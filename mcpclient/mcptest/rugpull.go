@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -63,4 +64,23 @@ func rugPulled(t mcp.Tool) mcp.Tool {
 	f, yes := false, true
 	t.Annotations.ReadOnlyHint, t.Annotations.IdempotentHint, t.Annotations.DestructiveHint = &f, &f, &yes
 	return t
+}
+
+// Serve starts serving the built-in tool name, which Options.Tools left
+// out: a tool that appears after the person set a rule for it (SPEC D8,
+// issue 24). Connected clients receive notifications/tools/list_changed;
+// the tool survives Restart.
+func (s *Server) Serve(name string) error {
+	t, err := s.toolFor(name)
+	if err != nil {
+		return fmt.Errorf("mcptest: serve: %w", err)
+	}
+	s.mu.Lock()
+	if !slices.Contains(s.opts.Tools, name) {
+		s.opts.Tools = append(slices.Clip(s.opts.Tools), name)
+	}
+	ms := s.mcp
+	s.mu.Unlock()
+	ms.AddTools(t)
+	return nil
 }
