@@ -71,8 +71,19 @@ func (m Model) applyElicit(a approval.ElicitAction, cmd tea.Cmd) (Model, tea.Cmd
 		return m, cmd
 	}
 	ans := a.Answer
+	said := ans.Describe(p.Request().Question)
+	if b := p.Request().Background; b != nil {
+		// A background run's question, from the inbox: the answer goes
+		// back through the Inbox, and the inbox below says what became of it.
+		m, pop := m.popModal(cmd)
+		ib := m.inboxBackend()
+		if ib == nil {
+			return m, pop
+		}
+		return m, tea.Batch(pop, approval.AnswerInboxInput(ib, b.ID, a.Correlation, ans, said))
+	}
 	send := approval.SendAnswer(a.Correlation, p.Request().Reply, ans)
-	m.status = statusState{notice: "Answered the server: " + safetext.Line(ans.Describe(p.Request().Question), 120) + "."}
+	m.status = statusState{notice: "Answered the server: " + safetext.Line(said, 120) + "."}
 	return m.popModal(tea.Batch(cmd, send))
 }
 
@@ -104,7 +115,7 @@ func (m Model) noteInput(ev agent.InputNoted) (Model, tea.Cmd) {
 	}
 	kept := make([]modalEntry, 0, len(m.modals.entries))
 	for _, e := range m.modals.entries {
-		if p, ok := e.modal.(approval.ElicitPane); !ok || p.Request().Question.CorrelationID != ev.CorrelationID {
+		if p, ok := e.modal.(approval.ElicitPane); !ok || p.Request().Background != nil || p.Request().Question.CorrelationID != ev.CorrelationID {
 			kept = append(kept, e)
 		}
 	}
@@ -116,11 +127,11 @@ func (m Model) noteInput(ev agent.InputNoted) (Model, tea.Cmd) {
 }
 
 // dropElicits closes every question pane of the run: their answers would
-// reach nobody.
+// reach nobody. A background run's question, opened from the inbox, stays.
 func (m Model) dropElicits() (Model, tea.Cmd) {
 	kept := make([]modalEntry, 0, len(m.modals.entries))
 	for _, e := range m.modals.entries {
-		if _, ok := e.modal.(approval.ElicitPane); !ok {
+		if p, ok := e.modal.(approval.ElicitPane); !ok || p.Request().Background != nil {
 			kept = append(kept, e)
 		}
 	}

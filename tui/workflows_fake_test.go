@@ -47,10 +47,16 @@ type fakeWorkflows struct {
 
 	items    []approval.InboxItem
 	answers  []inboxAnswer
+	inputs   []inboxInput
 	counts   chan int
 	waitLoad chan struct{} // when set, PendingApprovals waits for it
 
 	saveErr, toolErr, answerErr, switchErr, listErr error
+}
+
+type inboxInput struct {
+	run, correlation string
+	answer           tool.Answer
 }
 
 type inboxAnswer struct {
@@ -281,6 +287,19 @@ func (f *fakeWorkflows) AnswerApproval(_ context.Context, run, correlation strin
 	}
 	f.items = slices.DeleteFunc(f.items, func(it approval.InboxItem) bool {
 		return it.RunID == run && it.Call.CorrelationID == correlation
+	})
+	return nil
+}
+
+func (f *fakeWorkflows) AnswerInput(_ context.Context, run, correlation string, a tool.Answer) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.inputs = append(f.inputs, inboxInput{run: run, correlation: correlation, answer: a})
+	if f.answerErr != nil {
+		return f.answerErr
+	}
+	f.items = slices.DeleteFunc(f.items, func(it approval.InboxItem) bool {
+		return it.RunID == run && it.Call.CorrelationID == correlation && it.Question != nil
 	})
 	return nil
 }

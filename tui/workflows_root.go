@@ -126,7 +126,7 @@ func (m Model) openRuns() (Model, tea.Cmd) {
 
 // openInbox pushes the approvals inbox (SPEC H6).
 func (m Model) openInbox() (Model, tea.Cmd) {
-	return m.pushModal(approval.NewInbox(m.common.Common, m.common.Keys.Workflow.Inbox, m.common.Keys.Approval, m.inboxBackend(), m.approvalOptions()))
+	return m.pushModal(approval.NewInbox(m.common.Common, m.common.Keys.Workflow.Inbox, m.common.Keys.Approval, m.common.Keys.Elicit, m.inboxBackend(), m.approvalOptions()))
 }
 
 // inboxBadge is the status line's "2 approvals waiting (ctrl+e)", empty

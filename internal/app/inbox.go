@@ -9,10 +9,12 @@ import (
 	"vouch/internal/view"
 	"vouch/safetext"
 	"vouch/store"
+	"vouch/tool"
 )
 
 // Inbox holds the tool calls of background runs (scheduled ones) that wait
-// for the person (SPEC H6, D4). A run whose call waits keeps waiting until
+// for the person (SPEC H6, D4), and the questions servers ask during their
+// calls (kind "input", SPEC B12), which wait under the same deadline. A run whose call waits keeps waiting until
 // the person answers in the TUI's approvals inbox, or until the call's
 // deadline: then the run is stopped, recorded as waiting-approval with a
 // sentence saying nothing was executed, and can be started again. Time is
@@ -29,6 +31,9 @@ type Inbox struct {
 type inboxEntry struct {
 	item  InboxItem
 	reply chan<- agent.Decision
+	// answer receives the person's answer to a question (item.Question
+	// set; reply is then nil). Buffered: a send never blocks.
+	answer chan<- tool.Answer
 	// stop ends the run when the call times out.
 	stop func(store.RunOutcome, string)
 }
@@ -105,19 +110,43 @@ func (ib *Inbox) Pending() []InboxItem {
 
 // Answer delivers the person's decision to the run that waits for it.
 func (ib *Inbox) Answer(runID, correlationID string, d agent.Decision) error {
+	e, ok := ib.take(runID, correlationID, false)
+	if !ok {
+		return fmt.Errorf("that call no longer waits (it timed out or its run ended); nothing was sent")
+	}
+	e.reply <- d // buffered: never blocks
+	return nil
+}
+
+// AnswerInput delivers the person's answer to a server's question of the
+// run that waits for it (SPEC B12).
+func (ib *Inbox) AnswerInput(runID, correlationID string, a tool.Answer) error {
+	e, ok := ib.take(runID, correlationID, true)
+	if !ok {
+		return fmt.Errorf("that question no longer waits (the server closed it, it timed out or its run ended); nothing was sent")
+	}
+	e.answer <- a // buffered: never blocks
+	return nil
+}
+
+// take removes and returns the waiting call (question false) or question
+// (true) of runID with correlationID.
+func (ib *Inbox) take(runID, correlationID string, question bool) (inboxEntry, bool) {
 	ib.mu.Lock()
+	defer ib.mu.Unlock()
 	for i, e := range ib.items {
-		if e.item.RunID == runID && e.item.Call.CorrelationID == correlationID {
+		if e.item.RunID == runID && e.item.Call.CorrelationID == correlationID && (e.item.Question != nil) == question {
 			ib.items = append(ib.items[:i], ib.items[i+1:]...)
 			ib.notify()
-			ib.mu.Unlock()
-			e.reply <- d // buffered: never blocks
-			return nil
+			return e, true
 		}
 	}
-	ib.mu.Unlock()
-	return fmt.Errorf("that call no longer waits (it timed out or its run ended); nothing was sent")
+	return inboxEntry{}, false
 }
+
+// dropQuestion removes the question of runID's call correlationID, which
+// the server closed or the call ended: nobody would read an answer.
+func (ib *Inbox) dropQuestion(runID, correlationID string) { ib.take(runID, correlationID, true) }
 
 // expire stops the runs whose calls waited past their deadline at now and
 // returns the earliest deadline still pending (zero: none).
@@ -141,6 +170,12 @@ func (ib *Inbox) expire(now time.Time) time.Time {
 	}
 	ib.mu.Unlock()
 	for _, e := range gone {
+		if q := e.item.Question; q != nil {
+			e.stop(store.RunWaitingApproval, fmt.Sprintf(
+				"the server %s asked a question during %s (correlation ID %s) and nobody answered by %s; the run stopped — answer sooner, or run the profile again",
+				safetext.Line(q.Server, 60), safetext.Line(q.Tool, 60), e.item.Call.CorrelationID, e.item.Deadline.Local().Format("15:04")))
+			continue
+		}
 		e.stop(store.RunWaitingApproval, fmt.Sprintf(
 			"%s needed approval (correlation ID %s) and nobody answered by %s; nothing was executed — answer sooner, classify it with a policy rule, or run the profile again",
 			safetext.Line(e.item.Call.Identity, 100), e.item.Call.CorrelationID, e.item.Deadline.Local().Format("15:04")))

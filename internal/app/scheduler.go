@@ -13,7 +13,6 @@ import (
 	"vouch/internal/panics"
 	"vouch/mcpclient"
 	"vouch/store"
-	"vouch/tool"
 	"vouch/workflow"
 )
 
@@ -383,18 +382,26 @@ func (s *scheduler) background(profile string, run *ProfileRun, kind store.RunKi
 	}()
 }
 
-// BackgroundDeclines is why a background run's question is declined.
-const BackgroundDeclines = "a scheduled or background run cannot ask you a server's question yet; it is declined"
-
 // follow reads a background run's events to the end, queueing each call
-// that needs approval in the inbox; a call never waits as if asked before
-// since (a scheduled run's due time).
+// that needs approval, and each question a server asks during a call
+// (SPEC B12), in the inbox; neither waits as if asked before since (a
+// scheduled run's due time), and both stop waiting at the same deadline.
 func (s *scheduler) follow(profile string, run *ProfileRun, kind store.RunKind, task string, since time.Time) {
 	for ev := range run.Events {
-		if q, ok := ev.(agent.InputRequested); ok {
-			// The inbox takes calls, not questions yet: a background run's
-			// question is declined at once, and its record says why.
-			q.Reply <- tool.Answer{Action: tool.Decline, Why: BackgroundDeclines}
+		switch ev := ev.(type) {
+		case agent.InputRequested:
+			requested := maxTime(since, s.now())
+			q := ev.Question
+			s.inbox.add(inboxEntry{
+				item: InboxItem{RunID: run.ID, Profile: profile, Kind: string(kind), Task: task,
+					Requested: requested, Deadline: requested.Add(s.approvalWait),
+					Call: agent.ToolCall{CorrelationID: q.CorrelationID}, Question: &q},
+				answer: ev.Reply,
+				stop:   run.Stop,
+			})
+			continue
+		case agent.InputNoted:
+			s.inbox.dropQuestion(run.ID, ev.CorrelationID) // answered, or closed by the server
 			continue
 		}
 		ar, ok := ev.(agent.ApprovalRequested)

@@ -77,7 +77,7 @@ var table = []line{
 
 	// The composition: the adapter between the application and the
 	// interface, the session's host, the binary.
-	{pkg: "internal/tuiwire", may: "agent internal/app internal/app/localskills internal/notify mcpclient safetext tui tui/approval tui/convlist tui/settings tui/settings/notifications tui/settings/policy tui/settings/profiles tui/settings/runs tui/settings/servers tui/settings/serverskills tui/settings/skills tui/settings/workflows tui/toolselect workflow",
+	{pkg: "internal/tuiwire", may: "agent internal/app internal/app/localskills internal/notify mcpclient safetext tui tui/approval tui/convlist tui/settings tui/settings/notifications tui/settings/policy tui/settings/profiles tui/settings/runs tui/settings/servers tui/settings/serverskills tui/settings/skills tui/settings/workflows tool tui/toolselect workflow",
 		note: "its conversions between app's types and the rooms' twins go with internal/view, issue 23"},
 	{pkg: "internal/host", may: "internal/app internal/notify internal/sessiond internal/tuiwire safetext store tui",
 		note: "store goes with the run's records behind App methods, issue 23"},

@@ -7,6 +7,7 @@ import (
 
 	"vouch/agent"
 	"vouch/internal/app"
+	"vouch/tool"
 	tuiapproval "vouch/tui/approval"
 	tuiprofiles "vouch/tui/settings/profiles"
 	tuiruns "vouch/tui/settings/runs"
@@ -226,6 +227,14 @@ func (w *Workflows) AnswerApproval(_ context.Context, runID, correlationID strin
 		return app.ErrNoDatabase
 	}
 	return w.inbox.Answer(runID, correlationID, d)
+}
+
+// AnswerInput answers one waiting question of a server (SPEC B12).
+func (w *Workflows) AnswerInput(_ context.Context, runID, correlationID string, a tool.Answer) error {
+	if w == nil {
+		return app.ErrNoDatabase
+	}
+	return w.inbox.AnswerInput(runID, correlationID, a)
 }
 
 // InboxChanges delivers the inbox count each time it changes.

@@ -62,6 +62,11 @@ type InboxItem struct {
 	// on (agent.ApprovalRequested.Definition): classifying from the inbox
 	// pins it, as from a chat call's pane (SPEC D8).
 	Definition string
+	// Question, when set, makes the item a server's question (kind
+	// "input", SPEC B12) asked during one of the run's tool calls, rather
+	// than a call waiting for approval: Call then carries only its
+	// correlation ID, and the answer goes back as a tool.Answer.
+	Question *tool.Question
 }
 
 // SkillChoice is one skill of the profile editor's skill picker.

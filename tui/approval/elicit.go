@@ -14,11 +14,15 @@ import (
 )
 
 // ElicitRequest is a question a tool call of the chat's run puts to the
-// person (SPEC B12), with the channel its answer goes to.
+// person (SPEC B12), with the channel its answer goes to — or, with
+// Background set, a question of a background run opened from the approvals
+// inbox: its answer goes back through the Inbox (Reply is nil), and its
+// ctrl+c goes back to the inbox instead of stopping anything.
 type ElicitRequest struct {
-	Run      int
-	Question tool.Question
-	Reply    chan<- tool.Answer
+	Run        int
+	Question   tool.Question
+	Reply      chan<- tool.Answer
+	Background *Background
 }
 
 // ElicitAction is what the elicitation pane asks of the root: send
@@ -80,6 +84,9 @@ const fieldLimit = 2000
 // NewElicit returns the pane for req; grace is the settle period.
 func NewElicit(c kit.Common, keys ElicitKeyMap, req ElicitRequest, grace time.Duration) ElicitPane {
 	p := ElicitPane{common: c, keys: keys, grace: grace, req: req}
+	if req.Background != nil {
+		p.keys.Stop.SetHelp(p.keys.Stop.Help().Key, "back to inbox")
+	}
 	q := req.Question
 	if q.IsURL() {
 		p.keys.urlMode()
@@ -219,6 +226,8 @@ func (p ElicitPane) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	k := p.keys
 	corr := p.req.Question.CorrelationID
 	switch {
+	case key.Matches(km, k.Stop) && p.req.Background != nil:
+		return p, kit.CloseModal{}, nil // the question waits on in the inbox
 	case key.Matches(km, k.Stop):
 		return p, ElicitAction{Correlation: corr, Stop: true}, nil
 	case key.Matches(km, k.Cancel):

@@ -41,6 +41,9 @@ func (p ElicitPane) View() string {
 	}
 	lines := []string{st.Title.Render(title),
 		st.Label.Render("from ") + st.Item.Render(p.serverLine()) + st.Detail.Render(" · tool "+safetext.Line(q.Tool, 40))}
+	if b := p.req.Background; b != nil {
+		lines = append(lines, st.Label.Render("run  ")+st.Item.Render(ansi.Truncate(backgroundRun(b), w-5, "…")))
+	}
 	lines = append(lines, kit.WrapLines(st.Claim, "“"+q.Message+"”", w, maxElicitMessageLines)...)
 	lines = append(lines, "")
 	if q.IsURL() {

@@ -21,9 +21,10 @@ import (
 // once (the root routes it: applyInboxApproval). The list reloads when
 // the pane closes and whenever the count changes.
 type InboxList struct {
-	common   kit.Common
-	keys     InboxKeyMap
-	paneKeys KeyMap
+	common     kit.Common
+	keys       InboxKeyMap
+	paneKeys   KeyMap
+	elicitKeys ElicitKeyMap
 	ib       Inbox
 	opts     Options
 
@@ -32,10 +33,10 @@ type InboxList struct {
 }
 
 // NewInbox returns the inbox over ib (nil: not available here); Init loads
-// it (load 1). paneKeys and o are what the approval pane it opens needs,
-// as for a chat call.
-func NewInbox(c kit.Common, keys InboxKeyMap, paneKeys KeyMap, ib Inbox, o Options) InboxList {
-	in := InboxList{common: c, keys: keys, paneKeys: paneKeys, ib: ib, opts: o,
+// it (load 1). paneKeys, elicitKeys and o are what the panes it opens
+// need, as for a chat call's approval and question.
+func NewInbox(c kit.Common, keys InboxKeyMap, paneKeys KeyMap, elicitKeys ElicitKeyMap, ib Inbox, o Options) InboxList {
+	in := InboxList{common: c, keys: keys, paneKeys: paneKeys, elicitKeys: elicitKeys, ib: ib, opts: o,
 		Loads: kit.Loads{Seq: 1, Loading: ib != nil}}
 	in.syncKeys()
 	return in
@@ -91,6 +92,10 @@ func (in InboxList) handle(msg tea.Msg) (InboxList, kit.Action, tea.Cmd) {
 		}
 		in.Report(msg.Err, fmt.Sprintf("%s: the call %s of run %s.", verb, safetext.Line(msg.Correlation, 24), safetext.Line(msg.RunID, 24)))
 		return in.reload()
+	case InboxInputMsg:
+		in.Report(msg.Err, fmt.Sprintf("Answered the server (%s) for the call %s of run %s.", safetext.Line(msg.Said, 60),
+			safetext.Line(msg.Correlation, 24), safetext.Line(msg.RunID, 24)))
+		return in.reload()
 	case InboxCountMsg:
 		if msg.Err == nil && !msg.Closed && msg.Count != len(in.items.Items) {
 			return in.reload()
@@ -111,6 +116,9 @@ func (in InboxList) handle(msg tea.Msg) (InboxList, kit.Action, tea.Cmd) {
 		case key.Matches(msg, k.Open):
 			if it, ok := in.items.Selected(); ok {
 				in.Notice = ""
+				if it.Question != nil {
+					return in, kit.OpenModal{Modal: in.questionFor(it)}, nil
+				}
 				return in, kit.OpenModal{Modal: in.approvalFor(it)}, nil
 			}
 		}
@@ -145,6 +153,14 @@ func (in InboxList) approvalFor(it InboxItem) Pane {
 	return New(in.common, in.paneKeys, req, 1, 1, in.opts)
 }
 
+// questionFor is the question pane for one waiting question: like the
+// chat's, with no reply channel — the root sends its answer through the
+// Inbox (applyElicit) — and the run named.
+func (in InboxList) questionFor(it InboxItem) ElicitPane {
+	req := ElicitRequest{Question: *it.Question, Background: &Background{ID: it.RunID, Profile: it.Profile}}
+	return NewElicit(in.common, in.elicitKeys, req, in.opts.Grace)
+}
+
 // Items are the waiting calls the inbox lists.
 func (in InboxList) Items() []InboxItem { return in.items.Items }
 
@@ -166,8 +182,8 @@ func (in InboxList) View() string {
 		title += fmt.Sprintf(" (%d waiting)", len(in.items.Items))
 	}
 	lines := []string{st.Title.Render(title)}
-	lines = append(lines, kit.WrapLines(st.Detail, "Calls of scheduled and profile runs that need your approval. "+
-		"Each run waits, or stops waiting at its deadline.", inner, 2)...)
+	lines = append(lines, kit.WrapLines(st.Detail, "Calls of scheduled and profile runs that need your approval, and servers' questions "+
+		"(input). Each run waits until its deadline.", inner, 2)...)
 	lines = append(lines, "")
 	foot := in.Said(st, inner)
 	switch {
@@ -212,6 +228,9 @@ func (in InboxList) rows(it InboxItem, focused bool, w int) []string {
 	identity := it.Tool.Identity
 	if identity == "" {
 		identity = it.Call.Identity
+	}
+	if q := it.Question; q != nil {
+		identity = "input · " + q.Server + " asks during " + q.Tool
 	}
 	tool := safetext.Line(identity, w/2)
 	if focused {

@@ -8,6 +8,7 @@ import (
 
 	"vouch/agent"
 	"vouch/internal/view"
+	"vouch/tool"
 	"vouch/tui/kit"
 )
 
@@ -26,6 +27,10 @@ type Inbox interface {
 	// runID. It fails with one sentence when the run no longer waits for it
 	// (it timed out or ended); the decision then reaches nobody.
 	AnswerApproval(ctx context.Context, runID, correlationID string, d agent.Decision) error
+	// AnswerInput answers a server's question (an item with a Question,
+	// SPEC B12) asked during the call correlationID of the run with runID;
+	// it fails like AnswerApproval when the question no longer waits.
+	AnswerInput(ctx context.Context, runID, correlationID string, a tool.Answer) error
 	// InboxChanges delivers the number of waiting calls each time it
 	// changes. Only the latest count matters: the implementation keeps at
 	// most one unread value (replacing an older one) and never blocks on
@@ -81,6 +86,26 @@ func AnswerInbox(ib Inbox, runID, correlation string, d agent.Decision) tea.Cmd 
 			err = fmt.Errorf("the answer did not reach the run: %w", err)
 		}
 		return InboxAnsweredMsg{RunID: runID, Correlation: correlation, Allow: d.Allow, Err: err}
+	}
+}
+
+// InboxInputMsg carries AnswerInput.
+type InboxInputMsg struct {
+	RunID, Correlation string
+	Said               string // the answer in words, as the pane's status says it
+	Err                error
+}
+
+// AnswerInboxInput sends the person's answer to a background run's question.
+func AnswerInboxInput(ib Inbox, runID, correlation string, a tool.Answer, said string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), kit.LoadTimeout)
+		defer cancel()
+		err := ib.AnswerInput(ctx, runID, correlation, a)
+		if err != nil {
+			err = fmt.Errorf("the answer did not reach the run: %w", err)
+		}
+		return InboxInputMsg{RunID: runID, Correlation: correlation, Said: said, Err: err}
 	}
 }
 

@@ -155,11 +155,7 @@ func (a Pane) header(w int) []string {
 	}
 	field("tool", a.identity(), st.Group)
 	if b := a.req.Background; b != nil {
-		run := "background run " + b.ID
-		if b.Profile != "" {
-			run += " of profile " + b.Profile
-		}
-		field("run", run, st.Item)
+		field("run", backgroundRun(b), st.Item)
 	}
 	field("server", a.serverLine(), st.Item)
 	if a.compact() {
@@ -408,4 +404,13 @@ func apart(left, right string, width int) string {
 	}
 	gap := max(width-ansi.StringWidth(left)-ansi.StringWidth(right), 1)
 	return left + strings.Repeat(" ", gap) + right
+}
+
+// backgroundRun names an inbox item's run: "background run ID of profile P".
+func backgroundRun(b *Background) string {
+	run := "background run " + safetext.Line(b.ID, 40)
+	if b.Profile != "" {
+		run += " of profile " + safetext.Line(b.Profile, 40)
+	}
+	return run
 }
