@@ -25,8 +25,8 @@ type InboxList struct {
 	keys       InboxKeyMap
 	paneKeys   KeyMap
 	elicitKeys ElicitKeyMap
-	ib       Inbox
-	opts     Options
+	ib         Inbox
+	opts       Options
 
 	kit.Loads
 	items kit.ListCursor[InboxItem]
