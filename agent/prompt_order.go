@@ -114,6 +114,19 @@ func withPrecedence(listing, precedence string) string {
 // moreSkills ends a cut listing.
 const moreSkills = "\n(+%d more enabled skills not listed for lack of room)"
 
+// maxListedDescription bounds a description in the listing: the Agent
+// Skills specification's 1,024 characters, which a package may exceed
+// (it installs with a finding) but the model's listing never does.
+const maxListedDescription = 1024
+
+// capRunes cuts s to n characters, marking the cut with "…".
+func capRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
 // listingLine is one skill's line at level.
 func listingLine(s tool.FrozenSkill, level ListingLevel) string {
 	line := fmt.Sprintf("skill %s (from %s)", oneLine(s.Name), oneLine(s.Origin))
@@ -121,7 +134,7 @@ func listingLine(s tool.FrozenSkill, level ListingLevel) string {
 	switch level {
 	case ListingFull:
 		if desc != "" {
-			line += ": " + desc
+			line += ": " + capRunes(desc, maxListedDescription)
 		}
 		if len(s.Resources) > 0 {
 			paths := make([]string, len(s.Resources))

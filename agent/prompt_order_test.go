@@ -98,3 +98,18 @@ func TestSkillListingInRun(t *testing.T) {
 		}
 	}
 }
+
+// TestSkillListingCapsLongDescriptions (SPEC G4; issue 28 item 21): a
+// description longer than the Agent Skills specification's 1,024
+// characters, which installs with a finding, reaches the model's listing
+// cut to 1,024 characters.
+func TestSkillListingCapsLongDescriptions(t *testing.T) {
+	long := strings.Repeat("d", 3000)
+	text, level := SkillListing([]tool.FrozenSkill{{Name: "claude-api", Origin: "local", Description: long}}, 1<<20, nil)
+	if level != ListingFull {
+		t.Fatalf("level %v, want full", level)
+	}
+	if strings.Contains(text, strings.Repeat("d", maxListedDescription)) || !strings.Contains(text, strings.Repeat("d", maxListedDescription-1)+"…") {
+		t.Errorf("the listing carries %d characters of the description, want %d", strings.Count(text, "d"), maxListedDescription-1)
+	}
+}

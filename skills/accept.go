@@ -55,6 +55,8 @@ func ruleCode(rule string) string {
 		return "hidden-char"
 	case RuleEncodedBlob:
 		return "blob"
+	case RuleSpecLimit:
+		return "spec-limit"
 	}
 	return rule
 }

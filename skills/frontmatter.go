@@ -15,6 +15,10 @@ const (
 	MaxFrontmatterBytes = 256 << 10
 	MaxNameLen          = 64
 	MaxDescriptionLen   = 1024 // characters
+	// maxLongDescription is how long a description may be at all: one
+	// beyond MaxDescriptionLen installs with a finding (real publishers
+	// ship them: issue 28 item 21); one beyond this is refused.
+	maxLongDescription = 4 * MaxDescriptionLen
 	MaxCompatibilityLen = 500  // characters
 	maxFieldLen         = 1024 // license, metadata values, an allowed-tools entry
 	maxMetadataKeys     = 64
@@ -43,6 +47,8 @@ type frontmatter struct {
 	// Body is the text after the closing "---"; BodyLine its first line.
 	Body     string
 	BodyLine int
+	// descLine is the line of the description key (0: none).
+	descLine int
 }
 
 // parseSkillMD splits SKILL.md into its YAML frontmatter and body and
@@ -159,7 +165,7 @@ func (fm *frontmatter) field(key string, line int, v *yaml.Node) error {
 		case "name":
 			fm.Name = s
 		case "description":
-			fm.Description = s
+			fm.Description, fm.descLine = s, line
 		case "license":
 			fm.License = s
 		default:
@@ -288,8 +294,12 @@ func (fm *frontmatter) check() error {
 	case strings.TrimSpace(fm.Description) == "":
 		return rejectf("SKILL.md's frontmatter has no description; add one saying what the skill does and when to use it, and import again")
 	}
-	if n := utf8.RuneCountInString(fm.Description); n > MaxDescriptionLen {
-		return rejectf("SKILL.md's description is %d characters, more than the %d the Agent Skills specification allows; shorten it and import again", n, MaxDescriptionLen)
+	switch n := utf8.RuneCountInString(fm.Description); {
+	case n > maxLongDescription:
+		return rejectf("SKILL.md's description is %d characters, far more than the %d the Agent Skills specification allows; shorten it and import again", n, MaxDescriptionLen)
+	case n > MaxDescriptionLen:
+		fm.Findings = append(fm.Findings, Finding{File: "SKILL.md", Line: fm.descLine, Rule: RuleSpecLimit, Severity: SeverityLow, Action: ActionShown,
+			Detail: fmt.Sprintf("the description is %d characters, more than the %d the Agent Skills specification allows; it is kept whole, and the model's listing carries its first %d", n, MaxDescriptionLen, MaxDescriptionLen)})
 	}
 	if n := utf8.RuneCountInString(fm.Compatibility); n > MaxCompatibilityLen {
 		return rejectf("SKILL.md's compatibility is %d characters, more than the %d the Agent Skills specification allows; shorten it and import again", n, MaxCompatibilityLen)

@@ -111,6 +111,10 @@ const (
 	// RuleInstaller: instructions to download and run code or to run an
 	// install script (pipe to a shell, "run scripts/install.sh").
 	RuleInstaller = "installer"
+	// RuleSpecLimit: the package exceeds a limit of the Agent Skills
+	// specification that vouch tolerates (a description over 1,024
+	// characters), shown as a low finding.
+	RuleSpecLimit = "spec-limit"
 )
 
 // Finding severities (Finding.Severity).
