@@ -18,7 +18,7 @@ const (
 	// maxLongDescription is how long a description may be at all: one
 	// beyond MaxDescriptionLen installs with a finding (real publishers
 	// ship them: issue 28 item 21); one beyond this is refused.
-	maxLongDescription = 4 * MaxDescriptionLen
+	maxLongDescription  = 4 * MaxDescriptionLen
 	MaxCompatibilityLen = 500  // characters
 	maxFieldLen         = 1024 // license, metadata values, an allowed-tools entry
 	maxMetadataKeys     = 64
