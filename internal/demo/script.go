@@ -120,9 +120,24 @@ func lastCallName(r scripted.Request) string {
 	return ""
 }
 
-// mentionsWrite matches a request to write or change a file.
+// WriteWords are the words that make the demo write its note (README:
+// "write a note", "add a line to the notes", "jot down …"): any of them as
+// a word of the last message, in any case. A person who tries the demo's
+// write in their own words should see the diff, not a canned answer.
+var WriteWords = []string{"write", "edit", "add", "append", "change", "update", "jot", "note", "save", "put", "record", "remember"}
+
+// mentionsWrite matches a request to write or change a file: one of
+// WriteWords, or an inflection of one ("added", "writing", "notes down"
+// does not count: "the notes folder" is not a request to write).
 func mentionsWrite(r scripted.Request) bool {
-	return scripted.LastUserContains("write", "edit", "add a note", "change the")(r)
+	for _, w := range strings.FieldsFunc(strings.ToLower(r.LastUser()), func(c rune) bool { return !('a' <= c && c <= 'z') }) {
+		for _, v := range WriteWords {
+			if w == v || w == v+"s" && v != "note" || w == v+"ing" || w == strings.TrimSuffix(v, "e")+"ing" || w == v+"ed" || w == v+"d" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mentionsServer matches a request to use the demo MCP server.

@@ -114,3 +114,39 @@ func TestNoMatchingTurn(t *testing.T) {
 		t.Errorf("got requests %+v, want both recorded", got)
 	}
 }
+
+// TestDemoWritesInAPersonsWords (issue 28 item 22): the demo writes its
+// note for the phrasings a person tries after reading the README — not only
+// its exact phrase — and not for questions about files or notes.
+func TestDemoWritesInAPersonsWords(t *testing.T) {
+	ws, err := agent.OpenWorkspace(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ws.Close() })
+	srv := agenttest.New(demo.Script(), agenttest.WithFlavor(agenttest.LlamaCpp))
+	t.Cleanup(srv.Close)
+	wrote := func(text string) bool {
+		chat := agent.NewChat(agent.ChatConfig{Client: agent.NewClient(srv.URL(), "", nil),
+			Transcript: agent.NewMemoryTranscript(), Tools: append(ws.Tools(), ws.WriteTools()...)})
+		evs, _ := send(t, chat, text)
+		for _, ev := range evs {
+			if f, ok := ev.(agent.ToolCallFinished); ok && f.Call.Identity == agent.IdentityFSWrite {
+				return true
+			}
+		}
+		return false
+	}
+	for _, text := range []string{"write a note", "Add a line to the notes", "please jot down a todo",
+		"Append this to my notes", "update the todo list", "remember to buy milk", "can you save a reminder?",
+		"edit notes/todo.md", "Writing a note, please"} {
+		if !wrote(text) {
+			t.Errorf("%q wrote nothing", text)
+		}
+	}
+	for _, text := range []string{"list the files in the workspace", "What is in my notes folder?", "hello", "How do I read a file in Go?"} {
+		if wrote(text) {
+			t.Errorf("%q wrote the note", text)
+		}
+	}
+}
