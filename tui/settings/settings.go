@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"vouch/tui/kit"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -210,9 +212,53 @@ func (s Model) View() string {
 	}
 	lines := []string{
 		st.Title.Render("Settings › " + s.section),
-		strings.Join(tabs, " "),
+		tabRow(tabs, s.active, inner, st.Detail.Render),
 		"",
 	}
 	lines = append(lines, strings.Split(s.pages[s.active].View(), "\n")...)
 	return kit.ModalBox(st, inner, s.common.Height-st.Frame.GetVerticalFrameSize(), lines)
+}
+
+// tabRow joins the rendered tabs with a space, or, when they do not fit in
+// width, the run of tabs around the active one that fits, with ‹ and ›
+// (rendered by mark) saying that more tabs lie that way: the current page
+// is always in the row (issue 28 item 5).
+func tabRow(tabs []string, active, width int, mark func(...string) string) string {
+	if w := ansi.StringWidth(strings.Join(tabs, " ")); w <= width || len(tabs) == 0 {
+		return strings.Join(tabs, " ")
+	}
+	const markWidth = 2 // "‹ " or " ›"
+	first, last := active, active
+	used := ansi.StringWidth(tabs[active])
+	room := func(first, last int) int {
+		r := width
+		if first > 0 {
+			r -= markWidth
+		}
+		if last < len(tabs)-1 {
+			r -= markWidth
+		}
+		return r
+	}
+	for grew := true; grew; {
+		grew = false
+		if last+1 < len(tabs) && used+1+ansi.StringWidth(tabs[last+1]) <= room(first, last+1) {
+			last++
+			used += 1 + ansi.StringWidth(tabs[last])
+			grew = true
+		}
+		if first > 0 && used+1+ansi.StringWidth(tabs[first-1]) <= room(first-1, last) {
+			first--
+			used += 1 + ansi.StringWidth(tabs[first])
+			grew = true
+		}
+	}
+	row := strings.Join(tabs[first:last+1], " ")
+	if first > 0 {
+		row = mark("‹") + " " + row
+	}
+	if last < len(tabs)-1 {
+		row += " " + mark("›")
+	}
+	return ansi.Truncate(row, width, "")
 }
