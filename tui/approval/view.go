@@ -100,6 +100,9 @@ func (a Pane) View() string {
 	}
 	if a.compact() && !a.unfold {
 		label = "arguments, folded"
+		if hasDiff(a.body) {
+			label = "change, folded" // a write's diff comes first (issue 28 item 6)
+		}
 	}
 	where := ""
 	if len(a.body) > rows {
@@ -373,6 +376,7 @@ func (a Pane) settlingButtons(w int) string {
 // there are show arguments; every other line, vouch's fold markers and
 // notes included, is as in the full form. v unfolds the full layout.
 func compactBody(body []argLine) []argLine {
+	body = compactDiff(body)
 	first, last := -1, -1
 	for i, l := range body {
 		if l.kind != lineJSON {
@@ -395,6 +399,44 @@ func compactBody(body []argLine) []argLine {
 		}
 	}
 	return out
+}
+
+// compactDiff makes a write's diff start with what changes, for the few
+// rows of a compact pane (issue 28 item 6): the file's "+++" line, then
+// the diff from its first added or removed line — the "---" line, the
+// first hunk's header and the context before the first change go.
+func compactDiff(body []argLine) []argLine {
+	change := -1
+	for i, l := range body {
+		if l.kind == lineDiffAdd || l.kind == lineDiffDel {
+			change = i
+			break
+		}
+	}
+	if change < 0 {
+		return body
+	}
+	out := make([]argLine, 0, len(body))
+	for _, l := range body[:change] {
+		switch {
+		case l.kind == lineDiffHeader && strings.HasPrefix(l.text, "+++ "):
+			out = append(out, l)
+		case l.kind == lineDiffHeader, l.kind == lineDiffHunk, l.kind == lineDiffContext:
+		default:
+			out = append(out, l)
+		}
+	}
+	return append(out, body[change:]...)
+}
+
+// hasDiff reports whether the body shows a diff.
+func hasDiff(body []argLine) bool {
+	for _, l := range body {
+		if l.kind == lineDiffAdd || l.kind == lineDiffDel {
+			return true
+		}
+	}
+	return false
 }
 
 // apart puts left and right on one line of width cells, apart.
