@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"vouch/safetext"
@@ -62,4 +63,15 @@ func Clean(t *testing.T, view string) {
 	if strings.Contains(view, "[2J") {
 		t.Fatalf("the view holds a screen clear's payload: %q", view)
 	}
+}
+
+// Unframed is the text of a view with its frame and line breaks gone, one
+// space between words: what a test reads to check that a sentence wraps
+// whole instead of being cut.
+func Unframed(view string) string {
+	var words []string
+	for _, l := range strings.Split(ansi.Strip(view), "\n") {
+		words = append(words, strings.Fields(strings.Trim(l, "│╭╮╰╯─ "))...)
+	}
+	return strings.Join(words, " ")
 }

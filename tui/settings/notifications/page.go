@@ -158,7 +158,7 @@ func (p Page) View() string {
 				lines = append(lines, st.Item.Render("  "+row))
 			}
 		}
-		term := kit.WrapLines(st.Detail, "This terminal: "+safetext.Line(p.state.Terminal, 0)+".", w, 2)
+		term := kit.WrapLines(st.Detail, "This terminal: "+safetext.Line(p.state.Terminal, 0)+".", w, 4)
 		var long []string
 		if p.state.LongTurn > 0 {
 			long = kit.WrapLines(st.Detail, "A long turn is one over "+p.state.LongTurn.String()+

@@ -132,8 +132,8 @@ func (p Page) ruleLines(blocks [][]string, rows, w int) []string {
 	case p.rulesErr != "":
 		return append(lines, kit.WrapLines(st.Error, "✗ "+p.rulesErr, w, 2)...)
 	case len(p.rules.Items) == 0:
-		return append(lines, st.Detail.Render(safetext.Line(
-			"No rules yet: every external tool asks. Classify one with c in its approval pane.", w)))
+		return append(lines, kit.WrapLines(st.Detail,
+			"No rules yet: every external tool asks. Classify one with c in its approval pane.", w, 3)...)
 	}
 	idW := ruleIDWidth(w)
 	lines = append(lines, st.Detail.Render("  "+kit.Pad("Tool", idW)+" "+kit.Pad("Class", classColWidth)+" "+

@@ -288,7 +288,7 @@ func (e Editor) View() string {
 	case e.saving:
 		lines = append(lines, st.Detail.Render("Saving…"))
 	case e.err != "":
-		lines = append(lines, kit.WrapLines(st.Error, "✗ "+e.err, inner, min(3, room))...)
+		lines = append(lines, kit.WrapLines(st.Error, "✗ "+e.err, inner, min(6, room))...)
 	default:
 		lines = append(lines, kit.WrapLines(st.Detail, "HTTPS, or plain HTTP on loopback. The secret goes to the "+
 			"OS keyring and is never shown. Saving does not activate.", inner, min(editorNoteLines, room))...)
