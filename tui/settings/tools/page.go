@@ -363,7 +363,18 @@ func (p Page) View() string {
 	}
 	if len(body) > rows {
 		first := max(0, min(focus-rows/3, len(body)-rows))
+		above, below := first, len(body)-first-rows
 		body = body[first : first+rows]
+		// Say where more tools lie (issue 28 item 10); with too few rows
+		// to spare one, the focused tool has them all.
+		if rows >= 4 {
+			if above > 0 {
+				body[0] = st.Detail.Render(kit.Cut("  ↑ "+kit.Plural(above, "more line")+" above", w))
+			}
+			if below > 0 {
+				body[rows-1] = st.Detail.Render(kit.Cut("  ↓ "+kit.Plural(below, "more line")+" below", w))
+			}
+		}
 	}
 	for len(body) < rows {
 		body = append(body, "")
@@ -464,6 +475,10 @@ func (p Page) row(t settings.ToolView, srv settings.ServerView, known, focused b
 func (p Page) claims(t settings.ToolView, w int) []string {
 	st := p.common.Styles.Modal
 	indent := strings.Repeat(" ", toolMarkWidth)
+	if strings.HasPrefix(t.Identity, "builtin:") {
+		// vouch's own tool: no server, so nothing claimed (issue 28 item 10).
+		return []string{indent + st.Detail.Render(kit.Cut("built into vouch; runs on this machine", w-toolMarkWidth))}
+	}
 	label := "server claims (unverified): "
 	text := "none"
 	if len(t.Claims) > 0 {
