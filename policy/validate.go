@@ -36,6 +36,11 @@ func isWorkspaceRead(identity string) bool {
 	return false
 }
 
+// CanAllow reports whether a rule may allow identity without asking:
+// every tool but vouch's built-in tools that write (ValidateRule refuses
+// such a rule), so an editor need not offer what saving refuses.
+func CanAllow(identity string) bool { return !IsBuiltin(identity) || isWorkspaceRead(identity) }
+
 // IsBuiltin reports whether identity names a built-in tool.
 func IsBuiltin(identity string) bool { return strings.HasPrefix(identity, builtinPrefix) }
 
@@ -122,7 +127,7 @@ func ValidateRule(r Rule) error {
 	if !r.Effect.known() {
 		return invalid("the effect %s is not read-only, idempotent or mutating", quote(string(r.Effect)))
 	}
-	if r.Class == Allow && IsBuiltin(r.Identity) && !isWorkspaceRead(r.Identity) {
+	if r.Class == Allow && !CanAllow(r.Identity) {
 		return &ruleError{kind: ErrWriteAllow, sentence: fmt.Sprintf(
 			"anything that writes asks: %s is not one of vouch's read-only workspace tools, so it cannot be allowed automatically; classify it ask or block",
 			quote(r.Identity))}

@@ -48,6 +48,16 @@ const offerLimit = 200
 // ruleClasses are the classes, in the order the editor shows them.
 func ruleClasses() []policy.Class { return []policy.Class{policy.Ask, policy.Allow, policy.Block} }
 
+// classes are the classes the editor offers for d's tool: allow is left
+// out for a built-in tool that writes, which no rule may allow (issue 28
+// item 10: the editor offered it, then refused it on save).
+func (d Draft) classes() []policy.Class {
+	if policy.CanAllow(d.identity) {
+		return ruleClasses()
+	}
+	return []policy.Class{policy.Ask, policy.Block}
+}
+
 // ruleEffects are the effects, in the order the editor shows them.
 func ruleEffects() []policy.Effect {
 	return []policy.Effect{policy.ReadOnly, policy.Idempotent, policy.Mutating}

@@ -90,7 +90,7 @@ func New(c kit.Common, keys KeyMap, pe Saver, d Draft, grace time.Duration) Edit
 		policy: pe,
 		grace:  grace,
 		draft:  d,
-		class:  indexOf(ruleClasses(), d.class, 0),
+		class:  indexOf(d.classes(), d.class, 0),
 		effect: indexOf(ruleEffects(), d.effect, len(ruleEffects())-1),
 		note:   text(d.note, "why, for you (optional)", noteLimit),
 	}
@@ -260,7 +260,7 @@ func (e Editor) choose(d int, toggle bool) Editor {
 	n := func(i, count int) int { return (i + d + count) % count }
 	switch i, _, ok := e.constraintAt(e.focus); {
 	case e.focus == ruleFieldClass:
-		e.class = n(e.class, len(ruleClasses()))
+		e.class = n(e.class, len(e.draft.classes()))
 	case e.focus == ruleFieldEffect:
 		e.effect = n(e.effect, len(ruleEffects()))
 	case ok && toggle:
@@ -312,7 +312,7 @@ func (e Editor) withConstraint(i int, f func(*ruleConstraint)) []ruleConstraint 
 func (e Editor) rule() policy.Rule {
 	r := policy.Rule{
 		Identity: e.draft.identity,
-		Class:    ruleClasses()[e.class],
+		Class:    e.draft.classes()[e.class],
 		Effect:   ruleEffects()[e.effect],
 		Note:     strings.TrimSpace(e.note.Value()),
 		Updated:  e.common.Now(),
@@ -388,7 +388,7 @@ type Offer struct {
 // Form returns what the editor's fields hold now.
 func (e Editor) Form() Form {
 	f := Form{
-		Class:    ruleClasses()[e.class],
+		Class:    e.draft.classes()[e.class],
 		Effect:   ruleEffects()[e.effect],
 		Note:     e.note.Value(),
 		OnNote:   e.focus == e.noteField(),

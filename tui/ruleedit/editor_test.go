@@ -85,7 +85,7 @@ func TestRuleEditorKeys(t *testing.T) {
 func wantClass(want policy.Class) func(*testing.T, Editor) {
 	return func(t *testing.T, e Editor) {
 		t.Helper()
-		if got := ruleClasses()[e.class]; got != want {
+		if got := e.draft.classes()[e.class]; got != want {
 			t.Errorf("class = %s, want %s", got, want)
 		}
 	}

@@ -42,6 +42,15 @@ func classHint(c policy.Class) string {
 	return "waits for your answer on every call"
 }
 
+// classHint is classHint for the editor's tool: one that no rule may allow
+// says why allow is not among the choices.
+func (e Editor) classHint(c policy.Class) string {
+	if c == policy.Ask && !policy.CanAllow(e.draft.identity) {
+		return "anything that writes asks: no allow"
+	}
+	return classHint(c)
+}
+
 // effectHint says what an effect means, beside the effect options.
 func effectHint(e policy.Effect) string {
 	switch e {
@@ -73,9 +82,9 @@ func (e Editor) View() string {
 		}
 		lines = append(lines, head+st.Group.Render(l))
 	}
-	class, effect := ruleClasses()[e.class], ruleEffects()[e.effect]
+	class, effect := e.draft.classes()[e.class], ruleEffects()[e.effect]
 	lines = append(lines,
-		e.optionRow(ruleFieldClass, "class", classNames(), e.class, classHint(class), w),
+		e.optionRow(ruleFieldClass, "class", classNames(e.draft.classes()), e.class, e.classHint(class), w),
 		e.optionRow(ruleFieldEffect, "effect", effectNames(), e.effect, effectHint(effect), w),
 		"")
 
@@ -98,8 +107,7 @@ func (e Editor) View() string {
 	return kit.ModalBox(st, w, 0, lines)
 }
 
-func classNames() []string {
-	cs := ruleClasses()
+func classNames(cs []policy.Class) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		out[i] = string(c)
