@@ -47,6 +47,38 @@ func inline(s string, st *kit.Styles) string {
 	return b.String()
 }
 
+// closeOpenSpans is the line still being streamed as it will read once
+// its open bold or code span closes (issue 28 item 10: "**" showed raw
+// until the closing marker arrived): the span is closed at the end, and a
+// marker with nothing after it yet is left out. Italics stay as they are —
+// a lone "*" may be arithmetic.
+func closeOpenSpans(s string) string {
+	st := &kit.Styles{}
+	for i := 0; i < len(s); {
+		delim, _ := spanAt(s, i, st)
+		if delim == "" {
+			i++
+			continue
+		}
+		if end := closing(s, i+len(delim), delim); end >= 0 {
+			i = end + len(delim)
+			continue
+		}
+		if delim != "**" && delim != "`" {
+			i += len(delim)
+			continue
+		}
+		// What follows the opener, without the spaces and the half of a
+		// closing "**" that may have arrived: they come back with the rest.
+		body := strings.TrimRight(s[i+len(delim):], " *")
+		if body == "" {
+			return s[:i]
+		}
+		return s[:i+len(delim)] + body + delim
+	}
+	return s
+}
+
 // spanAt is the marker that opens a span at s[i], with its style, or "".
 func spanAt(s string, i int, st *kit.Styles) (string, lipgloss.Style) {
 	switch {

@@ -169,10 +169,10 @@ type stablePrefix struct {
 	lines []string // their rendering
 }
 
-// render returns renderMarkdown(text, width, st), reusing and extending the
-// cached prefix.
+// render returns renderMarkdown(streamingText(text), width, st), reusing
+// and extending the cached prefix.
 func (p *stablePrefix) render(text string, width int, st *kit.Styles) []string {
-	text = strings.TrimRight(text, "\n")
+	text = streamingText(text)
 	if text == "" {
 		return nil
 	}
@@ -185,8 +185,31 @@ func (p *stablePrefix) render(text string, width int, st *kit.Styles) []string {
 		p.lines = append(p.lines[:len(p.lines):len(p.lines)], renderLines(src[p.n:cut], width, st)...)
 		p.n, p.src = cut, text[:off]
 	}
-	rest := renderLines(src[p.n:], width, st)
-	return append(p.lines[:len(p.lines):len(p.lines)], rest...)
+	return append(p.lines[:len(p.lines):len(p.lines)], renderLines(src[p.n:], width, st)...)
+}
+
+// streamingText is the text of an answer still streaming as it is drawn:
+// its last line with an open bold or code span closed (closeOpenSpans),
+// unless that line is inside a code fence. Only the last line changes, so
+// the settled prefix above it is the same either way.
+func streamingText(text string) string {
+	text = strings.TrimRight(text, "\n")
+	i := strings.LastIndexByte(text, '\n') + 1
+	if inFence(strings.Split(text, "\n")) {
+		return text
+	}
+	return strings.TrimRight(text[:i]+closeOpenSpans(text[i:]), "\n")
+}
+
+// inFence reports whether lines end inside a code fence.
+func inFence(lines []string) bool {
+	in := false
+	for _, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			in = !in
+		}
+	}
+	return in
 }
 
 // settled returns the index of the line after the last blank line outside a

@@ -23,7 +23,7 @@ func TestStablePrefixMatchesFullRender(t *testing.T) {
 			for i := 1; i <= len(answer); i++ {
 				text := answer[:i]
 				got := p.render(text, width, st)
-				want := renderMarkdown(text, width, st)
+				want := renderMarkdown(streamingText(text), width, st)
 				if !reflect.DeepEqual(got, want) {
 					t.Fatalf("after %d bytes:\ngot  %q\nwant %q", i, got, want)
 				}
