@@ -83,7 +83,8 @@ func LoadPolicy(db *store.DB, workspace string) (policy.Snapshot, PolicyDigest, 
 	for i, r := range stored {
 		rules[i] = RuleFromStore(r)
 	}
-	return policy.NewSnapshot(rules, policy.Options{Workspace: workspace}), DigestRules(stored), nil
+	// A managed lock that cannot be used blocks every external tool (SPEC N3).
+	return policy.NewSnapshot(rules, policy.Options{Workspace: workspace, BlockExternal: managedBlock(db)}), DigestRules(stored), nil
 }
 
 // DigestRules digests stored rules: their count, the sha256 of their

@@ -73,6 +73,11 @@ func Verify(message, armored []byte, signers []AllowedSigner, namespace string, 
 	if sig.Namespace != namespace {
 		return Signer{}, fmt.Errorf("%w: the signature is for namespace %q, not %q", ErrNamespace, safetext.Line(sig.Namespace, 40), namespace)
 	}
+	// The signature is checked against its own key first: content changed
+	// after signing is named as such, whoever signed it.
+	if err := sshsig.Verify(bytes.NewReader(message), sig, sig.PublicKey, sig.HashAlgorithm, namespace); err != nil {
+		return Signer{}, fmt.Errorf("%w: the signature by %s does not match the content", ErrMismatch, fp)
+	}
 	want := sig.PublicKey.Marshal()
 	var lines []AllowedSigner
 	for _, s := range signers {
@@ -82,9 +87,6 @@ func Verify(message, armored []byte, signers []AllowedSigner, namespace string, 
 	}
 	if len(lines) == 0 {
 		return Signer{}, fmt.Errorf("%w: %s is not in allowed-signers", ErrUnknownKey, fp)
-	}
-	if err := sshsig.Verify(bytes.NewReader(message), sig, sig.PublicKey, sig.HashAlgorithm, namespace); err != nil {
-		return Signer{}, fmt.Errorf("%w: the signature by %s does not match the content", ErrMismatch, fp)
 	}
 	var why error
 	for _, s := range lines {

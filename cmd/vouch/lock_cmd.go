@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"vouch/internal/app"
+	"vouch/safetext"
+	"vouch/store"
+)
+
+// runLock is `vouch lock export | check | apply | sign` (SPEC N1–N4);
+// docs/FLEET.md is its reference.
+func runLock(ctx context.Context, g *globals, args []string, e env) error {
+	if len(args) == 0 {
+		return app.Errorf(app.Usage, "vouch lock needs a subcommand: export, check, apply or sign")
+	}
+	sub := args[0]
+	fs := subFlags("lock "+sub, g)
+	asJSON := fs.Bool("json", false, "print JSON")
+	out := fs.String("out", "", "write the lockfile here instead of standard output (export)")
+	yes := fs.Bool("yes", false, "apply without asking (apply)")
+	dir := fs.String("skills", "", "the folder of the pinned skill packages (apply)")
+	key := fs.String("key", "", "the OpenSSH private key to sign with (sign)")
+	pos, err := parseInterleaved(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if n := map[string]int{"export": 0, "check": 1, "apply": 1, "sign": 1}[sub]; len(pos) > n || sub != "check" && len(pos) < n {
+		return app.Errorf(app.Usage, "usage: vouch lock export [--out FILE] | check [FILE] [--json] | apply FILE [--yes] [--skills DIR] | sign FILE --key KEY")
+	}
+	switch sub {
+	case "export":
+		return withDB(g, e, func(db *store.DB) error {
+			data, err := app.NewFleet(db).Export()
+			if err != nil || *out == "" {
+				if err == nil {
+					_, err = e.stdout.Write(data)
+				}
+				return err
+			}
+			return os.WriteFile(pathIn(e, *out), data, 0o644)
+		})
+	case "check":
+		return withDB(g, e, func(db *store.DB) error { return lockCheck(app.NewFleet(db), pos, *asJSON, e) })
+	case "apply":
+		return withState(ctx, g, e, func(s *state) error { return lockApply(ctx, s.Fleet(), pathIn(e, pos[0]), *dir, *yes, *asJSON, e) })
+	case "sign":
+		return signWith(e, pos[0], *key, "lock", "vouch-lock")
+	}
+	return app.Errorf(app.Usage, "unknown subcommand 'vouch lock %s'; use export, check, apply or sign", sub)
+}
+
+// pathIn resolves p against the command's working directory.
+func pathIn(e env, p string) string {
+	if p == "" || filepath.IsAbs(p) || e.cwd == "" {
+		return p
+	}
+	return filepath.Join(e.cwd, p)
+}
+
+func lockCheck(f *app.Fleet, pos []string, asJSON bool, e env) error {
+	file, err := f.DefaultLockFile()
+	if err != nil {
+		return err
+	}
+	if len(pos) == 1 {
+		file = pos[0]
+	}
+	rep, err := f.Check(pathIn(e, file))
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		err = writeJSON(e.stdout, rep)
+	} else {
+		var b strings.Builder
+		if rep.Signer != nil {
+			fmt.Fprintf(&b, "signed by %s\n", rep.Signer)
+		}
+		for _, d := range rep.Drifts {
+			b.WriteString(d.Text + "\n")
+		}
+		if len(rep.Drifts) == 0 {
+			fmt.Fprintf(&b, "this machine agrees with %s\n", safetext.Line(file, 0))
+		}
+		_, err = fmt.Fprint(e.stdout, b.String())
+	}
+	if err == nil && len(rep.Drifts) > 0 {
+		return app.Errorf(app.Failure, "this machine differs from %s in %d ways; 'vouch lock apply %s' previews making it agree", safetext.Line(file, 200), len(rep.Drifts), app.ShellWord(file))
+	}
+	return err
+}
+
+func lockApply(ctx context.Context, f *app.Fleet, file, dir string, yes, asJSON bool, e env) error {
+	plan, err := f.PlanApply(ctx, file, pathIn(e, dir))
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	if plan.Signer != nil {
+		fmt.Fprintf(&b, "signed by %s\n", plan.Signer)
+	}
+	for _, c := range plan.Changes {
+		b.WriteString("  + " + c + "\n")
+	}
+	for _, c := range plan.Cannot {
+		b.WriteString("  ! cannot apply: " + c + "\n")
+	}
+	if len(plan.Changes) == 0 {
+		b.WriteString("nothing to apply\n")
+	}
+	if !asJSON {
+		if _, err := fmt.Fprint(e.stdout, b.String()); err != nil {
+			return err
+		}
+	}
+	if len(plan.Changes) > 0 && !yes {
+		fmt.Fprintf(e.stdout, "apply these %d changes? [y/N] ", len(plan.Changes))
+		line, _ := bufio.NewReader(e.stdin).ReadString('\n') // no answer is a no
+		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+			return app.Errorf(app.Failure, "nothing was applied; answer y, or pass --yes")
+		}
+	}
+	if plan, err = f.Apply(ctx, file, pathIn(e, dir), plan.Changes); err != nil {
+		return err
+	}
+	if asJSON {
+		err = writeJSON(e.stdout, plan)
+	} else if len(plan.Changes) > 0 {
+		_, err = fmt.Fprintf(e.stdout, "applied %d changes in one transaction\n", len(plan.Changes))
+	}
+	if err == nil && len(plan.Cannot) > 0 {
+		return app.Errorf(app.Failure, "%d items of the lockfile could not be applied; each line above says what to do", len(plan.Cannot))
+	}
+	return err
+}
+
+// signWith signs FILE with --key in the namespace, writing FILE.sig.
+func signWith(e env, file, key, what, namespace string) error {
+	if key == "" {
+		return app.Errorf(app.Usage, "vouch %s sign needs --key KEY, an OpenSSH private key", what)
+	}
+	out, err := app.SignFile(pathIn(e, file), pathIn(e, key), namespace)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "wrote %s\n", safetext.Line(out, 0))
+	return err
+}
+
+// runSkillSigning is `vouch skill manifest PKG` and `vouch skill sign PKG
+// --key KEY` (SPEC N5).
+func runSkillSigning(g *globals, sub string, args []string, e env) error {
+	fs := subFlags("skill "+sub, g)
+	key := fs.String("key", "", "the OpenSSH private key to sign with")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return app.Errorf(app.Usage, "vouch skill %s needs exactly one PKG: a .zip, .tar.gz or a folder", sub)
+	}
+	if sub == "manifest" {
+		m, err := app.SkillManifest(context.Background(), pathIn(e, pos[0]))
+		if err == nil {
+			_, err = e.stdout.Write(m)
+		}
+		return err
+	}
+	if *key == "" {
+		return app.Errorf(app.Usage, "vouch skill sign needs --key KEY, an OpenSSH private key")
+	}
+	out, err := app.SignSkill(context.Background(), pathIn(e, pos[0]), pathIn(e, *key))
+	if err == nil {
+		_, err = fmt.Fprintf(e.stdout, "wrote %s\n", safetext.Line(out, 0))
+	}
+	return err
+}
