@@ -77,9 +77,13 @@ func skillCommand(ctx context.Context, g *globals, args []string, e env, load lo
 	var err2 error
 	switch sub {
 	case "preview":
-		err2 = withDB(g, e, func(db *store.DB) error { return skillPreview(ctx, db, app.AdmitSkills(db, e.loader(load)), pos[0], *asJSON, e) })
+		err2 = withDB(g, e, func(db *store.DB) error {
+			return skillPreview(ctx, db, app.AdmitSkills(db, e.loader(load)), pos[0], *asJSON, e)
+		})
 	case "install":
-		err2 = withDB(g, e, func(db *store.DB) error { return skillInstall(ctx, db, app.AdmitSkills(db, e.loader(load)), pos[0], opts, *asJSON, e) })
+		err2 = withDB(g, e, func(db *store.DB) error {
+			return skillInstall(ctx, db, app.AdmitSkills(db, e.loader(load)), pos[0], opts, *asJSON, e)
+		})
 	case "list":
 		err2 = withDB(g, e, func(db *store.DB) error { return skillList(db, *asJSON, e) })
 	case "remove":
