@@ -167,3 +167,55 @@ func managedBlock(db *store.DB) string {
 	}
 	return ""
 }
+
+// DoctorLock is the summary of 'vouch lock check' on the managed lock
+// that 'vouch doctor' shows (SPEC N2).
+type DoctorLock struct {
+	File   string `json:"file"`
+	Signer string `json:"signer,omitempty"`
+	Drifts int    `json:"drifts"`
+	// Summary is one sentence: agreement, the drift count, or why the lock
+	// cannot be used.
+	Summary string `json:"summary"`
+}
+
+// doctorLock checks the managed lock, when one is configured and the
+// database can be read (the session's when it holds it).
+func doctorLock(stateDir string, db DoctorDatabase, held *State) *DoctorLock {
+	if !db.Exists || held == nil && db.LockHolderPID != 0 {
+		return nil
+	}
+	var out *DoctorLock
+	check := func(d *store.DB) error {
+		f := NewFleet(d)
+		path, err := managedPath(d)
+		if err != nil || path == "" {
+			return err
+		}
+		out = &DoctorLock{File: path}
+		rep, err := f.Check(path)
+		switch {
+		case err != nil:
+			out.Summary = "cannot be used, so nothing external runs: " + safetext.Line(err.Error(), 300)
+		case len(rep.Drifts) == 0:
+			out.Summary = "this machine agrees with it"
+		default:
+			out.Drifts = len(rep.Drifts)
+			out.Summary = fmt.Sprintf("this machine differs from it in %d ways; 'vouch lock check' names them", len(rep.Drifts))
+		}
+		if rep.Signer != nil {
+			out.Signer = rep.Signer.String()
+		}
+		return nil
+	}
+	var err error
+	if held != nil {
+		err = check(held.db)
+	} else {
+		err = WithDB(stateDir, check)
+	}
+	if err != nil && out == nil {
+		out = &DoctorLock{Summary: "not checked: " + safetext.Line(err.Error(), 200)}
+	}
+	return out
+}
