@@ -30,7 +30,16 @@ func fleetMachine(t *testing.T) (state, skillsDir, secret string, plain *mcptest
 	cli(t, state, "", exitOK, "policy", "set", "builtin:fs_write", "block")
 	pkg := goodSkill(t, "pdf-forms", nil)
 	cli(t, state, "", exitOK, "skill", "install", pkg)
+	fleetProfile(t, state, lookup)
 	return state, filepath.Dir(pkg), secret, plain
+}
+
+// fleetProfile defines the same profile on any machine: a role and a
+// profile that selects the machine's identity of a server's tool.
+func fleetProfile(t *testing.T, state, tool string) {
+	t.Helper()
+	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
+	cli(t, state, "", exitOK, "profile", "create", "daily", "--definition", "notes", "--tool", tool, "--workspace", os.TempDir())
 }
 
 // toolIdentity is the identity of server's tool on the machine at state.
@@ -99,11 +108,17 @@ func TestLockExportApplyCheck(t *testing.T) {
 	if !strings.Contains(errText, "could not be applied") {
 		t.Errorf("apply's sentence: %q", errText)
 	}
+	if !strings.Contains(text, "profile daily: not defined here") {
+		t.Errorf("apply does not name the profile:\n%s", text)
+	}
 	cli(t, b, secret+"\n", exitOK, "server", "add", "notes", "--url", serverURL(t, a, "notes"), "--header", "Authorization", "--secret-stdin")
-	text, _ = cli(t, b, "", exitOK, "lock", "apply", out, "--skills", skillsDir, "--yes")
+	text, _ = cli(t, b, "", exitFailure, "lock", "apply", out, "--skills", skillsDir, "--yes")
 	if !strings.Contains(text, "install skill pdf-forms") || !strings.Contains(text, "applied") {
 		t.Errorf("apply with --skills:\n%s", text)
 	}
+	// The same profile on B, over B's identity of the tool, digests alike.
+	cli(t, b, "", exitOK, "server", "activate", "plain")
+	fleetProfile(t, b, toolIdentity(t, b, "plain", "lookup"))
 	text, _ = cli(t, b, "", exitOK, "lock", "check", out)
 	if !strings.Contains(text, "agrees") {
 		t.Errorf("check after apply: %q", text)

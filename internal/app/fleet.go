@@ -110,7 +110,7 @@ func machineLock(db *store.DB) (lock.Lock, map[string]string, error) {
 		return l, nil, err
 	}
 	for _, p := range profiles {
-		lp, err := lockProfileOf(db, p)
+		lp, err := lockProfileOf(db, p, names)
 		if err != nil {
 			return l, nil, err
 		}
@@ -144,12 +144,14 @@ func lockRuleOf(r store.PolicyRule, names map[string]string) (lock.Rule, bool) {
 	return lr, true
 }
 
-// lockProfileOf digests profile p and the definition revision it runs.
-func lockProfileOf(db *store.DB, p workflow.Profile) (lock.Profile, error) {
+// lockProfileOf digests profile p and the definition revision it runs,
+// each tool of a server named by the server's name (names: by ID), as a
+// lock names it, so that the same profile digests alike on every machine.
+func lockProfileOf(db *store.DB, p workflow.Profile, names map[string]string) (lock.Profile, error) {
 	lp := lock.Profile{Name: p.Name, Revision: p.Revision, Definition: p.Definition}
 	bare := p
 	bare.Revision, bare.Updated = 0, time.Time{}
-	d, err := digestJSON(bare)
+	d, err := digestJSON(bare, names)
 	if err != nil {
 		return lp, err
 	}
@@ -164,18 +166,26 @@ func lockProfileOf(db *store.DB, p workflow.Profile) (lock.Profile, error) {
 	}
 	lp.DefinitionRevision = def.Revision
 	def.Revision = 0
-	if lp.DefinitionDigest, err = digestJSON(def); err != nil {
+	if lp.DefinitionDigest, err = digestJSON(def, names); err != nil {
 		return lp, err
 	}
 	return lp, nil
 }
 
-func digestJSON(v any) (string, error) {
+func digestJSON(v any, names map[string]string) (string, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return "", fmt.Errorf("digest: %w", err)
 	}
-	sum := sha256.Sum256(raw)
+	text := string(raw)
+	for id, name := range names { // JSON-escaped, as the name is inside a string
+		q, err := json.Marshal(name)
+		if err != nil {
+			return "", fmt.Errorf("digest: %w", err)
+		}
+		text = strings.ReplaceAll(text, tool.MCPPrefix+id+":", tool.MCPPrefix+string(q[1:len(q)-1])+":")
+	}
+	sum := sha256.Sum256([]byte(text))
 	return "sha256:" + hex.EncodeToString(sum[:]), nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"vouch/internal/app/localskills"
 	"vouch/internal/lock"
@@ -50,7 +51,7 @@ func (f *Fleet) PlanApply(ctx context.Context, path, skillsDir string) (LockPlan
 	if err := p.planRules(f.db, l, ids, m); err != nil {
 		return LockPlan{}, err
 	}
-	if err := p.planSkills(ctx, f.db, l, skillsDir, m); err != nil {
+	if err := p.planSkills(ctx, f.db, l, skillsDir, m, f.now()); err != nil {
 		return LockPlan{}, err
 	}
 	have, _, err := machineLock(f.db)
@@ -214,7 +215,7 @@ func sameRule(a, b lock.Rule) bool {
 
 // planSkills installs every pinned skill not installed here from the
 // packages in dir whose digest is the pinned one.
-func (p *LockPlan) planSkills(ctx context.Context, db *store.DB, l lock.Lock, dir string, m managed) error {
+func (p *LockPlan) planSkills(ctx context.Context, db *store.DB, l lock.Lock, dir string, m managed, now time.Time) error {
 	installed, err := db.Skills()
 	if err != nil {
 		return err
@@ -244,6 +245,10 @@ func (p *LockPlan) planSkills(ctx context.Context, db *store.DB, l lock.Lock, di
 		}
 		if err := m.admitSkill(w.Name, w.SHA256); err != nil {
 			p.Cannot = append(p.Cannot, safetext.Line(err.Error(), 300))
+			continue
+		}
+		if err := judgeSignature(db, pkgs[k].Source, pkgs[k], now); err != nil { // SPEC N5: the signer, require-signed-skills
+			p.Cannot = append(p.Cannot, fmt.Sprintf("skill %s: %s", name, safetext.Line(err.Error(), 300)))
 			continue
 		}
 		plan, err := localskills.PlanPackage(db, pkgs[k], localskills.InstallOptions{NewRevision: i >= 0, AcceptFindings: w.Accepted})
