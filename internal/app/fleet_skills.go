@@ -18,10 +18,6 @@ import (
 	"vouch/store"
 )
 
-// skillSigFile is the signature a package may carry inside itself; it is
-// not part of the manifest it signs (SPEC N5).
-const skillSigFile = "SKILL.sig"
-
 // RuleSignature is the scanner rule of the finding "the content changed
 // after it was signed" (SPEC N5).
 const RuleSignature = "signature"
@@ -41,27 +37,13 @@ func SkillManifest(ctx context.Context, path string) ([]byte, error) {
 	return manifestOf(p), nil
 }
 
-// manifestOf is "name NAME", "version V" ("-" when the package names
-// none), then "SHA256  PATH" for every kept file but SKILL.sig, sorted by
-// path, each line ending in a newline.
+// manifestOf is p's canonical manifest (skills.Manifest).
 func manifestOf(p *skills.Package) []byte {
-	var b strings.Builder
-	fmt.Fprintf(&b, "name %s\nversion %s\n", p.Name, cmpOr(p.Version, "-"))
-	files := slices.Clone(p.Files)
-	slices.SortFunc(files, func(a, b skills.File) int { return strings.Compare(a.Path, b.Path) })
-	for _, f := range files {
-		if f.Path != skillSigFile {
-			fmt.Fprintf(&b, "%s  %s\n", f.SHA256, f.Path)
-		}
+	files := make([]skills.ManifestFile, len(p.Files))
+	for i, f := range p.Files {
+		files[i] = skills.ManifestFile{Path: f.Path, SHA256: f.SHA256}
 	}
-	return []byte(b.String())
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
+	return skills.Manifest(p.Name, p.Version, files)
 }
 
 // sigPathOf is the signature beside a package: PKG.sig.
@@ -100,7 +82,7 @@ func judgeSignature(db *store.DB, path string, p *skills.Package, now time.Time)
 	sig, err := readBounded(sigPathOf(path), 64<<10)
 	if errors.Is(err, fs.ErrNotExist) {
 		err = nil
-		if i := slices.IndexFunc(p.Files, func(f skills.File) bool { return f.Path == skillSigFile }); i >= 0 {
+		if i := slices.IndexFunc(p.Files, func(f skills.File) bool { return f.Path == skills.SignatureFile }); i >= 0 {
 			sig = p.Files[i].Data
 		}
 	}
@@ -125,7 +107,7 @@ func judgeSignature(db *store.DB, path string, p *skills.Package, now time.Time)
 		p.Warnings = append(p.Warnings, fmt.Sprintf("signed by %s (%s), an allowed signer", s.Principal, s.Fingerprint))
 	case errors.Is(err, sshsign.ErrMismatch):
 		sum := sha256.Sum256(sig)
-		p.Findings = append(p.Findings, skills.Finding{ID: "signature-" + hex.EncodeToString(sum[:4]), File: skillSigFile, Rule: RuleSignature,
+		p.Findings = append(p.Findings, skills.Finding{ID: "signature-" + hex.EncodeToString(sum[:4]), File: skills.SignatureFile, Rule: RuleSignature,
 			Severity: skills.SeverityHigh, Detail: "the content changed after it was signed", Action: "shown"})
 	case strict:
 		return &skills.Rejection{Reason: fmt.Sprintf("the package is signed by a key you do not trust (%s), and require-signed-skills is on", safetext.Line(err.Error(), 200))}
