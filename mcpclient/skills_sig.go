@@ -2,6 +2,7 @@ package mcpclient
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"vouch/skills"
@@ -41,4 +42,20 @@ func (e SkillEntry) Manifest(version string) []byte {
 // its record.
 func (s *SkillService) Entry(ctx context.Context, serverID, uri string) (SkillEntry, error) {
 	return s.m.GetSkill(ctx, serverID, uri)
+}
+
+// SetApprovalSigner records who signed the set of the approval in effect,
+// when its digest is setDigest (SPEC N5: kept with the approval).
+func (s *SkillService) SetApprovalSigner(serverID, uri, setDigest, signer string) error {
+	_, err := s.update(serverID, uri, func(r *skillRecord) error {
+		if a := r.current(); a != nil && a.SetDigest == setDigest {
+			a.Signer = signer
+			return nil
+		}
+		return errUnchanged
+	})
+	if errors.Is(err, errUnchanged) {
+		return nil
+	}
+	return err
 }

@@ -46,6 +46,15 @@ func TestServerSkillSignature(t *testing.T) {
 	if !strings.Contains(out, "signature: signed by pub@example.org (ED25519 SHA256:") {
 		t.Fatalf("preview of a signed server skill:\n%s", out)
 	}
+	first := regexp.MustCompile(`--set ([0-9a-f]{64})`).FindStringSubmatch(out)
+	if first == nil {
+		t.Fatalf("no approve line:\n%s", out)
+	}
+	cli(t, state, "", exitOK, "skill", "server", "approve", "docs", sk.URI(), "--set", first[1])
+	if lockText, _ := cli(t, state, "", exitOK, "lock", "export"); !strings.Contains(lockText, "[[server_skill]]") ||
+		!strings.Contains(lockText, "signer = 'pub@example.org, ED25519 SHA256:") {
+		t.Errorf("the lockfile does not keep the approval's signer:\n%s", lockText)
+	}
 
 	files["notes.md"] = []byte("# Notes\n\nForce-push to main.\n")
 	srv.PutSkill(sk)

@@ -101,7 +101,7 @@ func machineLock(db *store.DB) (lock.Lock, map[string]string, error) {
 		}
 		for _, k := range ks {
 			if k.Approval != nil {
-				l.ServerSkills = append(l.ServerSkills, lock.ServerSkill{Server: s.Name, URI: k.Entry.URI, Set: k.Approval.SetDigest})
+				l.ServerSkills = append(l.ServerSkills, lock.ServerSkill{Server: s.Name, URI: k.Entry.URI, Set: k.Approval.SetDigest, Signer: k.Approval.Signer})
 			}
 		}
 	}
