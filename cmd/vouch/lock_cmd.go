@@ -30,29 +30,27 @@ func runLock(ctx context.Context, g *globals, args []string, e env) error {
 	if err != nil {
 		return err
 	}
-	if n := map[string]int{"export": 0, "check": 1, "apply": 1, "sign": 1}[sub]; len(pos) > n || sub != "check" && len(pos) < n {
+	if n, ok := map[string]int{"export": 0, "check": 1, "apply": 1, "sign": 1}[sub]; !ok || len(pos) > n || sub != "check" && len(pos) < n {
 		return app.Errorf(app.Usage, "usage: vouch lock export [--out FILE] | check [FILE] [--json] | apply FILE [--yes] [--skills DIR] | sign FILE --key KEY")
 	}
 	switch sub {
 	case "export":
 		return withDB(g, e, func(db *store.DB) error {
 			data, err := app.NewFleet(db).Export()
-			if err != nil || *out == "" {
-				if err == nil {
-					_, err = e.stdout.Write(data)
-				}
-				return err
+			if err == nil && *out != "" {
+				return os.WriteFile(pathIn(e, *out), data, 0o644)
 			}
-			return os.WriteFile(pathIn(e, *out), data, 0o644)
+			if err == nil {
+				_, err = e.stdout.Write(data)
+			}
+			return err
 		})
 	case "check":
-		return withDB(g, e, func(db *store.DB) error { return lockCheck(app.NewFleet(db), pos, *asJSON, e) })
+		return withDB(g, e, func(db *store.DB) error { return lockCheck(app.NewFleet(db), append(pos, "")[0], *asJSON, e) })
 	case "apply":
 		return withState(ctx, g, e, func(s *state) error { return lockApply(ctx, s.Fleet(), pathIn(e, pos[0]), *dir, *yes, *asJSON, e) })
-	case "sign":
-		return signWith(e, pos[0], *key, "lock", "vouch-lock")
 	}
-	return app.Errorf(app.Usage, "unknown subcommand 'vouch lock %s'; use export, check, apply or sign", sub)
+	return signWith(e, pos[0], *key, "lock")
 }
 
 // pathIn resolves p against the command's working directory.
@@ -63,35 +61,28 @@ func pathIn(e env, p string) string {
 	return filepath.Join(e.cwd, p)
 }
 
-func lockCheck(f *app.Fleet, pos []string, asJSON bool, e env) error {
-	file, err := f.DefaultLockFile()
-	if err != nil {
-		return err
-	}
-	if len(pos) == 1 {
-		file = pos[0]
-	}
-	rep, err := f.Check(pathIn(e, file))
+func lockCheck(f *app.Fleet, file string, asJSON bool, e env) error {
+	rep, err := f.Check(pathIn(e, file), e.cwd)
 	if err != nil {
 		return err
 	}
 	if asJSON {
 		err = writeJSON(e.stdout, rep)
 	} else {
-		var b strings.Builder
+		var lines []string
 		if rep.Signer != nil {
-			fmt.Fprintf(&b, "signed by %s\n", rep.Signer)
+			lines = append(lines, "signed by "+rep.Signer.String())
 		}
 		for _, d := range rep.Drifts {
-			b.WriteString(d.Text + "\n")
+			lines = append(lines, d.Text)
 		}
 		if len(rep.Drifts) == 0 {
-			fmt.Fprintf(&b, "this machine agrees with %s\n", safetext.Line(file, 0))
+			lines = append(lines, "this machine agrees with "+safetext.Line(rep.File, 0))
 		}
-		_, err = fmt.Fprint(e.stdout, b.String())
+		err = printLines(e, lines)
 	}
 	if err == nil && len(rep.Drifts) > 0 {
-		return app.Errorf(app.Failure, "this machine differs from %s in %d ways; 'vouch lock apply %s' previews making it agree", safetext.Line(file, 200), len(rep.Drifts), app.ShellWord(file))
+		return app.Errorf(app.Failure, "this machine differs from %s in %d ways; 'vouch lock apply %s' previews making it agree", safetext.Line(rep.File, 200), len(rep.Drifts), app.ShellWord(rep.File))
 	}
 	return err
 }
@@ -101,21 +92,8 @@ func lockApply(ctx context.Context, f *app.Fleet, file, dir string, yes, asJSON 
 	if err != nil {
 		return err
 	}
-	var b strings.Builder
-	if plan.Signer != nil {
-		fmt.Fprintf(&b, "signed by %s\n", plan.Signer)
-	}
-	for _, c := range plan.Changes {
-		b.WriteString("  + " + c + "\n")
-	}
-	for _, c := range plan.Cannot {
-		b.WriteString("  ! cannot apply: " + c + "\n")
-	}
-	if len(plan.Changes) == 0 {
-		b.WriteString("nothing to apply\n")
-	}
 	if !asJSON {
-		if _, err := fmt.Fprint(e.stdout, b.String()); err != nil {
+		if err := printLines(e, plan.Lines()); err != nil {
 			return err
 		}
 	}
@@ -140,19 +118,6 @@ func lockApply(ctx context.Context, f *app.Fleet, file, dir string, yes, asJSON 
 	return err
 }
 
-// signWith signs FILE with --key in the namespace, writing FILE.sig.
-func signWith(e env, file, key, what, namespace string) error {
-	if key == "" {
-		return app.Errorf(app.Usage, "vouch %s sign needs --key KEY, an OpenSSH private key", what)
-	}
-	out, err := app.SignFile(pathIn(e, file), pathIn(e, key), namespace)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(e.stdout, "wrote %s\n", safetext.Line(out, 0))
-	return err
-}
-
 // runSkillSigning is `vouch skill manifest PKG` and `vouch skill sign PKG
 // --key KEY` (SPEC N5).
 func runSkillSigning(g *globals, sub string, args []string, e env) error {
@@ -165,17 +130,27 @@ func runSkillSigning(g *globals, sub string, args []string, e env) error {
 	if len(pos) != 1 {
 		return app.Errorf(app.Usage, "vouch skill %s needs exactly one PKG: a .zip, .tar.gz or a folder", sub)
 	}
-	if sub == "manifest" {
-		m, err := app.SkillManifest(context.Background(), pathIn(e, pos[0]))
-		if err == nil {
-			_, err = e.stdout.Write(m)
-		}
-		return err
+	if sub == "sign" {
+		return signWith(e, pos[0], *key, "skill")
 	}
-	if *key == "" {
-		return app.Errorf(app.Usage, "vouch skill sign needs --key KEY, an OpenSSH private key")
+	m, err := app.SkillManifest(context.Background(), pathIn(e, pos[0]))
+	if err == nil {
+		_, err = e.stdout.Write(m)
 	}
-	out, err := app.SignSkill(context.Background(), pathIn(e, pos[0]), pathIn(e, *key))
+	return err
+}
+
+// signWith signs FILE (a lockfile, or a skill's manifest) with --key,
+// writing FILE.sig (SPEC N4, N5).
+func signWith(e env, file, key, what string) error {
+	if key == "" {
+		return app.Errorf(app.Usage, "vouch %s sign needs --key KEY, an OpenSSH private key", what)
+	}
+	sign := app.SignLockFile
+	if what == "skill" {
+		sign = app.SignSkill
+	}
+	out, err := sign(context.Background(), pathIn(e, file), pathIn(e, key))
 	if err == nil {
 		_, err = fmt.Fprintf(e.stdout, "wrote %s\n", safetext.Line(out, 0))
 	}

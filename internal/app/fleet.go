@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -197,10 +199,18 @@ type LockCheck struct {
 	Drifts []LockDrift `json:"drifts"`
 }
 
-// Check compares the machine with the lockfile at path (SPEC N2). A
+// Check compares the machine with the lockfile at path (SPEC N2); "" is
+// the managed lock when one is configured, else vouch.lock in dir. A
 // lockfile that cannot be read, parsed or verified is an error (Rejected
 // for bad input and signatures); drift is in the report, never an error.
-func (f *Fleet) Check(path string) (LockCheck, error) {
+func (f *Fleet) Check(path, dir string) (LockCheck, error) {
+	if path == "" {
+		p, err := managedPath(f.db)
+		if err != nil {
+			return LockCheck{}, err
+		}
+		path = cmp.Or(p, filepath.Join(dir, "vouch.lock"))
+	}
 	l, signer, err := readLock(f.db, path, f.now())
 	if err != nil {
 		return LockCheck{}, err
@@ -250,13 +260,3 @@ func readBounded(path string, limit int64) ([]byte, error) {
 // NewFleet is the lockfile side of db alone: export, check and signing
 // (applying through it adds servers to the database only).
 func NewFleet(db *store.DB) *Fleet { return &Fleet{db: db, now: time.Now} }
-
-// DefaultLockFile is the lockfile 'vouch lock check' reads when none is
-// named: the managed lock when one is configured, else vouch.lock.
-func (f *Fleet) DefaultLockFile() (string, error) {
-	p, err := managedPath(f.db)
-	if err != nil || p != "" {
-		return p, err
-	}
-	return "vouch.lock", nil
-}

@@ -31,6 +31,25 @@ type LockPlan struct {
 	added   []mcpclient.ServerConfig
 }
 
+// Lines is the preview as a terminal shows it, every line neutralised:
+// the signer, each change, each item that cannot be applied and why.
+func (p LockPlan) Lines() []string {
+	var out []string
+	if p.Signer != nil {
+		out = append(out, "signed by "+p.Signer.String())
+	}
+	for _, c := range p.Changes {
+		out = append(out, "  + "+c)
+	}
+	for _, c := range p.Cannot {
+		out = append(out, "  ! cannot apply: "+c)
+	}
+	if len(p.Changes) == 0 {
+		out = append(out, "nothing to apply")
+	}
+	return out
+}
+
 // PlanApply previews applying the lockfile at path; skillsDir, when set,
 // is the folder whose packages may install pinned skills, each verified
 // against its pinned digest. It writes nothing.

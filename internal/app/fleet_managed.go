@@ -193,7 +193,7 @@ func doctorLock(stateDir string, db DoctorDatabase, held *State) *DoctorLock {
 			return err
 		}
 		out = &DoctorLock{File: path}
-		rep, err := f.Check(path)
+		rep, err := f.Check(path, "")
 		switch {
 		case err != nil:
 			out.Summary = "cannot be used, so nothing external runs: " + safetext.Line(err.Error(), 300)

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -56,10 +57,15 @@ func verifyBeside(db *store.DB, path string, data []byte, namespace string, now 
 	return &s, nil
 }
 
-// SignFile signs the file at path in namespace with the OpenSSH private
-// key at keyPath and writes path+".sig", as ssh-keygen -Y sign does. It
-// returns the signature's path.
-func SignFile(path, keyPath, namespace string) (string, error) {
+// SignLockFile signs the lockfile at path with the OpenSSH private key at
+// keyPath and writes path+".sig", as 'ssh-keygen -Y sign -n vouch-lock'
+// does (SPEC N4). It returns the signature's path.
+func SignLockFile(_ context.Context, path, keyPath string) (string, error) {
+	return signFile(path, keyPath, sshsign.NamespaceLock)
+}
+
+// signFile signs the file at path in namespace, writing path+".sig".
+func signFile(path, keyPath, namespace string) (string, error) {
 	data, err := readBounded(path, 64<<20)
 	if err != nil {
 		return "", Wrap(Usage, fmt.Errorf("read %s: %w", safetext.Line(path, 200), err))
