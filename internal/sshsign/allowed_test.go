@@ -75,3 +75,21 @@ func FuzzParseAllowedSigners(f *testing.F) {
 		}
 	})
 }
+
+// A signature file is untrusted input: whatever it holds, Verify refuses
+// it with one sentence and never panics.
+func FuzzVerify(f *testing.F) {
+	f.Add([]byte("-----BEGIN SSH SIGNATURE-----\nU1NIU0lHAAAAAQ==\n-----END SSH SIGNATURE-----\n"))
+	f.Add([]byte("not a signature"))
+	allowed, err := ParseAllowedSigners([]byte("a@b.c "+edKey+"\n"), time.UTC)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, sig []byte) {
+		if _, err := Verify([]byte("format = 1\n"), sig, allowed, NamespaceLock, time.Now()); err == nil {
+			t.Fatal("a fuzzed signature verified")
+		} else if strings.Contains(err.Error(), "\n") {
+			t.Fatalf("a two-line error: %q", err)
+		}
+	})
+}
