@@ -204,3 +204,24 @@ func TestLockBadInput(t *testing.T) {
 		t.Errorf("a refused lockfile changed the rules: %s", rules)
 	}
 }
+
+// SPEC N2: a server of the lock's name at another URL is not the server
+// the lock names: apply says so, and sets none of its rules there.
+func TestLockApplyKeepsRulesOffAnotherServer(t *testing.T) {
+	a, _, _, _ := fleetMachine(t)
+	out := filepath.Join(t.TempDir(), "vouch.lock")
+	cli(t, a, "", exitOK, "lock", "export", "--out", out)
+	other := mcpServer(t, mcptest.Options{})
+	c := t.TempDir()
+	cli(t, c, "", exitOK, "server", "add", "plain", "--url", other.URL)
+	cli(t, c, "", exitOK, "server", "activate", "plain")
+	text, _ := cli(t, c, "", exitFailure, "lock", "apply", out, "--yes")
+	for _, want := range []string{"server plain: configured here with " + other.URL, "tool mcp:plain:lookup: its server plain is not configured here as the lock names it"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("apply lacks %q:\n%s", want, text)
+		}
+	}
+	if rules, _ := cli(t, c, "", exitOK, "policy", "list", "--json"); strings.Contains(rules, ":lookup") {
+		t.Errorf("a rule for the lock's server landed on another: %s", rules)
+	}
+}

@@ -135,6 +135,7 @@ func (p *LockPlan) planServers(db *store.DB, l lock.Lock, m managed) (map[string
 		i := slices.IndexFunc(existing, func(s store.MCPServer) bool { return strings.EqualFold(s.Name, w.Name) })
 		if i >= 0 {
 			if h := existing[i]; h.URL != w.URL || h.HeaderName != w.Header {
+				delete(ids, strings.ToLower(w.Name)) // its rules are for the server the lock names, not this one
 				p.Cannot = append(p.Cannot, fmt.Sprintf("server %s: configured here with %s, the lock says %s; remove it ('vouch server remove %s') and apply again",
 					name, safetext.Line(h.URL, 100), safetext.Line(w.URL, 100), ShellWord(w.Name)))
 			}
@@ -189,7 +190,7 @@ func (p *LockPlan) planRules(db *store.DB, l lock.Lock, ids map[string]string, m
 		if w.Server != "" {
 			id, ok := ids[strings.ToLower(w.Server)]
 			if !ok {
-				p.Cannot = append(p.Cannot, fmt.Sprintf("tool %s: its server %s is not configured here; add the server, then apply again", subj, safetext.Line(w.Server, 60)))
+				p.Cannot = append(p.Cannot, fmt.Sprintf("tool %s: its server %s is not configured here as the lock names it; add the server, then apply again", subj, safetext.Line(w.Server, 60)))
 				continue
 			}
 			identity = tool.MCPPrefix + id + ":" + w.Tool
