@@ -97,3 +97,20 @@ func TestManagedLockFromTheEnvironment(t *testing.T) {
 	}
 	cli(t, m, "", exitOK, "policy", "set", "builtin:fs_read", "block")
 }
+
+// SPEC N3: under an administrator's managed lock a person cannot change
+// the keys that verify it, nor turn require-signed-skills off.
+func TestManagedLockHoldsTrustSettings(t *testing.T) {
+	dir := t.TempDir()
+	file := writeText(t, filepath.Join(dir, "m.lock"), "format = 1\n")
+	m := t.TempDir()
+	cli(t, m, "", exitOK, "settings", "set", "require-signed-skills", "on")
+	t.Setenv("VOUCH_MANAGED_LOCK", file)
+	_, errText := cli(t, m, "", exitRejected, "settings", "set", "allowed-signers", filepath.Join(dir, "mine"))
+	if !strings.Contains(errText, "allowed-signers is held by the managed lock") {
+		t.Errorf("stderr %q", errText)
+	}
+	cli(t, m, "", exitRejected, "settings", "reset", "require-signed-skills")
+	cli(t, m, "", exitRejected, "settings", "set", "require-signed-skills", "off")
+	cli(t, m, "", exitOK, "settings", "set", "require-signed-skills", "on")
+}

@@ -224,7 +224,7 @@ func (f *Fleet) Check(path, dir string) (LockCheck, error) {
 
 // readLock reads, verifies (when allowed-signers is set) and parses the
 // lockfile at path.
-func readLock(db *store.DB, path string, now time.Time) (lock.Lock, *Signer, error) {
+func readLock(db SettingStore, path string, now time.Time) (lock.Lock, *Signer, error) {
 	data, err := readBounded(path, lock.MaxSize)
 	if err != nil {
 		return lock.Lock{}, nil, Wrap(Rejected, fmt.Errorf("read the lockfile %s: %w", safetext.Line(path, 200), err))

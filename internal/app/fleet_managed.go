@@ -41,7 +41,7 @@ func managedPath(db SettingStore) (string, error) {
 // loadManaged reads and verifies the managed lock, when one is
 // configured. A lock that cannot be read, parsed or verified is an error
 // in err, which every check returns: nothing looser gets through.
-func loadManaged(db *store.DB, now time.Time) managed {
+func loadManaged(db SettingStore, now time.Time) managed {
 	path, err := managedPath(db)
 	if err != nil {
 		return managed{err: Wrap(Rejected, fmt.Errorf("the managed-lock setting cannot be read (%w), so no trust can change", err))}
@@ -218,4 +218,22 @@ func doctorLock(stateDir string, db DoctorDatabase, held *State) *DoctorLock {
 		out = &DoctorLock{Summary: "not checked: " + safetext.Line(err.Error(), 200)}
 	}
 	return out
+}
+
+// guardTrustSetting refuses, under a managed lock an administrator names
+// (VOUCH_MANAGED_LOCK), a change of allowed-signers — which keys verify
+// the lock — and turning require-signed-skills off: a person cannot lift
+// what the administrator set (SPEC N3). The managed-lock setting itself
+// yields to the environment, so it may change.
+func guardTrustSetting(db SettingStore, key, value string) error {
+	if key != SettingAllowedSigners && !(key == SettingRequireSigned && value == "off") {
+		return nil
+	}
+	if strings.TrimSpace(os.Getenv(ManagedLockEnv)) == "" {
+		return nil
+	}
+	if cur, err := NewSettings(db).Value(key); err != nil || cur.Value == value {
+		return err
+	}
+	return Errorf(Rejected, "%s is held by the managed lock %s (VOUCH_MANAGED_LOCK); an administrator changes it", key, safetext.Line(os.Getenv(ManagedLockEnv), 200))
 }

@@ -10,7 +10,6 @@ import (
 
 	"vouch/internal/sshsign"
 	"vouch/safetext"
-	"vouch/store"
 )
 
 // allowedSigners reads the allowed-signers setting's file: nil (and no
@@ -36,7 +35,7 @@ func allowedSigners(db SettingStore) ([]sshsign.AllowedSigner, string, error) {
 // namespace when allowed-signers is set (SPEC N4), returning the signer;
 // nil and no error when allowed-signers is not set. A missing, unknown or
 // mismatching signature is Rejected.
-func verifyBeside(db *store.DB, path string, data []byte, namespace string, now time.Time) (*Signer, error) {
+func verifyBeside(db SettingStore, path string, data []byte, namespace string, now time.Time) (*Signer, error) {
 	signers, file, err := allowedSigners(db)
 	if err != nil || file == "" {
 		return nil, err

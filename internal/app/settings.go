@@ -227,6 +227,9 @@ func (st Settings) Set(key, value string) (SettingValue, error) {
 	if err != nil {
 		return SettingValue{}, err
 	}
+	if err := guardTrustSetting(st.db, key, v); err != nil { // SPEC N3
+		return SettingValue{}, err
+	}
 	if err := st.db.SetSetting(key, v); err != nil {
 		return SettingValue{}, fmt.Errorf("store setting %s (check the state directory): %w", key, err)
 	}
@@ -237,6 +240,9 @@ func (st Settings) Set(key, value string) (SettingValue, error) {
 func (st Settings) Reset(key string) (SettingValue, error) {
 	s, err := LookupSetting(key)
 	if err != nil {
+		return SettingValue{}, err
+	}
+	if err := guardTrustSetting(st.db, key, s.Default); err != nil { // SPEC N3
 		return SettingValue{}, err
 	}
 	if err := st.db.SetSetting(key, ""); err != nil {
