@@ -12,13 +12,16 @@ require (
 	github.com/charmbracelet/x/exp/teatest v0.0.0-20251215102626-e0db08df7383
 	github.com/godbus/dbus v0.0.0-20190726142602-4481cbc300e2
 	github.com/google/uuid v1.6.0
+	github.com/hiddeco/sshsig v0.2.0
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/mtibben/confusables v0.0.0-20210201002637-9d1b0723b659
 	github.com/muesli/termenv v0.16.0
+	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/sashabaranov/go-openai v1.43.0
 	go.etcd.io/bbolt v1.5.0
+	golang.org/x/crypto v0.37.0
 	golang.org/x/sys v0.45.0
-	golang.org/x/term v0.3.0
+	golang.org/x/term v0.31.0
 )
 
 require (

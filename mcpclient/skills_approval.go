@@ -74,6 +74,9 @@ type SkillApproval struct {
 	Entry     SkillEntry `json:"entry"`
 	SetDigest string     `json:"set_digest"`
 	At        time.Time  `json:"at"`
+	// Signer is who signed the approved set's SKILL.sig, when an allowed
+	// signer did (SPEC N5; SetApprovalSigner).
+	Signer string `json:"signer,omitempty"`
 }
 
 // SkillRevocation records that a later listing differed from the approved

@@ -35,6 +35,9 @@ type SkillPreview struct {
 	// reviewed: exactly what Approve needs accepted (SPEC G8, I5). Empty:
 	// nothing to accept.
 	MustAccept []string `json:"must_accept,omitempty"`
+	// Signature says who signed the skill's SKILL.sig, set by the
+	// application that verified it (SPEC N5); "" when not checked.
+	Signature string `json:"signature,omitempty"`
 }
 
 // Preview fetches the skill's current entry (skills/get) and prepares the
@@ -91,6 +94,9 @@ func (p SkillPreview) Lines() []string {
 	}
 	if p.AllowedTools != "" {
 		out = append(out, "allowed-tools (a request from the server; grants nothing): "+p.AllowedTools)
+	}
+	if p.Signature != "" {
+		out = append(out, "signature: "+cleanText(p.Signature, 300))
 	}
 	for _, f := range p.ListingFindings {
 		out = append(out, fmt.Sprintf("finding in the listing: %s: %s", f.Rule, cleanText(f.Detail, 200)))

@@ -27,6 +27,10 @@ type Options struct {
 	// Relative paths are judged without it: they resolve inside the root as
 	// long as they do not climb out with "..".
 	Workspace string
+	// BlockExternal, when set, blocks every external (mcp:) tool with this
+	// reason, whatever the rules say: a managed lock that cannot be read
+	// fails closed (SPEC N3).
+	BlockExternal string
 }
 
 // Snapshot is a frozen local policy: the rules a person reviewed at one
@@ -39,6 +43,7 @@ type Snapshot struct {
 	rules     map[string]entry
 	workspace string // clean, slash-separated, absolute; "" if unknown
 	askAll    string // when set, every call asks with this reason
+	blockExt  string // when set, every external call is blocked with this reason
 }
 
 // entry is one identity's rule and, when it does not validate, why.
@@ -57,7 +62,7 @@ type entry struct {
 // asks with a reason that says the rule is invalid. When rules repeat an
 // identity, the last one counts.
 func NewSnapshot(rules []Rule, opts Options) Snapshot {
-	s := Snapshot{rules: make(map[string]entry, len(rules))}
+	s := Snapshot{rules: make(map[string]entry, len(rules)), blockExt: opts.BlockExternal}
 	if ws := filepath.ToSlash(opts.Workspace); path.IsAbs(ws) {
 		s.workspace = path.Clean(ws)
 	}
@@ -212,6 +217,9 @@ func (s Snapshot) Changed(identity, definition string) bool {
 func (s Snapshot) Decide(c Call) Decision {
 	if s.askAll != "" {
 		return Decision{Verdict: VerdictAsk, Effect: Mutating, Reason: s.askAll}
+	}
+	if s.blockExt != "" && strings.HasPrefix(c.Identity, mcpPrefix) {
+		return Decision{Verdict: VerdictBlock, Effect: Mutating, Reason: s.blockExt}
 	}
 	e, has := s.rules[c.Identity]
 	d := Decision{Verdict: VerdictAsk, Effect: s.Effect(c.Identity, c.Definition)}
@@ -390,6 +398,9 @@ const MarkUnseen = "served since you set the rule; classify it again to pin it"
 func (s Snapshot) Summary(identity, definition string) string {
 	if s.askAll != "" {
 		return "ask (the policy could not be read)"
+	}
+	if s.blockExt != "" && strings.HasPrefix(identity, mcpPrefix) {
+		return "block (the managed lock cannot be read)"
 	}
 	if e, ok := s.rules[identity]; ok {
 		switch {

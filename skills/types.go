@@ -51,6 +51,10 @@ type Package struct {
 	// Warnings are non-fatal notes (e.g. an allowed-tools name that maps to
 	// no built-in).
 	Warnings []string `json:"warnings,omitempty"`
+	// Signer is the allowed signer who signed the package's manifest
+	// ("principal, KEYTYPE SHA256:…"), set by the application when it
+	// verified one (SPEC N5); the importer never sets it.
+	Signer string `json:"signer,omitempty"`
 	// Findings are the scanner's results (SPEC G6, issue 6 "Scanner").
 	Findings []Finding `json:"findings,omitempty"`
 }

@@ -95,6 +95,9 @@ type SkillVersion struct {
 	// person accepted to install this version (`--accept-findings`, or the
 	// preview's second confirmation); kept with the install (SPEC G8).
 	AcceptedFindings []string `json:"accepted_findings,omitempty"`
+	// Signer is who signed the package ("principal, KEYTYPE SHA256:…")
+	// when an allowed signer did; empty for an unsigned one (SPEC N5).
+	Signer string `json:"signer,omitempty"`
 }
 
 // InstallSkill stores v as the next version of v.Name together with the
@@ -115,8 +118,21 @@ type SkillVersion struct {
 // that names none of its findings with ErrInvalid (SPEC G8): the store is
 // the last gate, whatever front end asks.
 func (db *DB) InstallSkill(v SkillVersion, blobs map[string][]byte, defs []workflow.Definition) (SkillVersion, error) {
+	if err := precheckSkill(v, blobs); err != nil {
+		return SkillVersion{}, err
+	}
+	v.Installed = db.timestamp()
+	err := db.update(func(tx *bbolt.Tx) error { return installSkillTx(tx, &v, blobs, defs) })
+	if err != nil {
+		return SkillVersion{}, fmt.Errorf("install skill %q: %w", v.Name, err)
+	}
+	return v, nil
+}
+
+// precheckSkill is what InstallSkill checks before its transaction.
+func precheckSkill(v SkillVersion, blobs map[string][]byte) error {
 	if err := checkSkillVersion(v, blobs); err != nil {
-		return SkillVersion{}, fmt.Errorf("install skill %q: %w: %w", v.Name, ErrInvalid, err)
+		return fmt.Errorf("install skill %q: %w: %w", v.Name, ErrInvalid, err)
 	}
 	var open []string
 	for _, f := range v.Findings {
@@ -125,42 +141,41 @@ func (db *DB) InstallSkill(v SkillVersion, blobs map[string][]byte, defs []workf
 		}
 	}
 	if len(open) > 0 {
-		return SkillVersion{}, fmt.Errorf("install skill %q: %w: --accept-findings %s", v.Name, ErrUnaccepted, strings.Join(open, ","))
+		return fmt.Errorf("install skill %q: %w: --accept-findings %s", v.Name, ErrUnaccepted, strings.Join(open, ","))
 	}
-	v.Installed = db.timestamp()
-	err := db.update(func(tx *bbolt.Tx) error {
-		stored := tx.Bucket(bucketSkillBlobs)
-		for _, f := range v.Files {
-			if data, ok := blobs[f.SHA256]; ok {
-				if stored.Get([]byte(f.SHA256)) != nil {
-					continue
-				}
-				if err := stored.Put([]byte(f.SHA256), data); err != nil {
-					return fmt.Errorf("save file %s: %w", f.Path, err)
-				}
+	return nil
+}
+
+// installSkillTx writes one prechecked version inside tx, setting its
+// Version.
+func installSkillTx(tx *bbolt.Tx, v *SkillVersion, blobs map[string][]byte, defs []workflow.Definition) error {
+	stored := tx.Bucket(bucketSkillBlobs)
+	for _, f := range v.Files {
+		if data, ok := blobs[f.SHA256]; ok {
+			if stored.Get([]byte(f.SHA256)) != nil {
 				continue
 			}
-			have := stored.Get([]byte(f.SHA256))
-			if have == nil || int64(len(have)) != f.Size {
-				return fmt.Errorf("%w: file %s has no content (sha256 %s)", ErrInvalid, f.Path, f.SHA256)
+			if err := stored.Put([]byte(f.SHA256), data); err != nil {
+				return fmt.Errorf("save file %s: %w", f.Path, err)
 			}
+			continue
 		}
-		for _, d := range defs {
-			if _, err := putDefinition(tx, d); err != nil {
-				return fmt.Errorf("import definition %q: %w", d.Name, err)
-			}
+		have := stored.Get([]byte(f.SHA256))
+		if have == nil || int64(len(have)) != f.Size {
+			return fmt.Errorf("%w: file %s has no content (sha256 %s)", ErrInvalid, f.Path, f.SHA256)
 		}
-		rev, err := appendRevision(tx.Bucket(bucketSkills), v.Name, func(rev int) ([]byte, error) {
-			v.Version = rev
-			return json.Marshal(v)
-		})
-		v.Version = rev
-		return err
-	})
-	if err != nil {
-		return SkillVersion{}, fmt.Errorf("install skill %q: %w", v.Name, err)
 	}
-	return v, nil
+	for _, d := range defs {
+		if _, err := putDefinition(tx, d); err != nil {
+			return fmt.Errorf("import definition %q: %w", d.Name, err)
+		}
+	}
+	rev, err := appendRevision(tx.Bucket(bucketSkills), v.Name, func(rev int) ([]byte, error) {
+		v.Version = rev
+		return json.Marshal(v)
+	})
+	v.Version = rev
+	return err
 }
 
 // checkSkillVersion checks v and blobs before a transaction starts.

@@ -154,5 +154,8 @@ func printDoctor(w io.Writer, rep app.DoctorReport) error {
 			p("  \t%s\n", safetext.Line(m.Error, 100))
 		}
 	}
+	if l := rep.Lock; l != nil { // SPEC N2, N3 (docs/FLEET.md)
+		p("Lock\n  managed lock\t%s\n  status\t%s\n", safetext.Line(l.File, 80), safetext.Line(l.Summary, 200))
+	}
 	return tw.Flush("report")
 }

@@ -36,6 +36,9 @@ func skillCommand(ctx context.Context, g *globals, args []string, e env, load lo
 	if sub == "server" { // skills served by MCP servers (server_skills.go)
 		return runServerSkill(ctx, g, rest, e)
 	}
+	if sub == "manifest" || sub == "sign" { // SPEC N5 (lock_cmd.go)
+		return runSkillSigning(g, sub, rest, e)
+	}
 	switch sub {
 	case "preview", "install", "list", "remove":
 	default:
@@ -74,9 +77,13 @@ func skillCommand(ctx context.Context, g *globals, args []string, e env, load lo
 	var err2 error
 	switch sub {
 	case "preview":
-		err2 = withDB(g, e, func(db *store.DB) error { return skillPreview(ctx, db, e.loader(load), pos[0], *asJSON, e) })
+		err2 = withDB(g, e, func(db *store.DB) error {
+			return skillPreview(ctx, db, app.AdmitSkills(db, e.loader(load)), pos[0], *asJSON, e)
+		})
 	case "install":
-		err2 = withDB(g, e, func(db *store.DB) error { return skillInstall(ctx, db, e.loader(load), pos[0], opts, *asJSON, e) })
+		err2 = withDB(g, e, func(db *store.DB) error {
+			return skillInstall(ctx, db, app.AdmitSkills(db, e.loader(load)), pos[0], opts, *asJSON, e)
+		})
 	case "list":
 		err2 = withDB(g, e, func(db *store.DB) error { return skillList(db, *asJSON, e) })
 	case "remove":

@@ -24,6 +24,8 @@ type DoctorReport struct {
 	MCPServers   []ServerRow    `json:"mcp_servers"`
 	// MCPNote says why MCP health could not be checked, if so.
 	MCPNote string `json:"mcp_note,omitempty"`
+	// Lock is the managed lock's check, when one is configured (SPEC N2).
+	Lock *DoctorLock `json:"lock,omitempty"`
 	// Ready is true when a model server answered with a model; Summary is
 	// the verdict in one sentence, with what to do when not ready
 	// (doctor_summary.go).
@@ -107,6 +109,7 @@ func doctor(ctx context.Context, modelURL, stateDir string, getenv func(string) 
 		rep.Database.LockedSince = since
 	}
 	rep.MCPServers, rep.MCPNote = doctorMCP(ctx, stateDir, getenv, rep.Database, held)
+	rep.Lock = doctorLock(stateDir, rep.Database, held)
 	rep.summarize()
 	return rep
 }

@@ -149,6 +149,9 @@ func (svc *MCP) Save(ctx context.Context, id, name, rawURL, header string, secre
 	if err := cfg.Validate(); err != nil {
 		return rec, Wrap(Rejected, err)
 	}
+	if err := loadManaged(svc.db, time.Now()).admitServer(cfg.Name, cfg.URL); err != nil { // SPEC N3
+		return rec, err
+	}
 	if secret != nil && *secret != "" && cfg.HeaderName == "" {
 		return rec, Errorf(Usage, "a secret needs a header to travel in; pass --header (for example Authorization)")
 	}
@@ -242,6 +245,11 @@ func (svc *MCP) SetActive(ctx context.Context, id string, active bool) error {
 	rec, err := svc.serverByID(id)
 	if err != nil {
 		return err
+	}
+	if active {
+		if err := loadManaged(svc.db, time.Now()).admitServer(rec.Name, rec.URL); err != nil { // SPEC N3
+			return err
+		}
 	}
 	cfg, err := svc.mgr.SetActive(id, active)
 	if err != nil {

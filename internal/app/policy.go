@@ -33,9 +33,14 @@ func RuleFromStore(r store.PolicyRule) policy.Rule {
 		// spelling stored it (a vouch before issue 24 stored '>' as
 		// \u003e): a definition that no longer digests to its pin, or is
 		// not JSON, makes the rule invalid (it then never allows).
-		def, err := policy.CanonicalOf(r.Pin.Definition)
-		if err != nil {
-			def = policy.CanonicalJSON(r.Pin.Definition)
+		// A pin applied from a lockfile before this machine saw the tool
+		// holds the digest alone (SPEC N2): it stays without a definition.
+		var def policy.CanonicalJSON
+		var err error
+		if len(r.Pin.Definition) > 0 {
+			if def, err = policy.CanonicalOf(r.Pin.Definition); err != nil {
+				def = policy.CanonicalJSON(r.Pin.Definition)
+			}
 		}
 		out.Pin = &policy.Pin{Digest: r.Pin.Digest, Definition: def}
 	}
@@ -83,7 +88,8 @@ func LoadPolicy(db *store.DB, workspace string) (policy.Snapshot, PolicyDigest, 
 	for i, r := range stored {
 		rules[i] = RuleFromStore(r)
 	}
-	return policy.NewSnapshot(rules, policy.Options{Workspace: workspace}), DigestRules(stored), nil
+	// A managed lock that cannot be used blocks every external tool (SPEC N3).
+	return policy.NewSnapshot(rules, policy.Options{Workspace: workspace, BlockExternal: managedBlock(db)}), DigestRules(stored), nil
 }
 
 // DigestRules digests stored rules: their count, the sha256 of their

@@ -99,6 +99,9 @@ func (r *Rules) Save(rule policy.Rule, now time.Time) error {
 		return err
 	}
 	rule.Updated = now
+	if err := admitPolicyRule(r.db, rule); err != nil { // SPEC N3
+		return err
+	}
 	if err := r.db.PutPolicyRule(RuleToStore(rule)); err != nil {
 		return fmt.Errorf("save the rule: %w", err)
 	}
@@ -140,6 +143,9 @@ func (r *Rules) Set(in RuleInput, now time.Time) (policy.Rule, string, error) {
 	if err := policy.ValidateRule(rule); err != nil {
 		return policy.Rule{}, "", Wrap(Rejected, err)
 	}
+	if err := admitPolicyRule(r.db, rule); err != nil { // SPEC N3
+		return policy.Rule{}, "", err
+	}
 	if err := r.db.PutPolicyRule(RuleToStore(rule)); err != nil {
 		return policy.Rule{}, "", err
 	}
@@ -152,6 +158,11 @@ var ErrNoRule = errors.New("no rule for that tool")
 // Delete removes identity's rule; the tool then follows the defaults
 // again. Without a rule it returns an error wrapping ErrNoRule.
 func (r *Rules) Delete(identity string) error {
+	// Without its rule the tool asks, which a managed lock may forbid
+	// where it blocks (SPEC N3).
+	if err := admitPolicyRule(r.db, policy.Rule{Identity: identity, Class: policy.Ask, Effect: policy.Mutating}); err != nil {
+		return err
+	}
 	err := r.db.DeletePolicyRule(identity)
 	if errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("there is no rule for %s: %w", safetext.Line(identity, 80), ErrNoRule)

@@ -91,6 +91,9 @@ func (s *ServerSkills) Preview(ctx context.Context, serverID, uri string) (Serve
 			}
 		}
 	}
+	if err := s.judgeSignature(ctx, serverID, &p); err != nil {
+		return ServerSkillPreview{}, err
+	}
 	return ServerSkillPreview{SkillPreview: p, Qualified: q}, nil
 }
 
@@ -116,7 +119,15 @@ func (s *ServerSkills) Precedence(q string) ([]string, error) {
 // Approve approves exactly the set the preview showed; high-severity
 // findings need their IDs in accept (SPEC G8, I5).
 func (s *ServerSkills) Approve(ctx context.Context, serverID, uri, setDigest string, accept ...string) (mcpclient.ServerSkill, error) {
+	accept, signer, err := s.admitSignature(ctx, serverID, uri, accept)
+	if err != nil {
+		return mcpclient.ServerSkill{}, err
+	}
 	k, err := s.svc.Approve(ctx, serverID, uri, setDigest, accept...)
+	if err == nil && signer != "" && k.Approval != nil { // SPEC N5: kept with the approval
+		err = s.svc.SetApprovalSigner(serverID, uri, setDigest, signer)
+		k.Approval.Signer = signer
+	}
 	return k, ServerSkillError(err)
 }
 

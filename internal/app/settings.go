@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -23,6 +24,15 @@ const (
 	SettingNotifyTerminal = "notify-terminal"
 	// SettingLongTurn is how long a turn runs before its end is notified.
 	SettingLongTurn = "long-turn"
+	// SettingManagedLock names the managed lockfile (SPEC N3); the
+	// environment's VOUCH_MANAGED_LOCK comes first.
+	SettingManagedLock = "managed-lock"
+	// SettingAllowedSigners names the allowed_signers file whose keys may
+	// sign lockfiles and skills (SPEC N4, N5).
+	SettingAllowedSigners = "allowed-signers"
+	// SettingRequireSigned refuses unsigned and untrusted skill packages
+	// (SPEC N5).
+	SettingRequireSigned = "require-signed-skills"
 )
 
 // sessionIdleKey is the session process's idle setting (SPEC K4),
@@ -67,7 +77,33 @@ func SettingSpecs() []SettingSpec {
 		{Key: sessionIdleKey, Default: "5m", Allowed: "a duration from 10s to 168h, such as 5m or 1h",
 			Help:  "how long an idle session process waits before it exits",
 			parse: durationIn(10*time.Second, 168*time.Hour)},
+		{Key: SettingManagedLock, Default: "", Allowed: "the absolute path of a lockfile",
+			Help: "a lockfile enforced on this machine (SPEC N3); VOUCH_MANAGED_LOCK comes first", parse: absolutePath},
+		{Key: SettingAllowedSigners, Default: "", Allowed: "the absolute path of an allowed_signers file",
+			Help: "whose SSH keys may sign lockfiles and skills; lockfiles then need FILE.sig", parse: absolutePath},
+		{Key: SettingRequireSigned, Default: "off", Allowed: "on or off",
+			Help: "refuse skill packages no allowed signer signed", parse: onOff},
 	}
+}
+
+// absolutePath accepts an absolute path, cleaned.
+func absolutePath(v string) (string, error) {
+	v = strings.TrimSpace(v)
+	if !filepath.IsAbs(v) {
+		return "", fmt.Errorf("not an absolute path")
+	}
+	return filepath.Clean(v), nil
+}
+
+// onOff accepts on or off.
+func onOff(v string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "on", "true", "yes":
+		return "on", nil
+	case "off", "false", "no":
+		return "off", nil
+	}
+	return "", fmt.Errorf("not on or off")
 }
 
 // durationIn parses a duration within [lo, hi].
@@ -191,6 +227,9 @@ func (st Settings) Set(key, value string) (SettingValue, error) {
 	if err != nil {
 		return SettingValue{}, err
 	}
+	if err := guardTrustSetting(st.db, key, v); err != nil { // SPEC N3
+		return SettingValue{}, err
+	}
 	if err := st.db.SetSetting(key, v); err != nil {
 		return SettingValue{}, fmt.Errorf("store setting %s (check the state directory): %w", key, err)
 	}
@@ -201,6 +240,9 @@ func (st Settings) Set(key, value string) (SettingValue, error) {
 func (st Settings) Reset(key string) (SettingValue, error) {
 	s, err := LookupSetting(key)
 	if err != nil {
+		return SettingValue{}, err
+	}
+	if err := guardTrustSetting(st.db, key, s.Default); err != nil { // SPEC N3
 		return SettingValue{}, err
 	}
 	if err := st.db.SetSetting(key, ""); err != nil {

@@ -24,7 +24,7 @@ func TestSettingsRegistry(t *testing.T) {
 			t.Errorf("%s: fresh value %q (set %v), want its default %q", v.Key, v.Value, v.IsSet, v.Default)
 		}
 	}
-	if want := "notify=approvals notify-terminal=auto long-turn=30s session-idle=5m"; strings.Join(got, " ") != want {
+	if want := "notify=approvals notify-terminal=auto long-turn=30s session-idle=5m managed-lock= allowed-signers= require-signed-skills=off"; strings.Join(got, " ") != want {
 		t.Errorf("settings = %s, want %s", strings.Join(got, " "), want)
 	}
 	for _, tc := range []struct{ key, in, stored string }{
@@ -33,6 +33,8 @@ func TestSettingsRegistry(t *testing.T) {
 		{SettingLongTurn, "90s", "1m30s"},
 		{SettingLongTurn, "2m", "2m"},
 		{sessionIdleKey, "1h", "1h"},
+		{SettingManagedLock, " /etc/vouch/../vouch/vouch.lock ", "/etc/vouch/vouch.lock"},
+		{SettingRequireSigned, "ON", "on"},
 	} {
 		v, err := a.Set(tc.key, tc.in)
 		if err != nil || v.Value != tc.stored || !v.IsSet {
@@ -58,7 +60,9 @@ func TestSettingsValidation(t *testing.T) {
 		{SettingLongTurn, "0s", `long-turn cannot be "0s"; use a duration from 1s to 24h, such as 30s or 2m`},
 		{SettingLongTurn, "soon", `long-turn cannot be "soon"; use a duration from 1s to 24h, such as 30s or 2m`},
 		{sessionIdleKey, "1s", `session-idle cannot be "1s"; use a duration from 10s to 168h, such as 5m or 1h`},
-		{"colour", "red", `unknown setting "colour"; the settings are notify, notify-terminal, long-turn, session-idle`},
+		{SettingAllowedSigners, "allowed_signers", `allowed-signers cannot be "allowed_signers"; use the absolute path of an allowed_signers file`},
+		{SettingRequireSigned, "maybe", `require-signed-skills cannot be "maybe"; use on or off`},
+		{"colour", "red", `unknown setting "colour"; the settings are notify, notify-terminal, long-turn, session-idle, managed-lock, allowed-signers, require-signed-skills`},
 	} {
 		_, err := a.Set(tc.key, tc.value)
 		var e *Error

@@ -35,6 +35,8 @@ var table = []line{
 	{pkg: "mcpclient", may: "internal/panics policy safetext skills tool"},
 	{pkg: "mcpclient/apps", may: "mcpclient"},
 	{pkg: "internal/notify", may: "safetext"},
+	{pkg: "internal/lock", may: "safetext", note: "the lockfile (SPEC N1-N3)"},
+	{pkg: "internal/sshsign", may: "safetext", note: "SSH signatures and allowed_signers (SPEC N4-N6)"},
 
 	// Persistence, below the application that adapts the domain to it.
 	{pkg: "store", may: "policy workflow"},
@@ -45,7 +47,7 @@ var table = []line{
 
 	// The application.
 	{pkg: "internal/app/localskills", may: "internal/view safetext skills store workflow"},
-	{pkg: "internal/app", may: "agent internal/app/localskills internal/notify internal/panics internal/view mcpclient mcpclient/apps policy safetext skills store tool workflow"},
+	{pkg: "internal/app", may: "agent internal/app/localskills internal/lock internal/notify internal/panics internal/sshsign internal/view mcpclient mcpclient/apps policy safetext skills store tool workflow"},
 	{pkg: "internal/ttyprompt", may: "agent internal/app safetext tool"},
 
 	// The demo and the test doubles beside what they imitate.

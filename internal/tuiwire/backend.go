@@ -41,7 +41,7 @@ func NewBackend(cfg app.ChatConfig, wf *Workflows) *Backend {
 	return &Backend{
 		Chat:         app.NewChat(cfg),
 		PolicyEditor: app.NewPolicyEditor(cfg.DB, time.Now),
-		skills:       localskills.NewCatalog(cfg.DB, localskills.Import),
+		skills:       localskills.NewCatalog(cfg.DB, app.AdmitSkills(cfg.DB, localskills.Import)),
 		Workflows:    wf,
 	}
 }

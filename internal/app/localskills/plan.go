@@ -81,7 +81,7 @@ func PlanPackage(db *store.DB, p *skills.Package, opts InstallOptions) (Plan, er
 		version: store.SkillVersion{
 			Name: name, SHA256: p.SHA256, Origin: origin,
 			Description: p.Description, License: p.License, Compatibility: p.Compatibility, Metadata: p.Metadata,
-			Resources: p.Resources, RequestedTools: p.RequestedTools, Warnings: p.Warnings,
+			Resources: p.Resources, RequestedTools: p.RequestedTools, Warnings: p.Warnings, Signer: p.Signer,
 		},
 		blobs: map[string][]byte{},
 	}
@@ -287,4 +287,10 @@ func Install(ctx context.Context, db *store.DB, loader Loader, path string, opts
 func SummaryOf(v store.SkillVersion) Summary {
 	return Summary{Name: v.Name, Version: v.Version, Origin: v.Origin, Installed: v.Installed, SHA256: v.SHA256,
 		Description: v.Description, Files: len(v.Files), Findings: len(v.Findings)}
+}
+
+// Batch is what installing the plan writes, for a caller that installs it
+// inside a larger transaction (applying a lockfile, SPEC N2).
+func (p Plan) Batch() store.SkillInstall {
+	return store.SkillInstall{Version: p.version, Blobs: p.blobs, Defs: p.defs}
 }
