@@ -12,6 +12,7 @@ import (
 
 	"vouch/agent"
 	"vouch/tui/kit"
+	"vouch/tui/picker"
 )
 
 // Every function in this file returns a tea.Cmd. They are the only place the
@@ -83,7 +84,7 @@ func loadModels(b ModelLister) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("could not list models: %w", err)
 		}
-		return modelsMsg{models: models, err: err}
+		return picker.ModelsMsg{Models: models, Err: err}
 	}
 }
 
@@ -124,10 +125,4 @@ func osc52(text string, tmux bool) string {
 		return seq
 	}
 	return seq + "\x1bPtmux;" + strings.ReplaceAll(seq, "\x1b", "\x1b\x1b") + "\x1b\\"
-}
-
-// modelsMsg carries the result of Backend.Models.
-type modelsMsg struct {
-	models []agent.ModelInfo
-	err    error
 }

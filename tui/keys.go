@@ -4,6 +4,7 @@ import (
 	"vouch/tui/approval"
 	"vouch/tui/convlist"
 	"vouch/tui/kit"
+	"vouch/tui/picker"
 	"vouch/tui/ruleedit"
 	"vouch/tui/settings"
 	tuipolicy "vouch/tui/settings/policy"
@@ -21,7 +22,7 @@ import (
 // shared KeyMap itself never changes.
 type KeyMap struct {
 	Chat     ChatKeyMap
-	Picker   PickerKeyMap
+	Picker   picker.KeyMap
 	Settings settings.KeyMap
 	Servers  servers.ListKeyMap
 	Editor   servers.EditorKeyMap
@@ -46,7 +47,7 @@ type KeyMap struct {
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Chat:     DefaultChatKeyMap(),
-		Picker:   DefaultPickerKeyMap(),
+		Picker:   picker.DefaultKeyMap(),
 		Settings: settings.DefaultKeyMap(),
 		Servers:  servers.DefaultListKeyMap(),
 		Editor:   servers.DefaultEditorKeyMap(),

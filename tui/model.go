@@ -15,6 +15,7 @@ import (
 	"vouch/tui/approval"
 	"vouch/tui/chat"
 	"vouch/tui/kit"
+	"vouch/tui/picker"
 	"vouch/tui/settings/servers"
 	"vouch/tui/toolselect"
 )
@@ -249,7 +250,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m = m.updateInfo(msg)
 	case historyMsg:
 		m = m.updateHistory(msg)
-	case modelsMsg:
+	case picker.ModelsMsg:
 		m, cmd = m.updateModels(msg)
 	case copiedMsg:
 		m = m.updateCopied(msg)

@@ -14,6 +14,7 @@ import (
 	"vouch/tui/chat"
 	"vouch/tui/convlist"
 	"vouch/tui/kit"
+	"vouch/tui/picker"
 )
 
 // updateKey routes a key: to the top modal when there is one (once it has
@@ -223,7 +224,7 @@ func (m Model) cancelRun() Model {
 
 // openPicker pushes the model picker and refreshes the list of models.
 func (m Model) openPicker() (Model, tea.Cmd) {
-	m, cmd := m.pushModal(newPicker(m.common, m.model, m.models, m.opts.KeyGrace))
+	m, cmd := m.pushModal(picker.New(m.common.Common, m.common.Keys.Picker, m.model, m.models, m.opts.KeyGrace))
 	return m, tea.Batch(cmd, loadModels(m.backend))
 }
 
