@@ -329,7 +329,7 @@ func (m Model) resize(width, height int) Model {
 // and help.
 func (m *Model) layout() {
 	helpLines := lipgloss.Height(m.renderHelp(m.help)) // help.go
-	errLines := len(m.errorLines()) + len(m.phaseLines())
+	errLines := len(m.errorLine().Lines()) + len(m.phaseLines())
 	m.chatHeight = max(m.common.Height-helpLines-errLines-1-inputHeight-1, 1)
 	m.chat.SetSize(m.common.Width, m.chatHeight)
 }

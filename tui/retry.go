@@ -87,7 +87,7 @@ func (m Model) retry() (Model, tea.Cmd) {
 func (m *Model) syncRecoveryKeys() {
 	idle := m.run.phase == phaseIdle
 	m.keys.Retry.SetEnabled(idle && !m.convPending && m.recovery.prompt != "")
-	m.keys.ExpandError.SetEnabled(m.errorFolded() || m.status.expanded)
+	m.keys.ExpandError.SetEnabled(m.errorLine().Folded() || m.status.expanded)
 	if m.status.expanded {
 		m.keys.ExpandError.SetHelp(m.keys.ExpandError.Help().Key, "fold error")
 	} else {

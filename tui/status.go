@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"vouch/safetext"
+	"vouch/tui/errline"
 	"vouch/tui/kit"
 )
 
@@ -191,4 +192,10 @@ func (m Model) rate() string {
 		return fmt.Sprintf("%.0f tok/s", m.usage.TokensPerSecond)
 	}
 	return ""
+}
+
+// errorLine is the error line as the screen is now (tui/errline).
+func (m Model) errorLine() errline.Line {
+	return errline.Line{Err: m.status.err, Expanded: m.status.expanded, Width: m.common.Width, Height: m.common.Height,
+		ExpandKey: m.keys.ExpandError.Help().Key, Style: m.common.Styles.Status.Error}
 }
