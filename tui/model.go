@@ -15,6 +15,7 @@ import (
 	"vouch/tui/approval"
 	"vouch/tui/chat"
 	"vouch/tui/kit"
+	"vouch/tui/notes"
 	"vouch/tui/picker"
 	"vouch/tui/settings/servers"
 	"vouch/tui/toolselect"
@@ -69,7 +70,7 @@ type Options struct {
 	Apps AppHost
 	// Notifier receives terminal notifications while the terminal is not
 	// focused (SPEC L4; notify.go). Nil means no notifications.
-	Notifier Notifier
+	Notifier notes.Notifier
 	// LongTurn is how long a turn runs before its end is notified; zero
 	// means DefaultLongTurn.
 	LongTurn time.Duration
@@ -152,7 +153,7 @@ type Model struct {
 	// recovery is what a failed turn left to retry (retry.go).
 	recovery recoveryState
 	// notify is the focus and turn timing of notifications (notify.go).
-	notify notifyState
+	notify notes.State
 }
 
 // loadState is the progress of a start-up look-up.
@@ -271,9 +272,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.updateFocus(msg)
 	case tea.BlurMsg:
 		m, cmd = m.updateFocus(msg)
-	case notifiedMsg:
+	case notes.NotifiedMsg:
 		m = m.updateNotified(msg)
-	case runEndMsg:
+	case notes.RunEndMsg:
 		m, cmd = m.updateRunEnd(msg)
 	case servers.ActiveMsg: // a server switched on: do its tools fit? (toolselect_root.go)
 		m, cmd = m.updateOther(msg)

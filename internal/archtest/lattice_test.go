@@ -63,6 +63,7 @@ var table = []line{
 	{pkg: "tui/picker", may: "agent safetext tui/kit"},
 	{pkg: "tui/errline", may: "safetext"},
 	{pkg: "tui/statusline", may: "agent safetext tui/kit"},
+	{pkg: "tui/notes"},
 	{pkg: "tui/toolselect", may: "internal/view safetext tui/kit"},
 	{pkg: "tui/ruleedit", may: "policy safetext tui/kit"},
 	{pkg: "tui/approval", may: "agent internal/view policy safetext tool tui/kit tui/ruleedit"},
@@ -76,11 +77,11 @@ var table = []line{
 	{pkg: "tui/settings/serverskills", may: "safetext tui/kit tui/settings"},
 	{pkg: "tui/settings/skills", may: "internal/view safetext tui/kit tui/settings"},
 	{pkg: "tui/settings/workflows", may: "internal/view safetext tui/kit tui/settings"},
-	{pkg: "tui", may: "agent internal/view policy safetext tui/approval tui/chat tui/convlist tui/errline tui/kit tui/picker tui/ruleedit tui/settings tui/settings/notifications tui/settings/policy tui/settings/profiles tui/settings/runs tui/settings/servers tui/settings/serverskills tui/settings/skills tui/settings/tools tui/settings/workflows tui/statusline tui/toolselect"},
+	{pkg: "tui", may: "agent internal/view policy safetext tui/approval tui/chat tui/convlist tui/errline tui/kit tui/notes tui/picker tui/ruleedit tui/settings tui/settings/notifications tui/settings/policy tui/settings/profiles tui/settings/runs tui/settings/servers tui/settings/serverskills tui/settings/skills tui/settings/tools tui/settings/workflows tui/statusline tui/toolselect"},
 
 	// The composition: the adapter between the application and the
 	// interface, the session's host, the binary.
-	{pkg: "internal/tuiwire", may: "agent internal/app internal/app/localskills internal/notify mcpclient safetext tui tui/approval tui/convlist tui/settings tui/settings/notifications tui/settings/policy tui/settings/profiles tui/settings/runs tui/settings/servers tui/settings/serverskills tui/settings/skills tui/settings/workflows tui/toolselect workflow",
+	{pkg: "internal/tuiwire", may: "agent internal/app internal/app/localskills internal/notify mcpclient safetext tui tui/approval tui/convlist tui/notes tui/settings tui/settings/notifications tui/settings/policy tui/settings/profiles tui/settings/runs tui/settings/servers tui/settings/serverskills tui/settings/skills tui/settings/workflows tui/toolselect workflow",
 		note: "its conversions between app's types and the rooms' twins go with internal/view, issue 23"},
 	{pkg: "internal/host", may: "internal/app internal/notify internal/sessiond internal/tuiwire safetext store tui",
 		note: "store goes with the run's records behind App methods, issue 23"},
