@@ -9,7 +9,7 @@
 //		tui.ProgramOptions()...)
 //
 // [New] returns the root [Model]. Update is a short router: keys go to the
-// top modal when one is open, else to the chat screen's [ChatKeyMap], else to
+// top modal when one is open, else to the chat screen's [chat.KeyMap], else to
 // the input; results of Cmds go to the handler of their family
 // (update_keys.go, update_stream.go, update_backend.go). Shared state — size,
 // [kit.Styles], [KeyMap], the clock — travels explicitly in [Common]; the package
@@ -36,7 +36,8 @@
 //     clock), the theme and styles, the kit.Modal interface and its
 //     Actions, the modal frame, kit.Confirm, and the list and page state
 //     (kit.Loads, kit.ListCursor, kit.PageFrame). It imports no room.
-//   - tui/chat: the transcript, its renderer and render cache, and the
+//   - tui/chat: the chat screen's bindings (chat.KeyMap), the transcript, its
+//     renderer and render cache, and the
 //     stream reader that coalesces a run's deltas.
 //   - tui/ruleedit: the rule editor, a shared component: the approval
 //     pane's classify and the Policy page both open it, through a

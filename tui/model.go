@@ -108,7 +108,7 @@ type Model struct {
 	opts    Options
 	after   func(time.Duration) <-chan time.Time
 
-	keys   ChatKeyMap
+	keys   chat.KeyMap
 	help   help.Model
 	input  textarea.Model
 	chat   *chat.Transcript

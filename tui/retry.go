@@ -13,7 +13,7 @@ import (
 // empty input, so enter sends it again after a fix, and is marked in the
 // transcript: "not sent", "not answered; not sent again", or, when the
 // person interrupted it, "interrupted; not sent again". The last message
-// of a failed turn can also be sent again with ChatKeyMap.Retry (alt+r)
+// of a failed turn can also be sent again with chat.KeyMap.Retry (alt+r)
 // while nothing runs.
 
 // interruptedNote marks the person's message whose run they cancelled
