@@ -14,6 +14,7 @@ import (
 	"vouch/agent"
 	"vouch/tui/approval"
 	"vouch/tui/chat"
+	"vouch/tui/history"
 	"vouch/tui/kit"
 	"vouch/tui/notes"
 	"vouch/tui/picker"
@@ -149,7 +150,7 @@ type Model struct {
 	// budget: alt+t opens the tool selector (toolselect_root.go).
 	toolRefused bool
 	// hist is where ↑/↓ stand in the input history (input_history.go).
-	hist inputHistory
+	hist history.State
 	// recovery is what a failed turn left to retry (retry.go).
 	recovery recoveryState
 	// notify is the focus and turn timing of notifications (notify.go).
