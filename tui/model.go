@@ -17,6 +17,7 @@ import (
 	"vouch/tui/history"
 	"vouch/tui/kit"
 	"vouch/tui/notes"
+	"vouch/tui/phase"
 	"vouch/tui/picker"
 	"vouch/tui/settings/servers"
 	"vouch/tui/toolselect"
@@ -288,7 +289,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.updateInboxAnswered(msg)
 	case settleTickMsg:
 		m = m.updateSettleTick(msg)
-	case phaseTickMsg:
+	case phase.TickMsg:
 		m, cmd = m.updatePhaseTick(msg)
 	default:
 		m, cmd = m.updateOther(msg)
