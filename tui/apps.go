@@ -10,6 +10,7 @@ import (
 	"vouch/internal/view"
 	"vouch/safetext"
 	"vouch/tui/approval"
+	"vouch/tui/clipboard"
 	"vouch/tui/kit"
 )
 
@@ -130,7 +131,7 @@ func (m Model) updateAppOpened(msg appOpenedMsg) (Model, tea.Cmd) {
 		m.status = statusState{notice: "The app opened in your browser."}
 	default:
 		m.status = statusState{notice: "No browser is configured (VOUCH_BROWSER): open the URL shown under the tool call; copying it."}
-		return m, copyToClipboard(m.opts.Clipboard, "the app's URL", msg.url, m.opts.Tmux)
+		return m, clipboard.Copy(m.opts.Clipboard, "the app's URL", msg.url, m.opts.Tmux)
 	}
 	return m, nil
 }
@@ -231,7 +232,7 @@ func (m Model) updateAppConsentAnswered(msg approval.ConsentAnsweredMsg) (Model,
 	}
 	if msg.Link != "" {
 		m.status = statusState{notice: "Opening the app's link (in your browser when VOUCH_BROWSER is set); copying it."}
-		return m, copyToClipboard(m.opts.Clipboard, "the app's link", msg.Link, m.opts.Tmux)
+		return m, clipboard.Copy(m.opts.Clipboard, "the app's link", msg.Link, m.opts.Tmux)
 	}
 	if msg.Text != "" {
 		text := msg.Text

@@ -12,6 +12,7 @@ import (
 	"vouch/agent"
 	"vouch/tool"
 	"vouch/tui/approval"
+	"vouch/tui/clipboard"
 )
 
 // fakeApps is an AppHost whose events the test publishes.
@@ -85,8 +86,8 @@ func TestAppAvailable(t *testing.T) {
 	m, cmd := update(m, keyRune('o'))
 	opened := awaitMsg[appOpenedMsg](t, cmd)
 	m, cmd = update(m, opened)
-	if copied := awaitMsg[copiedMsg](t, cmd); copied.err != nil {
-		t.Fatal(copied.err)
+	if copied := awaitMsg[clipboard.CopiedMsg](t, cmd); copied.Err != nil {
+		t.Fatal(copied.Err)
 	}
 	if apps.opened[0] != "v1" || !strings.Contains(clip.String(), "\x1b]52;c;") {
 		t.Errorf("opened %v, clipboard %q", apps.opened, clip.String())
@@ -205,7 +206,7 @@ func TestAppConsent(t *testing.T) {
 			}
 			m, cmd = update(m, msg)
 			if tt.want && tt.ev.Link != "" {
-				if c := awaitMsg[copiedMsg](t, cmd); c.err != nil || c.what != "the app's link" {
+				if c := awaitMsg[clipboard.CopiedMsg](t, cmd); c.Err != nil || c.What != "the app's link" {
 					t.Fatalf("the agreed link was not copied: %+v", c)
 				}
 			}

@@ -14,6 +14,7 @@ import (
 	"vouch/agent"
 	"vouch/tui/approval"
 	"vouch/tui/chat"
+	"vouch/tui/clipboard"
 	"vouch/tui/history"
 	"vouch/tui/kit"
 	"vouch/tui/notes"
@@ -255,7 +256,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m = m.updateHistory(msg)
 	case picker.ModelsMsg:
 		m, cmd = m.updateModels(msg)
-	case copiedMsg:
+	case clipboard.CopiedMsg:
 		m = m.updateCopied(msg)
 	case conversationStartedMsg:
 		m = m.updateConversationStarted(msg)

@@ -9,6 +9,7 @@ import (
 	"vouch/agent"
 	"vouch/safetext"
 	"vouch/tui/approval"
+	"vouch/tui/clipboard"
 )
 
 // The root's side of a server asking the person (SPEC B12). A tool call of
@@ -62,7 +63,7 @@ func (m Model) applyElicit(a approval.ElicitAction, cmd tea.Cmd) (Model, tea.Cmd
 		m, drop := m.cancelRun().dropElicits()
 		return m.dropApprovals(tea.Batch(cmd, drop), "not answered: you stopped the run")
 	case a.Copy != "":
-		return m, tea.Batch(cmd, copyToClipboard(m.opts.Clipboard, "the URL", a.Copy, m.opts.Tmux))
+		return m, tea.Batch(cmd, clipboard.Copy(m.opts.Clipboard, "the URL", a.Copy, m.opts.Tmux))
 	case a.Open != "":
 		return m.openURL(a.Open, cmd)
 	}
@@ -85,7 +86,7 @@ func (m Model) openURL(url string, cmd tea.Cmd) (Model, tea.Cmd) {
 	}
 	if !ok {
 		m.status = statusState{notice: "No browser is configured (VOUCH_BROWSER): copying the URL; open it yourself."}
-		return m, tea.Batch(cmd, copyToClipboard(m.opts.Clipboard, "the URL", url, m.opts.Tmux))
+		return m, tea.Batch(cmd, clipboard.Copy(m.opts.Clipboard, "the URL", url, m.opts.Tmux))
 	}
 	return m, tea.Batch(cmd, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

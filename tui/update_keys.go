@@ -12,6 +12,7 @@ import (
 	"vouch/safetext"
 	"vouch/tui/approval"
 	"vouch/tui/chat"
+	"vouch/tui/clipboard"
 	"vouch/tui/convlist"
 	"vouch/tui/kit"
 	"vouch/tui/picker"
@@ -241,7 +242,7 @@ func (m Model) copyAnswer() (Model, tea.Cmd) {
 	if it == nil {
 		return m, nil
 	}
-	return m, copyToClipboard(m.opts.Clipboard, "the last answer", chat.Copyable(it.Text), m.opts.Tmux)
+	return m, clipboard.Copy(m.opts.Clipboard, "the last answer", chat.Copyable(it.Text), m.opts.Tmux)
 }
 
 // copyCode copies the last fenced code block of the answers, neutralised.
@@ -251,17 +252,17 @@ func (m Model) copyCode() (Model, tea.Cmd) {
 		m.status = statusState{notice: "No code block to copy."}
 		return m, nil
 	}
-	return m, copyToClipboard(m.opts.Clipboard, "the last code block", code, m.opts.Tmux)
+	return m, clipboard.Copy(m.opts.Clipboard, "the last code block", code, m.opts.Tmux)
 }
 
 // updateCopied reports a copy in the status line.
-func (m Model) updateCopied(msg copiedMsg) Model {
-	if msg.err != nil {
-		m.status = statusState{err: "Could not copy " + msg.what + ": " + msg.err.Error()}
+func (m Model) updateCopied(msg clipboard.CopiedMsg) Model {
+	if msg.Err != nil {
+		m.status = statusState{err: "Could not copy " + msg.What + ": " + msg.Err.Error()}
 		return m
 	}
 	// Short, so that the status line says it whole (issue 18 item 12).
-	m.status = statusState{notice: "Copied " + msg.what + "."}
+	m.status = statusState{notice: "Copied " + msg.What + "."}
 	return m
 }
 
