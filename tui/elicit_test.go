@@ -12,6 +12,7 @@ import (
 	"vouch/agent"
 	"vouch/tool"
 	"vouch/tui/approval"
+	"vouch/tui/apps"
 	"vouch/tui/clipboard"
 )
 
@@ -305,7 +306,7 @@ func TestElicitURLOpens(t *testing.T) {
 		t.Fatal("the URL was opened before the person asked")
 	}
 	m, cmd := update(m, keyRune('o'))
-	awaitMsg[appOpenedMsg](t, cmd)
+	awaitMsg[apps.OpenedMsg](t, cmd)
 	if got := <-b.opened; got != askURL {
 		t.Errorf("opened %q", got)
 	}

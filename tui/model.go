@@ -13,6 +13,7 @@ import (
 
 	"vouch/agent"
 	"vouch/tui/approval"
+	"vouch/tui/apps"
 	"vouch/tui/chat"
 	"vouch/tui/clipboard"
 	"vouch/tui/history"
@@ -230,7 +231,7 @@ func New(b Backend, opts Options) Model {
 // Init implements tea.Model: it loads the conversation and the server's
 // description in the background. Models load when the picker first opens.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(loadHistory(m.backend), loadInfo(m.backend), textarea.Blink, m.initInbox(), waitAppEvent(m.opts.Apps), m.watchRunEnds())
+	return tea.Batch(loadHistory(m.backend), loadInfo(m.backend), textarea.Blink, m.initInbox(), apps.Wait(m.opts.Apps), m.watchRunEnds())
 }
 
 // Update implements tea.Model. It is a router; each family of messages has
@@ -262,7 +263,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m = m.updateConversationStarted(msg)
 	case conversationOpenedMsg:
 		m, cmd = m.updateConversationOpened(msg) // conv_list.go
-	case appMessage:
+	case apps.Msg:
 		m, cmd = m.updateAppMessage(msg)
 	case approval.ConsentAnsweredMsg:
 		m, cmd = m.updateAppConsentAnswered(msg)
@@ -375,7 +376,7 @@ func (m *Model) syncKeys() {
 	m.keys.OpenApp.SetEnabled(m.appKeyEnabled())
 	last := m.chat.LastAnswer()
 	m.keys.Continue.SetEnabled(idle && empty && !m.convPending && last != nil && last.CutOff)
-	m.keys.OpenLatestApp.SetEnabled(m.opts.Apps != nil && m.apps.latest != nil)
+	m.keys.OpenLatestApp.SetEnabled(m.opts.Apps != nil && m.apps.Any())
 	m.keys.Runs.SetEnabled(m.runHistory() != nil)
 	m.keys.Inbox.SetEnabled(m.inboxBackend() != nil)
 	m.syncRecoveryKeys() // alt+r, alt+e (retry.go)
