@@ -69,7 +69,7 @@ type Options struct {
 	// tools list (SPEC B, L2). Nil means the pages say that MCP servers are
 	// not available here; Settings still opens.
 	Servers Servers
-	// Apps delivers MCP App views and their requests (SPEC J4; apps.go).
+	// Apps delivers MCP App views and their requests (SPEC J4; tui/apps).
 	// Nil means no app is ever announced.
 	Apps AppHost
 	// Notifier receives terminal notifications while the terminal is not
@@ -152,7 +152,7 @@ type Model struct {
 	// toolRefused is set while the last message was refused for the tool
 	// budget: alt+t opens the tool selector (toolselect_root.go).
 	toolRefused bool
-	// hist is where ↑/↓ stand in the input history (input_history.go).
+	// hist is where ↑/↓ stand in the input history (tui/history).
 	hist history.State
 	// recovery is what a failed turn left to retry (retry.go).
 	recovery recoveryState
