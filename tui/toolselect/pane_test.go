@@ -131,7 +131,7 @@ func TestSelectorTotalAndApply(t *testing.T) {
 	if off == 0 || off >= 120 {
 		t.Fatalf("switched %d off", off)
 	}
-	sent, fits := p.choices.Sent(p.on)
+	sent, fits := Sent(p.choices, p.on)
 	if !fits || sent > p.choices.Budget {
 		t.Errorf("sent %d of %d, fits %v", sent, p.choices.Budget, fits)
 	}
@@ -180,7 +180,7 @@ func TestSelectorAllShown(t *testing.T) {
 	if p.On("mcp:gh:repo_op_001") || p.On("mcp:gh:repo_op_117") || !p.On("builtin:fs_read") {
 		t.Fatalf("ctrl+a with github shown: repo_op_001 %v, fs_read %v", p.On("mcp:gh:repo_op_001"), p.On("builtin:fs_read"))
 	}
-	if sent, fits := p.choices.Sent(p.on); !fits || sent != 450 {
+	if sent, fits := Sent(p.choices, p.on); !fits || sent != 450 {
 		t.Errorf("built-in tools alone: %d, fits %v", sent, fits)
 	}
 	p = press(p, tea.KeyMsg{Type: tea.KeyCtrlA})
