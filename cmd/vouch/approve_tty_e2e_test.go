@@ -56,7 +56,7 @@ func startTTYRun(t *testing.T, gate <-chan struct{}) *ttyRun {
 	bin := buildVouch(t)
 	model := agenttest.New(twoNotesScript(gate), agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
 	t.Cleanup(model.Close)
-	notes := mcpServer(t, mcptest.Options{})
+	notes := mcptest.Start(t, mcptest.Options{})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "notes", "--url", notes.URL)
 	cli(t, state, "", exitOK, "server", "activate", "notes")

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
 	"vouch/agent"
 	"vouch/agent/agenttest"
 	"vouch/internal/panics"
@@ -62,7 +63,7 @@ func TestSkillRemovedMidRun(t *testing.T) {
 	defer model.Close()
 	db := storetest.MustOpen(t)
 	mustDefinition(t, db)
-	skill := putSkill(t, db, "release-notes")
+	skill := storetest.PutSkill(t, db, "release-notes")
 	mustProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes", Skills: []string{"release-notes"}})
 	runner := testRunner(t, db, model.URL(), t.TempDir())
 	run, err := runner.Start(t.Context(), "notes", "go", store.RunProfile)
@@ -101,7 +102,7 @@ func TestSkillRemovedMidRun(t *testing.T) {
 // freeze is never served (SPEC H5).
 func TestPinnedBlobsBound(t *testing.T) {
 	db := storetest.MustOpen(t)
-	v := putSkill(t, db, "release-notes")
+	v := storetest.PutSkill(t, db, "release-notes")
 	fs, _, err := freezeSkills(db, []string{"release-notes"}, newPinnedBlobs())
 	if err != nil {
 		t.Fatal(err)

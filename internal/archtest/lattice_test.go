@@ -53,6 +53,7 @@ var table = []line{
 	{pkg: "agent/agenttest", may: "internal/demo/scripted"},
 	{pkg: "mcpclient/mcptest", may: "internal/demo"},
 	{pkg: "store/storetest", may: "store"},
+	{pkg: "skills/skilltest", note: "skill packages and crafted archives for tests; only tests import it"},
 
 	// The interface: tui/kit, then the rooms, then the root that composes
 	// them.
