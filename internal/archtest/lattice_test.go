@@ -82,6 +82,7 @@ var table = []line{
 	{pkg: "tui/settings/serverskills", may: "safetext tui/kit tui/settings"},
 	{pkg: "tui/settings/skills", may: "internal/view safetext tui/kit tui/settings"},
 	{pkg: "tui/settings/workflows", may: "internal/view safetext tui/kit tui/settings"},
+	{pkg: "tui/approval/approvaltest", may: "agent policy tool", note: "a changed tool's call and the gate's request for it; only tests import it"},
 	{pkg: "tui/settings/settingstest", may: "tui/kit/kittest tui/settings", note: "the Settings pages' shared test helpers; only tests import it"},
 	{pkg: "tui", may: "agent internal/view policy safetext tui/approval tui/apps tui/chat tui/clipboard tui/convlist tui/errline tui/history tui/kit tui/notes tui/phase tui/picker tui/ruleedit tui/settings tui/settings/notifications tui/settings/policy tui/settings/profiles tui/settings/runs tui/settings/servers tui/settings/serverskills tui/settings/skills tui/settings/tools tui/settings/workflows tui/statusline tui/toolselect"},
 
