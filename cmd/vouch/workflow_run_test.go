@@ -36,7 +36,8 @@ func writeDefinition(t *testing.T, body string) string {
 	return p
 }
 
-const roleDefinition = `{"name":"notes","kind":"role","role":{"instructions":"You write release notes."}}`
+// roleDefinition is storetest's role definition "notes".
+const roleDefinition = storetest.RoleDefinition
 
 // skillScript loads the skill once, then answers.
 func skillScript() agenttest.Script {

@@ -1,3 +1,6 @@
 package app
 
-const roleDefinition = `{"name":"notes","kind":"role","role":{"instructions":"You write release notes."}}`
+import "vouch/store/storetest"
+
+// roleDefinition is storetest's role definition "notes".
+const roleDefinition = storetest.RoleDefinition

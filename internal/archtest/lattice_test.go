@@ -52,7 +52,7 @@ var table = []line{
 	{pkg: "internal/demo", may: "internal/demo/scripted"},
 	{pkg: "agent/agenttest", may: "internal/demo/scripted"},
 	{pkg: "mcpclient/mcptest", may: "internal/demo"},
-	{pkg: "store/storetest", may: "store"},
+	{pkg: "store/storetest", may: "store workflow"},
 	{pkg: "skills/skilltest", note: "skill packages and crafted archives for tests; only tests import it"},
 
 	// The interface: tui/kit, then the rooms, then the root that composes

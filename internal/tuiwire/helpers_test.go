@@ -6,8 +6,7 @@ import (
 
 	"vouch/agent/agenttest"
 	"vouch/internal/app"
-	"vouch/store"
-	"vouch/workflow"
+	"vouch/store/storetest"
 )
 
 // The helpers of the adapter's tests, as cmd/vouch's tests have them: a
@@ -24,19 +23,8 @@ func openTestSession(t *testing.T, state string) *app.App {
 	return s
 }
 
-const roleDefinition = `{"name":"notes","kind":"role","role":{"instructions":"You write release notes."}}`
-
-// mustDefinition stores roleDefinition, as 'vouch definition add' does.
-func mustDefinition(t *testing.T, db *store.DB) {
-	t.Helper()
-	d, err := workflow.Parse([]byte(roleDefinition))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.PutDefinition(d); err != nil {
-		t.Fatal(err)
-	}
-}
+// roleDefinition is storetest's role definition "notes".
+const roleDefinition = storetest.RoleDefinition
 
 // skillScript loads the skill once, then answers.
 func skillScript() agenttest.Script {
