@@ -73,7 +73,7 @@ type Options struct {
 	// Nil means no app is ever announced.
 	Apps AppHost
 	// Notifier receives terminal notifications while the terminal is not
-	// focused (SPEC L4; notify.go). Nil means no notifications.
+	// focused (SPEC L4; tui/notes). Nil means no notifications.
 	Notifier notes.Notifier
 	// LongTurn is how long a turn runs before its end is notified; zero
 	// means DefaultLongTurn.

@@ -19,7 +19,7 @@ type statusState struct {
 	// hint names the key that answers err, such as "ctrl+l starts a new
 	// conversation"; it is shown in the status line while err is.
 	hint string
-	// expanded shows err whole however long it is (errline.go).
+	// expanded shows err whole however long it is (tui/errline).
 	expanded bool
 	// until, when set, is when notice stops being shown, and quitArmed
 	// makes the next ctrl+c quit before then (quit.go).

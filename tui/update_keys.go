@@ -55,7 +55,7 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Conversations):
 		return m.openConversationList() // conv_list.go
 	case key.Matches(msg, k.HistoryUp):
-		return m.arrow(msg, -1) // input_history.go
+		return m.arrow(msg, -1) // input_history.go, tui/history
 	case key.Matches(msg, k.HistoryDown):
 		return m.arrow(msg, +1)
 	case key.Matches(msg, k.Runs):

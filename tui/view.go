@@ -35,7 +35,7 @@ func (m Model) View() string {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	for _, l := range m.phaseLines() { // while a turn is in flight (phase.go)
+	for _, l := range m.phaseLines() { // while a turn is in flight (phase.go, tui/phase)
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}

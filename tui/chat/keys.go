@@ -42,12 +42,12 @@ type KeyMap struct {
 	// Conversations (ctrl+p) opens the conversation list (SPEC L5); it
 	// acts only when the Backend implements ConversationList.
 	// HistoryUp and HistoryDown are ↑/↓: the input's history, or the
-	// transcript's scrolling (input_history.go says which, when).
+	// transcript's scrolling (tui/history says which, when).
 	Conversations key.Binding
 	HistoryUp     key.Binding
 	HistoryDown   key.Binding
 	// ExpandError (alt+e) shows a long error whole, or folds it again
-	// (errline.go); Retry (alt+r) sends the last message that got no
+	// (tui/errline); Retry (alt+r) sends the last message that got no
 	// answer again (retry.go). Both act only then.
 	ExpandError key.Binding
 	Retry       key.Binding
