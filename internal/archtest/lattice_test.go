@@ -88,8 +88,8 @@ var table = []line{
 
 	// The composition: the adapter between the application and the
 	// interface, the session's host, the binary.
-	{pkg: "internal/tuiwire", may: "agent internal/app internal/app/localskills internal/notify mcpclient safetext tui tui/approval tui/convlist tui/notes tui/settings tui/settings/notifications tui/settings/policy tui/settings/profiles tui/settings/runs tui/settings/servers tui/settings/serverskills tui/settings/skills tui/settings/workflows tui/toolselect workflow",
-		note: "its conversions between app's types and the rooms' twins go with internal/view, issue 23"},
+	{pkg: "internal/tuiwire", may: "agent internal/app internal/app/localskills internal/notify mcpclient safetext tui tui/approval tui/convlist tui/notes tui/settings tui/settings/notifications tui/settings/policy tui/settings/profiles tui/settings/runs tui/settings/servers tui/settings/serverskills tui/settings/skills tui/settings/workflows tui/toolselect",
+		note: "the types app and the rooms share are internal/view's, passed through; TestNoTwins keeps it so (issue 23)"},
 	{pkg: "internal/host", may: "internal/app internal/notify internal/sessiond internal/tuiwire safetext store tui",
 		note: "store goes with the run's records behind App methods, issue 23"},
 	{pkg: "cmd/vouch", may: "agent internal/app internal/app/localskills internal/demo internal/host internal/sessiond internal/ttyprompt internal/tuiwire mcpclient policy safetext skills store tool tui tui/settings/workflows workflow",
