@@ -124,21 +124,16 @@ func BenchmarkFirstFrameInProcess(b *testing.B) {
 	}
 }
 
-// initMsgs runs cmd and every Cmd of a batch it returns, once, and gives
-// their messages; a Cmd that would wait (a blink, a watch of a channel)
-// is passed over: the first frame does not wait for it either.
+// initMsgs runs cmd and every Cmd of a batch it returns, once, in order,
+// and gives their messages. With frameBackend every Init Cmd returns at
+// once (no inbox, apps or run ends to watch; the cursor blink is a plain
+// message), so they run here, on the benchmark's goroutine, without a
+// wait that a loaded machine could outlast.
 func initMsgs(cmd tea.Cmd) []tea.Msg {
 	if cmd == nil {
 		return nil
 	}
-	done := make(chan tea.Msg, 1)
-	go func() { done <- cmd() }()
-	var msg tea.Msg
-	select {
-	case msg = <-done:
-	case <-time.After(50 * time.Millisecond):
-		return nil
-	}
+	msg := cmd()
 	if batch, ok := msg.(tea.BatchMsg); ok {
 		var out []tea.Msg
 		for _, c := range batch {
