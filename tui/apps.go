@@ -1,35 +1,22 @@
 package tui
 
 import (
-	"context"
-	"time"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
 	"vouch/internal/view"
 	"vouch/safetext"
 	"vouch/tui/approval"
+	"vouch/tui/apps"
+	"vouch/tui/clipboard"
 	"vouch/tui/kit"
 )
 
-// MCP Apps in the terminal (SPEC J4). A tool bound to a ui:// resource
-// gets a view, served by vouch on loopback for the person's browser; the
-// TUI says "App available — press o" with the URL (and the ssh -L line
-// over SSH), opens it on o, and keeps every consent here: a view's tool
-// calls wait in the approval pane like a run's, and its requests to open a
-// link or add a message ask in a consent pane.
+// The root's side of MCP Apps (SPEC J4; tui/apps): the views' events, o
+// to open one, and their calls and consents in the approval room's panes.
 
-// AppHost is the optional Options.Apps: where app events come from and how
-// a view is opened. Its methods may block; the TUI calls them from Cmds.
-type AppHost interface {
-	// AppEvents delivers the apps' events, in order. One re-armed Cmd reads
-	// it; a closed channel ends the reading.
-	AppEvents() <-chan AppEvent
-	// OpenApp launches the configured browser at the view's URL. launched
-	// is false when no browser is configured: the TUI then copies the URL.
-	OpenApp(ctx context.Context, viewID string) (launched bool, err error)
-}
+// AppHost is the optional Options.Apps (tui/apps).
+type AppHost = apps.Host
 
 // The MCP Apps host's events are view's (internal/view), the
 // application's too.
@@ -41,58 +28,29 @@ type (
 	AppConsent   = view.AppConsent
 )
 
-// appEventMsg carries one app event; closed reports the channel's end.
-type appEventMsg struct {
-	ev     AppEvent
-	closed bool
-}
-
-// appOpenedMsg is the result of OpenApp.
-type appOpenedMsg struct {
-	launched bool
-	url      string
-	err      error
-}
-
-// appsState is what the root knows of apps: the latest view, whether o
-// still opens it, and the views' calls waiting for the person.
+// appsState is what the root knows of apps: the latest view, and the
+// views' calls waiting for the person, the first on screen.
 type appsState struct {
-	latest  *AppAvailable
-	pending bool // announced and not opened yet: o opens it
-	// approvals are the views' tools/calls waiting, the first on screen.
+	apps.State
 	approvals approval.Queue
 }
 
-// waitAppEvent reads the next app event.
-func waitAppEvent(h AppHost) tea.Cmd {
-	if h == nil {
-		return nil
-	}
-	ch := h.AppEvents()
-	return func() tea.Msg {
-		ev, ok := <-ch
-		return appEventMsg{ev: ev, closed: !ok}
-	}
-}
-
 // updateApp applies one app event and reads the next.
-func (m Model) updateApp(msg appEventMsg) (Model, tea.Cmd) {
-	if msg.closed {
+func (m Model) updateApp(msg apps.EventMsg) (Model, tea.Cmd) {
+	if msg.Closed {
 		return m, nil
 	}
-	next := waitAppEvent(m.opts.Apps)
-	switch ev := msg.ev.(type) {
+	next := apps.Wait(m.opts.Apps)
+	switch ev := msg.Event.(type) {
 	case AppAvailable:
-		m.apps.latest, m.apps.pending = &ev, true
-		note := "App available — press o · " + safetext.Line(ev.URL, 0)
-		if ev.SSH != "" {
-			note += " · over SSH, first run on your machine: " + safetext.Line(ev.SSH, 0)
-		}
+		m.apps.Announce(ev)
+		note, notice := apps.Available(ev)
 		m.noteTool(agent.ToolCall{CorrelationID: ev.CorrelationID}, note)
-		m.status = statusState{notice: "App available for " + safetext.Line(ev.Tool, 40) + " — press o to open it."}
+		m.status = statusState{notice: notice}
 	case AppProblem:
-		m.noteTool(agent.ToolCall{CorrelationID: ev.CorrelationID}, "no app view: "+safetext.Line(ev.Sentence, 0))
-		m.status = statusState{warning: "The app of " + safetext.Line(ev.Tool, 40) + " cannot be shown: " + safetext.Line(ev.Sentence, 0)}
+		note, warning := apps.Problem(ev)
+		m.noteTool(agent.ToolCall{CorrelationID: ev.CorrelationID}, note)
+		m.status = statusState{warning: warning}
 	case AppApproval:
 		var cmd tea.Cmd
 		m, cmd = m.requestAppApproval(ev)
@@ -108,29 +66,20 @@ func (m Model) updateApp(msg appEventMsg) (Model, tea.Cmd) {
 // openApp opens the latest view: the browser when one is configured, else
 // the URL goes to the clipboard.
 func (m Model) openApp() (Model, tea.Cmd) {
-	if m.apps.latest == nil || m.opts.Apps == nil {
-		return m, nil
-	}
-	m.apps.pending = false
-	h, view, url := m.opts.Apps, m.apps.latest.ViewID, m.apps.latest.URL
-	return m, func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		launched, err := h.OpenApp(ctx, view)
-		return appOpenedMsg{launched: launched, url: url, err: err}
-	}
+	cmd := m.apps.Open(m.opts.Apps)
+	return m, cmd
 }
 
 // updateAppOpened reports how the view was opened.
-func (m Model) updateAppOpened(msg appOpenedMsg) (Model, tea.Cmd) {
+func (m Model) updateAppOpened(msg apps.OpenedMsg) (Model, tea.Cmd) {
 	switch {
-	case msg.err != nil:
-		m.status = statusState{err: kit.Sentence(msg.err)}
-	case msg.launched:
+	case msg.Err != nil:
+		m.status = statusState{err: kit.Sentence(msg.Err)}
+	case msg.Launched:
 		m.status = statusState{notice: "The app opened in your browser."}
 	default:
 		m.status = statusState{notice: "No browser is configured (VOUCH_BROWSER): open the URL shown under the tool call; copying it."}
-		return m, copyToClipboard(m.opts.Clipboard, "the app's URL", msg.url, m.opts.Tmux)
+		return m, clipboard.Copy(m.opts.Clipboard, "the app's URL", msg.URL, m.opts.Tmux)
 	}
 	return m, nil
 }
@@ -202,21 +151,15 @@ func (s modalStack) removeApproval(correlation string) modalStack {
 // appKeyEnabled reports whether o opens an app now: one was announced and
 // not opened yet, and the input is empty (so o is not being typed).
 func (m Model) appKeyEnabled() bool {
-	return m.opts.Apps != nil && m.apps.latest != nil && m.apps.pending && m.input.Length() == 0
+	return m.opts.Apps != nil && m.apps.Pending() && m.input.Length() == 0
 }
 
-// appMessage is the family of messages apps.go handles.
-type appMessage interface{ isAppMessage() }
-
-func (appEventMsg) isAppMessage()  {}
-func (appOpenedMsg) isAppMessage() {}
-
 // updateAppMessage routes the apps' messages.
-func (m Model) updateAppMessage(msg appMessage) (Model, tea.Cmd) {
+func (m Model) updateAppMessage(msg apps.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case appEventMsg:
+	case apps.EventMsg:
 		return m.updateApp(msg)
-	case appOpenedMsg:
+	case apps.OpenedMsg:
 		return m.updateAppOpened(msg)
 	}
 	return m, nil
@@ -231,7 +174,7 @@ func (m Model) updateAppConsentAnswered(msg approval.ConsentAnsweredMsg) (Model,
 	}
 	if msg.Link != "" {
 		m.status = statusState{notice: "Opening the app's link (in your browser when VOUCH_BROWSER is set); copying it."}
-		return m, copyToClipboard(m.opts.Clipboard, "the app's link", msg.Link, m.opts.Tmux)
+		return m, clipboard.Copy(m.opts.Clipboard, "the app's link", msg.Link, m.opts.Tmux)
 	}
 	if msg.Text != "" {
 		text := msg.Text

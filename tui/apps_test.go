@@ -12,6 +12,8 @@ import (
 	"vouch/agent"
 	"vouch/tool"
 	"vouch/tui/approval"
+	"vouch/tui/apps"
+	"vouch/tui/clipboard"
 )
 
 // fakeApps is an AppHost whose events the test publishes.
@@ -33,12 +35,12 @@ func (f *fakeApps) OpenApp(_ context.Context, viewID string) (bool, error) {
 	return f.launched, nil
 }
 
-// withApps starts a model with apps as its AppHost, installed after the
+// withApps starts a model with host as its AppHost, installed after the
 // start-up Cmds ran, so no reader started by Init competes for the events.
-func withApps(t *testing.T, b *fakeBackend, apps *fakeApps, opts Options) Model {
+func withApps(t *testing.T, b *fakeBackend, host *fakeApps, opts Options) Model {
 	t.Helper()
 	m := startModel(t, b, opts)
-	m.opts.Apps = apps
+	m.opts.Apps = host
 	return m
 }
 
@@ -46,7 +48,7 @@ func withApps(t *testing.T, b *fakeBackend, apps *fakeApps, opts Options) Model 
 func appEvent(t *testing.T, m Model, f *fakeApps, ev AppEvent) (Model, tea.Cmd) {
 	t.Helper()
 	f.events <- ev
-	return update(m, awaitMsg[appEventMsg](t, waitAppEvent(f)))
+	return update(m, awaitMsg[apps.EventMsg](t, apps.Wait(f)))
 }
 
 const appURL = "http://127.0.0.1:40001/v/abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG"
@@ -56,14 +58,14 @@ const appURL = "http://127.0.0.1:40001/v/abcdefghijklmnopqrstuvwxyz0123456789ABC
 // URL is copied) only while the input is empty and the app is new (SPEC J4).
 func TestAppAvailable(t *testing.T) {
 	b := newFakeBackend()
-	apps := newFakeApps()
+	host := newFakeApps()
 	clip := &syncBuffer{}
-	m := withApps(t, b, apps, Options{Clipboard: clip})
+	m := withApps(t, b, host, Options{Clipboard: clip})
 	m, wait := sendText(t, m, "What time is it?")
 	call := agent.ToolCall{ID: "c1", CorrelationID: "corr-1", WireName: "mcp_get_time", Identity: "mcp:s:get-time"}
 	m, _ = deliver(t, m, b, wait, agent.ToolCallStarted{Call: call}, agent.ToolCallFinished{Call: call, Result: "12:00"}, agent.Done{Reason: agent.StopDone})
 
-	m, _ = appEvent(t, m, apps, AppAvailable{ViewID: "v1", CorrelationID: "corr-1", Tool: "get-time", Server: "basic",
+	m, _ = appEvent(t, m, host, AppAvailable{ViewID: "v1", CorrelationID: "corr-1", Tool: "get-time", Server: "basic",
 		URL: appURL, SSH: "ssh -N -L 40001:127.0.0.1:40001 -L 40002:127.0.0.1:40002 box"})
 	view := m.View()
 	for _, want := range []string{"App available — press o", "ssh -N -L 40001:127.0.0.1:40001"} {
@@ -83,34 +85,34 @@ func TestAppAvailable(t *testing.T) {
 	m.input.Reset()
 	m.syncKeys()
 	m, cmd := update(m, keyRune('o'))
-	opened := awaitMsg[appOpenedMsg](t, cmd)
+	opened := awaitMsg[apps.OpenedMsg](t, cmd)
 	m, cmd = update(m, opened)
-	if copied := awaitMsg[copiedMsg](t, cmd); copied.err != nil {
-		t.Fatal(copied.err)
+	if copied := awaitMsg[clipboard.CopiedMsg](t, cmd); copied.Err != nil {
+		t.Fatal(copied.Err)
 	}
-	if apps.opened[0] != "v1" || !strings.Contains(clip.String(), "\x1b]52;c;") {
-		t.Errorf("opened %v, clipboard %q", apps.opened, clip.String())
+	if host.opened[0] != "v1" || !strings.Contains(clip.String(), "\x1b]52;c;") {
+		t.Errorf("opened %v, clipboard %q", host.opened, clip.String())
 	}
 	// Once opened, o types again; alt+o still opens.
 	m, _ = update(m, keyRune('o'))
 	if m.input.Value() != "o" {
 		t.Fatalf("input %q after the app was opened", m.input.Value())
 	}
-	apps.launched = true
+	host.launched = true
 	_, cmd = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'o'}, Alt: true})
-	if got := awaitMsg[appOpenedMsg](t, cmd); !got.launched {
+	if got := awaitMsg[apps.OpenedMsg](t, cmd); !got.Launched {
 		t.Errorf("alt+o did not launch: %+v", got)
 	}
 }
 
 func TestAppProblemKeepsResult(t *testing.T) {
 	b := newFakeBackend()
-	apps := newFakeApps()
-	m := withApps(t, b, apps, Options{})
+	host := newFakeApps()
+	m := withApps(t, b, host, Options{})
 	m, wait := sendText(t, m, "time")
 	call := agent.ToolCall{ID: "c1", CorrelationID: "corr-1", WireName: "mcp_get_time"}
 	m, _ = deliver(t, m, b, wait, agent.ToolCallStarted{Call: call}, agent.ToolCallFinished{Call: call, Result: "12:00"}, agent.Done{Reason: agent.StopDone})
-	m, _ = appEvent(t, m, apps, AppProblem{CorrelationID: "corr-1", Tool: "get-time", Server: "basic",
+	m, _ = appEvent(t, m, host, AppProblem{CorrelationID: "corr-1", Tool: "get-time", Server: "basic",
 		Sentence: "The app resource has type \"text/html\"\x1b[2J"})
 	it := m.chat.FindTool(call)
 	if it.Result != "12:00" || !strings.Contains(it.Note, "no app view") || strings.ContainsRune(it.Note, 0x1b) {
@@ -123,13 +125,13 @@ func TestAppProblemKeepsResult(t *testing.T) {
 // the view exactly once (SPEC J4, D4).
 func TestAppApprovalUsesThePane(t *testing.T) {
 	b := newFakeBackend()
-	apps := newFakeApps()
+	host := newFakeApps()
 	clk := &clock{now: t0}
-	m := withApps(t, b, apps, Options{Now: clk.Now})
+	m := withApps(t, b, host, Options{Now: clk.Now})
 	m, wait := sendText(t, m, "hi") // a run is going on
 	reply := make(chan agent.Decision, 2)
 	call := agent.ToolCall{CorrelationID: "app-1", Identity: "mcp:s:get-time", Arguments: `{}`}
-	m, _ = appEvent(t, m, apps, AppApproval{Server: "basic", Request: agent.ApprovalRequested{Call: call,
+	m, _ = appEvent(t, m, host, AppApproval{Server: "basic", Request: agent.ApprovalRequested{Call: call,
 		Tool: tool.Def{Identity: call.Identity}, Reason: "new tool", Reply: reply}})
 	a := topApproval(t, m)
 	if !a.Request().App {
@@ -155,7 +157,7 @@ func TestAppApprovalUsesThePane(t *testing.T) {
 
 	// Stop on an app's pane denies: there is no run to stop.
 	reply2 := make(chan agent.Decision, 2)
-	m, _ = appEvent(t, m, apps, AppApproval{Server: "basic", Request: agent.ApprovalRequested{Call: agent.ToolCall{CorrelationID: "app-2", Identity: call.Identity, Arguments: `{}`},
+	m, _ = appEvent(t, m, host, AppApproval{Server: "basic", Request: agent.ApprovalRequested{Call: agent.ToolCall{CorrelationID: "app-2", Identity: call.Identity, Arguments: `{}`},
 		Tool: tool.Def{Identity: call.Identity}, Reply: reply2}})
 	clk.advance(time.Second)
 	_, cmd = update(m, keyCtrlC)
@@ -180,13 +182,13 @@ func TestAppConsent(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := newFakeBackend()
-			apps := newFakeApps()
+			host := newFakeApps()
 			clk := &clock{now: t0}
-			m := withApps(t, b, apps, Options{Now: clk.Now})
+			m := withApps(t, b, host, Options{Now: clk.Now})
 			reply := make(chan bool, 2)
 			ev := tt.ev
 			ev.Reply = reply
-			m, _ = appEvent(t, m, apps, ev)
+			m, _ = appEvent(t, m, host, ev)
 			if _, ok := m.modals.top().(approval.Consent); !ok {
 				t.Fatalf("top modal %T", m.modals.top())
 			}
@@ -205,7 +207,7 @@ func TestAppConsent(t *testing.T) {
 			}
 			m, cmd = update(m, msg)
 			if tt.want && tt.ev.Link != "" {
-				if c := awaitMsg[copiedMsg](t, cmd); c.err != nil || c.what != "the app's link" {
+				if c := awaitMsg[clipboard.CopiedMsg](t, cmd); c.Err != nil || c.What != "the app's link" {
 					t.Fatalf("the agreed link was not copied: %+v", c)
 				}
 			}

@@ -15,7 +15,7 @@ type AttachedMsg struct {
 	TakeOver bool // the terminal took the keyboard over (ctrl+t)
 }
 
-// DetachMsg is what the detach key (ChatKeyMap.Detach) sends. The session
+// DetachMsg is what the detach key (chat.KeyMap.Detach) sends. The session
 // process intercepts it before it reaches the Model and lets the terminal
 // go; when it does reach the Model, vouch runs in-process (vouch demo)
 // and there is no session to detach from.

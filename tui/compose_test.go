@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"vouch/tui/picker"
 	"vouch/tui/settings/servers"
 )
 
@@ -24,7 +25,7 @@ func TestGoldenPanesOverTranscript(t *testing.T) {
 	}{
 		{"picker", func(t *testing.T, m Model) Model {
 			m, cmd := update(m, keyCtrlO)
-			m, _ = update(m, awaitMsg[modelsMsg](t, cmd))
+			m, _ = update(m, awaitMsg[picker.ModelsMsg](t, cmd))
 			return m
 		}},
 		{"settings", func(t *testing.T, m Model) Model {

@@ -10,6 +10,7 @@ import (
 	"vouch/safetext"
 	"vouch/tui/chat"
 	"vouch/tui/convlist"
+	"vouch/tui/history"
 	"vouch/tui/kit"
 )
 
@@ -94,7 +95,7 @@ func (m Model) updateConversationOpened(msg conversationOpenedMsg) (Model, tea.C
 	m.chat.SetSize(m.common.Width, m.chatHeight)
 	m.history = loading
 	m.usage, m.hasUsage = agent.Usage{}, false
-	m.hist = inputHistory{}
+	m.hist = history.State{}
 	notice := "Reopened the conversation; sending continues it."
 	if t := safetext.Line(msg.title, 40); t != "" {
 		notice = "Reopened “" + t + "”; sending continues it."

@@ -9,6 +9,7 @@ import (
 
 	"vouch/agent"
 	"vouch/tui/chat"
+	"vouch/tui/history"
 	"vouch/tui/kit"
 )
 
@@ -99,7 +100,7 @@ func (m Model) updateConversationStarted(msg conversationStartedMsg) Model {
 	m.chat.Namer = toolNamer(m.backend) // toolnames.go
 	m.chat.SetSize(m.common.Width, m.chatHeight)
 	m.history = loaded
-	m.hist = inputHistory{} // ↑/↓ start afresh on the new conversation (input_history.go)
+	m.hist = history.State{} // ↑/↓ start afresh on the new conversation (tui/history)
 	m.usage, m.hasUsage = agent.Usage{}, false
 	m.status = statusState{warning: m.status.warning, notice: newConversationNotice}
 	return m

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"vouch/agent"
+	"vouch/tui/clipboard"
 )
 
 // clipboardText decodes the last OSC 52 payload written to clip.
@@ -37,12 +38,12 @@ func TestCopyKeepsTabs(t *testing.T) {
 		agent.Done{Reason: agent.StopDone})
 
 	m, cmd := update(m, keyCtrlG)
-	m, _ = update(m, awaitMsg[copiedMsg](t, cmd))
+	m, _ = update(m, awaitMsg[clipboard.CopiedMsg](t, cmd))
 	if got, want := clipboardText(t, clip), "all:\n\tgo build ./...\n\tgo test\t./..."; got != want {
 		t.Fatalf("ctrl+g copied %q, want %q", got, want)
 	}
 	_, cmd = update(m, keyCtrlY)
-	awaitMsg[copiedMsg](t, cmd)
+	awaitMsg[clipboard.CopiedMsg](t, cmd)
 	if got := clipboardText(t, clip); !strings.Contains(got, "\n\tgo build") || strings.Contains(got, "\x1b") {
 		t.Fatalf("ctrl+y copied %q, want the tabs kept and no escape", got)
 	}

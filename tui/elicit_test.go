@@ -12,6 +12,8 @@ import (
 	"vouch/agent"
 	"vouch/tool"
 	"vouch/tui/approval"
+	"vouch/tui/apps"
+	"vouch/tui/clipboard"
 )
 
 var keyCtrlS = tea.KeyMsg{Type: tea.KeyCtrlS}
@@ -238,14 +240,14 @@ func TestElicitURL(t *testing.T) {
 		t.Errorf("the URL is not shown whole:\n%s", v)
 	}
 	m, cmd := update(m, keyRune('c'))
-	if msg := awaitMsg[copiedMsg](t, cmd); msg.err != nil {
-		t.Fatalf("copy: %v", msg.err)
+	if msg := awaitMsg[clipboard.CopiedMsg](t, cmd); msg.Err != nil {
+		t.Fatalf("copy: %v", msg.Err)
 	}
 	if _, ok := m.modals.top().(approval.ElicitPane); !ok || len(reply) != 0 {
 		t.Fatal("c answered the question")
 	}
 	m, cmd = update(m, keyRune('o'))
-	awaitMsg[copiedMsg](t, cmd)
+	awaitMsg[clipboard.CopiedMsg](t, cmd)
 	if !strings.Contains(m.status.notice, "VOUCH_BROWSER") {
 		t.Errorf("status = %q", m.status.notice)
 	}
@@ -304,7 +306,7 @@ func TestElicitURLOpens(t *testing.T) {
 		t.Fatal("the URL was opened before the person asked")
 	}
 	m, cmd := update(m, keyRune('o'))
-	awaitMsg[appOpenedMsg](t, cmd)
+	awaitMsg[apps.OpenedMsg](t, cmd)
 	if got := <-b.opened; got != askURL {
 		t.Errorf("opened %q", got)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"vouch/agent"
+	"vouch/tui/errline"
 )
 
 // errNoServerText is internal/app's sentence when no model server answered.
@@ -81,8 +82,8 @@ func TestErrorLineLengths(t *testing.T) {
 	b := newFakeBackend()
 	m := startModel(t, b, Options{})
 	m.status = statusState{err: "Short."}
-	if got := m.errorLines(); len(got) != 1 || m.errorFolded() {
-		t.Fatalf("short error: %q (folded %v), want one line", got, m.errorFolded())
+	if got := m.errorLine().Lines(); len(got) != 1 || m.errorLine().Folded() {
+		t.Fatalf("short error: %q (folded %v), want one line", got, m.errorLine().Folded())
 	}
 	m.syncKeys()
 	if m.keys.ExpandError.Enabled() {
@@ -90,19 +91,19 @@ func TestErrorLineLengths(t *testing.T) {
 	}
 	m.status = statusState{err: errBudgetText.Error()}
 	m.syncKeys()
-	lines := m.errorLines()
-	if len(lines) != maxErrorLines || !m.keys.ExpandError.Enabled() {
-		t.Fatalf("long error: %d lines, alt+e enabled %v; want %d and enabled", len(lines), m.keys.ExpandError.Enabled(), maxErrorLines)
+	lines := m.errorLine().Lines()
+	if len(lines) != errline.MaxLines || !m.keys.ExpandError.Enabled() {
+		t.Fatalf("long error: %d lines, alt+e enabled %v; want %d and enabled", len(lines), m.keys.ExpandError.Enabled(), errline.MaxLines)
 	}
 	if !strings.Contains(ansi.Strip(strings.Join(lines, " ")), "alt+e shows all") {
 		t.Fatalf("folded error does not name its key: %q", lines)
 	}
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'e'}, Alt: true})
-	if got := m.errorLines(); len(got) <= maxErrorLines {
-		t.Fatalf("expanded error: %d lines, want more than %d", len(got), maxErrorLines)
+	if got := m.errorLine().Lines(); len(got) <= errline.MaxLines {
+		t.Fatalf("expanded error: %d lines, want more than %d", len(got), errline.MaxLines)
 	}
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'e'}, Alt: true})
-	if got := m.errorLines(); len(got) != maxErrorLines {
+	if got := m.errorLine().Lines(); len(got) != errline.MaxLines {
 		t.Fatalf("folded again: %d lines", len(got))
 	}
 	if m.input.Value() != "" {

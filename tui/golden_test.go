@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"vouch/agent"
+	"vouch/tui/picker"
 )
 
 // conversation is a stored conversation that uses every kind of item.
@@ -90,7 +91,7 @@ func TestGolden(t *testing.T) {
 			setup: func(b *fakeBackend) { b.history = conversation() },
 			drive: func(t *testing.T, m Model, b *fakeBackend) Model {
 				m, cmd := update(m, keyCtrlO)
-				m, _ = update(m, awaitMsg[modelsMsg](t, cmd))
+				m, _ = update(m, awaitMsg[picker.ModelsMsg](t, cmd))
 				return m
 			},
 		},

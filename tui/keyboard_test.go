@@ -74,14 +74,14 @@ var paneRigs = map[string]func(*testing.T, *clock) paneRig{
 		}
 	},
 	"app call": func(t *testing.T, clk *clock) paneRig {
-		b, apps := newFakeBackend(), newFakeApps()
-		m := withApps(t, b, apps, Options{Now: clk.Now})
+		b, host := newFakeBackend(), newFakeApps()
+		m := withApps(t, b, host, Options{Now: clk.Now})
 		m, _ = sendText(t, m, "hi")
 		reply := make(chan agent.Decision, 2)
 		call := agent.ToolCall{CorrelationID: "app-1", Identity: "mcp:s:get-time", Arguments: `{}`}
 		return paneRig{m: m, before: true,
 			appear: func(t *testing.T, m Model) Model {
-				m, _ = appEvent(t, m, apps, AppApproval{Server: "basic", Request: agent.ApprovalRequested{Call: call,
+				m, _ = appEvent(t, m, host, AppApproval{Server: "basic", Request: agent.ApprovalRequested{Call: call,
 					Tool: tool.Def{Identity: call.Identity}, Reason: "new tool", Reply: reply}})
 				return m
 			},
@@ -96,12 +96,12 @@ var paneRigs = map[string]func(*testing.T, *clock) paneRig{
 		}
 	},
 	"app consent": func(t *testing.T, clk *clock) paneRig {
-		b, apps := newFakeBackend(), newFakeApps()
-		m := withApps(t, b, apps, Options{Now: clk.Now})
+		b, host := newFakeBackend(), newFakeApps()
+		m := withApps(t, b, host, Options{Now: clk.Now})
 		reply := make(chan bool, 2)
 		return paneRig{m: m, before: true,
 			appear: func(t *testing.T, m Model) Model {
-				m, _ = appEvent(t, m, apps, AppConsent{Tool: "t", Server: "s", Link: "https://example.com", Reply: reply})
+				m, _ = appEvent(t, m, host, AppConsent{Tool: "t", Server: "s", Link: "https://example.com", Reply: reply})
 				return m
 			},
 			waiting: func(m Model) bool {

@@ -2,8 +2,10 @@ package tui
 
 import (
 	"vouch/tui/approval"
+	"vouch/tui/chat"
 	"vouch/tui/convlist"
 	"vouch/tui/kit"
+	"vouch/tui/picker"
 	"vouch/tui/ruleedit"
 	"vouch/tui/settings"
 	tuipolicy "vouch/tui/settings/policy"
@@ -11,8 +13,6 @@ import (
 	"vouch/tui/settings/serverskills"
 	"vouch/tui/settings/skills"
 	"vouch/tui/settings/tools"
-
-	"github.com/charmbracelet/bubbles/key"
 )
 
 // KeyMap is every binding of the interface, grouped by the pane or modal
@@ -20,8 +20,8 @@ import (
 // construction and enables or disables bindings there by state, so the
 // shared KeyMap itself never changes.
 type KeyMap struct {
-	Chat     ChatKeyMap
-	Picker   PickerKeyMap
+	Chat     chat.KeyMap
+	Picker   picker.KeyMap
 	Settings settings.KeyMap
 	Servers  servers.ListKeyMap
 	Editor   servers.EditorKeyMap
@@ -45,8 +45,8 @@ type KeyMap struct {
 // DefaultKeyMap returns the default bindings of every pane and modal.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Chat:     DefaultChatKeyMap(),
-		Picker:   DefaultPickerKeyMap(),
+		Chat:     chat.DefaultKeyMap(),
+		Picker:   picker.DefaultKeyMap(),
 		Settings: settings.DefaultKeyMap(),
 		Servers:  servers.DefaultListKeyMap(),
 		Editor:   servers.DefaultEditorKeyMap(),
@@ -63,139 +63,5 @@ func DefaultKeyMap() KeyMap {
 		ServerSkills:  serverskills.DefaultListKeyMap(),
 		SkillApproval: serverskills.DefaultApprovalKeyMap(),
 		ConvList:      convlist.DefaultKeyMap(),
-	}
-}
-
-// ChatKeyMap is the chat screen's bindings. Availability follows the state of
-// the screen through SetEnabled (see Model.syncKeys), so the help line shows
-// exactly the keys that act now.
-type ChatKeyMap struct {
-	Send        key.Binding
-	Newline     key.Binding
-	Cancel      key.Binding // cancels a running turn (SPEC A5)
-	Quit        key.Binding
-	ModelPicker key.Binding
-	Settings    key.Binding // Settings › Tools & Workflows (MCP servers, tools)
-	CopyAnswer  key.Binding
-	CopyCode    key.Binding
-	PageUp      key.Binding
-	PageDown    key.Binding
-	HalfUp      key.Binding
-	HalfDown    key.Binding
-	Top         key.Binding
-	Bottom      key.Binding
-	Help        key.Binding
-
-	// NewConversation starts a new, empty conversation; it acts only when
-	// the Backend implements Conversations.
-	NewConversation key.Binding
-	// Runs opens the run history and Inbox the approvals inbox (SPEC H6,
-	// H7, L2); each acts only when the Backend implements RunHistory or
-	// Inbox.
-	Runs  key.Binding
-	Inbox key.Binding
-	// OpenApp ("o") opens an MCP App view just announced, while the input
-	// is empty; OpenLatestApp (alt+o) opens the latest one at any time.
-	OpenApp       key.Binding
-	OpenLatestApp key.Binding
-	// Continue (alt+c) asks the model to continue the last reply when it
-	// was cut off at its length limit (SPEC A7); it acts only then, with
-	// the input empty and no run going.
-	Continue key.Binding
-	// Conversations (ctrl+p) opens the conversation list (SPEC L5); it
-	// acts only when the Backend implements ConversationList.
-	// HistoryUp and HistoryDown are ↑/↓: the input's history, or the
-	// transcript's scrolling (input_history.go says which, when).
-	Conversations key.Binding
-	HistoryUp     key.Binding
-	HistoryDown   key.Binding
-	// ExpandError (alt+e) shows a long error whole, or folds it again
-	// (errline.go); Retry (alt+r) sends the last message that got no
-	// answer again (retry.go). Both act only then.
-	ExpandError key.Binding
-	Retry       key.Binding
-	// Detach (ctrl+\, as in dtach) lets this terminal go while the session
-	// process goes on (SPEC K4; attach.go); ctrl+a and ctrl+b are the
-	// prefixes of screen and tmux.
-	Detach key.Binding
-	// AnswerPane (tab) moves the keyboard from the message to a pane that
-	// appeared while the person was typing (SPEC D7, keyboard.go). The root
-	// routes it while a pane waits for it; on the chat screen it is only
-	// said, in the full help.
-	AnswerPane key.Binding
-}
-
-// DefaultChatKeyMap returns the chat screen's default bindings.
-//
-// ctrl+x opens Settings: it is no editing key of the input (ctrl+t, the
-// first idea, transposes characters there), and not ctrl+s or ctrl+q, which
-// terminals may take for flow control.
-//
-// ctrl+l starts a new conversation: the textarea leaves it free, and in a
-// shell it clears the screen, which is close to what it does here.
-//
-// ctrl+r opens the run history: the textarea leaves it free. ctrl+e opens
-// the approvals inbox: it is only the textarea's second key for the end of
-// the line, which End still does while the input has text. ctrl+a and
-// ctrl+b were no choice: they are the prefixes of screen and tmux.
-//
-// alt+c continues a reply cut off at its length limit: it is the
-// textarea's "capitalize word", which does nothing on the empty input the
-// key needs.
-//
-// alt+e (the whole error) and alt+r (retry) are bound to nothing in the
-// textarea, so neither takes a typed letter: "e" or "r" on an empty input
-// is the first letter of a message.
-//
-// Some keys are shared with the input on purpose and enabled by state:
-// Home/End move the transcript only while the input is empty, "?" toggles
-// help only while the input is empty, and ctrl+c cancels a running turn,
-// clears a non-empty input, or quits when there is nothing else to stop.
-func DefaultChatKeyMap() ChatKeyMap {
-	return ChatKeyMap{
-		Send:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
-		Newline:     key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("ctrl+j", "newline")),
-		Cancel:      key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "cancel"), key.WithDisabled()),
-		Quit:        key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
-		ModelPicker: key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "model")),
-		Settings:    key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "settings")),
-		CopyAnswer:  key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy answer"), key.WithDisabled()),
-		CopyCode:    key.NewBinding(key.WithKeys("alt+y", "ctrl+g"), key.WithHelp("ctrl+g", "copy code"), key.WithDisabled()),
-		PageUp:      key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/dn", "page up/down")),
-		PageDown:    key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		HalfUp:      key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half page up")),
-		HalfDown:    key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half page down")),
-		Top:         key.NewBinding(key.WithKeys("home", "ctrl+home"), key.WithHelp("home", "top")),
-		Bottom:      key.NewBinding(key.WithKeys("end", "ctrl+end"), key.WithHelp("end", "bottom")),
-		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
-
-		NewConversation: key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "new conversation"), key.WithDisabled()),
-		Runs:            key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "run history"), key.WithDisabled()),
-		Inbox:           key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "approvals inbox"), key.WithDisabled()),
-		OpenApp:         key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open app"), key.WithDisabled()),
-		OpenLatestApp:   key.NewBinding(key.WithKeys("alt+o"), key.WithHelp("alt+o", "open app"), key.WithDisabled()),
-		Continue:        key.NewBinding(key.WithKeys("alt+c"), key.WithHelp("alt+c", "continue reply"), key.WithDisabled()),
-		Conversations:   key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "conversations"), key.WithDisabled()),
-		HistoryUp:       key.NewBinding(key.WithKeys("up"), key.WithHelp("↑/↓", "history · scroll")),
-		HistoryDown:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next prompt")),
-		ExpandError:     key.NewBinding(key.WithKeys("alt+e"), key.WithHelp("alt+e", "whole error"), key.WithDisabled()),
-		Retry:           key.NewBinding(key.WithKeys("alt+r"), key.WithHelp("alt+r", "retry"), key.WithDisabled()),
-		Detach:          key.NewBinding(key.WithKeys("ctrl+\\"), key.WithHelp("ctrl+\\", "detach")),
-		AnswerPane:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "answer a pane")),
-	}
-}
-
-// ShortHelp implements help.KeyMap.
-func (k ChatKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Send, k.Cancel, k.Continue, k.Retry, k.ExpandError, k.OpenApp, k.Newline, k.ModelPicker, k.Help, k.Quit}
-}
-
-// FullHelp implements help.KeyMap.
-func (k ChatKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{k.Send, k.Newline, k.Cancel, k.Continue, k.Retry, k.ExpandError, k.Quit, k.Help},
-		{k.ModelPicker, k.NewConversation, k.Conversations, k.Settings, k.CopyAnswer, k.CopyCode},
-		{k.Runs, k.Inbox, k.OpenLatestApp, k.Detach},
-		{k.HistoryUp, k.PageUp, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.AnswerPane}, // PageUp's help names pgdn too
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"vouch/tui/picker"
+
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -19,13 +21,13 @@ func helpLine(m Model) string {
 func openPickerAt(t *testing.T, m Model) Model {
 	t.Helper()
 	m, cmd := update(m, keyCtrlO)
-	m, _ = update(m, awaitMsg[modelsMsg](t, cmd))
+	m, _ = update(m, awaitMsg[picker.ModelsMsg](t, cmd))
 	return m
 }
 
-func topPicker(t *testing.T, m Model) picker {
+func topPicker(t *testing.T, m Model) picker.Model {
 	t.Helper()
-	p, ok := m.modals.top().(picker)
+	p, ok := m.modals.top().(picker.Model)
 	if !ok {
 		t.Fatalf("top modal = %T, want picker", m.modals.top())
 	}
@@ -47,8 +49,8 @@ func TestPickerGraceDropsEarlyKeys(t *testing.T) {
 	if m.modals.empty() {
 		t.Fatal("enter during the grace period closed the picker")
 	}
-	if p := topPicker(t, m); p.filter.Value() != "" || p.cursor != 0 {
-		t.Errorf("keys during the grace period acted: filter %q, cursor %d", p.filter.Value(), p.cursor)
+	if p := topPicker(t, m); p.Filter() != "" || p.Selected() != "qwen2.5-7b" {
+		t.Errorf("keys during the grace period acted: filter %q, cursor on %q", p.Filter(), p.Selected())
 	}
 	if m.model != "qwen2.5-7b" {
 		t.Errorf("model changed to %q during the grace period", m.model)
@@ -56,8 +58,8 @@ func TestPickerGraceDropsEarlyKeys(t *testing.T) {
 
 	clk.advance(DefaultKeyGrace)
 	m = typeText(m, "l")
-	if p := topPicker(t, m); p.filter.Value() != "l" {
-		t.Errorf("filter after the grace period = %q, want %q", p.filter.Value(), "l")
+	if p := topPicker(t, m); p.Filter() != "l" {
+		t.Errorf("filter after the grace period = %q, want %q", p.Filter(), "l")
 	}
 }
 
@@ -123,13 +125,13 @@ func TestPickerSelectsModel(t *testing.T) {
 	b := newFakeBackend()
 	m := startModel(t, b, Options{Now: clk.Now})
 	m = openPickerAt(t, m)
-	if p := topPicker(t, m); p.models[p.visible[p.cursor]].ID != "qwen2.5-7b" {
-		t.Errorf("picker opened on %q, want the model in use", p.models[p.visible[p.cursor]].ID)
+	if p := topPicker(t, m); p.Selected() != "qwen2.5-7b" {
+		t.Errorf("picker opened on %q, want the model in use", p.Selected())
 	}
 	clk.advance(time.Second)
 	m = typeText(m, "LLAMA")
-	if p := topPicker(t, m); len(p.visible) != 1 {
-		t.Fatalf("filter %q shows %d models, want 1", p.filter.Value(), len(p.visible))
+	if p := topPicker(t, m); p.Shown() != 1 {
+		t.Fatalf("filter LLAMA shows %d models, want 1", p.Shown())
 	}
 	m, _ = update(m, keyEnter)
 	if !m.modals.empty() {
@@ -164,11 +166,11 @@ func TestModalGetsSize(t *testing.T) {
 	m := startModel(t, newFakeBackend(), Options{})
 	m, _ = update(m, tea.WindowSizeMsg{Width: 100, Height: 40})
 	m = openPickerAt(t, m)
-	if p := topPicker(t, m); p.common.Width != 100 || p.common.Height != m.chatHeight {
-		t.Errorf("pushed picker size = %dx%d, want 100x%d", p.common.Width, p.common.Height, m.chatHeight)
+	if w, h := topPicker(t, m).Size(); w != 100 || h != m.chatHeight {
+		t.Errorf("pushed picker size = %dx%d, want 100x%d", w, h, m.chatHeight)
 	}
 	m, _ = update(m, tea.WindowSizeMsg{Width: 90, Height: 30})
-	if p := topPicker(t, m); p.common.Width != 90 || p.common.Height != m.chatHeight {
-		t.Errorf("resized picker size = %dx%d, want 90x%d", p.common.Width, p.common.Height, m.chatHeight)
+	if w, h := topPicker(t, m).Size(); w != 90 || h != m.chatHeight {
+		t.Errorf("resized picker size = %dx%d, want 90x%d", w, h, m.chatHeight)
 	}
 }

@@ -13,8 +13,14 @@ import (
 
 	"vouch/agent"
 	"vouch/tui/approval"
+	"vouch/tui/apps"
 	"vouch/tui/chat"
+	"vouch/tui/clipboard"
+	"vouch/tui/history"
 	"vouch/tui/kit"
+	"vouch/tui/notes"
+	"vouch/tui/phase"
+	"vouch/tui/picker"
 	"vouch/tui/settings/servers"
 	"vouch/tui/toolselect"
 )
@@ -63,12 +69,12 @@ type Options struct {
 	// tools list (SPEC B, L2). Nil means the pages say that MCP servers are
 	// not available here; Settings still opens.
 	Servers Servers
-	// Apps delivers MCP App views and their requests (SPEC J4; apps.go).
+	// Apps delivers MCP App views and their requests (SPEC J4; tui/apps).
 	// Nil means no app is ever announced.
 	Apps AppHost
 	// Notifier receives terminal notifications while the terminal is not
-	// focused (SPEC L4; notify.go). Nil means no notifications.
-	Notifier Notifier
+	// focused (SPEC L4; tui/notes). Nil means no notifications.
+	Notifier notes.Notifier
 	// LongTurn is how long a turn runs before its end is notified; zero
 	// means DefaultLongTurn.
 	LongTurn time.Duration
@@ -106,7 +112,7 @@ type Model struct {
 	opts    Options
 	after   func(time.Duration) <-chan time.Time
 
-	keys   ChatKeyMap
+	keys   chat.KeyMap
 	help   help.Model
 	input  textarea.Model
 	chat   *chat.Transcript
@@ -146,12 +152,12 @@ type Model struct {
 	// toolRefused is set while the last message was refused for the tool
 	// budget: alt+t opens the tool selector (toolselect_root.go).
 	toolRefused bool
-	// hist is where ↑/↓ stand in the input history (input_history.go).
-	hist inputHistory
+	// hist is where ↑/↓ stand in the input history (tui/history).
+	hist history.State
 	// recovery is what a failed turn left to retry (retry.go).
 	recovery recoveryState
 	// notify is the focus and turn timing of notifications (notify.go).
-	notify notifyState
+	notify notes.State
 }
 
 // loadState is the progress of a start-up look-up.
@@ -225,7 +231,7 @@ func New(b Backend, opts Options) Model {
 // Init implements tea.Model: it loads the conversation and the server's
 // description in the background. Models load when the picker first opens.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(loadHistory(m.backend), loadInfo(m.backend), textarea.Blink, m.initInbox(), waitAppEvent(m.opts.Apps), m.watchRunEnds())
+	return tea.Batch(loadHistory(m.backend), loadInfo(m.backend), textarea.Blink, m.initInbox(), apps.Wait(m.opts.Apps), m.watchRunEnds())
 }
 
 // Update implements tea.Model. It is a router; each family of messages has
@@ -249,15 +255,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m = m.updateInfo(msg)
 	case historyMsg:
 		m = m.updateHistory(msg)
-	case modelsMsg:
+	case picker.ModelsMsg:
 		m, cmd = m.updateModels(msg)
-	case copiedMsg:
+	case clipboard.CopiedMsg:
 		m = m.updateCopied(msg)
 	case conversationStartedMsg:
 		m = m.updateConversationStarted(msg)
 	case conversationOpenedMsg:
 		m, cmd = m.updateConversationOpened(msg) // conv_list.go
-	case appMessage:
+	case apps.Msg:
 		m, cmd = m.updateAppMessage(msg)
 	case approval.ConsentAnsweredMsg:
 		m, cmd = m.updateAppConsentAnswered(msg)
@@ -270,9 +276,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.updateFocus(msg)
 	case tea.BlurMsg:
 		m, cmd = m.updateFocus(msg)
-	case notifiedMsg:
+	case notes.NotifiedMsg:
 		m = m.updateNotified(msg)
-	case runEndMsg:
+	case notes.RunEndMsg:
 		m, cmd = m.updateRunEnd(msg)
 	case servers.ActiveMsg: // a server switched on: do its tools fit? (toolselect_root.go)
 		m, cmd = m.updateOther(msg)
@@ -285,7 +291,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.updateInboxAnswered(msg)
 	case settleTickMsg:
 		m = m.updateSettleTick(msg)
-	case phaseTickMsg:
+	case phase.TickMsg:
 		m, cmd = m.updatePhaseTick(msg)
 	default:
 		m, cmd = m.updateOther(msg)
@@ -328,7 +334,7 @@ func (m Model) resize(width, height int) Model {
 // and help.
 func (m *Model) layout() {
 	helpLines := lipgloss.Height(m.renderHelp(m.help)) // help.go
-	errLines := len(m.errorLines()) + len(m.phaseLines())
+	errLines := len(m.errorLine().Lines()) + len(m.phaseLines())
 	m.chatHeight = max(m.common.Height-helpLines-errLines-1-inputHeight-1, 1)
 	m.chat.SetSize(m.common.Width, m.chatHeight)
 }
@@ -370,7 +376,7 @@ func (m *Model) syncKeys() {
 	m.keys.OpenApp.SetEnabled(m.appKeyEnabled())
 	last := m.chat.LastAnswer()
 	m.keys.Continue.SetEnabled(idle && empty && !m.convPending && last != nil && last.CutOff)
-	m.keys.OpenLatestApp.SetEnabled(m.opts.Apps != nil && m.apps.latest != nil)
+	m.keys.OpenLatestApp.SetEnabled(m.opts.Apps != nil && m.apps.Any())
 	m.keys.Runs.SetEnabled(m.runHistory() != nil)
 	m.keys.Inbox.SetEnabled(m.inboxBackend() != nil)
 	m.syncRecoveryKeys() // alt+r, alt+e (retry.go)

@@ -14,6 +14,7 @@ import (
 
 	"vouch/agent"
 	"vouch/tui/chat"
+	"vouch/tui/clipboard"
 )
 
 // TestFirstFrameWithoutIO: New and View touch no Backend, and the first
@@ -315,8 +316,8 @@ func TestCopyUsesOSC52WithSanitizedText(t *testing.T) {
 				agent.Done{Reason: agent.StopDone})
 
 			m, cmd := update(m, keyCtrlG)
-			m, _ = update(m, awaitMsg[copiedMsg](t, cmd))
-			want := osc52("fmt.Println(\"hi\")", tmux)
+			m, _ = update(m, awaitMsg[clipboard.CopiedMsg](t, cmd))
+			want := clipboard.OSC52("fmt.Println(\"hi\")", tmux)
 			if got := clip.String(); got != want {
 				t.Errorf("clipboard write = %q, want %q", got, want)
 			}
@@ -324,8 +325,8 @@ func TestCopyUsesOSC52WithSanitizedText(t *testing.T) {
 				t.Errorf("no copy notice:\n%s", m.View())
 			}
 			_, cmd = update(m, keyCtrlY)
-			awaitMsg[copiedMsg](t, cmd)
-			if got, want := clip.String(), osc52("fmt.Println(\"hi\")", tmux)+osc52("Here:\n```go\nfmt.Println(\"hi\")\n```\nDone.", tmux); got != want {
+			awaitMsg[clipboard.CopiedMsg](t, cmd)
+			if got, want := clip.String(), clipboard.OSC52("fmt.Println(\"hi\")", tmux)+clipboard.OSC52("Here:\n```go\nfmt.Println(\"hi\")\n```\nDone.", tmux); got != want {
 				t.Errorf("clipboard writes = %q, want %q", got, want)
 			}
 		})

@@ -11,20 +11,21 @@ import (
 	"vouch/agent"
 	"vouch/tui/approval"
 	"vouch/tui/chat"
+	"vouch/tui/notes"
 )
 
 // fakeNotifier records each note on a channel.
-type fakeNotifier struct{ notes chan Note }
+type fakeNotifier struct{ notes chan notes.Note }
 
-func newFakeNotifier() *fakeNotifier { return &fakeNotifier{notes: make(chan Note, 16)} }
+func newFakeNotifier() *fakeNotifier { return &fakeNotifier{notes: make(chan notes.Note, 16)} }
 
-func (f *fakeNotifier) Notify(n Note) error {
+func (f *fakeNotifier) Notify(n notes.Note) error {
 	f.notes <- n
 	return nil
 }
 
 // next waits for the next note, running cmd's tree until it arrives.
-func (f *fakeNotifier) next(t *testing.T, cmd tea.Cmd) Note {
+func (f *fakeNotifier) next(t *testing.T, cmd tea.Cmd) notes.Note {
 	t.Helper()
 	go awaitMsgQuiet(cmd)
 	select {
@@ -32,12 +33,12 @@ func (f *fakeNotifier) next(t *testing.T, cmd tea.Cmd) Note {
 		return n
 	case <-time.After(testTimeout):
 		t.Fatalf("no notification within %v", testTimeout)
-		return Note{}
+		return notes.Note{}
 	}
 }
 
 // awaitMsgQuiet runs cmd's tree for its side effects.
-func awaitMsgQuiet(cmd tea.Cmd) { <-startCmd[notifiedMsg](cmd) }
+func awaitMsgQuiet(cmd tea.Cmd) { <-startCmd[notes.NotifiedMsg](cmd) }
 
 // TestNotifyApprovalWhileUnfocused: a call that starts waiting notifies,
 // naming the server's label and the tool, while the terminal has not
@@ -62,12 +63,12 @@ func TestNotifyApprovalWhileUnfocused(t *testing.T) {
 				m, _ = update(m, f)
 			}
 			m, wait := sendText(t, m, "Tidy my notes")
-			before := m.notify.issued
+			before := m.notify.Issued
 			reply := make(chan agent.Decision, 1)
 			b.events <- agent.ApprovalRequested{Call: readCall, Tool: readTool, Reply: reply}
 			msg := awaitMsg[chat.StreamMsg](t, wait)
 			m, cmd := update(m, msg)
-			issued := m.notify.issued - before
+			issued := m.notify.Issued - before
 			if !tc.notify {
 				if issued != 0 {
 					t.Fatalf("focused terminal: %d notifications issued, want none", issued)
@@ -78,7 +79,7 @@ func TestNotifyApprovalWhileUnfocused(t *testing.T) {
 				t.Fatalf("%d notifications issued, want 1", issued)
 			}
 			n := nf.next(t, cmd)
-			if n.Kind != NoteApproval || !strings.Contains(n.Title, "approval waiting") || n.Body != "files\x1b]52;c;x\a › read_file" {
+			if n.Kind != notes.Approval || !strings.Contains(n.Title, "approval waiting") || n.Body != "files\x1b]52;c;x\a › read_file" {
 				t.Errorf("note = %+v; want the approval, the label and the tool (cleaned by the Notifier)", n)
 			}
 		})
@@ -90,8 +91,8 @@ func TestNotifyNothingWithoutNotifier(t *testing.T) {
 	b := newFakeBackend()
 	m := startModel(t, b, Options{})
 	m, _, _ = ask(t, m, b, readCall)
-	if m.notify.issued != 0 {
-		t.Errorf("%d notifications issued without a Notifier", m.notify.issued)
+	if m.notify.Issued != 0 {
+		t.Errorf("%d notifications issued without a Notifier", m.notify.Issued)
 	}
 }
 
@@ -115,7 +116,7 @@ func TestNotifyLongTurn(t *testing.T) {
 			m := startModel(t, b, Options{Notifier: nf, Now: clk.Now, LongTurn: 30 * time.Second})
 			m, wait := sendText(t, m, "Write a long essay")
 			clk.advance(tc.took)
-			before := m.notify.issued
+			before := m.notify.Issued
 			b.events <- agent.TextDelta{Text: "Done."}
 			b.events <- agent.Done{Reason: tc.reason}
 			var cmd tea.Cmd
@@ -127,11 +128,11 @@ func TestNotifyLongTurn(t *testing.T) {
 				}
 				wait = cmd
 			}
-			if got := m.notify.issued - before; got != map[bool]int{true: 1, false: 0}[tc.want] {
+			if got := m.notify.Issued - before; got != map[bool]int{true: 1, false: 0}[tc.want] {
 				t.Fatalf("%d notifications issued, want %v", got, tc.want)
 			}
 			if tc.want {
-				if n := nf.next(t, cmd); n.Kind != NoteLongTurn || !strings.Contains(n.Body, "31s") {
+				if n := nf.next(t, cmd); n.Kind != notes.LongTurn || !strings.Contains(n.Body, "31s") {
 					t.Errorf("note = %+v, want the long turn after 31s", n)
 				}
 			}
@@ -149,17 +150,17 @@ func TestNotifyInboxArrival(t *testing.T) {
 	f.items = []approval.InboxItem{{RunID: "r1", Profile: "nightly", Call: writeCall, Tool: writeTool}}
 	f.mu.Unlock()
 	m, cmd := update(m, approval.InboxCountMsg{Count: 1})
-	if n := nf.next(t, cmd); n.Kind != NoteApproval || n.Body != "fs_write (nightly)" || !strings.Contains(n.Title, "background run") {
+	if n := nf.next(t, cmd); n.Kind != notes.Approval || n.Body != "fs_write (nightly)" || !strings.Contains(n.Title, "background run") {
 		t.Errorf("note = %+v, want the inbox call's tool and profile", n)
 	}
-	before := m.notify.issued
+	before := m.notify.Issued
 	m, _ = update(m, approval.InboxCountMsg{Count: 0})
-	if m.notify.issued != before {
+	if m.notify.Issued != before {
 		t.Error("an answered call (count fell) notified")
 	}
 	m, _ = update(m, tea.FocusMsg{})
 	m, _ = update(m, approval.InboxCountMsg{Count: 3})
-	if m.notify.issued != before {
+	if m.notify.Issued != before {
 		t.Error("a focused terminal was notified of inbox arrivals")
 	}
 }
@@ -167,28 +168,28 @@ func TestNotifyInboxArrival(t *testing.T) {
 // runEndsBackend is a fakeBackend that delivers background run ends.
 type runEndsBackend struct {
 	*fakeBackend
-	ends chan RunEnd
+	ends chan notes.RunEnd
 }
 
-func (r runEndsBackend) RunEnds() <-chan RunEnd { return r.ends }
+func (r runEndsBackend) RunEnds() <-chan notes.RunEnd { return r.ends }
 
 // TestNotifyRunEnded: a background run's end, delivered by RunEnds,
 // notifies and the watch re-arms; a closed channel ends the watch.
 func TestNotifyRunEnded(t *testing.T) {
-	b := runEndsBackend{fakeBackend: newFakeBackend(), ends: make(chan RunEnd, 2)}
+	b := runEndsBackend{fakeBackend: newFakeBackend(), ends: make(chan notes.RunEnd, 2)}
 	nf := newFakeNotifier()
 	m := New(b, Options{Notifier: nf, Now: func() time.Time { return t0 }, Clipboard: &syncBuffer{}})
-	b.ends <- RunEnd{RunID: "r-7", Profile: "nightly", Failed: true, Outcome: "failed"}
-	msg := awaitMsg[runEndMsg](t, m.watchRunEnds())
+	b.ends <- notes.RunEnd{RunID: "r-7", Profile: "nightly", Failed: true, Outcome: "failed"}
+	msg := awaitMsg[notes.RunEndMsg](t, m.watchRunEnds())
 	m, cmd := update(m, msg)
-	if n := nf.next(t, cmd); n.Kind != NoteRunEnded || n.Body != "nightly: run r-7 failed" || !strings.Contains(n.Title, "failed") {
+	if n := nf.next(t, cmd); n.Kind != notes.RunEnded || n.Body != "nightly: run r-7 failed" || !strings.Contains(n.Title, "failed") {
 		t.Errorf("note = %+v, want the failed run", n)
 	}
 	close(b.ends)
-	if msg := awaitMsg[runEndMsg](t, m.watchRunEnds()); !msg.closed {
+	if msg := awaitMsg[notes.RunEndMsg](t, m.watchRunEnds()); !msg.Closed {
 		t.Errorf("after close: %+v, want closed", msg)
 	}
-	if _, cmd := update(m, runEndMsg{closed: true}); cmd != nil {
+	if _, cmd := update(m, notes.RunEndMsg{Closed: true}); cmd != nil {
 		t.Error("a closed channel re-armed the watch")
 	}
 }
@@ -216,16 +217,16 @@ func (quitAtOnce) View() string                          { return "" }
 // errNotifier fails every note.
 type errNotifier struct{}
 
-func (errNotifier) Notify(Note) error { return context.DeadlineExceeded }
+func (errNotifier) Notify(notes.Note) error { return context.DeadlineExceeded }
 
 // TestNotifyFailureShown: a failed notification is one sentence in the
 // status line.
 func TestNotifyFailureShown(t *testing.T) {
 	b := newFakeBackend()
 	m := startModel(t, b, Options{Notifier: errNotifier{}})
-	m, cmd := update(m, runEndMsg{end: RunEnd{RunID: "r"}})
+	m, cmd := update(m, notes.RunEndMsg{End: notes.RunEnd{RunID: "r"}})
 	_ = cmd
-	m, _ = update(m, notifiedMsg{err: context.DeadlineExceeded})
+	m, _ = update(m, notes.NotifiedMsg{Err: context.DeadlineExceeded})
 	if m.status.err == "" {
 		t.Error("a failed notification left no error in the status line")
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"vouch/agent"
+	"vouch/tui/phase"
 )
 
 // phaseLine is the line above the rule, "" when there is none.
@@ -73,20 +74,20 @@ func TestPhaseLineFollowsTheRun(t *testing.T) {
 func TestPhaseTicksOnlyInFlight(t *testing.T) {
 	b := newFakeBackend()
 	m := startModel(t, b, Options{})
-	if _, cmd := update(m, phaseTickMsg{run: m.run.id}); cmd != nil {
+	if _, cmd := update(m, phase.TickMsg{Run: m.run.id}); cmd != nil {
 		t.Fatal("an idle screen re-armed the phase tick")
 	}
 	m = typeText(m, "Hello?")
 	m, cmd := update(m, keyEnter)
-	tick := awaitMsg[phaseTickMsg](t, cmd) // the chain starts with the send
-	if tick.run != m.run.id {
-		t.Fatalf("tick of run %d, want %d", tick.run, m.run.id)
+	tick := awaitMsg[phase.TickMsg](t, cmd) // the chain starts with the send
+	if tick.Run != m.run.id {
+		t.Fatalf("tick of run %d, want %d", tick.Run, m.run.id)
 	}
 	m, wait := update(m, awaitMsg[sendMsg](t, cmd))
 	if _, cmd := update(m, tick); cmd == nil {
 		t.Fatal("a tick while the turn is in flight armed no next frame")
 	}
-	if _, cmd := update(m, phaseTickMsg{run: m.run.id - 1}); cmd != nil {
+	if _, cmd := update(m, phase.TickMsg{Run: m.run.id - 1}); cmd != nil {
 		t.Fatal("a stale run's tick re-armed")
 	}
 	m, _ = deliver(t, m, b, wait, agent.Done{Reason: agent.StopDone})

@@ -9,7 +9,7 @@ import (
 
 	"vouch/agent"
 	"vouch/policy"
-	"vouch/tool"
+	"vouch/tui/approval/approvaltest"
 	"vouch/tui/ruleedit"
 )
 
@@ -96,10 +96,8 @@ func (p *policyBackend) set(f func(*policyBackend)) {
 
 // Calls and rules the policy tests use.
 var (
-	csvCall = agent.ToolCall{ID: "call_3", CorrelationID: "c-csv-3", WireName: "mcp_data_export",
-		Identity:  "mcp:7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f:export_csv",
-		Arguments: `{"path":"/srv/data/x.csv","rows":120,"mode":"overwrite","url":"https://data.example/api","esc":"a` + "\\u001b" + `[2J"}`}
-	csvTool = tool.Def{Identity: csvCall.Identity}
+	csvCall = approvaltest.CSVCall
+	csvTool = approvaltest.CSVTool
 )
 
 // sampleRules are stored rules: one narrowed allow, a block with a hostile

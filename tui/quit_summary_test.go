@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vouch/agent"
+	"vouch/tui/chat"
 )
 
 // TestQuitSummary: quitting leaves a short summary for the scrollback —
@@ -45,7 +46,7 @@ func TestQuitSummary(t *testing.T) {
 		if strings.ContainsAny(l, "\x1b\u202E\r") {
 			t.Errorf("raw control or bidi character in %q", l)
 		}
-		if n := len([]rune(l)); n > quitSummaryWidth {
+		if n := len([]rune(l)); n > chat.SummaryWidth {
 			t.Errorf("line is %d wide: %q", n, l)
 		}
 	}

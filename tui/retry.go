@@ -13,7 +13,7 @@ import (
 // empty input, so enter sends it again after a fix, and is marked in the
 // transcript: "not sent", "not answered; not sent again", or, when the
 // person interrupted it, "interrupted; not sent again". The last message
-// of a failed turn can also be sent again with ChatKeyMap.Retry (alt+r)
+// of a failed turn can also be sent again with chat.KeyMap.Retry (alt+r)
 // while nothing runs.
 
 // interruptedNote marks the person's message whose run they cancelled
@@ -87,7 +87,7 @@ func (m Model) retry() (Model, tea.Cmd) {
 func (m *Model) syncRecoveryKeys() {
 	idle := m.run.phase == phaseIdle
 	m.keys.Retry.SetEnabled(idle && !m.convPending && m.recovery.prompt != "")
-	m.keys.ExpandError.SetEnabled(m.errorFolded() || m.status.expanded)
+	m.keys.ExpandError.SetEnabled(m.errorLine().Folded() || m.status.expanded)
 	if m.status.expanded {
 		m.keys.ExpandError.SetHelp(m.keys.ExpandError.Help().Key, "fold error")
 	} else {

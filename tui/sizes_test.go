@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"vouch/tui/picker"
 	"vouch/tui/settings/servers"
 )
 
@@ -21,7 +22,7 @@ func TestEverySizeFrom60x16(t *testing.T) {
 		"chat": func(_ *testing.T, m Model) Model { return m },
 		"picker": func(t *testing.T, m Model) Model {
 			m, cmd := update(m, keyCtrlO)
-			m, _ = update(m, awaitMsg[modelsMsg](t, cmd))
+			m, _ = update(m, awaitMsg[picker.ModelsMsg](t, cmd))
 			return m
 		},
 		"settings": func(t *testing.T, m Model) Model { return press[servers.ListedMsg](t, m, keyCtrlX) },

@@ -11,6 +11,7 @@ import (
 
 	"vouch/agent"
 	"vouch/tui/approval"
+	"vouch/tui/clipboard"
 )
 
 // statusLine is the line above the help line.
@@ -51,7 +52,7 @@ func TestStatusLineAt80(t *testing.T) {
 		var seen []string
 		for _, k := range []tea.KeyMsg{keyCtrlY, keyCtrlG} {
 			m2, cmd := update(m, k)
-			m2, _ = update(m2, awaitMsg[copiedMsg](t, cmd))
+			m2, _ = update(m2, awaitMsg[clipboard.CopiedMsg](t, cmd))
 			s := statusLine(m2)
 			if strings.Contains(s, "…") {
 				t.Fatalf("notice cut: %q", s)
@@ -130,7 +131,7 @@ func TestGoldenStatusLine(t *testing.T) {
 		b := newFakeBackend()
 		m := crowded(t, b, Options{})
 		m, cmd := update(m, keyCtrlG)
-		m, _ = update(m, awaitMsg[copiedMsg](t, cmd))
+		m, _ = update(m, awaitMsg[clipboard.CopiedMsg](t, cmd))
 		golden.RequireEqual(t, []byte(m.View()))
 	})
 	t.Run("crowded", func(t *testing.T) {

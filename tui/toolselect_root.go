@@ -110,7 +110,7 @@ func (m Model) updateToolFit(msg toolFitMsg) (Model, tea.Cmd) {
 	for _, t := range msg.choices.Tools {
 		on[t.Identity] = t.On
 	}
-	sent, fits := msg.choices.Sent(on)
+	sent, fits := toolselect.Sent(msg.choices, on)
 	if fits {
 		return m, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"vouch/agent"
 	"vouch/tui/chat"
 	"vouch/tui/kit"
+	"vouch/tui/picker"
 )
 
 // updateInfo records what the Backend is connected to. A failed look-up may
@@ -42,18 +43,18 @@ func (m Model) updateHistory(msg historyMsg) Model {
 
 // updateModels caches the server's models and hands the result to the
 // picker when it is open; with no picker, a failure goes to the status line.
-func (m Model) updateModels(msg modelsMsg) (Model, tea.Cmd) {
-	if msg.err == nil {
-		m.models = msg.models
-		for _, mi := range msg.models {
+func (m Model) updateModels(msg picker.ModelsMsg) (Model, tea.Cmd) {
+	if msg.Err == nil {
+		m.models = msg.Models
+		for _, mi := range msg.Models {
 			if mi.ID == m.model && mi.ContextWindow > 0 && !m.hasUsage {
 				m.window = mi.ContextWindow
 			}
 		}
 	}
 	if m.modals.empty() {
-		if msg.err != nil {
-			m.status.err = kit.Sentence(msg.err)
+		if msg.Err != nil {
+			m.status.err = kit.Sentence(msg.Err)
 		}
 		return m, nil
 	}

@@ -1,14 +1,13 @@
 package tui
 
 import (
-	"context"
-	"time"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
 	"vouch/safetext"
 	"vouch/tui/approval"
+	"vouch/tui/apps"
+	"vouch/tui/clipboard"
 )
 
 // The root's side of a server asking the person (SPEC B12). A tool call of
@@ -22,12 +21,8 @@ import (
 // or the call ended). When the run ends or is cancelled, its questions'
 // panes go with it: nobody reads their answers.
 
-// URLOpener is an AppHost (or a Backend) that opens a URL with the person's configured
-// browser (VOUCH_BROWSER); false when none is configured. vouch never
-// opens one by itself.
-type URLOpener interface {
-	OpenURL(ctx context.Context, url string) (bool, error)
-}
+// URLOpener is an AppHost (or a Backend) that opens a URL (tui/apps).
+type URLOpener = apps.URLOpener
 
 // elicitEvent applies a run event of SPEC B12; handled is false for any
 // other event.
@@ -62,7 +57,7 @@ func (m Model) applyElicit(a approval.ElicitAction, cmd tea.Cmd) (Model, tea.Cmd
 		m, drop := m.cancelRun().dropElicits()
 		return m.dropApprovals(tea.Batch(cmd, drop), "not answered: you stopped the run")
 	case a.Copy != "":
-		return m, tea.Batch(cmd, copyToClipboard(m.opts.Clipboard, "the URL", a.Copy, m.opts.Tmux))
+		return m, tea.Batch(cmd, clipboard.Copy(m.opts.Clipboard, "the URL", a.Copy, m.opts.Tmux))
 	case a.Open != "":
 		return m.openURL(a.Open, cmd)
 	}
@@ -96,14 +91,9 @@ func (m Model) openURL(url string, cmd tea.Cmd) (Model, tea.Cmd) {
 	}
 	if !ok {
 		m.status = statusState{notice: "No browser is configured (VOUCH_BROWSER): copying the URL; open it yourself."}
-		return m, tea.Batch(cmd, copyToClipboard(m.opts.Clipboard, "the URL", url, m.opts.Tmux))
+		return m, tea.Batch(cmd, clipboard.Copy(m.opts.Clipboard, "the URL", url, m.opts.Tmux))
 	}
-	return m, tea.Batch(cmd, func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		launched, err := o.OpenURL(ctx, url)
-		return appOpenedMsg{launched: launched, url: url, err: err}
-	})
+	return m, tea.Batch(cmd, apps.OpenURL(o, url))
 }
 
 // noteInput leaves what became of a question on its call's item, and

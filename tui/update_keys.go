@@ -12,8 +12,10 @@ import (
 	"vouch/safetext"
 	"vouch/tui/approval"
 	"vouch/tui/chat"
+	"vouch/tui/clipboard"
 	"vouch/tui/convlist"
 	"vouch/tui/kit"
+	"vouch/tui/picker"
 )
 
 // updateKey routes a key: to the top modal when there is one (once it has
@@ -53,7 +55,7 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Conversations):
 		return m.openConversationList() // conv_list.go
 	case key.Matches(msg, k.HistoryUp):
-		return m.arrow(msg, -1) // input_history.go
+		return m.arrow(msg, -1) // input_history.go, tui/history
 	case key.Matches(msg, k.HistoryDown):
 		return m.arrow(msg, +1)
 	case key.Matches(msg, k.Runs):
@@ -223,7 +225,7 @@ func (m Model) cancelRun() Model {
 
 // openPicker pushes the model picker and refreshes the list of models.
 func (m Model) openPicker() (Model, tea.Cmd) {
-	m, cmd := m.pushModal(newPicker(m.common, m.model, m.models, m.opts.KeyGrace))
+	m, cmd := m.pushModal(picker.New(m.common.Common, m.common.Keys.Picker, m.model, m.models, m.opts.KeyGrace))
 	return m, tea.Batch(cmd, loadModels(m.backend))
 }
 
@@ -240,7 +242,7 @@ func (m Model) copyAnswer() (Model, tea.Cmd) {
 	if it == nil {
 		return m, nil
 	}
-	return m, copyToClipboard(m.opts.Clipboard, "the last answer", chat.Copyable(it.Text), m.opts.Tmux)
+	return m, clipboard.Copy(m.opts.Clipboard, "the last answer", chat.Copyable(it.Text), m.opts.Tmux)
 }
 
 // copyCode copies the last fenced code block of the answers, neutralised.
@@ -250,17 +252,17 @@ func (m Model) copyCode() (Model, tea.Cmd) {
 		m.status = statusState{notice: "No code block to copy."}
 		return m, nil
 	}
-	return m, copyToClipboard(m.opts.Clipboard, "the last code block", code, m.opts.Tmux)
+	return m, clipboard.Copy(m.opts.Clipboard, "the last code block", code, m.opts.Tmux)
 }
 
 // updateCopied reports a copy in the status line.
-func (m Model) updateCopied(msg copiedMsg) Model {
-	if msg.err != nil {
-		m.status = statusState{err: "Could not copy " + msg.what + ": " + msg.err.Error()}
+func (m Model) updateCopied(msg clipboard.CopiedMsg) Model {
+	if msg.Err != nil {
+		m.status = statusState{err: "Could not copy " + msg.What + ": " + msg.Err.Error()}
 		return m
 	}
 	// Short, so that the status line says it whole (issue 18 item 12).
-	m.status = statusState{notice: "Copied " + msg.what + "."}
+	m.status = statusState{notice: "Copied " + msg.What + "."}
 	return m
 }
 

@@ -58,8 +58,8 @@ func (m Model) updateStream(msg chat.StreamMsg) (Model, tea.Cmd) {
 	m.countDeltas(msg.Deltas, m.common.Now())
 	var cmds []tea.Cmd
 	for _, ev := range msg.Events {
-		m.run.turn = m.run.turn.follow(ev) // the phase line (phase.go)
-		m = m.noteDecision(ev)             // allowed by your rule (decisions.go)
+		m.run.turn.step = m.run.turn.step.Follow(ev) // the phase line (tui/phase)
+		m = m.noteDecision(ev)                       // allowed by your rule (decisions.go)
 		if req, ok := ev.(agent.ApprovalRequested); ok {
 			var cmd tea.Cmd
 			m, cmd = m.requestApproval(msg.Run, req)

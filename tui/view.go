@@ -35,7 +35,7 @@ func (m Model) View() string {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	for _, l := range m.phaseLines() { // while a turn is in flight (phase.go)
+	for _, l := range m.phaseLines() { // while a turn is in flight (phase.go, tui/phase)
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
@@ -43,7 +43,7 @@ func (m Model) View() string {
 	b.WriteByte('\n')
 	b.WriteString(m.input.View())
 	b.WriteByte('\n')
-	for _, l := range m.errorLines() {
+	for _, l := range m.errorLine().Lines() {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}

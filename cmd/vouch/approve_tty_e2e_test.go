@@ -53,7 +53,7 @@ type ttyRun struct {
 
 func startTTYRun(t *testing.T, gate <-chan struct{}) *ttyRun {
 	t.Helper()
-	notes := mcpServer(t, mcptest.Options{})
+	notes := mcptest.Start(t, mcptest.Options{})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "notes", "--url", notes.URL)
 	cli(t, state, "", exitOK, "server", "activate", "notes")

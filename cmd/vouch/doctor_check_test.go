@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/skills/skilltest"
 	"vouch/store"
 )
 
@@ -20,7 +21,7 @@ import (
 func TestDoctorCheck(t *testing.T) {
 	state := t.TempDir()
 	guide := "# Forms\n\nField by field, " + strings.Repeat("carefully and slowly, ", 20) + "\n"
-	if code, _, errOut := runCLI(t, nil, "--state-dir", state, "skill", "install", goodSkill(t, "forms", map[string]string{"references/forms.md": guide})); code != exitOK {
+	if code, _, errOut := runCLI(t, nil, "--state-dir", state, "skill", "install", skilltest.GoodSkill(t, "forms", map[string]string{"references/forms.md": guide})); code != exitOK {
 		t.Fatalf("install: exit %d, %q", code, errOut)
 	}
 	code, out, errOut := runCLI(t, nil, "--state-dir", state, "doctor", "--check")

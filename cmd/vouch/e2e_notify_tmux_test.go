@@ -118,7 +118,7 @@ const hostileToolText = "a;b]777;notify;pwned;x\\"
 // the name's separators are gone — and is the only 777 on the wire.
 func TestE2ETmuxNotifyHostileTool(t *testing.T) {
 	bin := buildVouch(t)
-	srv := mcpServer(t, mcptest.Options{Tools: []string{"echo"}, HostileText: hostileToolText})
+	srv := mcptest.Start(t, mcptest.Options{Tools: []string{"echo"}, HostileText: hostileToolText})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "odd tools", "--url", srv.URL)
 	cli(t, state, "", exitOK, "server", "activate", "odd tools")

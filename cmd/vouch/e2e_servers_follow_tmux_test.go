@@ -18,7 +18,7 @@ import (
 // pressed after the page opened.
 func TestE2ETmuxServersPageFollowsWarmUp(t *testing.T) {
 	bin := buildVouch(t)
-	srv := mcpServer(t, mcptest.Options{Tools: []string{"echo"}, Catalog: 117})
+	srv := mcptest.Start(t, mcptest.Options{Tools: []string{"echo"}, Catalog: 117})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "github", "--url", srv.URL)
 	cli(t, state, "", exitOK, "server", "activate", "github") // fetches and caches the catalog

@@ -18,7 +18,7 @@ import (
 // refused message, back in the input, is sent with enter and answered.
 func TestE2ETmuxToolSelector(t *testing.T) {
 	bin := buildVouch(t)
-	srv := mcpServer(t, mcptest.Options{Tools: []string{"echo"}, Catalog: 117})
+	srv := mcptest.Start(t, mcptest.Options{Tools: []string{"echo"}, Catalog: 117})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "github", "--url", srv.URL)
 	cli(t, state, "", exitOK, "server", "activate", "github")
@@ -72,7 +72,7 @@ func TestE2ETmuxToolSelector(t *testing.T) {
 // message to be refused (issue 18 item 22).
 func TestE2ETmuxToolSelectorOnActivation(t *testing.T) {
 	bin := buildVouch(t)
-	srv := mcpServer(t, mcptest.Options{Tools: []string{"echo"}, Catalog: 117})
+	srv := mcptest.Start(t, mcptest.Options{Tools: []string{"echo"}, Catalog: 117})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "github", "--url", srv.URL)
 	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Steps: agenttest.Words("Hello.")}}},

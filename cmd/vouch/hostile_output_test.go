@@ -77,7 +77,7 @@ func TestHostileTextEveryOutput(t *testing.T) {
 	out, _ = cli(t, state, "", exitOK, "policy", "list")
 	wantNoHidden(t, "policy list", out)
 
-	srv := mcpServer(t, mcptest.Options{Tools: []string{"echo"}, HostileText: blob})
+	srv := mcptest.Start(t, mcptest.Options{Tools: []string{"echo"}, HostileText: blob})
 	cli(t, state, "", exitOK, "server", "add", "hostile", "--url", srv.URL)
 	cli(t, state, "", exitOK, "server", "activate", "hostile")
 	out, _ = cli(t, state, "", exitOK, "tools", "--json")

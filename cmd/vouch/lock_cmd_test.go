@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/skills/skilltest"
+
 	"vouch/internal/app"
 	"vouch/mcpclient/mcptest"
 )
@@ -18,8 +20,8 @@ import (
 func fleetMachine(t *testing.T) (state, skillsDir, secret string, plain *mcptest.Server) {
 	t.Helper()
 	secret = "Bearer fleet-secret-4b1d9c"
-	locked := mcpServer(t, mcptest.Options{RequireHeader: "Authorization", RequireValue: secret})
-	plain = mcpServer(t, mcptest.Options{})
+	locked := mcptest.Start(t, mcptest.Options{RequireHeader: "Authorization", RequireValue: secret})
+	plain = mcptest.Start(t, mcptest.Options{})
 	state = t.TempDir()
 	cli(t, state, secret+"\n", exitOK, "server", "add", "notes", "--url", locked.URL, "--header", "Authorization", "--secret-stdin")
 	cli(t, state, "", exitOK, "server", "activate", "notes")
@@ -28,7 +30,7 @@ func fleetMachine(t *testing.T) (state, skillsDir, secret string, plain *mcptest
 	lookup := toolIdentity(t, state, "plain", "lookup")
 	cli(t, state, "", exitOK, "policy", "set", lookup, "allow", "--effect", "read-only", "--one-of", "key=a,b")
 	cli(t, state, "", exitOK, "policy", "set", "builtin:fs_write", "block")
-	pkg := goodSkill(t, "pdf-forms", nil)
+	pkg := skilltest.GoodSkill(t, "pdf-forms", nil)
 	cli(t, state, "", exitOK, "skill", "install", pkg)
 	fleetProfile(t, state, lookup)
 	return state, filepath.Dir(pkg), secret, plain
@@ -211,7 +213,7 @@ func TestLockApplyKeepsRulesOffAnotherServer(t *testing.T) {
 	a, _, _, _ := fleetMachine(t)
 	out := filepath.Join(t.TempDir(), "vouch.lock")
 	cli(t, a, "", exitOK, "lock", "export", "--out", out)
-	other := mcpServer(t, mcptest.Options{})
+	other := mcptest.Start(t, mcptest.Options{})
 	c := t.TempDir()
 	cli(t, c, "", exitOK, "server", "add", "plain", "--url", other.URL)
 	cli(t, c, "", exitOK, "server", "activate", "plain")

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/skills/skilltest"
 )
 
 // SPEC N3 (issue 27): under a managed lock each loosening is refused with
@@ -45,8 +47,8 @@ func TestManagedLock(t *testing.T) {
 	cli(t, m, "", exitOK, "policy", "set", "builtin:fs_write", "block")
 	refused("the lock says block, not ask", "policy", "remove", "builtin:fs_write")
 
-	refused("skill other-skill is not pinned in it", "skill", "install", goodSkill(t, "other-skill", nil))
-	refused("is pinned to sha256", "skill", "install", goodSkill(t, "pdf-forms", map[string]string{"references/extra.md": "# more\n"}))
+	refused("skill other-skill is not pinned in it", "skill", "install", skilltest.GoodSkill(t, "other-skill", nil))
+	refused("is pinned to sha256", "skill", "install", skilltest.GoodSkill(t, "pdf-forms", map[string]string{"references/extra.md": "# more\n"}))
 	cli(t, m, "", exitOK, "skill", "install", filepath.Join(skillsDir, "pkg"))
 
 	// Applying the managed lock itself is allowed; a looser lockfile is not.

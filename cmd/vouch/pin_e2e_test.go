@@ -55,7 +55,7 @@ func ruleOf(t *testing.T, state, identity string) app.RuleStatus {
 func TestRugPullHeadless(t *testing.T) {
 	model := agenttest.New(lookupScript(), agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
 	defer model.Close()
-	tools := mcpServer(t, mcptest.Options{})
+	tools := mcptest.Start(t, mcptest.Options{})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "tools", "--url", tools.URL)
 	cli(t, state, "", exitOK, "server", "activate", "tools")
@@ -146,7 +146,7 @@ func TestRugPullHeadless(t *testing.T) {
 func TestRugPullProfileRun(t *testing.T) {
 	model := agenttest.New(lookupScript(), agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
 	defer model.Close()
-	tools := mcpServer(t, mcptest.Options{})
+	tools := mcptest.Start(t, mcptest.Options{})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "tools", "--url", tools.URL)
 	cli(t, state, "", exitOK, "server", "activate", "tools")

@@ -78,7 +78,7 @@ func TestPinHTMLDefinition(t *testing.T) {
 	model := agenttest.New(callScript("mcp_evaluate", `{"function":"() => 1 < 2 && 3 > 2"}`), agenttest.WithModels("m"),
 		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
 	defer model.Close()
-	tools := mcpServer(t, mcptest.Options{Tools: []string{"evaluate"}})
+	tools := mcptest.Start(t, mcptest.Options{Tools: []string{"evaluate"}})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "tools", "--url", tools.URL)
 	cli(t, state, "", exitOK, "server", "activate", "tools")

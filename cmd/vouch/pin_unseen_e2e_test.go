@@ -21,7 +21,7 @@ import (
 // later headless run is allowed by the rule, and `vouch policy list`
 // shows the rule pinned and not changed.
 func TestRuleBeforeServedAsksOnce(t *testing.T) {
-	notes := mcpServer(t, mcptest.Options{Tools: []string{"echo"}})
+	notes := mcptest.Start(t, mcptest.Options{Tools: []string{"echo"}})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "notes", "--url", notes.URL)
 	cli(t, state, "", exitOK, "server", "activate", "notes")

@@ -15,7 +15,7 @@ import (
 // allowed move behind the meta-tools, and tools that ask stay inline —
 // when those alone do not fit, the plan says so (SPEC F1–F3, M).
 func TestToolsPlan(t *testing.T) {
-	srv := mcpServer(t, mcptest.Options{})
+	srv := mcptest.Start(t, mcptest.Options{})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "tools", "--url", srv.URL)
 	cli(t, state, "", exitOK, "server", "activate", "tools")
@@ -75,7 +75,7 @@ func TestToolsPlan(t *testing.T) {
 // sent one for each of the 118 tools here); on a 512-token window it says
 // which of vouch's own tools a run leaves out, as the run does.
 func TestToolsPlanCountsAsARun(t *testing.T) {
-	srv := mcpServer(t, mcptest.Options{Tools: []string{"echo"}, Catalog: 117})
+	srv := mcptest.Start(t, mcptest.Options{Tools: []string{"echo"}, Catalog: 117})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "github", "--url", srv.URL)
 	cli(t, state, "", exitOK, "server", "activate", "github")

@@ -27,7 +27,7 @@ func TestRunShowsProgressOnPTY(t *testing.T) {
 		{Match: agenttest.Offers("mcp_progress"), Steps: []agenttest.Step{agenttest.ToolCall(0, "p1", "mcp_progress", `{"ms":300}`)}},
 	}}, agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
 	t.Cleanup(model.Close)
-	srv := mcpServer(t, mcptest.Options{Tools: []string{"progress"}})
+	srv := mcptest.Start(t, mcptest.Options{Tools: []string{"progress"}})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "slow", "--url", srv.URL)
 	cli(t, state, "", exitOK, "server", "activate", "slow")

@@ -28,7 +28,7 @@ func lookupScript() agenttest.Script {
 func TestRunHeadless(t *testing.T) {
 	model := agenttest.New(lookupScript(), agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
 	defer model.Close()
-	tools := mcpServer(t, mcptest.Options{})
+	tools := mcptest.Start(t, mcptest.Options{})
 	state := t.TempDir()
 
 	out, _ := cli(t, state, "", exitOK, "--model-url", model.URL(), "--model", "m", "run", "say", "something")
@@ -79,7 +79,7 @@ func TestRunToolBudgetExceeded(t *testing.T) {
 	model := agenttest.New(lookupScript(), agenttest.WithModels("m"),
 		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(1024)) // budget 256
 	defer model.Close()
-	tools := mcpServer(t, mcptest.Options{Catalog: 20})
+	tools := mcptest.Start(t, mcptest.Options{Catalog: 20})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "tools", "--url", tools.URL)
 	cli(t, state, "", exitOK, "server", "activate", "tools")

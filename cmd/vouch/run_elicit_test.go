@@ -15,7 +15,7 @@ import (
 // without --approve-tty declines a server's question at once and says so
 // on stderr; the server hears the decline and the run goes on to its end.
 func TestRunDeclinesQuestionsHeadless(t *testing.T) {
-	srv := mcpServer(t, mcptest.Options{Tools: []string{"ask"}})
+	srv := mcptest.Start(t, mcptest.Options{Tools: []string{"ask"}})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "deploys", "--url", srv.URL)
 	cli(t, state, "", exitOK, "server", "activate", "deploys")

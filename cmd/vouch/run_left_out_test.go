@@ -61,7 +61,7 @@ func TestRunSaysWhatItLeftOut(t *testing.T) {
 func TestRunUsageTotals(t *testing.T) {
 	model := agenttest.New(lookupScript(), agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
 	defer model.Close()
-	tools := mcpServer(t, mcptest.Options{})
+	tools := mcptest.Start(t, mcptest.Options{})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "tools", "--url", tools.URL)
 	cli(t, state, "", exitOK, "server", "activate", "tools")

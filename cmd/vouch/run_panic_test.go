@@ -13,6 +13,7 @@ import (
 
 	"vouch/agent"
 	"vouch/internal/app"
+	"vouch/store/storetest"
 
 	"vouch/agent/agenttest"
 	"vouch/internal/tuiwire"
@@ -72,8 +73,8 @@ func brokenSession(t *testing.T, modelURL string, broken *atomic.Bool) (*session
 			t.Error(err)
 		}
 	})
-	mustDefinition(t, s.DB())
-	mustProfile(t, s.DB(), workflow.Profile{Name: "reader", Definition: "notes", Tools: []string{agent.IdentityFSRead}})
+	storetest.PutDefinition(t, s.DB(), roleDefinition)
+	storetest.PutProfile(t, s.DB(), workflow.Profile{Name: "reader", Definition: "notes", Tools: []string{agent.IdentityFSRead}})
 	return s, b, bg
 }
 

@@ -59,8 +59,8 @@ func addDeadServers(tb testing.TB, state string, n int) {
 func TestRunDoesNotWaitOnDeadServers(t *testing.T) {
 	model := agenttest.New(lookupScript(), agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
 	defer model.Close()
-	live := mcpServer(t, mcptest.Options{})
-	slow := mcpServer(t, mcptest.Options{Tools: []string{"evaluate"}})
+	live := mcptest.Start(t, mcptest.Options{})
+	slow := mcptest.Start(t, mcptest.Options{Tools: []string{"evaluate"}})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "live", "--url", live.URL)
 	cli(t, state, "", exitOK, "server", "activate", "live")

@@ -12,32 +12,13 @@ import (
 	"vouch/internal/app"
 	"vouch/internal/tuiwire"
 	"vouch/store"
+	"vouch/store/storetest"
 	tuiprofiles "vouch/tui/settings/profiles"
 	"vouch/workflow"
 )
 
 // eventually bounds a wait on a channel in tests: a failure, never a sleep.
 const eventually = 10 * time.Second
-
-func mustDefinition(t *testing.T, db *store.DB) {
-	t.Helper()
-	d, err := workflow.Parse([]byte(roleDefinition))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.PutDefinition(d); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func mustProfile(t *testing.T, db *store.DB, p workflow.Profile) workflow.Profile {
-	t.Helper()
-	saved, err := db.PutProfile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return saved
-}
 
 // interfaceSession opens a session on a fresh state directory with the
 // wiring runInterface uses: the backend with its workflow panes on model,
@@ -110,8 +91,8 @@ func TestRunProfileNow(t *testing.T) {
 	s, b, _, bg := interfaceSession(t, model.URL())
 	defer bg.Stop()
 	dir := t.TempDir()
-	mustDefinition(t, s.DB())
-	mustProfile(t, s.DB(), workflow.Profile{Name: "writer", Definition: "notes", Tools: []string{agent.IdentityFSWrite}, Workspace: dir})
+	storetest.PutDefinition(t, s.DB(), roleDefinition)
+	storetest.PutProfile(t, s.DB(), workflow.Profile{Name: "writer", Definition: "notes", Tools: []string{agent.IdentityFSWrite}, Workspace: dir})
 	var runner tuiprofiles.Runner = b
 	ctx := t.Context()
 

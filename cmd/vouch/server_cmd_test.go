@@ -39,22 +39,12 @@ func cliIn(t testing.TB, state, stdin string, wantCode int, args ...string) (str
 	return out.String(), errOut.String()
 }
 
-func mcpServer(t *testing.T, opts mcptest.Options) *mcptest.Server {
-	t.Helper()
-	srv, err := mcptest.NewServer(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	return srv
-}
-
 // TestServerLifecycle walks `vouch server` and `vouch tools` through add,
 // test, activate, deactivate and remove against a real mcp-go server with a
 // secret header (SPEC B1, B2, B5, C1, C2, M).
 func TestServerLifecycle(t *testing.T) {
 	const secret = "Bearer tok-9f8e7d6c5b4a"
-	srv := mcpServer(t, mcptest.Options{RequireHeader: "Authorization", RequireValue: secret})
+	srv := mcptest.Start(t, mcptest.Options{RequireHeader: "Authorization", RequireValue: secret})
 	state := t.TempDir()
 
 	out, _ := cli(t, state, secret+"\n", exitOK, "server", "add", "tools one", "--url", srv.URL, "--header", "Authorization", "--secret-stdin")
@@ -178,8 +168,8 @@ func toolList(t *testing.T, state string) []app.ToolRow {
 // TestServerBadInput: each bad input gets one sentence and its exit code,
 // and changes nothing (SPEC B1, B2, B4, M).
 func TestServerBadInput(t *testing.T) {
-	oauth := mcpServer(t, mcptest.Options{Mode: mcptest.ModeOAuth})
-	html := mcpServer(t, mcptest.Options{Mode: mcptest.ModeHTML})
+	oauth := mcptest.Start(t, mcptest.Options{Mode: mcptest.ModeOAuth})
+	html := mcptest.Start(t, mcptest.Options{Mode: mcptest.ModeHTML})
 	hole, err := mcptest.NewBlackHole()
 	if err != nil {
 		t.Fatal(err)
@@ -234,8 +224,8 @@ func TestServerBadInput(t *testing.T) {
 // TestDoctorMCPHealth: `vouch doctor` refreshes active MCP servers and
 // reports each one's health (SPEC M), and says why when it cannot.
 func TestDoctorMCPHealth(t *testing.T) {
-	live := mcpServer(t, mcptest.Options{})
-	dead := mcpServer(t, mcptest.Options{})
+	live := mcptest.Start(t, mcptest.Options{})
+	dead := mcptest.Start(t, mcptest.Options{})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "live", "--url", live.URL)
 	cli(t, state, "", exitOK, "server", "activate", "live")

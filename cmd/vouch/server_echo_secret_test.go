@@ -20,7 +20,7 @@ import (
 func TestServerEchoedSecretNeverKept(t *testing.T) {
 	const token = "tok-echo-5b4a3c2d1e0f"
 	const secret = "Bearer " + token
-	srv := mcpServer(t, mcptest.Options{RequireHeader: "Authorization", RequireValue: secret, EchoSecret: true})
+	srv := mcptest.Start(t, mcptest.Options{RequireHeader: "Authorization", RequireValue: secret, EchoSecret: true})
 	state := t.TempDir()
 	var seen strings.Builder
 	run := func(stdin string, args ...string) string {
@@ -58,7 +58,7 @@ func TestServerEchoedSecretNeverKept(t *testing.T) {
 // "lookup" with two Cyrillic o's is flagged in `vouch tools` (a warning in
 // its status) and in --json ("warning"); the real lookup is not.
 func TestToolsFlagMixedScriptName(t *testing.T) {
-	srv := mcpServer(t, mcptest.Options{LookAlike: true})
+	srv := mcptest.Start(t, mcptest.Options{LookAlike: true})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "tools", "--url", srv.URL)
 	cli(t, state, "", exitOK, "server", "activate", "tools")

@@ -14,7 +14,7 @@ import (
 // what they did in a sentence, and a timeout set on a live server does
 // not show it as stale.
 func TestServerCommandSentences(t *testing.T) {
-	srv := mcpServer(t, mcptest.Options{})
+	srv := mcptest.Start(t, mcptest.Options{})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "tools", "--url", srv.URL)
 	out, _ := cli(t, state, "", exitOK, "server", "test", "tools", "--json")

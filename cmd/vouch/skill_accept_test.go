@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/skills/skilltest"
 	"vouch/store"
 )
 
@@ -23,7 +24,7 @@ const hiddenSkillMD = "---\nname: tidy-notes\ndescription: Tidies meeting notes 
 // the store keeps the accepted ID and each finding's ID and severity.
 func TestSkillInstallAcceptFindings(t *testing.T) {
 	state := t.TempDir()
-	pkg := writeTree(t, map[string]string{"SKILL.md": hiddenSkillMD})
+	pkg := skilltest.WriteTree(t, map[string]string{"SKILL.md": hiddenSkillMD})
 
 	code, out, errOut := runCLI(t, nil, "--state-dir", state, "skill", "preview", "--json", pkg)
 	if code != exitOK {

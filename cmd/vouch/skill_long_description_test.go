@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"vouch/skills/skilltest"
 )
 
 // TestSkillLongDescriptionInstallsWithAFinding (SPEC G4, G6; issue 28 item
@@ -16,7 +18,7 @@ import (
 func TestSkillLongDescriptionInstallsWithAFinding(t *testing.T) {
 	state := t.TempDir()
 	desc := strings.Repeat("Build apps with the API; ", 50)[:1068]
-	pkg := writeTree(t, map[string]string{"SKILL.md": "---\nname: claude-api\ndescription: " + desc + "\n---\nUse the API.\n"})
+	pkg := skilltest.WriteTree(t, map[string]string{"SKILL.md": "---\nname: claude-api\ndescription: " + desc + "\n---\nUse the API.\n"})
 	out, _ := cli(t, state, "", exitOK, "skill", "preview", pkg, "--json")
 	var prev struct {
 		Findings []struct {

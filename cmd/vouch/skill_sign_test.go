@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/skills/skilltest"
 )
 
 // keygenSignStdin signs message in ns with ssh-keygen reading standard
@@ -35,7 +37,7 @@ func TestSkillSignatures(t *testing.T) {
 	allowed := writeText(t, filepath.Join(t.TempDir(), "allowed_signers"), `pub@example.org namespaces="vouch-skill" `+pub+"\n")
 	cli(t, state, "", exitOK, "settings", "set", "allowed-signers", allowed)
 
-	pkg := goodSkill(t, "pdf-forms", nil)
+	pkg := skilltest.GoodSkill(t, "pdf-forms", nil)
 	manifest, _ := cli(t, state, "", exitOK, "skill", "manifest", pkg)
 	lines := strings.Split(strings.TrimSpace(manifest), "\n")
 	if lines[0] != "name pdf-forms" || !strings.HasPrefix(lines[1], "version ") || !strings.HasSuffix(lines[2], "  SKILL.md") || len(lines) != 4 {
@@ -81,7 +83,7 @@ func TestSkillSignatures(t *testing.T) {
 	if !strings.Contains(errText, "signed by a key you do not trust") {
 		t.Errorf("require-signed-skills, a stranger: %q", errText)
 	}
-	unsigned := goodSkill(t, "other-skill", nil)
+	unsigned := skilltest.GoodSkill(t, "other-skill", nil)
 	_, errText = cli(t, state, "", exitRejected, "skill", "install", unsigned)
 	if !strings.Contains(errText, "unsigned, and require-signed-skills is on") {
 		t.Errorf("require-signed-skills, unsigned: %q", errText)
@@ -106,7 +108,7 @@ func TestSkillSignatures(t *testing.T) {
 	}
 
 	// A signature inside the package, as SKILL.sig, is found too.
-	inside := goodSkill(t, "inside-skill", nil)
+	inside := skilltest.GoodSkill(t, "inside-skill", nil)
 	m2, _ := cli(t, state, "", exitOK, "skill", "manifest", inside)
 	keygenSignStdin(t, bin, key, "vouch-skill", m2, filepath.Join(inside, "SKILL.sig"))
 	if m3, _ := cli(t, state, "", exitOK, "skill", "manifest", inside); m3 != m2 {

@@ -19,8 +19,8 @@ import (
 func TestCLINamesToolsByLabel(t *testing.T) {
 	model := agenttest.New(lookupScript(), agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
 	defer model.Close()
-	demo := mcpServer(t, mcptest.Options{Tools: []string{"lookup"}})
-	fake := mcpServer(t, mcptest.Options{Tools: []string{"echo"}})
+	demo := mcptest.Start(t, mcptest.Options{Tools: []string{"lookup"}})
+	fake := mcptest.Start(t, mcptest.Options{Tools: []string{"echo"}})
 	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "demo tools", "--url", demo.URL)
 	cli(t, state, "", exitOK, "server", "activate", "demo tools")

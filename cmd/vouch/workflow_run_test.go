@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,6 +11,7 @@ import (
 	"vouch/internal/app"
 	"vouch/internal/tuiwire"
 	"vouch/store"
+	"vouch/store/storetest"
 )
 
 // catalogSkill puts a skill with SKILL.md, one declared resource and one
@@ -24,31 +23,7 @@ func catalogSkill(t *testing.T, state, name string) store.SkillVersion {
 		t.Fatal(err)
 	}
 	defer func() { _ = db.Close() }()
-	return putSkill(t, db, name)
-}
-
-// putSkill is catalogSkill on an open database.
-func putSkill(t *testing.T, db *store.DB, name string) store.SkillVersion {
-	t.Helper()
-	files := map[string]string{
-		"SKILL.md":            "---\nname: " + name + "\ndescription: Writes release notes.\n---\nAlways list breaking changes first.\n",
-		"references/style.md": "Use the past tense.\n",
-		"notes/private.md":    "undeclared: never shown\n",
-	}
-	blobs := map[string][]byte{}
-	v := store.SkillVersion{Name: name, SHA256: strings.Repeat("ab", 32), Origin: "local:/tmp/" + name, Description: "Writes release notes.",
-		Resources: []string{"references/style.md"}}
-	for _, p := range []string{"SKILL.md", "references/style.md", "notes/private.md"} {
-		sum := sha256.Sum256([]byte(files[p]))
-		h := hex.EncodeToString(sum[:])
-		blobs[h] = []byte(files[p])
-		v.Files = append(v.Files, store.SkillFile{Path: p, SHA256: h, Size: int64(len(files[p]))})
-	}
-	got, err := db.InstallSkill(v, blobs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
+	return storetest.PutSkill(t, db, name)
 }
 
 // writeDefinition writes a definition file and returns its path.
@@ -61,7 +36,8 @@ func writeDefinition(t *testing.T, body string) string {
 	return p
 }
 
-const roleDefinition = `{"name":"notes","kind":"role","role":{"instructions":"You write release notes."}}`
+// roleDefinition is storetest's role definition "notes".
+const roleDefinition = storetest.RoleDefinition
 
 // skillScript loads the skill once, then answers.
 func skillScript() agenttest.Script {

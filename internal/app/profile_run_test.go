@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
 	"vouch/agent"
 	"vouch/agent/agenttest"
 	"vouch/internal/panics"
@@ -24,8 +25,8 @@ func TestProfileRunAllowlistOrder(t *testing.T) {
 	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Done.")}}}, agenttest.WithModels("m"))
 	defer model.Close()
 	db := storetest.MustOpen(t)
-	mustDefinition(t, db)
-	mustProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes",
+	storetest.PutDefinition(t, db, roleDefinition)
+	storetest.PutProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes",
 		Tools: []string{agent.IdentityFSSearch, "mcp:gone:thing", agent.IdentityFSList}})
 	run, err := testRunner(t, db, model.URL(), t.TempDir()).Start(t.Context(), "notes", "go", store.RunProfile)
 	if err != nil {
@@ -61,9 +62,9 @@ func TestSkillRemovedMidRun(t *testing.T) {
 	}}, agenttest.WithModels("m"))
 	defer model.Close()
 	db := storetest.MustOpen(t)
-	mustDefinition(t, db)
-	skill := putSkill(t, db, "release-notes")
-	mustProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes", Skills: []string{"release-notes"}})
+	storetest.PutDefinition(t, db, roleDefinition)
+	skill := storetest.PutSkill(t, db, "release-notes")
+	storetest.PutProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes", Skills: []string{"release-notes"}})
 	runner := testRunner(t, db, model.URL(), t.TempDir())
 	run, err := runner.Start(t.Context(), "notes", "go", store.RunProfile)
 	if err != nil {
@@ -101,7 +102,7 @@ func TestSkillRemovedMidRun(t *testing.T) {
 // freeze is never served (SPEC H5).
 func TestPinnedBlobsBound(t *testing.T) {
 	db := storetest.MustOpen(t)
-	v := putSkill(t, db, "release-notes")
+	v := storetest.PutSkill(t, db, "release-notes")
 	fs, _, err := freezeSkills(db, []string{"release-notes"}, newPinnedBlobs())
 	if err != nil {
 		t.Fatal(err)
@@ -138,8 +139,8 @@ func TestProfileRunAsksWhileAuditFails(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("hello"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	mustDefinition(t, db)
-	mustProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes", Tools: []string{agent.IdentityFSRead}, Workspace: ws})
+	storetest.PutDefinition(t, db, roleDefinition)
+	storetest.PutProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes", Tools: []string{agent.IdentityFSRead}, Workspace: ws})
 	for _, failing := range []bool{false, true} {
 		pr := testRunner(t, db, model.URL(), ws)
 		pr.policy.SetAuditFailing(failing) // as after a failed audit write
@@ -168,8 +169,8 @@ func TestProfileRunAsksWhileAuditFails(t *testing.T) {
 // a failed run with the stack in history; nothing is left running.
 func TestProfileRunStartPanic(t *testing.T) {
 	db := storetest.MustOpen(t)
-	mustDefinition(t, db)
-	mustProfile(t, db, workflow.Profile{Name: "reader", Definition: "notes"})
+	storetest.PutDefinition(t, db, roleDefinition)
+	storetest.PutProfile(t, db, workflow.Profile{Name: "reader", Definition: "notes"})
 	pr := testRunner(t, db, "http://127.0.0.1:9/v1", t.TempDir())
 	pr.resolve = func(context.Context, string) (*agent.Client, string, error) {
 		var clients []*agent.Client

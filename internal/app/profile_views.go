@@ -16,46 +16,19 @@ import (
 // The profile editor's services (SPEC H2, H6, L2): profiles, definitions
 // and the selectable tools as the terminal interface's Profiles page shows
 // them, every string from the catalog or the person neutralised, and the
-// editor's input saved as a revision. The interface converts these into
-// its own view types.
+// editor's input saved as a revision, in internal/view's types, which the
+// interface speaks too.
 
 // ProfileSummary is view.ProfileSummary (internal/view), shared with the interface.
 type ProfileSummary = view.ProfileSummary
 
-// ProfileView is one profile's latest revision as the editor shows it.
-type ProfileView struct {
-	Name          string
-	Definition    string
-	Kind          string
-	Model         string
-	ContextWindow int
-	Temperature   *float64
-	ToolBudget    float64
-	Workspace     string
-	Skills        []string
-	PolicySkills  []string
-	Tools         []string
-	Schedule      *workflow.Schedule
-	Revision      int
-	Updated       time.Time
-}
+// ProfileView is view.Profile (internal/view), shared with the interface.
+type ProfileView = view.Profile
 
-// ProfileInput is what the profile editor saves. Saving keeps the
-// allowlist as it is (a new profile starts with none).
-type ProfileInput struct {
-	Create        bool
-	Name          string
-	Definition    string
-	Model         string
-	ContextWindow int
-	Temperature   *float64
-	ToolBudget    float64
-	Workspace     string
-	Skills        []string
-	// PolicySkills are the enabled local skills marked policy (SPEC I6).
-	PolicySkills []string
-	Schedule     *workflow.Schedule
-}
+// ProfileInput is view.ProfileInput (internal/view), shared with the
+// interface. Saving keeps the allowlist as it is (a new profile starts
+// with none).
+type ProfileInput = view.ProfileInput
 
 // DefinitionChoice is view.DefinitionChoice (internal/view), shared with the interface.
 type DefinitionChoice = view.DefinitionChoice
@@ -99,7 +72,7 @@ func (ps *Profiles) view(p workflow.Profile) ProfileView {
 		ContextWindow: p.ContextWindow, Temperature: p.Temperature, ToolBudget: p.ToolBudget, Workspace: safetext.Line(p.Workspace, 0),
 		Skills: slices.Clone(p.Skills), PolicySkills: slices.Clone(p.PolicySkills), Tools: slices.Clone(p.Tools), Revision: p.Revision, Updated: p.Updated}
 	if p.Schedule != nil {
-		v.Schedule = &workflow.Schedule{Every: p.Schedule.Every, Cron: p.Schedule.Cron, Task: safetext.Neutralize(p.Schedule.Task)}
+		v.Schedule = &view.ProfileSchedule{Every: p.Schedule.Every, Cron: p.Schedule.Cron, Task: safetext.Neutralize(p.Schedule.Task)}
 	}
 	return v
 }

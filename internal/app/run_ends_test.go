@@ -15,8 +15,8 @@ import (
 // end (SPEC L4, H6).
 func TestSchedulerPublishesRunEnds(t *testing.T) {
 	db := storetest.MustOpen(t)
-	mustDefinition(t, db)
-	mustProfile(t, db, workflow.Profile{Name: "nightly", Definition: "notes"})
+	storetest.PutDefinition(t, db, roleDefinition)
+	storetest.PutProfile(t, db, workflow.Profile{Name: "nightly", Definition: "notes"})
 	rec, err := db.CreateRun(store.RunRecord{Kind: store.RunProfile, Profile: "nightly", Task: "t", Started: time.Now()})
 	if err != nil {
 		t.Fatal(err)

@@ -21,26 +21,6 @@ import (
 // eventually bounds a wait on a channel in tests: a failure, never a sleep.
 const eventually = 10 * time.Second
 
-func mustDefinition(t *testing.T, db *store.DB) {
-	t.Helper()
-	d, err := workflow.Parse([]byte(roleDefinition))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.PutDefinition(d); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func mustProfile(t *testing.T, db *store.DB, p workflow.Profile) workflow.Profile {
-	t.Helper()
-	saved, err := db.PutProfile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return saved
-}
-
 // fakeRun is a run whose events the test sends.
 func fakeRun(db *store.DB, id string) (*ProfileRun, chan agent.Event) {
 	ch := make(chan agent.Event)
@@ -63,8 +43,8 @@ func logEntries(t *testing.T, db *store.DB) []store.ScheduleEntry {
 // reason; a late tick is missed, not run late (SPEC H1, H6, H7).
 func TestScheduleTicks(t *testing.T) {
 	db := storetest.MustOpen(t)
-	mustDefinition(t, db)
-	mustProfile(t, db, workflow.Profile{Name: "hourly", Definition: "notes", Schedule: &workflow.Schedule{Every: "1h", Task: "summarise"}})
+	storetest.PutDefinition(t, db, roleDefinition)
+	storetest.PutProfile(t, db, workflow.Profile{Name: "hourly", Definition: "notes", Schedule: &workflow.Schedule{Every: "1h", Task: "summarise"}})
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	if err := db.SetScheduleMark("hourly", t0); err != nil {
 		t.Fatal(err)
@@ -193,14 +173,14 @@ func TestProfileEditedMidRun(t *testing.T) {
 	}}, agenttest.WithModels("m", "other"))
 	defer model.Close()
 	db := storetest.MustOpen(t)
-	mustDefinition(t, db)
-	p := mustProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes", Model: "m", Tools: []string{agent.IdentityFSRead}})
+	storetest.PutDefinition(t, db, roleDefinition)
+	p := storetest.PutProfile(t, db, workflow.Profile{Name: "notes", Definition: "notes", Model: "m", Tools: []string{agent.IdentityFSRead}})
 	run, err := testRunner(t, db, model.URL(), t.TempDir()).Start(t.Context(), "notes", "go", store.RunProfile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p.Model, p.Tools = "other", []string{agent.IdentityFSList}
-	if edited := mustProfile(t, db, p); edited.Revision != 2 {
+	if edited := storetest.PutProfile(t, db, p); edited.Revision != 2 {
 		t.Fatalf("edit saved revision %d", edited.Revision)
 	}
 	close(gate)
@@ -231,9 +211,9 @@ func TestScheduledApprovalInbox(t *testing.T) {
 	}}, agenttest.WithModels("m"))
 	defer model.Close()
 	db := storetest.MustOpen(t)
-	mustDefinition(t, db)
+	storetest.PutDefinition(t, db, roleDefinition)
 	dir := t.TempDir()
-	mustProfile(t, db, workflow.Profile{Name: "writer", Definition: "notes", Tools: []string{agent.IdentityFSWrite},
+	storetest.PutProfile(t, db, workflow.Profile{Name: "writer", Definition: "notes", Tools: []string{agent.IdentityFSWrite},
 		Schedule: &workflow.Schedule{Every: "1h", Task: "write it"}})
 	runner := testRunner(t, db, model.URL(), dir)
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

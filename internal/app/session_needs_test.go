@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vouch/store"
+	"vouch/store/storetest"
 	"vouch/workflow"
 )
 
@@ -41,8 +42,8 @@ func TestSessionNeeds(t *testing.T) {
 	if n := need(); n.Running != 0 {
 		t.Fatalf("after the run: %+v", n)
 	}
-	mustDefinition(t, a.db)
-	mustProfile(t, a.db, workflow.Profile{Name: "hourly", Definition: "notes", Schedule: &workflow.Schedule{Every: "1h", Task: "summarise"}})
+	storetest.PutDefinition(t, a.db, roleDefinition)
+	storetest.PutProfile(t, a.db, workflow.Profile{Name: "hourly", Definition: "notes", Schedule: &workflow.Schedule{Every: "1h", Task: "summarise"}})
 	if err := a.db.SetWorkflowsEnabled(false); err != nil {
 		t.Fatal(err)
 	}

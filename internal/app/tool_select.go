@@ -15,19 +15,11 @@ import (
 // default", issue 18 item 22): a JSON array of identities.
 const SettingDefaultToolsOff = "default-tools-off"
 
-// ToolSelection is the current conversation's tools as the tool selector
-// shows them (SPEC F1–F3, L2): every tool a chat run could offer, with the
-// tokens it costs sent in full, whether it asks the person (such a tool is
-// always sent in full, never deferred: SPEC F3) and whether it is on, and
-// the budget for a model with the given window.
-type ToolSelection struct {
-	Window int
-	Budget int
-	// MetaTokens is what deferring costs: the meta-tools a run sends
-	// once any tool is deferred.
-	MetaTokens int
-	Tools      []ToolChoice
-}
+// ToolSelection is view.ToolSelection (internal/view), shared with the
+// interface: the current conversation's tools with the tokens each costs
+// sent in full, whether it asks the person (such a tool is always sent in
+// full, never deferred: SPEC F3) and whether it is on.
+type ToolSelection = view.ToolSelection
 
 // ToolChoice is view.ToolChoice (internal/view), shared with the interface.
 type ToolChoice = view.ToolChoice

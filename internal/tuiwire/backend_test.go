@@ -15,7 +15,7 @@ import (
 // TestDescribeTool names the server and host of an MCP tool for the
 // approval pane, with the server's annotations only as claims (SPEC D2, D3).
 func TestDescribeTool(t *testing.T) {
-	srv := mcpServer(t, mcptest.Options{})
+	srv := mcptest.Start(t, mcptest.Options{})
 	s := openTestSession(t, t.TempDir())
 	defer func() { _ = s.Close() }()
 	rec, err := s.MCP().Save(context.Background(), "", "Team tools", srv.URL, "", nil)

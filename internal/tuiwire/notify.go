@@ -10,10 +10,11 @@ import (
 	"vouch/internal/app"
 	"vouch/internal/notify"
 	"vouch/tui"
+	"vouch/tui/notes"
 	"vouch/tui/settings/notifications"
 )
 
-// Notifications is the interface's tui.Notifier over internal/notify, and
+// Notifications is the interface's notes.Notifier over internal/notify, and
 // the Notify page's Backend (SPEC L4): it reads the notify,
 // notify-terminal and long-turn settings when it is made, and a level
 // picked on the page is stored and applied at once. Safe for concurrent
@@ -31,7 +32,7 @@ type Notifications struct {
 // setting that cannot be read is reported; the default is used for it.
 func NewNotifications(st app.Settings, out io.Writer, outMu sync.Locker, getenv func(string) string, passthrough func() (bool, error)) (*Notifications, error) {
 	term := notify.Detect(getenv, passthrough)
-	n := &Notifications{w: notify.NewWriter(out, outMu, term), st: st, longTurn: tui.DefaultLongTurn}
+	n := &Notifications{w: notify.NewWriter(out, outMu, term), st: st, longTurn: notes.DefaultLongTurn}
 	var errs []error
 	if v, err := st.Value(app.SettingNotifyTerminal); err != nil {
 		errs = append(errs, err)
@@ -60,13 +61,13 @@ func (n *Notifications) Apply(opts tui.Options) tui.Options {
 	return opts
 }
 
-// Notify implements tui.Notifier.
-func (n *Notifications) Notify(note tui.Note) error {
+// Notify implements notes.Notifier.
+func (n *Notifications) Notify(note notes.Note) error {
 	ev := notify.EventApproval
 	switch note.Kind {
-	case tui.NoteRunEnded:
+	case notes.RunEnded:
 		ev = notify.EventRunEnded
-	case tui.NoteLongTurn:
+	case notes.LongTurn:
 		ev = notify.EventLongTurn
 	}
 	return n.w.Notify(notify.Note{Event: ev, Title: note.Title, Body: note.Body})
@@ -92,7 +93,7 @@ func (n *Notifications) SetNotifyLevel(_ context.Context, level string) error {
 	return nil
 }
 
-// Focused implements tui.FocusNotifier: notes held by the rate limit are
+// Focused implements notes.FocusNotifier: notes held by the rate limit are
 // dropped, as the person is looking at the screen they describe.
 func (n *Notifications) Focused() { n.w.Drop() }
 

@@ -11,6 +11,7 @@ import (
 	"vouch/internal/notify"
 	"vouch/store/storetest"
 	"vouch/tui"
+	"vouch/tui/notes"
 )
 
 // lockedBuffer is an output whose writes the test reads.
@@ -57,10 +58,10 @@ func TestNotificationsFromSettings(t *testing.T) {
 	if err != nil || state.Level != "approvals" || state.Terminal != "OSC 777" {
 		t.Errorf("state = %+v, %v", state, err)
 	}
-	if err := n.Notify(tui.Note{Kind: tui.NoteRunEnded, Title: "vouch", Body: "run ended"}); err != nil || out.String() != "" {
+	if err := n.Notify(notes.Note{Kind: notes.RunEnded, Title: "vouch", Body: "run ended"}); err != nil || out.String() != "" {
 		t.Errorf("the default level notified a run's end: %q (%v)", out.String(), err)
 	}
-	if err := n.Notify(tui.Note{Kind: tui.NoteApproval, Title: "vouch: approval waiting", Body: "files › x\a\x1b]52;c;ZXZpbA==\a;rm"}); err != nil {
+	if err := n.Notify(notes.Note{Kind: notes.Approval, Title: "vouch: approval waiting", Body: "files › x\a\x1b]52;c;ZXZpbA==\a;rm"}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := out.String(), "\x1b]777;notify;vouch: approval waiting;files › xrm\a"; got != want {

@@ -2,14 +2,14 @@ package tuiwire
 
 import (
 	"vouch/internal/app"
-	"vouch/tui"
+	"vouch/tui/notes"
 )
 
-// runEnds is the channel of tui.RunEnd that SetRunEnds fills.
-type runEnds struct{ ch <-chan tui.RunEnd }
+// runEnds is the channel of notes.RunEnd that SetRunEnds fills.
+type runEnds struct{ ch <-chan notes.RunEnd }
 
 // SetRunEnds hands the scheduler's background run ends to the interface,
-// which notifies them (SPEC L4): it converts each into a tui.RunEnd on the
+// which notifies them (SPEC L4): it converts each into a notes.RunEnd on the
 // channel RunEnds returns, closed once in is. Call it before the interface
 // starts. An end the interface has not read while 16 wait is dropped:
 // ends feed notifications only, and every outcome is in run history.
@@ -17,12 +17,12 @@ func (w *Workflows) SetRunEnds(in <-chan app.RunEnded) {
 	if in == nil {
 		return
 	}
-	out := make(chan tui.RunEnd, 16)
+	out := make(chan notes.RunEnd, 16)
 	go func() {
 		defer close(out)
 		for e := range in {
 			select {
-			case out <- tui.RunEnd{RunID: e.RunID, Profile: e.Profile, Failed: e.Failed(), Outcome: string(e.Outcome)}:
+			case out <- notes.RunEnd{RunID: e.RunID, Profile: e.Profile, Failed: e.Failed(), Outcome: string(e.Outcome)}:
 			default:
 			}
 		}
@@ -30,8 +30,8 @@ func (w *Workflows) SetRunEnds(in <-chan app.RunEnded) {
 	w.ends = runEnds{ch: out}
 }
 
-// RunEnds implements tui.RunEnds (nil: no scheduler runs here).
-func (w *Workflows) RunEnds() <-chan tui.RunEnd {
+// RunEnds implements notes.RunEnds (nil: no scheduler runs here).
+func (w *Workflows) RunEnds() <-chan notes.RunEnd {
 	if w == nil {
 		return nil
 	}

@@ -5,10 +5,10 @@ import (
 
 	"vouch/internal/app"
 	"vouch/store"
-	"vouch/tui"
+	"vouch/tui/notes"
 )
 
-// TestRunEnds: the scheduler's ends reach the interface as tui.RunEnd, and
+// TestRunEnds: the scheduler's ends reach the interface as notes.RunEnd, and
 // the channel closes with the scheduler's (SPEC L4).
 func TestRunEnds(t *testing.T) {
 	var w *Workflows
@@ -18,15 +18,15 @@ func TestRunEnds(t *testing.T) {
 	w = &Workflows{}
 	in := make(chan app.RunEnded, 2)
 	w.SetRunEnds(in)
-	var _ tui.RunEnds = (*Backend)(nil)
+	var _ notes.RunEnds = (*Backend)(nil)
 	in <- app.RunEnded{RunID: "r1", Profile: "nightly", Kind: store.RunScheduled, Outcome: store.RunWaitingApproval}
 	in <- app.RunEnded{RunID: "r2", Profile: "weekly", Outcome: store.RunDone}
 	close(in)
-	var got []tui.RunEnd
+	var got []notes.RunEnd
 	for e := range w.RunEnds() {
 		got = append(got, e)
 	}
-	want := []tui.RunEnd{{RunID: "r1", Profile: "nightly", Failed: true, Outcome: "waiting-approval"}, {RunID: "r2", Profile: "weekly", Outcome: "done"}}
+	want := []notes.RunEnd{{RunID: "r1", Profile: "nightly", Failed: true, Outcome: "waiting-approval"}, {RunID: "r2", Profile: "weekly", Outcome: "done"}}
 	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("ends = %+v, want %+v", got, want)
 	}

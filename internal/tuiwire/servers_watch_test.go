@@ -17,7 +17,7 @@ import (
 // and then with the server connected; against that list it waits until
 // its context ends.
 func TestWaitServersFollowsWarmUp(t *testing.T) {
-	srv := mcpServer(t, mcptest.Options{Tools: []string{"echo"}, Catalog: 20})
+	srv := mcptest.Start(t, mcptest.Options{Tools: []string{"echo"}, Catalog: 20})
 	state := t.TempDir()
 	ctx := context.Background()
 	first := openTestSession(t, state)

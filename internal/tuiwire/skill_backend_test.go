@@ -10,6 +10,7 @@ import (
 
 	"vouch/internal/app"
 	"vouch/internal/app/localskills"
+	"vouch/skills/skilltest"
 	"vouch/store/storetest"
 	tuiskills "vouch/tui/settings/skills"
 )
@@ -21,7 +22,7 @@ func TestSkillBackend(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.MustOpen(t)
 	b := NewBackend(app.ChatConfig{DB: db}, nil)
-	pkg := goodSkill(t, "tui-skill", nil)
+	pkg := skilltest.GoodSkill(t, "tui-skill", nil)
 
 	empty, err := db.CatalogDump()
 	if err != nil {
@@ -57,7 +58,7 @@ func TestSkillBackend(t *testing.T) {
 		t.Fatalf("same-name install: %v", err)
 	}
 
-	bad := writeZip(t, []zipEntry{{name: "SKILL.md", body: skillMD("evil")}, {name: "../../etc/evil.md", body: "x"}})
+	bad := skilltest.WriteZip(t, []skilltest.ZipEntry{{Name: "SKILL.md", Body: skilltest.SkillMD("evil")}, {Name: "../../etc/evil.md", Body: "x"}})
 	if _, err := b.PreviewSkill(ctx, bad, tuiskills.InstallOptions{}); err == nil || strings.Contains(err.Error(), localskills.ErrRejected.Error()) {
 		t.Fatalf("rejected preview: %v; want the importer's sentence alone", err)
 	}

@@ -22,7 +22,7 @@ func (b *Backend) ToolChoices(_ context.Context, window int) (toolselect.Choices
 	if err != nil {
 		return toolselect.Choices{}, err
 	}
-	return toolselect.Choices{Window: sel.Window, Budget: sel.Budget, MetaTokens: sel.MetaTokens, Tools: sel.Tools}, nil
+	return sel, nil
 }
 
 // ApplyTools implements toolselect.Source (app.ApplyToolSelection).

@@ -12,7 +12,6 @@ import (
 	tuiprofiles "vouch/tui/settings/profiles"
 	tuiruns "vouch/tui/settings/runs"
 	tuiworkflows "vouch/tui/settings/workflows"
-	"vouch/workflow"
 )
 
 // Workflows implements the TUI's Agent Workflows capabilities —
@@ -91,14 +90,7 @@ func (w *Workflows) Profile(_ context.Context, name string) (tuiprofiles.Profile
 	if w == nil {
 		return tuiprofiles.Profile{}, app.ErrNoDatabase
 	}
-	p, err := w.ps.View(name)
-	return profileView(p), err
-}
-
-func profileView(p app.ProfileView) tuiprofiles.Profile {
-	return tuiprofiles.Profile{Name: p.Name, Definition: p.Definition, Kind: p.Kind, Model: p.Model, ContextWindow: p.ContextWindow,
-		Temperature: p.Temperature, ToolBudget: p.ToolBudget, Workspace: p.Workspace, Skills: p.Skills, PolicySkills: p.PolicySkills,
-		Tools: p.Tools, Schedule: (*tuiprofiles.ScheduleInput)(p.Schedule), Revision: p.Revision, Updated: p.Updated}
+	return w.ps.View(name)
 }
 
 // SaveProfile stores the editor's input as a new revision, keeping the
@@ -107,13 +99,7 @@ func (w *Workflows) SaveProfile(_ context.Context, in tuiprofiles.Input) (tuipro
 	if w == nil {
 		return tuiprofiles.Profile{}, app.ErrNoDatabase
 	}
-	saved, err := w.ps.SaveInput(app.ProfileInput{Create: in.Create, Name: in.Name, Definition: in.Definition, Model: in.Model,
-		ContextWindow: in.ContextWindow, Temperature: in.Temperature, ToolBudget: in.ToolBudget, Workspace: in.Workspace,
-		Skills: in.Skills, PolicySkills: in.PolicySkills, Schedule: (*workflow.Schedule)(in.Schedule)})
-	if err != nil {
-		return tuiprofiles.Profile{}, err
-	}
-	return profileView(saved), nil
+	return w.ps.SaveInput(in)
 }
 
 // RunProfile starts a background run of a profile on task now, as a

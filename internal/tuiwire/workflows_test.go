@@ -9,6 +9,7 @@ import (
 	"vouch/agent/agenttest"
 	"vouch/internal/app"
 	"vouch/store"
+	"vouch/store/storetest"
 	"vouch/tui"
 	tuiapproval "vouch/tui/approval"
 	tuiprofiles "vouch/tui/settings/profiles"
@@ -35,7 +36,7 @@ func TestWorkflowsBackend(t *testing.T) {
 			t.Error(err)
 		}
 	}()
-	mustDefinition(t, s.DB())
+	storetest.PutDefinition(t, s.DB(), roleDefinition)
 	ib := app.NewInbox()
 	cfg := s.ChatConfig()
 	cfg.ModelURL, cfg.Model = model.URL(), "m"

@@ -34,6 +34,17 @@ type ToolView struct {
 	Changed bool
 }
 
+// ToolSelection is the current conversation's tools as the tool selector
+// shows them (SPEC F1–F3, L2): every tool a chat run could offer, and the
+// budget for a model with window tokens.
+type ToolSelection struct {
+	Window, Budget int
+	// MetaTokens is what deferring costs: the meta-tools a run sends
+	// once any tool is deferred.
+	MetaTokens int
+	Tools      []ToolChoice
+}
+
 // ToolChoice is one tool of a ToolSelection. Server and Name are the
 // person's label and the tool's name, neutralised.
 type ToolChoice struct {

@@ -32,6 +32,68 @@ type ProfileSummary struct {
 	Updated  time.Time
 }
 
+// Profile is the latest revision of one profile as the profile editor
+// shows it.
+type Profile struct {
+	Name       string
+	Definition string
+	Kind       string
+	// Model is the model runs use ("" : the one chosen in the chat).
+	Model string
+	// ContextWindow overrides the model's window when positive.
+	ContextWindow int
+	// Temperature is nil for the model's default.
+	Temperature *float64
+	// ToolBudget is the share of the window tool metadata may take (0: the
+	// default, SPEC F2).
+	ToolBudget float64
+	// Workspace is the folder the workspace tools are scoped to ("": the
+	// folder vouch was started in).
+	Workspace string
+	// Skills are the enabled skills' names, in prompt order.
+	Skills []string
+	// PolicySkills are the enabled local skills the profile treats as
+	// policy: they outrank server skills, which only document (SPEC I6).
+	PolicySkills []string
+	// Tools is the allowlist, as tool identities; shown, never edited by
+	// the editor.
+	Tools []string
+	// Schedule is nil without one.
+	Schedule *ProfileSchedule
+	Revision int
+	Updated  time.Time
+}
+
+// ProfileInput is what the profile editor saves: every field of a
+// profile but its tool allowlist, which saving keeps as it is (a new
+// profile starts with none).
+type ProfileInput struct {
+	// Create marks a new profile; saving fails if the name is taken.
+	Create        bool
+	Name          string
+	Definition    string
+	Model         string
+	ContextWindow int
+	Temperature   *float64
+	ToolBudget    float64
+	Workspace     string
+	// Skills are enabled skill names in prompt order (SPEC H4).
+	Skills []string
+	// PolicySkills are enabled local skills marked as policy (SPEC I6); a
+	// server skill is never one.
+	PolicySkills []string
+	Schedule     *ProfileSchedule
+}
+
+// ProfileSchedule is a profile's optional schedule: exactly one of Every
+// (a duration such as "30m" or "1h") and Cron (five fields), and the task
+// it runs.
+type ProfileSchedule struct {
+	Every string
+	Cron  string
+	Task  string
+}
+
 // DefinitionChoice is one definition a profile may use.
 type DefinitionChoice struct {
 	Name           string

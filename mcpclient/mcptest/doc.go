@@ -15,7 +15,8 @@
 // SSE-only server. A Hold keeps the answers to one method (tools/list,
 // server/discover) waiting until the test releases them, as a loaded
 // server does, so tests order what happens meanwhile without sleeping
-// (hold.go).
+// (hold.go). Start is NewServer for a test: it fails the test when the
+// server cannot start and closes it when the test ends (start.go).
 //
 // Like net/http/httptest, it lives beside what it imitates. Its
 // constructors need no *testing.T, so `vouch demo` can run a demo server

@@ -1,6 +1,3 @@
-// Package storetest provides helpers for tests of code that uses package
-// store: a database in a temporary directory that closes itself, and
-// Secrets over an in-memory keyring.
 package storetest
 
 import (

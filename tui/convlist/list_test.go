@@ -80,14 +80,6 @@ func press(t *testing.T, m Model, keys ...tea.KeyMsg) Model {
 	return m
 }
 
-func runes(s string) []tea.KeyMsg {
-	var out []tea.KeyMsg
-	for _, r := range s {
-		out = append(out, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
-	}
-	return out
-}
-
 var (
 	keyEnter = tea.KeyMsg{Type: tea.KeyEnter}
 	keyDown  = tea.KeyMsg{Type: tea.KeyDown}
@@ -127,14 +119,14 @@ func TestConversationListReopenAndDelete(t *testing.T) {
 		}
 	})
 	t.Run("the filter narrows the rows and backspace widens them", func(t *testing.T) {
-		m := press(t, loaded(t, &fakeStore{rows: threeRows()}, false), runes("QWEN notes")...)
+		m := press(t, loaded(t, &fakeStore{rows: threeRows()}, false), kittest.Runes("QWEN notes")...)
 		if rows := m.Rows(); len(rows) != 1 || rows[0].ID != "c-1" {
 			t.Fatalf("filter %q shows %v, want c-1 only", m.Filter(), rows)
 		}
 		if _, action, _ := m.Update(keyEnter); action != (Reopen{ID: "c-1", Title: "notes on bbolt"}) {
 			t.Errorf("enter on the filtered row: %#v", action)
 		}
-		m = press(t, m, runes("zzz")...)
+		m = press(t, m, kittest.Runes("zzz")...)
 		if v := m.View(); len(m.Rows()) != 0 || !strings.Contains(v, "No conversation matches") {
 			t.Errorf("a filter matching nothing:\n%s", v)
 		}
@@ -279,7 +271,7 @@ func TestConversationListFits(t *testing.T) {
 		rows = append(rows, Summary{ID: fmt.Sprint(i), Title: strings.Repeat("a long title about everything ", 5),
 			Model: "a-model-with-a-very-long-name-indeed", Updated: kittest.T0.Add(-time.Duration(i) * time.Hour), Messages: 1000 + i, Current: i == 0})
 	}
-	for _, sz := range []struct{ w, h int }{{80, 18}, {60, 10}} { // the area above the input of 80x24 and 60x16, which the root gives a modal
+	for _, sz := range kittest.Sizes { // the area above the input of 80x24 and 60x16
 		for _, tc := range []struct {
 			name string
 			f    *fakeStore
@@ -287,11 +279,11 @@ func TestConversationListFits(t *testing.T) {
 			{"rows", &fakeStore{rows: rows}},
 			{"error", &fakeStore{listErr: errors.New(strings.Repeat("the database refused ", 20))}},
 		} {
-			t.Run(fmt.Sprintf("%dx%d_%s", sz.w, sz.h, tc.name), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%dx%d_%s", sz.W, sz.H, tc.name), func(t *testing.T) {
 				m := loaded(t, tc.f, false)
-				m = m.SetSize(sz.w, sz.h).(Model)
+				m = m.SetSize(sz.W, sz.H).(Model)
 				m = press(t, m, keyDown, keyDown, keyDown)
-				kittest.Fits(t, m.View(), sz.w, sz.h)
+				kittest.Fits(t, m.View(), sz.W, sz.H)
 			})
 		}
 	}

@@ -63,7 +63,11 @@ func effectHint(e policy.Effect) string {
 }
 
 // View implements kit.Modal. The identity, argument names and every value are
-// neutralised before they are drawn.
+// neutralised before they are drawn. When the whole form does not fit the
+// height it was given (a 60x16 terminal leaves a modal 9 rows), it takes a
+// compact form that keeps every field and the line about when the rule
+// applies, and drops the spacing and the constraints' explanations (SPEC
+// L6: nothing the person needs is cut off).
 func (e Editor) View() string {
 	st := e.common.Styles.Modal
 	w := e.innerWidth()
@@ -75,7 +79,8 @@ func (e Editor) View() string {
 	if e.settling {
 		lines[1] = st.Detail.Render(ansi.Truncate(e.settle, w, "…"))
 	}
-	for i, l := range strings.Split(ansi.Wrap(safetext.Line(e.draft.identity, 0), w-ruleLabelWidth, ""), "\n") {
+	tool := strings.Split(ansi.Wrap(safetext.Line(e.draft.identity, 0), w-ruleLabelWidth, ""), "\n")
+	for i, l := range tool {
 		head := strings.Repeat(" ", ruleLabelWidth)
 		if i == 0 {
 			head = st.Label.Render(kit.Pad("  tool", ruleLabelWidth))
@@ -83,10 +88,12 @@ func (e Editor) View() string {
 		lines = append(lines, head+st.Group.Render(l))
 	}
 	class, effect := e.draft.classes()[e.class], ruleEffects()[e.effect]
-	lines = append(lines,
+	options := []string{
 		e.optionRow(ruleFieldClass, "class", classNames(e.draft.classes()), e.class, e.classHint(class), w),
 		e.optionRow(ruleFieldEffect, "effect", effectNames(), e.effect, effectHint(effect), w),
-		"")
+	}
+	lines = append(lines, options...)
+	lines = append(lines, "")
 
 	footer := []string{st.Detail.Render(appliesFromList)}
 	if e.draft.fromCall {
@@ -98,13 +105,58 @@ func (e Editor) View() string {
 	case e.err != "":
 		footer = append(footer, kit.WrapLines(st.Error, "✗ "+e.err, w, 3)...)
 	}
+	note := e.label("note", e.focus == e.noteField()) + e.note.View()
 	// What is left for the constraints: the frame, the lines above, the
 	// constraints' title, a blank, the note, a blank and the footer.
-	rows := e.common.Height - st.Frame.GetVerticalFrameSize() - len(lines) - 4 - len(footer)
-	lines = append(lines, e.constraintLines(max(rows, 1), w)...)
-	lines = append(lines, "", e.label("note", e.focus == e.noteField())+e.note.View(), "")
+	height := e.common.Height - st.Frame.GetVerticalFrameSize()
+	rows := height - len(lines) - 4 - len(footer)
+	cons := e.constraintLines(max(rows, 1), w)
+	if e.common.Height > 0 && len(lines)+len(cons)+3+len(footer) > height {
+		return kit.ModalBox(st, w, 0, e.compact(title, options, note, footer, height, w))
+	}
+	lines = append(lines, cons...)
+	lines = append(lines, "", note, "")
 	lines = append(lines, footer...)
 	return kit.ModalBox(st, w, 0, lines)
+}
+
+// compact is the form in height lines: the title with the settle notice,
+// the tool on one line, the options, as many constraints as fit (at least
+// one), the note and, last, what went wrong or else when the rule applies.
+func (e Editor) compact(title string, options []string, note string, footer []string, height, w int) []string {
+	st := e.common.Styles.Modal
+	head := st.Title.Render(title)
+	if e.settling {
+		head += st.Detail.Render(" · " + e.settle)
+	}
+	lines := []string{ansi.Truncate(head, w, "…"),
+		st.Label.Render(kit.Pad("  tool", ruleLabelWidth)) + st.Group.Render(middleCut(safetext.Line(e.draft.identity, 0), w-ruleLabelWidth))}
+	lines = append(lines, options...)
+	last := footer[len(footer)-1:] // the error or "Saving…" when there is one
+	if len(footer) > 1 {
+		last = []string{ansi.Truncate(strings.Join(footer[1:], " "), w, "…")}
+	}
+	rows := max(height-len(lines)-1-len(last), 1)
+	if len(e.cons) == 0 {
+		lines = append(lines, st.Label.Render("  constraints: none"))
+	} else {
+		shown, first := e.constraintWindow(rows)
+		for i := first; i < first+shown; i++ {
+			lines = append(lines, e.constraintRow(i))
+		}
+	}
+	return append(append(lines, note), last...)
+}
+
+// middleCut is s in width cells, its middle cut when it is wider: an
+// identity keeps its scheme and the tool's name at its end.
+func middleCut(s string, width int) string {
+	if ansi.StringWidth(s) <= width || width < 3 {
+		return ansi.Truncate(s, width, "…")
+	}
+	tail := (width - 1) / 2
+	head := width - 1 - tail
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-tail, "")
 }
 
 func classNames(cs []policy.Class) []string {
@@ -170,14 +222,7 @@ func (e Editor) constraintLines(rows, w int) []string {
 	out := []string{st.Label.Render("  constraints") + st.Detail.Render(" — only for allow; a call outside those on asks")}
 	shown, first := len(e.cons), 0
 	if shown > rows {
-		shown = max(rows-1, 1)
-		at := 0
-		if i, _, ok := e.constraintAt(e.focus); ok {
-			at = i
-		} else if e.focus > ruleFieldEffect {
-			at = len(e.cons) - 1
-		}
-		first = min(max(at-shown+1, 0), len(e.cons)-shown)
+		shown, first = e.constraintWindow(rows - 1)
 	}
 	for i := first; i < first+shown; i++ {
 		out = append(out, e.constraintRow(i))
@@ -187,6 +232,19 @@ func (e Editor) constraintLines(rows, w int) []string {
 			fmt.Sprintf("  %d–%d of %d constraints; tab moves through them", first+1, first+shown, len(e.cons)), w, "…")))
 	}
 	return out
+}
+
+// constraintWindow is which rows constraints show (at least one): how
+// many and the first, keeping the one with the cursor in view.
+func (e Editor) constraintWindow(rows int) (shown, first int) {
+	shown = min(max(rows, 1), len(e.cons))
+	at := 0
+	if i, _, ok := e.constraintAt(e.focus); ok {
+		at = i
+	} else if e.focus > ruleFieldEffect {
+		at = len(e.cons) - 1
+	}
+	return shown, min(max(at-shown+1, 0), len(e.cons)-shown)
 }
 
 // constraintRow is one constraint: its switch, argument, kind and values.

@@ -224,14 +224,14 @@ func TestStatusBadgeNeutralises(t *testing.T) {
 // do not fit are cut, not wrapped.
 func TestSettingsFits(t *testing.T) {
 	titles := []string{"MCP Servers", "Tools", "Policy", "Skills", "Server skills", "Workflows", "Profiles", "Runs", "Notifications"}
-	for _, sz := range []struct{ w, h int }{{80, 18}, {60, 10}} { // the area above the input of 80x24 and 60x16, which the root gives a modal
-		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			m := open(t, sz.w, sz.h, pages(titles...)...)
+	for _, sz := range kittest.Sizes { // the area above the input of 80x24 and 60x16
+		t.Run(fmt.Sprintf("%dx%d", sz.W, sz.H), func(t *testing.T) {
+			m := open(t, sz.W, sz.H, pages(titles...)...)
 			m, _, _ = send(t, m, keyTab)
-			kittest.Fits(t, m.View(), sz.w, sz.h)
+			kittest.Fits(t, m.View(), sz.W, sz.H)
 			pw, ph := m.Shown().(fakePage).Width, m.Shown().(fakePage).Height
-			if pw <= 0 || ph <= 0 || pw > sz.w || ph > sz.h-headerLines {
-				t.Errorf("the page was given %dx%d of %dx%d", pw, ph, sz.w, sz.h)
+			if pw <= 0 || ph <= 0 || pw > sz.W || ph > sz.H-headerLines {
+				t.Errorf("the page was given %dx%d of %dx%d", pw, ph, sz.W, sz.H)
 			}
 		})
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"vouch/tui/kit"
+	"vouch/tui/kit/kittest"
 )
 
 func TestMain(m *testing.M) {
@@ -74,14 +75,6 @@ func press(p Pane, keys ...tea.KeyMsg) Pane {
 	return p
 }
 
-func runes(s string) []tea.KeyMsg {
-	var out []tea.KeyMsg
-	for _, r := range s {
-		out = append(out, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
-	}
-	return out
-}
-
 var (
 	keySpace = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
 	keyDown  = tea.KeyMsg{Type: tea.KeyDown}
@@ -95,19 +88,19 @@ var (
 // 22): grouped by server, the running total over the budget; filtered as
 // typed; sorted by cost. Regenerate with go test ./tui/toolselect -update.
 func TestGoldenSelector(t *testing.T) {
-	for _, sz := range []struct{ w, h int }{{80, 18}, {60, 10}} { // the chat area of 80x24 and 60x16
-		name := fmt.Sprintf("%dx%d", sz.w, sz.h)
+	for _, sz := range kittest.Sizes { // the area above the input of 80x24 and 60x16
+		name := fmt.Sprintf("%dx%d", sz.W, sz.H)
 		t.Run(name+"_grouped", func(t *testing.T) {
-			p, _ := open(t, sz.w, sz.h, ByServer)
+			p, _ := open(t, sz.W, sz.H, ByServer)
 			golden.RequireEqual(t, []byte(p.View()))
 		})
 		t.Run(name+"_filtered", func(t *testing.T) {
-			p, _ := open(t, sz.w, sz.h, ByServer)
-			p = press(p, runes("op_11")...)
+			p, _ := open(t, sz.W, sz.H, ByServer)
+			p = press(p, kittest.Runes("op_11")...)
 			golden.RequireEqual(t, []byte(p.View()))
 		})
 		t.Run(name+"_by_cost", func(t *testing.T) {
-			p, _ := open(t, sz.w, sz.h, ByCost)
+			p, _ := open(t, sz.W, sz.H, ByCost)
 			golden.RequireEqual(t, []byte(p.View()))
 		})
 	}
@@ -131,7 +124,7 @@ func TestSelectorTotalAndApply(t *testing.T) {
 	if off == 0 || off >= 120 {
 		t.Fatalf("switched %d off", off)
 	}
-	sent, fits := p.choices.Sent(p.on)
+	sent, fits := Sent(p.choices, p.on)
 	if !fits || sent > p.choices.Budget {
 		t.Errorf("sent %d of %d, fits %v", sent, p.choices.Budget, fits)
 	}
@@ -148,7 +141,7 @@ func TestSelectorTotalAndApply(t *testing.T) {
 	}
 
 	p, src = open(t, 80, 18, ByServer)
-	p = press(p, runes("repo_op_117")...)
+	p = press(p, kittest.Runes("repo_op_117")...)
 	if len(p.visible) != 1 || p.Filter() != "repo_op_117" {
 		t.Fatalf("filter %q shows %d", p.Filter(), len(p.visible))
 	}
@@ -175,12 +168,12 @@ func TestSelectorTotalAndApply(t *testing.T) {
 // and on again, and leaves the others as they were.
 func TestSelectorAllShown(t *testing.T) {
 	p, _ := open(t, 80, 18, ByServer)
-	p = press(p, runes("github")...)
+	p = press(p, kittest.Runes("github")...)
 	p = press(p, tea.KeyMsg{Type: tea.KeyCtrlA})
 	if p.On("mcp:gh:repo_op_001") || p.On("mcp:gh:repo_op_117") || !p.On("builtin:fs_read") {
 		t.Fatalf("ctrl+a with github shown: repo_op_001 %v, fs_read %v", p.On("mcp:gh:repo_op_001"), p.On("builtin:fs_read"))
 	}
-	if sent, fits := p.choices.Sent(p.on); !fits || sent != 450 {
+	if sent, fits := Sent(p.choices, p.on); !fits || sent != 450 {
 		t.Errorf("built-in tools alone: %d, fits %v", sent, fits)
 	}
 	p = press(p, tea.KeyMsg{Type: tea.KeyCtrlA})

@@ -18,21 +18,16 @@ type Source interface {
 	ApplyTools(ctx context.Context, all, off []string, asDefault bool) error
 }
 
-// Choices is a conversation's tools and its model's budget.
-type Choices struct {
-	Window, Budget int
-	// MetaTokens is what deferring costs: the meta-tools sent once any
-	// tool is deferred.
-	MetaTokens int
-	Tools      []Choice
-}
+// Choices is view.ToolSelection (internal/view), as the application
+// returns it: a conversation's tools and its model's budget.
+type Choices = view.ToolSelection
 
 // Choice is view.ToolChoice (internal/view), as the application returns it.
 type Choice = view.ToolChoice
 
-// Sent is what a run would send for tools with on switched on (see the
+// Sent is what a run would send of c's tools with on switched on (see the
 // package doc), and whether that fits the budget.
-func (c Choices) Sent(on map[string]bool) (tokens int, fits bool) {
+func Sent(c Choices, on map[string]bool) (tokens int, fits bool) {
 	all, asks, deferred := 0, 0, false
 	for _, t := range c.Tools {
 		if !on[t.Identity] {

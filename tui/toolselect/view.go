@@ -118,7 +118,7 @@ func (p Pane) totalLine(w int) string {
 	if !p.loaded {
 		return ""
 	}
-	sent, fits := p.choices.Sent(p.on)
+	sent, fits := Sent(p.choices, p.on)
 	budget := p.choices.Budget
 	if fits {
 		return st.StatusOK.Render(ansi.Truncate(fmt.Sprintf("✓ %s of the %s tool budget", kit.Tokens(sent), kit.Tokens(budget)), w, "…"))

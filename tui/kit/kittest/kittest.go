@@ -1,7 +1,8 @@
 // Package kittest holds what the tests of the interface's rooms share: a
-// fixed clock, a hostile string, the room's Common at a size, and the
-// checks that a view fits its area and carries nothing an untrusted string
-// could smuggle. Only tests import it; the product links no test package.
+// fixed clock, a hostile string, the room's Common at a size and the sizes
+// the root gives a modal, typed keys, running a Cmd, and the checks that a
+// view fits its area and carries nothing an untrusted string could
+// smuggle. Only tests import it; the product links no test package.
 package kittest
 
 import (
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
@@ -23,6 +25,29 @@ var T0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
 // Hostile is untrusted text: a screen clear, a title write, a bidi override.
 const Hostile = "evil\x1b[2J\x1b]0;pwned\x07\u202Egnp.exe"
+
+// Sizes are the area above the input of 80x24 and 60x16, which the root
+// gives a modal.
+var Sizes = []struct{ W, H int }{{80, 18}, {60, 10}}
+
+// Runes is s typed one key at a time.
+func Runes(s string) []tea.KeyMsg {
+	var out []tea.KeyMsg
+	for _, r := range s {
+		out = append(out, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	return out
+}
+
+// Run runs cmd and returns its message; a nil cmd fails t, since the
+// caller expected one.
+func Run(t testing.TB, cmd tea.Cmd) tea.Msg {
+	t.Helper()
+	if cmd == nil {
+		t.Fatal("no Cmd")
+	}
+	return cmd()
+}
 
 // Main runs a room's tests with no colour, so that any escape in a view
 // came from untrusted text, and a dark background.

@@ -13,16 +13,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/tui/kit/kittest"
-	"vouch/tui/settings"
+	"vouch/tui/settings/settingstest"
 )
 
 func TestMain(m *testing.M) { kittest.Main(m) }
-
-// framed shows p as the only page of Settings at w x h, so it is sized as
-// the frame sizes its pages.
-func framed(p settings.Page, w, h int) settings.Model {
-	return settings.New(kittest.Common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
-}
 
 // fakeBackend holds a level; it records every level it is asked to set
 // and fails when told to.
@@ -194,9 +188,9 @@ func TestNotifyFits(t *testing.T) {
 	b := backend()
 	b.state.Terminal = strings.Repeat("a description of the sequence ", 6)
 	b.setErr = errors.New(strings.Repeat("the keyring refused ", 10))
-	for _, sz := range []struct{ w, h int }{{80, 18}, {60, 10}} { // the area above the input of 80x24 and 60x16, which the root gives a modal
-		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			s := framed(New(kittest.Common(sz.w, sz.h), DefaultKeyMap(), b), sz.w, sz.h)
+	for _, sz := range kittest.Sizes { // the area above the input of 80x24 and 60x16
+		t.Run(fmt.Sprintf("%dx%d", sz.W, sz.H), func(t *testing.T) {
+			s := settingstest.Framed(New(kittest.Common(sz.W, sz.H), DefaultKeyMap(), b), sz.W, sz.H)
 			p, cmd := s.Shown().Focus()
 			pg := step(t, p.(Page), cmd())
 			next, _, set := pg.Update(keyEnter)
@@ -205,8 +199,8 @@ func TestNotifyFits(t *testing.T) {
 			if !strings.Contains(pg.View(), "off") || !strings.Contains(pg.View(), "all") {
 				t.Errorf("a level does not show:\n%s", pg.View())
 			}
-			v := framed(pg, sz.w, sz.h).View()
-			kittest.Fits(t, v, sz.w, sz.h)
+			v := settingstest.Framed(pg, sz.W, sz.H).View()
+			kittest.Fits(t, v, sz.W, sz.H)
 			if !strings.Contains(v, "✗ Could not set notifications to") {
 				t.Errorf("the failure does not show:\n%s", v)
 			}

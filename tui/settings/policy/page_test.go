@@ -16,16 +16,10 @@ import (
 	"vouch/tui/kit"
 	"vouch/tui/kit/kittest"
 	"vouch/tui/ruleedit"
-	"vouch/tui/settings"
+	"vouch/tui/settings/settingstest"
 )
 
 func TestMain(m *testing.M) { kittest.Main(m) }
-
-// framed shows p as the only page of Settings at w x h, so it is sized as
-// the frame sizes its pages.
-func framed(p settings.Page, w, h int) settings.Model {
-	return settings.New(kittest.Common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
-}
 
 // fakeEditor holds rules and records; it names tools, marks changed ones,
 // records every delete and fails when told to.
@@ -302,9 +296,9 @@ func TestPolicyPageFits(t *testing.T) {
 		pe.changed[id] = i%2 == 0
 	}
 	pe.delErr = errors.New(strings.Repeat("the database refused ", 10))
-	for _, sz := range []struct{ w, h int }{{80, 18}, {60, 10}} { // the area above the input of 80x24 and 60x16, which the root gives a modal
-		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			s := framed(New(kittest.Common(sz.w, sz.h), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), pe, nil), sz.w, sz.h)
+	for _, sz := range kittest.Sizes { // the area above the input of 80x24 and 60x16
+		t.Run(fmt.Sprintf("%dx%d", sz.W, sz.H), func(t *testing.T) {
+			s := settingstest.Framed(New(kittest.Common(sz.W, sz.H), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), pe, nil), sz.W, sz.H)
 			p, cmd := s.Shown().Focus()
 			pg := step(t, p.(Page), cmd())
 			for range 5 {
@@ -313,8 +307,8 @@ func TestPolicyPageFits(t *testing.T) {
 			kittest.Fits(t, pg.View(), pg.Width, pg.Height)
 			pg = step(t, pg, deleteRule(pe, lookup)())
 			kittest.Fits(t, pg.View(), pg.Width, pg.Height)
-			v := framed(pg, sz.w, sz.h).View()
-			kittest.Fits(t, v, sz.w, sz.h)
+			v := settingstest.Framed(pg, sz.W, sz.H).View()
+			kittest.Fits(t, v, sz.W, sz.H)
 			if !strings.Contains(v, "› ") {
 				t.Errorf("no rule shows under the cursor:\n%s", v)
 			}

@@ -2,7 +2,6 @@ package profiles
 
 import (
 	"context"
-	"time"
 
 	"vouch/internal/view"
 	"vouch/tui/settings"
@@ -68,64 +67,16 @@ type Runner interface {
 // Summary is view.ProfileSummary (internal/view), as the application returns it.
 type Summary = view.ProfileSummary
 
-// Profile is the latest revision of one profile.
-type Profile struct {
-	Name       string
-	Definition string
-	Kind       string
-	// Model is the model runs use ("" : the one chosen in the chat).
-	Model string
-	// ContextWindow overrides the model's window when positive.
-	ContextWindow int
-	// Temperature is nil for the model's default.
-	Temperature *float64
-	// ToolBudget is the share of the window tool metadata may take (0: the
-	// default, SPEC F2).
-	ToolBudget float64
-	// Workspace is the folder the workspace tools are scoped to ("": the
-	// folder vouch was started in).
-	Workspace string
-	// Skills are the enabled skills' names, in prompt order.
-	Skills []string
-	// PolicySkills are the enabled local skills the profile treats as
-	// policy: they outrank server skills, which only document (SPEC I6).
-	PolicySkills []string
-	// Tools is the allowlist, as tool identities; shown, never edited here.
-	Tools []string
-	// Schedule is nil without one.
-	Schedule *ScheduleInput
-	Revision int
-	Updated  time.Time
-}
-
-// Input is what the profile editor submits: every field of a profile
-// but its tool allowlist.
-type Input struct {
-	// Create marks a new profile; saving fails if the name is taken.
-	Create        bool
-	Name          string
-	Definition    string
-	Model         string
-	ContextWindow int
-	Temperature   *float64
-	ToolBudget    float64
-	Workspace     string
-	// Skills are enabled skill names in prompt order (SPEC H4).
-	Skills []string
-	// PolicySkills are enabled local skills marked as policy (SPEC I6); a
-	// server skill is never one.
-	PolicySkills []string
-	Schedule     *ScheduleInput
-}
-
-// ScheduleInput is a profile's optional schedule: exactly one of Every (a
-// duration such as "30m" or "1h") and Cron (five fields), and the task it
-// runs.
-type ScheduleInput struct {
-	Every string
-	Cron  string
-	Task  string
-}
+// The profile and the editor's input are internal/view's, as the
+// application returns and takes them.
+type (
+	// Profile is view.Profile: the latest revision of one profile.
+	Profile = view.Profile
+	// Input is view.ProfileInput: what the editor submits.
+	Input = view.ProfileInput
+	// ScheduleInput is view.ProfileSchedule: a profile's optional schedule.
+	ScheduleInput = view.ProfileSchedule
+)
 
 // DefinitionChoice is view.DefinitionChoice (internal/view), as the application returns it.
 type DefinitionChoice = view.DefinitionChoice

@@ -155,13 +155,13 @@ func TestEditorFits(t *testing.T) {
 	b := backend()
 	b.errs["save"] = errors.New(strings.Repeat("the server refused the URL ", 8))
 	v := settings.ServerView{ID: "s-1", Name: strings.Repeat("name ", 20), URL: "https://" + strings.Repeat("host.", 40), HeaderName: "Authorization", HasSecret: true}
-	for _, sz := range sizes {
-		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			e := openEditor(b, v, sz.w, sz.h)
-			kittest.Fits(t, e.View(), sz.w, sz.h)
+	for _, sz := range kittest.Sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz.W, sz.H), func(t *testing.T) {
+			e := openEditor(b, v, sz.W, sz.H)
+			kittest.Fits(t, e.View(), sz.W, sz.H)
 			e, _, cmd := e.Update(keyEnter)
 			e = update(t, e, cmd())
-			kittest.Fits(t, e.View(), sz.w, sz.h)
+			kittest.Fits(t, e.View(), sz.W, sz.H)
 			if !strings.Contains(e.View(), "✗ Could not save") {
 				t.Errorf("the failure does not show:\n%s", e.View())
 			}

@@ -16,16 +16,6 @@ import (
 
 func TestMain(m *testing.M) { kittest.Main(m) }
 
-// framed shows p as the only page of Settings at w x h, so it is sized as
-// the frame sizes its pages.
-func framed(p settings.Page, w, h int) settings.Model {
-	return settings.New(kittest.Common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
-}
-
-// sizes are the area above the input of 80x24 and 60x16, which the root
-// gives a modal.
-var sizes = []struct{ w, h int }{{80, 18}, {60, 10}}
-
 // call is one call the backend received.
 type call struct {
 	op, id string

@@ -12,6 +12,7 @@ import (
 	"vouch/tui/kit"
 	"vouch/tui/kit/kittest"
 	"vouch/tui/settings"
+	"vouch/tui/settings/settingstest"
 )
 
 // TestServerListActs: activation goes through a test report (SPEC B2),
@@ -170,16 +171,16 @@ func TestServerListFits(t *testing.T) {
 			URL: "https://" + strings.Repeat("very-long-host.", 8) + "example/mcp", HeaderName: "X-Api-Key", HasSecret: true,
 			Status: settings.ServerUnsupported, Err: strings.Repeat("it did not answer ", 10), ToolCount: 118, FetchedAt: kittest.T0.Add(-59 * 60e9)})
 	}
-	for _, sz := range sizes {
-		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			s := framed(New(kittest.Common(sz.w, sz.h), DefaultKeyMap(), b, nil), sz.w, sz.h)
+	for _, sz := range kittest.Sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz.W, sz.H), func(t *testing.T) {
+			s := settingstest.Framed(New(kittest.Common(sz.W, sz.H), DefaultKeyMap(), b, nil), sz.W, sz.H)
 			p, cmd := s.Shown().Focus()
 			l := step(t, p.(List), cmd())
 			l = step(t, step(t, l, keyDown), keyDown)
 			l = step(t, l, RemovedMsg{name: "x", err: errors.New(strings.Repeat("the keyring refused ", 10))})
 			kittest.Fits(t, l.View(), l.Width, l.Height)
-			v := framed(l, sz.w, sz.h).View()
-			kittest.Fits(t, v, sz.w, sz.h)
+			v := settingstest.Framed(l, sz.W, sz.H).View()
+			kittest.Fits(t, v, sz.W, sz.H)
 			if !strings.Contains(v, "› ") || !strings.Contains(v, "✗ The keyring refused") {
 				t.Errorf("the selected server or the failure does not show:\n%s", v)
 			}

@@ -157,18 +157,18 @@ func TestReportFits(t *testing.T) {
 		b.report.Rejected = append(b.report.Rejected, fmt.Sprintf("tool_%02d: %s", i, strings.Repeat("no input schema ", 5)))
 	}
 	long := settings.ServerView{ID: "s-2", Name: strings.Repeat("a long server name ", 5), URL: "https://" + strings.Repeat("host.", 30) + "/mcp"}
-	for _, sz := range sizes {
+	for _, sz := range kittest.Sizes {
 		for _, tc := range []struct {
 			name string
 			err  error
 		}{{"connected", nil}, {"failed", errors.New(strings.Repeat("the server closed the connection ", 8))}} {
-			t.Run(fmt.Sprintf("%dx%d_%s", sz.w, sz.h, tc.name), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%dx%d_%s", sz.W, sz.H, tc.name), func(t *testing.T) {
 				b.errs["test"] = tc.err
-				r := openReport(b, long, sz.w, sz.h)
-				kittest.Fits(t, r.View(), sz.w, sz.h)
+				r := openReport(b, long, sz.W, sz.H)
+				kittest.Fits(t, r.View(), sz.W, sz.H)
 				r = update(t, r, tested(t, r.Init()))
 				v := r.View()
-				kittest.Fits(t, v, sz.w, sz.h)
+				kittest.Fits(t, v, sz.W, sz.H)
 				want := map[bool]string{true: "Press a to activate", false: "✗ The test failed"}[tc.err == nil]
 				if !strings.Contains(v, want) {
 					t.Errorf("%q does not show:\n%s", want, v)

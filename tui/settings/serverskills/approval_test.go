@@ -17,7 +17,7 @@ import (
 func previewed(t *testing.T, b *fakeBackend, uri string, w, h int) kit.Modal {
 	t.Helper()
 	a := newApproval(kittest.Common(w, h), DefaultApprovalKeyMap(), b, server, b.previews[uri].Skill).SetSize(w, h)
-	return step(t, a, run(t, a.Init()))
+	return step(t, a, kittest.Run(t, a.Init()))
 }
 
 // TestApprovalSendsExactlyWhatWasShown: no action acts before the preview
@@ -79,14 +79,14 @@ func TestApprovalSendsExactlyWhatWasShown(t *testing.T) {
 			}
 			if tc.want == nil {
 				if cmd != nil {
-					t.Fatalf("%q acted: %v", tc.keys, run(t, cmd))
+					t.Fatalf("%q acted: %v", tc.keys, kittest.Run(t, cmd))
 				}
 				return
 			}
 			if _, _, again := a.Update(letter(rune(tc.keys[len(tc.keys)-1]))); again != nil {
 				t.Error("a second key acted while the first action was out")
 			}
-			done := run(t, cmd)
+			done := kittest.Run(t, cmd)
 			got := b.got()[1:] // after the preview
 			want := make([]string, len(tc.want))
 			for i, c := range tc.want {
@@ -140,7 +140,7 @@ func TestApprovalSendsExactlyWhatWasShown(t *testing.T) {
 			a := previewed(t, b, uriNotes, 80, 18)
 			if op == "approve" {
 				a, _, cmd := a.Update(letter('a'))
-				a = step(t, a, run(t, cmd))
+				a = step(t, a, kittest.Run(t, cmd))
 				if v := a.View(); !strings.Contains(v, "✗ The set changed since the preview.") {
 					t.Errorf("%s failed:\n%s", op, v)
 				}
@@ -166,7 +166,7 @@ func TestServerSkillCallsAreBounded(t *testing.T) {
 	a := open(t, action)
 	for _, r := range "pub" {
 		_, _, cmd := a.Update(letter(r))
-		run(t, cmd)
+		kittest.Run(t, cmd)
 	}
 	if len(b.unbounded) != 0 {
 		t.Errorf("called without a deadline: %v", b.unbounded)
@@ -179,7 +179,7 @@ func open(t *testing.T, action kit.Action) kit.Modal {
 	if !ok {
 		t.Fatalf("action %#v, want a modal", action)
 	}
-	return step(t, o.Modal, run(t, o.Modal.Init()))
+	return step(t, o.Modal, kittest.Run(t, o.Modal.Init()))
 }
 
 // TestApprovalNeutralisesServerText: the preview's lines, precedence,
@@ -198,7 +198,7 @@ func TestApprovalNeutralisesServerText(t *testing.T) {
 	b.previews[uriNotes] = Preview{Skill: p.Skill, Lines: p.Lines, SetDigest: digest}
 	a = previewed(t, b, uriNotes, 80, 18)
 	a, _, cmd := a.Update(letter('a'))
-	kittest.Clean(t, step(t, a, run(t, cmd)).View())
+	kittest.Clean(t, step(t, a, kittest.Run(t, cmd)).View())
 }
 
 // TestApprovalFits: a long preview with precedence, findings and a long
@@ -213,15 +213,15 @@ func TestApprovalFits(t *testing.T) {
 	p.Precedence = []string{strings.Repeat("enabled in profile notes after local skills ", 3)}
 	p.MustAccept = []string{strings.Repeat("G8-exec-", 20)}
 	b.previews[uriNotes] = p
-	for _, sz := range sizes {
-		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			a := previewed(t, b, uriNotes, sz.w, sz.h)
+	for _, sz := range kittest.Sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz.W, sz.H), func(t *testing.T) {
+			a := previewed(t, b, uriNotes, sz.W, sz.H)
 			v := a.View()
-			kittest.Fits(t, v, sz.w, sz.h)
+			kittest.Fits(t, v, sz.W, sz.H)
 			if !strings.Contains(v, "more lines") {
 				t.Errorf("the preview does not say there is more:\n%s", v)
 			}
-			kittest.Fits(t, step(t, a, letter('a')).View(), sz.w, sz.h)
+			kittest.Fits(t, step(t, a, letter('a')).View(), sz.W, sz.H)
 		})
 	}
 }

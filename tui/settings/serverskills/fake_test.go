@@ -15,10 +15,6 @@ import (
 
 func TestMain(m *testing.M) { kittest.Main(m) }
 
-// sizes are the area above the input of 80x24 and 60x16, which the root
-// gives a modal.
-var sizes = []struct{ w, h int }{{80, 18}, {60, 10}}
-
 // call is one call the backend received.
 type call struct {
 	op, server, uri, digest string
@@ -115,15 +111,6 @@ func step(t *testing.T, m kit.Modal, msgs ...tea.Msg) kit.Modal {
 		m, _, _ = m.Update(msg)
 	}
 	return m
-}
-
-// run returns the message of cmd; it fails t on a nil Cmd.
-func run(t *testing.T, cmd tea.Cmd) tea.Msg {
-	t.Helper()
-	if cmd == nil {
-		t.Fatal("no Cmd")
-	}
-	return cmd()
 }
 
 func letter(r rune) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}} }

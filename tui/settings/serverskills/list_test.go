@@ -21,7 +21,7 @@ func openList(b Backend, w, h int) kit.Modal {
 func listed(t *testing.T, b Backend, w, h int) kit.Modal {
 	t.Helper()
 	l := openList(b, w, h)
-	return step(t, l, run(t, l.Init()))
+	return step(t, l, kittest.Run(t, l.Init()))
 }
 
 // TestServerSkillsListsWhenOpened: the listing is asked for when the pane
@@ -43,7 +43,7 @@ func TestServerSkillsListsWhenOpened(t *testing.T) {
 		if !strings.Contains(l.View(), "Listing skills…") {
 			t.Errorf("no listing line:\n%s", l.View())
 		}
-		l = step(t, l, run(t, l.Init()))
+		l = step(t, l, kittest.Run(t, l.Init()))
 		v := l.View()
 		for _, want := range []string{"docs/notes", "○ unapproved", "2 files", "Take notes.", "◐ changed",
 			"Not approved: nothing of it reaches a run.", "2 skills listed.", "not used: skill://x: no SKILL.md"} {
@@ -59,7 +59,7 @@ func TestServerSkillsListsWhenOpened(t *testing.T) {
 		if !ok {
 			t.Fatalf("enter: action %#v, want the preview", action)
 		}
-		run(t, open.Modal.Init())
+		kittest.Run(t, open.Modal.Init())
 		if want := []string{call{op: "list", server: "s-1"}.String(), call{op: "preview", server: "s-1", uri: uriDeploy}.String()}; !slices.Equal(b.got(), want) {
 			t.Errorf("the backend got %v, want %v", b.got(), want)
 		}
@@ -91,7 +91,7 @@ func TestServerSkillsListsWhenOpened(t *testing.T) {
 		if len(l.(List).Listing().Skills) != 2 {
 			t.Error("an older listing replaced the one shown")
 		}
-		step(t, l, run(t, cmd))
+		step(t, l, kittest.Run(t, cmd))
 		if n := len(b.got()); n != 2 {
 			t.Errorf("%d listings, want 2", n)
 		}
@@ -110,7 +110,7 @@ func TestServerSkillsNeutralisesServerText(t *testing.T) {
 	l := New(kittest.Common(80, 18), DefaultKeyMap(), b, server)
 	l.server.Name = kittest.Hostile
 	kittest.Clean(t, l.View())
-	kittest.Clean(t, step(t, l, run(t, l.Init())).View())
+	kittest.Clean(t, step(t, l, kittest.Run(t, l.Init())).View())
 }
 
 // TestServerSkillsListFits: many skills with long names and descriptions,
@@ -124,14 +124,14 @@ func TestServerSkillsListFits(t *testing.T) {
 	}
 	b.listing.Summary = strings.Repeat("the listing was partial ", 6)
 	b.errs["list"] = errors.New(strings.Repeat("the server hung up ", 8))
-	for _, sz := range sizes {
-		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			l := listed(t, b, sz.w, sz.h)
+	for _, sz := range kittest.Sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz.W, sz.H), func(t *testing.T) {
+			l := listed(t, b, sz.W, sz.H)
 			for range 10 {
 				l = step(t, l, tea.Msg(keyDown))
 			}
 			v := l.View()
-			kittest.Fits(t, v, sz.w, sz.h)
+			kittest.Fits(t, v, sz.W, sz.H)
 			if !strings.Contains(v, "› ") {
 				t.Errorf("the selected skill does not show:\n%s", v)
 			}

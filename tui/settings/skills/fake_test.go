@@ -12,28 +12,9 @@ import (
 
 	"vouch/tui/kit"
 	"vouch/tui/kit/kittest"
-	"vouch/tui/settings"
 )
 
 func TestMain(m *testing.M) { kittest.Main(m) }
-
-func runes(s string) []tea.KeyMsg {
-	var out []tea.KeyMsg
-	for _, r := range s {
-		out = append(out, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
-	}
-	return out
-}
-
-// framed shows p as the only page of Settings at w x h, so it is sized as
-// the frame sizes its pages.
-func framed(p settings.Page, w, h int) settings.Model {
-	return settings.New(kittest.Common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
-}
-
-// sizes are the area above the input of 80x24 and 60x16, which the root
-// gives a modal.
-var sizes = []struct{ w, h int }{{80, 18}, {60, 10}}
 
 // call is one call the catalog received.
 type call struct {
@@ -113,18 +94,10 @@ func step(t *testing.T, m kit.Modal, msgs ...tea.Msg) kit.Modal {
 
 func typed(t *testing.T, m kit.Modal, s string) kit.Modal {
 	t.Helper()
-	for _, k := range runes(s) {
+	for _, k := range kittest.Runes(s) {
 		m = step(t, m, k)
 	}
 	return m
-}
-
-func run(t *testing.T, cmd tea.Cmd) tea.Msg {
-	t.Helper()
-	if cmd == nil {
-		t.Fatal("no Cmd")
-	}
-	return cmd()
 }
 
 var (

@@ -23,7 +23,7 @@ func previewOf(t *testing.T, sc *fakeCatalog, path string, w, h int) kit.Modal {
 	t.Helper()
 	m := typed(t, openInstall(sc, w, h), path)
 	m, _, cmd := m.Update(keyEnter)
-	return step(t, m, run(t, cmd))
+	return step(t, m, kittest.Run(t, cmd))
 }
 
 // TestInstallSendsExactlyWhatWasPreviewed: enter previews exactly the
@@ -72,14 +72,14 @@ func TestInstallSendsExactlyWhatWasPreviewed(t *testing.T) {
 			}
 			if tc.want == "" {
 				if cmd != nil {
-					t.Fatalf("%q installed: %v", tc.keys, run(t, cmd))
+					t.Fatalf("%q installed: %v", tc.keys, kittest.Run(t, cmd))
 				}
 				return
 			}
 			if !strings.Contains(m.View(), "Installing…") {
 				t.Errorf("no installing line:\n%s", m.View())
 			}
-			done := run(t, cmd)
+			done := kittest.Run(t, cmd)
 			if got := sc.got()[1:]; !slices.Equal(got, []string{tc.want}) {
 				t.Fatalf("the catalog got %v, want %s", got, tc.want)
 			}
@@ -87,7 +87,7 @@ func TestInstallSendsExactlyWhatWasPreviewed(t *testing.T) {
 			if action != (kit.CloseModal{}) || deliver == nil {
 				t.Fatalf("after the install: action %#v", action)
 			}
-			if _, ok := run(t, deliver).(InstalledMsg); !ok {
+			if _, ok := kittest.Run(t, deliver).(InstalledMsg); !ok {
 				t.Error("the install was not handed to the page below")
 			}
 		})
@@ -108,7 +108,7 @@ func TestInstallSendsExactlyWhatWasPreviewed(t *testing.T) {
 		if !strings.Contains(m.View(), "Reading the package…") {
 			t.Errorf("no reading line:\n%s", m.View())
 		}
-		run(t, cmd)
+		kittest.Run(t, cmd)
 		if want := "preview /tmp/iv.zip " + opts(InstallOptions{}); !slices.Equal(sc.got(), []string{want}) {
 			t.Errorf("the letters typed went elsewhere: %v", sc.got())
 		}
@@ -146,7 +146,7 @@ func TestInstallSendsExactlyWhatWasPreviewed(t *testing.T) {
 		sc.errs["install"] = errors.New("the package changed since the preview")
 		m = previewOf(t, sc, "/tmp/pdf.zip", 80, 18)
 		m, _, cmd := m.Update(letter('i'))
-		m, action, _ := m.Update(run(t, cmd))
+		m, action, _ := m.Update(kittest.Run(t, cmd))
 		if v := m.View(); action != nil || !strings.Contains(v, "✗ Nothing was installed: the package changed since the preview.") {
 			t.Errorf("a failed install: action %#v\n%s", action, v)
 		}
@@ -181,19 +181,19 @@ func TestInstallFits(t *testing.T) {
 	for i := range 30 {
 		sc.preview.Files = append(sc.preview.Files, PreviewFile{Path: fmt.Sprintf("scripts/%s%d.sh", strings.Repeat("long_", 10), i), SHA256: sha, Size: 1 << 20})
 	}
-	for _, sz := range sizes {
-		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			m := previewOf(t, sc, "/tmp/"+strings.Repeat("very-long-dir/", 10)+"pdf.zip", sz.w, sz.h)
+	for _, sz := range kittest.Sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz.W, sz.H), func(t *testing.T) {
+			m := previewOf(t, sc, "/tmp/"+strings.Repeat("very-long-dir/", 10)+"pdf.zip", sz.W, sz.H)
 			v := m.View()
-			kittest.Fits(t, v, sz.w, sz.h)
+			kittest.Fits(t, v, sz.W, sz.H)
 			if !strings.Contains(v, "i installs it") {
 				t.Errorf("what i does is not on screen:\n%s", v)
 			}
 			sc2 := catalog()
 			sc2.errs["install"] = errors.New(strings.Repeat("the disk is full ", 12))
-			m = previewOf(t, sc2, "/tmp/pdf.zip", sz.w, sz.h)
+			m = previewOf(t, sc2, "/tmp/pdf.zip", sz.W, sz.H)
 			m, _, cmd := m.Update(letter('i'))
-			kittest.Fits(t, step(t, m, run(t, cmd)).View(), sz.w, sz.h)
+			kittest.Fits(t, step(t, m, kittest.Run(t, cmd)).View(), sz.W, sz.H)
 		})
 	}
 }

@@ -11,13 +11,14 @@ import (
 
 	"vouch/tui/kit"
 	"vouch/tui/kit/kittest"
+	"vouch/tui/settings/settingstest"
 )
 
 // shown returns the Skills page focused and loaded over sc.
 func shown(t *testing.T, sc Catalog) Page {
 	t.Helper()
 	p, cmd := New(kittest.Common(80, 18), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), sc).SetSize(76, 13).Focus()
-	next, _, _ := p.Update(run(t, cmd))
+	next, _, _ := p.Update(kittest.Run(t, cmd))
 	return next.(Page)
 }
 
@@ -54,7 +55,7 @@ func TestSkillsPageRemovesAndInstalls(t *testing.T) {
 			t.Fatalf("enter on the focused Cancel: %v", a)
 		}
 		_, _, cmd := step(t, c, keyRight).Update(keyEnter)
-		done := run(t, cmd)
+		done := kittest.Run(t, cmd)
 		if want := []string{"remove pdf {Rename: NewRevision:false ExpectSHA256: AcceptFindings:[]}"}; !slices.Equal(sc.got(), want) {
 			t.Fatalf("the catalog got %v, want %v", sc.got(), want)
 		}
@@ -82,9 +83,9 @@ func TestSkillsPageRemovesAndInstalls(t *testing.T) {
 			sc := catalog()
 			p := shown(t, sc)
 			sc.errs[tc.op] = errors.New("database is locked")
-			msg := run(t, loadSkills(sc, p.Seq))
+			msg := kittest.Run(t, loadSkills(sc, p.Seq))
 			if tc.op == "remove" {
-				msg = run(t, removeSkill(sc, "pdf"))
+				msg = kittest.Run(t, removeSkill(sc, "pdf"))
 			}
 			if v := pstep(t, p, msg).View(); !strings.Contains(v, tc.want) || !strings.Contains(v, "notes") {
 				t.Errorf("%s failed:\n%s", tc.op, v)
@@ -131,18 +132,18 @@ func TestSkillsPageFits(t *testing.T) {
 		sc.skills = append(sc.skills, Summary{Name: fmt.Sprintf("%s%d", strings.Repeat("long-skill-", 4), i), Version: 12,
 			Origin: strings.Repeat("/very/long/path", 8), Installed: kittest.T0.Add(-59 * 60e9), SHA256: sha, Description: strings.Repeat("does things ", 20), Files: 120, Findings: 12})
 	}
-	for _, sz := range sizes {
-		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			s := framed(New(kittest.Common(sz.w, sz.h), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), sc), sz.w, sz.h)
+	for _, sz := range kittest.Sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz.W, sz.H), func(t *testing.T) {
+			s := settingstest.Framed(New(kittest.Common(sz.W, sz.H), DefaultKeyMap(), kit.DefaultConfirmKeyMap(), sc), sz.W, sz.H)
 			pg, cmd := s.Shown().Focus()
-			p := pstep(t, pg.(Page), run(t, cmd))
+			p := pstep(t, pg.(Page), kittest.Run(t, cmd))
 			for range 20 {
 				p = pstep(t, p, keyDown)
 			}
 			p = pstep(t, p, RemovedMsg{name: "x", err: errors.New(strings.Repeat("the disk refused ", 10))})
 			kittest.Fits(t, p.View(), p.Width, p.Height)
-			v := framed(p, sz.w, sz.h).View()
-			kittest.Fits(t, v, sz.w, sz.h)
+			v := settingstest.Framed(p, sz.W, sz.H).View()
+			kittest.Fits(t, v, sz.W, sz.H)
 			if !strings.Contains(v, "› long-skil") || !strings.Contains(v, "✗ The disk refused") {
 				t.Errorf("the selected skill or the failure does not show:\n%s", v)
 			}

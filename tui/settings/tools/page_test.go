@@ -14,23 +14,10 @@ import (
 	"vouch/policy"
 	"vouch/tui/kit/kittest"
 	"vouch/tui/settings"
+	"vouch/tui/settings/settingstest"
 )
 
 func TestMain(m *testing.M) { kittest.Main(m) }
-
-func runes(s string) []tea.KeyMsg {
-	var out []tea.KeyMsg
-	for _, r := range s {
-		out = append(out, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
-	}
-	return out
-}
-
-// framed shows p as the only page of Settings at w x h, so it is sized as
-// the frame sizes its pages.
-func framed(p settings.Page, w, h int) settings.Model {
-	return settings.New(kittest.Common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
-}
 
 // fakeCatalog serves servers and tools; it records every switch and fails
 // as told.
@@ -89,7 +76,7 @@ func catalog() *fakeCatalog {
 func shown(t *testing.T, sc Catalog) Page {
 	t.Helper()
 	p, cmd := New(kittest.Common(80, 18), DefaultKeyMap(), Conversation(sc)).SetSize(76, 13).Focus()
-	return step(t, p.(Page), run(t, cmd))
+	return step(t, p.(Page), kittest.Run(t, cmd))
 }
 
 func step(t *testing.T, p Page, msgs ...tea.Msg) Page {
@@ -99,14 +86,6 @@ func step(t *testing.T, p Page, msgs ...tea.Msg) Page {
 		p = next.(Page)
 	}
 	return p
-}
-
-func run(t *testing.T, cmd tea.Cmd) tea.Msg {
-	t.Helper()
-	if cmd == nil {
-		t.Fatal("no Cmd")
-	}
-	return cmd()
 }
 
 var (
@@ -158,7 +137,7 @@ func TestToolsPageSwitchesExactlyTheSelectedTool(t *testing.T) {
 		if _, _, again := p.Update(keySpace); again != nil {
 			t.Error("a second space acted while the first was out")
 		}
-		done := run(t, cmd)
+		done := kittest.Run(t, cmd)
 		if want := []string{"mcp:gh:repo_delete=true"}; !slices.Equal(sc.got(), want) {
 			t.Fatalf("the catalog got %v, want %v", sc.got(), want)
 		}
@@ -174,7 +153,7 @@ func TestToolsPageSwitchesExactlyTheSelectedTool(t *testing.T) {
 		sc := catalog()
 		sc.errs["set"] = errors.New("the conversation is read-only")
 		next, _, cmd := shown(t, sc).Update(keySpace)
-		p := step(t, next.(Page), run(t, cmd))
+		p := step(t, next.(Page), kittest.Run(t, cmd))
 		if sel, _ := p.Selected(); !sel.Enabled || p.PendingCount() != 0 || !strings.Contains(p.View(), "✗ Could not turn off the tool: the conversation is read-only.") {
 			t.Errorf("failed switch:\n%s", p.View())
 		}
@@ -186,7 +165,7 @@ func TestToolsPageSwitchesExactlyTheSelectedTool(t *testing.T) {
 		if !p.TakesText() {
 			t.Fatal("/ did not start the filter")
 		}
-		for _, k := range runes("delete") {
+		for _, k := range kittest.Runes("delete") {
 			p = step(t, p, k)
 		}
 		if got := identities(p.Visible()); !slices.Equal(got, []string{"mcp:gh:repo_delete"}) || p.Filter() != "delete" {
@@ -279,19 +258,19 @@ func TestToolsPageFits(t *testing.T) {
 			Tokens: 123456, Changed: i%3 == 0})
 	}
 	sc.errs["set"] = errors.New(strings.Repeat("the store refused ", 10))
-	for _, sz := range []struct{ w, h int }{{80, 18}, {60, 10}} { // the area above the input of 80x24 and 60x16
-		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			s := framed(New(kittest.Common(sz.w, sz.h), DefaultKeyMap(), Conversation(sc)), sz.w, sz.h)
+	for _, sz := range kittest.Sizes { // the area above the input of 80x24 and 60x16
+		t.Run(fmt.Sprintf("%dx%d", sz.W, sz.H), func(t *testing.T) {
+			s := settingstest.Framed(New(kittest.Common(sz.W, sz.H), DefaultKeyMap(), Conversation(sc)), sz.W, sz.H)
 			pg, cmd := s.Shown().Focus()
-			p := step(t, pg.(Page), run(t, cmd))
+			p := step(t, pg.(Page), kittest.Run(t, cmd))
 			for range 40 {
 				p = step(t, p, keyDown)
 			}
 			next, _, set := p.Update(keySpace)
-			p = step(t, next.(Page), run(t, set))
+			p = step(t, next.(Page), kittest.Run(t, set))
 			kittest.Fits(t, p.View(), p.Width, p.Height)
-			v := framed(p, sz.w, sz.h).View()
-			kittest.Fits(t, v, sz.w, sz.h)
+			v := settingstest.Framed(p, sz.W, sz.H).View()
+			kittest.Fits(t, v, sz.W, sz.H)
 			if !strings.Contains(v, "› [") || !strings.Contains(v, "✗ Could not turn") {
 				t.Errorf("the selected tool or the failure does not show:\n%s", v)
 			}

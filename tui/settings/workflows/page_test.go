@@ -13,16 +13,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/tui/kit/kittest"
-	"vouch/tui/settings"
+	"vouch/tui/settings/settingstest"
 )
 
 func TestMain(m *testing.M) { kittest.Main(m) }
-
-// framed shows p as the only page of Settings at w x h, so it is sized as
-// the frame sizes its pages.
-func framed(p settings.Page, w, h int) settings.Model {
-	return settings.New(kittest.Common(w, h), settings.DefaultKeyMap(), "Tools & Workflows", p).SetSize(w, h).(settings.Model)
-}
 
 // fakeBackend holds the switch and the schedules; it records every turn
 // of the switch and fails as told.
@@ -81,7 +75,7 @@ func backend() *fakeBackend {
 func shown(t *testing.T, b Backend) Page {
 	t.Helper()
 	p, cmd := New(kittest.Common(80, 18), DefaultKeyMap(), b).SetSize(76, 13).Focus()
-	return step(t, p.(Page), run(t, cmd))
+	return step(t, p.(Page), kittest.Run(t, cmd))
 }
 
 func step(t *testing.T, p Page, msgs ...tea.Msg) Page {
@@ -91,14 +85,6 @@ func step(t *testing.T, p Page, msgs ...tea.Msg) Page {
 		p = next.(Page)
 	}
 	return p
-}
-
-func run(t *testing.T, cmd tea.Cmd) tea.Msg {
-	t.Helper()
-	if cmd == nil {
-		t.Fatal("no Cmd")
-	}
-	return cmd()
 }
 
 var (
@@ -138,12 +124,12 @@ func TestWorkflowsSwitch(t *testing.T) {
 		if _, _, again := p.Update(keySpace); again != nil {
 			t.Error("a second space acted while the switch was turning")
 		}
-		done := run(t, cmd)
+		done := kittest.Run(t, cmd)
 		if !slices.Equal(b.got(), []bool{false}) {
 			t.Fatalf("the backend got %v, want exactly one turn off", b.got())
 		}
 		next, _, reload := p.Update(done)
-		p = step(t, next.(Page), run(t, reload))
+		p = step(t, next.(Page), kittest.Run(t, reload))
 		if v := p.View(); p.On() || !strings.Contains(v, "○ off") || !strings.Contains(v, "Agent Workflows is off: nothing new starts") ||
 			!strings.Contains(v, "paused: Agent Workflows is off") {
 			t.Errorf("after turning off:\n%s", v)
@@ -156,7 +142,7 @@ func TestWorkflowsSwitch(t *testing.T) {
 		b := backend()
 		b.errs["set"] = errors.New("the scheduler did not stop")
 		next, _, cmd := shown(t, b).Update(keySpace)
-		p := step(t, next.(Page), run(t, cmd))
+		p := step(t, next.(Page), kittest.Run(t, cmd))
 		if v := p.View(); !p.On() || !strings.Contains(v, "✗ Could not turn off Agent Workflows: the scheduler did not stop.") {
 			t.Errorf("failed turn:\n%s", v)
 		}
@@ -207,7 +193,7 @@ func TestWorkflowsNeutralisesStoredText(t *testing.T) {
 	p := shown(t, b)
 	kittest.Clean(t, p.View())
 	next, _, cmd := p.Update(keySpace)
-	kittest.Clean(t, step(t, next.(Page), run(t, cmd)).View())
+	kittest.Clean(t, step(t, next.(Page), kittest.Run(t, cmd)).View())
 }
 
 // TestWorkflowsFits: many schedules with long names and tasks and a long
@@ -220,16 +206,16 @@ func TestWorkflowsFits(t *testing.T) {
 			Task: strings.Repeat("a long task ", 10), Paused: strings.Repeat("the model server is down ", 3), Last: "skipped: keyring locked", LastAt: kittest.T0.Add(-time.Hour)})
 	}
 	b.errs["set"] = errors.New(strings.Repeat("the scheduler refused ", 8))
-	for _, sz := range []struct{ w, h int }{{80, 18}, {60, 10}} { // the area above the input of 80x24 and 60x16
-		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			s := framed(New(kittest.Common(sz.w, sz.h), DefaultKeyMap(), b), sz.w, sz.h)
+	for _, sz := range kittest.Sizes { // the area above the input of 80x24 and 60x16
+		t.Run(fmt.Sprintf("%dx%d", sz.W, sz.H), func(t *testing.T) {
+			s := settingstest.Framed(New(kittest.Common(sz.W, sz.H), DefaultKeyMap(), b), sz.W, sz.H)
 			pg, cmd := s.Shown().Focus()
-			p := step(t, pg.(Page), run(t, cmd), keyDown)
+			p := step(t, pg.(Page), kittest.Run(t, cmd), keyDown)
 			next, _, set := p.Update(keySpace)
-			p = step(t, next.(Page), run(t, set))
+			p = step(t, next.(Page), kittest.Run(t, set))
 			kittest.Fits(t, p.View(), p.Width, p.Height)
-			v := framed(p, sz.w, sz.h).View()
-			kittest.Fits(t, v, sz.w, sz.h)
+			v := settingstest.Framed(p, sz.W, sz.H).View()
+			kittest.Fits(t, v, sz.W, sz.H)
 			if !strings.Contains(v, "Schedules (22)") || !strings.Contains(v, "report") || !strings.Contains(v, "✗ Could not turn off") {
 				t.Errorf("the schedules or the failure do not show:\n%s", v)
 			}

@@ -1,4 +1,4 @@
-package tui
+package picker
 
 import (
 	"fmt"
@@ -15,13 +15,19 @@ import (
 	"vouch/tui/kit"
 )
 
-// picker is the model picker modal: the models the server offers, filtered
-// as the person types. Enter selects, Esc closes. The list arrives through a
-// modelsMsg; until then it says it is loading, and a failure is one
-// sentence in the pane.
-type picker struct {
-	common  Common
-	keys    PickerKeyMap
+// ModelsMsg carries the result of listing the server's models. The root
+// hands it to the open picker; until one arrives the picker says it is
+// loading, and a failure is one sentence in the pane.
+type ModelsMsg struct {
+	Models []agent.ModelInfo
+	Err    error
+}
+
+// Model is the model picker modal: the models the server offers, filtered
+// as the person types. Enter selects (kit.SelectModel), Esc closes.
+type Model struct {
+	common  kit.Common
+	keys    KeyMap
 	filter  textinput.Model
 	grace   time.Duration
 	current string
@@ -33,9 +39,10 @@ type picker struct {
 	err     string
 }
 
-// newPicker returns a picker that marks current as the model in use and
-// shows cached models (possibly none) while a fresh list loads.
-func newPicker(c Common, current string, cached []agent.ModelInfo, grace time.Duration) picker {
+// New returns a picker that marks current as the model in use and shows
+// cached models (possibly none) while a fresh list loads; grace is its
+// settle period (SPEC D7).
+func New(c kit.Common, keys KeyMap, current string, cached []agent.ModelInfo, grace time.Duration) Model {
 	st := c.Styles.Modal
 	f := textinput.New()
 	f.Prompt = "› "
@@ -45,9 +52,9 @@ func newPicker(c Common, current string, cached []agent.ModelInfo, grace time.Du
 	f.PlaceholderStyle = st.Detail
 	f.CompletionStyle = st.Detail
 	f.Focus()
-	p := picker{
+	p := Model{
 		common:  c,
-		keys:    c.Keys.Picker,
+		keys:    keys,
 		filter:  f,
 		grace:   grace,
 		current: current,
@@ -59,34 +66,34 @@ func newPicker(c Common, current string, cached []agent.ModelInfo, grace time.Du
 }
 
 // Init implements Modal.
-func (p picker) Init() tea.Cmd { return textinput.Blink }
+func (p Model) Init() tea.Cmd { return textinput.Blink }
 
 // KeyGrace implements Modal.
-func (p picker) KeyGrace() time.Duration { return p.grace }
+func (p Model) KeyGrace() time.Duration { return p.grace }
 
 // ShortHelp implements help.KeyMap.
-func (p picker) ShortHelp() []key.Binding { return p.keys.ShortHelp() }
+func (p Model) ShortHelp() []key.Binding { return p.keys.ShortHelp() }
 
 // FullHelp implements help.KeyMap.
-func (p picker) FullHelp() [][]key.Binding { return p.keys.FullHelp() }
+func (p Model) FullHelp() [][]key.Binding { return p.keys.FullHelp() }
 
 // SetSize implements Modal.
-func (p picker) SetSize(width, height int) kit.Modal {
-	p.common = p.common.sized(width, height)
+func (p Model) SetSize(width, height int) kit.Modal {
+	p.common = p.common.Sized(width, height)
 	p.filter.Width = p.boxWidth() - 8
 	return p
 }
 
 // Update implements Modal.
-func (p picker) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
+func (p Model) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 	switch msg := msg.(type) {
-	case modelsMsg:
+	case ModelsMsg:
 		p.loading = false
 		p.err = ""
-		if msg.err != nil {
-			p.err = kit.Sentence(msg.err)
+		if msg.Err != nil {
+			p.err = kit.Sentence(msg.Err)
 		} else {
-			p.models = msg.models
+			p.models = msg.Models
 		}
 		p.refilter()
 		return p, nil, nil
@@ -118,7 +125,7 @@ func (p picker) Update(msg tea.Msg) (kit.Modal, kit.Action, tea.Cmd) {
 
 // refilter recomputes the visible models and keeps the cursor on the model
 // in use when it is visible.
-func (p *picker) refilter() {
+func (p *Model) refilter() {
 	q := strings.ToLower(strings.TrimSpace(p.filter.Value()))
 	p.visible = make([]int, 0, len(p.models))
 	p.cursor = 0
@@ -133,13 +140,13 @@ func (p *picker) refilter() {
 	}
 }
 
-func (p picker) boxWidth() int { return min(64, p.common.Width-4) }
+func (p Model) boxWidth() int { return min(64, p.common.Width-4) }
 
 // listRows is how many models fit in the pane.
-func (p picker) listRows() int { return max(p.common.Height-8, 1) }
+func (p Model) listRows() int { return max(p.common.Height-8, 1) }
 
 // View implements Modal.
-func (p picker) View() string {
+func (p Model) View() string {
 	st := p.common.Styles.Modal
 	w := p.boxWidth() - st.Frame.GetHorizontalFrameSize()
 	lines := []string{st.Title.Render("Select a model"), p.filter.View(), ""}
@@ -169,9 +176,26 @@ func (p picker) View() string {
 	return st.Frame.Width(w + st.Frame.GetHorizontalPadding()).Render(strings.Join(lines, "\n"))
 }
 
+// Selected is the ID of the model under the cursor, "" when none shows.
+func (p Model) Selected() string {
+	if len(p.visible) == 0 {
+		return ""
+	}
+	return p.models[p.visible[p.cursor]].ID
+}
+
+// Filter is the filter as typed.
+func (p Model) Filter() string { return p.filter.Value() }
+
+// Shown is how many models match the filter.
+func (p Model) Shown() int { return len(p.visible) }
+
+// Size is the size the picker was last given.
+func (p Model) Size() (width, height int) { return p.common.Width, p.common.Height }
+
 // row renders one model: the cursor, a marker for the model in use, its
 // ID, and its context window with where that figure came from.
-func (p picker) row(m agent.ModelInfo, selected bool, w int) string {
+func (p Model) row(m agent.ModelInfo, selected bool, w int) string {
 	st := p.common.Styles.Modal
 	cursor, inUse := " ", " "
 	if selected {
@@ -198,17 +222,17 @@ func (p picker) row(m agent.ModelInfo, selected bool, w int) string {
 	return st.Item.Render(mark+id) + strings.Repeat(" ", gap) + st.Detail.Render(detail)
 }
 
-// PickerKeyMap is the model picker's bindings. Typing filters the list.
-type PickerKeyMap struct {
+// KeyMap is the model picker's bindings. Typing filters the list.
+type KeyMap struct {
 	Up     key.Binding
 	Down   key.Binding
 	Select key.Binding
 	Close  key.Binding
 }
 
-// DefaultPickerKeyMap returns the model picker's default bindings.
-func DefaultPickerKeyMap() PickerKeyMap {
-	return PickerKeyMap{
+// DefaultKeyMap returns the model picker's default bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
 		Up:     key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
 		Down:   key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
 		Select: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "select")),
@@ -217,11 +241,11 @@ func DefaultPickerKeyMap() PickerKeyMap {
 }
 
 // ShortHelp implements help.KeyMap.
-func (k PickerKeyMap) ShortHelp() []key.Binding {
+func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Select, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
-func (k PickerKeyMap) FullHelp() [][]key.Binding {
+func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{k.ShortHelp()}
 }

@@ -1,61 +1,69 @@
-package tui
+package errline
 
 import (
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"vouch/safetext"
 )
 
-// The error line (issue 18 item 4): the last error, one sentence, wrapped
-// above the status line. Up to maxErrorLines lines it shows whole. A
-// longer one keeps its end — vouch's sentences end with what to do, after
-// their last "; " — and shortens the middle, saying which key shows the
-// rest (ChatKeyMap.ExpandError); expanded, it takes what it needs, up to
-// half the screen.
-
-// maxErrorLines bounds the error line while it is not expanded.
-const maxErrorLines = 4
+// MaxLines bounds the error line while it is not expanded.
+const MaxLines = 4
 
 // errorIndent starts the error's continuation lines under its text.
 const errorIndent = "  "
 
-// errorLines is the error as drawn: nil when there is none.
-func (m Model) errorLines() []string {
-	if m.status.err == "" {
+// Line is one error as the screen shows it.
+type Line struct {
+	// Err is the error, one sentence, untrusted: it is neutralised here.
+	Err string
+	// Expanded shows Err whole, up to half of Height.
+	Expanded bool
+	// Width and Height are the screen's.
+	Width, Height int
+	// ExpandKey names the key that expands a folded error ("alt+e").
+	ExpandKey string
+	// Style renders each line.
+	Style lipgloss.Style
+}
+
+// Lines is the error as drawn: nil when there is none.
+func (l Line) Lines() []string {
+	if l.Err == "" {
 		return nil
 	}
-	width := max(m.common.Width, 10)
-	text := safetext.Line(m.status.err, 0)
+	width := max(l.Width, 10)
+	text := safetext.Line(l.Err, 0)
 	lines := wrapError("✗ "+text, width)
 	switch {
-	case m.status.expanded:
-		if most := max(m.common.Height/2, maxErrorLines); len(lines) > most {
+	case l.Expanded:
+		if most := max(l.Height/2, MaxLines); len(lines) > most {
 			lines = append(lines[:most-1], ansi.Truncate(lines[most-1]+" …", width, "…"))
 		}
-	case len(lines) > maxErrorLines:
-		lines = m.shortError(text, width)
+	case len(lines) > MaxLines:
+		lines = l.short(text, width)
 	}
-	for i, l := range lines {
-		lines[i] = m.common.Styles.Status.Error.Render(l)
+	for i, s := range lines {
+		lines[i] = l.Style.Render(s)
 	}
 	return lines
 }
 
-// errorFolded reports whether the error line hides part of the error.
-func (m Model) errorFolded() bool {
-	if m.status.err == "" || m.status.expanded {
+// Folded reports whether the error line hides part of the error.
+func (l Line) Folded() bool {
+	if l.Err == "" || l.Expanded {
 		return false
 	}
-	return len(wrapError("✗ "+safetext.Line(m.status.err, 0), max(m.common.Width, 10))) > maxErrorLines
+	return len(wrapError("✗ "+safetext.Line(l.Err, 0), max(l.Width, 10))) > MaxLines
 }
 
-// shortError is a long error on maxErrorLines lines: its start, cut, with
-// the key that shows the rest, then its advice — the part after the last
-// "; " — in full (up to maxErrorLines-1 lines).
-func (m Model) shortError(text string, width int) []string {
-	more := " … " + m.keys.ExpandError.Help().Key + " shows all"
+// short is a long error on MaxLines lines: its start, cut, with the key
+// that shows the rest, then its advice — the part after the last "; " — in
+// full (up to MaxLines-1 lines).
+func (l Line) short(text string, width int) []string {
+	more := " … " + l.ExpandKey + " shows all"
 	head, fix := text, ""
 	if i := strings.LastIndex(text, "; "); i > 0 {
 		head, fix = text[:i+1], text[i+2:]
@@ -65,11 +73,11 @@ func (m Model) shortError(text string, width int) []string {
 		for _, l := range strings.Split(wordWrap(fix, max(width-len(errorIndent), 1)), "\n") {
 			tail = append(tail, errorIndent+l)
 		}
-		if len(tail) > maxErrorLines-1 {
+		if len(tail) > MaxLines-1 {
 			tail = nil // advice too long to keep whole: show the start instead
 		}
 	}
-	room := maxErrorLines - len(tail)
+	room := MaxLines - len(tail)
 	lines := wrapError("✗ "+head, width)
 	if len(lines) > room || tail == nil {
 		lines = lines[:min(room, len(lines))]

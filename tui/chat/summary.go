@@ -1,0 +1,57 @@
+package chat
+
+import (
+	"fmt"
+	"strings"
+
+	"vouch/safetext"
+	"vouch/tui/kit"
+)
+
+// SummaryWidth bounds each line of the quit summary (Summary); the scrollback it
+// lands in may be narrower than the interface was.
+const SummaryWidth = 76
+
+// Summary is what vouch leaves in the scrollback after the person quits
+// (SPEC L6; issue 18 item 21): a line saying the conversation was kept and
+// how to go on — or, in the demo, that it was not — and its last exchange,
+// each line one neutralised line of at most SummaryWidth. It is empty
+// while nothing was said.
+func (t *Transcript) Summary(demo bool) string {
+	var messages int
+	var lastUser, lastAnswer *Item
+	for _, it := range t.Items {
+		switch it.Kind {
+		case ItemUser:
+			messages++
+			lastUser, lastAnswer = it, nil
+		case ItemAssistant:
+			messages++
+			if strings.TrimSpace(it.Text) != "" {
+				lastAnswer = it
+			}
+		}
+	}
+	if messages == 0 {
+		return ""
+	}
+	head := fmt.Sprintf("vouch: conversation saved (%s); run vouch to go on with it.", kit.Plural(messages, "message"))
+	if demo {
+		head = fmt.Sprintf("vouch demo: %s, not kept (the demo's state is thrown away); run vouch for your own.", kit.Plural(messages, "message"))
+	}
+	lines := []string{head}
+	if lastUser != nil {
+		lines = append(lines, summaryLine("You", lastUser.Text))
+	}
+	if lastAnswer != nil {
+		lines = append(lines, summaryLine("Assistant", lastAnswer.Text))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// summaryLine is "  who: text" on one line: text's lines joined, hidden
+// and control characters neutralised, cut to SummaryWidth.
+func summaryLine(who, text string) string {
+	prefix := "  " + who + ": "
+	return prefix + safetext.Line(text, SummaryWidth-len(prefix))
+}
