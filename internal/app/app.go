@@ -126,7 +126,7 @@ func Open(ctx context.Context, stateDir, dir string, secrets *store.Secrets) (*A
 		return nil, errors.Join(err, ws.Close(), db.Close())
 	}
 	a := &App{db: db, convID: conv.ID, transcript: &storeTranscript{db: db, convID: conv.ID}, workspace: ws, mcp: svc}
-	a.policy = NewPolicy(db, dir, func() string { id, _ := a.Current(); return id })
+	a.policy = newPolicy(db, dir, func() string { id, _ := a.Current(); return id })
 	a.policy.SetServed(svc.mgr) // pinned rules apply to the definitions they pinned (SPEC D8)
 	return a, nil
 }
@@ -202,7 +202,7 @@ func (a *App) RunTools() []tool.Tool {
 		}
 		tools = append(tools, mcpTools...)
 	}
-	return EnabledTools(a.db, convID, tools)
+	return enabledTools(a.db, convID, tools)
 }
 
 // WorkflowsOn reads the Agent Workflows switch; an unreadable switch

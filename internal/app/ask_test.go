@@ -76,7 +76,7 @@ func TestAskRelay(t *testing.T) {
 // sent are in the run's events; a secret's value never is.
 func TestRecordsQuestions(t *testing.T) {
 	db := storetest.MustOpen(t)
-	rr := NewRunRecorder(db, store.RunRecord{Kind: store.RunChat, Task: "deploy"}, nil, func(err error) { t.Error(err) })
+	rr := newRunRecorder(db, store.RunRecord{Kind: store.RunChat, Task: "deploy"}, nil, func(err error) { t.Error(err) })
 	in := make(chan agent.Event)
 	out := rr.Follow(context.Background(), in)
 	q := tool.Question{CorrelationID: "c1", Message: "Deploy where?", Fields: []tool.Field{{Name: "tok", Title: "Token", Secret: true}}}

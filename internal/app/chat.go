@@ -289,7 +289,7 @@ func (b *Chat) Start(ctx context.Context, model, text string) (<-chan agent.Even
 	b.mu.Lock()
 	rec.ConversationID = ConversationOf(b.cfg.Transcript)
 	b.mu.Unlock()
-	rr := NewRunRecorder(b.cfg.DB, rec, b.cfg.PolicyDigest, b.cfg.HistoryErr)
+	rr := newRunRecorder(b.cfg.DB, rec, b.cfg.PolicyDigest, b.cfg.HistoryErr)
 	return rr.Follow(ctx, events), rr, nil
 }
 

@@ -147,7 +147,7 @@ func (pr *ProfileRunner) Start(ctx context.Context, name, task string, kind stor
 	}()
 	// The digest history keeps is that of the snapshot the run decides
 	// with, from the same read (an unreadable policy: every call asks).
-	snap, digest, _ := LoadPolicy(pr.db, dir)
+	snap, digest, _ := loadPolicy(pr.db, dir)
 	client, model, err := pr.resolve(ctx, p.Model)
 	if err != nil {
 		return nil, Wrap(Unavailable, err)

@@ -220,7 +220,7 @@ func (a *App) ConversationToolViews() ([]ToolView, error) {
 			Description: d.Description, Executable: true, Enabled: !off[d.Identity]})
 	}
 	// Unreadable rules mark nothing here: every call asks anyway.
-	snap, _ := LoadSnapshot(a.db, "")
+	snap, _ := loadSnapshot(a.db, "")
 	for _, e := range a.mcp.mgr.Tools() {
 		out = append(out, ToolView{Identity: e.Identity, ServerID: e.ServerID, ServerName: e.ServerName, Name: e.Name, Title: e.Title,
 			Description: e.Description, Executable: e.Executable, Enabled: !off[e.Identity], Claims: Claims(e.Annotations),

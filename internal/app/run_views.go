@@ -176,7 +176,7 @@ func ReadRunRecord(db *store.DB, id string) (RunRecordDetail, error) {
 	if err != nil {
 		return RunRecordDetail{}, err
 	}
-	decisions, err := RunDecisions(db, r, evs)
+	decisions, err := runDecisions(db, r, evs)
 	if err != nil {
 		return RunRecordDetail{}, err
 	}

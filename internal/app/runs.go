@@ -13,10 +13,10 @@ import (
 // 'vouch workflows status' and the TUI's run history and Workflows page
 // (SPEC H1, H6, H7).
 
-// RunDecisions returns the audited decisions on the calls of run r, in
+// runDecisions returns the audited decisions on the calls of run r, in
 // the order of its events: found by each call's correlation ID, and kept
 // when they name this run or, written by a chat run, no run at all.
-func RunDecisions(db *store.DB, r store.RunRecord, evs []store.RunEvent) ([]store.DecisionRecord, error) {
+func runDecisions(db *store.DB, r store.RunRecord, evs []store.RunEvent) ([]store.DecisionRecord, error) {
 	out := []store.DecisionRecord{}
 	seen := map[string]bool{}
 	for _, ev := range evs {

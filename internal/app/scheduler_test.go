@@ -165,7 +165,7 @@ func testRunner(t *testing.T, db *store.DB, url, dir string) *ProfileRunner {
 			return agent.NewClient(url, "", &http.Client{}), model, nil
 		},
 		cwd:    dir,
-		policy: NewPolicy(db, dir, nil),
+		policy: newPolicy(db, dir, nil),
 		limits: agent.DefaultLimits(),
 		onErr:  func(err error) { t.Errorf("history: %v", err) },
 	}

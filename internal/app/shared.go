@@ -36,7 +36,7 @@ func OpenShared(_ context.Context, base *App, dir string) (*App, error) {
 		return nil, fmt.Errorf("open the workspace %s: %w", dir, err)
 	}
 	a := &App{db: base.db, convID: conv.ID, transcript: &storeTranscript{db: base.db, convID: conv.ID}, workspace: ws, mcp: base.mcp, shared: true}
-	a.policy = NewPolicy(base.db, dir, func() string { id, _ := a.Current(); return id })
+	a.policy = newPolicy(base.db, dir, func() string { id, _ := a.Current(); return id })
 	a.policy.SetServed(base.mcp.mgr)
 	return a, nil
 }
