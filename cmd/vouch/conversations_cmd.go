@@ -7,7 +7,6 @@ import (
 
 	"vouch/internal/app"
 	"vouch/safetext"
-	"vouch/store"
 )
 
 // conversationJSON is one conversation of `vouch conversations --json`.
@@ -38,8 +37,8 @@ func runConversationsCmd(_ context.Context, g *globals, args []string, e env) er
 	case *limit <= 0 || *limit > 10000:
 		return app.Errorf(app.Usage, "--limit must be between 1 and 10000")
 	}
-	return withDB(g, e, func(db *store.DB) error {
-		rows, err := app.ListConversations(db, *limit, "")
+	return withDB(g, e, func(s *app.State) error {
+		rows, err := s.Conversations(*limit)
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,6 @@ import (
 	"vouch/internal/app"
 	"vouch/policy"
 	"vouch/safetext"
-	"vouch/store"
 )
 
 // recentDecisions is how many decisions `vouch policy list` shows.
@@ -19,9 +18,9 @@ const recentDecisions = 20
 
 // withDB opens only the database (no keyring, no MCP) for fn; in the
 // session, fn runs on the session's database (SPEC K5).
-func withDB(g *globals, e env, fn func(*store.DB) error) error {
+func withDB(g *globals, e env, fn func(*app.State) error) error {
 	if e.host != nil {
-		return fn(e.host.DB())
+		return fn(app.StateOf(e.host))
 	}
 	dir, err := resolveStateDir(g)
 	if err != nil {
@@ -69,15 +68,15 @@ func policyList(g *globals, args []string, e env) error {
 	if err := parseSub(fs, args); err != nil {
 		return err
 	}
-	return withDB(g, e, func(db *store.DB) error {
-		out, err := app.NewRules(db).Listing(recentDecisions)
+	return withDB(g, e, func(s *app.State) error {
+		out, err := s.Rules().Listing(recentDecisions)
 		if err != nil {
 			return err
 		}
 		if *asJSON {
 			return writeJSON(e.stdout, out)
 		}
-		labels, err := app.ToolLabelsOf(db)
+		labels, err := s.ToolLabels()
 		if err != nil {
 			return err
 		}
@@ -190,8 +189,8 @@ func policySet(g *globals, args []string, e env) error {
 	if eff != "" && eff != policy.ReadOnly && eff != policy.Idempotent && eff != policy.Mutating {
 		return app.Errorf(app.Usage, "the effect %q is not read-only, idempotent or mutating", *effect)
 	}
-	return withDB(g, e, func(db *store.DB) error {
-		rule, summary, err := app.NewRules(db).Set(app.RuleInput{Identity: identity, Class: class, Effect: eff,
+	return withDB(g, e, func(s *app.State) error {
+		rule, summary, err := s.Rules().Set(app.RuleInput{Identity: identity, Class: class, Effect: eff,
 			Constraints: constraints, Note: *note}, time.Now().UTC())
 		if err != nil {
 			return err
@@ -219,8 +218,8 @@ func policyRemove(g *globals, args []string, e env) error {
 		return app.Errorf(app.Usage, "vouch policy remove needs the rule's IDENTITY; 'vouch policy list' shows them")
 	}
 	identity := pos[0]
-	return withDB(g, e, func(db *store.DB) error {
-		if err := app.NewRules(db).Delete(identity); err != nil {
+	return withDB(g, e, func(s *app.State) error {
+		if err := s.Rules().Delete(identity); err != nil {
 			if errors.Is(err, app.ErrNoRule) {
 				return app.Errorf(app.Usage, "there is no rule for %s; 'vouch policy list' shows them", safetext.Line(identity, 80))
 			}

@@ -10,7 +10,6 @@ import (
 
 	"vouch/internal/app"
 	"vouch/safetext"
-	"vouch/store"
 	"vouch/workflow"
 )
 
@@ -114,7 +113,7 @@ func runProfileCmd(ctx context.Context, g *globals, args []string, e env) error 
 		ps := s.Profiles()
 		switch sub {
 		case "list":
-			return profileList(e, s.DB(), *f.asJSON)
+			return profileList(e, ps, *f.asJSON)
 		case "show":
 			p, err := ps.Profile(name)
 			if err != nil {
@@ -153,8 +152,8 @@ func runProfileCmd(ctx context.Context, g *globals, args []string, e env) error 
 	})
 }
 
-func profileList(e env, db *store.DB, asJSON bool) error {
-	ps, err := db.Profiles()
+func profileList(e env, profiles *app.Profiles, asJSON bool) error {
+	ps, err := profiles.List()
 	if err != nil {
 		return err
 	}
@@ -243,8 +242,8 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 	if len(pos) != want {
 		return app.Errorf(app.Usage, "vouch definition %s takes %s, not %d", sub, plural(want, "argument"), len(pos))
 	}
-	return withDB(g, e, func(db *store.DB) error {
-		ps := app.NewProfiles(db, nil)
+	return withDB(g, e, func(s *app.State) error {
+		ps := s.Profiles()
 		switch sub {
 		case "add":
 			d, err := ps.AddDefinitionFile(e.abs(pos[0]))
@@ -257,7 +256,7 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 			_, err = fmt.Fprintf(e.stdout, "saved definition %s (%s), revision %d\n", safetext.Line(d.Name, 0), d.Kind, d.Revision)
 			return err
 		case "show":
-			d, err := db.Definition(pos[0], 0)
+			d, err := ps.Definition(pos[0])
 			if err != nil {
 				return app.Errorf(app.Usage, "no definition is named %q; 'vouch definition list' shows them", pos[0])
 			}
@@ -269,7 +268,7 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 			_, err := fmt.Fprintf(e.stdout, "removed definition %s\n", safetext.Line(pos[0], 0))
 			return err
 		}
-		ds, err := db.Definitions()
+		ds, err := ps.Definitions()
 		if err != nil {
 			return err
 		}

@@ -15,7 +15,6 @@ import (
 	"vouch/internal/ttyprompt"
 	"vouch/mcpclient"
 	"vouch/safetext"
-	"vouch/store"
 	"vouch/tool"
 )
 
@@ -141,7 +140,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 		}
 	}
 	cfg := s.ChatConfig()
-	cfg.ModelURL, cfg.Model, cfg.RunKind = g.modelURL, model, store.RunHeadless
+	cfg.ModelURL, cfg.Model, cfg.RunKind = g.modelURL, model, app.RunKindHeadless
 	chat := app.NewChat(cfg)
 	out := runResultJSON{Profile: name}
 	// The answer goes to stdout (unless --json: out is then printed at the
@@ -173,7 +172,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 // into out, tool activity to stderr. A call that needs approval with
 // nobody to ask stops the run, recorded as waiting for approval, with
 // exit 4.
-func followRun(events <-chan agent.Event, stop func(store.RunOutcome, string), e env, ask approver, out *runResultJSON, quiet bool) error {
+func followRun(events <-chan agent.Event, stop func(app.RunOutcome, string), e env, ask approver, out *runResultJSON, quiet bool) error {
 	term := &terminalOutput{e: e, quiet: quiet, now: time.Now, screen: isTerminalWriter(e.stdout)}
 	return app.FollowRun(events, stop, ask.after(term.breakLine).toApp(), term, (*app.HeadlessResult)(out))
 }

@@ -6,7 +6,6 @@ import (
 
 	"vouch/internal/app"
 	"vouch/internal/sessiond"
-	"vouch/store"
 )
 
 // runDetached is `vouch run --detach [--profile P] TASK`: the run starts
@@ -74,11 +73,11 @@ func followDetached(g *globals, id string, e env) error {
 	})
 	switch {
 	case errors.Is(err, sessiond.ErrNoSession):
-		return withDB(g, e, func(db *store.DB) error {
-			if err := runShow(e, db, id, false); err != nil {
+		return withDB(g, e, func(s *app.State) error {
+			if err := runShow(e, s, id, false); err != nil {
 				return err
 			}
-			r, err := db.Run(id)
+			r, err := s.Run(id)
 			if err != nil {
 				return err
 			}
@@ -91,15 +90,15 @@ func followDetached(g *globals, id string, e env) error {
 		}
 		return err
 	}
-	return outcomeError(store.RunOutcome(outcome), id)
+	return outcomeError(app.RunOutcome(outcome), id)
 }
 
 // outcomeError maps a followed run's outcome to the exit code.
-func outcomeError(o store.RunOutcome, id string) error {
+func outcomeError(o app.RunOutcome, id string) error {
 	switch o {
-	case store.RunDone:
+	case app.RunDone:
 		return nil
-	case store.RunWaitingApproval:
+	case app.RunWaitingApproval:
 		return app.Errorf(app.ApprovalNeeded, "run %s stopped waiting for an approval; 'vouch runs show %s' shows the call", id, id)
 	}
 	return app.Errorf(app.Failure, "run %s ended %s; 'vouch runs show %s' says why", id, o, id)

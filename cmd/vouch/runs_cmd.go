@@ -8,15 +8,14 @@ import (
 
 	"vouch/internal/app"
 	"vouch/safetext"
-	"vouch/store"
 	tuiworkflows "vouch/tui/settings/workflows"
 )
 
 // runsJSON is `vouch runs --json`: one page, newest first, and the cursor
 // of the next (pass it to --before).
 type runsJSON struct {
-	Runs []store.RunRecord `json:"runs"`
-	Next string            `json:"next,omitempty"`
+	Runs []app.RunRecord `json:"runs"`
+	Next string          `json:"next,omitempty"`
 }
 
 // runRunsCmd is `vouch runs [--limit N] [--before ID] [--json]` and `vouch
@@ -50,17 +49,17 @@ func runRunsCmd(_ context.Context, g *globals, args []string, e env) error {
 		}
 		return followDetached(g, pos[0], e)
 	}
-	return withDB(g, e, func(db *store.DB) error {
+	return withDB(g, e, func(s *app.State) error {
 		if show {
-			return runShow(e, db, pos[0], *asJSON)
+			return runShow(e, s, pos[0], *asJSON)
 		}
-		runs, next, err := db.Runs(*before, *limit)
+		runs, next, err := s.Runs(*before, *limit)
 		if err != nil {
 			return app.Errorf(app.Usage, "--before %q is not a run ID from 'vouch runs'", *before)
 		}
 		if *asJSON {
 			if runs == nil {
-				runs = []store.RunRecord{}
+				runs = []app.RunRecord{}
 			}
 			return writeJSON(e.stdout, runsJSON{Runs: runs, Next: next})
 		}
@@ -88,8 +87,8 @@ func runRunsCmd(_ context.Context, g *globals, args []string, e env) error {
 	})
 }
 
-func runShow(e env, db *store.DB, id string, asJSON bool) error {
-	d, err := app.ReadRunRecord(db, id)
+func runShow(e env, s *app.State, id string, asJSON bool) error {
+	d, err := s.RunRecord(id)
 	if err != nil {
 		return err
 	}
@@ -139,7 +138,7 @@ func runShow(e env, db *store.DB, id string, asJSON bool) error {
 		out.Printf("  %s\n", safetext.Line(line, 200))
 	}
 	if r.EventsDropped > 0 {
-		out.Printf("  (%d later events were not kept: history keeps %d per run)\n", r.EventsDropped, store.MaxRunEvents)
+		out.Printf("  (%d later events were not kept: history keeps %d per run)\n", r.EventsDropped, app.MaxRunEvents)
 	}
 	if len(decisions) > 0 {
 		out.Println("decisions")
@@ -195,13 +194,13 @@ func runWorkflowsCmd(_ context.Context, g *globals, args []string, e env) error 
 	default:
 		return app.Errorf(app.Usage, "unknown subcommand 'vouch workflows %s'; use on, off or status", sub)
 	}
-	return withDB(g, e, func(db *store.DB) error {
+	return withDB(g, e, func(s *app.State) error {
 		if sub != "status" {
-			if err := db.SetWorkflowsEnabled(sub == "on"); err != nil {
+			if err := s.SetWorkflowsEnabled(sub == "on"); err != nil {
 				return err
 			}
 		}
-		st, err := app.ReadWorkflowsStatus(db, time.Now(), tuiworkflows.SchedulesNote)
+		st, err := s.WorkflowsStatus(time.Now(), tuiworkflows.SchedulesNote)
 		if err != nil {
 			return err
 		}

@@ -57,7 +57,7 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 		if err != nil {
 			return err
 		}
-		svc, err := app.NewServerSkills(s.DB(), s.MCP().Manager())
+		svc, err := s.ServerSkills()
 		if err != nil {
 			return err
 		}

@@ -6,7 +6,6 @@ import (
 	"text/tabwriter"
 
 	"vouch/internal/app"
-	"vouch/store"
 )
 
 // runSettingsCmd is `vouch settings [--json]`, `vouch settings get KEY`,
@@ -34,8 +33,8 @@ func runSettingsCmd(_ context.Context, g *globals, args []string, e env) error {
 		return app.Errorf(app.Usage, "vouch settings %s takes %s; run 'vouch help' for usage", sub, map[string]string{
 			"list": "no argument", "get": "one KEY", "reset": "one KEY", "set": "a KEY and a VALUE"}[sub])
 	}
-	return withDB(g, e, func(db *store.DB) error {
-		st := app.NewSettings(db)
+	return withDB(g, e, func(s *app.State) error {
+		st := s.Settings()
 		if sub == "list" {
 			vals, err := st.Values()
 			if err != nil {

@@ -289,6 +289,10 @@ func PrecedenceOrder(p workflow.Profile) []string {
 	return out
 }
 
+// ServerSkills are the server skills over the session's database and MCP
+// servers (SPEC G).
+func (a *App) ServerSkills() (*ServerSkills, error) { return newServerSkills(a.db, a.mcp.mgr) }
+
 // serverSkillService is the trust layer over the session's servers, or nil
 // when it cannot be built (profile runs then refuse server skills).
 func (a *App) serverSkillService() *mcpclient.SkillService {
@@ -308,11 +312,11 @@ func KeepEnabled(policy, enabled []string) []string {
 // SkillChoice is view.SkillChoice (internal/view), shared with the interface.
 type SkillChoice = view.SkillChoice
 
-// SkillChoices lists every skill a profile may enable for the
+// skillChoices lists every skill a profile may enable for the
 // picker: the enabled ones in the profile's order, then the rest by name,
 // server skills marked "from <server label>" with their state. It reads
 // the database only.
-func SkillChoices(db *store.DB, enabled []string) ([]SkillChoice, error) {
+func skillChoices(db *store.DB, enabled []string) ([]SkillChoice, error) {
 	c, err := loadSkillCatalog(db)
 	if err != nil {
 		return nil, err

@@ -236,10 +236,10 @@ func (a *App) SetConversationTool(identity string, enabled bool) error {
 	return a.db.SetToolEnabled(convID, identity, enabled)
 }
 
-// ScheduleViews lists every profile's schedule with its next and last
+// scheduleViews lists every profile's schedule with its next and last
 // tick at now, every string neutralised for display.
-func ScheduleViews(db *store.DB, now time.Time, note string) ([]ScheduleStatus, error) {
-	st, err := ReadWorkflowsStatus(db, now, note)
+func scheduleViews(db *store.DB, now time.Time, note string) ([]ScheduleStatus, error) {
+	st, err := readWorkflowsStatus(db, now, note)
 	if err != nil {
 		return nil, err
 	}

@@ -17,8 +17,8 @@ import (
 // applies to runs that start afterwards (SPEC D6).
 type Rules struct{ db *store.DB }
 
-// NewRules returns the rules kept in db.
-func NewRules(db *store.DB) *Rules { return &Rules{db: db} }
+// newRules returns the rules kept in db.
+func newRules(db *store.DB) *Rules { return &Rules{db: db} }
 
 // RuleStatus is one stored rule with what stands against it: Problem says
 // why it does not validate (it then never allows); Changed says the tool's

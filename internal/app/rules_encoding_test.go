@@ -41,7 +41,7 @@ func TestRulePinsHTMLDefinition(t *testing.T) {
 	if err != nil || served == "" {
 		t.Fatalf("served digest %q, %v", served, err)
 	}
-	rules := NewRules(s.db)
+	rules := newRules(s.db)
 	check := func(when string) {
 		t.Helper()
 		l, err := rules.Listing(10)
@@ -90,7 +90,7 @@ func TestRuleSetBeforeServed(t *testing.T) {
 	defer func() { _ = s.Close() }()
 	const server = "0b0c5a52-8d3e-4f7e-9a53-1f2a3b4c5d6e"
 	id := "mcp:" + server + ":future_tool"
-	rules := NewRules(s.db)
+	rules := newRules(s.db)
 	if _, _, err := rules.Set(RuleInput{Identity: id, Class: policy.Allow, Effect: policy.ReadOnly}, time.Now()); err != nil {
 		t.Fatal(err)
 	}

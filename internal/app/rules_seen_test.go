@@ -39,11 +39,11 @@ func TestSaveRuleBindsToSeenDefinition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pe := NewPolicyEditor(s.db, func() time.Time { return time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC) })
+	pe := newPolicyEditor(s.db, func() time.Time { return time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC) })
 	fromPane := policy.Rule{Identity: id, Class: policy.Allow, Effect: policy.ReadOnly, Seen: seen.Digest}
 	stored := func() []policy.Rule {
 		t.Helper()
-		rs, err := NewRules(s.db).List()
+		rs, err := newRules(s.db).List()
 		if err != nil {
 			t.Fatal(err)
 		}

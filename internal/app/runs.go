@@ -49,9 +49,9 @@ type WorkflowsStatus struct {
 // ScheduleStatus is view.Schedule (internal/view), shared with the interface.
 type ScheduleStatus = view.Schedule
 
-// ReadWorkflowsStatus reads the switch and every schedule's state at now;
+// readWorkflowsStatus reads the switch and every schedule's state at now;
 // note is the sentence about schedules the front end shows with them.
-func ReadWorkflowsStatus(db *store.DB, now time.Time, note string) (WorkflowsStatus, error) {
+func readWorkflowsStatus(db *store.DB, now time.Time, note string) (WorkflowsStatus, error) {
 	on, err := db.WorkflowsEnabled()
 	if err != nil {
 		return WorkflowsStatus{}, err

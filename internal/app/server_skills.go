@@ -24,8 +24,8 @@ type ServerSkills struct {
 	svc *mcpclient.SkillService
 }
 
-// NewServerSkills returns the server skills over db and the servers of m.
-func NewServerSkills(db *store.DB, m *mcpclient.Manager) (*ServerSkills, error) {
+// newServerSkills returns the server skills over db and the servers of m.
+func newServerSkills(db *store.DB, m *mcpclient.Manager) (*ServerSkills, error) {
 	svc, err := newSkillService(db, m)
 	if err != nil {
 		return nil, err
@@ -160,11 +160,11 @@ func ServerSkillError(err error) error {
 	return Errorf(Unavailable, "%s", me.Sentence)
 }
 
-// ServerSkillSummaries lists the server skills with a stored approval as
+// serverSkillSummaries lists the server skills with a stored approval as
 // rows of 'vouch skill list': named per origin as a profile names them,
 // origin "server:<server>" and their state. It reads the database only,
 // never a server.
-func ServerSkillSummaries(db *store.DB) ([]localskills.Summary, error) {
+func serverSkillSummaries(db *store.DB) ([]localskills.Summary, error) {
 	servers, err := db.MCPServers()
 	if err != nil {
 		return nil, err

@@ -40,7 +40,7 @@ var (
 func NewBackend(cfg app.ChatConfig, wf *Workflows) *Backend {
 	return &Backend{
 		Chat:         app.NewChat(cfg),
-		PolicyEditor: app.NewPolicyEditor(cfg.DB, time.Now),
+		PolicyEditor: cfg.PolicyEditor(time.Now),
 		skills:       localskills.NewCatalog(cfg.DB, localskills.Import),
 		Workflows:    wf,
 	}
