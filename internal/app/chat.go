@@ -7,8 +7,10 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"vouch/agent"
+	"vouch/internal/app/localskills"
 	"vouch/internal/view"
 	"vouch/policy"
 	"vouch/store"
@@ -78,6 +80,22 @@ func (a *App) ChatConfig() ChatConfig {
 		Limits:          agent.DefaultLimits(),
 		HistoryErr:      a.ReportHistory,
 	}
+}
+
+// PolicyEditor is the rule editor over the chat's database (nil: every
+// call answers ErrNoDatabase); now stamps saved rules.
+func (c ChatConfig) PolicyEditor(now func() time.Time) *PolicyEditor {
+	return newPolicyEditor(c.DB, now)
+}
+
+// SkillCatalog is the installed skills of the chat's database as Settings
+// › Skills asks for them (nil database: every call answers
+// localskills.ErrNoCatalog), reading packages with load.
+func (c ChatConfig) SkillCatalog(load localskills.Loader) *localskills.Catalog {
+	if c.DB == nil {
+		return localskills.NewCatalog(nil, load)
+	}
+	return localskills.NewCatalog(c.DB, load)
 }
 
 // ChatInfo is view.ChatInfo (internal/view), shared with the interface.

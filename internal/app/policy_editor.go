@@ -10,12 +10,6 @@ import (
 	"vouch/store"
 )
 
-// PolicyEditor is the rule editor over the chat's database (nil: every
-// call answers ErrNoDatabase); now stamps saved rules.
-func (c ChatConfig) PolicyEditor(now func() time.Time) *PolicyEditor {
-	return newPolicyEditor(c.DB, now)
-}
-
 // ErrNoDatabase is the answer of a service in a chat without a database.
 var ErrNoDatabase = errors.New("policy is not available here: this session has no database")
 

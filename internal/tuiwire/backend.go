@@ -41,7 +41,7 @@ func NewBackend(cfg app.ChatConfig, wf *Workflows) *Backend {
 	return &Backend{
 		Chat:         app.NewChat(cfg),
 		PolicyEditor: cfg.PolicyEditor(time.Now),
-		skills:       localskills.NewCatalog(cfg.DB, localskills.Import),
+		skills:       cfg.SkillCatalog(localskills.Import),
 		Workflows:    wf,
 	}
 }
