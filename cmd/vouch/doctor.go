@@ -9,7 +9,6 @@ import (
 	"vouch/agent"
 	"vouch/internal/app"
 	"vouch/safetext"
-	"vouch/store"
 )
 
 func runDoctor(ctx context.Context, g *globals, args []string, e env) error {
@@ -65,7 +64,7 @@ func doctorVerdict(rep app.DoctorReport) error {
 // doctorCheck is `vouch doctor --check`: the report, then exit 1 when the
 // file is damaged (SPEC K1, K3, M).
 func doctorCheck(stateDir string, asJSON bool, e env) error {
-	check := func() (store.CheckReport, error) { return app.CheckDatabase(stateDir) }
+	check := func() (app.CheckReport, error) { return app.CheckDatabase(stateDir) }
 	if e.host != nil { // in the session: its open database (SPEC K5)
 		check = e.host.CheckDatabase
 	}

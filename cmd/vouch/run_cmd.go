@@ -11,7 +11,6 @@ import (
 
 	"vouch/agent"
 	"vouch/internal/app"
-	"vouch/internal/host"
 	"vouch/internal/ttyprompt"
 	"vouch/mcpclient"
 	"vouch/safetext"
@@ -26,13 +25,6 @@ type approver func(req agent.ApprovalRequested) (agent.Decision, error)
 func ttyApprover(ctx context.Context, p *ttyprompt.Prompt) approver {
 	return func(req agent.ApprovalRequested) (agent.Decision, error) { return p.Ask(ctx, req) }
 }
-
-// defaultProfile is the profile `vouch run TASK` uses when none is named:
-// the one named "default", if it exists and Agent Workflows is on.
-// Without it (or with the switch off) the run is a plain headless run with
-// the tools selected for the latest conversation (built-in ones only while
-// the switch is off).
-const defaultProfile = host.DefaultProfile
 
 // runResultJSON is `vouch run --json`: the run's ID in history, its
 // outcome, the answer, and what stopped it.
@@ -104,15 +96,9 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 		// (SPEC D3) and discards type-ahead before each question (SPEC D7).
 		ask = ttyApprover(ctx, ttyprompt.New(tty, s.DescribeTool))
 	}
-	on, err := s.DB().WorkflowsEnabled()
+	name, on, err := s.ProfileToRun(*profile, *cont != "") // a continued conversation stays a plain chat run
 	if err != nil {
 		return errors.Join(err, s.Close())
-	}
-	name := *profile
-	if name == "" && on && *cont == "" { // a continued conversation stays a plain chat run
-		if _, err := s.DB().Profile(defaultProfile, 0); err == nil {
-			name = defaultProfile
-		}
 	}
 	if name != "" && !on {
 		return errors.Join(app.Wrap(app.Failure, app.ErrWorkflowsOff), s.Close())
@@ -130,7 +116,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	}
 	model := g.model
 	if model == "" {
-		if m, ok, err := s.DB().Setting(app.SettingModel); err == nil && ok {
+		if m, ok, err := s.StoredModel(); err == nil && ok {
 			model = m
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"vouch/mcpclient"
 	"vouch/safetext"
 	"vouch/skills"
-	"vouch/store"
 )
 
 // Skills served by MCP servers on the command line (SPEC I, M):
@@ -131,7 +130,7 @@ func reportSkill(e env, k mcpclient.ServerSkill, err error, asJSON bool) error {
 	return printLines(e, []string{safetext.Line(k.Sentence, 400)})
 }
 
-func serverSkillList(ctx context.Context, svc *app.ServerSkills, srv store.MCPServer, asJSON bool, e env) error {
+func serverSkillList(ctx context.Context, svc *app.ServerSkills, srv app.MCPServer, asJSON bool, e env) error {
 	named, listing, lerr := svc.List(ctx, srv.ID)
 	var list []mcpclient.ServerSkill // null in JSON when there is none, as before
 	for _, k := range named {

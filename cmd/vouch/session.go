@@ -12,7 +12,6 @@ import (
 	"vouch/internal/app/localskills"
 	"vouch/internal/sessiond"
 	"vouch/skills"
-	"vouch/store"
 )
 
 // session is the application session (internal/app) as the commands open
@@ -23,7 +22,7 @@ type session struct {
 
 // openSession opens the application session on stateDir with the
 // workspace at dir; secrets may be nil.
-func openSession(ctx context.Context, stateDir, dir string, secrets *store.Secrets) (*session, error) {
+func openSession(ctx context.Context, stateDir, dir string, secrets *app.Secrets) (*session, error) {
 	a, err := app.Open(ctx, stateDir, dir, secrets)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/app"
 	"vouch/internal/sessiond"
 )
 
@@ -165,7 +166,7 @@ func TestRunDetachFollow(t *testing.T) {
 	state := shortState(t)
 	stopSessionAtEnd(t, state)
 	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
-	cli(t, state, "", exitOK, "profile", "create", defaultProfile, "--definition", "notes", "--model", "m")
+	cli(t, state, "", exitOK, "profile", "create", app.DefaultProfile, "--definition", "notes", "--model", "m")
 	cli(t, state, "", exitOK, "workflows", "on")
 
 	out, errOut, code := vouchExec(t, state, "--model-url", model.URL(), "run", "--detach", "say it")

@@ -5,7 +5,6 @@ import (
 
 	"vouch/internal/app"
 	"vouch/internal/sessiond"
-	"vouch/store"
 )
 
 // retryLocked runs a command; when it could not open the database because
@@ -14,7 +13,7 @@ import (
 // the database, so the first attempt changed nothing.
 func retryLocked(g *globals, run func() error) error {
 	err := run()
-	if !errors.Is(err, store.ErrLocked) {
+	if !errors.Is(err, app.ErrLocked) {
 		return err
 	}
 	stateDir, serr := resolveStateDir(g)

@@ -124,3 +124,34 @@ func (d data) RemoveSkill(name string) error {
 	}
 	return err
 }
+
+// DefaultProfile is the profile `vouch run TASK` runs when none is named:
+// the one named "default", if it exists and Agent Workflows is on.
+// Without it (or with the switch off) the run is a plain headless run
+// with the tools selected for its conversation (SPEC H1, M).
+const DefaultProfile = "default"
+
+// ProfileToRun says which profile a run of a task runs: named, or
+// DefaultProfile when none is named, the switch is on, the run does not
+// continue a conversation (continued) and the profile exists; "" is a
+// plain run. on is the Agent Workflows switch: a named profile with it
+// off may not run (ErrWorkflowsOff), which the caller says.
+func (d data) ProfileToRun(named string, continued bool) (name string, on bool, err error) {
+	on, err = d.db.WorkflowsEnabled()
+	if err != nil {
+		return "", false, err
+	}
+	if named == "" && on && !continued {
+		if _, err := d.db.Profile(DefaultProfile, 0); err == nil {
+			named = DefaultProfile
+		}
+	}
+	return named, on, nil
+}
+
+// StoredModel is the model Settings names (SettingModel), if one is set;
+// an unreadable setting is the error.
+func (d data) StoredModel() (string, bool, error) { return d.db.Setting(SettingModel) }
+
+// RunEvents returns the stored events of run id, oldest first.
+func (d data) RunEvents(id string) ([]RunEvent, error) { return d.db.RunEvents(id) }

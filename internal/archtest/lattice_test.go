@@ -79,10 +79,9 @@ var table = []line{
 	// interface, the session's host, the binary.
 	{pkg: "internal/tuiwire", may: "agent internal/app internal/app/localskills internal/notify mcpclient safetext tui tui/approval tui/convlist tui/settings tui/settings/notifications tui/settings/policy tui/settings/profiles tui/settings/runs tui/settings/servers tui/settings/serverskills tui/settings/skills tui/settings/workflows tui/toolselect workflow",
 		note: "its conversions between app's types and the rooms' twins go with internal/view, issue 23"},
-	{pkg: "internal/host", may: "internal/app internal/notify internal/sessiond internal/tuiwire safetext store tui",
-		note: "store goes with the run's records behind App methods, issue 23"},
-	{pkg: "cmd/vouch", may: "agent internal/app internal/app/localskills internal/demo internal/host internal/sessiond internal/ttyprompt internal/tuiwire mcpclient policy safetext skills store tool tui tui/settings/workflows workflow",
-		note: "store goes when internal/app hands out no *store.DB, tui/settings/workflows when the CLI stops borrowing a pane's text; issue 23"},
+	{pkg: "internal/host", may: "internal/app internal/notify internal/sessiond internal/tuiwire safetext tui"},
+	{pkg: "cmd/vouch", may: "agent internal/app internal/app/localskills internal/demo internal/host internal/sessiond internal/ttyprompt internal/tuiwire mcpclient policy safetext skills tool tui tui/settings/workflows workflow",
+		note: "tui/settings/workflows goes when the CLI stops borrowing a pane's text; issue 23"},
 
 	// End-to-end harnesses.
 	{pkg: "e2e/conformance", may: "internal/app mcpclient store tool"},

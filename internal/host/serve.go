@@ -53,7 +53,7 @@ func Serve(ctx context.Context, cfg Config) (err error) {
 	}
 	model := cfg.Model
 	if model == "" {
-		if m, ok, err := a.DB().Setting(app.SettingModel); err != nil {
+		if m, ok, err := a.StoredModel(); err != nil {
 			return err
 		} else if ok {
 			model = m
