@@ -8,6 +8,7 @@ import (
 
 	"vouch/agent"
 	"vouch/internal/app"
+	"vouch/internal/host"
 	"vouch/safetext"
 )
 
@@ -31,7 +32,7 @@ func runDoctor(ctx context.Context, g *globals, args []string, e env) error {
 	} else {
 		rep = app.Doctor(ctx, g.modelURL, stateDir, e.getenv)
 	}
-	sess := doctorSession(stateDir) // doctor_session.go, SPEC K4
+	sess := host.Client{StateDir: stateDir}.Status() // SPEC K4
 	if *asJSON {
 		if err := writeJSON(e.stdout, doctorJSON{DoctorReport: rep, Session: sess}); err != nil {
 			return err

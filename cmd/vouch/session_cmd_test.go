@@ -12,6 +12,7 @@ import (
 
 	"vouch/agent/agenttest"
 	"vouch/internal/app"
+	"vouch/internal/host"
 	"vouch/internal/sessiond"
 )
 
@@ -181,4 +182,10 @@ func TestRunDetachFollow(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "run "+id+" done") {
 		t.Fatalf("runs show --follow: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
+}
+
+// sessionInfo asks the session of state about itself, as `vouch
+// sessions` does.
+func sessionInfo(state string) (sessiond.Info, bool, error) {
+	return host.Client{StateDir: state}.Info()
 }

@@ -1,0 +1,68 @@
+package host
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"vouch/internal/app"
+	"vouch/internal/sessiond"
+)
+
+// Without a session, a client's questions say so and start nothing:
+// `vouch sessions` prints none, `doctor` reports none, a follow falls
+// back to the stored run, a hand-over lets the command run again (SPEC
+// K4).
+func TestClientWithoutSession(t *testing.T) {
+	c := Client{StateDir: t.TempDir()}
+	if _, ok, err := c.Info(); ok || err != nil {
+		t.Errorf("Info = ok %v, %v; want no session and no error", ok, err)
+	}
+	if st := c.Status(); st != nil {
+		t.Errorf("Status = %+v, want nil", st)
+	}
+	if _, err := c.Follow("r1", func(string) error { return nil }); !errors.Is(err, sessiond.ErrNoSession) {
+		t.Errorf("Follow = %v, want ErrNoSession", err)
+	}
+	if err := c.HandOver(); err != nil {
+		t.Errorf("HandOver = %v, want nil: the command runs again", err)
+	}
+	if _, ok, err := c.Exec([]string{"runs"}, "", nil, nil, nil, nil); ok || err != nil {
+		t.Errorf("Exec = ok %v, %v; want in-process", ok, err)
+	}
+}
+
+// The session's words reach the terminal neutralised: a reply's fields
+// and a bye's reason on one line without control sequences, the quit
+// summary's lines kept (SPEC K4; issue 23).
+func TestClientNeutralisesTheSession(t *testing.T) {
+	hostile := "ok\x1b]52;c;aGk=\x07\x1b[2J"
+	r := cleanReply(sessiond.Reply{Error: hostile, RunID: hostile, Line: hostile, Outcome: hostile,
+		Info: &sessiond.Info{StateDir: hostile, Since: hostile, Workspace: hostile}})
+	for _, s := range []string{r.Error, r.RunID, r.Line, r.Outcome, r.Info.StateDir, r.Info.Since, r.Info.Workspace} {
+		if strings.ContainsRune(s, '\x1b') || strings.ContainsRune(s, '\x07') {
+			t.Errorf("reply field %q keeps a control character", s)
+		}
+	}
+	b := cleanBye(sessiond.Bye{Reason: hostile + "\nsecond", Summary: "one\ntwo" + hostile})
+	if strings.ContainsAny(b.Reason, "\x1b\x07\n") || strings.ContainsRune(b.Summary, '\x1b') || !strings.Contains(b.Summary, "one\ntwo") {
+		t.Errorf("bye = %q / %q; want the reason on one clean line and the summary's lines kept clean", b.Reason, b.Summary)
+	}
+}
+
+// A followed run's outcome is its exit code (SPEC M): 0 done, 4 stopped
+// waiting for approval, 1 otherwise.
+func TestOutcomeError(t *testing.T) {
+	for o, want := range map[app.RunOutcome]int{app.RunDone: -1, app.RunWaitingApproval: int(app.ApprovalNeeded), "failed": int(app.Failure)} {
+		err := OutcomeError(o, "r1")
+		if want == -1 {
+			if err != nil {
+				t.Errorf("%s: %v, want nil", o, err)
+			}
+			continue
+		}
+		if err == nil || int(app.KindOf(err)) != want || !strings.Contains(err.Error(), "vouch runs show r1") {
+			t.Errorf("%s: %v (kind %v), want kind %d naming 'vouch runs show r1'", o, err, app.KindOf(err), want)
+		}
+	}
+}
