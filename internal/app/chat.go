@@ -332,15 +332,10 @@ func (b *Chat) startChat(ctx context.Context, model, text string) (<-chan agent.
 		b.noteModel(model) // the conversation list's model column (conversations.go)
 	}
 	// The run says itself when its request goes out, which calls policy
-	// allowed, and how its MCP calls progress (agent.RequestSent,
-	// CallAllowed, ToolProgress); every question a tool call asks the
-	// person joins its events here (SPEC B12, ask.go).
-	ctx, asks := withAsker(ctx)
-	events, err := chat.Send(ctx, model, text)
-	if err != nil {
-		return nil, err
-	}
-	return asks(events), nil
+	// allowed, how its MCP calls progress and what they ask the person
+	// (agent.RequestSent, CallAllowed, ToolProgress, InputRequested; SPEC
+	// B11, B12).
+	return chat.Send(ctx, model, text)
 }
 
 // Resolver resolves, for profile runs, the model server and model of the
