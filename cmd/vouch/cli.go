@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"strings"
+
 	"vouch/internal/app"
 	"vouch/safetext"
 
@@ -189,7 +190,7 @@ func run(ctx context.Context, args []string, e env) int {
 		}
 		return report(flagError("", err), e)
 	}
-	if u, err := normalizeModelURL(g.modelURL); err != nil { // VOUCH_MODEL_URL (model_url.go)
+	if u, err := app.NormalizeModelURL(g.modelURL); err != nil { // VOUCH_MODEL_URL
 		return report(app.Errorf(app.Usage, "VOUCH_MODEL_URL: %v", err), e)
 	} else {
 		g.modelURL = u
@@ -309,5 +310,24 @@ func writeJSON(w io.Writer, v any) error {
 	if _, err := w.Write(safetext.EscapeJSON(buf.Bytes())); err != nil {
 		return fmt.Errorf("write JSON: %w", err)
 	}
+	return nil
+}
+
+// modelURLFlag is --model-url: what is set is normalised (app.NormalizeModelURL).
+type modelURLFlag struct{ p *string }
+
+func (f modelURLFlag) String() string {
+	if f.p == nil {
+		return ""
+	}
+	return *f.p
+}
+
+func (f modelURLFlag) Set(s string) error {
+	u, err := app.NormalizeModelURL(s)
+	if err != nil {
+		return err
+	}
+	*f.p = u
 	return nil
 }

@@ -79,22 +79,6 @@ func TestCLIErrorsReadWell(t *testing.T) {
 // with "unsupported protocol scheme", "http://host:port" with a 404 and
 // later "no model is chosen".
 func TestModelURLAsTyped(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"localhost:8080", "http://localhost:8080/v1"},
-		{"http://127.0.0.1:8080", "http://127.0.0.1:8080/v1"},
-		{"http://127.0.0.1:8080/", "http://127.0.0.1:8080/v1"},
-		{"https://models.example/v1/", "https://models.example/v1"},
-		{"http://proxy.example/openai", "http://proxy.example/openai"},
-		{"", ""},
-	} {
-		if got, err := normalizeModelURL(tc.in); err != nil || got != tc.want {
-			t.Errorf("normalizeModelURL(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
-		}
-	}
-	if _, err := normalizeModelURL("ftp://x"); err == nil || !strings.Contains(err.Error(), "http://127.0.0.1:8080/v1") {
-		t.Errorf("ftp URL: err %v, want one sentence with an example", err)
-	}
-
 	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Hello there.")}}},
 		agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(8192))
 	defer model.Close()

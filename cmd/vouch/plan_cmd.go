@@ -29,7 +29,7 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 	}
 	return withState(ctx, g, e, func(s *state) error {
 		out, err := s.PlanTools(ctx, app.PlanOptions{Dir: cwd, Window: *window, Profile: *profileName, ModelURL: g.modelURL, Model: g.model,
-			Warm: func(ctx context.Context) { warmBriefly(ctx, s.MCP().Manager()) }})
+			Warm: func(ctx context.Context) { s.MCP().WarmBriefly(ctx) }})
 		if err != nil {
 			return err
 		}

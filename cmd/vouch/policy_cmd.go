@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
 	"vouch/internal/app"
 	"vouch/policy"
 	"vouch/safetext"

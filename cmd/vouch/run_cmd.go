@@ -109,7 +109,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	// Workflows off no MCP tool is offered, so none is contacted.
 	var absent []mcpclient.Absent
 	if on {
-		absent = warmBriefly(ctx, s.MCP().Manager())
+		absent = s.MCP().WarmBriefly(ctx)
 		if err := reportAbsent(e.stderr, absent); err != nil {
 			return errors.Join(err, s.Close())
 		}

@@ -77,6 +77,18 @@ func (k keyringSecrets) Secret(ctx context.Context, serverID string, mode mcpcli
 	}
 }
 
+// WarmBriefly refreshes every active server within mcpclient.WarmBound
+// and returns the servers whose tools are not offered, and why: one bound
+// for the whole warm-up, which a live server answers well within and no
+// number of dead ones can stretch, for the commands that have nobody to
+// wait for warming in the background (`vouch tools`, `tools plan`, `run`,
+// `server list`; issue 16 item 10, issue 24 item 2; SPEC B5). What a
+// server could not confirm comes from its cached catalog: offered when the
+// server is merely slow, marked stale (not offered) when it failed.
+func (svc *MCP) WarmBriefly(ctx context.Context) []mcpclient.Absent {
+	return svc.mgr.WarmFor(ctx, mcpclient.WarmBound)
+}
+
 // MCP is what both the command line and the TUI do with MCP servers:
 // configuration in the database, secrets in the keyring, connections and
 // catalogs in the manager. One place, so the two cannot disagree.
