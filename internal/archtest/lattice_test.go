@@ -79,8 +79,8 @@ var table = []line{
 	// interface, the session's host, the binary.
 	{pkg: "internal/tuiwire", may: "agent internal/app internal/app/localskills internal/notify mcpclient safetext tui tui/approval tui/convlist tui/settings tui/settings/notifications tui/settings/policy tui/settings/profiles tui/settings/runs tui/settings/servers tui/settings/serverskills tui/settings/skills tui/settings/workflows tui/toolselect workflow",
 		note: "its conversions between app's types and the rooms' twins go with internal/view, issue 23"},
-	{pkg: "internal/host", may: "internal/app internal/notify internal/sessiond internal/tuiwire safetext tui"},
-	{pkg: "cmd/vouch", may: "agent internal/app internal/app/localskills internal/demo internal/host internal/sessiond internal/ttyprompt internal/tuiwire mcpclient policy safetext skills tool tui tui/settings/workflows workflow",
+	{pkg: "internal/host", may: "internal/app internal/demo internal/notify internal/sessiond internal/tuiwire safetext tui"},
+	{pkg: "cmd/vouch", may: "agent internal/app internal/app/localskills internal/host internal/sessiond internal/ttyprompt internal/tuiwire mcpclient policy safetext skills tool tui tui/settings/workflows workflow",
 		note: "tui/settings/workflows goes when the CLI stops borrowing a pane's text; issue 23"},
 
 	// End-to-end harnesses.
