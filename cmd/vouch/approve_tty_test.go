@@ -9,7 +9,7 @@ import (
 
 	"vouch/agent"
 	"vouch/internal/app"
-	"vouch/store"
+	"vouch/internal/termout"
 	"vouch/tool"
 )
 
@@ -39,7 +39,8 @@ func TestApproveTTYErrorIsOneSentence(t *testing.T) {
 		return agent.Decision{}, fmt.Errorf("read your answer from the terminal: %w", os.ErrClosed)
 	}
 	var out runResultJSON
-	err := followRun(events, func(store.RunOutcome, string) {}, env{stdout: &stdout, stderr: &stderr}, ask, &out, false)
+	term := termout.New(&stdout, &stderr, false, false, nil, nil)
+	err := app.FollowRun(events, func(app.RunOutcome, string) {}, term.Approver(ask), term, (*app.HeadlessResult)(&out))
 	var xe *app.Error
 	if !errors.As(err, &xe) || xe.Kind != app.ApprovalNeeded || !errors.Is(err, os.ErrClosed) {
 		t.Fatalf("got %v, want exit %d wrapping the cause", err, exitApproval)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"vouch/internal/app"
+	"vouch/internal/termout"
 	"vouch/safetext"
 
 	"golang.org/x/term"
@@ -266,7 +267,7 @@ func report(err error, e env) int {
 	if !strings.HasSuffix(msg, ".") {
 		msg += "."
 	}
-	_, _ = fmt.Fprintf(e.stderr, "%s\n", withPrefix(msg)) // nowhere to report a failure; see above
+	_, _ = fmt.Fprintf(e.stderr, "%s\n", termout.WithPrefix(msg)) // nowhere to report a failure; see above
 	return code
 }
 

@@ -123,13 +123,3 @@ func plural(n int, thing string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
 }
-
-// withPrefix is a line of vouch's on stderr: "vouch: " and msg, unless msg
-// names vouch already ("vouch run needs a task", "vouch's file tools …"),
-// which would read "vouch: vouch …".
-func withPrefix(msg string) string {
-	if strings.HasPrefix(msg, "vouch ") || strings.HasPrefix(msg, "vouch's ") {
-		return msg
-	}
-	return "vouch: " + msg
-}

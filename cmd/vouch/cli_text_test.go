@@ -5,7 +5,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"vouch/agent"
 	"vouch/agent/agenttest"
 )
 
@@ -97,22 +96,5 @@ func TestModelURLAsTyped(t *testing.T) {
 	code, out, errOut := runCLI(t, map[string]string{"VOUCH_STATE_DIR": state, "VOUCH_MODEL_URL": hostPort}, "run", "say hello")
 	if code != exitOK || strings.TrimSpace(out) != "Hello there." {
 		t.Errorf("VOUCH_MODEL_URL=%s: exit %d, stdout %q, stderr %q", hostPort, code, out, errOut)
-	}
-}
-
-// TestNoticeNamesVouchOnce (issue 18 item 19): a notice of vouch run that
-// names vouch itself is not prefixed with "vouch: " again.
-func TestNoticeNamesVouchOnce(t *testing.T) {
-	var out, errOut strings.Builder
-	o := &terminalOutput{e: env{stdout: &out, stderr: &errOut}}
-	if err := o.Show(agent.Usage{ToolsNote: "vouch's file tools were left out: they do not fit"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := o.Show(agent.Usage{PromptCut: 100}); err != nil {
-		t.Fatal(err)
-	}
-	want := "vouch's file tools were left out: they do not fit\nvouch: the server cut this prompt to 100 tokens; vouch sends less from now on\n"
-	if errOut.String() != want {
-		t.Errorf("stderr = %q, want %q", errOut.String(), want)
 	}
 }

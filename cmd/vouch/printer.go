@@ -5,7 +5,6 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"vouch/mcpclient"
 	"vouch/safetext"
 )
 
@@ -62,18 +61,6 @@ func (p *printer) Flush(what string) error {
 	}
 	if p.err != nil {
 		return fmt.Errorf("write %s: %w", what, p.err)
-	}
-	return nil
-}
-
-// reportAbsent writes one line to w for each active server whose tools
-// are not offered, naming it and saying why (issue 24 items 2 and 6).
-func reportAbsent(w io.Writer, absent []mcpclient.Absent) error {
-	for _, a := range absent {
-		if _, err := fmt.Fprintf(w, "vouch: MCP server %q: its tools are not offered: %s\n",
-			safetext.Line(a.Name, 60), safetext.Line(a.Why, 300)); err != nil {
-			return fmt.Errorf("write to stderr: %w", err)
-		}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"vouch/agent"
 	"vouch/internal/app"
+	"vouch/internal/termout"
 	"vouch/safetext"
 )
 
@@ -124,7 +125,7 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 			// Report live status: refresh active servers within one bound
 			// for them all (issue 24 item 2); a server that did not answer
 			// shows as it is cached, and a line on stderr says so.
-			if err := reportAbsent(e.stderr, s.MCP().WarmBriefly(ctx)); err != nil {
+			if err := termout.ReportAbsent(e.stderr, s.MCP().WarmBriefly(ctx)); err != nil {
 				return err
 			}
 			return printServers(e, s, nil, *asJSON)
@@ -270,7 +271,7 @@ func runTools(ctx context.Context, g *globals, args []string, e env) error {
 			return fmt.Errorf("open the workspace: %w", err)
 		}
 		defer func() { _ = ws.Close() }()
-		if err := reportAbsent(e.stderr, s.MCP().WarmBriefly(ctx)); err != nil {
+		if err := termout.ReportAbsent(e.stderr, s.MCP().WarmBriefly(ctx)); err != nil {
 			return err
 		}
 		rows := s.MCP().Tools(append(ws.Tools(), ws.WriteTools()...))
