@@ -2,11 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"log"
 	"os"
-	"runtime/debug"
-	"strings"
 
 	"golang.org/x/term"
 
@@ -56,16 +52,9 @@ func runInSession(ctx context.Context, g *globals, args, rest []string, e env) (
 }
 
 // execInSession runs a client's command on the session's application
-// (the session's side of runInSession; internal/host calls it). A panic in it is the command's failure,
-// never the session's end.
-func execInSession(ctx context.Context, a *app.App, x sessiond.Exec, f sessiond.ExecFiles) (code int) {
-	defer func() {
-		if p := recover(); p != nil {
-			log.Printf("internal error in vouch %s: panic: %v\n\n%s", strings.Join(x.Args, " "), p, debug.Stack())
-			_, _ = fmt.Fprintln(f.Stderr, "vouch: the command failed: an internal error; the session's log (session.log in the state directory) has the stack — please report it.")
-			code = exitFailure
-		}
-	}()
+// (the session's side of runInSession; internal/host calls it, and
+// recovers a panic in it as the command's failure).
+func execInSession(ctx context.Context, a *app.App, x sessiond.Exec, f sessiond.ExecFiles) int {
 	e := env{
 		stdin: f.Stdin, stdout: f.Stdout, stderr: f.Stderr,
 		getenv:         func(k string) string { return x.Env[k] },

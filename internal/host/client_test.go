@@ -1,7 +1,9 @@
 package host
 
 import (
+	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -64,5 +66,24 @@ func TestOutcomeError(t *testing.T) {
 		if err == nil || int(app.KindOf(err)) != want || !strings.Contains(err.Error(), "vouch runs show r1") {
 			t.Errorf("%s: %v (kind %v), want kind %d naming 'vouch runs show r1'", o, err, app.KindOf(err), want)
 		}
+	}
+}
+
+// A command that panics in the session fails alone: exit 1 and one
+// sentence on the client's stderr, and the session goes on (SPEC K5).
+func TestExecPanicIsTheCommandsFailure(t *testing.T) {
+	stderr, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = stderr.Close() }()
+	boom := func(context.Context, *app.App, sessiond.Exec, sessiond.ExecFiles) int { panic("boom") }
+	code := execGuarded(context.Background(), boom, nil, sessiond.Exec{Args: []string{"runs"}}, sessiond.ExecFiles{Stderr: stderr})
+	got, err := os.ReadFile(stderr.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code != 1 || !strings.Contains(string(got), "the command failed: an internal error") || strings.Contains(string(got), "boom") {
+		t.Errorf("exit %d, stderr %q; want 1 and the one sentence, no panic value", code, got)
 	}
 }
