@@ -13,7 +13,16 @@
 // rules frozen per run, the audit of every decision, SPEC D1, D6, D8). A
 // State is the lighter opening a single command-line operation needs: the
 // database, the keyring and the MCP servers, no conversation, no
-// workspace.
+// workspace (OpenState; WithDB opens the database alone; StateOf is the
+// State of a session's App, for a command run through the session).
+//
+// No front end is handed the database. What the App and a State read and
+// write of it alone — the rules, the run history and its views, the
+// workflow switch and schedules, the installed skills, the settings —
+// are methods of both (data.go, embedded in each), and the services that
+// need more (Profiles, ServerSkills, the MCP service, ChatConfig's
+// PolicyEditor and SkillCatalog) are handed out by them; the store's
+// records a front end names are this package's (records.go).
 //
 // The transcript gives a run the conversation's tail by size (what the
 // run's window can carry, at most 5 MiB of text or 20,000 messages; see
