@@ -162,10 +162,10 @@ func TestRugPullProfileRun(t *testing.T) {
 	pin := ruleOf(t, state, id).Pin
 	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
 	cli(t, state, "", exitOK, "profile", "create", "look", "--definition", "notes", "--tool", id, "--workspace", t.TempDir())
-	runProfile := func(want int) runResultJSON {
+	runProfile := func(want int) app.HeadlessResult {
 		t.Helper()
 		out, _ := cli(t, state, "", want, "--model-url", model.URL(), "--model", "m", "run", "--profile", "look", "--json", "look it up")
-		var res runResultJSON
+		var res app.HeadlessResult
 		if err := json.Unmarshal([]byte(out), &res); err != nil || res.RunID == "" {
 			t.Fatalf("result %s (%v)", out, err)
 		}

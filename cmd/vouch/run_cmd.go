@@ -14,26 +14,6 @@ import (
 	"vouch/tool"
 )
 
-// runResultJSON is `vouch run --json`: the run's ID in history, its
-// outcome, the answer, and what stopped it.
-type runResultJSON struct {
-	RunID           string `json:"run_id,omitempty"`
-	Profile         string `json:"profile,omitempty"`
-	ProfileRevision int    `json:"profile_revision,omitempty"`
-	Outcome         string `json:"outcome"`
-	Answer          string `json:"answer"`
-	Error           string `json:"error,omitempty"`
-	// CorrelationID is the call that needed approval (exit 4).
-	CorrelationID string `json:"correlation_id,omitempty"`
-	// CutOff is true when the answer stopped at its length limit: it is
-	// not a whole answer (SPEC A7). Always present.
-	CutOff bool `json:"cut_off"`
-	// Usage is the last model turn's token use and rate, the run's
-	// totals, and what the run left out (absent when no turn reported one
-	// and nothing was left out).
-	Usage *app.RunUsage `json:"usage,omitempty"`
-}
-
 // runRun is `vouch run [--profile P] [--approve-tty] [--json] TASK`: one
 // run, the answer on stdout, tool activity on stderr, history kept like any
 // run (SPEC M, H7). A call that needs approval ends the run with exit 4 and
@@ -110,7 +90,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	cfg := s.ChatConfig()
 	cfg.ModelURL, cfg.Model, cfg.RunKind = g.modelURL, model, app.RunKindHeadless
 	chat := app.NewChat(cfg)
-	out := runResultJSON{Profile: name}
+	out := app.HeadlessResult{Profile: name} // --json prints it
 	// The answer goes to stdout (unless --json: out is then printed at the
 	// end), tool activity to stderr; with nobody to ask, a call that needs
 	// approval stops the run with exit 4.
@@ -126,11 +106,11 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	term := termout.New(e.stdout, e.stderr, e.stderrTerminal, *asJSON, chat.ToolName, question)
 	a := term.Approver(ask) // a question starts on its own line
 	if name != "" {
-		err = s.RunProfileHeadless(ctx, chat, name, task, a, term, (*app.HeadlessResult)(&out))
+		err = s.RunProfileHeadless(ctx, chat, name, task, a, term, &out)
 	} else {
-		err = app.RunHeadless(ctx, chat, task, a, term, (*app.HeadlessResult)(&out))
+		err = app.RunHeadless(ctx, chat, task, a, term, &out)
 	}
-	(*app.HeadlessResult)(&out).LeaveOutServers(absent)
+	out.LeaveOutServers(absent)
 	if *asJSON {
 		if err != nil {
 			out.Error = err.Error()

@@ -42,22 +42,24 @@ type QuestionAnswerer interface {
 const NoTerminal = "this run has no terminal to ask; run it with --approve-tty to answer a server's questions"
 
 // HeadlessResult is what a headless run ends with: its ID in history,
-// its outcome, the answer, and what stopped it.
+// its outcome, the answer, and what stopped it; as JSON it is `vouch run
+// --json`.
 type HeadlessResult struct {
-	RunID           string
-	Profile         string
-	ProfileRevision int
-	Outcome         string
-	Answer          string
-	Error           string
-	// CorrelationID is the call that needed approval.
-	CorrelationID string
+	RunID           string `json:"run_id,omitempty"`
+	Profile         string `json:"profile,omitempty"`
+	ProfileRevision int    `json:"profile_revision,omitempty"`
+	Outcome         string `json:"outcome"`
+	Answer          string `json:"answer"`
+	Error           string `json:"error,omitempty"`
+	// CorrelationID is the call that needed approval (exit 4).
+	CorrelationID string `json:"correlation_id,omitempty"`
 	// CutOff is true when the answer stopped at its length limit (SPEC
-	// A7): it is not a whole answer.
-	CutOff bool
-	// Usage is the last model turn's token use and the run's totals, nil
-	// when no turn reported one and the run left nothing out.
-	Usage *RunUsage
+	// A7): it is not a whole answer. Always present.
+	CutOff bool `json:"cut_off"`
+	// Usage is the last model turn's token use and rate, the run's
+	// totals, and what the run left out; nil (absent) when no turn
+	// reported one and the run left nothing out.
+	Usage *RunUsage `json:"usage,omitempty"`
 }
 
 // What the counts of a RunUsage cover (its Scope, and its Run's).
