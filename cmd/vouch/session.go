@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"vouch/internal/app"
 	"vouch/internal/app/localskills"
 	"vouch/internal/sessiond"
-	"vouch/skills"
 )
 
 // session is the application session (internal/app) as the commands open
@@ -53,31 +51,14 @@ func openSessionHere(ctx context.Context, g *globals, e env) (*session, error) {
 }
 
 // loader is load reading paths as the command's working directory sees
-// them (abs), its errors naming them as the person gave them: the same
-// sentence in the session as in-process.
+// them, its errors naming them as the person gave them: the same
+// sentence in the session as in-process (localskills.From).
 func (e env) loader(load localskills.Loader) localskills.Loader {
 	if e.host == nil {
 		return load
 	}
-	return func(ctx context.Context, path string) (*skills.Package, error) {
-		abs := e.abs(path)
-		p, err := load(ctx, abs)
-		if err != nil && abs != path {
-			return nil, asGiven{err: err, abs: abs, path: path}
-		}
-		return p, err
-	}
+	return localskills.From(load, e.cwd)
 }
-
-// asGiven is an error whose text names a path as given instead of the
-// absolute path it was read at.
-type asGiven struct {
-	err       error
-	abs, path string
-}
-
-func (a asGiven) Error() string { return strings.ReplaceAll(a.err.Error(), a.abs, a.path) }
-func (a asGiven) Unwrap() error { return a.err }
 
 // workdir is the command's working directory.
 func (e env) workdir() (string, error) {

@@ -288,3 +288,31 @@ func SummaryOf(v store.SkillVersion) Summary {
 	return Summary{Name: v.Name, Version: v.Version, Origin: v.Origin, Installed: v.Installed, SHA256: v.SHA256,
 		Description: v.Description, Files: len(v.Files), Findings: len(v.Findings)}
 }
+
+// From is load reading a relative path against dir, its errors naming
+// the path as it was given rather than the absolute one read: a command
+// run through the session (whose own directory is another, SPEC K5) says
+// the same sentence as in-process. dir "" reads paths as given.
+func From(load Loader, dir string) Loader {
+	return func(ctx context.Context, path string) (*skills.Package, error) {
+		abs := path
+		if dir != "" && path != "" && !filepath.IsAbs(path) {
+			abs = filepath.Join(dir, path)
+		}
+		p, err := load(ctx, abs)
+		if err != nil && abs != path {
+			return nil, asGiven{err: err, abs: abs, path: path}
+		}
+		return p, err
+	}
+}
+
+// asGiven is an error whose text names a path as given instead of the
+// absolute path it was read at.
+type asGiven struct {
+	err       error
+	abs, path string
+}
+
+func (a asGiven) Error() string { return strings.ReplaceAll(a.err.Error(), a.abs, a.path) }
+func (a asGiven) Unwrap() error { return a.err }
