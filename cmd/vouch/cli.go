@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,8 +10,8 @@ import (
 	"strings"
 
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 	"vouch/internal/termout"
-	"vouch/safetext"
 
 	"golang.org/x/term"
 )
@@ -250,7 +248,7 @@ func asksHelp(args []string) bool {
 // commandUsage prints one command's usage: its forms and flags, then the
 // global flags and the exit codes.
 func commandUsage(w io.Writer, c command) error {
-	p := newPrinter(w)
+	p := clitext.NewPrinter(w)
 	p.Printf("%s%s", commandUsageText(c), globalHelp)
 	return p.Flush("print the help")
 }
@@ -289,27 +287,6 @@ func parseSub(fs *flag.FlagSet, args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return app.Errorf(app.Usage, "'%s' takes no argument %q; run '%s --help' for its usage", fs.Name(), fs.Arg(0), fs.Name())
-	}
-	return nil
-}
-
-// writeJSON writes v to stdout as indented JSON, every code point the
-// terminal interface neutralises (C1 and bidi controls, zero-width and
-// tag characters, the BOM) escaped as \uXXXX: the data stays recoverable,
-// and nothing raw reaches a terminal or a script that prints a field
-// (safetext.EscapeJSON; SPEC D3). '<', '>' and '&' stay themselves, as a
-// person piping to jq expects (not \u003c). Every --json output goes
-// through here.
-func writeJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("write JSON: %w", err)
-	}
-	if _, err := w.Write(safetext.EscapeJSON(buf.Bytes())); err != nil {
-		return fmt.Errorf("write JSON: %w", err)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 	"vouch/safetext"
 )
 
@@ -47,13 +48,13 @@ func runConversationsCmd(_ context.Context, g *globals, args []string, e env) er
 			for i, r := range rows {
 				out[i] = conversationJSON{ID: r.ID, Title: r.Title, Updated: r.Updated, Created: r.Created, Model: r.Model, Messages: r.Messages}
 			}
-			return writeJSON(e.stdout, out)
+			return clitext.WriteJSON(e.stdout, out)
 		}
 		if len(rows) == 0 {
 			_, err := fmt.Fprintln(e.stdout, "no conversations yet")
 			return err
 		}
-		tw := newTable(e.stdout)
+		tw := clitext.NewTable(e.stdout)
 		tw.Println("ID\tUPDATED\tMODEL\tMESSAGES\tTITLE")
 		for _, r := range rows {
 			model := r.Model

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 	"vouch/internal/host"
 	"vouch/safetext"
 )
@@ -16,7 +17,7 @@ type doctorJSON struct {
 }
 
 func printDoctorSession(w io.Writer, s *host.SessionStatus) error {
-	tw := newTable(w)
+	tw := clitext.NewTable(w)
 	p := tw.Printf
 	p("Session\n")
 	switch {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 	"vouch/policy"
 	"vouch/safetext"
 )
@@ -75,7 +76,7 @@ func policyList(g *globals, args []string, e env) error {
 			return err
 		}
 		if *asJSON {
-			return writeJSON(e.stdout, out)
+			return clitext.WriteJSON(e.stdout, out)
 		}
 		labels, err := s.ToolLabels()
 		if err != nil {
@@ -89,7 +90,7 @@ func policyList(g *globals, args []string, e env) error {
 // tool" (issue 18 item 9), and a rule ends with the identity 'vouch
 // policy set' and 'remove' take.
 func printPolicy(e env, l app.PolicyListing, labels app.ToolLabels) error {
-	tw := newTable(e.stdout)
+	tw := clitext.NewTable(e.stdout)
 	p := tw.Printf
 	if len(l.Rules) == 0 {
 		p("no rules: built-in reads run inside the workspace, anything that writes asks, every external tool asks\n")
@@ -197,7 +198,7 @@ func policySet(g *globals, args []string, e env) error {
 			return err
 		}
 		if *asJSON {
-			return writeJSON(e.stdout, rule)
+			return clitext.WriteJSON(e.stdout, rule)
 		}
 		pinned := ""
 		if rule.Pin != nil {
@@ -227,7 +228,7 @@ func policyRemove(g *globals, args []string, e env) error {
 			return err
 		}
 		if *asJSON {
-			return writeJSON(e.stdout, map[string]string{"removed": identity})
+			return clitext.WriteJSON(e.stdout, map[string]string{"removed": identity})
 		}
 		now := policy.NewSnapshot(nil, policy.Options{}).Summary(identity, "")
 		_, err := fmt.Fprintf(e.stdout, "removed the rule for %s; it now follows the default: %s\n", safetext.Line(identity, 0), now)

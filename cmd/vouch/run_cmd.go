@@ -8,6 +8,7 @@ import (
 
 	"vouch/agent"
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 	"vouch/internal/termout"
 	"vouch/internal/ttyprompt"
 	"vouch/mcpclient"
@@ -115,7 +116,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 		if err != nil {
 			out.Error = err.Error()
 		}
-		err = errors.Join(err, writeJSON(e.stdout, out))
+		err = errors.Join(err, clitext.WriteJSON(e.stdout, out))
 	}
 	return errors.Join(err, s.Close())
 }

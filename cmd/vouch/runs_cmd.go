@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 	"vouch/safetext"
 	tuiworkflows "vouch/tui/settings/workflows"
 )
@@ -61,13 +62,13 @@ func runRunsCmd(_ context.Context, g *globals, args []string, e env) error {
 			if runs == nil {
 				runs = []app.RunRecord{}
 			}
-			return writeJSON(e.stdout, runsJSON{Runs: runs, Next: next})
+			return clitext.WriteJSON(e.stdout, runsJSON{Runs: runs, Next: next})
 		}
 		if len(runs) == 0 {
 			_, err := fmt.Fprintln(e.stdout, "no runs yet")
 			return err
 		}
-		tw := newTable(e.stdout)
+		tw := clitext.NewTable(e.stdout)
 		tw.Println("ID\tSTARTED\tKIND\tPROFILE\tOUTCOME\tTASK")
 		for _, r := range runs {
 			profile := "-"
@@ -93,10 +94,10 @@ func runShow(e env, s *app.State, id string, asJSON bool) error {
 		return err
 	}
 	if asJSON {
-		return writeJSON(e.stdout, d)
+		return clitext.WriteJSON(e.stdout, d)
 	}
 	r, evs, decisions := d.Run, d.Events, d.Decisions
-	tw := newTable(e.stdout)
+	tw := clitext.NewTable(e.stdout)
 	pr := tw.Field
 	pr("run", r.ID+" ("+string(r.Kind)+")")
 	if r.Profile != "" {
@@ -120,7 +121,7 @@ func runShow(e env, s *app.State, id string, asJSON bool) error {
 			return err
 		}
 	}
-	out := newPrinter(e.stdout)
+	out := clitext.NewPrinter(e.stdout)
 	if len(evs) > 0 {
 		out.Println("events")
 	}
@@ -157,7 +158,7 @@ func runShow(e env, s *app.State, id string, asJSON bool) error {
 }
 
 func printSpec(e env, s app.FrozenSpec) error {
-	tw := newTable(e.stdout)
+	tw := clitext.NewTable(e.stdout)
 	pr := tw.Field
 	pr("model", fmt.Sprintf("%s, window %d (%s)", s.Model, s.ContextWindow, s.WindowSource))
 	if s.Workspace != "" {
@@ -205,7 +206,7 @@ func runWorkflowsCmd(_ context.Context, g *globals, args []string, e env) error 
 			return err
 		}
 		if *asJSON {
-			return writeJSON(e.stdout, st)
+			return clitext.WriteJSON(e.stdout, st)
 		}
 		state := "on: profiles run, schedules fire, MCP tools and skills are offered"
 		if !st.Enabled {

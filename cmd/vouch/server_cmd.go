@@ -10,6 +10,7 @@ import (
 
 	"vouch/agent"
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 	"vouch/internal/termout"
 	"vouch/safetext"
 )
@@ -115,7 +116,7 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 				return err
 			}
 			if *asJSON {
-				return writeJSON(e.stdout, map[string]string{"removed": rec.ID})
+				return clitext.WriteJSON(e.stdout, map[string]string{"removed": rec.ID})
 			}
 			_, err = fmt.Fprintf(e.stdout, "removed %s\n", safetext.Line(rec.Name, 0))
 			return err
@@ -185,9 +186,9 @@ func serverTest(ctx context.Context, s *state, e env, name string, asJSON bool) 
 		return err
 	}
 	if asJSON {
-		return writeJSON(e.stdout, rep)
+		return clitext.WriteJSON(e.stdout, rep)
 	}
-	tw := newTable(e.stdout)
+	tw := clitext.NewTable(e.stdout)
 	p := tw.Printf
 	era := "legacy (initialize and session)"
 	if rep.Stateless {
@@ -237,13 +238,13 @@ func printServers(e env, s *state, ids []string, asJSON bool) error {
 		if rows == nil {
 			rows = []app.ServerRow{}
 		}
-		return writeJSON(e.stdout, rows)
+		return clitext.WriteJSON(e.stdout, rows)
 	}
 	if len(rows) == 0 {
 		_, err := fmt.Fprintln(e.stdout, "no MCP servers; add one with: vouch server add NAME --url URL")
 		return err
 	}
-	tw := newTable(e.stdout)
+	tw := clitext.NewTable(e.stdout)
 	tw.Println("NAME\tSTATUS\tTOOLS\tURL")
 	for _, r := range rows {
 		tw.Printf("%s\t%s\t%d\t%s\n", safetext.Line(r.Name, 40), r.Status, r.Tools, safetext.Line(r.URL, 60))
@@ -276,12 +277,12 @@ func runTools(ctx context.Context, g *globals, args []string, e env) error {
 		}
 		rows := s.MCP().Tools(append(ws.Tools(), ws.WriteTools()...))
 		if *asJSON {
-			return writeJSON(e.stdout, rows)
+			return clitext.WriteJSON(e.stdout, rows)
 		}
 		// A person reads "server › tool"; the identity column is what
 		// 'vouch policy set' takes (issue 18 item 9).
 		labels := s.MCP().ToolLabels()
-		tw := newTable(e.stdout)
+		tw := clitext.NewTable(e.stdout)
 		tw.Println("TOOL\tIDENTITY\tWIRE NAME\tCLASSIFICATION\tSTATUS")
 		for _, r := range rows {
 			status := r.Status

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 	"vouch/internal/host"
 	"vouch/internal/sessiond"
 )
@@ -85,9 +86,9 @@ func runSessions(_ context.Context, g *globals, args []string, e env) error {
 		list = append(list, info)
 	}
 	if *asJSON {
-		return writeJSON(e.stdout, list)
+		return clitext.WriteJSON(e.stdout, list)
 	}
-	p := newPrinter(e.stdout)
+	p := clitext.NewPrinter(e.stdout)
 	if !ok {
 		p.Printf("No vouch session runs on %s; run vouch to start one.\n", c.StateDir)
 		return p.Flush("print the sessions")
@@ -144,7 +145,7 @@ func followDetached(g *globals, id string, e env) error {
 	if err != nil {
 		return err
 	}
-	p := newPrinter(e.stdout)
+	p := clitext.NewPrinter(e.stdout)
 	outcome, err := c.Follow(id, func(line string) error {
 		p.Println(line)
 		return p.Flush("print the run")

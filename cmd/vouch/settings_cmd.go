@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 )
 
 // runSettingsCmd is `vouch settings [--json]`, `vouch settings get KEY`,
@@ -41,7 +42,7 @@ func runSettingsCmd(_ context.Context, g *globals, args []string, e env) error {
 				return err
 			}
 			if *asJSON {
-				return writeJSON(e.stdout, vals)
+				return clitext.WriteJSON(e.stdout, vals)
 			}
 			return printSettings(e, vals)
 		}
@@ -58,7 +59,7 @@ func runSettingsCmd(_ context.Context, g *globals, args []string, e env) error {
 			return err
 		}
 		if *asJSON {
-			return writeJSON(e.stdout, v)
+			return clitext.WriteJSON(e.stdout, v)
 		}
 		if sub == "get" {
 			_, err = fmt.Fprintln(e.stdout, v.Value)

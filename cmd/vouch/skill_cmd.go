@@ -9,6 +9,7 @@ import (
 
 	"vouch/internal/app"
 	"vouch/internal/app/localskills"
+	"vouch/internal/clitext"
 	"vouch/internal/tuiwire"
 	"vouch/safetext"
 	"vouch/skills"
@@ -93,7 +94,7 @@ func skillPreview(ctx context.Context, s *app.State, load localskills.Loader, pa
 		return err
 	}
 	if asJSON {
-		return writeJSON(e.stdout, preview)
+		return clitext.WriteJSON(e.stdout, preview)
 	}
 	return printLines(e, tuiwire.SkillPreviewLines(preview, previewWidth, previewInstructionLines))
 }
@@ -109,7 +110,7 @@ func skillInstall(ctx context.Context, s *app.State, load localskills.Loader, pa
 		return err
 	}
 	if asJSON {
-		return writeJSON(e.stdout, struct {
+		return clitext.WriteJSON(e.stdout, struct {
 			Skill   localskills.Summary `json:"skill"`
 			Preview localskills.Preview `json:"preview"`
 		}{v, preview})
@@ -130,13 +131,13 @@ func skillList(s *app.State, asJSON bool, e env) error {
 		return err
 	}
 	if asJSON {
-		return writeJSON(e.stdout, out)
+		return clitext.WriteJSON(e.stdout, out)
 	}
 	if len(out) == 0 {
 		_, err := fmt.Fprintln(e.stdout, "no skills installed; preview one with 'vouch skill preview FILE', then 'vouch skill install FILE'")
 		return err
 	}
-	tw := newTable(e.stdout)
+	tw := clitext.NewTable(e.stdout)
 	tw.Printf("NAME\tVERSION\tINSTALLED\tFINDINGS\tORIGIN\n")
 	for _, s := range out {
 		tw.Printf("%s\t%d\t%s\t%d\t%s\n", safetext.Line(s.Name, 40), s.Version,
@@ -150,7 +151,7 @@ func skillRemove(s *app.State, name string, asJSON bool, e env) error {
 		return err
 	}
 	if asJSON {
-		return writeJSON(e.stdout, map[string]string{"removed": name})
+		return clitext.WriteJSON(e.stdout, map[string]string{"removed": name})
 	}
 	_, err := fmt.Fprintf(e.stdout, "removed %s and every version of it; definitions it imported stay\n", safetext.Line(name, 80))
 	return err

@@ -48,6 +48,7 @@ var table = []line{
 	{pkg: "internal/app", may: "agent internal/app/localskills internal/notify internal/panics internal/view mcpclient mcpclient/apps policy safetext skills store tool workflow"},
 	{pkg: "internal/ttyprompt", may: "agent internal/app safetext tool"},
 	{pkg: "internal/termout", may: "agent internal/app mcpclient safetext tool"},
+	{pkg: "internal/clitext", may: "safetext"},
 
 	// The demo and the test doubles beside what they imitate.
 	{pkg: "internal/demo", may: "internal/demo/scripted"},
@@ -81,7 +82,7 @@ var table = []line{
 	{pkg: "internal/tuiwire", may: "agent internal/app internal/app/localskills internal/notify mcpclient safetext tui tui/approval tui/convlist tui/settings tui/settings/notifications tui/settings/policy tui/settings/profiles tui/settings/runs tui/settings/servers tui/settings/serverskills tui/settings/skills tui/settings/workflows tui/toolselect workflow",
 		note: "its conversions between app's types and the rooms' twins go with internal/view, issue 23"},
 	{pkg: "internal/host", may: "internal/app internal/demo internal/notify internal/sessiond internal/tuiwire safetext tui"},
-	{pkg: "cmd/vouch", may: "agent internal/app internal/app/localskills internal/host internal/sessiond internal/termout internal/ttyprompt internal/tuiwire mcpclient policy safetext skills tool tui/settings/workflows workflow",
+	{pkg: "cmd/vouch", may: "agent internal/app internal/app/localskills internal/clitext internal/host internal/sessiond internal/termout internal/ttyprompt internal/tuiwire mcpclient policy safetext skills tool tui/settings/workflows workflow",
 		note: "tui/settings/workflows goes when the CLI stops borrowing a pane's text; issue 23"},
 
 	// End-to-end harnesses.
