@@ -71,15 +71,3 @@ func runConversationsCmd(_ context.Context, g *globals, args []string, e env) er
 		return err
 	})
 }
-
-// useConversation makes the conversation of a plain `vouch run` current:
-// the stored one id continues (`--continue ID`; an unknown ID is a usage
-// error, exit 2), or with id empty a new one starts.
-func useConversation(s *session, id string) error {
-	if id == "" {
-		_, err := s.NewConversation()
-		return err
-	}
-	_, err := s.OpenConversation(id)
-	return err
-}

@@ -77,20 +77,10 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 			return errors.Join(err, s.Close())
 		}
 	}
-	model := g.model
-	if model == "" {
-		if m, ok, err := s.StoredModel(); err == nil && ok {
-			model = m
-		}
+	chat, err := s.HeadlessChat(name, *cont, g.modelURL, g.model)
+	if err != nil {
+		return errors.Join(err, s.Close())
 	}
-	if name == "" {
-		if err := useConversation(s, *cont); err != nil {
-			return errors.Join(err, s.Close())
-		}
-	}
-	cfg := s.ChatConfig()
-	cfg.ModelURL, cfg.Model, cfg.RunKind = g.modelURL, model, app.RunKindHeadless
-	chat := app.NewChat(cfg)
 	out := app.HeadlessResult{Profile: name} // --json prints it
 	// The answer goes to stdout (unless --json: out is then printed at the
 	// end), tool activity to stderr; with nobody to ask, a call that needs
@@ -105,13 +95,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 		question = func(q tool.Question) (tool.Answer, error) { return questions.AskInput(ctx, q) }
 	}
 	term := termout.New(e.stdout, e.stderr, e.stderrTerminal, *asJSON, chat.ToolName, question)
-	a := term.Approver(ask) // a question starts on its own line
-	if name != "" {
-		err = s.RunProfileHeadless(ctx, chat, name, task, a, term, &out)
-	} else {
-		err = app.RunHeadless(ctx, chat, task, a, term, &out)
-	}
-	out.LeaveOutServers(absent)
+	err = s.RunTask(ctx, chat, name, task, term.Approver(ask), term, &out, absent) // a question starts on its own line
 	if *asJSON {
 		if err != nil {
 			out.Error = err.Error()

@@ -299,6 +299,46 @@ func RunHeadless(ctx context.Context, chat *Chat, task string, ask Approver, out
 	return err
 }
 
+// HeadlessChat is the chat `vouch run` runs a task on (SPEC M): the model
+// given (model, else the one Settings names) on modelURL, recorded as a
+// headless run; a plain run (profile "") continues the stored
+// conversation cont, or starts a new one of its own.
+func (a *App) HeadlessChat(profile, cont, modelURL, model string) (*Chat, error) {
+	if model == "" {
+		if m, ok, err := a.StoredModel(); err == nil && ok {
+			model = m
+		}
+	}
+	if profile == "" {
+		var err error
+		if cont == "" {
+			_, err = a.NewConversation()
+		} else {
+			_, err = a.OpenConversation(cont)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	cfg := a.ChatConfig()
+	cfg.ModelURL, cfg.Model, cfg.RunKind = modelURL, model, store.RunHeadless
+	return NewChat(cfg), nil
+}
+
+// RunTask runs task on chat to its end (FollowRun): on the profile when
+// one is named, else as a plain run; res says which servers' tools were
+// left out (absent).
+func (a *App) RunTask(ctx context.Context, chat *Chat, profile, task string, ask Approver, out RunOutput, res *HeadlessResult, absent []mcpclient.Absent) error {
+	var err error
+	if profile != "" {
+		err = a.RunProfileHeadless(ctx, chat, profile, task, ask, out, res)
+	} else {
+		err = RunHeadless(ctx, chat, task, ask, out, res)
+	}
+	res.LeaveOutServers(absent)
+	return err
+}
+
 // RunProfileHeadless runs task on the profile name, with chat finding the
 // model server, and follows it to the end (FollowRun).
 func (a *App) RunProfileHeadless(ctx context.Context, chat *Chat, name, task string, ask Approver, out RunOutput, res *HeadlessResult) error {

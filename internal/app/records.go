@@ -19,11 +19,10 @@ type (
 	Secrets = store.Secrets
 )
 
-// The outcomes and kinds of a run a front end names.
+// The outcomes of a run a front end names.
 const (
 	RunDone            = store.RunDone
 	RunWaitingApproval = store.RunWaitingApproval
-	RunKindHeadless    = store.RunHeadless
 	// MaxRunEvents is how many events the history keeps per run.
 	MaxRunEvents = store.MaxRunEvents
 )
