@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"vouch/internal/app"
 	"vouch/internal/app/localskills"
-	"vouch/internal/sessiond"
+	"vouch/internal/host"
 )
 
 // session is the application session (internal/app) as the commands open
@@ -83,18 +82,5 @@ func (e env) abs(path string) string {
 }
 
 // resolveStateDir returns --state-dir, VOUCH_STATE_DIR, or the XDG
-// default. Every command comes here first, so every path — the session,
-// its clients, the commands that open the database themselves — applies
-// the one rule of sessiond.CheckStateDir to a state directory that exists:
-// this user's own, not writable by others, not a symbolic link (issue 23).
-// One that does not exist yet is created private where it is needed.
-func resolveStateDir(g *globals) (string, error) {
-	dir, err := app.ResolveStateDir(g.stateDir)
-	if err != nil {
-		return "", err
-	}
-	if err := sessiond.CheckStateDir(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return "", app.Errorf(app.Usage, "%s", err.Error())
-	}
-	return dir, nil
-}
+// default, under the one rule every path applies (host.StateDir).
+func resolveStateDir(g *globals) (string, error) { return host.StateDir(g.stateDir) }

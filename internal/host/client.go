@@ -39,6 +39,24 @@ type Client struct {
 	ModelURL, Model string
 }
 
+// StateDir returns dir (--state-dir or VOUCH_STATE_DIR), or the XDG
+// default when it is blank. Every command comes here first, so every path
+// — the session, its clients, the commands that open the database
+// themselves — applies the one rule of sessiond.CheckStateDir to a state
+// directory that exists: this user's own, not writable by others, not a
+// symbolic link (issue 23). One that does not exist yet is created
+// private where it is needed.
+func StateDir(dir string) (string, error) {
+	dir, err := app.ResolveStateDir(dir)
+	if err != nil {
+		return "", err
+	}
+	if err := sessiond.CheckStateDir(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", app.Errorf(app.Usage, "%s", err.Error())
+	}
+	return dir, nil
+}
+
 // Log is the session process's stderr, in the state directory.
 func (c Client) Log() string { return filepath.Join(c.StateDir, "session.log") }
 

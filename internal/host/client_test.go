@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -85,5 +86,22 @@ func TestExecPanicIsTheCommandsFailure(t *testing.T) {
 	}
 	if code != 1 || !strings.Contains(string(got), "the command failed: an internal error") || strings.Contains(string(got), "boom") {
 		t.Errorf("exit %d, stderr %q; want 1 and the one sentence, no panic value", code, got)
+	}
+}
+
+// A state directory others may write is refused with one sentence that
+// names it, before anything dials or opens it; one that does not exist
+// yet is fine (SPEC K4; issue 23).
+func TestStateDirRefusesAShared(t *testing.T) {
+	shared := t.TempDir()
+	if err := os.Chmod(shared, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := StateDir(shared); err == nil || app.KindOf(err) != app.Usage || !strings.Contains(err.Error(), shared) {
+		t.Errorf("StateDir(world-writable) = %v, want a usage error naming it", err)
+	}
+	fresh := filepath.Join(t.TempDir(), "new")
+	if dir, err := StateDir(fresh); err != nil || dir != fresh {
+		t.Errorf("StateDir(not yet there) = %q, %v; want it as given", dir, err)
 	}
 }
