@@ -40,11 +40,11 @@ func (s *State) Close() error {
 	if s.borrowed {
 		return nil
 	}
+	if s.mcp == nil { // the database alone (WithDB)
+		return s.db.Close()
+	}
 	return errors.Join(s.mcp.Close(), s.db.Close())
 }
-
-// DB is the state's database.
-func (s *State) DB() *store.DB { return s.db }
 
 // MCP is the state's MCP service.
 func (s *State) MCP() *MCP { return s.mcp }
