@@ -27,7 +27,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	profile := fs.String("profile", "", "run the task on this Agent Profile")
 	asJSON := fs.Bool("json", false, "print the result as JSON on stdout")
 	cont := fs.String("continue", "", "continue the stored conversation with this ID ('vouch conversations' lists them)")
-	detach := fs.Bool("detach", false, "start the run in the session process and print its ID (run_detach.go)")
+	detach := fs.Bool("detach", false, "start the run in the session process and print its ID")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err

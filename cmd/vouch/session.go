@@ -11,42 +11,22 @@ import (
 	"vouch/internal/host"
 )
 
-// session is the application session (internal/app) as the commands open
-// it; the terminal interface is composed over it by internal/tuiwire.
-type session struct {
-	*app.App
-}
-
-// openSession opens the application session on stateDir with the
-// workspace at dir; secrets may be nil.
-func openSession(ctx context.Context, stateDir, dir string, secrets *app.Secrets) (*session, error) {
-	a, err := app.Open(ctx, stateDir, dir, secrets)
-	if err != nil {
-		return nil, err
-	}
-	return &session{App: a}, nil
-}
-
 // openSessionHere opens the session of an interactive or headless run: the
 // state directory of g, the workspace in the working directory, and the
 // keyring when it opens.
-func openSessionHere(ctx context.Context, g *globals, e env) (*session, error) {
+func openSessionHere(ctx context.Context, g *globals, e env) (*app.App, error) {
 	cwd, err := e.workdir()
 	if err != nil {
 		return nil, err
 	}
 	if e.host != nil { // in the session: a run of its own on the session's application (SPEC K5)
-		a, err := app.OpenShared(ctx, e.host, cwd)
-		if err != nil {
-			return nil, err
-		}
-		return &session{App: a}, nil
+		return app.OpenShared(ctx, e.host, cwd)
 	}
 	stateDir, err := resolveStateDir(g)
 	if err != nil {
 		return nil, err
 	}
-	return openSession(ctx, stateDir, cwd, app.OpenSecrets(stateDir, e.getenv))
+	return app.Open(ctx, stateDir, cwd, app.OpenSecrets(stateDir, e.getenv))
 }
 
 // loader is load reading paths as the command's working directory sees
