@@ -89,7 +89,7 @@ type globals struct {
 
 func (g *globals) register(fs *flag.FlagSet, e env) {
 	fs.StringVar(&g.stateDir, "state-dir", e.getenv("VOUCH_STATE_DIR"), "state directory (env VOUCH_STATE_DIR; default the XDG state dir)")
-	g.modelURL = e.getenv("VOUCH_MODEL_URL") // normalised after parsing (model_url.go)
+	g.modelURL = e.getenv("VOUCH_MODEL_URL") // normalised after parsing (app.NormalizeModelURL)
 	fs.Var(modelURLFlag{&g.modelURL}, "model-url", "base URL of an OpenAI-compatible model server (env VOUCH_MODEL_URL)")
 	fs.StringVar(&g.model, "model", e.getenv("VOUCH_MODEL"), "model name (env VOUCH_MODEL)")
 }
@@ -220,7 +220,7 @@ func dispatch(ctx context.Context, g *globals, name string, args []string, e env
 				return commandUsage(e.stdout, c)
 			}
 			// A command that finds the database held by an idle session
-			// asks it to exit and runs once more (session_lock.go).
+			// asks it to exit and runs once more (retryLocked, session_cmd.go).
 			return retryLocked(g, func() error { return c.run(ctx, g, args, e) })
 		}
 	}

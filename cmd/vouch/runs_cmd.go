@@ -31,7 +31,7 @@ func runRunsCmd(_ context.Context, g *globals, args []string, e env) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	limit := fs.Int("limit", 20, "how many runs to list")
 	before := fs.String("before", "", "list the runs that started before this run ID (the cursor of the previous page)")
-	follow := fs.Bool("follow", false, "with show: stream the run's events until it ends (run_detach.go)")
+	follow := fs.Bool("follow", false, "with show: stream the run's events until it ends")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
