@@ -183,8 +183,11 @@
 // its Transcript and its Tools. It publishes every event itself, including
 // RequestSent (just before each request), CallAllowed (from its gate) and
 // ToolProgress (a forwarder per running call that holds only the latest
-// report, never blocks the tool and never outlives the call; progress.go):
-// a front end adds nothing to its channel. Cancelling the run's context stops the
+// report, never blocks the tool and never outlives the call; progress.go)
+// and a running call's questions to the person, InputRequested, each
+// followed by the InputNoted of what became of it before the call's
+// ToolCallFinished (a tool.Asker on the call's context; ask.go, SPEC
+// B12): a front end adds nothing to its channel. Cancelling the run's context stops the
 // stream and pending tool calls; whatever was streamed is persisted marked
 // Partial, never as complete, and calls that did not finish get a
 // "cancelled" error result (SPEC A5). Transcript writes use a context that

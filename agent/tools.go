@@ -215,6 +215,10 @@ func (r *run) callHandler(call ToolCall, t *frozenTool, args json.RawMessage) (r
 	// The call's progress joins the run's events until it ends (progress.go).
 	ctx, stopProgress := r.progressTo(tool.WithCorrelationID(r.ctx, call.CorrelationID), call, t.def.Identity)
 	defer stopProgress()
+	// Its questions to the person join them too, each note before the
+	// call says it finished (ask.go).
+	ctx, stopAsking := r.askTo(ctx)
+	defer stopAsking()
 	go func() {
 		// A tool that panics fails the run, never the process; the stack
 		// goes to the run's history with Done.Err.

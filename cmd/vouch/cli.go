@@ -1,17 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
 	"vouch/internal/app"
-	"vouch/safetext"
+	"vouch/internal/clitext"
+	"vouch/internal/termout"
 
 	"golang.org/x/term"
 )
@@ -89,7 +89,7 @@ type globals struct {
 
 func (g *globals) register(fs *flag.FlagSet, e env) {
 	fs.StringVar(&g.stateDir, "state-dir", e.getenv("VOUCH_STATE_DIR"), "state directory (env VOUCH_STATE_DIR; default the XDG state dir)")
-	g.modelURL = e.getenv("VOUCH_MODEL_URL") // normalised after parsing (model_url.go)
+	g.modelURL = e.getenv("VOUCH_MODEL_URL") // normalised after parsing (app.NormalizeModelURL)
 	fs.Var(modelURLFlag{&g.modelURL}, "model-url", "base URL of an OpenAI-compatible model server (env VOUCH_MODEL_URL)")
 	fs.StringVar(&g.model, "model", e.getenv("VOUCH_MODEL"), "model name (env VOUCH_MODEL)")
 }
@@ -190,7 +190,7 @@ func run(ctx context.Context, args []string, e env) int {
 		}
 		return report(flagError("", err), e)
 	}
-	if u, err := normalizeModelURL(g.modelURL); err != nil { // VOUCH_MODEL_URL (model_url.go)
+	if u, err := app.NormalizeModelURL(g.modelURL); err != nil { // VOUCH_MODEL_URL
 		return report(app.Errorf(app.Usage, "VOUCH_MODEL_URL: %v", err), e)
 	} else {
 		g.modelURL = u
@@ -221,7 +221,7 @@ func dispatch(ctx context.Context, g *globals, name string, args []string, e env
 				return commandUsage(e.stdout, c)
 			}
 			// A command that finds the database held by an idle session
-			// asks it to exit and runs once more (session_lock.go).
+			// asks it to exit and runs once more (retryLocked, session_cmd.go).
 			return retryLocked(g, func() error { return c.run(ctx, g, args, e) })
 		}
 	}
@@ -249,7 +249,7 @@ func asksHelp(args []string) bool {
 // commandUsage prints one command's usage: its forms and flags, then the
 // global flags and the exit codes.
 func commandUsage(w io.Writer, c command) error {
-	p := newPrinter(w)
+	p := clitext.NewPrinter(w)
 	p.Printf("%s%s", commandUsageText(c), globalHelp)
 	return p.Flush("print the help")
 }
@@ -266,7 +266,7 @@ func report(err error, e env) int {
 	if !strings.HasSuffix(msg, ".") {
 		msg += "."
 	}
-	_, _ = fmt.Fprintf(e.stderr, "%s\n", withPrefix(msg)) // nowhere to report a failure; see above
+	_, _ = fmt.Fprintf(e.stderr, "%s\n", termout.WithPrefix(msg)) // nowhere to report a failure; see above
 	return code
 }
 
@@ -292,23 +292,21 @@ func parseSub(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// writeJSON writes v to stdout as indented JSON, every code point the
-// terminal interface neutralises (C1 and bidi controls, zero-width and
-// tag characters, the BOM) escaped as \uXXXX: the data stays recoverable,
-// and nothing raw reaches a terminal or a script that prints a field
-// (safetext.EscapeJSON; SPEC D3). '<', '>' and '&' stay themselves, as a
-// person piping to jq expects (not \u003c). Every --json output goes
-// through here.
-func writeJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("write JSON: %w", err)
+// modelURLFlag is --model-url: what is set is normalised (app.NormalizeModelURL).
+type modelURLFlag struct{ p *string }
+
+func (f modelURLFlag) String() string {
+	if f.p == nil {
+		return ""
 	}
-	if _, err := w.Write(safetext.EscapeJSON(buf.Bytes())); err != nil {
-		return fmt.Errorf("write JSON: %w", err)
+	return *f.p
+}
+
+func (f modelURLFlag) Set(s string) error {
+	u, err := app.NormalizeModelURL(s)
+	if err != nil {
+		return err
 	}
+	*f.p = u
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 )
 
 // The CLI's own sentences (issue 18 item 19): help that fits 80 columns,
@@ -14,45 +15,19 @@ import (
 // they are typed (--context, not -context), and counts with the right
 // plural.
 
-// helpWidth is the widest line of every help text.
-const helpWidth = 80
-
 // helpEntry is one command of the usage: its name, then its summary
-// wrapped at helpWidth under a hanging indent.
+// wrapped at clitext.Width under a hanging indent.
 func helpEntry(name, summary string) string {
 	w := 10
 	for _, c := range commands() {
 		w = max(w, len(c.name))
 	}
-	return wrapHanging(fmt.Sprintf("  %-*s ", w, name), summary, w+3)
-}
-
-// wrapHanging writes head followed by text, wrapped at helpWidth at
-// spaces; continuation lines start with indent spaces. A word longer
-// than a line stays whole.
-func wrapHanging(head, text string, indent int) string {
-	var b strings.Builder
-	line := head
-	fresh := true // nothing of text on this line yet
-	for _, w := range strings.Fields(text) {
-		if !fresh && len([]rune(line))+1+len([]rune(w)) > helpWidth {
-			b.WriteString(strings.TrimRight(line, " ") + "\n")
-			line, fresh = strings.Repeat(" ", indent), true
-		}
-		if fresh {
-			line += w
-			fresh = false
-		} else {
-			line += " " + w
-		}
-	}
-	b.WriteString(strings.TrimRight(line, " ") + "\n")
-	return b.String()
+	return clitext.WrapHanging(fmt.Sprintf("  %-*s ", w, name), summary, w+3)
 }
 
 // commandUsageText is one command's usage line, wrapped.
 func commandUsageText(c command) string {
-	return wrapHanging("Usage: vouch "+c.name+" ", c.summary, len("Usage: vouch ")+2)
+	return clitext.WrapHanging("Usage: vouch "+c.name+" ", c.summary, len("Usage: vouch ")+2)
 }
 
 // unknownCommand is the usage error of a command vouch does not have,
@@ -60,7 +35,7 @@ func commandUsageText(c command) string {
 func unknownCommand(name string) error {
 	best, bestD := "", 3 // suggest at an edit distance of at most 2
 	for _, c := range commands() {
-		if d := editDistance(strings.ToLower(name), c.name); d < bestD {
+		if d := clitext.EditDistance(strings.ToLower(name), c.name); d < bestD {
 			best, bestD = c.name, d
 		}
 	}
@@ -68,28 +43,6 @@ func unknownCommand(name string) error {
 		return app.Errorf(app.Usage, "unknown command %q; did you mean %q? 'vouch help' lists the commands", name, best)
 	}
 	return app.Errorf(app.Usage, "unknown command %q; run 'vouch help' for the list", name)
-}
-
-// editDistance is the Levenshtein distance of a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // singleDashFlag finds a flag named with one dash in Go's flag errors.
@@ -115,21 +68,3 @@ func flagError(command string, err error) error {
 
 // commandOf is the command a flag set parses, as typed after "vouch".
 func commandOf(fs *flag.FlagSet) string { return strings.TrimPrefix(fs.Name(), "vouch ") }
-
-// plural counts n things: "1 tool", "0 tools", "2 problems".
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
-}
-
-// withPrefix is a line of vouch's on stderr: "vouch: " and msg, unless msg
-// names vouch already ("vouch run needs a task", "vouch's file tools …"),
-// which would read "vouch: vouch …".
-func withPrefix(msg string) string {
-	if strings.HasPrefix(msg, "vouch ") || strings.HasPrefix(msg, "vouch's ") {
-		return msg
-	}
-	return "vouch: " + msg
-}

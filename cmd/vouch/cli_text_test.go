@@ -5,7 +5,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"vouch/agent"
 	"vouch/agent/agenttest"
 )
 
@@ -79,22 +78,6 @@ func TestCLIErrorsReadWell(t *testing.T) {
 // with "unsupported protocol scheme", "http://host:port" with a 404 and
 // later "no model is chosen".
 func TestModelURLAsTyped(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"localhost:8080", "http://localhost:8080/v1"},
-		{"http://127.0.0.1:8080", "http://127.0.0.1:8080/v1"},
-		{"http://127.0.0.1:8080/", "http://127.0.0.1:8080/v1"},
-		{"https://models.example/v1/", "https://models.example/v1"},
-		{"http://proxy.example/openai", "http://proxy.example/openai"},
-		{"", ""},
-	} {
-		if got, err := normalizeModelURL(tc.in); err != nil || got != tc.want {
-			t.Errorf("normalizeModelURL(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
-		}
-	}
-	if _, err := normalizeModelURL("ftp://x"); err == nil || !strings.Contains(err.Error(), "http://127.0.0.1:8080/v1") {
-		t.Errorf("ftp URL: err %v, want one sentence with an example", err)
-	}
-
 	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Hello there.")}}},
 		agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(8192))
 	defer model.Close()
@@ -113,22 +96,5 @@ func TestModelURLAsTyped(t *testing.T) {
 	code, out, errOut := runCLI(t, map[string]string{"VOUCH_STATE_DIR": state, "VOUCH_MODEL_URL": hostPort}, "run", "say hello")
 	if code != exitOK || strings.TrimSpace(out) != "Hello there." {
 		t.Errorf("VOUCH_MODEL_URL=%s: exit %d, stdout %q, stderr %q", hostPort, code, out, errOut)
-	}
-}
-
-// TestNoticeNamesVouchOnce (issue 18 item 19): a notice of vouch run that
-// names vouch itself is not prefixed with "vouch: " again.
-func TestNoticeNamesVouchOnce(t *testing.T) {
-	var out, errOut strings.Builder
-	o := &terminalOutput{e: env{stdout: &out, stderr: &errOut}}
-	if err := o.Show(agent.Usage{ToolsNote: "vouch's file tools were left out: they do not fit"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := o.Show(agent.Usage{PromptCut: 100}); err != nil {
-		t.Fatal(err)
-	}
-	want := "vouch's file tools were left out: they do not fit\nvouch: the server cut this prompt to 100 tokens; vouch sends less from now on\n"
-	if errOut.String() != want {
-		t.Errorf("stderr = %q, want %q", errOut.String(), want)
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 	"vouch/safetext"
-	"vouch/store"
 )
 
 // conversationJSON is one conversation of `vouch conversations --json`.
@@ -38,8 +38,8 @@ func runConversationsCmd(_ context.Context, g *globals, args []string, e env) er
 	case *limit <= 0 || *limit > 10000:
 		return app.Errorf(app.Usage, "--limit must be between 1 and 10000")
 	}
-	return withDB(g, e, func(db *store.DB) error {
-		rows, err := app.ListConversations(db, *limit, "")
+	return withDB(g, e, func(s *app.State) error {
+		rows, err := s.Conversations(*limit)
 		if err != nil {
 			return err
 		}
@@ -48,13 +48,13 @@ func runConversationsCmd(_ context.Context, g *globals, args []string, e env) er
 			for i, r := range rows {
 				out[i] = conversationJSON{ID: r.ID, Title: r.Title, Updated: r.Updated, Created: r.Created, Model: r.Model, Messages: r.Messages}
 			}
-			return writeJSON(e.stdout, out)
+			return clitext.WriteJSON(e.stdout, out)
 		}
 		if len(rows) == 0 {
 			_, err := fmt.Fprintln(e.stdout, "no conversations yet")
 			return err
 		}
-		tw := newTable(e.stdout)
+		tw := clitext.NewTable(e.stdout)
 		tw.Println("ID\tUPDATED\tMODEL\tMESSAGES\tTITLE")
 		for _, r := range rows {
 			model := r.Model
@@ -70,16 +70,4 @@ func runConversationsCmd(_ context.Context, g *globals, args []string, e env) er
 		_, err = fmt.Fprintln(e.stdout, "continue one: vouch run --continue ID TASK")
 		return err
 	})
-}
-
-// useConversation makes the conversation of a plain `vouch run` current:
-// the stored one id continues (`--continue ID`; an unknown ID is a usage
-// error, exit 2), or with id empty a new one starts.
-func useConversation(s *session, id string) error {
-	if id == "" {
-		_, err := s.NewConversation()
-		return err
-	}
-	_, err := s.OpenConversation(id)
-	return err
 }

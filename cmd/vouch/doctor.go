@@ -8,8 +8,9 @@ import (
 
 	"vouch/agent"
 	"vouch/internal/app"
+	"vouch/internal/clitext"
+	"vouch/internal/host"
 	"vouch/safetext"
-	"vouch/store"
 )
 
 func runDoctor(ctx context.Context, g *globals, args []string, e env) error {
@@ -32,9 +33,9 @@ func runDoctor(ctx context.Context, g *globals, args []string, e env) error {
 	} else {
 		rep = app.Doctor(ctx, g.modelURL, stateDir, e.getenv)
 	}
-	sess := doctorSession(stateDir) // doctor_session.go, SPEC K4
+	sess := host.Client{StateDir: stateDir}.Status() // SPEC K4
 	if *asJSON {
-		if err := writeJSON(e.stdout, doctorJSON{DoctorReport: rep, Session: sess}); err != nil {
+		if err := clitext.WriteJSON(e.stdout, doctorJSON{DoctorReport: rep, Session: sess}); err != nil {
 			return err
 		}
 		return doctorVerdict(rep)
@@ -65,7 +66,7 @@ func doctorVerdict(rep app.DoctorReport) error {
 // doctorCheck is `vouch doctor --check`: the report, then exit 1 when the
 // file is damaged (SPEC K1, K3, M).
 func doctorCheck(stateDir string, asJSON bool, e env) error {
-	check := func() (store.CheckReport, error) { return app.CheckDatabase(stateDir) }
+	check := func() (app.CheckReport, error) { return app.CheckDatabase(stateDir) }
 	if e.host != nil { // in the session: its open database (SPEC K5)
 		check = e.host.CheckDatabase
 	}
@@ -74,15 +75,15 @@ func doctorCheck(stateDir string, asJSON bool, e env) error {
 		return err
 	}
 	if asJSON {
-		err = writeJSON(e.stdout, rep)
+		err = clitext.WriteJSON(e.stdout, rep)
 	} else {
-		tw := newTable(e.stdout)
+		tw := clitext.NewTable(e.stdout)
 		tw.Printf("Database check\n  path\t%s\n  read\t%d buckets, %d keys, %d stored files re-hashed\n",
 			safetext.Line(rep.Path, 0), rep.Buckets, rep.Keys, rep.Blobs)
 		if rep.OK() {
 			tw.Printf("  result\tsound: no damage found\n")
 		} else {
-			tw.Printf("  result\t%s\n", plural(len(rep.Problems), "problem"))
+			tw.Printf("  result\t%s\n", clitext.Plural(len(rep.Problems), "problem"))
 		}
 		for _, p := range rep.Problems {
 			tw.Printf("  problem\t%s\n", safetext.Line(p, 300))
@@ -94,13 +95,13 @@ func doctorCheck(stateDir string, asJSON bool, e env) error {
 	}
 	if !rep.OK() {
 		return app.Errorf(app.Failure, "the database %s is damaged (%s above); restore a copy of it, or move it aside (do not delete it) and start vouch again to create a fresh one",
-			safetext.Line(rep.Path, 0), plural(len(rep.Problems), "problem"))
+			safetext.Line(rep.Path, 0), clitext.Plural(len(rep.Problems), "problem"))
 	}
 	return nil
 }
 
 func printDoctor(w io.Writer, rep app.DoctorReport) error {
-	tw := newTable(w)
+	tw := clitext.NewTable(w)
 	p := tw.Printf
 	p("Model servers\n")
 	// The usual ports nothing listens on take one line, not one each.
@@ -113,7 +114,7 @@ func printDoctor(w io.Writer, rep app.DoctorReport) error {
 			p("  %s\t%s\n", s.URL, safetext.Line(s.Error, 0))
 			continue
 		}
-		p("  %s\t%s, %s\n", s.URL, s.Kind, plural(len(s.Models), "model"))
+		p("  %s\t%s, %s\n", s.URL, s.Kind, clitext.Plural(len(s.Models), "model"))
 		for _, m := range s.Models {
 			window := "window unknown"
 			if m.ContextWindow > 0 {
@@ -149,7 +150,7 @@ func printDoctor(w io.Writer, rep app.DoctorReport) error {
 		p("  none configured\n")
 	}
 	for _, m := range rep.MCPServers {
-		p("  %s\t%s, %s\t%s\n", safetext.Line(m.Name, 40), m.Status, plural(m.Tools, "tool"), safetext.Line(m.URL, 60))
+		p("  %s\t%s, %s\t%s\n", safetext.Line(m.Name, 40), m.Status, clitext.Plural(m.Tools, "tool"), safetext.Line(m.URL, 60))
 		if m.Error != "" {
 			p("  \t%s\n", safetext.Line(m.Error, 100))
 		}

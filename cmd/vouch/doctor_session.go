@@ -4,7 +4,8 @@ import (
 	"io"
 
 	"vouch/internal/app"
-	"vouch/internal/sessiond"
+	"vouch/internal/clitext"
+	"vouch/internal/host"
 	"vouch/safetext"
 )
 
@@ -12,31 +13,11 @@ import (
 type doctorJSON struct {
 	app.DoctorReport
 	// Session is the session process of the state dir (nil: none runs).
-	Session *doctorSessionJSON `json:"session"`
+	Session *host.SessionStatus `json:"session"`
 }
 
-// doctorSessionJSON is the session as the doctor saw it: its Info, or
-// the sentence of why it did not answer.
-type doctorSessionJSON struct {
-	*sessiond.Info
-	Error string `json:"error,omitempty"`
-}
-
-// doctorSession asks the session of stateDir about itself, over its
-// socket: it holds the database (SPEC K4).
-func doctorSession(stateDir string) *doctorSessionJSON {
-	info, ok, err := sessionInfo(stateDir)
-	switch {
-	case err != nil:
-		return &doctorSessionJSON{Error: err.Error()}
-	case !ok:
-		return nil
-	}
-	return &doctorSessionJSON{Info: &info}
-}
-
-func printDoctorSession(w io.Writer, s *doctorSessionJSON) error {
-	tw := newTable(w)
+func printDoctorSession(w io.Writer, s *host.SessionStatus) error {
+	tw := clitext.NewTable(w)
 	p := tw.Printf
 	p("Session\n")
 	switch {

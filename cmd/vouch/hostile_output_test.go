@@ -56,7 +56,7 @@ func TestHostileTextEveryOutput(t *testing.T) {
 	wantNoHidden(t, "run", out)
 	out, _ = cli(t, state, "", exitOK, "--model-url", model.URL(), "--model", "m", "run", "--json", "say it")
 	wantNoHidden(t, "run --json", out)
-	var res runResultJSON
+	var res app.HeadlessResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Answer != blob {
 		t.Errorf("run --json: answer %q, %v; want the model's text recoverable", res.Answer, err)
 	}

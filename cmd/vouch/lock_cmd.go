@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 	"vouch/safetext"
-	"vouch/store"
 )
 
 // runLock is `vouch lock export | check | apply | sign` (SPEC N1–N4);
@@ -35,8 +35,8 @@ func runLock(ctx context.Context, g *globals, args []string, e env) error {
 	}
 	switch sub {
 	case "export":
-		return withDB(g, e, func(db *store.DB) error {
-			data, err := app.NewFleet(db).Export()
+		return withDB(g, e, func(s *app.State) error {
+			data, err := s.Fleet().Export()
 			if err == nil && *out != "" {
 				return os.WriteFile(pathIn(e, *out), data, 0o644)
 			}
@@ -46,7 +46,7 @@ func runLock(ctx context.Context, g *globals, args []string, e env) error {
 			return err
 		})
 	case "check":
-		return withDB(g, e, func(db *store.DB) error { return lockCheck(app.NewFleet(db), append(pos, "")[0], *asJSON, e) })
+		return withDB(g, e, func(s *app.State) error { return lockCheck(s.Fleet(), append(pos, "")[0], *asJSON, e) })
 	case "apply":
 		return withState(ctx, g, e, func(s *state) error { return lockApply(ctx, s.Fleet(), pathIn(e, pos[0]), *dir, *yes, *asJSON, e) })
 	}
@@ -67,7 +67,7 @@ func lockCheck(f *app.Fleet, file string, asJSON bool, e env) error {
 		return err
 	}
 	if asJSON {
-		err = writeJSON(e.stdout, rep)
+		err = clitext.WriteJSON(e.stdout, rep)
 	} else {
 		var lines []string
 		if rep.Signer != nil {
@@ -108,7 +108,7 @@ func lockApply(ctx context.Context, f *app.Fleet, file, dir string, yes, asJSON 
 		return err
 	}
 	if asJSON {
-		err = writeJSON(e.stdout, plan)
+		err = clitext.WriteJSON(e.stdout, plan)
 	} else if len(plan.Changes) > 0 {
 		_, err = fmt.Fprintf(e.stdout, "applied %d changes in one transaction\n", len(plan.Changes))
 	}

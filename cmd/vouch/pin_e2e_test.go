@@ -13,6 +13,7 @@ import (
 	"vouch/mcpclient"
 	"vouch/mcpclient/mcptest"
 	"vouch/policy"
+	"vouch/store"
 )
 
 // toolRowOf returns identity's row of `vouch tools --json`.
@@ -161,10 +162,10 @@ func TestRugPullProfileRun(t *testing.T) {
 	pin := ruleOf(t, state, id).Pin
 	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
 	cli(t, state, "", exitOK, "profile", "create", "look", "--definition", "notes", "--tool", id, "--workspace", t.TempDir())
-	runProfile := func(want int) runResultJSON {
+	runProfile := func(want int) app.HeadlessResult {
 		t.Helper()
 		out, _ := cli(t, state, "", want, "--model-url", model.URL(), "--model", "m", "run", "--profile", "look", "--json", "look it up")
-		var res runResultJSON
+		var res app.HeadlessResult
 		if err := json.Unmarshal([]byte(out), &res); err != nil || res.RunID == "" {
 			t.Fatalf("result %s (%v)", out, err)
 		}
@@ -211,7 +212,7 @@ func TestTUIClassifyPins(t *testing.T) {
 	cache := func(desc string) mcpclient.ToolInfo {
 		tool := mcpclient.ToolInfo{Name: "lookup", Description: desc, Identity: id,
 			InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: map[string]any{"readOnlyHint": true}}
-		if err := app.NewCatalogStore(s.DB()).SaveCatalog(ctx, mcpclient.Catalog{ServerID: sid, Tools: []mcpclient.ToolInfo{tool}}); err != nil {
+		if err := saveCatalog(s.DB(), mcpclient.Catalog{ServerID: sid, Tools: []mcpclient.ToolInfo{tool}}); err != nil {
 			t.Fatal(err)
 		}
 		return tool
@@ -248,4 +249,13 @@ func TestTUIClassifyPins(t *testing.T) {
 	if ch, _ := b.ChangedTools(ctx); ch[id] {
 		t.Error("re-classified, the tool is still marked changed")
 	}
+}
+
+// saveCatalog caches cat in db as the MCP manager does after a refresh.
+func saveCatalog(db *store.DB, cat mcpclient.Catalog) error {
+	data, err := json.Marshal(cat)
+	if err != nil {
+		return err
+	}
+	return db.PutCatalog(cat.ServerID, data)
 }

@@ -125,7 +125,7 @@ func TestTUIClassifyPinsHTMLDefinition(t *testing.T) {
 	id := "mcp:" + sid + ":evaluate"
 	tool := mcpclient.ToolInfo{Name: "evaluate", Description: mcptest.HTMLDescription, Identity: id,
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"function":{"type":"string","description":"() => { … } <b>&amp;</b>"}}}`)}
-	if err := app.NewCatalogStore(s.DB()).SaveCatalog(ctx, mcpclient.Catalog{ServerID: sid, Tools: []mcpclient.ToolInfo{tool}}); err != nil {
+	if err := saveCatalog(s.DB(), mcpclient.Catalog{ServerID: sid, Tools: []mcpclient.ToolInfo{tool}}); err != nil {
 		t.Fatal(err)
 	}
 	shown, err := tool.Pin()
@@ -142,10 +142,7 @@ func TestTUIClassifyPinsHTMLDefinition(t *testing.T) {
 	if ch, err := b.ChangedTools(ctx); err != nil || ch[id] {
 		t.Errorf("ChangedTools = %v, %v; want the rule applying", ch, err)
 	}
-	snap, err := app.LoadSnapshot(s.DB(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := policy.NewSnapshot(rules, policy.Options{}) // the rules as stored, as a run freezes them
 	if d := snap.Decide(policy.Call{Identity: id, Arguments: json.RawMessage(`{}`), Definition: shown.Digest}); d.Verdict != policy.VerdictAllow {
 		t.Errorf("decided %s (%s), want allow", d.Verdict, d.Reason)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 	"vouch/safetext"
 )
 
@@ -29,19 +30,19 @@ func runToolsPlan(ctx context.Context, g *globals, args []string, e env) error {
 	}
 	return withState(ctx, g, e, func(s *state) error {
 		out, err := s.PlanTools(ctx, app.PlanOptions{Dir: cwd, Window: *window, Profile: *profileName, ModelURL: g.modelURL, Model: g.model,
-			Warm: func(ctx context.Context) { warmBriefly(ctx, s.MCP().Manager()) }})
+			Warm: func(ctx context.Context) { s.MCP().WarmBriefly(ctx) }})
 		if err != nil {
 			return err
 		}
 		if *asJSON {
-			return writeJSON(e.stdout, out)
+			return clitext.WriteJSON(e.stdout, out)
 		}
 		return printPlan(e, out)
 	})
 }
 
 func printPlan(e env, p app.ToolPlan) error {
-	tw := newTable(e.stdout)
+	tw := clitext.NewTable(e.stdout)
 	pr := tw.Printf
 	pr("window\t%d tokens (%s); tool budget %d (%.0f%%), counted by %s\n", p.Window, p.WindowSource, p.Budget, p.Fraction*100, p.Counted)
 	if p.ModelServerErr != "" {

@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 	"vouch/policy"
 	"vouch/safetext"
-	"vouch/store"
 )
 
 // recentDecisions is how many decisions `vouch policy list` shows.
@@ -19,9 +20,9 @@ const recentDecisions = 20
 
 // withDB opens only the database (no keyring, no MCP) for fn; in the
 // session, fn runs on the session's database (SPEC K5).
-func withDB(g *globals, e env, fn func(*store.DB) error) error {
+func withDB(g *globals, e env, fn func(*app.State) error) error {
 	if e.host != nil {
-		return fn(e.host.DB())
+		return fn(app.StateOf(e.host))
 	}
 	dir, err := resolveStateDir(g)
 	if err != nil {
@@ -69,15 +70,15 @@ func policyList(g *globals, args []string, e env) error {
 	if err := parseSub(fs, args); err != nil {
 		return err
 	}
-	return withDB(g, e, func(db *store.DB) error {
-		out, err := app.NewRules(db).Listing(recentDecisions)
+	return withDB(g, e, func(s *app.State) error {
+		out, err := s.Rules().Listing(recentDecisions)
 		if err != nil {
 			return err
 		}
 		if *asJSON {
-			return writeJSON(e.stdout, out)
+			return clitext.WriteJSON(e.stdout, out)
 		}
-		labels, err := app.ToolLabelsOf(db)
+		labels, err := s.ToolLabels()
 		if err != nil {
 			return err
 		}
@@ -89,7 +90,7 @@ func policyList(g *globals, args []string, e env) error {
 // tool" (issue 18 item 9), and a rule ends with the identity 'vouch
 // policy set' and 'remove' take.
 func printPolicy(e env, l app.PolicyListing, labels app.ToolLabels) error {
-	tw := newTable(e.stdout)
+	tw := clitext.NewTable(e.stdout)
 	p := tw.Printf
 	if len(l.Rules) == 0 {
 		p("no rules: built-in reads run inside the workspace, anything that writes asks, every external tool asks\n")
@@ -190,14 +191,14 @@ func policySet(g *globals, args []string, e env) error {
 	if eff != "" && eff != policy.ReadOnly && eff != policy.Idempotent && eff != policy.Mutating {
 		return app.Errorf(app.Usage, "the effect %q is not read-only, idempotent or mutating", *effect)
 	}
-	return withDB(g, e, func(db *store.DB) error {
-		rule, summary, err := app.NewRules(db).Set(app.RuleInput{Identity: identity, Class: class, Effect: eff,
+	return withDB(g, e, func(s *app.State) error {
+		rule, summary, err := s.Rules().Set(app.RuleInput{Identity: identity, Class: class, Effect: eff,
 			Constraints: constraints, Note: *note}, time.Now().UTC())
 		if err != nil {
 			return err
 		}
 		if *asJSON {
-			return writeJSON(e.stdout, rule)
+			return clitext.WriteJSON(e.stdout, rule)
 		}
 		pinned := ""
 		if rule.Pin != nil {
@@ -219,15 +220,15 @@ func policyRemove(g *globals, args []string, e env) error {
 		return app.Errorf(app.Usage, "vouch policy remove needs the rule's IDENTITY; 'vouch policy list' shows them")
 	}
 	identity := pos[0]
-	return withDB(g, e, func(db *store.DB) error {
-		if err := app.NewRules(db).Delete(identity); err != nil {
+	return withDB(g, e, func(s *app.State) error {
+		if err := s.Rules().Delete(identity); err != nil {
 			if errors.Is(err, app.ErrNoRule) {
 				return app.Errorf(app.Usage, "there is no rule for %s; 'vouch policy list' shows them", safetext.Line(identity, 80))
 			}
 			return err
 		}
 		if *asJSON {
-			return writeJSON(e.stdout, map[string]string{"removed": identity})
+			return clitext.WriteJSON(e.stdout, map[string]string{"removed": identity})
 		}
 		now := policy.NewSnapshot(nil, policy.Options{}).Summary(identity, "")
 		_, err := fmt.Fprintf(e.stdout, "removed the rule for %s; it now follows the default: %s\n", safetext.Line(identity, 0), now)

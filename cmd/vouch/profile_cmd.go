@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 	"vouch/safetext"
-	"vouch/store"
 	"vouch/workflow"
 )
 
@@ -114,7 +114,7 @@ func runProfileCmd(ctx context.Context, g *globals, args []string, e env) error 
 		ps := s.Profiles()
 		switch sub {
 		case "list":
-			return profileList(e, s.DB(), *f.asJSON)
+			return profileList(e, ps, *f.asJSON)
 		case "show":
 			p, err := ps.Profile(name)
 			if err != nil {
@@ -126,7 +126,7 @@ func runProfileCmd(ctx context.Context, g *globals, args []string, e env) error 
 				return err
 			}
 			if *f.asJSON {
-				return writeJSON(e.stdout, map[string]string{"removed": name})
+				return clitext.WriteJSON(e.stdout, map[string]string{"removed": name})
 			}
 			_, err := fmt.Fprintf(e.stdout, "removed profile %s; its runs stay in 'vouch runs'\n", safetext.Line(name, 0))
 			return err
@@ -153,8 +153,8 @@ func runProfileCmd(ctx context.Context, g *globals, args []string, e env) error 
 	})
 }
 
-func profileList(e env, db *store.DB, asJSON bool) error {
-	ps, err := db.Profiles()
+func profileList(e env, profiles *app.Profiles, asJSON bool) error {
+	ps, err := profiles.List()
 	if err != nil {
 		return err
 	}
@@ -162,13 +162,13 @@ func profileList(e env, db *store.DB, asJSON bool) error {
 		if ps == nil {
 			ps = []workflow.Profile{}
 		}
-		return writeJSON(e.stdout, ps)
+		return clitext.WriteJSON(e.stdout, ps)
 	}
 	if len(ps) == 0 {
 		_, err := fmt.Fprintln(e.stdout, "no profiles; create one with: vouch profile create NAME --definition D")
 		return err
 	}
-	tw := newTable(e.stdout)
+	tw := clitext.NewTable(e.stdout)
 	tw.Println("NAME\tREVISION\tDEFINITION\tTOOLS\tSKILLS\tSCHEDULE")
 	for _, p := range ps {
 		tw.Printf("%s\t%d\t%s\t%d\t%d\t%s\n", safetext.Line(p.Name, 40), p.Revision, safetext.Line(p.Definition, 40),
@@ -179,9 +179,9 @@ func profileList(e env, db *store.DB, asJSON bool) error {
 
 func printProfile(e env, p workflow.Profile, asJSON bool) error {
 	if asJSON {
-		return writeJSON(e.stdout, p)
+		return clitext.WriteJSON(e.stdout, p)
 	}
-	tw := newTable(e.stdout)
+	tw := clitext.NewTable(e.stdout)
 	pr := tw.Field
 	pr("profile", fmt.Sprintf("%s (revision %d, %s)", p.Name, p.Revision, p.Updated.Local().Format("2006-01-02 15:04")))
 	def := p.Definition
@@ -241,10 +241,10 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 		return app.Errorf(app.Usage, "unknown subcommand 'vouch definition %s'; use add, list, show or remove", sub)
 	}
 	if len(pos) != want {
-		return app.Errorf(app.Usage, "vouch definition %s takes %s, not %d", sub, plural(want, "argument"), len(pos))
+		return app.Errorf(app.Usage, "vouch definition %s takes %s, not %d", sub, clitext.Plural(want, "argument"), len(pos))
 	}
-	return withDB(g, e, func(db *store.DB) error {
-		ps := app.NewProfiles(db, nil)
+	return withDB(g, e, func(s *app.State) error {
+		ps := s.Profiles()
 		switch sub {
 		case "add":
 			d, err := ps.AddDefinitionFile(e.abs(pos[0]))
@@ -252,16 +252,16 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 				return err
 			}
 			if *asJSON {
-				return writeJSON(e.stdout, d)
+				return clitext.WriteJSON(e.stdout, d)
 			}
 			_, err = fmt.Fprintf(e.stdout, "saved definition %s (%s), revision %d\n", safetext.Line(d.Name, 0), d.Kind, d.Revision)
 			return err
 		case "show":
-			d, err := db.Definition(pos[0], 0)
+			d, err := ps.Definition(pos[0])
 			if err != nil {
 				return app.Errorf(app.Usage, "no definition is named %q; 'vouch definition list' shows them", pos[0])
 			}
-			return writeJSON(e.stdout, d)
+			return clitext.WriteJSON(e.stdout, d)
 		case "remove":
 			if err := ps.RemoveDefinition(pos[0]); err != nil {
 				return err
@@ -269,7 +269,7 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 			_, err := fmt.Fprintf(e.stdout, "removed definition %s\n", safetext.Line(pos[0], 0))
 			return err
 		}
-		ds, err := db.Definitions()
+		ds, err := ps.Definitions()
 		if err != nil {
 			return err
 		}
@@ -277,13 +277,13 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 			if ds == nil {
 				ds = []workflow.Definition{}
 			}
-			return writeJSON(e.stdout, ds)
+			return clitext.WriteJSON(e.stdout, ds)
 		}
 		if len(ds) == 0 {
 			_, err := fmt.Fprintln(e.stdout, "no definitions; add one with: vouch definition add FILE.json")
 			return err
 		}
-		tw := newTable(e.stdout)
+		tw := clitext.NewTable(e.stdout)
 		tw.Println("NAME\tKIND\tREVISION\tORIGIN")
 		for _, d := range ds {
 			origin := orDefault(d.Origin, "person")

@@ -6,9 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
-	"vouch/agent"
 	"vouch/agent/agenttest"
 	"vouch/internal/app"
 	"vouch/internal/termtest"
@@ -58,41 +56,5 @@ func TestRunShowsProgressOnPTY(t *testing.T) {
 	}
 	if strings.Contains(term.Output(), "\x1b[2J") {
 		t.Fatalf("the server's escape sequence reached the terminal:\n%q", term.Output())
-	}
-}
-
-// TestProgressOnlyOnATerminal (SPEC B11): progress goes to stderr only
-// when stderr is a terminal, at most one line per progressEvery, and the
-// server's text is neutralized.
-func TestProgressOnlyOnATerminal(t *testing.T) {
-	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	ev := agent.ToolProgress{Identity: "mcp:s:slow", Progress: 1, Total: 3, Message: "step\x1b[2J 1"}
-	for _, tc := range []struct {
-		name     string
-		terminal bool
-		steps    []time.Duration // clock offsets of successive events
-		want     int             // progress lines written
-	}{
-		{"not a terminal", false, []time.Duration{0}, 0},
-		{"a terminal", true, []time.Duration{0}, 1},
-		{"rate-limited", true, []time.Duration{0, 100 * time.Millisecond, 400 * time.Millisecond, 600 * time.Millisecond}, 2},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var stderr strings.Builder
-			now := at
-			o := &terminalOutput{e: env{stdout: &strings.Builder{}, stderr: &stderr, stderrTerminal: tc.terminal}, now: func() time.Time { return now }}
-			for _, d := range tc.steps {
-				now = at.Add(d)
-				if err := o.Show(ev); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if got := strings.Count(stderr.String(), "progress 1/3"); got != tc.want {
-				t.Fatalf("got %d progress lines, want %d:\n%q", got, tc.want, stderr.String())
-			}
-			if strings.Contains(stderr.String(), "\x1b") {
-				t.Fatalf("an escape sequence reached stderr: %q", stderr.String())
-			}
-		})
 	}
 }

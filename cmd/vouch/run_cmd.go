@@ -3,57 +3,17 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"os"
 	"strings"
-	"time"
 
 	"vouch/agent"
 	"vouch/internal/app"
-	"vouch/internal/host"
+	"vouch/internal/clitext"
+	"vouch/internal/termout"
 	"vouch/internal/ttyprompt"
 	"vouch/mcpclient"
-	"vouch/safetext"
-	"vouch/store"
 	"vouch/tool"
 )
-
-// approver answers approval requests of a headless run: nil means no person
-// is present, and the run ends with exit 4 at the first call that asks.
-type approver func(req agent.ApprovalRequested) (agent.Decision, error)
-
-// ttyApprover asks p on the terminal for each call of a run under ctx.
-func ttyApprover(ctx context.Context, p *ttyprompt.Prompt) approver {
-	return func(req agent.ApprovalRequested) (agent.Decision, error) { return p.Ask(ctx, req) }
-}
-
-// defaultProfile is the profile `vouch run TASK` uses when none is named:
-// the one named "default", if it exists and Agent Workflows is on.
-// Without it (or with the switch off) the run is a plain headless run with
-// the tools selected for the latest conversation (built-in ones only while
-// the switch is off).
-const defaultProfile = host.DefaultProfile
-
-// runResultJSON is `vouch run --json`: the run's ID in history, its
-// outcome, the answer, and what stopped it.
-type runResultJSON struct {
-	RunID           string `json:"run_id,omitempty"`
-	Profile         string `json:"profile,omitempty"`
-	ProfileRevision int    `json:"profile_revision,omitempty"`
-	Outcome         string `json:"outcome"`
-	Answer          string `json:"answer"`
-	Error           string `json:"error,omitempty"`
-	// CorrelationID is the call that needed approval (exit 4).
-	CorrelationID string `json:"correlation_id,omitempty"`
-	// CutOff is true when the answer stopped at its length limit: it is
-	// not a whole answer (SPEC A7). Always present.
-	CutOff bool `json:"cut_off"`
-	// Usage is the last model turn's token use and rate, the run's
-	// totals, and what the run left out (absent when no turn reported one
-	// and nothing was left out).
-	Usage *app.RunUsage `json:"usage,omitempty"`
-}
 
 // runRun is `vouch run [--profile P] [--approve-tty] [--json] TASK`: one
 // run, the answer on stdout, tool activity on stderr, history kept like any
@@ -67,7 +27,7 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	profile := fs.String("profile", "", "run the task on this Agent Profile")
 	asJSON := fs.Bool("json", false, "print the result as JSON on stdout")
 	cont := fs.String("continue", "", "continue the stored conversation with this ID ('vouch conversations' lists them)")
-	detach := fs.Bool("detach", false, "start the run in the session process and print its ID (run_detach.go)")
+	detach := fs.Bool("detach", false, "start the run in the session process and print its ID")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -99,21 +59,9 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	if err != nil {
 		return err
 	}
-	var ask approver
-	if tty != nil {
-		// The prompt names the server and host as the approval pane does
-		// (SPEC D3) and discards type-ahead before each question (SPEC D7).
-		ask = ttyApprover(ctx, ttyprompt.New(tty, s.DescribeTool))
-	}
-	on, err := s.DB().WorkflowsEnabled()
+	name, on, err := s.ProfileToRun(*profile, *cont != "") // a continued conversation stays a plain chat run
 	if err != nil {
 		return errors.Join(err, s.Close())
-	}
-	name := *profile
-	if name == "" && on && *cont == "" { // a continued conversation stays a plain chat run
-		if _, err := s.DB().Profile(defaultProfile, 0); err == nil {
-			name = defaultProfile
-		}
 	}
 	if name != "" && !on {
 		return errors.Join(app.Wrap(app.Failure, app.ErrWorkflowsOff), s.Close())
@@ -124,192 +72,35 @@ func runRun(ctx context.Context, g *globals, args []string, e env) error {
 	// Workflows off no MCP tool is offered, so none is contacted.
 	var absent []mcpclient.Absent
 	if on {
-		absent = warmBriefly(ctx, s.MCP().Manager())
-		if err := reportAbsent(e.stderr, absent); err != nil {
+		absent = s.MCP().WarmBriefly(ctx)
+		if err := termout.ReportAbsent(e.stderr, absent); err != nil {
 			return errors.Join(err, s.Close())
 		}
 	}
-	model := g.model
-	if model == "" {
-		if m, ok, err := s.DB().Setting(app.SettingModel); err == nil && ok {
-			model = m
-		}
+	chat, err := s.HeadlessChat(name, *cont, g.modelURL, g.model)
+	if err != nil {
+		return errors.Join(err, s.Close())
 	}
-	if name == "" {
-		if err := useConversation(s, *cont); err != nil {
-			return errors.Join(err, s.Close())
-		}
-	}
-	cfg := s.ChatConfig()
-	cfg.ModelURL, cfg.Model, cfg.RunKind = g.modelURL, model, store.RunHeadless
-	chat := app.NewChat(cfg)
-	out := runResultJSON{Profile: name}
+	out := app.HeadlessResult{Profile: name} // --json prints it
 	// The answer goes to stdout (unless --json: out is then printed at the
 	// end), tool activity to stderr; with nobody to ask, a call that needs
 	// approval stops the run with exit 4.
-	term := &terminalOutput{e: e, quiet: *asJSON, now: time.Now, name: chat.ToolName, screen: isTerminalWriter(e.stdout)}
+	var ask func(agent.ApprovalRequested) (agent.Decision, error)
+	var question func(tool.Question) (tool.Answer, error)
 	if tty != nil {
-		p := ttyprompt.New(tty, s.DescribeTool)
-		term.question = func(q tool.Question) (tool.Answer, error) { return p.AskInput(ctx, q) }
+		// The prompt names the server and host as the approval pane does
+		// (SPEC D3) and discards type-ahead before each question (SPEC D7).
+		approvals, questions := ttyprompt.New(tty, s.DescribeTool), ttyprompt.New(tty, s.DescribeTool)
+		ask = func(req agent.ApprovalRequested) (agent.Decision, error) { return approvals.Ask(ctx, req) }
+		question = func(q tool.Question) (tool.Answer, error) { return questions.AskInput(ctx, q) }
 	}
-	a := ask.after(term.breakLine).toApp() // a question starts on its own line (run_lines.go)
-	if name != "" {
-		err = s.RunProfileHeadless(ctx, chat, name, task, a, term, (*app.HeadlessResult)(&out))
-	} else {
-		err = app.RunHeadless(ctx, chat, task, a, term, (*app.HeadlessResult)(&out))
-	}
-	(*app.HeadlessResult)(&out).LeaveOutServers(absent)
+	term := termout.New(e.stdout, e.stderr, e.stderrTerminal, *asJSON, chat.ToolName, question)
+	err = s.RunTask(ctx, chat, name, task, term.Approver(ask), term, &out, absent) // a question starts on its own line
 	if *asJSON {
 		if err != nil {
 			out.Error = err.Error()
 		}
-		err = errors.Join(err, writeJSON(e.stdout, out))
+		err = errors.Join(err, clitext.WriteJSON(e.stdout, out))
 	}
 	return errors.Join(err, s.Close())
-}
-
-// followRun follows a run's events to the end (app.FollowRun): the answer
-// goes to stdout (unless quiet: the caller then prints out as JSON) and
-// into out, tool activity to stderr. A call that needs approval with
-// nobody to ask stops the run, recorded as waiting for approval, with
-// exit 4.
-func followRun(events <-chan agent.Event, stop func(store.RunOutcome, string), e env, ask approver, out *runResultJSON, quiet bool) error {
-	term := &terminalOutput{e: e, quiet: quiet, now: time.Now, screen: isTerminalWriter(e.stdout)}
-	return app.FollowRun(events, stop, ask.after(term.breakLine).toApp(), term, (*app.HeadlessResult)(out))
-}
-
-// toApp is ask as the application takes it: nil stays nil (nobody to ask).
-func (ask approver) toApp() app.Approver {
-	if ask == nil {
-		return nil
-	}
-	return app.Approver(ask)
-}
-
-// terminalOutput shows a headless run on the terminal: the answer on
-// stdout, neutralized, tool activity on stderr.
-type terminalOutput struct {
-	e       env
-	quiet   bool // the answer is printed as JSON at the end instead
-	midLine bool // text was written since the last newline
-	// screen is true when stdout is a terminal: the answer's line then
-	// ends before a tool line or a question (run_lines.go).
-	screen bool
-	// now is the clock of the progress rate limit; lastProgress when a
-	// progress line was last written.
-	now          func() time.Time
-	lastProgress time.Time
-	// leftOut is how many earlier messages the run was last said to leave
-	// out.
-	leftOut int
-	// name is how the person reads a tool, "demo tools › lookup" (issue
-	// 18 item 9); nil: its identity.
-	name func(identity string) string
-	// question asks a server's question on the terminal (--approve-tty);
-	// nil: it is declined at once (SPEC B12).
-	question func(q tool.Question) (tool.Answer, error)
-}
-
-// AnswerQuestion implements app.QuestionAnswerer.
-func (o *terminalOutput) AnswerQuestion(q tool.Question) (tool.Answer, error) {
-	if o.question == nil {
-		return tool.Answer{Action: tool.Decline, Why: app.NoTerminal}, nil
-	}
-	if err := o.breakLine(); err != nil {
-		return tool.Answer{}, err
-	}
-	return o.question(q)
-}
-
-// tool names identity on a line of tool activity, neutralised.
-func (o *terminalOutput) tool(identity string) string {
-	if o.name == nil {
-		return safetext.Line(identity, 100)
-	}
-	return safetext.Line(o.name(identity), 100)
-}
-
-// progressEvery is the least time between two progress lines on stderr.
-const progressEvery = 500 * time.Millisecond
-
-// Show implements app.RunOutput.
-func (o *terminalOutput) Show(ev agent.Event) error {
-	switch ev := ev.(type) {
-	case agent.TextDelta:
-		if o.quiet {
-			return nil
-		}
-		o.midLine = true
-		return o.write(o.e.stdout, "the answer", "%s", safetext.Neutralize(ev.Text))
-	case agent.PartFinished:
-		if o.midLine {
-			o.midLine = false
-			return o.write(o.e.stdout, "the answer", "\n")
-		}
-	case agent.ToolCallStarted:
-		return o.note("tool activity", "vouch: tool %s %s\n", o.tool(ev.Call.Identity), safetext.Line(ev.Call.Arguments, 120))
-	case agent.ToolCallFinished:
-		outcome := "done"
-		if ev.IsError {
-			outcome = "error: " + safetext.Line(ev.Result, 160)
-		}
-		return o.note("tool activity", "vouch: tool %s %s\n", o.tool(ev.Call.Identity), outcome)
-	case agent.ToolProgress:
-		return o.progress(ev)
-	case agent.InputNoted: // SPEC B12: what became of a server's question
-		return o.note("tool activity", "vouch: the server's question: %s\n", safetext.Line(ev.Text, 300))
-	case agent.Usage:
-		// Earlier messages left out (issue 24 item 6), once per run.
-		if ev.LeftOut > o.leftOut {
-			o.leftOut = ev.LeftOut
-			if err := o.note("a notice", "vouch: %d earlier messages of this conversation were left out: they do not fit the model's window (they stay stored)\n", ev.LeftOut); err != nil {
-				return err
-			}
-		}
-		// The server cut the prompt, the reply was cut off (SPEC A7).
-		if note := ev.Notice(); note != "" {
-			return o.note("a notice", "%s\n", withPrefix(note)) // never "vouch: vouch's …"
-		}
-	}
-	return nil
-}
-
-// progress shows a tool call's progress on stderr when stderr is a
-// terminal (SPEC B11), at most one line per progressEvery; the server's
-// message is neutralized.
-func (o *terminalOutput) progress(ev agent.ToolProgress) error {
-	if !o.e.stderrTerminal || o.now == nil {
-		return nil
-	}
-	now := o.now()
-	if !o.lastProgress.IsZero() && now.Sub(o.lastProgress) < progressEvery {
-		return nil
-	}
-	o.lastProgress = now
-	line := fmt.Sprintf("%g", ev.Progress)
-	if ev.Total > 0 {
-		line += fmt.Sprintf("/%g", ev.Total)
-	}
-	if ev.Message != "" {
-		line += " " + safetext.Line(ev.Message, 120)
-	}
-	return o.note("tool progress", "vouch: tool %s progress %s\n", o.tool(ev.Identity), line)
-}
-
-// End implements app.RunOutput: the answer ends its line.
-func (o *terminalOutput) End() error {
-	if !o.midLine {
-		return nil
-	}
-	if _, err := io.WriteString(o.e.stdout, "\n"); err != nil {
-		return fmt.Errorf("write the answer: %w", err)
-	}
-	return nil
-}
-
-func (o *terminalOutput) write(w io.Writer, what, format string, args ...any) error {
-	if _, err := fmt.Fprintf(w, format, args...); err != nil {
-		return fmt.Errorf("write %s: %w", what, err)
-	}
-	return nil
 }

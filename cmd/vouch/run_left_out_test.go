@@ -12,9 +12,9 @@ import (
 )
 
 // runJSONOf decodes `vouch run --json`'s answer.
-func runJSONOf(t *testing.T, out string) runResultJSON {
+func runJSONOf(t *testing.T, out string) app.HeadlessResult {
 	t.Helper()
-	var res runResultJSON
+	var res app.HeadlessResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Usage == nil {
 		t.Fatalf("run --json: %v\n%s", err, out)
 	}

@@ -40,7 +40,7 @@ func TestRunSubagentsProfile(t *testing.T) {
 	cli(t, state, "", exitOK, "profile", "create", "triage", "--definition", "triage", "--tool", "builtin:fs_read", "--context", "8192")
 
 	out, _ := cli(t, state, "", exitOK, "--model-url", model.URL(), "--model", "m", "run", "--profile", "triage", "--json", "what is the answer?")
-	var res runResultJSON
+	var res app.HeadlessResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
 	}

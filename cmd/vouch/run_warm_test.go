@@ -10,6 +10,7 @@ import (
 
 	"vouch/agent/agenttest"
 	"vouch/internal/app"
+	"vouch/mcpclient"
 	"vouch/mcpclient/mcptest"
 	"vouch/store"
 )
@@ -87,8 +88,8 @@ func TestRunDoesNotWaitOnDeadServers(t *testing.T) {
 		t.Helper()
 		start := time.Now()
 		out, errOut := cli(t, state, "", want, args...)
-		if d := time.Since(start); d > toolsWarmBound+2*time.Second {
-			t.Errorf("vouch %s took %s beside five dead servers; want about %s", strings.Join(args, " "), d, toolsWarmBound)
+		if d := time.Since(start); d > mcpclient.WarmBound+2*time.Second {
+			t.Errorf("vouch %s took %s beside five dead servers; want about %s", strings.Join(args, " "), d, mcpclient.WarmBound)
 		}
 		return out, errOut
 	}

@@ -7,16 +7,16 @@ import (
 	"time"
 
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 	"vouch/safetext"
-	"vouch/store"
 	tuiworkflows "vouch/tui/settings/workflows"
 )
 
 // runsJSON is `vouch runs --json`: one page, newest first, and the cursor
 // of the next (pass it to --before).
 type runsJSON struct {
-	Runs []store.RunRecord `json:"runs"`
-	Next string            `json:"next,omitempty"`
+	Runs []app.RunRecord `json:"runs"`
+	Next string          `json:"next,omitempty"`
 }
 
 // runRunsCmd is `vouch runs [--limit N] [--before ID] [--json]` and `vouch
@@ -31,7 +31,7 @@ func runRunsCmd(_ context.Context, g *globals, args []string, e env) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	limit := fs.Int("limit", 20, "how many runs to list")
 	before := fs.String("before", "", "list the runs that started before this run ID (the cursor of the previous page)")
-	follow := fs.Bool("follow", false, "with show: stream the run's events until it ends (run_detach.go)")
+	follow := fs.Bool("follow", false, "with show: stream the run's events until it ends")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -50,25 +50,25 @@ func runRunsCmd(_ context.Context, g *globals, args []string, e env) error {
 		}
 		return followDetached(g, pos[0], e)
 	}
-	return withDB(g, e, func(db *store.DB) error {
+	return withDB(g, e, func(s *app.State) error {
 		if show {
-			return runShow(e, db, pos[0], *asJSON)
+			return runShow(e, s, pos[0], *asJSON)
 		}
-		runs, next, err := db.Runs(*before, *limit)
+		runs, next, err := s.Runs(*before, *limit)
 		if err != nil {
 			return app.Errorf(app.Usage, "--before %q is not a run ID from 'vouch runs'", *before)
 		}
 		if *asJSON {
 			if runs == nil {
-				runs = []store.RunRecord{}
+				runs = []app.RunRecord{}
 			}
-			return writeJSON(e.stdout, runsJSON{Runs: runs, Next: next})
+			return clitext.WriteJSON(e.stdout, runsJSON{Runs: runs, Next: next})
 		}
 		if len(runs) == 0 {
 			_, err := fmt.Fprintln(e.stdout, "no runs yet")
 			return err
 		}
-		tw := newTable(e.stdout)
+		tw := clitext.NewTable(e.stdout)
 		tw.Println("ID\tSTARTED\tKIND\tPROFILE\tOUTCOME\tTASK")
 		for _, r := range runs {
 			profile := "-"
@@ -88,16 +88,16 @@ func runRunsCmd(_ context.Context, g *globals, args []string, e env) error {
 	})
 }
 
-func runShow(e env, db *store.DB, id string, asJSON bool) error {
-	d, err := app.ReadRunRecord(db, id)
+func runShow(e env, s *app.State, id string, asJSON bool) error {
+	d, err := s.RunRecord(id)
 	if err != nil {
 		return err
 	}
 	if asJSON {
-		return writeJSON(e.stdout, d)
+		return clitext.WriteJSON(e.stdout, d)
 	}
 	r, evs, decisions := d.Run, d.Events, d.Decisions
-	tw := newTable(e.stdout)
+	tw := clitext.NewTable(e.stdout)
 	pr := tw.Field
 	pr("run", r.ID+" ("+string(r.Kind)+")")
 	if r.Profile != "" {
@@ -121,7 +121,7 @@ func runShow(e env, db *store.DB, id string, asJSON bool) error {
 			return err
 		}
 	}
-	out := newPrinter(e.stdout)
+	out := clitext.NewPrinter(e.stdout)
 	if len(evs) > 0 {
 		out.Println("events")
 	}
@@ -139,7 +139,7 @@ func runShow(e env, db *store.DB, id string, asJSON bool) error {
 		out.Printf("  %s\n", safetext.Line(line, 200))
 	}
 	if r.EventsDropped > 0 {
-		out.Printf("  (%d later events were not kept: history keeps %d per run)\n", r.EventsDropped, store.MaxRunEvents)
+		out.Printf("  (%d later events were not kept: history keeps %d per run)\n", r.EventsDropped, app.MaxRunEvents)
 	}
 	if len(decisions) > 0 {
 		out.Println("decisions")
@@ -158,7 +158,7 @@ func runShow(e env, db *store.DB, id string, asJSON bool) error {
 }
 
 func printSpec(e env, s app.FrozenSpec) error {
-	tw := newTable(e.stdout)
+	tw := clitext.NewTable(e.stdout)
 	pr := tw.Field
 	pr("model", fmt.Sprintf("%s, window %d (%s)", s.Model, s.ContextWindow, s.WindowSource))
 	if s.Workspace != "" {
@@ -195,18 +195,18 @@ func runWorkflowsCmd(_ context.Context, g *globals, args []string, e env) error 
 	default:
 		return app.Errorf(app.Usage, "unknown subcommand 'vouch workflows %s'; use on, off or status", sub)
 	}
-	return withDB(g, e, func(db *store.DB) error {
+	return withDB(g, e, func(s *app.State) error {
 		if sub != "status" {
-			if err := db.SetWorkflowsEnabled(sub == "on"); err != nil {
+			if err := s.SetWorkflowsEnabled(sub == "on"); err != nil {
 				return err
 			}
 		}
-		st, err := app.ReadWorkflowsStatus(db, time.Now(), tuiworkflows.SchedulesNote)
+		st, err := s.WorkflowsStatus(time.Now(), tuiworkflows.SchedulesNote)
 		if err != nil {
 			return err
 		}
 		if *asJSON {
-			return writeJSON(e.stdout, st)
+			return clitext.WriteJSON(e.stdout, st)
 		}
 		state := "on: profiles run, schedules fire, MCP tools and skills are offered"
 		if !st.Enabled {

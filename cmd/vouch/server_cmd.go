@@ -10,6 +10,8 @@ import (
 
 	"vouch/agent"
 	"vouch/internal/app"
+	"vouch/internal/clitext"
+	"vouch/internal/termout"
 	"vouch/safetext"
 )
 
@@ -114,7 +116,7 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 				return err
 			}
 			if *asJSON {
-				return writeJSON(e.stdout, map[string]string{"removed": rec.ID})
+				return clitext.WriteJSON(e.stdout, map[string]string{"removed": rec.ID})
 			}
 			_, err = fmt.Fprintf(e.stdout, "removed %s\n", safetext.Line(rec.Name, 0))
 			return err
@@ -124,7 +126,7 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 			// Report live status: refresh active servers within one bound
 			// for them all (issue 24 item 2); a server that did not answer
 			// shows as it is cached, and a line on stderr says so.
-			if err := reportAbsent(e.stderr, warmBriefly(ctx, s.MCP().Manager())); err != nil {
+			if err := termout.ReportAbsent(e.stderr, s.MCP().WarmBriefly(ctx)); err != nil {
 				return err
 			}
 			return printServers(e, s, nil, *asJSON)
@@ -184,9 +186,9 @@ func serverTest(ctx context.Context, s *state, e env, name string, asJSON bool) 
 		return err
 	}
 	if asJSON {
-		return writeJSON(e.stdout, rep)
+		return clitext.WriteJSON(e.stdout, rep)
 	}
-	tw := newTable(e.stdout)
+	tw := clitext.NewTable(e.stdout)
 	p := tw.Printf
 	era := "legacy (initialize and session)"
 	if rep.Stateless {
@@ -236,13 +238,13 @@ func printServers(e env, s *state, ids []string, asJSON bool) error {
 		if rows == nil {
 			rows = []app.ServerRow{}
 		}
-		return writeJSON(e.stdout, rows)
+		return clitext.WriteJSON(e.stdout, rows)
 	}
 	if len(rows) == 0 {
 		_, err := fmt.Fprintln(e.stdout, "no MCP servers; add one with: vouch server add NAME --url URL")
 		return err
 	}
-	tw := newTable(e.stdout)
+	tw := clitext.NewTable(e.stdout)
 	tw.Println("NAME\tSTATUS\tTOOLS\tURL")
 	for _, r := range rows {
 		tw.Printf("%s\t%s\t%d\t%s\n", safetext.Line(r.Name, 40), r.Status, r.Tools, safetext.Line(r.URL, 60))
@@ -270,17 +272,17 @@ func runTools(ctx context.Context, g *globals, args []string, e env) error {
 			return fmt.Errorf("open the workspace: %w", err)
 		}
 		defer func() { _ = ws.Close() }()
-		if err := reportAbsent(e.stderr, warmBriefly(ctx, s.MCP().Manager())); err != nil {
+		if err := termout.ReportAbsent(e.stderr, s.MCP().WarmBriefly(ctx)); err != nil {
 			return err
 		}
 		rows := s.MCP().Tools(append(ws.Tools(), ws.WriteTools()...))
 		if *asJSON {
-			return writeJSON(e.stdout, rows)
+			return clitext.WriteJSON(e.stdout, rows)
 		}
 		// A person reads "server › tool"; the identity column is what
 		// 'vouch policy set' takes (issue 18 item 9).
 		labels := s.MCP().ToolLabels()
-		tw := newTable(e.stdout)
+		tw := clitext.NewTable(e.stdout)
 		tw.Println("TOOL\tIDENTITY\tWIRE NAME\tCLASSIFICATION\tSTATUS")
 		for _, r := range rows {
 			status := r.Status

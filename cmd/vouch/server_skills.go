@@ -6,10 +6,10 @@ import (
 	"strconv"
 
 	"vouch/internal/app"
+	"vouch/internal/clitext"
 	"vouch/mcpclient"
 	"vouch/safetext"
 	"vouch/skills"
-	"vouch/store"
 )
 
 // Skills served by MCP servers on the command line (SPEC I, M):
@@ -57,7 +57,7 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 		if err != nil {
 			return err
 		}
-		svc, err := app.NewServerSkills(s.DB(), s.MCP().Manager())
+		svc, err := s.ServerSkills()
 		if err != nil {
 			return err
 		}
@@ -70,7 +70,7 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 				return err
 			}
 			if *asJSON {
-				return writeJSON(e.stdout, p.SkillPreview)
+				return clitext.WriteJSON(e.stdout, p.SkillPreview)
 			}
 			lines := p.Lines()
 			if p.SetDigest != "" {
@@ -90,7 +90,7 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 				return err
 			}
 			if *asJSON {
-				return writeJSON(e.stdout, rep)
+				return clitext.WriteJSON(e.stdout, rep)
 			}
 			msg := fmt.Sprintf("pinned %d files", rep.Pinned)
 			if len(rep.Findings) > 0 {
@@ -126,19 +126,19 @@ func reportSkill(e env, k mcpclient.ServerSkill, err error, asJSON bool) error {
 		return err
 	}
 	if asJSON {
-		return writeJSON(e.stdout, k)
+		return clitext.WriteJSON(e.stdout, k)
 	}
 	return printLines(e, []string{safetext.Line(k.Sentence, 400)})
 }
 
-func serverSkillList(ctx context.Context, svc *app.ServerSkills, srv store.MCPServer, asJSON bool, e env) error {
+func serverSkillList(ctx context.Context, svc *app.ServerSkills, srv app.MCPServer, asJSON bool, e env) error {
 	named, listing, lerr := svc.List(ctx, srv.ID)
 	var list []mcpclient.ServerSkill // null in JSON when there is none, as before
 	for _, k := range named {
 		list = append(list, k.ServerSkill)
 	}
 	if asJSON {
-		if err := writeJSON(e.stdout, struct {
+		if err := clitext.WriteJSON(e.stdout, struct {
 			Skills  []mcpclient.ServerSkill `json:"skills"`
 			Listing mcpclient.SkillListing  `json:"listing"`
 		}{list, listing}); err != nil {
@@ -146,7 +146,7 @@ func serverSkillList(ctx context.Context, svc *app.ServerSkills, srv store.MCPSe
 		}
 		return lerr
 	}
-	tw := newTable(e.stdout)
+	tw := clitext.NewTable(e.stdout)
 	tw.Printf("NAME\tORIGIN\tSTATE\tFILES\tURI\n")
 	for _, k := range list {
 		tw.Printf("%s\t%s\t%s\t%d\t%s\n", safetext.Line(srv.Name+"/"+k.Entry.Name, 60), safetext.Line(k.Origin(), 60),

@@ -2,83 +2,42 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"vouch/internal/app"
 	"vouch/internal/app/localskills"
-	"vouch/internal/sessiond"
-	"vouch/skills"
-	"vouch/store"
+	"vouch/internal/host"
 )
-
-// session is the application session (internal/app) as the commands open
-// it; the terminal interface is composed over it by internal/tuiwire.
-type session struct {
-	*app.App
-}
-
-// openSession opens the application session on stateDir with the
-// workspace at dir; secrets may be nil.
-func openSession(ctx context.Context, stateDir, dir string, secrets *store.Secrets) (*session, error) {
-	a, err := app.Open(ctx, stateDir, dir, secrets)
-	if err != nil {
-		return nil, err
-	}
-	return &session{App: a}, nil
-}
 
 // openSessionHere opens the session of an interactive or headless run: the
 // state directory of g, the workspace in the working directory, and the
 // keyring when it opens.
-func openSessionHere(ctx context.Context, g *globals, e env) (*session, error) {
+func openSessionHere(ctx context.Context, g *globals, e env) (*app.App, error) {
 	cwd, err := e.workdir()
 	if err != nil {
 		return nil, err
 	}
 	if e.host != nil { // in the session: a run of its own on the session's application (SPEC K5)
-		a, err := app.OpenShared(ctx, e.host, cwd)
-		if err != nil {
-			return nil, err
-		}
-		return &session{App: a}, nil
+		return app.OpenShared(ctx, e.host, cwd)
 	}
 	stateDir, err := resolveStateDir(g)
 	if err != nil {
 		return nil, err
 	}
-	return openSession(ctx, stateDir, cwd, app.OpenSecrets(stateDir, e.getenv))
+	return app.Open(ctx, stateDir, cwd, app.OpenSecrets(stateDir, e.getenv))
 }
 
 // loader is load reading paths as the command's working directory sees
-// them (abs), its errors naming them as the person gave them: the same
-// sentence in the session as in-process.
+// them, its errors naming them as the person gave them: the same
+// sentence in the session as in-process (localskills.From).
 func (e env) loader(load localskills.Loader) localskills.Loader {
 	if e.host == nil {
 		return load
 	}
-	return func(ctx context.Context, path string) (*skills.Package, error) {
-		abs := e.abs(path)
-		p, err := load(ctx, abs)
-		if err != nil && abs != path {
-			return nil, asGiven{err: err, abs: abs, path: path}
-		}
-		return p, err
-	}
+	return localskills.From(load, e.cwd)
 }
-
-// asGiven is an error whose text names a path as given instead of the
-// absolute path it was read at.
-type asGiven struct {
-	err       error
-	abs, path string
-}
-
-func (a asGiven) Error() string { return strings.ReplaceAll(a.err.Error(), a.abs, a.path) }
-func (a asGiven) Unwrap() error { return a.err }
 
 // workdir is the command's working directory.
 func (e env) workdir() (string, error) {
@@ -103,18 +62,5 @@ func (e env) abs(path string) string {
 }
 
 // resolveStateDir returns --state-dir, VOUCH_STATE_DIR, or the XDG
-// default. Every command comes here first, so every path — the session,
-// its clients, the commands that open the database themselves — applies
-// the one rule of sessiond.CheckStateDir to a state directory that exists:
-// this user's own, not writable by others, not a symbolic link (issue 23).
-// One that does not exist yet is created private where it is needed.
-func resolveStateDir(g *globals) (string, error) {
-	dir, err := app.ResolveStateDir(g.stateDir)
-	if err != nil {
-		return "", err
-	}
-	if err := sessiond.CheckStateDir(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return "", app.Errorf(app.Usage, "%s", err.Error())
-	}
-	return dir, nil
-}
+// default, under the one rule every path applies (host.StateDir).
+func resolveStateDir(g *globals) (string, error) { return host.StateDir(g.stateDir) }

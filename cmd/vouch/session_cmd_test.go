@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/app"
+	"vouch/internal/host"
 	"vouch/internal/sessiond"
 )
 
@@ -165,7 +167,7 @@ func TestRunDetachFollow(t *testing.T) {
 	state := shortState(t)
 	stopSessionAtEnd(t, state)
 	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
-	cli(t, state, "", exitOK, "profile", "create", defaultProfile, "--definition", "notes", "--model", "m")
+	cli(t, state, "", exitOK, "profile", "create", app.DefaultProfile, "--definition", "notes", "--model", "m")
 	cli(t, state, "", exitOK, "workflows", "on")
 
 	out, errOut, code := vouchExec(t, state, "--model-url", model.URL(), "run", "--detach", "say it")
@@ -180,4 +182,10 @@ func TestRunDetachFollow(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "run "+id+" done") {
 		t.Fatalf("runs show --follow: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
+}
+
+// sessionInfo asks the session of state about itself, as `vouch
+// sessions` does.
+func sessionInfo(state string) (sessiond.Info, bool, error) {
+	return host.Client{StateDir: state}.Info()
 }

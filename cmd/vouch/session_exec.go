@@ -2,12 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"log"
 	"os"
-	"runtime/debug"
-	"strings"
 
 	"golang.org/x/term"
 
@@ -37,7 +32,7 @@ func runInSession(ctx context.Context, g *globals, args, rest []string, e env) (
 	if e.host != nil || e.files == nil || len(rest) == 0 || inProcessOnly[rest[0]] || asksHelp(rest[1:]) {
 		return 0, false
 	}
-	stateDir, err := resolveStateDir(g)
+	c, err := client(g)
 	if err != nil {
 		return 0, false // in-process, which says what is wrong with it
 	}
@@ -49,44 +44,17 @@ func runInSession(ctx context.Context, g *globals, args, rest []string, e env) (
 	} else {
 		defer func() { _ = tty.Close() }()
 	}
-	x := sessiond.Exec{Args: args, Env: environ(), Cwd: e.cwd}
-	code, err = sessiond.RunExec(stateDir, x, e.files.stdin, e.files.stdout, e.files.stderr, tty)
-	var bye *sessiond.ByeError
-	switch {
-	case err == nil:
-		return code, true
-	case errors.Is(err, sessiond.ErrNoSession):
-		return 0, false
-	case errors.As(err, &bye) && bye.Bye.Refused && strings.HasPrefix(bye.Bye.Reason, "unknown role"):
-		// A session of an older vouch, which runs no commands: in-process,
-		// which asks it to hand the database over when it is idle.
-		return 0, false
+	code, ok, err = c.Exec(args, e.cwd, e.files.stdin, e.files.stdout, e.files.stderr, tty)
+	if err != nil {
+		return report(err, e), true
 	}
-	return report(err, e), true
-}
-
-// environ is this process's environment as a map.
-func environ() map[string]string {
-	env := map[string]string{}
-	for _, kv := range os.Environ() {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
-	return env
+	return code, ok
 }
 
 // execInSession runs a client's command on the session's application
-// (the session's side of runInSession; internal/host calls it). A panic in it is the command's failure,
-// never the session's end.
-func execInSession(ctx context.Context, a *app.App, x sessiond.Exec, f sessiond.ExecFiles) (code int) {
-	defer func() {
-		if p := recover(); p != nil {
-			log.Printf("internal error in vouch %s: panic: %v\n\n%s", strings.Join(x.Args, " "), p, debug.Stack())
-			_, _ = fmt.Fprintln(f.Stderr, "vouch: the command failed: an internal error; the session's log (session.log in the state directory) has the stack — please report it.")
-			code = exitFailure
-		}
-	}()
+// (the session's side of runInSession; internal/host calls it, and
+// recovers a panic in it as the command's failure).
+func execInSession(ctx context.Context, a *app.App, x sessiond.Exec, f sessiond.ExecFiles) int {
 	e := env{
 		stdin: f.Stdin, stdout: f.Stdout, stderr: f.Stderr,
 		getenv:         func(k string) string { return x.Env[k] },

@@ -4,18 +4,12 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"os"
 	"os/signal"
-	"sync"
 	"syscall"
 
 	"vouch/internal/app"
 	"vouch/internal/host"
 )
-
-// sessionCmd is the hidden command of the session process: `vouch session
-// serve`, which `vouch` starts when no session runs (session_spawn.go).
-const sessionCmd = "session"
 
 // runSessionCmd runs `vouch session serve [--ready-fd N]`.
 func runSessionCmd(ctx context.Context, g *globals, args []string, e env) error {
@@ -27,17 +21,7 @@ func runSessionCmd(ctx context.Context, g *globals, args []string, e env) error 
 	if err := parseSub(fs, args[1:]); err != nil {
 		return err
 	}
-	var once sync.Once
-	tell := func(line string) {
-		once.Do(func() {
-			if *readyFD <= 0 {
-				return
-			}
-			f := os.NewFile(uintptr(*readyFD), "ready")
-			_, _ = fmt.Fprintln(f, line) // the starter reads it or is gone
-			_ = f.Close()
-		})
-	}
+	tell := host.Ready(*readyFD) // host.Client.Start waits for its line
 	// The session has no terminal: hang-ups and ^C are not meant for it.
 	signal.Ignore(syscall.SIGHUP, syscall.SIGINT, syscall.SIGPIPE)
 	stateDir, err := resolveStateDir(g)

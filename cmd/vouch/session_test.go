@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/app"
 )
 
 // openTestSession opens a session on the state dir state; the test closes
@@ -42,4 +44,19 @@ func TestSymlinkedStateDirRefusedEverywhere(t *testing.T) {
 	if entries, err := os.ReadDir(real); err != nil || len(entries) != 0 {
 		t.Fatalf("something was created behind the link: %v %v", entries, err)
 	}
+}
+
+// session is an application session as the tests open it (openSession).
+type session struct {
+	*app.App
+}
+
+// openSession opens the application session on stateDir with the
+// workspace at dir; secrets may be nil.
+func openSession(ctx context.Context, stateDir, dir string, secrets *app.Secrets) (*session, error) {
+	a, err := app.Open(ctx, stateDir, dir, secrets)
+	if err != nil {
+		return nil, err
+	}
+	return &session{App: a}, nil
 }

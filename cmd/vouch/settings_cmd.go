@@ -6,7 +6,7 @@ import (
 	"text/tabwriter"
 
 	"vouch/internal/app"
-	"vouch/store"
+	"vouch/internal/clitext"
 )
 
 // runSettingsCmd is `vouch settings [--json]`, `vouch settings get KEY`,
@@ -34,15 +34,15 @@ func runSettingsCmd(_ context.Context, g *globals, args []string, e env) error {
 		return app.Errorf(app.Usage, "vouch settings %s takes %s; run 'vouch help' for usage", sub, map[string]string{
 			"list": "no argument", "get": "one KEY", "reset": "one KEY", "set": "a KEY and a VALUE"}[sub])
 	}
-	return withDB(g, e, func(db *store.DB) error {
-		st := app.NewSettings(db)
+	return withDB(g, e, func(s *app.State) error {
+		st := s.Settings()
 		if sub == "list" {
 			vals, err := st.Values()
 			if err != nil {
 				return err
 			}
 			if *asJSON {
-				return writeJSON(e.stdout, vals)
+				return clitext.WriteJSON(e.stdout, vals)
 			}
 			return printSettings(e, vals)
 		}
@@ -59,7 +59,7 @@ func runSettingsCmd(_ context.Context, g *globals, args []string, e env) error {
 			return err
 		}
 		if *asJSON {
-			return writeJSON(e.stdout, v)
+			return clitext.WriteJSON(e.stdout, v)
 		}
 		if sub == "get" {
 			_, err = fmt.Fprintln(e.stdout, v.Value)

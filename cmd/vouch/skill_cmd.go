@@ -9,10 +9,10 @@ import (
 
 	"vouch/internal/app"
 	"vouch/internal/app/localskills"
+	"vouch/internal/clitext"
 	"vouch/internal/tuiwire"
 	"vouch/safetext"
 	"vouch/skills"
-	"vouch/store"
 )
 
 // previewInstructionLines folds the instructions in `vouch skill preview`;
@@ -77,33 +77,29 @@ func skillCommand(ctx context.Context, g *globals, args []string, e env, load lo
 	var err2 error
 	switch sub {
 	case "preview":
-		err2 = withDB(g, e, func(db *store.DB) error {
-			return skillPreview(ctx, db, app.AdmitSkills(db, e.loader(load)), pos[0], *asJSON, e)
-		})
+		err2 = withDB(g, e, func(s *app.State) error { return skillPreview(ctx, s, e.loader(load), pos[0], *asJSON, e) })
 	case "install":
-		err2 = withDB(g, e, func(db *store.DB) error {
-			return skillInstall(ctx, db, app.AdmitSkills(db, e.loader(load)), pos[0], opts, *asJSON, e)
-		})
+		err2 = withDB(g, e, func(s *app.State) error { return skillInstall(ctx, s, e.loader(load), pos[0], opts, *asJSON, e) })
 	case "list":
-		err2 = withDB(g, e, func(db *store.DB) error { return skillList(db, *asJSON, e) })
+		err2 = withDB(g, e, func(s *app.State) error { return skillList(s, *asJSON, e) })
 	case "remove":
-		err2 = withDB(g, e, func(db *store.DB) error { return skillRemove(db, pos[0], *asJSON, e) })
+		err2 = withDB(g, e, func(s *app.State) error { return skillRemove(s, pos[0], *asJSON, e) })
 	}
-	if errors.Is(err2, localskills.ErrRejected) || errors.Is(err2, store.ErrUnaccepted) {
+	if errors.Is(err2, localskills.ErrRejected) || errors.Is(err2, app.ErrUnaccepted) {
 		return app.Wrap(app.Rejected, err2)
 	}
 	return err2
 }
 
-func skillPreview(ctx context.Context, db *store.DB, load localskills.Loader, path string, asJSON bool, e env) error {
-	plan, err := localskills.Prepare(ctx, db, load, path, localskills.InstallOptions{})
+func skillPreview(ctx context.Context, s *app.State, load localskills.Loader, path string, asJSON bool, e env) error {
+	preview, err := s.PreviewSkill(ctx, load, path)
 	if err != nil {
 		return err
 	}
 	if asJSON {
-		return writeJSON(e.stdout, plan.Preview)
+		return clitext.WriteJSON(e.stdout, preview)
 	}
-	return printLines(e, tuiwire.SkillPreviewLines(plan.Preview, previewWidth, previewInstructionLines))
+	return printLines(e, tuiwire.SkillPreviewLines(preview, previewWidth, previewInstructionLines))
 }
 
 func printLines(e env, lines []string) error {
@@ -111,20 +107,20 @@ func printLines(e env, lines []string) error {
 	return err
 }
 
-func skillInstall(ctx context.Context, db *store.DB, load localskills.Loader, path string, opts localskills.InstallOptions, asJSON bool, e env) error {
-	v, plan, err := localskills.Install(ctx, db, load, path, opts)
+func skillInstall(ctx context.Context, s *app.State, load localskills.Loader, path string, opts localskills.InstallOptions, asJSON bool, e env) error {
+	v, preview, err := s.InstallSkill(ctx, load, path, opts)
 	if err != nil {
 		return err
 	}
 	if asJSON {
-		return writeJSON(e.stdout, struct {
+		return clitext.WriteJSON(e.stdout, struct {
 			Skill   localskills.Summary `json:"skill"`
 			Preview localskills.Preview `json:"preview"`
-		}{localskills.SummaryOf(v), plan.Preview})
+		}{v, preview})
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "installed %s version %d (sha256 %s)\n", safetext.Line(v.Name, 80), v.Version, v.SHA256)
-	for _, d := range plan.Preview.Definitions {
+	for _, d := range preview.Definitions {
 		fmt.Fprintf(&b, "definition %s: %s\n", safetext.Line(d.Name, 64), safetext.Line(d.Action, 120))
 	}
 	b.WriteString("It is enabled nowhere and approves nothing; enable it on a profile to use it.\n")
@@ -132,28 +128,19 @@ func skillInstall(ctx context.Context, db *store.DB, load localskills.Loader, pa
 	return err
 }
 
-func skillList(db *store.DB, asJSON bool, e env) error {
-	vs, err := db.Skills()
+func skillList(s *app.State, asJSON bool, e env) error {
+	out, err := s.SkillSummaries() // installed, then approved server skills, origin "server:<label>"
 	if err != nil {
 		return err
 	}
-	out := []localskills.Summary{}
-	for _, v := range vs {
-		out = append(out, localskills.SummaryOf(v))
-	}
-	served, err := app.ServerSkillSummaries(db) // approved server skills, origin "server:<label>"
-	if err != nil {
-		return err
-	}
-	out = append(out, served...)
 	if asJSON {
-		return writeJSON(e.stdout, out)
+		return clitext.WriteJSON(e.stdout, out)
 	}
 	if len(out) == 0 {
 		_, err := fmt.Fprintln(e.stdout, "no skills installed; preview one with 'vouch skill preview FILE', then 'vouch skill install FILE'")
 		return err
 	}
-	tw := newTable(e.stdout)
+	tw := clitext.NewTable(e.stdout)
 	tw.Printf("NAME\tVERSION\tINSTALLED\tFINDINGS\tORIGIN\n")
 	for _, s := range out {
 		tw.Printf("%s\t%d\t%s\t%d\t%s\n", safetext.Line(s.Name, 40), s.Version,
@@ -162,17 +149,13 @@ func skillList(db *store.DB, asJSON bool, e env) error {
 	return tw.Flush("the list")
 }
 
-func skillRemove(db *store.DB, name string, asJSON bool, e env) error {
-	err := db.RemoveSkill(name)
-	if errors.Is(err, store.ErrNotFound) {
-		return app.Errorf(app.Failure, "no skill named %s is installed; 'vouch skill list' shows them", safetext.Line(name, 80))
-	}
-	if err != nil {
+func skillRemove(s *app.State, name string, asJSON bool, e env) error {
+	if err := s.RemoveSkill(name); err != nil {
 		return err
 	}
 	if asJSON {
-		return writeJSON(e.stdout, map[string]string{"removed": name})
+		return clitext.WriteJSON(e.stdout, map[string]string{"removed": name})
 	}
-	_, err = fmt.Fprintf(e.stdout, "removed %s and every version of it; definitions it imported stay\n", safetext.Line(name, 80))
+	_, err := fmt.Fprintf(e.stdout, "removed %s and every version of it; definitions it imported stay\n", safetext.Line(name, 80))
 	return err
 }

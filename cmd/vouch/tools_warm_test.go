@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"vouch/mcpclient"
 	"vouch/mcpclient/mcptest"
 	"vouch/store"
 )
@@ -40,7 +41,7 @@ func TestToolsDoNotWaitOnDeadServer(t *testing.T) {
 		start := time.Now()
 		out, _ := cli(t, state, "", exitOK, args...)
 		if d := time.Since(start); d > 3*time.Second {
-			t.Errorf("vouch %s took %s with a dead server; want about %s at most", strings.Join(args, " "), d, toolsWarmBound)
+			t.Errorf("vouch %s took %s with a dead server; want about %s at most", strings.Join(args, " "), d, mcpclient.WarmBound)
 		}
 		if out == "" {
 			t.Errorf("vouch %s printed nothing", strings.Join(args, " "))

@@ -11,7 +11,7 @@ import (
 // here when none runs, and this process relays the terminal to it: a
 // dropped connection leaves the session, its runs and its waiting
 // approvals as they are, and running vouch again reattaches (SPEC K4;
-// session_spawn.go, internal/sessiond).
+// host.Client, internal/sessiond).
 func runTUI(ctx context.Context, g *globals, args []string, e env) error {
 	if len(args) > 0 {
 		return app.Errorf(app.Usage, "unexpected argument %q; run 'vouch help' for usage", args[0])

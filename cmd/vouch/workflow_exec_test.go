@@ -81,7 +81,7 @@ func TestProfileRunTemperature(t *testing.T) {
 	cli(t, state, "", exitOK, "profile", "create", "plain", "--definition", "notes")
 
 	out, _ := cli(t, state, "", exitOK, "--model-url", model.URL(), "--model", "m", "run", "--profile", "warm", "--json", "go")
-	var res runResultJSON
+	var res app.HeadlessResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestProfileRunAuditCarriesRunID(t *testing.T) {
 	cli(t, state, "", exitOK, "profile", "create", "notes", "--definition", "notes", "--tool", agent.IdentityFSRead, "--tool", agent.IdentityFSWrite,
 		"--workspace", ws)
 	out, _ := cli(t, state, "", exitApproval, "--model-url", model.URL(), "--model", "m", "run", "--profile", "notes", "--json", "copy it")
-	var res runResultJSON
+	var res app.HeadlessResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil || res.RunID == "" {
 		t.Fatalf("result %s (%v)", out, err)
 	}

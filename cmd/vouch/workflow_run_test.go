@@ -63,7 +63,7 @@ func TestRunProfileJSON(t *testing.T) {
 	cli(t, state, "", exitOK, "profile", "create", "notes", "--definition", "notes", "--tool", "builtin:fs_read", "--skill", "release-notes", "--context", "8192")
 
 	out, _ := cli(t, state, "", exitOK, "--model-url", model.URL(), "--model", "m", "run", "--profile", "notes", "--json", "write the notes")
-	var res runResultJSON
+	var res app.HeadlessResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
 	}
@@ -273,7 +273,7 @@ func TestChatAndHeadlessHistory(t *testing.T) {
 	defer model.Close()
 	state := t.TempDir()
 	out, _ := cli(t, state, "", exitOK, "--model-url", model.URL(), "--model", "m", "run", "--json", "say", "something")
-	var res runResultJSON
+	var res app.HeadlessResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Outcome != "done" || res.Answer != "Plain answer." || res.RunID == "" {
 		t.Fatalf("plain run --json = %s (%v)", out, err)
 	}

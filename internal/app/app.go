@@ -24,7 +24,7 @@ const Version = "0.1.0-dev"
 // front ends run on one: the terminal interface for as long as it is open,
 // a headless run for one task. Open it with Open and Close it when done.
 type App struct {
-	db        *store.DB
+	data
 	workspace *agent.Workspace
 	mcp       *MCP
 	// policy freezes the stored rules for each run and audits decisions.
@@ -125,8 +125,8 @@ func Open(ctx context.Context, stateDir, dir string, secrets *store.Secrets) (*A
 	if err != nil {
 		return nil, errors.Join(err, ws.Close(), db.Close())
 	}
-	a := &App{db: db, convID: conv.ID, transcript: &storeTranscript{db: db, convID: conv.ID}, workspace: ws, mcp: svc}
-	a.policy = NewPolicy(db, dir, func() string { id, _ := a.Current(); return id })
+	a := &App{data: data{db}, convID: conv.ID, transcript: &storeTranscript{db: db, convID: conv.ID}, workspace: ws, mcp: svc}
+	a.policy = newPolicy(db, dir, func() string { id, _ := a.Current(); return id })
 	a.policy.SetServed(svc.mgr) // pinned rules apply to the definitions they pinned (SPEC D8)
 	return a, nil
 }
@@ -202,7 +202,7 @@ func (a *App) RunTools() []tool.Tool {
 		}
 		tools = append(tools, mcpTools...)
 	}
-	return EnabledTools(a.db, convID, tools)
+	return enabledTools(a.db, convID, tools)
 }
 
 // WorkflowsOn reads the Agent Workflows switch; an unreadable switch

@@ -7,8 +7,10 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"vouch/agent"
+	"vouch/internal/app/localskills"
 	"vouch/internal/view"
 	"vouch/policy"
 	"vouch/store"
@@ -78,6 +80,22 @@ func (a *App) ChatConfig() ChatConfig {
 		Limits:          agent.DefaultLimits(),
 		HistoryErr:      a.ReportHistory,
 	}
+}
+
+// PolicyEditor is the rule editor over the chat's database (nil: every
+// call answers ErrNoDatabase); now stamps saved rules.
+func (c ChatConfig) PolicyEditor(now func() time.Time) *PolicyEditor {
+	return newPolicyEditor(c.DB, now)
+}
+
+// SkillCatalog is the installed skills of the chat's database as Settings
+// › Skills asks for them (nil database: every call answers
+// localskills.ErrNoCatalog), reading packages with load.
+func (c ChatConfig) SkillCatalog(load localskills.Loader) *localskills.Catalog {
+	if c.DB == nil {
+		return localskills.NewCatalog(nil, load)
+	}
+	return localskills.NewCatalog(c.DB, AdmitSkills(c.DB, load)) // a managed lock and signatures (SPEC N3, N5)
 }
 
 // ChatInfo is view.ChatInfo (internal/view), shared with the interface.
@@ -289,7 +307,7 @@ func (b *Chat) Start(ctx context.Context, model, text string) (<-chan agent.Even
 	b.mu.Lock()
 	rec.ConversationID = ConversationOf(b.cfg.Transcript)
 	b.mu.Unlock()
-	rr := NewRunRecorder(b.cfg.DB, rec, b.cfg.PolicyDigest, b.cfg.HistoryErr)
+	rr := newRunRecorder(b.cfg.DB, rec, b.cfg.PolicyDigest, b.cfg.HistoryErr)
 	return rr.Follow(ctx, events), rr, nil
 }
 
@@ -314,15 +332,10 @@ func (b *Chat) startChat(ctx context.Context, model, text string) (<-chan agent.
 		b.noteModel(model) // the conversation list's model column (conversations.go)
 	}
 	// The run says itself when its request goes out, which calls policy
-	// allowed, and how its MCP calls progress (agent.RequestSent,
-	// CallAllowed, ToolProgress); every question a tool call asks the
-	// person joins its events here (SPEC B12, ask.go).
-	ctx, asks := withAsker(ctx)
-	events, err := chat.Send(ctx, model, text)
-	if err != nil {
-		return nil, err
-	}
-	return asks(events), nil
+	// allowed, how its MCP calls progress and what they ask the person
+	// (agent.RequestSent, CallAllowed, ToolProgress, InputRequested; SPEC
+	// B11, B12).
+	return chat.Send(ctx, model, text)
 }
 
 // Resolver resolves, for profile runs, the model server and model of the

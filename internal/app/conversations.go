@@ -23,11 +23,11 @@ type ConversationView struct {
 	Current  bool
 }
 
-// ListConversations returns up to limit stored conversations (limit <= 0:
+// listConversations returns up to limit stored conversations (limit <= 0:
 // all), most recently updated first, leaving out those with no message
 // except current, which is marked. It reads headers only, so a thousand
 // conversations list in milliseconds.
-func ListConversations(db *store.DB, limit int, current string) ([]ConversationView, error) {
+func listConversations(db *store.DB, limit int, current string) ([]ConversationView, error) {
 	rows, err := db.ConversationSummaries(limit, current)
 	if err != nil {
 		return nil, err
@@ -43,10 +43,10 @@ func ListConversations(db *store.DB, limit int, current string) ([]ConversationV
 }
 
 // Conversations lists the stored conversations with the current one
-// marked (ListConversations).
+// marked (listConversations).
 func (a *App) Conversations(limit int) ([]ConversationView, error) {
 	id, _ := a.Current()
-	return ListConversations(a.db, limit, id)
+	return listConversations(a.db, limit, id)
 }
 
 // OpenConversation makes the stored conversation id current and returns

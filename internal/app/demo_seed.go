@@ -73,7 +73,7 @@ func (a *App) SeedDemo(ctx context.Context, dir string) error {
 	if _, _, err := localskills.Install(ctx, a.db, localskills.Import, pkg, localskills.InstallOptions{}); err != nil {
 		return fmt.Errorf("install the demo skill: %w", err)
 	}
-	ps := NewProfiles(a.db, nil)
+	ps := newProfiles(a.db, nil)
 	def := `{"name":"notes-writer","kind":"role","description":"Writes notes and release notes in the workspace.",` +
 		`"role":{"instructions":"You write concise notes. Read the workspace before writing, and write only what the person asked for."}}`
 	if _, err := ps.AddDefinition([]byte(def)); err != nil {

@@ -152,5 +152,5 @@ func (a *App) runToolsOf(convID string) []tool.Tool {
 		}
 		tools = append(tools, mcpTools...)
 	}
-	return EnabledTools(a.db, convID, tools)
+	return enabledTools(a.db, convID, tools)
 }

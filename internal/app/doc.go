@@ -13,7 +13,16 @@
 // rules frozen per run, the audit of every decision, SPEC D1, D6, D8). A
 // State is the lighter opening a single command-line operation needs: the
 // database, the keyring and the MCP servers, no conversation, no
-// workspace.
+// workspace (OpenState; WithDB opens the database alone; StateOf is the
+// State of a session's App, for a command run through the session).
+//
+// No front end is handed the database. What the App and a State read and
+// write of it alone — the rules, the run history and its views, the
+// workflow switch and schedules, the installed skills, the settings —
+// are methods of both (data.go, embedded in each), and the services that
+// need more (Profiles, ServerSkills, the MCP service, ChatConfig's
+// PolicyEditor and SkillCatalog) are handed out by them; the store's
+// records a front end names are this package's (records.go).
 //
 // The transcript gives a run the conversation's tail by size (what the
 // run's window can carry, at most 5 MiB of text or 20,000 messages; see
@@ -55,7 +64,7 @@
 //
 // # Size
 //
-// The package is over the ~3,000-line guideline (about 6,300 non-test
+// The package is over the ~3,000-line guideline (about 8,200 non-test
 // lines). The workflow services (profiles, profile runs and their frozen
 // spec, the run recorder, the scheduler and inbox, and the views of
 // profiles and run history: about 3,000 lines) are the next seam, but

@@ -79,7 +79,7 @@ func machineLock(db *store.DB) (lock.Lock, map[string]string, error) {
 			continue // a rule of a server that is gone applies nowhere
 		}
 		l.Rules = append(l.Rules, lr)
-		if d, err := CachedDigest(db, r.Identity); err != nil {
+		if d, err := cachedDigest(db, r.Identity); err != nil {
 			return l, nil, err
 		} else if d != "" {
 			served[lr.Subject()] = d
@@ -257,6 +257,6 @@ func readBounded(path string, limit int64) ([]byte, error) {
 	return data, err
 }
 
-// NewFleet is the lockfile side of db alone: export, check and signing
+// newFleet is the lockfile side of db alone: export, check and signing
 // (applying through it adds servers to the database only).
-func NewFleet(db *store.DB) *Fleet { return &Fleet{db: db, now: time.Now} }
+func newFleet(db *store.DB) *Fleet { return &Fleet{db: db, now: time.Now} }

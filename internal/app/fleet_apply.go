@@ -208,7 +208,7 @@ func (p *LockPlan) planRules(db *store.DB, l lock.Lock, ids map[string]string, m
 		}
 		if w.Pin != "" {
 			r.Pin = &store.PolicyPin{Digest: w.Pin}
-			if cached, err := CachedPin(db, identity); err == nil && cached != nil && cached.Digest == w.Pin {
+			if cached, err := cachedPin(db, identity); err == nil && cached != nil && cached.Digest == w.Pin {
 				r.Pin.Definition = []byte(cached.Definition)
 			}
 		}

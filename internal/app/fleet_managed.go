@@ -187,7 +187,7 @@ func doctorLock(stateDir string, db DoctorDatabase, held *State) *DoctorLock {
 	}
 	var out *DoctorLock
 	check := func(d *store.DB) error {
-		f := NewFleet(d)
+		f := newFleet(d)
 		path, err := managedPath(d)
 		if err != nil || path == "" {
 			return err
@@ -212,7 +212,7 @@ func doctorLock(stateDir string, db DoctorDatabase, held *State) *DoctorLock {
 	if held != nil {
 		err = check(held.db)
 	} else {
-		err = WithDB(stateDir, check)
+		err = WithDB(stateDir, func(s *State) error { return check(s.db) })
 	}
 	if err != nil && out == nil {
 		out = &DoctorLock{Summary: "not checked: " + safetext.Line(err.Error(), 200)}

@@ -24,7 +24,7 @@ func TestManagedLockHoldsThePolicyEditor(t *testing.T) {
 	if _, err := NewSettings(db).Set(SettingManagedLock, file); err != nil {
 		t.Fatal(err)
 	}
-	pe := NewPolicyEditor(db, func() time.Time { return time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC) })
+	pe := newPolicyEditor(db, func() time.Time { return time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC) })
 	err := pe.SaveRule(t.Context(), policy.Rule{Identity: "builtin:fs_write", Class: policy.Ask, Effect: policy.Mutating})
 	if KindOf(err) != Rejected || !strings.Contains(err.Error(), "tool builtin:fs_write: the lock says block, not ask, so the managed lock") {
 		t.Fatalf("SaveRule of a loosening: %v", err)
@@ -35,7 +35,7 @@ func TestManagedLockHoldsThePolicyEditor(t *testing.T) {
 	if err := pe.DeleteRule(t.Context(), "builtin:fs_write"); KindOf(err) != Rejected {
 		t.Fatalf("DeleteRule: %v, want Rejected", err)
 	}
-	if rules, err := NewRules(db).List(); err != nil || len(rules) != 1 || rules[0].Class != policy.Block {
+	if rules, err := newRules(db).List(); err != nil || len(rules) != 1 || rules[0].Class != policy.Block {
 		t.Fatalf("rules: %v %v", rules, err)
 	}
 	// Unreadable: fail closed, for a tightening too.
@@ -46,7 +46,7 @@ func TestManagedLockHoldsThePolicyEditor(t *testing.T) {
 	if KindOf(err) != Rejected || !strings.Contains(err.Error(), "cannot be used") {
 		t.Fatalf("SaveRule under an unreadable lock: %v", err)
 	}
-	snap, err := LoadSnapshot(db, "")
+	snap, err := loadSnapshot(db, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,22 +42,24 @@ type QuestionAnswerer interface {
 const NoTerminal = "this run has no terminal to ask; run it with --approve-tty to answer a server's questions"
 
 // HeadlessResult is what a headless run ends with: its ID in history,
-// its outcome, the answer, and what stopped it.
+// its outcome, the answer, and what stopped it; as JSON it is `vouch run
+// --json`.
 type HeadlessResult struct {
-	RunID           string
-	Profile         string
-	ProfileRevision int
-	Outcome         string
-	Answer          string
-	Error           string
-	// CorrelationID is the call that needed approval.
-	CorrelationID string
+	RunID           string `json:"run_id,omitempty"`
+	Profile         string `json:"profile,omitempty"`
+	ProfileRevision int    `json:"profile_revision,omitempty"`
+	Outcome         string `json:"outcome"`
+	Answer          string `json:"answer"`
+	Error           string `json:"error,omitempty"`
+	// CorrelationID is the call that needed approval (exit 4).
+	CorrelationID string `json:"correlation_id,omitempty"`
 	// CutOff is true when the answer stopped at its length limit (SPEC
-	// A7): it is not a whole answer.
-	CutOff bool
-	// Usage is the last model turn's token use and the run's totals, nil
-	// when no turn reported one and the run left nothing out.
-	Usage *RunUsage
+	// A7): it is not a whole answer. Always present.
+	CutOff bool `json:"cut_off"`
+	// Usage is the last model turn's token use and rate, the run's
+	// totals, and what the run left out; nil (absent) when no turn
+	// reported one and the run left nothing out.
+	Usage *RunUsage `json:"usage,omitempty"`
 }
 
 // What the counts of a RunUsage cover (its Scope, and its Run's).
@@ -294,6 +296,46 @@ func RunHeadless(ctx context.Context, chat *Chat, task string, ask Approver, out
 	if rr != nil {
 		res.RunID = rr.ID()
 	}
+	return err
+}
+
+// HeadlessChat is the chat `vouch run` runs a task on (SPEC M): the model
+// given (model, else the one Settings names) on modelURL, recorded as a
+// headless run; a plain run (profile "") continues the stored
+// conversation cont, or starts a new one of its own.
+func (a *App) HeadlessChat(profile, cont, modelURL, model string) (*Chat, error) {
+	if model == "" {
+		if m, ok, err := a.StoredModel(); err == nil && ok {
+			model = m
+		}
+	}
+	if profile == "" {
+		var err error
+		if cont == "" {
+			_, err = a.NewConversation()
+		} else {
+			_, err = a.OpenConversation(cont)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	cfg := a.ChatConfig()
+	cfg.ModelURL, cfg.Model, cfg.RunKind = modelURL, model, store.RunHeadless
+	return NewChat(cfg), nil
+}
+
+// RunTask runs task on chat to its end (FollowRun): on the profile when
+// one is named, else as a plain run; res says which servers' tools were
+// left out (absent).
+func (a *App) RunTask(ctx context.Context, chat *Chat, profile, task string, ask Approver, out RunOutput, res *HeadlessResult, absent []mcpclient.Absent) error {
+	var err error
+	if profile != "" {
+		err = a.RunProfileHeadless(ctx, chat, profile, task, ask, out, res)
+	} else {
+		err = RunHeadless(ctx, chat, task, ask, out, res)
+	}
+	res.LeaveOutServers(absent)
 	return err
 }
 

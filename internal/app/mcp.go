@@ -21,8 +21,8 @@ type catalogStore struct{ db *store.DB }
 
 var _ mcpclient.CatalogStore = catalogStore{}
 
-// NewCatalogStore returns the catalog cache kept in db.
-func NewCatalogStore(db *store.DB) mcpclient.CatalogStore { return catalogStore{db: db} }
+// newCatalogStore returns the catalog cache kept in db.
+func newCatalogStore(db *store.DB) mcpclient.CatalogStore { return catalogStore{db: db} }
 
 func (c catalogStore) LoadCatalog(_ context.Context, serverID string) (mcpclient.Catalog, bool, error) {
 	data, ok, err := c.db.Catalog(serverID)
@@ -75,6 +75,18 @@ func (k keyringSecrets) Secret(ctx context.Context, serverID string, mode mcpcli
 	default:
 		return "", err
 	}
+}
+
+// WarmBriefly refreshes every active server within mcpclient.WarmBound
+// and returns the servers whose tools are not offered, and why: one bound
+// for the whole warm-up, which a live server answers well within and no
+// number of dead ones can stretch, for the commands that have nobody to
+// wait for warming in the background (`vouch tools`, `tools plan`, `run`,
+// `server list`; issue 16 item 10, issue 24 item 2; SPEC B5). What a
+// server could not confirm comes from its cached catalog: offered when the
+// server is merely slow, marked stale (not offered) when it failed.
+func (svc *MCP) WarmBriefly(ctx context.Context) []mcpclient.Absent {
+	return svc.mgr.WarmFor(ctx, mcpclient.WarmBound)
 }
 
 // MCP is what both the command line and the TUI do with MCP servers:
@@ -311,11 +323,11 @@ func (svc *MCP) Remove(ctx context.Context, id string) error {
 	return nil
 }
 
-// EnabledTools keeps the tools the person has not turned off for the
+// enabledTools keeps the tools the person has not turned off for the
 // conversation convID (Settings › Tools). It reads the database, never an
 // MCP server: a submission never waits on one (SPEC B5). An unreadable
 // selection offers nothing rather than everything.
-func EnabledTools(db *store.DB, convID string, tools []tool.Tool) []tool.Tool {
+func enabledTools(db *store.DB, convID string, tools []tool.Tool) []tool.Tool {
 	off, err := db.DisabledTools(convID)
 	if err != nil {
 		return nil
@@ -362,7 +374,7 @@ func (svc *MCP) Tools(builtins []tool.Tool) []ToolRow {
 	// The classification comes from the same snapshot a run would freeze
 	// (SPEC D1). Unreadable rules need no error here: that snapshot asks
 	// for everything and every summary says the policy could not be read.
-	snap, _ := LoadSnapshot(svc.db, "")
+	snap, _ := loadSnapshot(svc.db, "")
 	var rows []ToolRow
 	for _, t := range builtins {
 		d := t.Def()

@@ -41,3 +41,24 @@ func TestChatTakesTheV1OfAModelURL(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizeModelURL (issue 18 item 19): a model URL without a scheme
+// or without /v1 is the server's /v1; a path of its own is kept; another
+// scheme is one sentence with an example.
+func TestNormalizeModelURL(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"localhost:8080", "http://localhost:8080/v1"},
+		{"http://127.0.0.1:8080", "http://127.0.0.1:8080/v1"},
+		{"http://127.0.0.1:8080/", "http://127.0.0.1:8080/v1"},
+		{"https://models.example/v1/", "https://models.example/v1"},
+		{"http://proxy.example/openai", "http://proxy.example/openai"},
+		{"", ""},
+	} {
+		if got, err := NormalizeModelURL(tc.in); err != nil || got != tc.want {
+			t.Errorf("NormalizeModelURL(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+	if _, err := NormalizeModelURL("ftp://x"); err == nil || !strings.Contains(err.Error(), "http://127.0.0.1:8080/v1") {
+		t.Errorf("ftp URL: err %v, want one sentence with an example", err)
+	}
+}

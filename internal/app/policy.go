@@ -68,18 +68,18 @@ func RecordFromStore(r store.DecisionRecord) policy.Record {
 		Outcome: policy.Outcome(r.Outcome), By: r.By, Reason: r.Reason, Note: r.Note, Definition: r.Definition, At: r.At}
 }
 
-// LoadSnapshot freezes the stored rules. When they cannot be read it
+// loadSnapshot freezes the stored rules. When they cannot be read it
 // returns the error and a snapshot under which every call asks.
-func LoadSnapshot(db *store.DB, workspace string) (policy.Snapshot, error) {
-	snap, _, err := LoadPolicy(db, workspace)
+func loadSnapshot(db *store.DB, workspace string) (policy.Snapshot, error) {
+	snap, _, err := loadPolicy(db, workspace)
 	return snap, err
 }
 
-// LoadPolicy freezes the stored rules and digests exactly the rules it
+// loadPolicy freezes the stored rules and digests exactly the rules it
 // froze, from one read, so that the digest a run records in history is
 // that of the snapshot it decides with (SPEC D6, H7). When the rules
 // cannot be read every call asks and the digest says why.
-func LoadPolicy(db *store.DB, workspace string) (policy.Snapshot, PolicyDigest, error) {
+func loadPolicy(db *store.DB, workspace string) (policy.Snapshot, PolicyDigest, error) {
 	stored, err := db.PolicyRules()
 	if err != nil {
 		return policy.AskEverything(reasonNoPolicy), PolicyDigest{Error: err.Error()}, err
@@ -149,7 +149,7 @@ type Policy struct {
 	seen map[string]policy.Pin
 }
 
-func NewPolicy(db *store.DB, workspace string, convID func() string) *Policy {
+func newPolicy(db *store.DB, workspace string, convID func() string) *Policy {
 	abs, err := filepath.Abs(workspace)
 	if err != nil {
 		abs = ""
@@ -162,7 +162,7 @@ func NewPolicy(db *store.DB, workspace string, convID func() string) *Policy {
 // while the audit cannot be written; nothing else can change a decision
 // mid-run.
 func (p *Policy) Freeze() func(policy.Call) policy.Decision {
-	snap, digest, err := LoadPolicy(p.db, p.workspace)
+	snap, digest, err := loadPolicy(p.db, p.workspace)
 	p.mu.Lock()
 	p.frozen, p.digest, p.isFrozen = snap, digest, true
 	if err != nil {
@@ -176,7 +176,7 @@ func (p *Policy) Freeze() func(policy.Call) policy.Decision {
 // touching the current run's snapshot: for a call an MCP App view makes
 // between runs (SPEC J4).
 func (p *Policy) DecideNow() func(policy.Call) policy.Decision {
-	snap, err := LoadSnapshot(p.db, p.workspace)
+	snap, err := loadSnapshot(p.db, p.workspace)
 	if err != nil {
 		p.mu.Lock()
 		p.lastErr = err
@@ -225,7 +225,7 @@ func (p *Policy) snapshot() policy.Snapshot {
 	snap, ok := p.frozen, p.isFrozen
 	p.mu.Unlock()
 	if !ok {
-		snap, _ = LoadSnapshot(p.db, p.workspace)
+		snap, _ = loadSnapshot(p.db, p.workspace)
 	}
 	return snap
 }
@@ -317,10 +317,10 @@ func cachedTool(db *store.DB, identity string) (mcpclient.ToolInfo, bool, error)
 	return t, ok, nil
 }
 
-// CachedPin returns the pin of identity's definition as cached now, for a
+// cachedPin returns the pin of identity's definition as cached now, for a
 // rule the person is saving (SPEC D8); nil when no definition is known (a
 // built-in tool, or one not discovered yet: the rule then pins nothing).
-func CachedPin(db *store.DB, identity string) (*policy.Pin, error) {
+func cachedPin(db *store.DB, identity string) (*policy.Pin, error) {
 	t, ok, err := cachedTool(db, identity)
 	if err != nil || !ok {
 		return nil, err
@@ -332,17 +332,17 @@ func CachedPin(db *store.DB, identity string) (*policy.Pin, error) {
 	return &pin, nil
 }
 
-// ChangedTools returns the identities whose rule does not bind to the
+// changedTools returns the identities whose rule does not bind to the
 // definition cached now: pinned to another, or set before the tool was
 // served (policy.Rule.Stale; SPEC D8).
-func ChangedTools(db *store.DB) (map[string]bool, error) {
+func changedTools(db *store.DB) (map[string]bool, error) {
 	stored, err := db.PolicyRules()
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]bool{}
 	for _, r := range stored {
-		served, err := CachedDigest(db, r.Identity)
+		served, err := cachedDigest(db, r.Identity)
 		if err != nil {
 			return nil, err
 		}
@@ -353,9 +353,9 @@ func ChangedTools(db *store.DB) (map[string]bool, error) {
 	return out, nil
 }
 
-// CachedDigest is the digest of identity's cached definition, "" when
+// cachedDigest is the digest of identity's cached definition, "" when
 // none is cached.
-func CachedDigest(db *store.DB, identity string) (string, error) {
+func cachedDigest(db *store.DB, identity string) (string, error) {
 	t, ok, err := cachedTool(db, identity)
 	if err != nil || !ok {
 		return "", err

@@ -21,9 +21,9 @@ type PolicyEditor struct {
 	now func() time.Time
 }
 
-// NewPolicyEditor returns the policy editor over db (nil: every call
+// newPolicyEditor returns the policy editor over db (nil: every call
 // answers ErrNoDatabase); now stamps saved rules.
-func NewPolicyEditor(db *store.DB, now func() time.Time) *PolicyEditor {
+func newPolicyEditor(db *store.DB, now func() time.Time) *PolicyEditor {
 	return &PolicyEditor{db: db, now: now}
 }
 
@@ -32,7 +32,7 @@ func (p *PolicyEditor) Rules(context.Context) ([]policy.Rule, error) {
 	if p.db == nil {
 		return nil, ErrNoDatabase
 	}
-	return NewRules(p.db).List()
+	return newRules(p.db).List()
 }
 
 // SaveRule validates and stores a rule the person made in the interface
@@ -44,7 +44,7 @@ func (p *PolicyEditor) SaveRule(_ context.Context, r policy.Rule) error {
 	if p.db == nil {
 		return ErrNoDatabase
 	}
-	return NewRules(p.db).Save(r, p.now())
+	return newRules(p.db).Save(r, p.now())
 }
 
 // ChangedTools returns the identities whose rule is pinned to a
@@ -53,7 +53,7 @@ func (p *PolicyEditor) ChangedTools(context.Context) (map[string]bool, error) {
 	if p.db == nil {
 		return nil, ErrNoDatabase
 	}
-	return NewRules(p.db).Changed()
+	return newRules(p.db).Changed()
 }
 
 // DeleteRule removes a rule; the tool then follows the defaults again.
@@ -61,7 +61,7 @@ func (p *PolicyEditor) DeleteRule(_ context.Context, identity string) error {
 	if p.db == nil {
 		return ErrNoDatabase
 	}
-	err := NewRules(p.db).Delete(identity)
+	err := newRules(p.db).Delete(identity)
 	if errors.Is(err, ErrNoRule) {
 		return fmt.Errorf("there is no rule for %s any more", identity)
 	}
@@ -73,5 +73,5 @@ func (p *PolicyEditor) RecentDecisions(_ context.Context, n int) ([]policy.Recor
 	if p.db == nil {
 		return nil, ErrNoDatabase
 	}
-	return NewRules(p.db).Decisions(n)
+	return newRules(p.db).Decisions(n)
 }

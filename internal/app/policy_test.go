@@ -31,7 +31,7 @@ func TestRunPolicyFallbacks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p := NewPolicy(db, t.TempDir(), func() string { return "conv" })
+	p := newPolicy(db, t.TempDir(), func() string { return "conv" })
 	for id, want := range map[string]mcpclient.Effect{
 		policyTool: mcpclient.EffectIdempotent,
 		"mcp:0f8fad5b-d9cb-469f-a165-70867728950e:get": mcpclient.EffectReadOnly,
@@ -106,7 +106,7 @@ func TestDeciderReadsServedDefinition(t *testing.T) {
 	if err := db.PutPolicyRule(RuleToStore(rule)); err != nil {
 		t.Fatal(err)
 	}
-	p := NewPolicy(db, t.TempDir(), nil)
+	p := newPolicy(db, t.TempDir(), nil)
 	p.defs = fakeDefs{id: pulled}
 	decide := p.Freeze()
 	// A caller claiming the pinned digest changes nothing.

@@ -147,7 +147,7 @@ func (pr *ProfileRunner) Start(ctx context.Context, name, task string, kind stor
 	}()
 	// The digest history keeps is that of the snapshot the run decides
 	// with, from the same read (an unreadable policy: every call asks).
-	snap, digest, _ := LoadPolicy(pr.db, dir)
+	snap, digest, _ := loadPolicy(pr.db, dir)
 	client, model, err := pr.resolve(ctx, p.Model)
 	if err != nil {
 		return nil, Wrap(Unavailable, err)
@@ -205,9 +205,9 @@ func (pr *ProfileRunner) Start(ctx context.Context, name, task string, kind stor
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
-	// A server's question joins the run's events (SPEC B12, ask.go): its
-	// follower answers it — the terminal, or a decline.
-	ctx, asks := withAsker(ctx)
+	// A server's question is one of the run's events (SPEC B12,
+	// agent.InputRequested): its follower answers it — the terminal, or a
+	// decline.
 	raw2 := make(chan agent.Event, 64)
 	rs := agent.RunSpec{Model: model, ContextWindow: window, WindowSource: source, SystemPrompt: SystemPrompt,
 		History: []agent.Message{{Role: agent.RoleUser, Content: task, Created: time.Now()}},
@@ -232,7 +232,7 @@ func (pr *ProfileRunner) Start(ctx context.Context, name, task string, kind stor
 	}()
 	started = true
 	rr := &RunRecorder{db: pr.db, onErr: pr.onErr, rec: rec}
-	return &ProfileRun{ID: rec.ID, Spec: spec, Events: rr.Follow(ctx, asks(raw2)), rec: rr, cancel: cancel}, nil
+	return &ProfileRun{ID: rec.ID, Spec: spec, Events: rr.Follow(ctx, raw2), rec: rr, cancel: cancel}, nil
 }
 
 func (pr *ProfileRunner) fail(err error) {

@@ -28,8 +28,8 @@ import (
 // set, changed since approval, held for findings, or "dynamic" refuses the
 // run in one sentence saying what to do.
 
-// NewSkillService is the trust layer over m's servers with db as store.
-func NewSkillService(db *store.DB, m *mcpclient.Manager) (*mcpclient.SkillService, error) {
+// newSkillService is the trust layer over m's servers with db as store.
+func newSkillService(db *store.DB, m *mcpclient.Manager) (*mcpclient.SkillService, error) {
 	return mcpclient.NewSkillService(m, mcpclient.SkillServiceOptions{
 		Store: db,
 		Scan:  skills.Scan,
@@ -50,9 +50,9 @@ type SkillCatalog struct {
 	server map[string]mcpclient.ServerSkill
 }
 
-// LoadSkillCatalog reads the local catalog and the stored server skill
+// loadSkillCatalog reads the local catalog and the stored server skill
 // records; it asks no server.
-func LoadSkillCatalog(db *store.DB) (SkillCatalog, error) {
+func loadSkillCatalog(db *store.DB) (SkillCatalog, error) {
 	c := SkillCatalog{local: map[string]store.SkillVersion{}, server: map[string]mcpclient.ServerSkill{}}
 	installed, err := db.Skills()
 	if err != nil {
@@ -114,7 +114,7 @@ func checkProfileSkills(db *store.DB, p workflow.Profile) error {
 		}
 		return nil
 	}
-	c, err := LoadSkillCatalog(db)
+	c, err := loadSkillCatalog(db)
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func (pr *ProfileRunner) freezeProfileSkills(ctx context.Context, p workflow.Pro
 		out.run, out.recs = run, recs
 		return orderFrozen(out, p, nil), nil
 	}
-	c, err := LoadSkillCatalog(pr.db)
+	c, err := loadSkillCatalog(pr.db)
 	if err != nil {
 		return out, err
 	}
@@ -289,10 +289,14 @@ func PrecedenceOrder(p workflow.Profile) []string {
 	return out
 }
 
+// ServerSkills are the server skills over the session's database and MCP
+// servers (SPEC G).
+func (a *App) ServerSkills() (*ServerSkills, error) { return newServerSkills(a.db, a.mcp.mgr) }
+
 // serverSkillService is the trust layer over the session's servers, or nil
 // when it cannot be built (profile runs then refuse server skills).
 func (a *App) serverSkillService() *mcpclient.SkillService {
-	svc, err := NewSkillService(a.db, a.mcp.mgr)
+	svc, err := newSkillService(a.db, a.mcp.mgr)
 	if err != nil {
 		return nil
 	}
@@ -308,12 +312,12 @@ func KeepEnabled(policy, enabled []string) []string {
 // SkillChoice is view.SkillChoice (internal/view), shared with the interface.
 type SkillChoice = view.SkillChoice
 
-// SkillChoices lists every skill a profile may enable for the
+// skillChoices lists every skill a profile may enable for the
 // picker: the enabled ones in the profile's order, then the rest by name,
 // server skills marked "from <server label>" with their state. It reads
 // the database only.
-func SkillChoices(db *store.DB, enabled []string) ([]SkillChoice, error) {
-	c, err := LoadSkillCatalog(db)
+func skillChoices(db *store.DB, enabled []string) ([]SkillChoice, error) {
+	c, err := loadSkillCatalog(db)
 	if err != nil {
 		return nil, err
 	}

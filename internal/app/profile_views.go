@@ -193,7 +193,7 @@ func (a *App) ConversationToolViews() ([]ToolView, error) {
 			Description: d.Description, Executable: true, Enabled: !off[d.Identity]})
 	}
 	// Unreadable rules mark nothing here: every call asks anyway.
-	snap, _ := LoadSnapshot(a.db, "")
+	snap, _ := loadSnapshot(a.db, "")
 	for _, e := range a.mcp.mgr.Tools() {
 		out = append(out, ToolView{Identity: e.Identity, ServerID: e.ServerID, ServerName: e.ServerName, Name: e.Name, Title: e.Title,
 			Description: e.Description, Executable: e.Executable, Enabled: !off[e.Identity], Claims: Claims(e.Annotations),
@@ -209,10 +209,10 @@ func (a *App) SetConversationTool(identity string, enabled bool) error {
 	return a.db.SetToolEnabled(convID, identity, enabled)
 }
 
-// ScheduleViews lists every profile's schedule with its next and last
+// scheduleViews lists every profile's schedule with its next and last
 // tick at now, every string neutralised for display.
-func ScheduleViews(db *store.DB, now time.Time, note string) ([]ScheduleStatus, error) {
-	st, err := ReadWorkflowsStatus(db, now, note)
+func scheduleViews(db *store.DB, now time.Time, note string) ([]ScheduleStatus, error) {
+	st, err := readWorkflowsStatus(db, now, note)
 	if err != nil {
 		return nil, err
 	}

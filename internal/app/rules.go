@@ -17,8 +17,8 @@ import (
 // applies to runs that start afterwards (SPEC D6).
 type Rules struct{ db *store.DB }
 
-// NewRules returns the rules kept in db.
-func NewRules(db *store.DB) *Rules { return &Rules{db: db} }
+// newRules returns the rules kept in db.
+func newRules(db *store.DB) *Rules { return &Rules{db: db} }
 
 // RuleStatus is one stored rule with what stands against it: Problem says
 // why it does not validate (it then never allows); Changed says the tool's
@@ -66,7 +66,7 @@ func (r *Rules) Listing(n int) (PolicyListing, error) {
 		if err := policy.ValidateRule(rs.Rule); err != nil {
 			rs.Problem = err.Error()
 		}
-		served, err := CachedDigest(r.db, rs.Identity)
+		served, err := cachedDigest(r.db, rs.Identity)
 		if err != nil {
 			return PolicyListing{}, err
 		}
@@ -87,7 +87,7 @@ func (r *Rules) Listing(n int) (PolicyListing, error) {
 // saw. A rule without it (the Policy page, 'vouch policy set') is pinned
 // to the cached definition as it is.
 func (r *Rules) Save(rule policy.Rule, now time.Time) error {
-	pin, err := CachedPin(r.db, rule.Identity)
+	pin, err := cachedPin(r.db, rule.Identity)
 	if err != nil {
 		return err
 	}
@@ -122,11 +122,11 @@ type RuleInput struct {
 // (re-classifying re-pins, SPEC D8), and returns it with its summary as a
 // run would decide it. A rule that does not validate is Rejected.
 func (r *Rules) Set(in RuleInput, now time.Time) (policy.Rule, string, error) {
-	snap, err := LoadSnapshot(r.db, "")
+	snap, err := loadSnapshot(r.db, "")
 	if err != nil {
 		return policy.Rule{}, "", err
 	}
-	pin, err := CachedPin(r.db, in.Identity)
+	pin, err := cachedPin(r.db, in.Identity)
 	if err != nil {
 		return policy.Rule{}, "", err
 	}
@@ -172,7 +172,7 @@ func (r *Rules) Delete(identity string) error {
 
 // Changed returns the identities whose rule is pinned to a definition
 // other than the one cached now (SPEC D8).
-func (r *Rules) Changed() (map[string]bool, error) { return ChangedTools(r.db) }
+func (r *Rules) Changed() (map[string]bool, error) { return changedTools(r.db) }
 
 // Decisions returns up to n audited decisions, newest last.
 func (r *Rules) Decisions(n int) ([]policy.Record, error) {

@@ -22,7 +22,7 @@ var htmlTool = mcpclient.ToolInfo{Name: "browser_evaluate", Title: "Evaluate <JS
 
 func cacheTools(t *testing.T, db *store.DB, server string, tools ...mcpclient.ToolInfo) {
 	t.Helper()
-	if err := NewCatalogStore(db).SaveCatalog(context.Background(), mcpclient.Catalog{ServerID: server, Tools: tools}); err != nil {
+	if err := newCatalogStore(db).SaveCatalog(context.Background(), mcpclient.Catalog{ServerID: server, Tools: tools}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -37,11 +37,11 @@ func TestRulePinsHTMLDefinition(t *testing.T) {
 	const server = "0b0c5a52-8d3e-4f7e-9a53-1f2a3b4c5d6e"
 	id := "mcp:" + server + ":browser_evaluate"
 	cacheTools(t, s.db, server, htmlTool)
-	served, err := CachedDigest(s.db, id)
+	served, err := cachedDigest(s.db, id)
 	if err != nil || served == "" {
 		t.Fatalf("served digest %q, %v", served, err)
 	}
-	rules := NewRules(s.db)
+	rules := newRules(s.db)
 	check := func(when string) {
 		t.Helper()
 		l, err := rules.Listing(10)
@@ -51,7 +51,7 @@ func TestRulePinsHTMLDefinition(t *testing.T) {
 		if r := l.Rules[0]; r.Problem != "" || r.Changed || r.Pin == nil || r.Pin.Digest != served {
 			t.Errorf("%s: rule %+v, want it valid, unchanged and pinned to %s", when, r, served)
 		}
-		snap, err := LoadSnapshot(s.db, "")
+		snap, err := loadSnapshot(s.db, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,16 +90,16 @@ func TestRuleSetBeforeServed(t *testing.T) {
 	defer func() { _ = s.Close() }()
 	const server = "0b0c5a52-8d3e-4f7e-9a53-1f2a3b4c5d6e"
 	id := "mcp:" + server + ":future_tool"
-	rules := NewRules(s.db)
+	rules := newRules(s.db)
 	if _, _, err := rules.Set(RuleInput{Identity: id, Class: policy.Allow, Effect: policy.ReadOnly}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	cacheTools(t, s.db, server, mcpclient.ToolInfo{Name: "future_tool", Description: "Deletes everything.", InputSchema: json.RawMessage(`{"type":"object"}`)})
-	served, err := CachedDigest(s.db, id)
+	served, err := cachedDigest(s.db, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap, err := LoadSnapshot(s.db, "")
+	snap, err := loadSnapshot(s.db, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestRuleSetBeforeServed(t *testing.T) {
 	if _, sum, err := rules.Set(RuleInput{Identity: id, Class: policy.Allow}, time.Now()); err != nil || sum != "allow (your rule)" {
 		t.Fatalf("classified again: %q, %v", sum, err)
 	}
-	snap, err = LoadSnapshot(s.db, "")
+	snap, err = loadSnapshot(s.db, "")
 	if err != nil {
 		t.Fatal(err)
 	}

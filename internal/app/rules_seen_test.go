@@ -29,7 +29,7 @@ func TestSaveRuleBindsToSeenDefinition(t *testing.T) {
 	}
 	cache := func(ti mcpclient.ToolInfo) {
 		t.Helper()
-		if err := NewCatalogStore(s.db).SaveCatalog(context.Background(), mcpclient.Catalog{ServerID: server, Tools: []mcpclient.ToolInfo{ti}}); err != nil {
+		if err := newCatalogStore(s.db).SaveCatalog(context.Background(), mcpclient.Catalog{ServerID: server, Tools: []mcpclient.ToolInfo{ti}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -39,11 +39,11 @@ func TestSaveRuleBindsToSeenDefinition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pe := NewPolicyEditor(s.db, func() time.Time { return time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC) })
+	pe := newPolicyEditor(s.db, func() time.Time { return time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC) })
 	fromPane := policy.Rule{Identity: id, Class: policy.Allow, Effect: policy.ReadOnly, Seen: seen.Digest}
 	stored := func() []policy.Rule {
 		t.Helper()
-		rs, err := NewRules(s.db).List()
+		rs, err := newRules(s.db).List()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func TestDecisionCarriesServedDigest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := NewPolicy(s.db, t.TempDir(), nil)
+	p := newPolicy(s.db, t.TempDir(), nil)
 	p.defs = fakeDefs{id: pin}
 	d := p.Freeze()(policy.Call{Identity: id, Arguments: json.RawMessage(`{}`), Definition: "sha256:claimed-by-the-caller"})
 	if d.Definition != pin.Digest {

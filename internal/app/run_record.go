@@ -38,11 +38,11 @@ type RunRecorder struct {
 	text        strings.Builder
 }
 
-// NewRunRecorder returns the recorder of a chat run's history: rec is
+// newRunRecorder returns the recorder of a chat run's history: rec is
 // created at the run's RunStarted, its spec what the run froze with the
 // policy digest (nil: the run had none); history write failures go to
 // onErr.
-func NewRunRecorder(db *store.DB, rec store.RunRecord, digest func() PolicyDigest, onErr func(error)) *RunRecorder {
+func newRunRecorder(db *store.DB, rec store.RunRecord, digest func() PolicyDigest, onErr func(error)) *RunRecorder {
 	return &RunRecorder{db: db, onErr: onErr, rec: rec, digest: digest}
 }
 

@@ -43,8 +43,8 @@ type RunCall = view.RunCall
 // RunApproval is view.RunApproval (internal/view), shared with the interface.
 type RunApproval = view.RunApproval
 
-// ListRunPage returns one page of run history after cursor, newest first.
-func ListRunPage(db *store.DB, cursor string, limit int) (RunPage, error) {
+// listRunPage returns one page of run history after cursor, newest first.
+func listRunPage(db *store.DB, cursor string, limit int) (RunPage, error) {
 	runs, next, err := db.Runs(cursor, limit)
 	if err != nil {
 		return RunPage{}, err
@@ -56,9 +56,9 @@ func ListRunPage(db *store.DB, cursor string, limit int) (RunPage, error) {
 	return page, nil
 }
 
-// ReadRunDetail returns one run in full, or an error that says it is no
+// readRunDetail returns one run in full, or an error that says it is no
 // longer in history.
-func ReadRunDetail(db *store.DB, id string) (RunDetail, error) {
+func readRunDetail(db *store.DB, id string) (RunDetail, error) {
 	r, err := db.Run(id)
 	if errors.Is(err, store.ErrNotFound) {
 		return RunDetail{}, fmt.Errorf("the run %s is no longer in history", id)
@@ -165,9 +165,9 @@ type RunRecordDetail struct {
 	Spec *FrozenSpec `json:"-"`
 }
 
-// ReadRunRecord returns run id with its events, decisions and frozen
+// readRunRecord returns run id with its events, decisions and frozen
 // spec, or a usage error when no run has that ID.
-func ReadRunRecord(db *store.DB, id string) (RunRecordDetail, error) {
+func readRunRecord(db *store.DB, id string) (RunRecordDetail, error) {
 	r, err := db.Run(id)
 	if err != nil {
 		return RunRecordDetail{}, Errorf(Usage, "no run has the ID %q; 'vouch runs' lists them", id)
@@ -176,7 +176,7 @@ func ReadRunRecord(db *store.DB, id string) (RunRecordDetail, error) {
 	if err != nil {
 		return RunRecordDetail{}, err
 	}
-	decisions, err := RunDecisions(db, r, evs)
+	decisions, err := runDecisions(db, r, evs)
 	if err != nil {
 		return RunRecordDetail{}, err
 	}

@@ -13,10 +13,10 @@ import (
 // 'vouch workflows status' and the TUI's run history and Workflows page
 // (SPEC H1, H6, H7).
 
-// RunDecisions returns the audited decisions on the calls of run r, in
+// runDecisions returns the audited decisions on the calls of run r, in
 // the order of its events: found by each call's correlation ID, and kept
 // when they name this run or, written by a chat run, no run at all.
-func RunDecisions(db *store.DB, r store.RunRecord, evs []store.RunEvent) ([]store.DecisionRecord, error) {
+func runDecisions(db *store.DB, r store.RunRecord, evs []store.RunEvent) ([]store.DecisionRecord, error) {
 	out := []store.DecisionRecord{}
 	seen := map[string]bool{}
 	for _, ev := range evs {
@@ -49,9 +49,9 @@ type WorkflowsStatus struct {
 // ScheduleStatus is view.Schedule (internal/view), shared with the interface.
 type ScheduleStatus = view.Schedule
 
-// ReadWorkflowsStatus reads the switch and every schedule's state at now;
+// readWorkflowsStatus reads the switch and every schedule's state at now;
 // note is the sentence about schedules the front end shows with them.
-func ReadWorkflowsStatus(db *store.DB, now time.Time, note string) (WorkflowsStatus, error) {
+func readWorkflowsStatus(db *store.DB, now time.Time, note string) (WorkflowsStatus, error) {
 	on, err := db.WorkflowsEnabled()
 	if err != nil {
 		return WorkflowsStatus{}, err

@@ -122,7 +122,7 @@ func TestScheduleTicks(t *testing.T) {
 	if got[store.RunMissed] != 3 || got[store.RunSkipped] != 2 {
 		t.Fatalf("history outcomes %v, want 3 missed and 2 skipped", got)
 	}
-	st, err := ReadWorkflowsStatus(db, t0.Add(7*time.Hour+lateTick+time.Minute), "")
+	st, err := readWorkflowsStatus(db, t0.Add(7*time.Hour+lateTick+time.Minute), "")
 	if err != nil || len(st.Schedules) != 1 || !strings.Contains(st.Schedules[0].Last, "asleep") || st.Schedules[0].Next.IsZero() {
 		t.Fatalf("status = %+v, %v", st, err)
 	}
@@ -145,7 +145,7 @@ func testRunner(t *testing.T, db *store.DB, url, dir string) *ProfileRunner {
 			return agent.NewClient(url, "", &http.Client{}), model, nil
 		},
 		cwd:    dir,
-		policy: NewPolicy(db, dir, nil),
+		policy: newPolicy(db, dir, nil),
 		limits: agent.DefaultLimits(),
 		onErr:  func(err error) { t.Errorf("history: %v", err) },
 	}

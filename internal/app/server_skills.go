@@ -24,9 +24,9 @@ type ServerSkills struct {
 	svc *mcpclient.SkillService
 }
 
-// NewServerSkills returns the server skills over db and the servers of m.
-func NewServerSkills(db *store.DB, m *mcpclient.Manager) (*ServerSkills, error) {
-	svc, err := NewSkillService(db, m)
+// newServerSkills returns the server skills over db and the servers of m.
+func newServerSkills(db *store.DB, m *mcpclient.Manager) (*ServerSkills, error) {
+	svc, err := newSkillService(db, m)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (s *ServerSkills) List(ctx context.Context, serverID string) ([]NamedServer
 		refs[i] = mcpclient.SkillRef{Name: k.Entry.Name, ServerID: k.ServerID, ServerLabel: k.ServerLabel, URI: k.Entry.URI}
 	}
 	named := mcpclient.NameSkills(refs)
-	c, err := LoadSkillCatalog(s.db)
+	c, err := loadSkillCatalog(s.db)
 	if err != nil {
 		return nil, listing, err
 	}
@@ -84,7 +84,7 @@ func (s *ServerSkills) Preview(ctx context.Context, serverID, uri string) (Serve
 		return ServerSkillPreview{}, ServerSkillError(err)
 	}
 	q := p.ServerLabel + "/" + p.Entry.Name
-	if c, err := LoadSkillCatalog(s.db); err == nil {
+	if c, err := loadSkillCatalog(s.db); err == nil {
 		for _, n := range c.Named() {
 			if n.ServerID == serverID && n.URI == uri {
 				q = n.Qualified
@@ -171,16 +171,16 @@ func ServerSkillError(err error) error {
 	return Errorf(Unavailable, "%s", me.Sentence)
 }
 
-// ServerSkillSummaries lists the server skills with a stored approval as
+// serverSkillSummaries lists the server skills with a stored approval as
 // rows of 'vouch skill list': named per origin as a profile names them,
 // origin "server:<server>" and their state. It reads the database only,
 // never a server.
-func ServerSkillSummaries(db *store.DB) ([]localskills.Summary, error) {
+func serverSkillSummaries(db *store.DB) ([]localskills.Summary, error) {
 	servers, err := db.MCPServers()
 	if err != nil {
 		return nil, err
 	}
-	c, err := LoadSkillCatalog(db)
+	c, err := loadSkillCatalog(db)
 	if err != nil {
 		return nil, err
 	}

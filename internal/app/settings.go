@@ -176,8 +176,8 @@ type Settings struct{ db SettingStore }
 // NewSettings returns the registry over db.
 func NewSettings(db SettingStore) Settings { return Settings{db: db} }
 
-// Settings is the registry over the session's database.
-func (a *App) Settings() Settings { return Settings{db: a.db} }
+// Settings is the registry over the database.
+func (d data) Settings() Settings { return Settings{db: d.db} }
 
 func readSetting(db SettingStore, s SettingSpec) (SettingValue, error) {
 	v := SettingValue{Key: s.Key, Value: s.Default, Default: s.Default, Allowed: s.Allowed, Help: s.Help}

@@ -17,7 +17,7 @@ import (
 // StateOf is the command-line State over a's database, keyring and MCP
 // servers; closing it leaves them open.
 func StateOf(a *App) *State {
-	return &State{db: a.db, secrets: a.mcp.secrets, mcp: a.mcp, borrowed: true}
+	return &State{data: a.data, secrets: a.mcp.secrets, mcp: a.mcp, borrowed: true}
 }
 
 // OpenShared opens an App for one command over base's database and MCP
@@ -35,8 +35,8 @@ func OpenShared(_ context.Context, base *App, dir string) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the workspace %s: %w", dir, err)
 	}
-	a := &App{db: base.db, convID: conv.ID, transcript: &storeTranscript{db: base.db, convID: conv.ID}, workspace: ws, mcp: base.mcp, shared: true}
-	a.policy = NewPolicy(base.db, dir, func() string { id, _ := a.Current(); return id })
+	a := &App{data: data{base.db}, convID: conv.ID, transcript: &storeTranscript{db: base.db, convID: conv.ID}, workspace: ws, mcp: base.mcp, shared: true}
+	a.policy = newPolicy(base.db, dir, func() string { id, _ := a.Current(); return id })
 	a.policy.SetServed(base.mcp.mgr)
 	return a, nil
 }

@@ -168,9 +168,9 @@ func (svc *MCP) ToolLabels() ToolLabels {
 	})
 }
 
-// ToolLabelsOf returns the labels of the servers configured in db, for a
+// toolLabelsOf returns the labels of the servers configured in db, for a
 // command that opens the database alone ('vouch policy list').
-func ToolLabelsOf(db *store.DB) (ToolLabels, error) {
+func toolLabelsOf(db *store.DB) (ToolLabels, error) {
 	servers, err := db.MCPServers()
 	if err != nil {
 		return ToolLabels{}, fmt.Errorf("read the MCP servers to name their tools: %w", err)

@@ -25,7 +25,7 @@ func TestChatSendsTheServerLabelToTheModel(t *testing.T) {
 	// Allowed tools may be deferred (SPEC F3): every MCP tool is, so that
 	// a small window defers them behind the meta-tools.
 	for _, e := range a.MCP().Manager().Tools() {
-		if _, _, err := NewRules(a.DB()).Set(RuleInput{Identity: e.Identity, Class: policy.Allow, Effect: policy.ReadOnly}, time.Now()); err != nil {
+		if _, _, err := newRules(a.DB()).Set(RuleInput{Identity: e.Identity, Class: policy.Allow, Effect: policy.ReadOnly}, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 	}

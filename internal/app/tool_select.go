@@ -39,7 +39,7 @@ func (a *App) ToolSelection(window int) (ToolSelection, error) {
 	if window <= 0 {
 		window = agent.DefaultContextWindow
 	}
-	snap, _ := LoadSnapshot(a.db, "")
+	snap, _ := loadSnapshot(a.db, "")
 	asks := agent.AsksPersonFrom(a.policy.Decider(snap))
 	// Planned with every tool over a window too small for them, so the
 	// plan says what deferring costs; the counts are the plan's own.

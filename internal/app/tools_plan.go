@@ -107,7 +107,7 @@ func (s *State) PlanTools(ctx context.Context, o PlanOptions) (ToolPlan, error) 
 	if prof != nil {
 		tools, unavailable = agent.AllowedTools(all, prof.Tools) // as a run offers them
 	} else {
-		tools = EnabledTools(s.db, s.latestConversation(), all)
+		tools = enabledTools(s.db, s.latestConversation(), all)
 	}
 	fraction := agent.DefaultToolBudget
 	if prof != nil && prof.ToolBudget > 0 {
@@ -136,9 +136,9 @@ func (s *State) PlanTools(ctx context.Context, o PlanOptions) (ToolPlan, error) 
 			count = client.PlanCounter(model)
 		}
 	}
-	snap, _ := LoadSnapshot(s.db, cwd)
+	snap, _ := loadSnapshot(s.db, cwd)
 	// Decided as a run decides: against the definitions served now (SPEC D8).
-	rp := NewPolicy(s.db, cwd, nil)
+	rp := newPolicy(s.db, cwd, nil)
 	rp.SetServed(mgr)
 	in := agent.PlanInput{Tools: tools, Window: out.Window, Fraction: fraction, AsksPerson: agent.AsksPersonFrom(rp.Decider(snap)),
 		Count: count, Label: s.mcp.Label}

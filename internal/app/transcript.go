@@ -192,8 +192,8 @@ func fromRecord(r store.Message) (agent.Message, error) {
 	return m, nil
 }
 
-// NewTranscript returns the transcript of the stored conversation convID.
-func NewTranscript(db *store.DB, convID string) agent.Transcript {
+// newTranscript returns the transcript of the stored conversation convID.
+func newTranscript(db *store.DB, convID string) agent.Transcript {
 	return &storeTranscript{db: db, convID: convID}
 }
 

@@ -71,7 +71,7 @@ func BenchmarkHistoryRead(b *testing.B) {
 		b.Run(kind.name+"/first-read", func(b *testing.B) {
 			n := 0
 			for b.Loop() {
-				msgs, err := NewTranscript(db, conv.ID).Messages(context.Background())
+				msgs, err := newTranscript(db, conv.ID).Messages(context.Background())
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -82,7 +82,7 @@ func BenchmarkHistoryRead(b *testing.B) {
 			ratio(b)
 		})
 		b.Run(kind.name+"/next-read", func(b *testing.B) {
-			tr := NewTranscript(db, conv.ID)
+			tr := newTranscript(db, conv.ID)
 			if _, err := tr.Messages(context.Background()); err != nil {
 				b.Fatal(err)
 			}
@@ -116,7 +116,7 @@ func keptMiB(b *testing.B, db *store.DB, convID string) float64 {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	tr := NewTranscript(db, convID)
+	tr := newTranscript(db, convID)
 	msgs, err := tr.Messages(context.Background())
 	if err != nil {
 		b.Fatal(err)

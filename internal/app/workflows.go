@@ -24,18 +24,25 @@ type Profiles struct {
 	knownTools func() []string
 }
 
-// NewProfiles returns the profile service over db; knownTools returns the
+// newProfiles returns the profile service over db; knownTools returns the
 // identities a profile may select (nil: any).
-func NewProfiles(db *store.DB, knownTools func() []string) *Profiles {
+func newProfiles(db *store.DB, knownTools func() []string) *Profiles {
 	return &Profiles{db: db, knownTools: knownTools}
 }
 
 // Profiles returns the profile service of the session: a profile may
 // select the built-in tools and those of the cached catalogs.
-func (a *App) Profiles() *Profiles { return NewProfiles(a.db, knownTools(a.mcp)) }
+func (a *App) Profiles() *Profiles { return newProfiles(a.db, knownTools(a.mcp)) }
 
 // Profiles returns the profile service over this state, as App.Profiles.
-func (s *State) Profiles() *Profiles { return NewProfiles(s.db, knownTools(s.mcp)) }
+// On a State of the database alone (WithDB) a profile may select any
+// identity.
+func (s *State) Profiles() *Profiles {
+	if s.mcp == nil {
+		return newProfiles(s.db, nil)
+	}
+	return newProfiles(s.db, knownTools(s.mcp))
+}
 
 // knownTools returns the identities of the built-in tools and of the
 // cached catalogs of svc's servers.
@@ -75,6 +82,17 @@ func (ps *Profiles) Profile(name string) (workflow.Profile, error) {
 		return p, Errorf(Usage, "no profile is named %q; 'vouch profile list' shows them", name)
 	}
 	return p, err
+}
+
+// List returns the latest revision of every profile, by name.
+func (ps *Profiles) List() ([]workflow.Profile, error) { return ps.db.Profiles() }
+
+// Definitions returns the latest revision of every definition, by name.
+func (ps *Profiles) Definitions() ([]workflow.Definition, error) { return ps.db.Definitions() }
+
+// Definition returns the latest revision of the definition name.
+func (ps *Profiles) Definition(name string) (workflow.Definition, error) {
+	return ps.db.Definition(name, 0)
 }
 
 // Save checks p against the catalogs and stores it as its next revision.

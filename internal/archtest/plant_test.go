@@ -95,7 +95,7 @@ func TestLatticeCatchesPlantedEdges(t *testing.T) {
 		{"tui/ruleedit", "tui/approval", "only the root composes rooms", true},
 		{"tui/settings/tools", "tui/settings/profiles", "only the root composes rooms", true},
 		// Test packages.
-		{"internal/demo", "agent/agenttest", "the vouch binary links the test package vouch/agent/agenttest (vouch/cmd/vouch → vouch/internal/demo → vouch/agent/agenttest)", true},
+		{"internal/demo", "agent/agenttest", "the vouch binary links the test package vouch/agent/agenttest (vouch/cmd/vouch → vouch/internal/host → vouch/internal/demo → vouch/agent/agenttest)", true},
 		{"internal/app", "store/storetest", "a product package imports no test package", true},
 		{"cmd/vouch", "net/http/httptest", "a product package imports no test package", true},
 		{"internal/notify", "testing", "the vouch binary links the test package testing (vouch/cmd/vouch → vouch/internal/app → vouch/internal/notify → testing)", true},

@@ -13,7 +13,11 @@
 // dispatch). RunInterface runs the same interface in-process, for `vouch
 // demo`.
 //
-// The command line (cmd/vouch) keeps flags, printing and exit codes; it
-// starts a session with `vouch session serve`, which calls Serve, and its
-// client side is internal/sessiond's.
+// Client is the other side, in every other vouch process: it dials only
+// a session sessiond.Dial trusts, starts `vouch session serve` (which
+// calls Serve) when none runs, converging simultaneous starts on one,
+// relays a terminal (Attach), runs a command in the session (Exec), asks
+// for its Info, a hand-over, a detached run or a followed one, and
+// neutralises every word the session sends before it is read. The command
+// line (cmd/vouch) keeps flags, printing and exit codes.
 package host

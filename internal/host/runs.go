@@ -9,12 +9,7 @@ import (
 	"vouch/internal/app"
 	"vouch/internal/sessiond"
 	"vouch/safetext"
-	"vouch/store"
 )
-
-// DefaultProfile is the profile `vouch run TASK` uses when none is named
-// and Agent Workflows is on, here and on the command line.
-const DefaultProfile = "default"
 
 // followEvery is how often a followed run's stored events are read again:
 // the session tails the run as it is recorded, as tail -f does a file.
@@ -27,16 +22,9 @@ const followEvery = 200 * time.Millisecond
 // (app.StartDetached). Either way its calls that need approval wait in the
 // inbox as a scheduled run's do (SPEC H6, K4, M); the reply carries its ID.
 func (h *sessionHost) startDetached(ctx context.Context, req sessiond.Request, send func(sessiond.Reply) error) error {
-	db := h.s.DB()
-	on, err := db.WorkflowsEnabled()
+	profile, on, err := h.s.ProfileToRun(req.Profile, false)
 	if err != nil {
 		return fmt.Errorf("read the Agent Workflows switch: %w", err)
-	}
-	profile := req.Profile
-	if profile == "" && on {
-		if _, err := db.Profile(DefaultProfile, 0); err == nil {
-			profile = DefaultProfile
-		}
 	}
 	if profile != "" {
 		if !on {
@@ -71,8 +59,7 @@ func (h *sessionHost) startPlain(ctx context.Context, task string) (app.Detached
 // follow streams the events of a run, one line each, until the run ends;
 // the last reply has its outcome.
 func (h *sessionHost) follow(ctx context.Context, req sessiond.Request, send func(sessiond.Reply) error) error {
-	db := h.s.DB()
-	if _, err := db.Run(req.RunID); err != nil {
+	if _, err := h.s.Run(req.RunID); err != nil {
 		return fmt.Errorf("no run %s in history; 'vouch runs' lists them", safetext.Line(req.RunID, 40))
 	}
 	tick := time.NewTicker(followEvery)
@@ -80,11 +67,11 @@ func (h *sessionHost) follow(ctx context.Context, req sessiond.Request, send fun
 	sent := 0 // events are only ever appended
 	for {
 		// The record first: events written after it are read next time.
-		r, err := db.Run(req.RunID)
+		r, err := h.s.Run(req.RunID)
 		if err != nil {
 			return fmt.Errorf("read the run: %w", err)
 		}
-		evs, err := db.RunEvents(req.RunID)
+		evs, err := h.s.RunEvents(req.RunID)
 		if err != nil {
 			return fmt.Errorf("read the run's events: %w", err)
 		}
@@ -105,7 +92,7 @@ func (h *sessionHost) follow(ctx context.Context, req sessiond.Request, send fun
 }
 
 // eventLine is one stored event as `vouch runs show` prints it.
-func eventLine(ev store.RunEvent) string {
+func eventLine(ev app.RunEvent) string {
 	var b strings.Builder
 	b.WriteString(ev.At.Local().Format(time.TimeOnly) + " " + string(ev.Kind))
 	if ev.Identity != "" {
@@ -118,7 +105,7 @@ func eventLine(ev store.RunEvent) string {
 }
 
 // finalLine says how the run ended.
-func finalLine(r store.RunRecord) string {
+func finalLine(r app.RunRecord) string {
 	line := "run " + r.ID + " " + string(r.Outcome)
 	if r.Error != "" {
 		line += ": " + r.Error

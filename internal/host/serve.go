@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -53,7 +55,7 @@ func Serve(ctx context.Context, cfg Config) (err error) {
 	}
 	model := cfg.Model
 	if model == "" {
-		if m, ok, err := a.DB().Setting(app.SettingModel); err != nil {
+		if m, ok, err := a.StoredModel(); err != nil {
 			return err
 		} else if ok {
 			model = m
@@ -71,7 +73,9 @@ func Serve(ctx context.Context, cfg Config) (err error) {
 	h := &sessionHost{ctx: ctx, s: a, ui: ui, workspace: cfg.Workspace, flags: FlagsOf(cfg.ModelURL, cfg.Model), cfg: cfg}
 	var exec func(context.Context, sessiond.Exec, sessiond.ExecFiles) int
 	if cfg.Exec != nil {
-		exec = func(ctx context.Context, x sessiond.Exec, f sessiond.ExecFiles) int { return cfg.Exec(ctx, a, x, f) }
+		exec = func(ctx context.Context, x sessiond.Exec, f sessiond.ExecFiles) int {
+			return execGuarded(ctx, cfg.Exec, a, x, f)
+		}
 	}
 	srv, err := sessiond.Listen(sessiond.Config{
 		StateDir:       cfg.StateDir,
@@ -245,3 +249,17 @@ func (m sessionModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m sessionModel) View() string { return m.inner.View() }
+
+// execGuarded runs a client's command with exec: a panic in it is the
+// command's failure (exit 1, a sentence on the client's stderr, the stack
+// in the session's log), never the session's end (SPEC K5).
+func execGuarded(ctx context.Context, exec func(context.Context, *app.App, sessiond.Exec, sessiond.ExecFiles) int, a *app.App, x sessiond.Exec, f sessiond.ExecFiles) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			log.Printf("internal error in vouch %s: panic: %v\n\n%s", strings.Join(x.Args, " "), p, debug.Stack())
+			_, _ = fmt.Fprintln(f.Stderr, "vouch: the command failed: an internal error; the session's log (session.log in the state directory) has the stack — please report it.")
+			code = 1
+		}
+	}()
+	return exec(ctx, a, x, f)
+}

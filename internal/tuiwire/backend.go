@@ -40,8 +40,8 @@ var (
 func NewBackend(cfg app.ChatConfig, wf *Workflows) *Backend {
 	return &Backend{
 		Chat:         app.NewChat(cfg),
-		PolicyEditor: app.NewPolicyEditor(cfg.DB, time.Now),
-		skills:       localskills.NewCatalog(cfg.DB, app.AdmitSkills(cfg.DB, localskills.Import)),
+		PolicyEditor: cfg.PolicyEditor(time.Now),
+		skills:       cfg.SkillCatalog(localskills.Import),
 		Workflows:    wf,
 	}
 }

@@ -16,7 +16,7 @@ import (
 var _ serverskills.Backend = (*Servers)(nil)
 
 func (t *Servers) serverSkills() (*app.ServerSkills, error) {
-	return app.NewServerSkills(t.s.DB(), t.s.MCP().Manager())
+	return t.s.ServerSkills()
 }
 
 // ListServerSkills lists one server's skills with their states.

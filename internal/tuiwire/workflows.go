@@ -56,7 +56,7 @@ func (w *Workflows) WorkflowsEnabled(context.Context) (bool, error) {
 	if w == nil {
 		return false, app.ErrNoDatabase
 	}
-	return w.s.DB().WorkflowsEnabled()
+	return w.s.WorkflowsEnabled()
 }
 
 // SetWorkflowsEnabled turns the switch; nothing is deleted.
@@ -64,7 +64,7 @@ func (w *Workflows) SetWorkflowsEnabled(_ context.Context, on bool) error {
 	if w == nil {
 		return app.ErrNoDatabase
 	}
-	return w.s.DB().SetWorkflowsEnabled(on)
+	return w.s.SetWorkflowsEnabled(on)
 }
 
 // Schedules lists every profile's schedule with its next and last tick.
@@ -72,7 +72,7 @@ func (w *Workflows) Schedules(context.Context) ([]tuiworkflows.Schedule, error) 
 	if w == nil {
 		return nil, app.ErrNoDatabase
 	}
-	st, err := app.ScheduleViews(w.s.DB(), w.now(), tuiworkflows.SchedulesNote)
+	st, err := w.s.ScheduleViews(w.now(), tuiworkflows.SchedulesNote)
 	return st, err
 }
 
@@ -173,7 +173,7 @@ func (w *Workflows) SkillsForProfile(_ context.Context, name string) ([]tuiprofi
 		}
 		enabled = p.Skills
 	}
-	choices, err := app.SkillChoices(w.s.DB(), enabled)
+	choices, err := w.s.SkillChoices(enabled)
 	out := make([]tuiprofiles.SkillChoice, len(choices))
 	for i, c := range choices {
 		out[i] = tuiprofiles.SkillChoice(c)
@@ -186,7 +186,7 @@ func (w *Workflows) ListRuns(_ context.Context, cursor string, limit int) (tuiru
 	if w == nil {
 		return tuiruns.Page{}, app.ErrNoDatabase
 	}
-	return app.ListRunPage(w.s.DB(), cursor, limit)
+	return w.s.RunPage(cursor, limit)
 }
 
 // Run returns one run in full: what it froze, its events, calls and
@@ -195,7 +195,7 @@ func (w *Workflows) Run(_ context.Context, id string) (tuiruns.Detail, error) {
 	if w == nil {
 		return tuiruns.Detail{}, app.ErrNoDatabase
 	}
-	return app.ReadRunDetail(w.s.DB(), id)
+	return w.s.RunDetail(id)
 }
 
 // PendingApprovals lists the calls of background runs waiting for the

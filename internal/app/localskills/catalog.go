@@ -17,13 +17,13 @@ import (
 // folder), rejections as their sentence alone, and ErrNoCatalog without a
 // database.
 type Catalog struct {
-	db   *store.DB
+	db   Store
 	load Loader
 }
 
 // NewCatalog returns the catalog of db (nil: every call answers
 // ErrNoCatalog), reading packages with load (Import in production).
-func NewCatalog(db *store.DB, load Loader) *Catalog { return &Catalog{db: db, load: load} }
+func NewCatalog(db Store, load Loader) *Catalog { return &Catalog{db: db, load: load} }
 
 // ListSkills lists the latest version of every installed skill (Settings ›
 // Skills).

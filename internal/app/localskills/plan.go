@@ -49,7 +49,7 @@ func read(ctx context.Context, load Loader, path string) (*skills.Package, error
 
 // Prepare imports path with load and plans it under opts (PlanPackage);
 // it writes nothing (SPEC G4).
-func Prepare(ctx context.Context, db *store.DB, load Loader, path string, opts InstallOptions) (Plan, error) {
+func Prepare(ctx context.Context, db Store, load Loader, path string, opts InstallOptions) (Plan, error) {
 	p, err := read(ctx, load, path)
 	if err != nil {
 		return Plan{}, err
@@ -62,7 +62,7 @@ func Prepare(ctx context.Context, db *store.DB, load Loader, path string, opts I
 // definition whether it is imported as is, updates an unedited earlier
 // import, becomes a new revision of one the person built (only with
 // --new-revision), or is renamed — never saved over one the person edited.
-func PlanPackage(db *store.DB, p *skills.Package, opts InstallOptions) (Plan, error) {
+func PlanPackage(db Store, p *skills.Package, opts InstallOptions) (Plan, error) {
 	if opts.Rename != "" && opts.NewRevision {
 		return Plan{}, rejected("choose either --rename or --new-revision, not both")
 	}
@@ -139,7 +139,7 @@ func PlanPackage(db *store.DB, p *skills.Package, opts InstallOptions) (Plan, er
 
 // planDefinition returns d as it would be saved, its preview line and the
 // conflict it met, if any.
-func planDefinition(db *store.DB, d workflow.Definition, skill, sum string, opts InstallOptions, taken map[string]bool) (workflow.Definition, PreviewDefinition, *Conflict, error) {
+func planDefinition(db Store, d workflow.Definition, skill, sum string, opts InstallOptions, taken map[string]bool) (workflow.Definition, PreviewDefinition, *Conflict, error) {
 	d.Origin = "skill:" + skill + "@" + sum
 	d.Revision, d.EditedByPerson = 0, false
 	pd := PreviewDefinition{Name: d.Name, Kind: string(d.Kind), SaveAs: d.Name, Action: "import as " + d.Name}
@@ -192,7 +192,7 @@ func planDefinition(db *store.DB, d workflow.Definition, skill, sum string, opts
 // freeDefinitionName returns "<name>-<skill>", or that with "-2", "-3", …,
 // cut to a legal length, that no definition has and the package does not
 // use.
-func freeDefinitionName(db *store.DB, name, skill string, taken map[string]bool) (string, error) {
+func freeDefinitionName(db Store, name, skill string, taken map[string]bool) (string, error) {
 	base := name + "-" + skill
 	for i := 1; i < 1000; i++ {
 		suffix := ""
@@ -249,7 +249,7 @@ func previewOf(p *skills.Package, name string) Preview {
 // Install imports path, plans it under opts and installs it, in one
 // catalog transaction; a blocking conflict or a rejected package writes
 // nothing (SPEC G3, G5). It enables and approves nothing (SPEC G4).
-func Install(ctx context.Context, db *store.DB, loader Loader, path string, opts InstallOptions) (store.SkillVersion, Plan, error) {
+func Install(ctx context.Context, db Store, loader Loader, path string, opts InstallOptions) (store.SkillVersion, Plan, error) {
 	p, err := read(ctx, loader, path)
 	if err != nil {
 		return store.SkillVersion{}, Plan{}, err
@@ -294,3 +294,31 @@ func SummaryOf(v store.SkillVersion) Summary {
 func (p Plan) Batch() store.SkillInstall {
 	return store.SkillInstall{Version: p.version, Blobs: p.blobs, Defs: p.defs}
 }
+
+// From is load reading a relative path against dir, its errors naming
+// the path as it was given rather than the absolute one read: a command
+// run through the session (whose own directory is another, SPEC K5) says
+// the same sentence as in-process. dir "" reads paths as given.
+func From(load Loader, dir string) Loader {
+	return func(ctx context.Context, path string) (*skills.Package, error) {
+		abs := path
+		if dir != "" && path != "" && !filepath.IsAbs(path) {
+			abs = filepath.Join(dir, path)
+		}
+		p, err := load(ctx, abs)
+		if err != nil && abs != path {
+			return nil, asGiven{err: err, abs: abs, path: path}
+		}
+		return p, err
+	}
+}
+
+// asGiven is an error whose text names a path as given instead of the
+// absolute path it was read at.
+type asGiven struct {
+	err       error
+	abs, path string
+}
+
+func (a asGiven) Error() string { return strings.ReplaceAll(a.err.Error(), a.abs, a.path) }
+func (a asGiven) Unwrap() error { return a.err }

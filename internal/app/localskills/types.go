@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"vouch/internal/view"
+	"vouch/store"
+	"vouch/workflow"
 )
 
 // ErrRejected marks a package or install the person must change (the
@@ -37,3 +39,14 @@ type (
 	PreviewFinding    = view.SkillPreviewFinding
 	Conflict          = view.SkillConflict
 )
+
+// Store is what the skill catalog reads and writes of the database: the
+// installed skills and the definitions they import. *store.DB is one.
+type Store interface {
+	Skills() ([]store.SkillVersion, error)
+	SkillVersions(name string) ([]store.SkillVersion, error)
+	InstallSkill(v store.SkillVersion, blobs map[string][]byte, defs []workflow.Definition) (store.SkillVersion, error)
+	RemoveSkill(name string) error
+	Definition(name string, rev int) (workflow.Definition, error)
+	DefinitionConflict(name string) (string, error)
+}

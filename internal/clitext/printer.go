@@ -1,4 +1,4 @@
-package main
+package clitext
 
 import (
 	"fmt"
@@ -8,40 +8,40 @@ import (
 	"vouch/safetext"
 )
 
-// printer writes a command's text output and keeps the first write error,
+// Printer writes a command's text output and keeps the first write error,
 // so a listing prints line after line and checks once, at Flush, that all
 // of it arrived: output that cannot be written (a closed pipe, a full
 // disk) ends the command with an error and exit code 1 (SPEC M), never
 // silently. After the first error it writes nothing more.
 //
-// Every text listing of cmd/vouch writes through a printer; JSON goes
-// through writeJSON. Only report, the last-resort error reporter, writes
-// to stderr without one (see there).
-type printer struct {
+// Every text listing of cmd/vouch writes through a Printer; JSON goes
+// through WriteJSON. Only its last-resort error reporter writes to stderr
+// without one.
+type Printer struct {
 	w     io.Writer
 	flush func() error // the table's tabwriter; nil for plain output
 	err   error
 }
 
-// newPrinter returns a printer writing straight to w.
-func newPrinter(w io.Writer) *printer { return &printer{w: w} }
+// NewPrinter returns a Printer writing straight to w.
+func NewPrinter(w io.Writer) *Printer { return &Printer{w: w} }
 
-// newTable returns a printer that aligns tab-separated cells in columns;
+// NewTable returns a Printer that aligns tab-separated cells in columns;
 // nothing reaches w before Flush.
-func newTable(w io.Writer) *printer {
+func NewTable(w io.Writer) *Printer {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	return &printer{w: tw, flush: tw.Flush}
+	return &Printer{w: tw, flush: tw.Flush}
 }
 
 // Printf writes like fmt.Fprintf.
-func (p *printer) Printf(format string, args ...any) {
+func (p *Printer) Printf(format string, args ...any) {
 	if p.err == nil {
 		_, p.err = fmt.Fprintf(p.w, format, args...)
 	}
 }
 
 // Println writes like fmt.Fprintln.
-func (p *printer) Println(args ...any) {
+func (p *Printer) Println(args ...any) {
 	if p.err == nil {
 		_, p.err = fmt.Fprintln(p.w, args...)
 	}
@@ -49,13 +49,13 @@ func (p *printer) Println(args ...any) {
 
 // Field writes one "key<TAB>value" row, the value neutralized for the
 // terminal and kept on one line.
-func (p *printer) Field(key, value string) {
+func (p *Printer) Field(key, value string) {
 	p.Printf("%s\t%s\n", key, safetext.Line(value, 0))
 }
 
 // Flush writes out what a table holds and returns the first error of any
 // write, wrapped with what was being written ("write the list: …").
-func (p *printer) Flush(what string) error {
+func (p *Printer) Flush(what string) error {
 	if p.err == nil && p.flush != nil {
 		p.err = p.flush()
 	}
