@@ -19,14 +19,9 @@ import (
 
 // The tool selector (issue 18 item 22; SPEC F1–F3, L2) opens on its own
 // when a server just activated brings tools that would not fit the
-// model's tool budget, and from chooseToolsKey after a message was
-// refused for the budget, sorted by cost. The next message then goes out
+// model's tool budget, and with alt+t (chat.KeyMap.ChooseTools) at any time — sorted by
+// cost after a message was refused for the budget. The next message then goes out
 // with the tools chosen instead of being refused again.
-
-// chooseToolsKey opens the selector while the last message was refused
-// for the tool budget. alt+t is free in the input (the textarea binds no
-// alt+t) and said by the status line's hint.
-var chooseToolsKey = key.NewBinding(key.WithKeys("alt+t"), key.WithHelp("alt+t", "choose tools"))
 
 // chooseToolsHint is the status line's hint after such a refusal.
 const chooseToolsHint = "alt+t chooses this conversation's tools"
@@ -46,7 +41,7 @@ func (m Model) openToolSelect(order toolselect.Order, reason string) (Model, tea
 
 // noteToolRefusal follows a stream message: a run refused before
 // inference because its tools exceed the budget (agent.ErrToolBudget)
-// arms chooseToolsKey and says so in the status line; any other end of a
+// makes alt+t list the costliest tools first and says so in the status line; any other end of a
 // run disarms it.
 func (m Model) noteToolRefusal(msg chat.StreamMsg) Model {
 	for _, ev := range msg.Events {
@@ -62,11 +57,17 @@ func (m Model) noteToolRefusal(msg chat.StreamMsg) Model {
 	return m
 }
 
-// updateChooseToolsKey handles chooseToolsKey on the chat screen; ok is
-// false for other keys.
+// updateChooseToolsKey handles alt+t (chat.KeyMap.ChooseTools; the
+// textarea binds no alt+t) on the chat screen at any time: after a refusal
+// for the tool budget the costliest tools come first, otherwise they are
+// listed by server (issue 28 item 1). ok is false for other keys.
 func (m Model) updateChooseToolsKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
-	if !m.toolRefused || !key.Matches(msg, chooseToolsKey) {
+	if !key.Matches(msg, m.keys.ChooseTools) || m.toolSource() == nil {
 		return m, nil, false
+	}
+	if !m.toolRefused {
+		m, cmd := m.openToolSelect(toolselect.ByServer, "This conversation's tools and what each costs of the tool budget.")
+		return m, cmd, true
 	}
 	// The selector says why it opened; the error's lines go, so that it
 	// has room at 60x16.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -82,6 +83,11 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.help.ShowAll = !m.help.ShowAll
 	case key.Matches(msg, k.OpenApp), key.Matches(msg, k.OpenLatestApp):
 		return m.openApp()
+	case msg.Alt && msg.Type == tea.KeyRunes && !msg.Paste:
+		// An alt key that does not act now types nothing (over tmux alt+t
+		// arrives as ESC t): it says what it does when it applies (issue
+		// 28 item 1).
+		m.status = statusState{notice: unboundAlt(m.keys, msg.String())}
 	default:
 		var cmd tea.Cmd
 		m = m.noteTyped(msg) // keyboard.go
@@ -279,4 +285,18 @@ func (m Model) updateOther(msg tea.Msg) (Model, tea.Cmd) {
 		m, modalCmd = m.updateTopModal(msg)
 	}
 	return m, tea.Batch(inputCmd, modalCmd)
+}
+
+// unboundAlt is what the status line says for an alt key that did not act:
+// what its binding does and that it does not apply now, or that the key
+// is bound to nothing. The words come from the key map.
+func unboundAlt(k chat.KeyMap, pressed string) string {
+	for _, g := range k.FullHelp() {
+		for _, b := range g {
+			if slices.Contains(b.Keys(), pressed) {
+				return pressed + " (" + b.Help().Desc + ") does not apply now."
+			}
+		}
+	}
+	return pressed + " does nothing here; ? shows every key."
 }

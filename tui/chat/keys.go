@@ -60,6 +60,13 @@ type KeyMap struct {
 	// routes it while a pane waits for it; on the chat screen it is only
 	// said, in the full help.
 	AnswerPane key.Binding
+	// ChooseTools (alt+t) opens the tool selector for the conversation
+	// (toolselect_root.go): costliest first after a refusal for the tool
+	// budget, by server otherwise.
+	ChooseTools key.Binding
+	// TakeOver (ctrl+t) is a viewer's key, which the session's client
+	// routes (SPEC K4): it is only said, in the full help.
+	TakeOver key.Binding
 }
 
 // DefaultKeyMap returns the chat screen's default bindings.
@@ -119,6 +126,8 @@ func DefaultKeyMap() KeyMap {
 		Retry:           key.NewBinding(key.WithKeys("alt+r"), key.WithHelp("alt+r", "retry"), key.WithDisabled()),
 		Detach:          key.NewBinding(key.WithKeys("ctrl+\\"), key.WithHelp("ctrl+\\", "detach")),
 		AnswerPane:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "answer a pane")),
+		ChooseTools:     key.NewBinding(key.WithKeys("alt+t"), key.WithHelp("alt+t", "choose tools")),
+		TakeOver:        key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "take over (a viewer)")),
 	}
 }
 
@@ -127,12 +136,20 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Send, k.Cancel, k.Continue, k.Retry, k.ExpandError, k.OpenApp, k.Newline, k.ModelPicker, k.Help, k.Quit}
 }
 
-// FullHelp implements help.KeyMap.
+// FullHelp implements help.KeyMap: "?" is every key (issue 28 item 2).
+// A key that acts only in some moments (esc, alt+c, alt+r, alt+e, o,
+// alt+o, the copies) is listed even when it does not act now;
+// one the Backend does not offer at all stays out. TestFullHelpIsEveryKey
+// fails when a binding of KeyMap is missing from it.
 func (k KeyMap) FullHelp() [][]key.Binding {
+	sometimes := func(b key.Binding) key.Binding {
+		b.SetEnabled(true) // what it does when it does not act now: the status line says (unboundAlt)
+		return b
+	}
 	return [][]key.Binding{
-		{k.Send, k.Newline, k.Cancel, k.Continue, k.Retry, k.ExpandError, k.Quit, k.Help},
-		{k.ModelPicker, k.NewConversation, k.Conversations, k.Settings, k.CopyAnswer, k.CopyCode},
-		{k.Runs, k.Inbox, k.OpenLatestApp, k.Detach},
-		{k.HistoryUp, k.PageUp, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.AnswerPane}, // PageUp's help names pgdn too
+		{k.Send, k.Newline, sometimes(k.Cancel), sometimes(k.Continue), sometimes(k.Retry), sometimes(k.ExpandError), k.Quit, k.Help},
+		{k.ModelPicker, k.NewConversation, k.Conversations, k.Settings, k.ChooseTools, sometimes(k.CopyAnswer), sometimes(k.CopyCode)},
+		{k.Runs, k.Inbox, sometimes(k.OpenApp), sometimes(k.OpenLatestApp), k.Detach, k.TakeOver},
+		{k.HistoryUp, k.PageUp, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.AnswerPane}, // HistoryUp's and PageUp's help name ↓ and pgdn too
 	}
 }
