@@ -52,6 +52,13 @@ type counter struct {
 	// background counting of tool schemas (countstore.go).
 	counting bool
 	idle     chan struct{}
+	// streams is how many of the client's model streams are in flight,
+	// quiet is closed when that drops to 0 (count_yield.go), and
+	// yielding, when set (tests), hears each time background counting
+	// waits for them.
+	streams  int
+	quiet    chan struct{}
+	yielding func()
 }
 
 // SetCountBound sets the bound on counting one request (0:

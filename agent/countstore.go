@@ -151,7 +151,8 @@ func (c *Client) planCount(model string, want map[string]string) (count func(str
 
 // countLater counts texts (keyed by CountKey) with the server's tokenizer
 // in the background, and measures job's rendered tool cost when set
-// (tool_render.go), keeps the counts and returns at once. It does
+// (tool_render.go), keeps the counts and returns at once. Each round trip
+// waits until no stream of c is in flight (count_yield.go). It does
 // nothing unless the server is llama.cpp with a working tokenizer, or while
 // another background count runs or the tokenizer is paused as slow.
 func (c *Client) countLater(texts map[string]string, job *renderJob) {
@@ -177,7 +178,7 @@ func (c *Client) countLater(texts map[string]string, job *renderJob) {
 		ctx, cancel := context.WithTimeout(context.Background(), backgroundCountTime)
 		defer cancel()
 		got := make(map[string]int, len(texts)+1)
-		if job != nil {
+		if job != nil && c.awaitQuiet(ctx) == nil {
 			jctx, jcancel := context.WithTimeout(ctx, 2*bound)
 			n, err := job.measure(jctx, c)
 			jcancel()
@@ -186,6 +187,9 @@ func (c *Client) countLater(texts map[string]string, job *renderJob) {
 			}
 		}
 		for key, text := range texts {
+			if c.awaitQuiet(ctx) != nil {
+				break // what is left is counted after a later run
+			}
 			n, err := c.tokenizeOne(ctx, text, bound)
 			if err != nil {
 				c.mu.Lock()
