@@ -43,6 +43,8 @@ type Client struct {
 	// anchors and kept are the calibration state per model (calibrate.go).
 	anchors map[string]promptAnchor
 	kept    map[string]int
+	// anchorsAsked notes the models whose kept anchor was read (anchor_store.go).
+	anchorsAsked map[string]bool
 	// plans keeps tool definitions as capped across runs (plan_cache.go).
 	plans planCache
 	// count is the state of prompt counting (count.go, countstore.go).
@@ -94,6 +96,9 @@ func (c *Client) BaseURL() string { return c.baseURL }
 type streamDoer struct{ hc *http.Client }
 
 func (d streamDoer) Do(req *http.Request) (*http.Response, error) {
+	if err := addEncodedTools(req); err != nil {
+		return nil, err
+	}
 	resp, err := d.hc.Do(req)
 	if err != nil {
 		return nil, err

@@ -27,8 +27,11 @@ type CountStore interface {
 }
 
 // SetCountStore makes the client keep the counts it learns in s and read
-// them back (nil: memory only).
+// them back (nil: memory only); when s is also a PlanStore, the tool
+// definitions it plans too (plan_store.go).
 func (c *Client) SetCountStore(s CountStore) {
+	ps, _ := s.(PlanStore)
+	c.plans.setStore(ps)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.count.store = s
@@ -70,6 +73,34 @@ func (c *Client) knownCount(model, text string) (n int, ok bool) {
 	return n, ok
 }
 
+// prefetchCounts reads the kept counts of texts the client has not
+// learned, in one read of the CountStore: a new session's plan would
+// otherwise read each tool's count on its own.
+func (c *Client) prefetchCounts(model string, texts []string) {
+	c.mu.Lock()
+	st := c.count.store
+	var keys []string
+	if st != nil {
+		for _, s := range texts {
+			if k := CountKey(model, s); !hasKey(c.tokens, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	c.mu.Unlock()
+	if len(keys) == 0 {
+		return
+	}
+	if got, err := st.TokenCounts(keys); err == nil && len(got) > 0 {
+		c.remember(got) // an unreadable count is an estimate
+	}
+}
+
+func hasKey(m map[string]int, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
 // remember keeps counts in memory.
 func (c *Client) remember(counts map[string]int) {
 	c.mu.Lock()
@@ -105,6 +136,7 @@ func (c *Client) PlanCounter(model string) func(string) int {
 func (c *Client) planFor(model string, in PlanInput, want map[string]string) (p Plan, note string, counted bool) {
 	count, mix := c.planCount(model, want)
 	in.Count, in.cache = count, &c.plans
+	in.prefetch = func(entries []string) { c.prefetchCounts(model, entries) }
 	p = PlanTools(in)
 	known, estimated := mix()
 	if known > 0 && estimated > 0 {

@@ -56,7 +56,7 @@ func (r *run) fitPrompt() (f fitted, ok bool, done *Done) {
 	if count.settled(window - reserve) {
 		return f, true, nil
 	}
-	n, exact, note := r.c.renderCount(r.ctx, f.msgs, r.oaTools)
+	n, exact, note := r.c.renderCount(r.ctx, f.msgs, r.toolsJSON)
 	if r.ctx.Err() != nil {
 		return f, false, &Done{Reason: StopCancelled}
 	}

@@ -36,7 +36,7 @@ type streamState struct {
 
 func (st *streamState) stream(req openai.ChatCompletionRequest) {
 	r := st.r
-	ctx, cancel := context.WithCancelCause(r.ctx)
+	ctx, cancel := context.WithCancelCause(withEncodedTools(r.ctx, r.toolsJSON))
 	defer cancel(nil)
 	idle := time.AfterFunc(r.spec.IdleTimeout, func() { cancel(errIdle) })
 	defer idle.Stop()
