@@ -96,6 +96,8 @@ type Chat struct {
 	model  string
 	// urlNote says the configured URL was taken with /v1 (model_url.go).
 	urlNote string
+	// prefetching counts the tail reads History started.
+	prefetching sync.WaitGroup
 }
 
 // NewChat returns the chat of cfg; it connects on first use.
@@ -259,11 +261,16 @@ func (b *Chat) Models(ctx context.Context) ([]agent.ModelInfo, error) {
 }
 
 // History returns the stored conversation's newest messages, to show
-// (shownHistory, transcript_tail.go).
+// (shownHistory, transcript_tail.go). Once the chat is connected, it also
+// starts reading, in the background, the tail a run will read, so that
+// the first Enter finds it decoded (issue 29 item 4).
 func (b *Chat) History(ctx context.Context) ([]agent.Message, error) {
 	b.mu.Lock()
-	t := b.cfg.Transcript
+	t, chat, model := b.cfg.Transcript, b.chat, b.model
 	b.mu.Unlock()
+	if chat != nil && model != "" {
+		b.prefetching.Go(func() { chat.Prefetch(context.WithoutCancel(ctx), model) })
+	}
 	return shownHistory(ctx, t)
 }
 
