@@ -14,7 +14,8 @@ import (
 // parse it on both sides, about half of that Enter once its plan came
 // from the store. Each model's anchor is kept beside the planned tools
 // (the PlanStore), written after the run that learned it and read once
-// per model and client, when its first request is fitted.
+// per model and client, when its first request is fitted. Written on
+// their own they are written at most every anchorsEvery (plan_store.go).
 
 // anchorKey is the PlanStore key of model's anchor.
 func anchorKey(model string) [32]byte {
@@ -90,11 +91,19 @@ func (c *Client) keptAnchor(model string) (a promptAnchor, ok bool) {
 	return a, true
 }
 
-// keepAnchor notes model's anchor a to be kept by the next keep.
+// keepAnchor notes model's anchor a to be kept (planCache.keep).
 func (c *Client) keepAnchor(model string, a promptAnchor) {
-	c.plans.mu.Lock()
-	defer c.plans.mu.Unlock()
-	c.plans.pendLocked(anchorKey(model), encodeAnchor(a))
+	p := &c.plans
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.store == nil {
+		return
+	}
+	if p.anchors == nil || len(p.anchors) >= maxCalibratedModels {
+		p.anchors = make(map[string][]byte)
+	}
+	k := anchorKey(model)
+	p.anchors[hex.EncodeToString(k[:])] = encodeAnchor(a)
 }
 
 // read is the kept value under key, from the store.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"vouch/tool"
 )
@@ -35,6 +36,10 @@ type planCache struct {
 	store   PlanStore
 	pending map[string][]byte // hex key → encoded
 	writing bool
+	// anchors are the calibration anchors to keep (anchor_store.go), and
+	// anchorsAt when anchors were last written.
+	anchors   map[string][]byte
+	anchorsAt time.Time
 }
 
 type planEntry struct {

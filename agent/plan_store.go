@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"maps"
+	"time"
 
 	"vouch/tool"
 )
@@ -85,12 +87,31 @@ func (c *planCache) pendLocked(key [32]byte, v []byte) {
 	}
 }
 
+// anchorsEvery is how often a client writes its calibration anchors when
+// no plan is written with them: each write is a transaction of the state
+// (an fdatasync), which the next Enter's own writes would wait behind.
+// An anchor kept a little older is still the count of a prompt the next
+// one extends (anchor_store.go).
+const anchorsEvery = 30 * time.Second
+
 // keep writes what was noted since the last keep to the store, in the
-// background; at most one write is in flight.
+// background; at most one write is in flight. Anchors go with plans, and
+// on their own at most every anchorsEvery (the first at once).
 func (c *planCache) keep() {
 	c.mu.Lock()
 	st, pending := c.store, c.pending
-	if st == nil || len(pending) == 0 || c.writing {
+	if st == nil || c.writing {
+		c.mu.Unlock()
+		return
+	}
+	if now := time.Now(); len(c.anchors) > 0 && (len(pending) > 0 || c.anchorsAt.IsZero() || now.Sub(c.anchorsAt) >= anchorsEvery) {
+		if pending == nil {
+			pending = make(map[string][]byte, len(c.anchors))
+		}
+		maps.Copy(pending, c.anchors)
+		c.anchors, c.anchorsAt = nil, now
+	}
+	if len(pending) == 0 {
 		c.mu.Unlock()
 		return
 	}
