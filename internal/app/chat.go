@@ -248,6 +248,7 @@ func (b *Chat) Info(ctx context.Context) (ChatInfo, error) {
 		info.Warning = b.urlNote
 	}
 	b.mu.Unlock()
+	b.prefetch(ctx)
 	return info, nil
 }
 
@@ -261,17 +262,29 @@ func (b *Chat) Models(ctx context.Context) ([]agent.ModelInfo, error) {
 }
 
 // History returns the stored conversation's newest messages, to show
-// (shownHistory, transcript_tail.go). Once the chat is connected, it also
-// starts reading, in the background, the tail a run will read, so that
-// the first Enter finds it decoded (issue 29 item 4).
+// (shownHistory, transcript_tail.go), and prefetches.
 func (b *Chat) History(ctx context.Context) ([]agent.Message, error) {
 	b.mu.Lock()
-	t, chat, model := b.cfg.Transcript, b.chat, b.model
+	t := b.cfg.Transcript
+	b.mu.Unlock()
+	b.prefetch(ctx)
+	return shownHistory(ctx, t)
+}
+
+// prefetch starts preparing the current conversation's first request in
+// the background once the chat is connected and its model known
+// (agent.Chat.Prefetch: the tail a run reads, decoded and weighed), so
+// that the first Enter after launch finds it done (issue 29 item 4). The
+// interface asks for Info and History at once, in either order, so both
+// start it; a second start finds the tail kept and reads only what was
+// added.
+func (b *Chat) prefetch(ctx context.Context) {
+	b.mu.Lock()
+	chat, model := b.chat, b.model
 	b.mu.Unlock()
 	if chat != nil && model != "" {
 		b.prefetching.Go(func() { chat.Prefetch(context.WithoutCancel(ctx), model) })
 	}
-	return shownHistory(ctx, t)
 }
 
 // Send starts a run on model (or the current model when empty) and

@@ -13,9 +13,9 @@ import (
 )
 
 // TestHistoryPrefetchSendsWhatTheRunWould (SPEC A3, A6, L3; issue 29 item
-// 4): once connected, showing a conversation reads, in the background, the
-// tail its first run will read; that run then sends exactly what a run
-// without the read ahead sends.
+// 4): once connected (the status line's Info), showing a conversation
+// reads, in the background, the tail its first run will read; that run
+// then sends exactly what a run without the read ahead sends.
 func TestHistoryPrefetchSendsWhatTheRunWould(t *testing.T) {
 	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
 		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(4096))
@@ -47,18 +47,22 @@ func TestHistoryPrefetchSendsWhatTheRunWould(t *testing.T) {
 	send := func(convID string, show bool) *storeTranscript {
 		tr := NewTranscript(db, convID).(*storeTranscript)
 		chat := NewChat(ChatConfig{DB: db, Transcript: tr, ModelURL: srv.URL(), Model: "m", Limits: agent.DefaultLimits()})
-		if _, err := chat.Info(context.Background()); err != nil {
-			t.Fatal(err)
-		}
 		if show {
+			// The interface asks for both at once; the status line's
+			// answer alone starts the read ahead (History may come first,
+			// before the chat is connected).
 			if _, err := chat.History(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			awaitPrefetch(chat)
-			tr.tail.mu.Lock()
-			kept := len(tr.tail.recs)
-			tr.tail.mu.Unlock()
-			if kept == 0 {
+			if kept := keptTail(tr); kept != 0 {
+				t.Fatalf("History before connecting read %d messages ahead, want none (no window known)", kept)
+			}
+			if _, err := chat.Info(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			awaitPrefetch(chat)
+			if keptTail(tr) == 0 {
 				t.Fatal("showing the conversation read none of the tail a run reads")
 			}
 		}
@@ -82,4 +86,11 @@ func TestHistoryPrefetchSendsWhatTheRunWould(t *testing.T) {
 	if !reflect.DeepEqual(reqs[0].Messages, reqs[1].Messages) {
 		t.Errorf("with the tail read ahead the request carried %d messages, without it %d; want the same", len(reqs[0].Messages), len(reqs[1].Messages))
 	}
+}
+
+// keptTail is how many messages tr's tail cache holds.
+func keptTail(tr *storeTranscript) int {
+	tr.tail.mu.Lock()
+	defer tr.tail.mu.Unlock()
+	return len(tr.tail.recs)
 }
