@@ -125,7 +125,10 @@ func (c *planCache) keep() {
 	}()
 }
 
-// planEntryVersion starts every encoded entry; another is planned again.
+// planEntryVersion starts every encoded entry; an entry of another is
+// planned again. It must change whenever CapTool or toolEntryJSON changes
+// what it makes of a definition, or a new vouch would send what an older
+// one planned.
 const planEntryVersion = 1
 
 // encodePlanEntry is e as kept: the version, then the capped description,
