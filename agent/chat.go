@@ -291,8 +291,11 @@ func (c *Chat) Prefetch(ctx context.Context, model string) {
 	if err != nil {
 		return // the run reads it again and reports what fails
 	}
-	_, likely := c.cfg.Client.tailStart(model, history, window)
-	c.cfg.Client.preloadCounts(model, history[likely:])
+	cl := c.cfg.Client
+	cl.weighing.Lock() // an Enter meanwhile waits, then finds the messages weighed
+	defer cl.weighing.Unlock()
+	_, likely := cl.tailStart(model, history, window)
+	cl.preloadCounts(model, history[likely:])
 }
 
 func (c *Chat) run(ctx context.Context, model string, out chan<- Event) {

@@ -53,6 +53,10 @@ type Client struct {
 	cuts map[string]cutMark
 	// memo remembers what texts cost in a prompt (cost_memo.go).
 	memo costMemo
+	// weighing is held while the messages a request is likely to carry
+	// are weighed (a run's fitPrompt, Chat.Prefetch), so that an Enter
+	// during a Prefetch does not weigh them a second time beside it.
+	weighing sync.Mutex
 }
 
 // NewClient returns a client for the server at baseURL (for example

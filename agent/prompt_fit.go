@@ -29,8 +29,10 @@ type fitted struct {
 func (r *run) fitPrompt() (f fitted, ok bool, done *Done) {
 	window := r.fitWindow()
 	reserve := replyReserve(window)
+	r.c.weighing.Lock() // after a Prefetch of the same messages, if one is weighing them
 	from, likely := r.tailStart(window)
 	r.c.preloadCounts(r.spec.Model, r.history[likely:], r.toolsJSON)
+	r.c.weighing.Unlock()
 	r.leftOut = 0
 	var count calibration
 	if from == 0 {
