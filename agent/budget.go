@@ -39,6 +39,9 @@ type PlanInput struct {
 
 	// cache, when set, keeps capped definitions across a client's runs.
 	cache *planCache
+	// prefetch, when set, is given every entry before any is counted
+	// (planFor reads their kept counts in one read).
+	prefetch func(entries []string)
 }
 
 // PlannedTool is one tool as the plan offers it.
@@ -280,16 +283,30 @@ func planned(in PlanInput) ([]PlannedTool, error) {
 	for w, id := range wire {
 		byIdentity[id] = w
 	}
+	keys := make([][32]byte, len(fulls))
+	if in.cache != nil {
+		for i, full := range fulls {
+			keys[i] = planKey(full)
+		}
+		in.cache.load(keys) // what earlier sessions planned (plan_store.go)
+	}
 	out := make([]PlannedTool, 0, len(in.Tools))
+	entries := make([]string, 0, len(in.Tools))
 	for i, t := range in.Tools {
 		full := fulls[i]
 		w := byIdentity[full.Identity]
-		capped, entry, err := in.cache.capped(w, full)
+		capped, entry, err := in.cache.capped(keys[i], w, full)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, PlannedTool{Identity: full.Identity, Wire: w, Label: in.Label(full.Identity), Def: capped,
-			Tokens: in.Count(entry), full: full, tool: t})
+		out = append(out, PlannedTool{Identity: full.Identity, Wire: w, Label: in.Label(full.Identity), Def: capped, full: full, tool: t})
+		entries = append(entries, entry)
+	}
+	if in.prefetch != nil {
+		in.prefetch(entries)
+	}
+	for i, entry := range entries {
+		out[i].Tokens = in.Count(entry)
 	}
 	return out, nil
 }

@@ -27,7 +27,8 @@ const maxCalibratedModels = 16
 // promptAnchor is the exact count of one sent prompt.
 type promptAnchor struct {
 	tools  [32]byte
-	prefix [][32]byte // digest of messages[:i+1], for each i
+	n      int      // the prompt's messages
+	last   [32]byte // prefixDigests of them, the last
 	tokens int
 }
 
@@ -106,11 +107,14 @@ func (c *Client) anchorFor(model string, msgs []openai.ChatCompletionMessage, to
 	c.mu.Lock()
 	a, ok := c.anchors[model]
 	c.mu.Unlock()
-	if !ok || len(a.prefix) == 0 || len(a.prefix) > len(msgs) || a.tools != sha256.Sum256([]byte(toolsJSON)) {
+	if !ok {
+		a, ok = c.keptAnchor(model) // as an earlier session left it (anchor_store.go)
+	}
+	if !ok || a.n == 0 || a.n > len(msgs) || a.tools != sha256.Sum256([]byte(toolsJSON)) {
 		return 0, 0
 	}
-	k := len(a.prefix)
-	if prefixDigests(msgs[:k])[k-1] != a.prefix[k-1] {
+	k := a.n
+	if prefixDigests(msgs[:k])[k-1] != a.last {
 		return 0, 0
 	}
 	return a.tokens, k
@@ -210,7 +214,12 @@ func (c *Client) observePrompt(model string, msgs []openai.ChatCompletionMessage
 		}
 		return promptCut
 	}
-	c.anchors[model] = promptAnchor{tools: sha256.Sum256([]byte(toolsJSON)), prefix: prefixDigests(msgs), tokens: got}
+	a := promptAnchor{tools: sha256.Sum256([]byte(toolsJSON)), n: len(msgs), tokens: got}
+	if len(msgs) > 0 {
+		a.last = prefixDigests(msgs)[len(msgs)-1]
+	}
+	c.anchors[model] = a
+	c.keepAnchor(model, a)
 	return promptCounted
 }
 

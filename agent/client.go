@@ -43,6 +43,8 @@ type Client struct {
 	// anchors and kept are the calibration state per model (calibrate.go).
 	anchors map[string]promptAnchor
 	kept    map[string]int
+	// anchorsAsked notes the models whose kept anchor was read (anchor_store.go).
+	anchorsAsked map[string]bool
 	// plans keeps tool definitions as capped across runs (plan_cache.go).
 	plans planCache
 	// count is the state of prompt counting (count.go, countstore.go).
@@ -51,6 +53,10 @@ type Client struct {
 	cuts map[string]cutMark
 	// memo remembers what texts cost in a prompt (cost_memo.go).
 	memo costMemo
+	// weighing is held while the messages a request is likely to carry
+	// are weighed (a run's fitPrompt, Chat.Prefetch), so that an Enter
+	// during a Prefetch does not weigh them a second time beside it.
+	weighing sync.Mutex
 }
 
 // NewClient returns a client for the server at baseURL (for example
@@ -94,6 +100,9 @@ func (c *Client) BaseURL() string { return c.baseURL }
 type streamDoer struct{ hc *http.Client }
 
 func (d streamDoer) Do(req *http.Request) (*http.Response, error) {
+	if err := addEncodedTools(req); err != nil {
+		return nil, err
+	}
 	resp, err := d.hc.Do(req)
 	if err != nil {
 		return nil, err

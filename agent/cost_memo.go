@@ -63,20 +63,29 @@ func (c *Client) textCost(model, text string, args bool) (hi, lo int, exact bool
 	return e.hi, e.lo, e.exact
 }
 
-// peekCost is text's remembered cost, else its estimate, neither hashed
-// nor remembered: for a look at many messages most of which will not be
-// counted further (tailStart).
+// peekCost is text's remembered cost, else its estimate, remembered
+// without its CountKey: for a look at many messages most of which will not
+// be counted further (tailStart), it does not hash them; costEntry hashes
+// one when it is counted. Remembering the estimate spares the next Enter's
+// walk back estimating the same messages again (issue 29 item 4).
 func (c *Client) peekCost(model, text string) (hi, lo int) {
 	if text == "" {
 		return 0, 0
 	}
+	k := memoKey{model: model, text: text}
 	c.mu.Lock()
-	e, ok := c.memo.entries[memoKey{model: model, text: text}]
+	e, ok := c.memo.entries[k]
+	gen := c.memo.gen
+	room := c.memo.bytes+len(text)+len(model) <= memoMaxBytes/2
 	c.mu.Unlock()
 	if ok {
 		return e.hi, e.lo
 	}
-	return estimateRange(text)
+	hi, lo = estimateRange(text)
+	if room { // peeks fill at most half the memo, never emptying it
+		c.keepCost(k, memoCost{hi: hi, lo: lo, gen: gen})
+	}
+	return hi, lo
 }
 
 // costEntry is k's remembered cost, made or brought up to date: an
@@ -85,7 +94,8 @@ func (c *Client) peekCost(model, text string) (hi, lo int) {
 func (c *Client) costEntry(k memoKey) memoCost {
 	c.mu.Lock()
 	e, ok := c.memo.entries[k]
-	if ok && !e.exact && e.gen != c.memo.gen {
+	peeked := ok && e.key == "" // remembered by peekCost: not hashed yet
+	if ok && !peeked && !e.exact && e.gen != c.memo.gen {
 		if n, known := c.tokens[e.key]; known {
 			e.hi, e.lo, e.exact = n, n, true
 		}
@@ -93,7 +103,7 @@ func (c *Client) costEntry(k memoKey) memoCost {
 		c.memo.entries[k] = e
 	}
 	c.mu.Unlock()
-	if ok {
+	if ok && !peeked {
 		return e
 	}
 	key := CountKey(k.model, k.text)
@@ -101,10 +111,12 @@ func (c *Client) costEntry(k memoKey) memoCost {
 	n, known := c.tokens[key]
 	gen := c.memo.gen
 	c.mu.Unlock()
-	e = memoCost{key: key, gen: gen}
+	hi, lo := e.hi, e.lo
+	e = memoCost{key: key, gen: gen, hi: hi, lo: lo}
 	switch {
 	case known:
 		e.hi, e.lo, e.exact = n, n, true
+	case peeked: // the estimate is made
 	case k.args:
 		e.hi, e.lo = estimateArguments(k.text)
 	default:
@@ -125,7 +137,9 @@ func (c *Client) keepCost(k memoKey, e memoCost) {
 	if c.memo.entries == nil || c.memo.bytes+size > memoMaxBytes {
 		c.memo.entries, c.memo.bytes = make(map[memoKey]memoCost), 0
 	}
-	if _, had := c.memo.entries[k]; !had {
+	if old, had := c.memo.entries[k]; had {
+		c.memo.bytes += len(e.key) - len(old.key) // a peeked entry gains its key
+	} else {
 		c.memo.bytes += size
 	}
 	c.memo.entries[k] = e

@@ -52,6 +52,13 @@ type counter struct {
 	// background counting of tool schemas (countstore.go).
 	counting bool
 	idle     chan struct{}
+	// streams is how many of the client's model streams are in flight,
+	// quiet is closed when that drops to 0 (count_yield.go), and
+	// yielding, when set (tests), hears each time background counting
+	// waits for them.
+	streams  int
+	quiet    chan struct{}
+	yielding func()
 }
 
 // SetCountBound sets the bound on counting one request (0:
@@ -73,7 +80,7 @@ func (c *Client) countNow() time.Time {
 // render it (llama.cpp): ok is false when it cannot, and note then says
 // why, when there is something to tell the person ("" when the server
 // simply has no renderer).
-func (c *Client) renderCount(ctx context.Context, msgs []openai.ChatCompletionMessage, tools []openai.Tool) (n int, ok bool, note string) {
+func (c *Client) renderCount(ctx context.Context, msgs []openai.ChatCompletionMessage, toolsJSON string) (n int, ok bool, note string) {
 	c.mu.Lock()
 	kind, tmpl, tok := c.kind, c.count.template, c.tokenizer
 	bound := c.count.bound
@@ -90,7 +97,7 @@ func (c *Client) renderCount(ctx context.Context, msgs []openai.ChatCompletionMe
 	}
 	cctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
-	n, err := c.renderTokens(cctx, msgs, tools)
+	n, err := c.renderTokens(cctx, msgs, toolsJSON)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var se *httpStatusError
@@ -113,10 +120,10 @@ func (c *Client) renderCount(ctx context.Context, msgs []openai.ChatCompletionMe
 
 // renderTokens renders msgs and tools with /apply-template and counts the
 // text with /tokenize: two round trips, within ctx.
-func (c *Client) renderTokens(ctx context.Context, msgs []openai.ChatCompletionMessage, tools []openai.Tool) (int, error) {
+func (c *Client) renderTokens(ctx context.Context, msgs []openai.ChatCompletionMessage, toolsJSON string) (int, error) {
 	body := map[string]any{"messages": msgs}
-	if len(tools) > 0 {
-		body["tools"] = tools
+	if toolsJSON != "" {
+		body["tools"] = json.RawMessage(toolsJSON) // encoded once, in freeze
 	}
 	var rendered struct {
 		Prompt *string `json:"prompt"`

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"vouch/agent/agenttest"
-
-	openai "github.com/sashabaranov/go-openai"
 )
 
 // serverCount asks the scripted llama.cpp server itself what the prompt of
@@ -266,14 +264,13 @@ func TestCountsKeptAcrossRuns(t *testing.T) {
 	// and without, as the server counts them.
 	probe := NewClient(srv.URL(), "", nil)
 	var sent struct {
-		Tools []openai.Tool `json:"tools"`
+		Tools json.RawMessage `json:"tools"`
 	}
 	if err := json.Unmarshal(srv.Requests()[0].Body, &sent); err != nil || len(sent.Tools) == 0 {
 		t.Fatalf("the request's tools: %v", err)
 	}
-	oaTools := sent.Tools
-	with, err1 := probe.renderTokens(context.Background(), nil, oaTools)
-	without, err2 := probe.renderTokens(context.Background(), nil, nil)
+	with, err1 := probe.renderTokens(context.Background(), nil, string(sent.Tools))
+	without, err2 := probe.renderTokens(context.Background(), nil, "")
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}

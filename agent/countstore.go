@@ -27,8 +27,11 @@ type CountStore interface {
 }
 
 // SetCountStore makes the client keep the counts it learns in s and read
-// them back (nil: memory only).
+// them back (nil: memory only); when s is also a PlanStore, the tool
+// definitions it plans too (plan_store.go).
 func (c *Client) SetCountStore(s CountStore) {
+	ps, _ := s.(PlanStore)
+	c.plans.setStore(ps)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.count.store = s
@@ -70,6 +73,34 @@ func (c *Client) knownCount(model, text string) (n int, ok bool) {
 	return n, ok
 }
 
+// prefetchCounts reads the kept counts of texts the client has not
+// learned, in one read of the CountStore: a new session's plan would
+// otherwise read each tool's count on its own.
+func (c *Client) prefetchCounts(model string, texts []string) {
+	c.mu.Lock()
+	st := c.count.store
+	var keys []string
+	if st != nil {
+		for _, s := range texts {
+			if k := CountKey(model, s); !hasKey(c.tokens, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	c.mu.Unlock()
+	if len(keys) == 0 {
+		return
+	}
+	if got, err := st.TokenCounts(keys); err == nil && len(got) > 0 {
+		c.remember(got) // an unreadable count is an estimate
+	}
+}
+
+func hasKey(m map[string]int, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
 // remember keeps counts in memory.
 func (c *Client) remember(counts map[string]int) {
 	c.mu.Lock()
@@ -105,6 +136,7 @@ func (c *Client) PlanCounter(model string) func(string) int {
 func (c *Client) planFor(model string, in PlanInput, want map[string]string) (p Plan, note string, counted bool) {
 	count, mix := c.planCount(model, want)
 	in.Count, in.cache = count, &c.plans
+	in.prefetch = func(entries []string) { c.prefetchCounts(model, entries) }
 	p = PlanTools(in)
 	known, estimated := mix()
 	if known > 0 && estimated > 0 {
@@ -151,7 +183,8 @@ func (c *Client) planCount(model string, want map[string]string) (count func(str
 
 // countLater counts texts (keyed by CountKey) with the server's tokenizer
 // in the background, and measures job's rendered tool cost when set
-// (tool_render.go), keeps the counts and returns at once. It does
+// (tool_render.go), keeps the counts and returns at once. Each round trip
+// waits until no stream of c is in flight (count_yield.go). It does
 // nothing unless the server is llama.cpp with a working tokenizer, or while
 // another background count runs or the tokenizer is paused as slow.
 func (c *Client) countLater(texts map[string]string, job *renderJob) {
@@ -177,7 +210,7 @@ func (c *Client) countLater(texts map[string]string, job *renderJob) {
 		ctx, cancel := context.WithTimeout(context.Background(), backgroundCountTime)
 		defer cancel()
 		got := make(map[string]int, len(texts)+1)
-		if job != nil {
+		if job != nil && c.awaitQuiet(ctx) == nil {
 			jctx, jcancel := context.WithTimeout(ctx, 2*bound)
 			n, err := job.measure(jctx, c)
 			jcancel()
@@ -186,6 +219,9 @@ func (c *Client) countLater(texts map[string]string, job *renderJob) {
 			}
 		}
 		for key, text := range texts {
+			if c.awaitQuiet(ctx) != nil {
+				break // what is left is counted after a later run
+			}
 			n, err := c.tokenizeOne(ctx, text, bound)
 			if err != nil {
 				c.mu.Lock()

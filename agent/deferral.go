@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+
 	"vouch/tool"
 )
 
@@ -107,21 +109,34 @@ func buildListing(tools []PlannedTool, deferred []bool, capTokens int) string {
 }
 
 // deferredCatalog is what the meta-tools read: the run's deferred tools,
-// frozen at its start.
+// frozen at its start. Their search index is built when tool_search is
+// first called: most runs never search, and building it for 200 tools
+// was a quarter of the CPU from Enter to request (issue 29 item 2).
 type deferredCatalog struct {
 	tools  []PlannedTool
 	byWire map[string]int
 	inline map[string]bool // wire names offered in full
-	index  *SearchIndex
+	once   sync.Once
+	ix     *SearchIndex
+}
+
+// index is the search index of the deferred tools, built on first use.
+func (c *deferredCatalog) index() *SearchIndex {
+	c.once.Do(func() {
+		entries := make([]SearchEntry, len(c.tools))
+		for i, t := range c.tools {
+			entries[i] = SearchEntry{Name: t.Wire, Tool: tool.Name(t.Identity), Label: t.Label, Description: t.full.Description,
+				Params: paramNames(t.full.Parameters)}
+		}
+		c.ix = NewSearchIndex(entries)
+	})
+	return c.ix
 }
 
 func newDeferredCatalog(p Plan) *deferredCatalog {
 	c := &deferredCatalog{tools: p.Deferred, byWire: make(map[string]int, len(p.Deferred)), inline: make(map[string]bool, len(p.Inline))}
-	entries := make([]SearchEntry, len(p.Deferred))
 	for i, t := range p.Deferred {
 		c.byWire[t.Wire] = i
-		raw := tool.Name(t.Identity)
-		entries[i] = SearchEntry{Name: t.Wire, Tool: raw, Label: t.Label, Description: t.full.Description, Params: paramNames(t.full.Parameters)}
 	}
 	for _, t := range p.Inline {
 		c.inline[t.Wire] = true
@@ -129,7 +144,6 @@ func newDeferredCatalog(p Plan) *deferredCatalog {
 	for _, w := range p.Meta {
 		c.inline[w] = true
 	}
-	c.index = NewSearchIndex(entries)
 	return c
 }
 
@@ -149,7 +163,7 @@ func (c *deferredCatalog) search(args json.RawMessage) tool.Result {
 			limit = min(n, maxSearchLimit)
 		}
 	}
-	hits := c.index.Search(in.Query, limit)
+	hits := c.index().Search(in.Query, limit)
 	if len(hits) == 0 {
 		return tool.Result{Text: fmt.Sprintf("No tool matches %q; try other words.", in.Query)}
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"vouch/tool"
 )
@@ -29,6 +30,16 @@ const maxPlanCache = 4096
 type planCache struct {
 	mu sync.Mutex
 	m  map[[32]byte]planEntry
+	// store keeps entries across sessions; pending are those planned
+	// since they were last written there, writing is set while they are
+	// (plan_store.go).
+	store   PlanStore
+	pending map[string][]byte // hex key → encoded
+	writing bool
+	// anchors are the calibration anchors to keep (anchor_store.go), and
+	// anchorsAt when anchors were last written.
+	anchors   map[string][]byte
+	anchorsAt time.Time
 }
 
 type planEntry struct {
@@ -53,19 +64,19 @@ func planKey(d tool.Def) [32]byte {
 }
 
 // capped returns full as sent (CapTool) and its request entry under wire,
-// from the cache when full was planned before. full.Parameters is a JSON
-// value (never empty). A nil cache computes every time.
-func (c *planCache) capped(wire string, full tool.Def) (tool.Def, string, error) {
-	var key [32]byte
+// from the cache when full, whose planKey is key, was planned before
+// (in this client, or kept in its store and loaded). full.Parameters is a
+// JSON value (never empty). A nil cache computes every time.
+func (c *planCache) capped(key [32]byte, wire string, full tool.Def) (tool.Def, string, error) {
 	if c != nil {
-		key = planKey(full)
 		c.mu.Lock()
 		e, ok := c.m[key]
 		c.mu.Unlock()
 		if ok {
+			e.capped.Identity = full.Identity // a kept entry leaves it to its key
 			if e.wire != wire {
 				e.wire, e.entry = wire, toolEntryJSON(wire, e.capped)
-				c.put(key, e)
+				c.put(key, e, true)
 			}
 			return e.capped, e.entry, nil
 		}
@@ -80,16 +91,21 @@ func (c *planCache) capped(wire string, full tool.Def) (tool.Def, string, error)
 	}
 	entry := toolEntryJSON(wire, capped)
 	if c != nil {
-		c.put(key, planEntry{capped: capped, wire: wire, entry: entry})
+		c.put(key, planEntry{capped: capped, wire: wire, entry: entry}, true)
 	}
 	return capped, entry, nil
 }
 
-func (c *planCache) put(key [32]byte, e planEntry) {
+// put holds e under key, and notes it to be kept in the store when keep
+// is set (an entry planned here, not one read from there).
+func (c *planCache) put(key [32]byte, e planEntry, keep bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= maxPlanCache {
 		c.m = make(map[[32]byte]planEntry)
 	}
 	c.m[key] = e
+	if keep {
+		c.pendLocked(key, encodePlanEntry(e))
+	}
 }

@@ -29,8 +29,10 @@ type fitted struct {
 func (r *run) fitPrompt() (f fitted, ok bool, done *Done) {
 	window := r.fitWindow()
 	reserve := replyReserve(window)
+	r.c.weighing.Lock() // after a Prefetch of the same messages, if one is weighing them
 	from, likely := r.tailStart(window)
 	r.c.preloadCounts(r.spec.Model, r.history[likely:], r.toolsJSON)
+	r.c.weighing.Unlock()
 	r.leftOut = 0
 	var count calibration
 	if from == 0 {
@@ -56,7 +58,7 @@ func (r *run) fitPrompt() (f fitted, ok bool, done *Done) {
 	if count.settled(window - reserve) {
 		return f, true, nil
 	}
-	n, exact, note := r.c.renderCount(r.ctx, f.msgs, r.oaTools)
+	n, exact, note := r.c.renderCount(r.ctx, f.msgs, r.toolsJSON)
 	if r.ctx.Err() != nil {
 		return f, false, &Done{Reason: StopCancelled}
 	}
@@ -87,10 +89,15 @@ func (r *run) fitPrompt() (f fitted, ok bool, done *Done) {
 // request is likely to carry, whose kept counts are worth reading. No text
 // is hashed here: a message not seen before is only estimated.
 func (r *run) tailStart(window int) (from, likely int) {
+	return r.c.tailStart(r.spec.Model, r.history, window)
+}
+
+// tailStart is run.tailStart for history under model.
+func (c *Client) tailStart(model string, history []Message, window int) (from, likely int) {
 	lo, hi := requestOverheadTokens, requestOverheadTokens
 	likely = -1
-	for i := len(r.history) - 1; i >= 0; i-- {
-		h, l := r.c.peekCost(r.spec.Model, r.history[i].Content)
+	for i := len(history) - 1; i >= 0; i-- {
+		h, l := c.peekCost(model, history[i].Content)
 		lo += messageOverheadTokens + l
 		hi += messageOverheadTokens + h
 		if likely < 0 && hi > window {

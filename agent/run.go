@@ -139,6 +139,7 @@ func (c *Client) Run(ctx context.Context, spec RunSpec, events chan<- Event) []M
 	done := r.guarded()
 	done.Messages = r.appended
 	c.countLater(r.want, r.toolRenderJob()) // in the background, begun before Done is delivered
+	c.plans.keep()                          // likewise (plan_store.go)
 	deliverDone(ctx, events, done)
 	return r.appended
 }
@@ -370,8 +371,7 @@ func (r *run) turn() ([]ToolCall, *Done) {
 	streamed := r.doing("the model stream")
 	st.stream(withReplyBound(openai.ChatCompletionRequest{
 		Model:         r.spec.Model,
-		Messages:      msgs,
-		Tools:         r.oaTools,
+		Messages:      msgs, // the tools join the body encoded (request_body.go)
 		Stream:        true,
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
 		Temperature:   r.temperature(),

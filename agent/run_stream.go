@@ -36,7 +36,7 @@ type streamState struct {
 
 func (st *streamState) stream(req openai.ChatCompletionRequest) {
 	r := st.r
-	ctx, cancel := context.WithCancelCause(r.ctx)
+	ctx, cancel := context.WithCancelCause(withEncodedTools(r.ctx, r.toolsJSON))
 	defer cancel(nil)
 	idle := time.AfterFunc(r.spec.IdleTimeout, func() { cancel(errIdle) })
 	defer idle.Stop()
@@ -48,6 +48,7 @@ func (st *streamState) stream(req openai.ChatCompletionRequest) {
 		st.fail(ctx, err, err)
 		return
 	}
+	defer r.c.streamBegan()() // background counting waits (count_yield.go)
 	s, err := r.c.oa.CreateChatCompletionStream(ctx, req)
 	if err != nil {
 		st.fail(ctx, err, r.c.openError(err, r.spec.Model, st.promptEstimate, r.window))

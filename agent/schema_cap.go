@@ -162,7 +162,8 @@ func capAny(v any) any {
 
 // CapTool returns def as the model is told about it: the description
 // folded and cut to MaxToolDescription bytes and the schema capped by
-// CapSchema. The identity is unchanged.
+// CapSchema. The identity is unchanged. What it makes is kept across
+// sessions: a change to it must change planEntryVersion (plan_store.go).
 func CapTool(def tool.Def) (tool.Def, error) {
 	params, err := CapSchema(def.Parameters)
 	if err != nil {

@@ -1,10 +1,6 @@
 package agent
 
-import (
-	"context"
-
-	openai "github.com/sashabaranov/go-openai"
-)
+import "context"
 
 // The tool cost the status line shows ("tools 879/1.0k", RunStarted.Tools
 // .Sent) is, on llama.cpp, what the server's chat template makes of the
@@ -24,9 +20,9 @@ func renderedTools(system, toolsJSON string) string {
 
 // renderJob is the rendered tool cost a run asks countLater to measure.
 type renderJob struct {
-	key    string
-	system string
-	tools  []openai.Tool
+	key       string
+	system    string
+	toolsJSON string
 }
 
 // renderedToolTokens is the kept rendered cost of the run's tools, when
@@ -47,18 +43,18 @@ func (r *run) toolRenderJob() *renderJob {
 	if _, ok := r.renderedToolTokens(); ok {
 		return nil
 	}
-	return &renderJob{key: CountKey(r.spec.Model, renderedTools(r.system, r.toolsJSON)), system: r.system, tools: r.oaTools}
+	return &renderJob{key: CountKey(r.spec.Model, renderedTools(r.system, r.toolsJSON)), system: r.system, toolsJSON: r.toolsJSON}
 }
 
 // measure renders the system prompt with the tools and without, and
 // returns the difference.
 func (j *renderJob) measure(ctx context.Context, c *Client) (int, error) {
 	msgs := promptMessages(j.system, nil)
-	with, err := c.renderTokens(ctx, msgs, j.tools)
+	with, err := c.renderTokens(ctx, msgs, j.toolsJSON)
 	if err != nil {
 		return 0, err
 	}
-	without, err := c.renderTokens(ctx, msgs, nil)
+	without, err := c.renderTokens(ctx, msgs, "")
 	if err != nil {
 		return 0, err
 	}

@@ -259,8 +259,8 @@ func decodeMessage(convID string, k, v []byte) (Message, error) {
 		return Message{}, fmt.Errorf("conversation %s: message key of %d bytes: %w", convID, len(k), ErrCorrupt)
 	}
 	seq := binary.BigEndian.Uint64(k)
-	var r messageRecord
-	if err := json.Unmarshal(v, &r); err != nil {
+	r, err := unmarshalRecord(v) // messages_decode.go
+	if err != nil {
 		return Message{}, fmt.Errorf("conversation %s: message %d: %w (%w)", convID, seq, ErrCorrupt, err)
 	}
 	return Message{

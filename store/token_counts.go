@@ -18,10 +18,6 @@ import (
 // it can be counted again).
 var bucketTokenCounts = []byte("token_counts")
 
-// keyTokenCountsN holds the number of entries (a varint) inside the bucket;
-// no count key starts with a NUL.
-var keyTokenCountsN = []byte("\x00n")
-
 // maxTokenCounts bounds the bucket: about 100 bytes an entry, a few MB.
 const maxTokenCounts = 50_000
 
@@ -54,37 +50,13 @@ func (db *DB) PutTokenCounts(counts map[string]int) error {
 	if len(counts) == 0 {
 		return nil
 	}
-	err := db.update(func(tx *bbolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucketTokenCounts)
-		if err != nil {
-			return err
+	entries := make(map[string][]byte, len(counts))
+	for k, c := range counts {
+		if c >= 0 {
+			entries[k] = binary.AppendUvarint(nil, uint64(c))
 		}
-		var n uint64
-		if v := b.Get(keyTokenCountsN); v != nil {
-			n, _ = binary.Uvarint(v)
-		}
-		if n+uint64(len(counts)) > maxTokenCounts {
-			if err := tx.DeleteBucket(bucketTokenCounts); err != nil {
-				return err
-			}
-			if b, err = tx.CreateBucket(bucketTokenCounts); err != nil {
-				return err
-			}
-			n = 0
-		}
-		for k, c := range counts {
-			if k == "" || k[0] == 0 || c < 0 {
-				continue
-			}
-			if b.Get([]byte(k)) == nil {
-				n++
-			}
-			if err := b.Put([]byte(k), binary.AppendUvarint(nil, uint64(c))); err != nil {
-				return err
-			}
-		}
-		return b.Put(keyTokenCountsN, binary.AppendUvarint(nil, n))
-	})
+	}
+	err := db.update(func(tx *bbolt.Tx) error { return putCached(tx, bucketTokenCounts, maxTokenCounts, entries) })
 	if err != nil {
 		return fmt.Errorf("keep token counts: %w", err)
 	}

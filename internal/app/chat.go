@@ -114,6 +114,8 @@ type Chat struct {
 	model  string
 	// urlNote says the configured URL was taken with /v1 (model_url.go).
 	urlNote string
+	// prefetching counts the tail reads History started.
+	prefetching sync.WaitGroup
 }
 
 // NewChat returns the chat of cfg; it connects on first use.
@@ -264,6 +266,7 @@ func (b *Chat) Info(ctx context.Context) (ChatInfo, error) {
 		info.Warning = b.urlNote
 	}
 	b.mu.Unlock()
+	b.prefetch(ctx)
 	return info, nil
 }
 
@@ -277,12 +280,29 @@ func (b *Chat) Models(ctx context.Context) ([]agent.ModelInfo, error) {
 }
 
 // History returns the stored conversation's newest messages, to show
-// (shownHistory, transcript_tail.go).
+// (shownHistory, transcript_tail.go), and prefetches.
 func (b *Chat) History(ctx context.Context) ([]agent.Message, error) {
 	b.mu.Lock()
 	t := b.cfg.Transcript
 	b.mu.Unlock()
+	b.prefetch(ctx)
 	return shownHistory(ctx, t)
+}
+
+// prefetch starts preparing the current conversation's first request in
+// the background once the chat is connected and its model known
+// (agent.Chat.Prefetch: the tail a run reads, decoded and weighed), so
+// that the first Enter after launch finds it done (issue 29 item 4). The
+// interface asks for Info and History at once, in either order, so both
+// start it; a second start finds the tail kept and reads only what was
+// added.
+func (b *Chat) prefetch(ctx context.Context) {
+	b.mu.Lock()
+	chat, model := b.chat, b.model
+	b.mu.Unlock()
+	if chat != nil && model != "" {
+		b.prefetching.Go(func() { chat.Prefetch(context.WithoutCancel(ctx), model) })
+	}
 }
 
 // Send starts a run on model (or the current model when empty) and

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"os/exec"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"vouch/agent/agenttest"
+	"vouch/internal/termtest"
+)
+
+// BenchmarkLaunchAgainstAttach (SPEC K4, L3; issue 29 item 1) measures,
+// in each iteration on a new state dir: launch → first frame (`vouch`
+// with no session running, so it starts one), then attach → first frame
+// (`vouch` again, finding the session), each on an 80x24 pseudo-terminal,
+// and the RSS of both clients at their first frame. Once, at the end: the
+// whole tree's RSS (an attached client and the session) after 5 s idle —
+// the figure the issue's target names. Goals: launch within 1.3x of
+// attach, the relay client at most 10 MB, the tree at most 32 MB.
+// BenchmarkOneShot is the headless one-shot.
+//
+//	go test -run '^$' -bench 'BenchmarkLaunchAgainstAttach|BenchmarkOneShot' -benchtime 10x ./cmd/vouch
+func BenchmarkLaunchAgainstAttach(b *testing.B) {
+	bin := buildVouch(b)
+	closed := "http://127.0.0.1:9/v1"
+	var launch, attach time.Duration
+	var launchRSS, attachRSS int64
+	b.ResetTimer()
+	for range b.N {
+		state := shortState(b)
+		l, lr := timeToText(b, exec.Command(bin, "--state-dir", state, "--model-url", closed), firstFrameMarker)
+		pid := sessionPID(b, state)
+		if pid == 0 {
+			b.Fatal("no session after the launch")
+		}
+		a, ar := timeToText(b, exec.Command(bin, "--state-dir", state, "--model-url", closed), firstFrameMarker)
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		launch, attach = launch+l, attach+a
+		launchRSS, attachRSS = max(launchRSS, lr), max(attachRSS, ar)
+	}
+	b.StopTimer()
+	n := float64(b.N)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / n }
+	b.ReportMetric(ms(launch), "launch-ms")
+	b.ReportMetric(ms(attach), "attach-ms")
+	b.ReportMetric(float64(launch)/float64(attach), "launch-x-of-attach")
+	b.ReportMetric(float64(launchRSS)/(1<<20), "launch-client-rss-MiB")
+	b.ReportMetric(float64(attachRSS)/(1<<20), "attach-client-rss-MiB")
+	client, session := idleTreeRSS(b, bin, closed)
+	b.ReportMetric(float64(client)/(1<<20), "idle-client-rss-MiB")
+	b.ReportMetric(float64(session)/(1<<20), "idle-session-rss-MiB")
+	b.ReportMetric(float64(client+session)/(1<<20), "idle-tree-rss-MiB")
+}
+
+// BenchmarkOneShot (SPEC L3; issue 29 item 1) is the headless one-shot:
+// exec of `vouch run TASK` to its exit, against a loopback llama.cpp fake,
+// on one state dir (goal: at most 0.05 s).
+func BenchmarkOneShot(b *testing.B) {
+	bin := buildVouch(b)
+	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Hello there.")}}},
+		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(16384))
+	defer model.Close()
+	state := shortState(b)
+	var took []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if out, err := exec.Command(bin, "--state-dir", state, "--model-url", model.URL(), "--model", "m", "run", "say hello").CombinedOutput(); err != nil {
+			b.Fatalf("vouch run: %v\n%s", err, out)
+		}
+		took = append(took, time.Since(start))
+	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "median-ms")
+}
+
+// idleTreeRSS launches vouch on a new state dir, leaves it attached and
+// idle for 5 s, and returns the client's and the session's RSS.
+func idleTreeRSS(b *testing.B, bin, modelURL string) (client, session int64) {
+	b.Helper()
+	state := shortState(b)
+	stopSessionAtEnd(b, state)
+	term, err := termtest.Start(exec.Command(bin, "--state-dir", state, "--model-url", modelURL), 80, 24)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = term.Close() }()
+	if err := term.WaitFor(firstFrameMarker, e2eTimeout); err != nil {
+		b.Fatalf("%v; output so far: %q", err, term.Output())
+	}
+	time.Sleep(5 * time.Second) // the measurement is of a tree idle for 5 s, not a synchronisation
+	pid := sessionPID(b, state)
+	if pid == 0 {
+		b.Fatal("no session")
+	}
+	if client, err = termtest.RSS(term.Pid()); err != nil {
+		b.Fatal(err)
+	}
+	if session, err = termtest.RSS(pid); err != nil {
+		b.Fatal(err)
+	}
+	return client, session
+}

@@ -1,0 +1,96 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"vouch/agent"
+	"vouch/agent/agenttest"
+	"vouch/store"
+)
+
+// TestHistoryPrefetchSendsWhatTheRunWould (SPEC A3, A6, L3; issue 29 item
+// 4): once connected (the status line's Info), showing a conversation
+// reads, in the background, the tail its first run will read; that run
+// then sends exactly what a run without the read ahead sends.
+func TestHistoryPrefetchSendsWhatTheRunWould(t *testing.T) {
+	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
+		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(4096))
+	defer srv.Close()
+	db, err := store.Open(filepath.Join(t.TempDir(), store.FileName), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = db.Close() }()
+	var convs []string
+	for range 2 {
+		conv, err := db.CreateConversation("long")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms := make([]store.Message, 3000)
+		for i := range ms {
+			role := "user"
+			if i%2 == 1 {
+				role = "assistant"
+			}
+			ms[i] = store.Message{ConversationID: conv.ID, Role: role, Content: fmt.Sprintf("message %d of a conversation", i)}
+		}
+		if err := db.AppendMessages(ms); err != nil {
+			t.Fatal(err)
+		}
+		convs = append(convs, conv.ID)
+	}
+	send := func(convID string, show bool) *storeTranscript {
+		tr := newTranscript(db, convID).(*storeTranscript)
+		chat := NewChat(ChatConfig{DB: db, Transcript: tr, ModelURL: srv.URL(), Model: "m", Limits: agent.DefaultLimits()})
+		if show {
+			// The interface asks for both at once; the status line's
+			// answer alone starts the read ahead (History may come first,
+			// before the chat is connected).
+			if _, err := chat.History(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			awaitPrefetch(chat)
+			if kept := keptTail(tr); kept != 0 {
+				t.Fatalf("History before connecting read %d messages ahead, want none (no window known)", kept)
+			}
+			if _, err := chat.Info(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			awaitPrefetch(chat)
+			if keptTail(tr) == 0 {
+				t.Fatal("showing the conversation read none of the tail a run reads")
+			}
+		}
+		events, err := chat.Send(context.Background(), "m", "and then?")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ev := range events {
+			if d, ok := ev.(agent.Done); ok && d.Reason != agent.StopDone {
+				t.Fatalf("run ended %v: %v", d.Reason, d.Err)
+			}
+		}
+		return tr
+	}
+	send(convs[0], true)
+	send(convs[1], false)
+	reqs := srv.Requests()
+	if len(reqs) != 2 || len(reqs[0].Messages) < 10 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if !reflect.DeepEqual(reqs[0].Messages, reqs[1].Messages) {
+		t.Errorf("with the tail read ahead the request carried %d messages, without it %d; want the same", len(reqs[0].Messages), len(reqs[1].Messages))
+	}
+}
+
+// keptTail is how many messages tr's tail cache holds.
+func keptTail(tr *storeTranscript) int {
+	tr.tail.mu.Lock()
+	defer tr.tail.mu.Unlock()
+	return len(tr.tail.recs)
+}
