@@ -20,13 +20,15 @@ func TestHistoryPrefetchSendsWhatTheRunWould(t *testing.T) {
 	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
 		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(4096))
 	defer srv.Close()
-	db, err := store.Open(filepath.Join(t.TempDir(), store.FileName), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = db.Close() }()
-	var convs []string
-	for range 2 {
+	// Each run gets a state of its own: what one run learns of the
+	// model's counts (kept in the store) must not change what the other
+	// sends.
+	fresh := func() (*store.DB, string) {
+		db, err := store.Open(filepath.Join(t.TempDir(), store.FileName), store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = db.Close() })
 		conv, err := db.CreateConversation("long")
 		if err != nil {
 			t.Fatal(err)
@@ -42,9 +44,10 @@ func TestHistoryPrefetchSendsWhatTheRunWould(t *testing.T) {
 		if err := db.AppendMessages(ms); err != nil {
 			t.Fatal(err)
 		}
-		convs = append(convs, conv.ID)
+		return db, conv.ID
 	}
-	send := func(convID string, show bool) *storeTranscript {
+	send := func(show bool) *storeTranscript {
+		db, convID := fresh()
 		tr := newTranscript(db, convID).(*storeTranscript)
 		chat := NewChat(ChatConfig{DB: db, Transcript: tr, ModelURL: srv.URL(), Model: "m", Limits: agent.DefaultLimits()})
 		if show {
@@ -77,8 +80,8 @@ func TestHistoryPrefetchSendsWhatTheRunWould(t *testing.T) {
 		}
 		return tr
 	}
-	send(convs[0], true)
-	send(convs[1], false)
+	send(true)
+	send(false)
 	reqs := srv.Requests()
 	if len(reqs) != 2 || len(reqs[0].Messages) < 10 {
 		t.Fatalf("%d requests", len(reqs))
