@@ -23,6 +23,12 @@ import (
 // settled; until then to the input, settle.go), else to the chat screen's
 // bindings, else to the input.
 func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if !m.status.until.IsZero() && msg.Type != tea.KeyCtrlC {
+		// A notice about ctrl+c's next press ("Input cleared; ctrl+c again
+		// quits.") is true only until another key: ↑ recalls a message,
+		// ctrl+x opens Settings (issue 28 item 3).
+		m.status = statusState{}
+	}
 	if m, cmd, ok := m.inboxOverSettings(msg); ok {
 		return m, cmd // ctrl+e in Settings (inbox_keys.go)
 	}

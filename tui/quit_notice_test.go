@@ -1,0 +1,29 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestClearedNoticeEndsWithTheNextKey (SPEC L3; issue 28 item 3): "Input
+// cleared; ctrl+c again quits." goes with the next key that is not ctrl+c
+// — ↑ recalling a message, ctrl+x opening Settings, a letter — instead of
+// staying on screen after it stopped being true.
+func TestClearedNoticeEndsWithTheNextKey(t *testing.T) {
+	const notice = "Input cleared; ctrl+c again quits."
+	for name, next := range map[string]func(Model) Model{
+		"history recall": func(m Model) Model { m, _ = update(m, keyUp); return m },
+		"settings":       func(m Model) Model { m, _ = update(m, keyCtrlX); return m },
+		"typing":         func(m Model) Model { return typeText(m, "h") },
+	} {
+		m := startModel(t, newFakeBackend(), Options{})
+		m = typeText(m, "draft")
+		m, _ = update(m, keyCtrlC)
+		if !strings.Contains(m.View(), notice) {
+			t.Fatalf("%s: no notice after ctrl+c:\n%s", name, m.View())
+		}
+		if m = next(m); strings.Contains(m.View(), notice) {
+			t.Errorf("%s: the notice stayed:\n%s", name, m.View())
+		}
+	}
+}
