@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -388,18 +389,22 @@ func TestResizeRewraps(t *testing.T) {
 	}
 }
 
-// TestTooSmall: below 60x16 (SPEC L6) the view is a one-line notice; at
-// 60x16 the interface is drawn.
+// TestTooSmall: below 60x16 (SPEC L6) the view is the notice, wrapped at
+// words, never wider than the screen (issue 28 item 7); at 60x16 the
+// interface is drawn.
 func TestTooSmall(t *testing.T) {
 	m := startModel(t, newFakeBackend(), Options{})
 	for _, size := range [][2]int{{59, 24}, {80, 15}, {40, 10}} {
 		m, _ = update(m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		view := m.View()
-		if strings.Contains(view, "\n") || !strings.HasPrefix(view, "Terminal too small") {
-			t.Errorf("%dx%d: view = %q, want one line notice", size[0], size[1], view)
+		want := fmt.Sprintf("Terminal too small: %dx%d; vouch needs 60x16.", size[0], size[1])
+		if strings.Join(strings.Fields(view), " ") != want {
+			t.Errorf("%dx%d: view = %q, want the notice whole", size[0], size[1], view)
 		}
-		if w := ansi.StringWidth(view); w > size[0] {
-			t.Errorf("%dx%d: notice is %d wide", size[0], size[1], w)
+		for _, l := range strings.Split(view, "\n") {
+			if w := ansi.StringWidth(l); w > size[0] {
+				t.Errorf("%dx%d: a line of the notice is %d wide", size[0], size[1], w)
+			}
 		}
 	}
 	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 16})

@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // TestClearedNoticeEndsWithTheNextKey (SPEC L3; issue 28 item 3): "Input
@@ -25,5 +27,24 @@ func TestClearedNoticeEndsWithTheNextKey(t *testing.T) {
 		if m = next(m); strings.Contains(m.View(), notice) {
 			t.Errorf("%s: the notice stayed:\n%s", name, m.View())
 		}
+	}
+}
+
+// TestTooSmallTakesOnlyCtrlC (SPEC L6; issue 28 item 7): below 60x16 a
+// message typed and entered is neither kept nor sent; ctrl+c still quits.
+func TestTooSmallTakesOnlyCtrlC(t *testing.T) {
+	b := newFakeBackend()
+	m := startModel(t, b, Options{})
+	m, _ = update(m, tea.WindowSizeMsg{Width: 50, Height: 12})
+	m = typeText(m, "hello")
+	m, _ = update(m, keyEnter)
+	b.mu.Lock()
+	sent := len(b.sent)
+	b.mu.Unlock()
+	if sent != 0 || m.input.Value() != "" {
+		t.Fatalf("below the minimum size: %d sent, input %q", sent, m.input.Value())
+	}
+	if _, cmd := update(m, keyCtrlC); cmd == nil {
+		t.Error("ctrl+c did nothing below the minimum size")
 	}
 }

@@ -29,6 +29,12 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		// ctrl+x opens Settings (issue 28 item 3).
 		m.status = statusState{}
 	}
+	if !m.drawable() && msg.Type != tea.KeyCtrlC {
+		// Below the minimum size nothing is drawn but the notice: a key
+		// would act unseen — text into the invisible input, enter sending
+		// it — so only ctrl+c acts (SPEC L6; issue 28 item 7).
+		return m, nil
+	}
 	if m, cmd, ok := m.inboxOverSettings(msg); ok {
 		return m, cmd // ctrl+e in Settings (inbox_keys.go)
 	}

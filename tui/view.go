@@ -83,14 +83,15 @@ func (m Model) tooSmall() string {
 			break
 		}
 	}
-	var b strings.Builder
-	for i, l := range lines[:min(len(lines), max(h, 1))] {
-		if i > 0 {
-			b.WriteByte('\n')
+	// Each sentence wraps at word boundaries (issue 28 item 7); what does
+	// not fit the height goes, a whole line at a time.
+	var out []string
+	for _, l := range lines {
+		for _, part := range strings.Split(ansi.Wrap(l, max(w, 1), ""), "\n") {
+			out = append(out, st.TooSmall.Render(part))
 		}
-		b.WriteString(st.TooSmall.Render(ansi.Truncate(l, max(w, 1), "…")))
 	}
-	return b.String()
+	return strings.Join(out[:min(len(out), max(h, 1))], "\n")
 }
 
 // welcome is what an empty transcript shows.
