@@ -33,8 +33,11 @@ const maxJSONBody = 4 << 20
 type Client struct {
 	baseURL string // without a trailing slash, e.g. http://127.0.0.1:8080/v1
 	rootURL string // baseURL without a trailing /v1
-	hc      *http.Client
-	oa      *openai.Client
+	// given says the person named the URL (--model-url, VOUCH_MODEL_URL,
+	// the setting): advice then asks to check it, not to pass it.
+	given bool
+	hc    *http.Client
+	oa    *openai.Client
 
 	mu        sync.Mutex
 	kind      string         // detected server kind, "" until known
@@ -244,6 +247,20 @@ func (c *Client) describe(err error) error {
 	return c.connError(err)
 }
 
+// URLGiven marks the client's URL as the one the person named, so that
+// the advice of a failure to reach it asks to check that address instead
+// of saying to pass --model-url, which they did (issue 28 item 12). Call
+// it before the first request.
+func (c *Client) URLGiven() { c.given = true }
+
+// orPass ends the advice of a failure to reach the server.
+func (c *Client) orPass() string {
+	if c.given {
+		return ", or check the address you gave"
+	}
+	return " or pass --model-url"
+}
+
 // connError describes a failure to connect or to get an answer at all.
 func (c *Client) connError(err error) error {
 	var ne net.Error
@@ -251,8 +268,8 @@ func (c *Client) connError(err error) error {
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return newError(ErrUnreachable, err,
-			"the model server at %s refused the connection; start llama-server (or your model server) or pass --model-url",
-			c.baseURL)
+			"the model server at %s refused the connection; start llama-server (or your model server)%s",
+			c.baseURL, c.orPass())
 	case errors.As(err, &dnsErr):
 		return newError(ErrUnreachable, err,
 			"the model server host in %s could not be resolved; check --model-url", c.baseURL)
@@ -266,9 +283,9 @@ func (c *Client) connError(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		return newError(ErrUnreachable, err,
-			"the model server at %s could not be reached (%v); check that it is running or pass --model-url",
-			c.baseURL, ue.Err)
+			"the model server at %s could not be reached (%v); check that it is running%s",
+			c.baseURL, ue.Err, c.orPass())
 	}
 	return newError(ErrUnreachable, err,
-		"the model server at %s could not be reached (%v); check that it is running or pass --model-url", c.baseURL, err)
+		"the model server at %s could not be reached (%v); check that it is running%s", c.baseURL, err, c.orPass())
 }

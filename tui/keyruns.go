@@ -11,6 +11,9 @@ import tea "github.com/charmbracelet/bubbletea"
 // message — instead of being typed. One character never spells a key name.
 // Pastes (bracketed) stay whole: their String() is quoted in brackets.
 func (m Model) updateKeyRuns(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if !m.drawable() && msg.Type != tea.KeyCtrlC {
+		return m, nil // below the minimum size only ctrl+c acts (updateKey)
+	}
 	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste {
 		return m.updateKey(msg)
 	}

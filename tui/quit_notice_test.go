@@ -37,6 +37,7 @@ func TestTooSmallTakesOnlyCtrlC(t *testing.T) {
 	m := startModel(t, b, Options{})
 	m, _ = update(m, tea.WindowSizeMsg{Width: 50, Height: 12})
 	m = typeText(m, "hello")
+	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("in one read")}) // a run of characters, as a terminal delivers fast typing
 	m, _ = update(m, keyEnter)
 	b.mu.Lock()
 	sent := len(b.sent)

@@ -162,6 +162,9 @@ func (b *Chat) connect(ctx context.Context) (*agent.Client, *agent.Chat, error) 
 		}
 	}
 	b.client = agent.NewClient(url, b.cfg.APIKey, b.cfg.HTTP)
+	if b.cfg.ModelURL != "" {
+		b.client.URLGiven() // advice checks that address, not "pass --model-url"
+	}
 	if b.cfg.DB != nil {
 		b.client.SetCountStore(b.cfg.DB) // token counts kept across runs (SPEC F4)
 	}
@@ -332,7 +335,7 @@ func (b *Chat) Start(ctx context.Context, model, text string) (<-chan agent.Even
 }
 
 func (b *Chat) startChat(ctx context.Context, model, text string) (<-chan agent.Event, error) {
-	_, chat, err := b.connect(ctx)
+	client, chat, err := b.connect(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -340,6 +343,12 @@ func (b *Chat) startChat(ctx context.Context, model, text string) (<-chan agent.
 		model = b.currentModel()
 	}
 	if model == "" {
+		// No model is chosen, often because the server did not answer when
+		// the interface asked for its models: then that is the cause to
+		// say, not the missing choice (issue 28 item 11).
+		if _, err := client.Models(ctx); err != nil {
+			return nil, err
+		}
 		return nil, errors.New("no model is chosen; press ctrl+o to pick one, or pass --model")
 	}
 	if model != b.currentModel() {

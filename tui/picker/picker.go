@@ -159,7 +159,9 @@ func (p Model) View() string {
 	var foot string
 	switch {
 	case p.err != "":
-		foot = st.Error.Render(safetext.Line(p.err, w))
+		// The reason whole, wrapped: a URL cut mid-way says nothing (issue
+		// 28 item 11).
+		foot = strings.Join(kit.WrapLines(st.Error, safetext.Line(p.err, 0), w, 4), "\n")
 	case p.loading && len(p.models) == 0:
 		foot = st.Detail.Render("Loading models…")
 	case len(p.models) == 0:
@@ -204,7 +206,7 @@ func (p Model) row(m agent.ModelInfo, selected bool, w int) string {
 	if m.ID == p.current {
 		inUse = "•"
 	}
-	mark := cursor + inUse + " "
+	mark := cursor + " " + inUse + " " // "› • model": cursor and marker apart (issue 28 item 10)
 	detail := ""
 	if m.ContextWindow > 0 {
 		detail = kit.Tokens(m.ContextWindow) + " ctx"
@@ -213,7 +215,7 @@ func (p Model) row(m agent.ModelInfo, selected bool, w int) string {
 		}
 	}
 	detail = safetext.Line(detail, w/2)
-	const markWidth = 3
+	const markWidth = 4
 	id := safetext.Line(m.ID, w-markWidth-ansi.StringWidth(detail)-1)
 	gap := max(w-markWidth-ansi.StringWidth(id)-ansi.StringWidth(detail), 1)
 	if selected {
