@@ -15,7 +15,7 @@ import (
 // disk) ends the command with an error and exit code 1 (SPEC M), never
 // silently. After the first error it writes nothing more.
 //
-// Every text listing of cmd/vouch writes through a Printer; JSON goes
+// Every text listing of cmd/vouch writes through a Printer or Write; JSON goes
 // through WriteJSON. Only its last-resort error reporter writes to stderr
 // without one.
 type Printer struct {
