@@ -35,7 +35,7 @@ func Profile(p workflow.Profile) string {
 		def += fmt.Sprintf(" (revision %d)", p.DefinitionRevision)
 	}
 	f.add("definition", def)
-	f.add("model", OrDefault(p.Model, "the chat's model"))
+	f.add("model", orDefault(p.Model, "the chat's model"))
 	if p.ContextWindow > 0 {
 		f.add("context", strconv.Itoa(p.ContextWindow)+" tokens when the server reports none")
 	}
@@ -45,9 +45,9 @@ func Profile(p workflow.Profile) string {
 	if p.ToolBudget > 0 {
 		f.add("tool budget", fmt.Sprintf("%.0f%% of the window", p.ToolBudget*100))
 	}
-	f.add("workspace", OrDefault(p.Workspace, "the folder vouch runs in"))
-	f.add("tools", OrDefault(strings.Join(p.Tools, " "), "none"))
-	f.add("skills", OrDefault(strings.Join(p.Skills, ", "), "none"))
+	f.add("workspace", orDefault(p.Workspace, "the folder vouch runs in"))
+	f.add("tools", orDefault(strings.Join(p.Tools, " "), "none"))
+	f.add("skills", orDefault(strings.Join(p.Skills, ", "), "none"))
 	if len(p.Skills) > 0 {
 		f.add("precedence", strings.Join(app.PrecedenceOrder(p), ", "))
 	}
@@ -66,7 +66,7 @@ func DefinitionList(ds []workflow.Definition) string {
 	var b strings.Builder
 	b.WriteString("NAME\tKIND\tREVISION\tORIGIN\n")
 	for _, d := range ds {
-		origin := OrDefault(d.Origin, "person")
+		origin := orDefault(d.Origin, "person")
 		if d.EditedByPerson {
 			origin += " (edited)"
 		}

@@ -103,7 +103,7 @@ func frozenSpec(s app.FrozenSpec) string {
 	for _, t := range s.Tools {
 		tools = append(tools, t.WireName+"="+t.Identity)
 	}
-	f.add("tools", OrDefault(strings.Join(tools, " "), "none"))
+	f.add("tools", orDefault(strings.Join(tools, " "), "none"))
 	for _, sk := range s.Skills {
 		f.add("skill", fmt.Sprintf("%s v%d sha256:%s", sk.Name, sk.Version, sk.SHA256))
 	}

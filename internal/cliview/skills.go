@@ -39,9 +39,6 @@ func SkillList(out []localskills.Summary) string {
 	return clitext.Align(b.String())
 }
 
-// Lines is lines as printed one a line.
-func Lines(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
-
 // ServerSkillList is `vouch skill server list SERVER`: the server's skills
 // with their state, the listing's summary, the entries not used and why,
 // and the sentence of each skill that needs the person (SPEC I).
