@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"time"
 
-	"vouch/agent"
 	"vouch/internal/app"
 	"vouch/internal/clitext"
+	"vouch/internal/cliview"
 	"vouch/internal/host"
 	"vouch/safetext"
 )
@@ -40,7 +38,7 @@ func runDoctor(ctx context.Context, g *globals, args []string, e env) error {
 		}
 		return doctorVerdict(rep)
 	}
-	if err := printDoctor(e.stdout, rep); err != nil {
+	if err := clitext.Write(e.stdout, "report", cliview.Doctor(rep)); err != nil {
 		return err
 	}
 	if err := printDoctorSession(e.stdout, sess); err != nil {
@@ -77,18 +75,7 @@ func doctorCheck(stateDir string, asJSON bool, e env) error {
 	if asJSON {
 		err = clitext.WriteJSON(e.stdout, rep)
 	} else {
-		tw := clitext.NewTable(e.stdout)
-		tw.Printf("Database check\n  path\t%s\n  read\t%d buckets, %d keys, %d stored files re-hashed\n",
-			safetext.Line(rep.Path, 0), rep.Buckets, rep.Keys, rep.Blobs)
-		if rep.OK() {
-			tw.Printf("  result\tsound: no damage found\n")
-		} else {
-			tw.Printf("  result\t%s\n", clitext.Plural(len(rep.Problems), "problem"))
-		}
-		for _, p := range rep.Problems {
-			tw.Printf("  problem\t%s\n", safetext.Line(p, 300))
-		}
-		err = tw.Flush("check")
+		err = clitext.Write(e.stdout, "check", cliview.DatabaseCheck(rep))
 	}
 	if err != nil {
 		return err
@@ -98,65 +85,4 @@ func doctorCheck(stateDir string, asJSON bool, e env) error {
 			safetext.Line(rep.Path, 0), clitext.Plural(len(rep.Problems), "problem"))
 	}
 	return nil
-}
-
-func printDoctor(w io.Writer, rep app.DoctorReport) error {
-	tw := clitext.NewTable(w)
-	p := tw.Printf
-	p("Model servers\n")
-	// The usual ports nothing listens on take one line, not one each.
-	unused, servers := rep.UnusedDefaults()
-	if unused != "" {
-		p("  %s\n", unused)
-	}
-	for _, s := range servers {
-		if s.Error != "" {
-			p("  %s\t%s\n", s.URL, safetext.Line(s.Error, 0))
-			continue
-		}
-		p("  %s\t%s, %s\n", s.URL, s.Kind, clitext.Plural(len(s.Models), "model"))
-		for _, m := range s.Models {
-			window := "window unknown"
-			if m.ContextWindow > 0 {
-				window = fmt.Sprintf("%d tokens (%s)", m.ContextWindow, m.WindowSource)
-				if m.WindowSource == agent.WindowFromOllamaShow {
-					// Not loaded: Ollama may run it smaller (issue 24 item 3).
-					window = fmt.Sprintf("%d tokens (%s; a guess until the model loads: Ollama may run it with a smaller window)", m.ContextWindow, m.WindowSource)
-				}
-			}
-			p("    %s\t%s\n", safetext.Line(m.ID, 0), window)
-		}
-	}
-	p("Keyring\n  backend\t%s\n  status\t%s\n", rep.Keyring.Backend, rep.Keyring.Status)
-	if rep.Keyring.Error != "" {
-		p("  error\t%s\n", rep.Keyring.Error)
-	}
-	db := rep.Database
-	state := "not created yet"
-	if db.Exists {
-		state = "present"
-	}
-	p("Database\n  path\t%s\n  state\t%s (schema %d)\n", db.Path, state, db.SchemaVersion)
-	if db.LockHolderPID != 0 {
-		p("  in use by\tpid %d since %s\n", db.LockHolderPID, db.LockedSince.Format(time.RFC3339))
-	} else {
-		p("  in use by\tnobody\n")
-	}
-	p("MCP servers\n")
-	switch {
-	case rep.MCPNote != "":
-		p("  %s\n", rep.MCPNote)
-	case len(rep.MCPServers) == 0:
-		p("  none configured\n")
-	}
-	for _, m := range rep.MCPServers {
-		p("  %s\t%s, %s\t%s\n", safetext.Line(m.Name, 40), m.Status, clitext.Plural(m.Tools, "tool"), safetext.Line(m.URL, 60))
-		if m.Error != "" {
-			p("  \t%s\n", safetext.Line(m.Error, 100))
-		}
-	}
-	if l := rep.Lock; l != nil { // SPEC N2, N3 (docs/FLEET.md)
-		p("Lock\n  managed lock\t%s\n  status\t%s\n", safetext.Line(l.File, 80), safetext.Line(l.Summary, 200))
-	}
-	return tw.Flush("report")
 }

@@ -10,6 +10,7 @@ import (
 
 	"vouch/internal/app"
 	"vouch/internal/clitext"
+	"vouch/internal/cliview"
 	"vouch/safetext"
 )
 
@@ -69,17 +70,7 @@ func lockCheck(f *app.Fleet, file string, asJSON bool, e env) error {
 	if asJSON {
 		err = clitext.WriteJSON(e.stdout, rep)
 	} else {
-		var lines []string
-		if rep.Signer != nil {
-			lines = append(lines, "signed by "+rep.Signer.String())
-		}
-		for _, d := range rep.Drifts {
-			lines = append(lines, d.Text)
-		}
-		if len(rep.Drifts) == 0 {
-			lines = append(lines, "this machine agrees with "+safetext.Line(rep.File, 0))
-		}
-		err = printLines(e, lines)
+		err = clitext.Write(e.stdout, "the check", cliview.LockCheck(rep))
 	}
 	if err == nil && len(rep.Drifts) > 0 {
 		return app.Errorf(app.Failure, "this machine differs from %s in %d ways; 'vouch lock apply %s' previews making it agree", safetext.Line(rep.File, 200), len(rep.Drifts), app.ShellWord(rep.File))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -11,6 +10,7 @@ import (
 
 	"vouch/internal/app"
 	"vouch/internal/clitext"
+	"vouch/internal/cliview"
 	"vouch/policy"
 	"vouch/safetext"
 )
@@ -82,58 +82,8 @@ func policyList(g *globals, args []string, e env) error {
 		if err != nil {
 			return err
 		}
-		return printPolicy(e, out, labels)
+		return clitext.Write(e.stdout, "the policy", cliview.PolicyList(out, labels))
 	})
-}
-
-// printPolicy prints the rules and decisions; a tool reads "server ›
-// tool" (issue 18 item 9), and a rule ends with the identity 'vouch
-// policy set' and 'remove' take.
-func printPolicy(e env, l app.PolicyListing, labels app.ToolLabels) error {
-	tw := clitext.NewTable(e.stdout)
-	p := tw.Printf
-	if len(l.Rules) == 0 {
-		p("no rules: built-in reads run inside the workspace, anything that writes asks, every external tool asks\n")
-	} else {
-		p("TOOL\tCLASS\tEFFECT\tCONSTRAINTS\tNOTE\tIDENTITY\n")
-		for _, r := range l.Rules {
-			p("%s\t%s\t%s\t%s\t%s\t%s\n", safetext.Line(labels.Tool(r.Identity), 60), safetext.Line(string(r.Class), 10),
-				safetext.Line(string(r.Effect), 12), safetext.Line(constraintText(r.Constraints), 60), cmp.Or(safetext.Line(r.Note, 40), "-"),
-				safetext.Line(r.Identity, 70))
-			if r.Problem != "" {
-				p("\t%s\n", safetext.Line("invalid, so it never allows: "+r.Problem, 100))
-			}
-			if r.Changed {
-				p("\t%s\n", policy.MarkChanged+": the rule does not apply until you classify it again ('vouch tools' shows it)")
-			}
-		}
-	}
-	p("\n")
-	if len(l.Decisions) == 0 {
-		p("no decisions yet\n")
-	} else {
-		p("TIME\tOUTCOME\tBY\tTOOL\tCORRELATION ID\n")
-		for _, d := range l.Decisions {
-			p("%s\t%s\t%s\t%s\t%s\n", d.At.Local().Format(time.DateTime), safetext.Line(string(d.Outcome), 14),
-				safetext.Line(d.By, 20), safetext.Line(labels.Tool(d.Identity), 60), safetext.Line(d.CorrelationID, 40))
-		}
-	}
-	return tw.Flush("the policy")
-}
-
-func constraintText(cs []policy.Constraint) string {
-	if len(cs) == 0 {
-		return "-"
-	}
-	parts := make([]string, len(cs))
-	for i, c := range cs {
-		verb := " in "
-		if c.Kind == policy.Under {
-			verb = " under "
-		}
-		parts[i] = c.Arg + verb + strings.Join(c.Values, ", ")
-	}
-	return strings.Join(parts, "; ")
 }
 
 // constraintFlag collects repeated --under or --one-of flags. Repeating
@@ -200,12 +150,7 @@ func policySet(g *globals, args []string, e env) error {
 		if *asJSON {
 			return clitext.WriteJSON(e.stdout, rule)
 		}
-		pinned := ""
-		if rule.Pin != nil {
-			pinned = ", pinned to its definition as served now"
-		}
-		_, err = fmt.Fprintf(e.stdout, "%s: %s, effect %s%s\n", safetext.Line(identity, 0), safetext.Line(summary, 0), rule.Effect, pinned)
-		return err
+		return clitext.Write(e.stdout, "the rule", cliview.RuleSet(identity, summary, rule))
 	})
 }
 

@@ -5,11 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"vouch/internal/app"
 	"vouch/internal/clitext"
+	"vouch/internal/cliview"
 	"vouch/safetext"
 	"vouch/workflow"
 )
@@ -164,58 +164,14 @@ func profileList(e env, profiles *app.Profiles, asJSON bool) error {
 		}
 		return clitext.WriteJSON(e.stdout, ps)
 	}
-	if len(ps) == 0 {
-		_, err := fmt.Fprintln(e.stdout, "no profiles; create one with: vouch profile create NAME --definition D")
-		return err
-	}
-	tw := clitext.NewTable(e.stdout)
-	tw.Println("NAME\tREVISION\tDEFINITION\tTOOLS\tSKILLS\tSCHEDULE")
-	for _, p := range ps {
-		tw.Printf("%s\t%d\t%s\t%d\t%d\t%s\n", safetext.Line(p.Name, 40), p.Revision, safetext.Line(p.Definition, 40),
-			len(p.Tools), len(p.Skills), safetext.Line(app.ScheduleWords(p.Schedule), 40))
-	}
-	return tw.Flush("list")
+	return clitext.Write(e.stdout, "list", cliview.ProfileList(ps))
 }
 
 func printProfile(e env, p workflow.Profile, asJSON bool) error {
 	if asJSON {
 		return clitext.WriteJSON(e.stdout, p)
 	}
-	tw := clitext.NewTable(e.stdout)
-	pr := tw.Field
-	pr("profile", fmt.Sprintf("%s (revision %d, %s)", p.Name, p.Revision, p.Updated.Local().Format("2006-01-02 15:04")))
-	def := p.Definition
-	if p.DefinitionRevision > 0 {
-		def += fmt.Sprintf(" (revision %d)", p.DefinitionRevision)
-	}
-	pr("definition", def)
-	pr("model", orDefault(p.Model, "the chat's model"))
-	if p.ContextWindow > 0 {
-		pr("context", strconv.Itoa(p.ContextWindow)+" tokens when the server reports none")
-	}
-	if p.Temperature != nil {
-		pr("temperature", strconv.FormatFloat(*p.Temperature, 'g', -1, 64))
-	}
-	if p.ToolBudget > 0 {
-		pr("tool budget", fmt.Sprintf("%.0f%% of the window", p.ToolBudget*100))
-	}
-	pr("workspace", orDefault(p.Workspace, "the folder vouch runs in"))
-	pr("tools", orDefault(strings.Join(p.Tools, " "), "none"))
-	pr("skills", orDefault(strings.Join(p.Skills, ", "), "none"))
-	if len(p.Skills) > 0 {
-		pr("precedence", strings.Join(app.PrecedenceOrder(p), ", "))
-	}
-	if p.Schedule != nil {
-		pr("schedule", app.ScheduleWords(p.Schedule)+": "+p.Schedule.Task)
-	}
-	return tw.Flush("profile")
-}
-
-func orDefault(s, d string) string {
-	if s == "" {
-		return d
-	}
-	return s
+	return clitext.Write(e.stdout, "profile", cliview.Profile(p))
 }
 
 // runDefinitionCmd is `vouch definition add FILE.json | list | show D |
@@ -279,19 +235,6 @@ func runDefinitionCmd(_ context.Context, g *globals, args []string, e env) error
 			}
 			return clitext.WriteJSON(e.stdout, ds)
 		}
-		if len(ds) == 0 {
-			_, err := fmt.Fprintln(e.stdout, "no definitions; add one with: vouch definition add FILE.json")
-			return err
-		}
-		tw := clitext.NewTable(e.stdout)
-		tw.Println("NAME\tKIND\tREVISION\tORIGIN")
-		for _, d := range ds {
-			origin := orDefault(d.Origin, "person")
-			if d.EditedByPerson {
-				origin += " (edited)"
-			}
-			tw.Printf("%s\t%s\t%d\t%s\n", safetext.Line(d.Name, 40), d.Kind, d.Revision, safetext.Line(origin, 60))
-		}
-		return tw.Flush("list")
+		return clitext.Write(e.stdout, "list", cliview.DefinitionList(ds))
 	})
 }

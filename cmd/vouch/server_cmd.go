@@ -11,6 +11,7 @@ import (
 	"vouch/agent"
 	"vouch/internal/app"
 	"vouch/internal/clitext"
+	"vouch/internal/cliview"
 	"vouch/internal/termout"
 	"vouch/safetext"
 )
@@ -99,12 +100,7 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 			}
 			// A sentence, not the table: this process has not refreshed
 			// the server, which would show as stale (issue 24 item 8).
-			limit := "the default time"
-			if *callTimeout > 0 {
-				limit = app.ShortDuration(*callTimeout)
-			}
-			_, err = fmt.Fprintf(e.stdout, "%s: each tool call may now take up to %s\n", safetext.Line(rec.Name, 60), limit)
-			return err
+			return clitext.Write(e.stdout, "the timeout", cliview.ServerTimeout(rec.Name, *callTimeout))
 		})
 	case "remove":
 		return withState(ctx, g, e, func(s *state) error {
@@ -188,26 +184,7 @@ func serverTest(ctx context.Context, s *state, e env, name string, asJSON bool) 
 	if asJSON {
 		return clitext.WriteJSON(e.stdout, rep)
 	}
-	tw := clitext.NewTable(e.stdout)
-	p := tw.Printf
-	era := "legacy (initialize and session)"
-	if rep.Stateless {
-		era = "stateless"
-	}
-	p("server\t%s %s\n", safetext.Line(rep.ServerName, 0), safetext.Line(rep.ServerVersion, 0))
-	p("protocol\t%s, %s\n", safetext.Line(rep.ProtocolVersion, 0), era)
-	p("capabilities\t%s\n", strings.Join(rep.Capabilities, ", "))
-	p("result\t%s (%s)\n", rep.Summary, rep.Elapsed.Round(time.Millisecond))
-	for _, t := range rep.Tools {
-		p("  tool\t%s\n", safetext.Line(t.Name, 0))
-	}
-	for _, r := range rep.Rejected {
-		p("  rejected\t%s\n", safetext.Line(fmt.Sprintf("%s: %s", r.Name, r.Reason), 0))
-	}
-	if !rec.Active {
-		p("next\tvouch server activate %s\n", app.ShellWord(rec.Name))
-	}
-	return tw.Flush("report")
+	return clitext.Write(e.stdout, "report", cliview.ServerTest(rep, rec.Name, rec.Active))
 }
 
 // activeSentence says what `vouch server activate` or `deactivate` did to
@@ -217,18 +194,7 @@ func activeSentence(e env, s *state, id string, active bool) error {
 	if len(rows) != 1 {
 		return fmt.Errorf("server %s vanished while it was being changed", id)
 	}
-	r := rows[0]
-	name := safetext.Line(r.Name, 60)
-	var err error
-	switch {
-	case !active:
-		_, err = fmt.Fprintf(e.stdout, "deactivated %s: its tools are no longer offered\n", name)
-	case r.Tools == 1:
-		_, err = fmt.Fprintf(e.stdout, "activated %s: %s, 1 tool offered\n", name, r.Status)
-	default:
-		_, err = fmt.Fprintf(e.stdout, "activated %s: %s, %d tools offered\n", name, r.Status, r.Tools)
-	}
-	return err
+	return clitext.Write(e.stdout, "the server", cliview.ServerActive(rows[0], active))
 }
 
 // printServers lists servers (only ids when given).
@@ -240,19 +206,7 @@ func printServers(e env, s *state, ids []string, asJSON bool) error {
 		}
 		return clitext.WriteJSON(e.stdout, rows)
 	}
-	if len(rows) == 0 {
-		_, err := fmt.Fprintln(e.stdout, "no MCP servers; add one with: vouch server add NAME --url URL")
-		return err
-	}
-	tw := clitext.NewTable(e.stdout)
-	tw.Println("NAME\tSTATUS\tTOOLS\tURL")
-	for _, r := range rows {
-		tw.Printf("%s\t%s\t%d\t%s\n", safetext.Line(r.Name, 40), r.Status, r.Tools, safetext.Line(r.URL, 60))
-		if r.Error != "" {
-			tw.Printf("\t%s\n", safetext.Line(r.Error, 100))
-		}
-	}
-	return tw.Flush("list")
+	return clitext.Write(e.stdout, "list", cliview.ServerList(rows))
 }
 
 // runTools is `vouch tools`: every tool with identity, wire name, server,
@@ -281,20 +235,6 @@ func runTools(ctx context.Context, g *globals, args []string, e env) error {
 		}
 		// A person reads "server › tool"; the identity column is what
 		// 'vouch policy set' takes (issue 18 item 9).
-		labels := s.MCP().ToolLabels()
-		tw := clitext.NewTable(e.stdout)
-		tw.Println("TOOL\tIDENTITY\tWIRE NAME\tCLASSIFICATION\tSTATUS")
-		for _, r := range rows {
-			status := r.Status
-			if !r.Executable {
-				status += " (not offered)"
-			}
-			if r.Warning != "" {
-				status += "; warning: name " + r.Warning
-			}
-			tw.Printf("%s\t%s\t%s\t%s\t%s\n", safetext.Line(labels.Tool(r.Identity), 60), safetext.Line(r.Identity, 70), r.WireName,
-				r.Classification, status)
-		}
-		return tw.Flush("list")
+		return clitext.Write(e.stdout, "list", cliview.ToolList(rows, s.MCP().ToolLabels()))
 	})
 }

@@ -7,6 +7,7 @@ import (
 
 	"vouch/internal/app"
 	"vouch/internal/clitext"
+	"vouch/internal/cliview"
 	"vouch/mcpclient"
 	"vouch/safetext"
 	"vouch/skills"
@@ -92,11 +93,7 @@ func runServerSkill(ctx context.Context, g *globals, args []string, e env) error
 			if *asJSON {
 				return clitext.WriteJSON(e.stdout, rep)
 			}
-			msg := fmt.Sprintf("pinned %d files", rep.Pinned)
-			if len(rep.Findings) > 0 {
-				msg += fmt.Sprintf("; %d scanner findings hold content back until you preview and approve again", len(rep.Findings))
-			}
-			return printLines(e, []string{msg})
+			return clitext.Write(e.stdout, "the report", cliview.SkillPinned(rep))
 		case "keep":
 			k, err := svc.Keep(srv.ID, pos[1])
 			return reportSkill(e, k, err, *asJSON)
@@ -146,25 +143,7 @@ func serverSkillList(ctx context.Context, svc *app.ServerSkills, srv app.MCPServ
 		}
 		return lerr
 	}
-	tw := clitext.NewTable(e.stdout)
-	tw.Printf("NAME\tORIGIN\tSTATE\tFILES\tURI\n")
-	for _, k := range list {
-		tw.Printf("%s\t%s\t%s\t%d\t%s\n", safetext.Line(srv.Name+"/"+k.Entry.Name, 60), safetext.Line(k.Origin(), 60),
-			k.State, len(k.Entry.Files), safetext.Line(k.Entry.URI, 120))
-	}
-	if err := tw.Flush("the list"); err != nil {
-		return err
-	}
-	lines := []string{safetext.Line(listing.Summary(), 300)}
-	for _, inv := range listing.Invalid {
-		lines = append(lines, "not used: "+safetext.Line(inv.URI, 120)+": "+safetext.Line(inv.Reason, 300))
-	}
-	for _, k := range list {
-		if k.State != mcpclient.SkillApproved && k.State != mcpclient.SkillUnapproved {
-			lines = append(lines, safetext.Line(k.Sentence, 400))
-		}
-	}
-	if err := printLines(e, lines); err != nil {
+	if err := clitext.Write(e.stdout, "the list", cliview.ServerSkillList(srv.Name, list, listing)); err != nil {
 		return err
 	}
 	return lerr

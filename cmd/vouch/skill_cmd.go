@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
-	"time"
 
 	"vouch/internal/app"
 	"vouch/internal/app/localskills"
 	"vouch/internal/clitext"
+	"vouch/internal/cliview"
 	"vouch/internal/tuiwire"
 	"vouch/safetext"
 	"vouch/skills"
@@ -103,8 +102,7 @@ func skillPreview(ctx context.Context, s *app.State, load localskills.Loader, pa
 }
 
 func printLines(e env, lines []string) error {
-	_, err := fmt.Fprintln(e.stdout, strings.Join(lines, "\n"))
-	return err
+	return clitext.Write(e.stdout, "the text", cliview.Lines(lines...))
 }
 
 func skillInstall(ctx context.Context, s *app.State, load localskills.Loader, path string, opts localskills.InstallOptions, asJSON bool, e env) error {
@@ -118,14 +116,7 @@ func skillInstall(ctx context.Context, s *app.State, load localskills.Loader, pa
 			Preview localskills.Preview `json:"preview"`
 		}{v, preview})
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "installed %s version %d (sha256 %s)\n", safetext.Line(v.Name, 80), v.Version, v.SHA256)
-	for _, d := range preview.Definitions {
-		fmt.Fprintf(&b, "definition %s: %s\n", safetext.Line(d.Name, 64), safetext.Line(d.Action, 120))
-	}
-	b.WriteString("It is enabled nowhere and approves nothing; enable it on a profile to use it.\n")
-	_, err = fmt.Fprint(e.stdout, b.String())
-	return err
+	return clitext.Write(e.stdout, "the skill", cliview.SkillInstalled(v, preview))
 }
 
 func skillList(s *app.State, asJSON bool, e env) error {
@@ -136,17 +127,7 @@ func skillList(s *app.State, asJSON bool, e env) error {
 	if asJSON {
 		return clitext.WriteJSON(e.stdout, out)
 	}
-	if len(out) == 0 {
-		_, err := fmt.Fprintln(e.stdout, "no skills installed; preview one with 'vouch skill preview FILE', then 'vouch skill install FILE'")
-		return err
-	}
-	tw := clitext.NewTable(e.stdout)
-	tw.Printf("NAME\tVERSION\tINSTALLED\tFINDINGS\tORIGIN\n")
-	for _, s := range out {
-		tw.Printf("%s\t%d\t%s\t%d\t%s\n", safetext.Line(s.Name, 40), s.Version,
-			s.Installed.Local().Format(time.DateTime), s.Findings, safetext.Line(s.Origin, 60))
-	}
-	return tw.Flush("the list")
+	return clitext.Write(e.stdout, "the list", cliview.SkillList(out))
 }
 
 func skillRemove(s *app.State, name string, asJSON bool, e env) error {

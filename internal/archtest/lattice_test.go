@@ -51,6 +51,7 @@ var table = []line{
 	{pkg: "internal/ttyprompt", may: "agent internal/app safetext tool"},
 	{pkg: "internal/termout", may: "agent internal/app mcpclient safetext tool"},
 	{pkg: "internal/clitext", may: "safetext"},
+	{pkg: "internal/cliview", may: "agent internal/app internal/app/localskills internal/clitext mcpclient policy safetext workflow"},
 
 	// The demo and the test doubles beside what they imitate.
 	{pkg: "internal/demo", may: "internal/demo/scripted"},
@@ -95,7 +96,7 @@ var table = []line{
 	{pkg: "internal/tuiwire", may: "agent internal/app internal/app/localskills internal/notify mcpclient safetext tui tui/approval tui/convlist tui/notes tui/settings tui/settings/notifications tui/settings/policy tui/settings/profiles tui/settings/runs tui/settings/servers tui/settings/serverskills tui/settings/skills tui/settings/workflows tool tui/toolselect",
 		note: "the types app and the rooms share are internal/view's, passed through; TestNoTwins keeps it so (issue 23)"},
 	{pkg: "internal/host", may: "internal/app internal/demo internal/notify internal/sessiond internal/tuiwire safetext tui"},
-	{pkg: "cmd/vouch", may: "agent internal/app internal/app/localskills internal/clitext internal/host internal/sessiond internal/termout internal/ttyprompt internal/tuiwire mcpclient policy safetext skills tool tui/settings/workflows workflow",
+	{pkg: "cmd/vouch", may: "agent internal/app internal/app/localskills internal/clitext internal/cliview internal/host internal/sessiond internal/termout internal/ttyprompt internal/tuiwire mcpclient policy safetext skills tool tui/settings/workflows workflow",
 		note: "tui/settings/workflows goes when the CLI stops borrowing a pane's text; issue 23"},
 
 	// End-to-end harnesses.

@@ -3,6 +3,7 @@ package clitext
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"vouch/safetext"
@@ -14,7 +15,7 @@ import (
 // disk) ends the command with an error and exit code 1 (SPEC M), never
 // silently. After the first error it writes nothing more.
 //
-// Every text listing of cmd/vouch writes through a Printer; JSON goes
+// Every text listing of cmd/vouch writes through a Printer or Write; JSON goes
 // through WriteJSON. Only its last-resort error reporter writes to stderr
 // without one.
 type Printer struct {
@@ -29,8 +30,32 @@ func NewPrinter(w io.Writer) *Printer { return &Printer{w: w} }
 // NewTable returns a Printer that aligns tab-separated cells in columns;
 // nothing reaches w before Flush.
 func NewTable(w io.Writer) *Printer {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := newTabWriter(w)
 	return &Printer{w: tw, flush: tw.Flush}
+}
+
+// newTabWriter is the column layout of every table: two spaces between
+// columns.
+func newTabWriter(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 4, 2, ' ', 0) }
+
+// Align returns text with its tab-separated cells aligned in columns,
+// byte for byte as a NewTable would print it. It writes nothing.
+func Align(text string) string {
+	var b strings.Builder
+	tw := newTabWriter(&b)
+	// A strings.Builder never fails a write, so the tabwriter cannot either.
+	_, _ = io.WriteString(tw, text)
+	_ = tw.Flush()
+	return b.String()
+}
+
+// Write writes text, composed beforehand (package cliview), to w; an
+// error names what was being written ("write the run: …"), as Flush does.
+func Write(w io.Writer, what, text string) error {
+	if _, err := io.WriteString(w, text); err != nil {
+		return fmt.Errorf("write %s: %w", what, err)
+	}
+	return nil
 }
 
 // Printf writes like fmt.Fprintf.

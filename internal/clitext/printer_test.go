@@ -48,3 +48,26 @@ func TestPrinterKeepsFirstError(t *testing.T) {
 		t.Errorf("table: got %q, want %q", got, want)
 	}
 }
+
+// TestAlignMatchesTable: composed text aligns byte for byte as a table
+// prints it, and Write wraps a failed write with what was being written.
+func TestAlignMatchesTable(t *testing.T) {
+	text := "NAME\tSTATUS\nlonger name\tok\n\tindented\n"
+	var b bytes.Buffer
+	tbl := NewTable(&b)
+	tbl.Printf("%s", text)
+	if err := tbl.Flush("list"); err != nil {
+		t.Fatal(err)
+	}
+	if got := Align(text); got != b.String() || got != "NAME         STATUS\nlonger name  ok\n             indented\n" {
+		t.Fatalf("Align = %q, the table printed %q", got, b.String())
+	}
+	err := Write(&failWriter{}, "the run", "x\n")
+	if !errors.Is(err, syscall.EPIPE) || !strings.HasPrefix(err.Error(), "write the run: ") {
+		t.Fatalf("Write: got %v, want EPIPE wrapped with \"write the run: \"", err)
+	}
+	var out bytes.Buffer
+	if err := Write(&out, "the run", "x\n"); err != nil || out.String() != "x\n" {
+		t.Fatalf("Write: %v, wrote %q", err, out.String())
+	}
+}
