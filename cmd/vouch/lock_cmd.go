@@ -101,7 +101,7 @@ func lockApply(ctx context.Context, f *app.Fleet, file, dir string, yes, asJSON 
 	if asJSON {
 		err = clitext.WriteJSON(e.stdout, plan)
 	} else if len(plan.Changes) > 0 {
-		_, err = fmt.Fprintf(e.stdout, "applied %d changes in one transaction\n", len(plan.Changes))
+		_, err = fmt.Fprintf(e.stdout, "applied %s in one transaction\n", clitext.Plural(len(plan.Changes), "change"))
 	}
 	if err == nil && len(plan.Cannot) > 0 {
 		return app.Errorf(app.Failure, "%d items of the lockfile could not be applied; each line above says what to do", len(plan.Cannot))

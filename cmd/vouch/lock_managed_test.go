@@ -52,7 +52,7 @@ func TestManagedLock(t *testing.T) {
 	cli(t, m, "", exitOK, "skill", "install", filepath.Join(skillsDir, "pkg"))
 
 	// Applying the managed lock itself is allowed; a looser lockfile is not.
-	if text, _ := cli(t, m, "", exitFailure, "lock", "apply", file, "--yes"); !strings.Contains(text, "applied 1 changes") {
+	if text, _ := cli(t, m, "", exitFailure, "lock", "apply", file, "--yes"); !strings.Contains(text, "applied 1 change in one transaction") {
 		t.Errorf("apply of the managed lock:\n%s", text) // all but the server that needs its secret
 	}
 	looser := filepath.Join(t.TempDir(), "looser.lock")

@@ -32,7 +32,7 @@ func TestLockThroughTheSession(t *testing.T) {
 	if code != exitFailure || !strings.Contains(out, "tool builtin:fs_read: no rule here, the lock says block") {
 		t.Fatalf("lock check in the session: exit %d\n%s%s", code, out, errOut)
 	}
-	if out, errOut, code = vouchIn(t, dir, state, "lock", "apply", "more.lock", "--yes"); code != 0 || !strings.Contains(out, "applied 1 changes") {
+	if out, errOut, code = vouchIn(t, dir, state, "lock", "apply", "more.lock", "--yes"); code != 0 || !strings.Contains(out, "applied 1 change in one transaction") {
 		t.Fatalf("lock apply in the session: exit %d\n%s%s", code, out, errOut)
 	}
 	if out, errOut, code = vouchIn(t, dir, state, "lock", "check", "more.lock"); code != 0 || !strings.Contains(out, "agrees") {
