@@ -46,6 +46,11 @@ type ChatConfig struct {
 	// digest of the snapshot it froze last, which run history keeps.
 	Decide       func() func(policy.Call) policy.Decision
 	PolicyDigest func() PolicyDigest
+	// Freeze, when set, stands for both: it freezes the policy for one
+	// run and returns the digest of exactly that snapshot, which this
+	// chat's run history keeps — so runs of two chats starting at once on
+	// one session's policy never record each other's (issue 28 item 19).
+	Freeze func() (func(policy.Call) policy.Decision, PolicyDigest)
 	// Audit records every decision.
 	Audit  func(policy.Record)
 	Limits agent.Limits
@@ -74,8 +79,7 @@ func (a *App) ChatConfig() ChatConfig {
 		Describe:        a.DescribeTool,
 		MoreTools:       a.RunTools,
 		ToolLabel:       a.mcp.Label,
-		Decide:          a.policy.Freeze,
-		PolicyDigest:    a.policy.FrozenDigest,
+		Freeze:          a.policy.FreezeDigest,
 		Audit:           a.policy.Audit,
 		Limits:          agent.DefaultLimits(),
 		HistoryErr:      a.ReportHistory,
@@ -116,6 +120,47 @@ type Chat struct {
 	urlNote string
 	// prefetching counts the tail reads History started.
 	prefetching sync.WaitGroup
+	// frozen is the digest of the snapshot this chat's run froze last
+	// (cfg.Freeze); a chat runs one message at a time.
+	frozen PolicyDigest
+}
+
+// decide is the agent's Decide for this chat: cfg.Freeze, keeping its
+// digest for the run's history, else cfg.Decide.
+func (b *Chat) decide() func(policy.Call) policy.Decision {
+	if b.cfg.Freeze == nil {
+		if b.cfg.Decide == nil {
+			return nil
+		}
+		return b.cfg.Decide()
+	}
+	d, digest := b.cfg.Freeze()
+	b.mu.Lock()
+	b.frozen = digest
+	b.mu.Unlock()
+	return d
+}
+
+// chatDecide is what the agent's chat calls for each run's policy: nil
+// when the chat has none.
+func (b *Chat) chatDecide() func() func(policy.Call) policy.Decision {
+	if b.cfg.Freeze == nil && b.cfg.Decide == nil {
+		return nil
+	}
+	return b.decide
+}
+
+// policyDigest is the digest run history records for this chat's run.
+func (b *Chat) policyDigest() PolicyDigest {
+	if b.cfg.Freeze == nil {
+		if b.cfg.PolicyDigest == nil {
+			return PolicyDigest{Error: "this run had no policy snapshot"}
+		}
+		return b.cfg.PolicyDigest()
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.frozen
 }
 
 // NewChat returns the chat of cfg; it connects on first use.
@@ -181,7 +226,7 @@ func (b *Chat) newChat() *agent.Chat {
 		Tools:      b.cfg.Tools,
 		MoreTools:  b.cfg.MoreTools,
 		ToolLabel:  b.cfg.ToolLabel,
-		Decide:     b.cfg.Decide,
+		Decide:     b.chatDecide(),
 		Audit:      b.cfg.Audit,
 		Limits:     b.cfg.Limits,
 		// A stable prompt of vouch's own on every request (issue 17, SPEC A6).
@@ -330,7 +375,7 @@ func (b *Chat) Start(ctx context.Context, model, text string) (<-chan agent.Even
 	b.mu.Lock()
 	rec.ConversationID = ConversationOf(b.cfg.Transcript)
 	b.mu.Unlock()
-	rr := newRunRecorder(b.cfg.DB, rec, b.cfg.PolicyDigest, b.cfg.HistoryErr)
+	rr := newRunRecorder(b.cfg.DB, rec, b.policyDigest, b.cfg.HistoryErr)
 	return rr.Follow(ctx, events), rr, nil
 }
 

@@ -162,6 +162,13 @@ func newPolicy(db *store.DB, workspace string, convID func() string) *Policy {
 // while the audit cannot be written; nothing else can change a decision
 // mid-run.
 func (p *Policy) Freeze() func(policy.Call) policy.Decision {
+	d, _ := p.FreezeDigest()
+	return d
+}
+
+// FreezeDigest is Freeze, also returning the digest of exactly the
+// snapshot it froze (from the same read), for the run's history.
+func (p *Policy) FreezeDigest() (func(policy.Call) policy.Decision, PolicyDigest) {
 	snap, digest, err := loadPolicy(p.db, p.workspace)
 	p.mu.Lock()
 	p.frozen, p.digest, p.isFrozen = snap, digest, true
@@ -169,7 +176,7 @@ func (p *Policy) Freeze() func(policy.Call) policy.Decision {
 		p.lastErr = err
 	}
 	p.mu.Unlock()
-	return p.Decider(snap)
+	return p.Decider(snap), digest
 }
 
 // DecideNow returns a decision function on the rules stored now, without
