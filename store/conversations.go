@@ -1,8 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -151,3 +153,52 @@ func touchConversation(tx *bbolt.Tx, id string, now time.Time) error {
 // timestamp is the database clock's now, in UTC without a monotonic
 // reading, so stored and returned times compare equal.
 func (db *DB) timestamp() time.Time { return db.now().UTC() }
+
+// ErrAmbiguous means a conversation ID prefix names more than one.
+var ErrAmbiguous = errors.New("the prefix names more than one conversation; give more of the ID")
+
+// MinIDPrefix is the shortest conversation ID prefix ResolveConversation
+// accepts, as git asks for 4 characters of a commit.
+const MinIDPrefix = 4
+
+// ResolveConversation returns the conversation whose ID is id, or, when
+// none is, the one whose ID starts with id, as git takes a unique prefix
+// (issue 28 item 20) — among the conversations with messages, those the
+// list shows: ErrNotFound when none does or id is shorter than
+// MinIDPrefix, ErrAmbiguous when more than one does.
+func (db *DB) ResolveConversation(id string) (Conversation, error) {
+	var c Conversation
+	err := db.view(func(tx *bbolt.Tx) error {
+		var err error
+		if c, err = getConversation(tx, id); err == nil || !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		if len(id) < MinIDPrefix {
+			return ErrNotFound
+		}
+		// Empty conversations (one opened and never written to) are not
+		// listed, so they neither match nor make a prefix ambiguous.
+		msgs := tx.Bucket(bucketMessages)
+		var match []byte
+		cur := tx.Bucket(bucketConversations).Cursor()
+		for k, _ := cur.Seek([]byte(id)); k != nil && bytes.HasPrefix(k, []byte(id)); k, _ = cur.Next() {
+			if b := msgs.Bucket(k); b == nil || b.Sequence() == 0 {
+				continue
+			}
+			if match != nil {
+				return ErrAmbiguous
+			}
+			match = append([]byte(nil), k...)
+		}
+		if match == nil {
+			return ErrNotFound
+		}
+		k := match
+		c, err = getConversation(tx, string(k))
+		return err
+	})
+	if err != nil {
+		return Conversation{}, fmt.Errorf("read conversation %q: %w", id, err)
+	}
+	return c, nil
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -63,9 +64,27 @@ func TestConversationsAndContinueL5(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(rows) != 2 || rows[0].ID != first.ID || rows[0].Messages <= first.Messages {
-		t.Errorf("after --continue: %+v; want still two, the continued one first with more messages", rows)
+		t.Fatalf("after --continue: %+v; want still two, the continued one first with more messages", rows)
 	}
 
+	// A unique prefix of the ID continues it, as git takes one (issue 28
+	// item 20); a prefix both IDs share is refused with one sentence.
+	other := rows[1].ID
+	common := 0
+	for common < len(other) && common < len(first.ID) && other[common] == first.ID[common] {
+		common++
+	}
+	before := len(model.Requests())
+	cli(t, state, "", exitOK, append(flags, "run", "--continue", first.ID[:max(common+1, 4)], "and again?")...)
+	if reqs := model.Requests(); len(reqs) <= before || !strings.Contains(fmt.Sprint(reqs[len(reqs)-1].Messages), "pelican") {
+		t.Errorf("a unique prefix did not continue the conversation")
+	}
+	if common >= 4 {
+		_, errOut := cli(t, state, "", exitUsage, append(flags, "run", "--continue", first.ID[:common], "hello")...)
+		if !strings.Contains(errOut, "more than one conversation's ID starts with") {
+			t.Errorf("an ambiguous prefix: stderr %q", errOut)
+		}
+	}
 	_, errOut := cli(t, state, "", exitUsage, append(flags, "run", "--continue", "no-such-id", "hello")...)
 	if !strings.Contains(errOut, `no conversation has the ID "no-such-id"`) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
 		t.Errorf("unknown ID: stderr %q; want one sentence naming it", errOut)

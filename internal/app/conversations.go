@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"vouch/agent"
+	"vouch/safetext"
 	"vouch/store"
 )
 
@@ -50,14 +51,20 @@ func (a *App) Conversations(limit int) ([]ConversationView, error) {
 }
 
 // OpenConversation makes the stored conversation id current and returns
-// its transcript; sending continues it. An unknown ID is a Usage error.
+// its transcript; sending continues it. id may be a unique prefix of the
+// ID, as git takes one (issue 28 item 20). An unknown or ambiguous ID is a
+// Usage error.
 func (a *App) OpenConversation(id string) (agent.Transcript, error) {
-	if _, err := a.db.Conversation(id); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, Errorf(Usage, "no conversation has the ID %q; list them with 'vouch conversations'", id)
-		}
+	c, err := a.db.ResolveConversation(id)
+	switch {
+	case errors.Is(err, store.ErrAmbiguous):
+		return nil, Errorf(Usage, "more than one conversation's ID starts with %q; give more of it ('vouch conversations' lists them)", safetext.Line(id, 40))
+	case errors.Is(err, store.ErrNotFound):
+		return nil, Errorf(Usage, "no conversation has the ID %q (or %d or more of its first characters); list them with 'vouch conversations'", safetext.Line(id, 40), store.MinIDPrefix)
+	case err != nil:
 		return nil, fmt.Errorf("open the conversation: %w", err)
 	}
+	id = c.ID
 	t := &storeTranscript{db: a.db, convID: id}
 	a.mu.Lock()
 	defer a.mu.Unlock()
