@@ -8,6 +8,7 @@ import (
 
 	"vouch/agent"
 	"vouch/mcpclient"
+	"vouch/policy"
 	"vouch/safetext"
 	"vouch/store"
 	"vouch/tool"
@@ -198,17 +199,16 @@ func FollowRun(events <-chan agent.Event, stop func(store.RunOutcome, string), a
 				continue
 			}
 			if ask == nil {
-				stopped = Wrap(ApprovalNeeded, fmt.Errorf(
-					"%s needs approval (correlation ID %s); nothing was executed — classify it with 'vouch policy set', or run again with --approve-tty",
-					safetext.Line(ev.Call.Identity, 100), ev.Call.CorrelationID))
+				stopped = Wrap(ApprovalNeeded, fmt.Errorf("%s needs approval (correlation ID %s); nothing was executed — %s",
+					safetext.Line(ev.Call.Identity, 100), ev.Call.CorrelationID, approvalAdvice(ev.Call.Identity)))
 				res.CorrelationID = ev.Call.CorrelationID
 				stop(store.RunWaitingApproval, stopped.Error())
 				continue
 			}
 			d, err := ask(ev)
 			if err != nil {
-				stopped = Wrap(ApprovalNeeded, fmt.Errorf("could not ask about %s on the terminal (correlation ID %s): %w; nothing was executed — run it again from a terminal you can type in, or classify the tool with 'vouch policy set'",
-					safetext.Line(ev.Call.Identity, 100), ev.Call.CorrelationID, err))
+				stopped = Wrap(ApprovalNeeded, fmt.Errorf("could not ask about %s on the terminal (correlation ID %s): %w; nothing was executed — run it again from a terminal you can type in%s",
+					safetext.Line(ev.Call.Identity, 100), ev.Call.CorrelationID, err, orClassify(ev.Call.Identity)))
 				res.CorrelationID = ev.Call.CorrelationID
 				stop(store.RunWaitingApproval, stopped.Error())
 				continue
@@ -350,4 +350,24 @@ func (a *App) RunProfileHeadless(ctx context.Context, chat *Chat, name, task str
 	}
 	res.RunID, res.ProfileRevision = run.ID, run.Spec.ProfileRevision
 	return FollowRun(run.Events, run.Stop, ask, out, res)
+}
+
+// approvalAdvice is what a headless run that stopped at a call needing
+// approval tells the person to do: run again with --approve-tty, and, for
+// a tool a rule may allow, classify it — never for one that writes, which
+// 'vouch policy set' refuses to allow (issue 28 item 13).
+func approvalAdvice(identity string) string {
+	if !policy.CanAllow(identity) {
+		return "run again with --approve-tty to answer it on the terminal (anything that writes asks, so no rule allows it)"
+	}
+	return "classify it with 'vouch policy set', or run again with --approve-tty"
+}
+
+// orClassify ends a sentence with the rule a person could set instead,
+// when a rule may allow the tool.
+func orClassify(identity string) string {
+	if !policy.CanAllow(identity) {
+		return ""
+	}
+	return ", or classify the tool with 'vouch policy set'"
 }
