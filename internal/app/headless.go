@@ -282,11 +282,11 @@ func RunHeadless(ctx context.Context, chat *Chat, task string, ask Approver, out
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if _, err := chat.Info(ctx); err != nil {
-		return Wrap(Unavailable, err)
+		return failedBeforeStart(ctx, chat, task, err, res)
 	}
 	events, rr, err := chat.Start(ctx, "", task)
 	if err != nil {
-		return Wrap(Unavailable, err)
+		return failedBeforeStart(ctx, chat, task, err, res)
 	}
 	stop := func(o store.RunOutcome, reason string) { cancel() }
 	if rr != nil {
@@ -297,6 +297,28 @@ func RunHeadless(ctx context.Context, chat *Chat, task string, ask Approver, out
 		res.RunID = rr.ID()
 	}
 	return err
+}
+
+// failedBeforeStart ends a headless run that could not start — the model
+// server does not answer — as any failed run ends (issue 28 item 16): in
+// run history, with its ID, outcome "failed" and the sentence, so that
+// `vouch run --json` says so too; the error is Unavailable.
+func failedBeforeStart(ctx context.Context, chat *Chat, task string, err error, res *HeadlessResult) error {
+	res.Outcome, res.Error = string(store.RunFailed), err.Error()
+	if chat.cfg.DB != nil {
+		kind := chat.cfg.RunKind
+		if kind == "" {
+			kind = store.RunChat
+		}
+		rr := newRunRecorder(chat.cfg.DB, store.RunRecord{Kind: kind, Task: task, ConversationID: ConversationOf(chat.cfg.Transcript)}, nil, chat.cfg.HistoryErr)
+		done := make(chan agent.Event, 1)
+		done <- agent.Done{Reason: agent.StopError, Err: err}
+		close(done)
+		for range rr.Follow(ctx, done) {
+		}
+		res.RunID = rr.ID()
+	}
+	return Wrap(Unavailable, err)
 }
 
 // HeadlessChat is the chat `vouch run` runs a task on (SPEC M): the model
