@@ -23,17 +23,30 @@ type Conversation struct {
 	// Model is the model the latest run used ("" before the first);
 	// see SetConversationModel.
 	Model string `json:"model,omitempty"`
+	// Headless marks a conversation a headless `vouch run` started, which
+	// the interface does not open on its own (LatestChatConversation).
+	Headless bool `json:"headless,omitempty"`
 }
 
 // CreateConversation stores a new, empty conversation. Its ID is a UUIDv7,
 // so IDs sort by creation time.
 func (db *DB) CreateConversation(title string) (Conversation, error) {
+	return db.createConversation(title, false)
+}
+
+// CreateHeadlessConversation is CreateConversation for a headless run's
+// conversation (Conversation.Headless).
+func (db *DB) CreateHeadlessConversation(title string) (Conversation, error) {
+	return db.createConversation(title, true)
+}
+
+func (db *DB) createConversation(title string, headless bool) (Conversation, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
 		return Conversation{}, fmt.Errorf("create conversation: new ID: %w", err)
 	}
 	now := db.timestamp()
-	c := Conversation{ID: id.String(), Title: title, Created: now, Updated: now}
+	c := Conversation{ID: id.String(), Title: title, Created: now, Updated: now, Headless: headless}
 	err = db.update(func(tx *bbolt.Tx) error {
 		if _, err := tx.Bucket(bucketMessages).CreateBucket([]byte(c.ID)); err != nil {
 			return err
@@ -91,6 +104,31 @@ func (db *DB) LatestConversation() (conv Conversation, ok bool, err error) {
 		conv, err = getConversation(tx, idFromRecencyKey(k))
 		ok = err == nil
 		return err
+	})
+	if err != nil {
+		return Conversation{}, false, fmt.Errorf("latest conversation: %w", err)
+	}
+	return conv, ok, nil
+}
+
+// LatestChatConversation returns the most recently updated conversation
+// the person chatted in — not one a headless run started (issue 28 item
+// 17); ok is false when there is none. It walks the recency index back
+// past headless ones.
+func (db *DB) LatestChatConversation() (conv Conversation, ok bool, err error) {
+	err = db.view(func(tx *bbolt.Tx) error {
+		c := tx.Bucket(bucketConvByUpdated).Cursor()
+		for k, _ := c.Last(); k != nil; k, _ = c.Prev() {
+			got, err := getConversation(tx, idFromRecencyKey(k))
+			if err != nil {
+				return err
+			}
+			if !got.Headless {
+				conv, ok = got, true
+				return nil
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return Conversation{}, false, fmt.Errorf("latest conversation: %w", err)

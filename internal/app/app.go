@@ -62,8 +62,16 @@ func (a *App) Current() (string, agent.Transcript) {
 
 // NewConversation starts an empty conversation and makes it current; the
 // previous one stays stored.
-func (a *App) NewConversation() (agent.Transcript, error) {
-	conv, err := a.db.CreateConversation("")
+func (a *App) NewConversation() (agent.Transcript, error) { return a.newConversation(false) }
+
+// newConversation is NewConversation; headless marks the conversation of
+// a headless run, which the interface does not open on its own.
+func (a *App) newConversation(headless bool) (agent.Transcript, error) {
+	create := a.db.CreateConversation
+	if headless {
+		create = a.db.CreateHeadlessConversation
+	}
+	conv, err := create("")
 	if err != nil {
 		return nil, fmt.Errorf("start a new conversation: %w", err)
 	}
@@ -110,7 +118,7 @@ func Open(ctx context.Context, stateDir, dir string, secrets *store.Secrets) (*A
 	if err != nil {
 		return nil, err
 	}
-	conv, ok, err := db.LatestConversation()
+	conv, ok, err := db.LatestChatConversation()
 	if err == nil && !ok {
 		conv, err = db.CreateConversation("")
 	}

@@ -22,6 +22,8 @@ type ConversationView struct {
 	Model    string
 	Messages int
 	Current  bool
+	// Headless marks a conversation a headless `vouch run` started.
+	Headless bool
 }
 
 // listConversations returns up to limit stored conversations (limit <= 0:
@@ -37,7 +39,7 @@ func listConversations(db *store.DB, limit int, current string) ([]ConversationV
 	for i, r := range rows {
 		out[i] = ConversationView{
 			ID: r.ID, Title: r.Title, Created: r.Created, Updated: r.Updated,
-			Model: r.Model, Messages: r.Messages, Current: r.ID == current,
+			Model: r.Model, Messages: r.Messages, Current: r.ID == current, Headless: r.Headless,
 		}
 	}
 	return out, nil

@@ -334,7 +334,7 @@ func (a *App) HeadlessChat(profile, cont, modelURL, model string) (*Chat, error)
 	if profile == "" {
 		var err error
 		if cont == "" {
-			_, err = a.NewConversation()
+			_, err = a.newConversation(true) // its own, marked, not the one the interface opens
 		} else {
 			_, err = a.OpenConversation(cont)
 		}

@@ -24,7 +24,7 @@ func StateOf(a *App) *State {
 // service with the workspace at dir and the latest conversation current,
 // as Open does. Closing it closes only its workspace.
 func OpenShared(_ context.Context, base *App, dir string) (*App, error) {
-	conv, ok, err := base.db.LatestConversation()
+	conv, ok, err := base.db.LatestChatConversation()
 	if err == nil && !ok {
 		conv, err = base.db.CreateConversation("")
 	}

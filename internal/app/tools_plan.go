@@ -179,7 +179,7 @@ func (s *State) PlanTools(ctx context.Context, o PlanOptions) (ToolPlan, error) 
 
 // latestConversation is the conversation the TUI would open, or "".
 func (s *State) latestConversation() string {
-	conv, ok, err := s.db.LatestConversation()
+	conv, ok, err := s.db.LatestChatConversation()
 	if err != nil || !ok {
 		return ""
 	}

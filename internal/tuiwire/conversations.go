@@ -33,7 +33,7 @@ func (b *Backend) ListConversations(ctx context.Context, limit int) ([]convlist.
 	}
 	out := make([]convlist.Summary, len(rows))
 	for i, r := range rows {
-		out[i] = convlist.Summary{ID: r.ID, Title: r.Title, Model: r.Model, Updated: r.Updated, Messages: r.Messages, Current: r.Current}
+		out[i] = convlist.Summary{ID: r.ID, Title: r.Title, Model: r.Model, Updated: r.Updated, Messages: r.Messages, Current: r.Current, Headless: r.Headless}
 	}
 	return out, nil
 }

@@ -27,4 +27,6 @@ type Summary struct {
 	Messages int
 	// Current is the conversation on screen.
 	Current bool
+	// Headless marks one a headless `vouch run` started: the row says so.
+	Headless bool
 }

@@ -2,6 +2,7 @@ package convlist
 
 import (
 	"fmt"
+	"slices"
 
 	"vouch/safetext"
 	"vouch/tui/kit"
@@ -39,6 +40,9 @@ func (m Model) View() string {
 		foot = []string{st.Detail.Render("Loading conversations…")}
 	default:
 		foot = m.Said(st, inner)
+		if len(foot) == 0 && slices.ContainsFunc(m.all, func(r Summary) bool { return r.Headless }) {
+			foot = []string{st.Detail.Render(kit.Cut("▸ started by vouch run; enter opens it here too", inner))}
+		}
 	}
 	var body []string
 	switch {
@@ -73,8 +77,11 @@ func (m Model) row(r Summary, focused bool, w int) string {
 		cursor = st.Prompt.Render("› ")
 	}
 	mark := "  "
-	if r.Current {
+	switch {
+	case r.Current:
 		mark = st.StatusOK.Render("● ")
+	case r.Headless:
+		mark = st.Detail.Render("▸ ") // a `vouch run`, not a chat (issue 28 item 17)
 	}
 	right := kit.PadLeft(kit.Plural(r.Messages, "msg"), countCol-1) + " " + kit.PadLeft(kit.Ago(m.common.Now(), r.Updated), dateCol)
 	if w >= wideInner {
