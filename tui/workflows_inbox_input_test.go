@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,8 +60,8 @@ func TestInboxQuestionAnsweredFromTheInbox(t *testing.T) {
 		t.Fatalf("ctrl+c: top = %T, want the inbox", m.modals.top())
 	}
 	m, _ = update(m, awaitMsg[approval.InboxMsg](t, cmd))
-	if len(f.inputs) != 0 {
-		t.Fatalf("going back answered: %+v", f.inputs)
+	if in := f.sentInputs(); len(in) != 0 {
+		t.Fatalf("going back answered: %+v", in)
 	}
 
 	m, _ = update(m, keyEnter)
@@ -75,9 +76,9 @@ func TestInboxQuestionAnsweredFromTheInbox(t *testing.T) {
 	}
 	m, cmd = update(m, awaitMsg[approval.InboxInputMsg](t, cmd))
 	m, _ = update(m, awaitMsg[approval.InboxMsg](t, cmd))
-	if len(f.inputs) != 1 || f.inputs[0].run != "r-200" || f.inputs[0].correlation != "c-q" ||
-		f.inputs[0].answer.Action != tool.Accept || f.inputs[0].answer.Content["env"] != "staging" {
-		t.Fatalf("answers sent = %+v, want one accept of env=staging for r-200", f.inputs)
+	if in := f.sentInputs(); len(in) != 1 || in[0].run != "r-200" || in[0].correlation != "c-q" ||
+		in[0].answer.Action != tool.Accept || in[0].answer.Content["env"] != "staging" {
+		t.Fatalf("answers sent = %+v, want one accept of env=staging for r-200", in)
 	}
 	in := topModal[approval.InboxList](t, m)
 	for _, it := range in.Items() {
@@ -90,8 +91,10 @@ func TestInboxQuestionAnsweredFromTheInbox(t *testing.T) {
 	}
 
 	// A question that stopped waiting: one sentence.
+	f.mu.Lock()
 	f.answerErr = errors.New("that question no longer waits")
 	f.items = append(f.items, inboxQuestion(clkNow))
+	f.mu.Unlock()
 	m, cmd = update(m, keyRune('r'))
 	m, _ = update(m, awaitMsg[approval.InboxMsg](t, cmd))
 	for range in.Items() {
@@ -111,4 +114,11 @@ func TestInboxQuestionAnsweredFromTheInbox(t *testing.T) {
 	if !strings.Contains(flat(m.View()), "The answer did not reach the run: that question no longer waits.") {
 		t.Errorf("no error sentence:\n%s", m.View())
 	}
+}
+
+// sentInputs is a copy of the answers to questions the fake received.
+func (f *fakeWorkflows) sentInputs() []inboxInput {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.inputs)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"vouch/agent/agenttest"
@@ -25,7 +26,11 @@ func TestE2ETmuxNextMessageNotCounted(t *testing.T) {
 	s.waitText("ctx ") // the model's window is known
 	s.typeText("first question")
 	s.keys("Enter")
-	s.waitText("First answer.")
+	// The answer's run ends before enter sends again: one typed while the
+	// reply still streams waits in the input.
+	s.waitFor("the first answer's run to end", func(p string) bool {
+		return strings.Contains(p, "First answer.") && strings.Contains(p, "enter send")
+	})
 	// Counting a request renders its whole prompt, the person's message
 	// in it; the background measures of a run's tools render the system
 	// prompt alone.

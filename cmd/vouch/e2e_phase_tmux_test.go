@@ -70,7 +70,7 @@ func TestE2ETmuxNoServerKeepsInput(t *testing.T) {
 		return (strings.Contains(p, "not answered; not sent again") || strings.Contains(p, "(not sent)")) &&
 			strings.Contains(p, "› summarise my notes") && strings.Contains(p, "✗ ")
 	})
-	if flat := strings.Join(strings.Fields(pane), " "); !strings.Contains(flat, "--model-url") {
+	if flat := strings.Join(strings.Fields(pane), " "); !strings.Contains(flat, "check the address you gave.") {
 		t.Fatalf("the error does not show its advice whole:\n%s", pane)
 	}
 	if !strings.Contains(strings.Join(strings.Fields(pane), " "), "alt+r retry") {
