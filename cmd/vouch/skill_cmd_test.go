@@ -174,7 +174,7 @@ func TestSkillPreviewInstallListRemove(t *testing.T) {
 	if code, _, errOut = runCLI(t, nil, append(sd, "skill", "remove", "pdf-forms")...); code != exitOK {
 		t.Fatalf("remove: exit %d, %q", code, errOut)
 	}
-	if code, _, errOut = runCLI(t, nil, append(sd, "skill", "remove", "pdf-forms")...); code != exitFailure || !strings.Contains(errOut, "vouch skill list") {
+	if code, _, errOut = runCLI(t, nil, append(sd, "skill", "remove", "pdf-forms")...); code != exitUsage || !strings.Contains(errOut, "vouch skill list") {
 		t.Fatalf("second remove: exit %d, %q", code, errOut)
 	}
 }
@@ -290,7 +290,7 @@ func TestSkillUsage(t *testing.T) {
 		{[]string{"skill", "remove"}, exitUsage, "exactly one skill name"},
 		{[]string{"skill", "install", pkg, "--rename", "x", "--new-revision"}, exitRejected, "not both"},
 		{[]string{"skill", "install", pkg, "--rename", "Not Valid"}, exitRejected, "lower-case"},
-		{[]string{"skill", "preview", filepath.Join(state, "missing.zip")}, exitFailure, "check the path"},
+		{[]string{"skill", "preview", filepath.Join(state, "missing.zip")}, exitUsage, "there is no skill package at"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"time"
 
 	"vouch/internal/app/localskills"
@@ -82,6 +83,7 @@ func (d data) Run(id string) (RunRecord, error) { return d.db.Run(id) }
 // installing it would do; it writes nothing (SPEC G4).
 func (d data) PreviewSkill(ctx context.Context, load localskills.Loader, path string) (localskills.Preview, error) {
 	plan, err := localskills.Prepare(ctx, d.db, AdmitSkills(d.db, load), path, localskills.InstallOptions{})
+	err = missingIsUsage(err)
 	return plan.Preview, err
 }
 
@@ -90,6 +92,7 @@ func (d data) PreviewSkill(ctx context.Context, load localskills.Loader, path st
 // and approves nothing (SPEC G4).
 func (d data) InstallSkill(ctx context.Context, load localskills.Loader, path string, opts localskills.InstallOptions) (localskills.Summary, localskills.Preview, error) {
 	v, plan, err := localskills.Install(ctx, d.db, AdmitSkills(d.db, load), path, opts)
+	err = missingIsUsage(err)
 	if err != nil {
 		return localskills.Summary{}, localskills.Preview{}, err
 	}
@@ -120,7 +123,7 @@ func (d data) SkillSummaries() ([]localskills.Summary, error) {
 func (d data) RemoveSkill(name string) error {
 	err := d.db.RemoveSkill(name)
 	if errors.Is(err, store.ErrNotFound) {
-		return Errorf(Failure, "no skill named %s is installed; 'vouch skill list' shows them", safetext.Line(name, 80))
+		return Errorf(Usage, "no skill named %s is installed; 'vouch skill list' shows them", safetext.Line(name, 80)) // an unknown skill is 2, as the README's table says
 	}
 	return err
 }
@@ -158,3 +161,12 @@ func (d data) RunEvents(id string) ([]RunEvent, error) { return d.db.RunEvents(i
 
 // Fleet is the lockfile service over this database (SPEC N1-N4).
 func (d data) Fleet() *Fleet { return newFleet(d.db) }
+
+// missingIsUsage makes a path that names nothing a Usage error (exit 2),
+// as an unknown definition file is (issue 28 item 14).
+func missingIsUsage(err error) error {
+	if err != nil && errors.Is(err, fs.ErrNotExist) {
+		return Wrap(Usage, err)
+	}
+	return err
+}

@@ -42,8 +42,8 @@ func TestWithDBStateReadsWhatTheAppReads(t *testing.T) {
 		if _, err := s.Profiles().List(); err != nil {
 			t.Errorf("Profiles().List on the database alone: %v", err)
 		}
-		if err := s.RemoveSkill("absent"); KindOf(err) != Failure {
-			t.Errorf("RemoveSkill(absent) = %v (kind %v), want a Failure that names the list", err, KindOf(err))
+		if err := s.RemoveSkill("absent"); KindOf(err) != Usage {
+			t.Errorf("RemoveSkill(absent) = %v (kind %v), want a Usage error that names the list", err, KindOf(err))
 		}
 		return s.RemoveSkill("notes")
 	})

@@ -120,8 +120,13 @@ type RuleInput struct {
 
 // Set stores the rule in, pinned to the definition cached now
 // (re-classifying re-pins, SPEC D8), and returns it with its summary as a
-// run would decide it. A rule that does not validate is Rejected.
+// run would decide it. An identity that is not one is a Usage error, as
+// any malformed argument (issue 28 item 14); a rule that does not
+// validate is Rejected.
 func (r *Rules) Set(in RuleInput, now time.Time) (policy.Rule, string, error) {
+	if err := policy.ValidateIdentity(in.Identity); err != nil {
+		return policy.Rule{}, "", Wrap(Usage, err)
+	}
 	snap, err := loadSnapshot(r.db, "")
 	if err != nil {
 		return policy.Rule{}, "", err

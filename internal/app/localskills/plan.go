@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -41,6 +42,10 @@ func read(ctx context.Context, load Loader, path string) (*skills.Package, error
 	switch {
 	case errors.As(err, &rej):
 		return nil, rejected("%s", safetext.Line(rej.Reason, 400))
+	case errors.Is(err, fs.ErrNotExist):
+		// One sentence, not the chain of stat errors (issue 28 item 15);
+		// still a not-exist error, which a command answers with exit 2.
+		return nil, noPackage{path: safetext.Line(path, 200)}
 	case err != nil:
 		return nil, fmt.Errorf("read the skill package %s: %w; check the path", safetext.Line(path, 200), err)
 	}
@@ -322,3 +327,10 @@ type asGiven struct {
 
 func (a asGiven) Error() string { return strings.ReplaceAll(a.err.Error(), a.abs, a.path) }
 func (a asGiven) Unwrap() error { return a.err }
+
+// noPackage is a path that names nothing: one sentence that still is a
+// not-exist error.
+type noPackage struct{ path string }
+
+func (e noPackage) Error() string { return "there is no skill package at " + e.path + "; check the path" }
+func (e noPackage) Unwrap() error { return fs.ErrNotExist }

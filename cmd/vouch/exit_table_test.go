@@ -1,0 +1,70 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"vouch/mcpclient/mcptest"
+)
+
+// exitWords are the exit codes of SPEC M in the README's words: the one
+// table, which TestExitCodesAsTheReadmeSays holds to the README.
+var exitWords = map[int]string{
+	exitOK: "done", exitFailure: "failure", exitUsage: "usage", exitRejected: "input rejected",
+	exitApproval: "approval needed", exitUnavailable: "unavailable",
+}
+
+// TestExitCodesAsTheReadmeSays (SPEC M; issue 28 item 14): the README's
+// exit table names the codes the binary uses, and each rule of the
+// sentence under it holds, command by command: an unknown profile,
+// definition, skill, run or path, a bad flag value or a malformed
+// identity is 2; a name already taken or a definition that does not
+// validate is 3.
+func TestExitCodesAsTheReadmeSays(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`Exit codes: ([^\n]*(?:\n[^\n]*)?)`).FindStringSubmatch(string(readme))
+	if line == nil {
+		t.Fatal("the README has no exit table")
+	}
+	table := strings.Join(strings.Fields(line[1]), " ")
+	for code, words := range exitWords {
+		if !strings.Contains(table, strconv.Itoa(code)+" "+words) {
+			t.Errorf("the README's table does not say %d %s: %q", code, words, table)
+		}
+	}
+
+	state := t.TempDir()
+	srv := mcptest.Start(t, mcptest.Options{})
+	cli(t, state, "", exitOK, "server", "add", "notes", "--url", srv.URL)
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"name":"x","kind":"role"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"profile", "show", "nosuch"}, exitUsage},
+		{[]string{"skill", "remove", "nosuch"}, exitUsage},
+		{[]string{"skill", "preview", filepath.Join(state, "nosuch.zip")}, exitUsage},
+		{[]string{"definition", "add", filepath.Join(state, "nosuch.json")}, exitUsage},
+		{[]string{"runs", "show", "nosuch"}, exitUsage},
+		{[]string{"conversations", "--limit", "x"}, exitUsage},
+		{[]string{"policy", "set", "foo", "allow"}, exitUsage},
+		{[]string{"server", "add", "notes", "--url", srv.URL}, exitRejected},
+		{[]string{"definition", "add", bad}, exitRejected},
+	} {
+		code, _, errOut := runCLI(t, cliEnv(), append([]string{"--state-dir", state}, tc.args...)...)
+		if code != tc.code {
+			t.Errorf("vouch %s: exit %d (%s), the README's table says %d (%s); stderr %q",
+				strings.Join(tc.args, " "), code, exitWords[code], tc.code, exitWords[tc.code], errOut)
+		}
+	}
+}
