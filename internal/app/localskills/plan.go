@@ -332,5 +332,7 @@ func (a asGiven) Unwrap() error { return a.err }
 // not-exist error.
 type noPackage struct{ path string }
 
-func (e noPackage) Error() string { return "there is no skill package at " + e.path + "; check the path" }
+func (e noPackage) Error() string {
+	return "there is no skill package at " + e.path + "; check the path"
+}
 func (e noPackage) Unwrap() error { return fs.ErrNotExist }
