@@ -25,21 +25,9 @@ func (m Model) composeModals(body []string) []string {
 	view := top.View()
 	blank := make([]string, len(body))
 	if _, waits := top.(kit.Waiter); waits {
-		// One blank row between the transcript and the pane; at least
-		// three transcript lines, or none.
-		if above := len(body) - lipgloss.Height(view) - 1; above >= minLinesAbovePane {
-			text := body
-			for len(text) > 0 && text[len(text)-1] == "" {
-				text = text[:len(text)-1] // the padding under a short transcript
-			}
-			out := make([]string, above-min(above, len(text)), above+1)
-			out = append(append(out, text[max(len(text)-above, 0):]...), "")
-			return append(out, overlay(make([]string, len(body)-above-1), view, m.common.Width)...)
+		if above, ok := kit.LinesAbove(body, lipgloss.Height(view)); ok {
+			return append(above, overlay(make([]string, len(body)-len(above)), view, m.common.Width)...)
 		}
 	}
 	return overlay(blank, view, m.common.Width)
 }
-
-// minLinesAbovePane is the fewest transcript lines worth keeping above a
-// pane that waits for a decision.
-const minLinesAbovePane = 3

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/tui/kit"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -32,7 +34,7 @@ func TestApprovalKeepsTheLastLinesAbove(t *testing.T) {
 			break
 		}
 	}
-	if top < minLinesAbovePane || strings.TrimSpace(strings.Join(lines[:top], "")) == "" {
+	if top < kit.MinLinesAbovePane || strings.TrimSpace(strings.Join(lines[:top], "")) == "" {
 		t.Errorf("at 120x40 nothing of the transcript shows above the pane (it starts on line %d):\n%s", top, v)
 	}
 	if !strings.Contains(strings.Join(lines[:top], "\n"), "Export the data") {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -351,21 +350,9 @@ func (m Model) helpKeys() help.KeyMap {
 		return e.modal
 	}
 	if m.help.ShowAll && lipgloss.Height(kit.FullHelpView(m.help, m.keys.FullHelp())) > m.common.Height/2 {
-		return nowKeys{m.keys} // a small screen: the keys that act now
+		return m.keys.ActingNow() // a small screen: the keys that act now
 	}
 	return m.keys
-}
-
-// nowKeys is the chat's key map with its full help cut to the keys that
-// act now, for a screen too small for every key (SPEC L6).
-type nowKeys struct{ chat.KeyMap }
-
-// FullHelp implements help.KeyMap.
-func (k nowKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Send, k.Newline, k.Cancel, k.Continue, k.Retry, k.ExpandError, k.Quit, k.Help},
-		{k.ModelPicker, k.NewConversation, k.Conversations, k.Settings, k.CopyAnswer, k.CopyCode},
-		{k.Runs, k.Inbox, k.OpenLatestApp, k.Detach},
-		{k.HistoryUp, k.PageUp, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.AnswerPane}}
 }
 
 // syncKeys enables the bindings that act in the current state.

@@ -1,8 +1,9 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
+
+	"vouch/tui/chat"
 )
 
 // QuitSummary is what vouch leaves in the scrollback after the person
@@ -16,11 +17,5 @@ func (m Model) QuitSummary() string {
 	if m.opts.Demo || m.inboxCount == 0 || m.inboxBackend() == nil {
 		return sum
 	}
-	what := fmt.Sprintf("%d calls wait", m.inboxCount)
-	if m.inboxCount == 1 {
-		what = "1 call waits"
-	}
-	line := fmt.Sprintf("vouch: %s in the approvals inbox; the session keeps them until their deadline — run vouch and press %s to answer.",
-		what, m.keys.Inbox.Help().Key)
-	return strings.TrimPrefix(sum+"\n"+line, "\n")
+	return strings.TrimPrefix(sum+"\n"+chat.InboxKept(m.inboxCount, m.keys.Inbox.Help().Key), "\n")
 }

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"time"
 
@@ -24,16 +23,10 @@ import (
 // bindings, else to the input.
 func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if !m.status.until.IsZero() && msg.Type != tea.KeyCtrlC {
-		// A notice about ctrl+c's next press ("Input cleared; ctrl+c again
-		// quits.") is true only until another key: ↑ recalls a message,
-		// ctrl+x opens Settings (issue 28 item 3).
-		m.status = statusState{}
+		m.status = statusState{} // "ctrl+c again quits" is true until another key (issue 28 item 3)
 	}
 	if !m.drawable() && msg.Type != tea.KeyCtrlC {
-		// Below the minimum size nothing is drawn but the notice: a key
-		// would act unseen — text into the invisible input, enter sending
-		// it — so only ctrl+c acts (SPEC L6; issue 28 item 7).
-		return m, nil
+		return m, nil // only the notice is drawn: no key but ctrl+c acts unseen (SPEC L6; issue 28 item 7)
 	}
 	if m, cmd, ok := m.inboxOverSettings(msg); ok {
 		return m, cmd // ctrl+e in Settings (inbox_keys.go)
@@ -99,7 +92,7 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		// An alt key that does not act now types nothing (over tmux alt+t
 		// arrives as ESC t): it says what it does when it applies (issue
 		// 28 item 1).
-		m.status = statusState{notice: unboundAlt(m.keys, msg.String())}
+		m.status = statusState{notice: m.keys.Unbound(msg.String())}
 	default:
 		var cmd tea.Cmd
 		m = m.noteTyped(msg) // keyboard.go
@@ -297,18 +290,4 @@ func (m Model) updateOther(msg tea.Msg) (Model, tea.Cmd) {
 		m, modalCmd = m.updateTopModal(msg)
 	}
 	return m, tea.Batch(inputCmd, modalCmd)
-}
-
-// unboundAlt is what the status line says for an alt key that did not act:
-// what its binding does and that it does not apply now, or that the key
-// is bound to nothing. The words come from the key map.
-func unboundAlt(k chat.KeyMap, pressed string) string {
-	for _, g := range k.FullHelp() {
-		for _, b := range g {
-			if slices.Contains(b.Keys(), pressed) {
-				return pressed + " (" + b.Help().Desc + ") does not apply now."
-			}
-		}
-	}
-	return pressed + " does nothing here; ? shows every key."
 }

@@ -74,7 +74,6 @@ func (m Model) helpView() string {
 // when a pane waits for the person, what it waits for. No key answers it
 // while it is not drawn (settle.go).
 func (m Model) tooSmall() string {
-	st := m.common.Styles
 	w, h := m.common.Width, m.common.Height
 	lines := []string{fmt.Sprintf("Terminal too small: %dx%d; vouch needs %dx%d.", w, h, MinWidth, MinHeight)}
 	for i := len(m.modals.entries) - 1; i >= 0; i-- {
@@ -83,15 +82,7 @@ func (m Model) tooSmall() string {
 			break
 		}
 	}
-	// Each sentence wraps at word boundaries (issue 28 item 7); what does
-	// not fit the height goes, a whole line at a time.
-	var out []string
-	for _, l := range lines {
-		for _, part := range strings.Split(ansi.Wrap(l, max(w, 1), ""), "\n") {
-			out = append(out, st.TooSmall.Render(part))
-		}
-	}
-	return strings.Join(out[:min(len(out), max(h, 1))], "\n")
+	return kit.Notice(m.common.Styles.TooSmall, lines, w, h)
 }
 
 // welcome is what an empty transcript shows.

@@ -99,7 +99,7 @@ func (c ChatConfig) SkillCatalog(load localskills.Loader) *localskills.Catalog {
 	if c.DB == nil {
 		return localskills.NewCatalog(nil, load)
 	}
-	return localskills.NewCatalog(c.DB, AdmitSkills(c.DB, load)) // a managed lock and signatures (SPEC N3, N5)
+	return localskills.NewCatalog(c.DB, admitSkills(c.DB, load)) // a managed lock and signatures (SPEC N3, N5)
 }
 
 // ChatInfo is view.ChatInfo (internal/view), shared with the interface.

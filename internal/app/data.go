@@ -82,7 +82,7 @@ func (d data) Run(id string) (RunRecord, error) { return d.db.Run(id) }
 // PreviewSkill reads the package at path with load and says what
 // installing it would do; it writes nothing (SPEC G4).
 func (d data) PreviewSkill(ctx context.Context, load localskills.Loader, path string) (localskills.Preview, error) {
-	plan, err := localskills.Prepare(ctx, d.db, AdmitSkills(d.db, load), path, localskills.InstallOptions{})
+	plan, err := localskills.Prepare(ctx, d.db, admitSkills(d.db, load), path, localskills.InstallOptions{})
 	err = missingIsUsage(err)
 	return plan.Preview, err
 }
@@ -91,7 +91,7 @@ func (d data) PreviewSkill(ctx context.Context, load localskills.Loader, path st
 // installed version with the preview it was installed under. It enables
 // and approves nothing (SPEC G4).
 func (d data) InstallSkill(ctx context.Context, load localskills.Loader, path string, opts localskills.InstallOptions) (localskills.Summary, localskills.Preview, error) {
-	v, plan, err := localskills.Install(ctx, d.db, AdmitSkills(d.db, load), path, opts)
+	v, plan, err := localskills.Install(ctx, d.db, admitSkills(d.db, load), path, opts)
 	err = missingIsUsage(err)
 	if err != nil {
 		return localskills.Summary{}, localskills.Preview{}, err

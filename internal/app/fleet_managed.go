@@ -139,11 +139,11 @@ func admitPolicyRule(db *store.DB, r policy.Rule) error {
 	return m.admitRule(lr)
 }
 
-// AdmitSkills wraps load so that a package the managed lock does not pin
+// admitSkills wraps load so that a package the managed lock does not pin
 // is refused as it is read, for a preview as for an install (SPEC N3),
 // and its signature is judged (SPEC N5: signer, warnings, the high finding
 // of content changed after signing, require-signed-skills).
-func AdmitSkills(db *store.DB, load localskills.Loader) localskills.Loader {
+func admitSkills(db *store.DB, load localskills.Loader) localskills.Loader {
 	return func(ctx context.Context, path string) (*skills.Package, error) {
 		p, err := load(ctx, path)
 		if err != nil {

@@ -1,6 +1,11 @@
 package chat
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"slices"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+)
 
 // KeyMap is the chat screen's bindings. Availability follows the state of
 // the screen through SetEnabled (the root's syncKeys), so the help line
@@ -152,4 +157,34 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Runs, k.Inbox, sometimes(k.OpenApp), sometimes(k.OpenLatestApp), k.Detach, k.TakeOver},
 		{k.HistoryUp, k.PageUp, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.AnswerPane}, // HistoryUp's and PageUp's help name ↓ and pgdn too
 	}
+}
+
+// ActingNow is k with its full help cut to the keys that act now, for a
+// screen too small for every key (SPEC L6).
+func (k KeyMap) ActingNow() help.KeyMap { return actingNow{k} }
+
+type actingNow struct{ KeyMap }
+
+// FullHelp implements help.KeyMap: the bindings as they stand, so that
+// those off now are left out.
+func (k actingNow) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Send, k.Newline, k.Cancel, k.Continue, k.Retry, k.ExpandError, k.Quit, k.Help},
+		{k.ModelPicker, k.NewConversation, k.Conversations, k.Settings, k.CopyAnswer, k.CopyCode},
+		{k.Runs, k.Inbox, k.OpenLatestApp, k.Detach},
+		{k.HistoryUp, k.PageUp, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.AnswerPane}}
+}
+
+// Unbound is what the status line says for a key pressed that did not act
+// (an alt key, issue 28 item 1): what its binding does and that it does
+// not apply now, or that it is bound to nothing. The words are the key
+// map's own.
+func (k KeyMap) Unbound(pressed string) string {
+	for _, g := range k.FullHelp() {
+		for _, b := range g {
+			if slices.Contains(b.Keys(), pressed) {
+				return pressed + " (" + b.Help().Desc + ") does not apply now."
+			}
+		}
+	}
+	return pressed + " does nothing here; ? shows every key."
 }

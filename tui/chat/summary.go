@@ -55,3 +55,14 @@ func summaryLine(who, text string) string {
 	prefix := "  " + who + ": "
 	return prefix + safetext.Line(text, SummaryWidth-len(prefix))
 }
+
+// InboxKept is the quit summary's line for n calls of background runs
+// waiting in the approvals inbox, which the session keeps (issue 28 item
+// 4); key opens the inbox.
+func InboxKept(n int, key string) string {
+	what := fmt.Sprintf("%d calls wait", n)
+	if n == 1 {
+		what = "1 call waits"
+	}
+	return fmt.Sprintf("vouch: %s in the approvals inbox; the session keeps them until their deadline — run vouch and press %s to answer.", what, key)
+}
