@@ -197,3 +197,25 @@ func deletePrefix(b *bbolt.Bucket, prefix []byte, rest int) error {
 	}
 	return nil
 }
+
+// MarkChatted clears a conversation's Headless mark: the person reopened
+// it in the interface, so it is theirs now, and the interface opens it
+// again (LatestChatConversation). No write when it has no mark.
+func (db *DB) MarkChatted(id string) error {
+	c, err := db.Conversation(id)
+	if err != nil || !c.Headless {
+		return err
+	}
+	err = db.update(func(tx *bbolt.Tx) error {
+		c, err := getConversation(tx, id)
+		if err != nil || !c.Headless {
+			return err
+		}
+		c.Headless = false
+		return putConversation(tx, c)
+	})
+	if err != nil {
+		return fmt.Errorf("mark the conversation as yours: %w", err)
+	}
+	return nil
+}

@@ -10,10 +10,12 @@ import (
 
 // TestE2ETmuxConversationsL5 drives the built binary in tmux at 80x24
 // (SPEC L5; issue 18 items 14, 15): two conversations stored by `vouch
-// run`; vouch opens the latest; ctrl+p lists both, typing filters to one,
-// enter reopens it and the next message continues it (the model receives
-// its earlier messages); after quitting and starting vouch again, ↑ on the
-// empty input recalls the prompt sent before the restart.
+// run`; vouch opens none of them (it opens the last conversation the
+// person chatted in, issue 28 item 17); ctrl+p lists both, marked as runs,
+// typing filters to one, enter reopens it and the next message continues
+// it (the model receives its earlier messages); after quitting and
+// starting vouch again, the reopened conversation opens and ↑ on the empty
+// input recalls the prompt sent before the restart.
 func TestE2ETmuxConversationsL5(t *testing.T) {
 	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted and answered.")}}},
 		agenttest.WithModels("m"), agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(16384))
@@ -26,14 +28,17 @@ func TestE2ETmuxConversationsL5(t *testing.T) {
 	bin := buildVouch(t)
 	command := fmt.Sprintf("%s --state-dir %s --model-url %s --model m", bin, state, model.URL())
 	s := newTmux(t, 80, 24, command)
-	s.waitText("an unrelated second task") // the latest conversation opens
+	if p := s.waitText("Ask anything"); strings.Contains(p, "an unrelated second task") {
+		t.Fatalf("vouch opened a headless run's conversation:\n%s", p)
+	}
 
 	s.run("send-keys", "-t", s.name, "C-p")
-	s.waitText("Conversations (2)")
+	s.waitText("Conversations (3)") // the two runs and the new conversation on screen
+	s.waitText("▸ started by vouch run")
 	for _, r := range "pelican" { // typed a key at a time, as a person does
 		s.run("send-keys", "-t", s.name, "-l", string(r))
 	}
-	pane := s.waitText("Conversations (1 of 2)")
+	pane := s.waitText("Conversations (1 of 3)")
 	if !strings.Contains(pane, "remember the word pelican") {
 		t.Fatalf("the filtered list lacks the pelican conversation:\n%s", pane)
 	}

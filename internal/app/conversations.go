@@ -74,6 +74,20 @@ func (a *App) OpenConversation(id string) (agent.Transcript, error) {
 	return t, nil
 }
 
+// ReopenConversation is OpenConversation for the interface, where the
+// person chose id from the list: a headless run's conversation becomes
+// theirs, one the interface opens again next time (issue 28 item 17).
+func (a *App) ReopenConversation(id string) (agent.Transcript, error) {
+	t, err := a.OpenConversation(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.db.MarkChatted(ConversationOf(t)); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
 // ErrDeleteCurrent refuses to delete the conversation on screen.
 var ErrDeleteCurrent = errors.New("this is the conversation on screen; open another or start a new one first, then delete it")
 

@@ -58,7 +58,7 @@ func (b *Backend) OpenConversation(ctx context.Context, id string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	t, err := b.session.OpenConversation(id)
+	t, err := b.session.ReopenConversation(id)
 	if err != nil {
 		return err
 	}
