@@ -45,6 +45,18 @@ func unknownCommand(name string) error {
 	return app.Errorf(app.Usage, "unknown command %q; run 'vouch help' for the list", name)
 }
 
+// unknownSub is the usage error of a subcommand command does not have,
+// naming the nearest of known when one is close (issue 28 item 15).
+func unknownSub(command, sub string, known ...string) error {
+	list := strings.Join(known[:len(known)-1], ", ") + " or " + known[len(known)-1]
+	for _, k := range known {
+		if clitext.EditDistance(strings.ToLower(sub), k) <= 2 {
+			return app.Errorf(app.Usage, "unknown subcommand 'vouch %s %s'; did you mean 'vouch %s %s'? The subcommands are %s", command, sub, command, k, list)
+		}
+	}
+	return app.Errorf(app.Usage, "unknown subcommand 'vouch %s %s'; use %s", command, sub, list)
+}
+
 // singleDashFlag finds a flag named with one dash in Go's flag errors.
 var singleDashFlag = regexp.MustCompile(`(^|[\s:])-([A-Za-z][A-Za-z0-9-]*)`)
 

@@ -56,6 +56,10 @@ func TestCLIErrorsReadWell(t *testing.T) {
 		{[]string{"--state-dir"}, "flag needs an argument: --state-dir"},
 		{[]string{"run"}, "vouch run needs a task"},
 		{[]string{"server"}, "vouch server needs a subcommand"},
+		{[]string{"server", "ad"}, "unknown subcommand 'vouch server ad'; did you mean 'vouch server add'?"}, // issue 28 item 15
+		{[]string{"server", "frobnicate"}, "unknown subcommand 'vouch server frobnicate'; use add, test"},
+		{[]string{"skill", "instal"}, "did you mean 'vouch skill install'?"},
+		{[]string{"skill"}, "preview, install, list, remove, server, manifest or sign"},
 		{[]string{"doctor", "extra"}, `'vouch doctor' takes no argument "extra"`},
 		{[]string{"--model-url", "ftp://x", "doctor"}, "starts with http:// or https://"},
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,6 +42,9 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 		return app.Errorf(app.Usage, "vouch server needs a subcommand: add, test, activate, deactivate, timeout, remove or list")
 	}
 	sub, rest := args[0], args[1:]
+	if !slices.Contains([]string{"add", "test", "activate", "deactivate", "timeout", "remove", "list"}, sub) {
+		return unknownSub("server", sub, "add", "test", "activate", "deactivate", "timeout", "remove", "list")
+	}
 	fs := subFlags("server "+sub, g)
 	asJSON := fs.Bool("json", false, "print JSON")
 	var rawURL, header *string

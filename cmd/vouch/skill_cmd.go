@@ -29,7 +29,7 @@ func runSkill(ctx context.Context, g *globals, args []string, e env) error {
 // skillCommand is runSkill with the importer passed in.
 func skillCommand(ctx context.Context, g *globals, args []string, e env, load localskills.Loader) error {
 	if len(args) == 0 {
-		return app.Errorf(app.Usage, "vouch skill needs a subcommand: preview, install, list or remove")
+		return app.Errorf(app.Usage, "vouch skill needs a subcommand: preview, install, list, remove, server, manifest or sign")
 	}
 	sub, rest := args[0], args[1:]
 	if sub == "server" { // skills served by MCP servers (server_skills.go)
@@ -41,7 +41,7 @@ func skillCommand(ctx context.Context, g *globals, args []string, e env, load lo
 	switch sub {
 	case "preview", "install", "list", "remove":
 	default:
-		return app.Errorf(app.Usage, "unknown subcommand 'vouch skill %s'; use preview, install, list or remove", sub)
+		return unknownSub("skill", sub, "preview", "install", "list", "remove", "server", "manifest", "sign")
 	}
 	fs := subFlags("skill "+sub, g)
 	asJSON := fs.Bool("json", false, "print JSON")
