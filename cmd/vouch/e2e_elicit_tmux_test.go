@@ -225,9 +225,25 @@ func TestE2EElicitTmux(t *testing.T) {
 		s.waitText(urlTitle)
 		s.settledFooter("enter I'm done")
 		s.keys("Enter") // the prerequisite is done
-		s.waitFor("the re-sent call's own URL", func(p string) bool { return strings.Contains(p, urlTitle) && strings.Contains(p, visit) })
-		s.settledFooter("enter I'm done")
-		s.keys("Enter")
+		// The re-sent call's pane looks like the first one, and an enter
+		// that lands before it has settled does nothing (SPEC D7): a person
+		// sees it wait and presses enter again once its keys act.
+		done := func() bool { return strings.Contains(s.capture(), "Done.") }
+		for try := 0; try < 4 && !done(); try++ {
+			s.waitFor("the re-sent call's own URL, or the answer", func(p string) bool {
+				return strings.Contains(p, "Done.") || (strings.Contains(p, urlTitle) && strings.Contains(p, visit))
+			})
+			if done() {
+				break
+			}
+			s.settledFooter("enter I'm done")
+			s.keys("Enter")
+			tick := time.NewTicker(50 * time.Millisecond)
+			for end := time.Now().Add(3 * time.Second); time.Now().Before(end) && !done() && strings.Contains(s.capture(), urlTitle); {
+				<-tick.C
+			}
+			tick.Stop()
+		}
 		if got := toolResult(t, s, model); !strings.Contains(got, `"action": "accept"`) {
 			t.Errorf("the re-sent call's result reads:\n%s", got)
 		}
