@@ -12,7 +12,7 @@ import tea "github.com/charmbracelet/bubbletea"
 // Pastes (bracketed) stay whole: their String() is quoted in brackets.
 func (m Model) updateKeyRuns(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if !m.drawable() && msg.Type != tea.KeyCtrlC {
-		return m, nil // below the minimum size only ctrl+c acts (updateKey)
+		return m, nil // only the notice is drawn: no key but ctrl+c acts unseen (SPEC L6; issue 28 item 7)
 	}
 	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste {
 		return m.updateKey(msg)

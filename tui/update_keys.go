@@ -25,9 +25,6 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if !m.status.until.IsZero() && msg.Type != tea.KeyCtrlC {
 		m.status = statusState{} // "ctrl+c again quits" is true until another key (issue 28 item 3)
 	}
-	if !m.drawable() && msg.Type != tea.KeyCtrlC {
-		return m, nil // only the notice is drawn: no key but ctrl+c acts unseen (SPEC L6; issue 28 item 7)
-	}
 	if m, cmd, ok := m.inboxOverSettings(msg); ok {
 		return m, cmd // ctrl+e in Settings (inbox_keys.go)
 	}

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
 	"vouch/agent/agenttest"
-	"vouch/internal/app"
 )
 
 // TestE2EElicitInboxTmux (SPEC B12, H6, D7; issue 26): a profile run
@@ -21,23 +19,7 @@ func TestE2EElicitInboxTmux(t *testing.T) {
 	url := startEverything(t)
 	bin := buildVouch(t)
 	state := t.TempDir()
-	cli(t, state, "", exitOK, "server", "add", "everything", "--url", url)
-	cli(t, state, "", exitOK, "server", "activate", "everything")
-	out, _ := cli(t, state, "", exitOK, "tools", "--json")
-	var rows []app.ToolRow
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
-		t.Fatalf("tools --json: %v\n%s", err, out)
-	}
-	wire, identity := "", ""
-	for _, r := range rows {
-		if r.Name == "trigger-elicitation-request" {
-			wire, identity = r.WireName, r.Identity
-		}
-	}
-	if wire == "" {
-		t.Fatalf("trigger-elicitation-request is not offered to vouch:\n%s", out)
-	}
-	cli(t, state, "", exitOK, "policy", "set", identity, "allow", "--effect", "read-only")
+	wire, identity := everythingTool(t, state, url, "trigger-elicitation-request")
 	cli(t, state, "", exitOK, "definition", "add", writeDefinition(t, roleDefinition))
 	cli(t, state, "", exitOK, "profile", "create", "asker", "--definition", "notes", "--tool", identity)
 	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{

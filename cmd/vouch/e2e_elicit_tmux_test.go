@@ -68,13 +68,11 @@ func startEverything(t *testing.T) string {
 	}
 }
 
-// elicitSession adds and activates the server in a fresh state, lets its
-// tool run without an approval, and starts vouch in tmux with a model
-// that calls tool with args once, then says "Done.".
-func elicitSession(t *testing.T, url, tool, args string) (*tmuxSession, *agenttest.Server) {
+// everythingTool adds and activates server-everything at url in state and
+// lets its tool run without an approval; it returns the tool's wire name
+// and identity.
+func everythingTool(t *testing.T, state, url, tool string) (wire, identity string) {
 	t.Helper()
-	bin := buildVouch(t)
-	state := t.TempDir()
 	cli(t, state, "", exitOK, "server", "add", "everything", "--url", url)
 	cli(t, state, "", exitOK, "server", "activate", "everything")
 	out, _ := cli(t, state, "", exitOK, "tools", "--json")
@@ -82,7 +80,6 @@ func elicitSession(t *testing.T, url, tool, args string) (*tmuxSession, *agentte
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatalf("tools --json: %v\n%s", err, out)
 	}
-	wire, identity := "", ""
 	for _, r := range rows {
 		if r.Name == tool {
 			wire, identity = r.WireName, r.Identity
@@ -92,6 +89,17 @@ func elicitSession(t *testing.T, url, tool, args string) (*tmuxSession, *agentte
 		t.Fatalf("%s is not offered to vouch (it declares elicitation):\n%s", tool, out)
 	}
 	cli(t, state, "", exitOK, "policy", "set", identity, "allow", "--effect", "read-only")
+	return wire, identity
+}
+
+// elicitSession adds and activates the server in a fresh state, lets its
+// tool run without an approval, and starts vouch in tmux with a model
+// that calls tool with args once, then says "Done.".
+func elicitSession(t *testing.T, url, tool, args string) (*tmuxSession, *agenttest.Server) {
+	t.Helper()
+	bin := buildVouch(t)
+	state := t.TempDir()
+	wire, _ := everythingTool(t, state, url, tool)
 	// The reference server announces tools/list_changed on every new
 	// session; a message sent while the catalog refreshes may find the
 	// server's tools not offered yet, and the person asks again.

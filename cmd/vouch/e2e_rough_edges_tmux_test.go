@@ -2,10 +2,11 @@ package main
 
 import (
 	"fmt"
-	"net"
 	"strings"
 	"testing"
 	"time"
+
+	"vouch/internal/e2epeer"
 )
 
 // TestE2ERoughEdgesTmux (issue 28 items 1, 3, 7, 11) drives the built
@@ -18,14 +19,7 @@ import (
 //   - at 50x12 typing and enter do nothing, the notice wraps at words.
 func TestE2ERoughEdgesTmux(t *testing.T) {
 	bin := buildVouch(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	if err := ln.Close(); err != nil {
-		t.Fatal(err)
-	}
+	addr := fmt.Sprintf("127.0.0.1:%d", e2epeer.FreePort(t)) // nothing listens there
 	s := newTmux(t, 80, 24, fmt.Sprintf("%s --state-dir %s --model-url http://%s/v1", bin, t.TempDir(), addr))
 	s.waitText("Ask anything")
 

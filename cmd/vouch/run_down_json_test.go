@@ -2,25 +2,20 @@ package main
 
 import (
 	"encoding/json"
-	"net"
+	"fmt"
 	"strings"
 	"testing"
 
 	"vouch/internal/app"
+	"vouch/internal/e2epeer"
 )
 
 // TestRunJSONWithTheServerDown (SPEC M, H7; issue 28 item 16): `vouch run
 // --json` with the model server down prints outcome "failed", the run's
 // ID and the sentence, and run history keeps the run.
 func TestRunJSONWithTheServerDown(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := "http://" + ln.Addr().String() + "/v1"
-	if err := ln.Close(); err != nil {
-		t.Fatal(err)
-	}
+	addr := fmt.Sprintf("127.0.0.1:%d", e2epeer.FreePort(t)) // nothing listens there
+	url := "http://" + addr + "/v1"
 	state := t.TempDir()
 	code, out, errOut := runCLI(t, nil, "--state-dir", state, "--model-url", url, "--model", "m", "run", "--json", "hello")
 	if code == exitOK {
@@ -30,7 +25,7 @@ func TestRunJSONWithTheServerDown(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("stdout is not one JSON object: %v\n%q", err, out)
 	}
-	if res.Outcome != "failed" || res.RunID == "" || !strings.Contains(res.Error, ln.Addr().String()) {
+	if res.Outcome != "failed" || res.RunID == "" || !strings.Contains(res.Error, addr) {
 		t.Errorf("--json says %+v; want outcome failed, a run ID and the server's failure", res)
 	}
 	runs, _ := cli(t, state, "", exitOK, "runs", "--json")
