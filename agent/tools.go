@@ -297,9 +297,9 @@ func (g Gate) Check(call ToolCall, def tool.Def, args json.RawMessage) (res tool
 		d = g.Decide(policy.Call{Identity: def.Identity, Arguments: args, CorrelationID: call.CorrelationID})
 	}
 	rec := policy.Record{CorrelationID: call.CorrelationID, Identity: def.Identity, Reason: d.Reason, Definition: d.Definition, At: now()}
-	by := "policy default"
+	by := policy.ByDefault
 	if d.Rule != nil {
-		by = "policy rule"
+		by = policy.ByRule
 	}
 	switch d.Verdict {
 	case policy.VerdictAllow:
@@ -325,7 +325,7 @@ func (g Gate) Check(call ToolCall, def tool.Def, args json.RawMessage) (res tool
 			ans, answered = g.Ask(ApprovalRequested{Call: call, Tool: def, Reason: d.Reason, Effect: string(d.Effect), Preview: preview,
 				Definition: d.Definition})
 		}
-		rec.By = "person"
+		rec.By = policy.ByPerson
 		switch {
 		case !answered:
 			rec.Outcome = policy.OutcomeUnanswered
@@ -356,8 +356,8 @@ func (g Gate) Check(call ToolCall, def tool.Def, args json.RawMessage) (res tool
 			return tool.Result{Text: "The tool's definition kept changing while the person decided, so it did not run. Do not retry it unless they ask you to.", IsError: true}, true, true
 		}
 		d = again
-		if by = "policy default"; d.Rule != nil {
-			by = "policy rule"
+		if by = policy.ByDefault; d.Rule != nil {
+			by = policy.ByRule
 		}
 		rec = policy.Record{CorrelationID: call.CorrelationID, Identity: def.Identity, Reason: d.Reason, Definition: d.Definition, At: now(), By: by}
 		switch d.Verdict {

@@ -120,7 +120,7 @@ type Record struct {
 	ConversationID string  `json:"conversation_id,omitempty"`
 	Identity       string  `json:"identity"`
 	Outcome        Outcome `json:"outcome"`
-	By             string  `json:"by"` // "person", "policy rule", "policy default", "no person present"
+	By             string  `json:"by"` // ByPerson, ByRule, ByDefault, or "no person present"
 	Reason         string  `json:"reason,omitempty"`
 	Note           string  `json:"note,omitempty"` // the person's note on a denial
 	// Definition is the digest of the definition the call was decided
@@ -128,6 +128,13 @@ type Record struct {
 	Definition string    `json:"definition,omitempty"`
 	At         time.Time `json:"at"`
 }
+
+// Who decided, as a Record's By says.
+const (
+	ByPerson  = "person"         // the person answered
+	ByRule    = "policy rule"    // a rule the person saved
+	ByDefault = "policy default" // vouch's default, with no rule
+)
 
 // Outcome is what happened to a call.
 type Outcome string

@@ -7,13 +7,17 @@ import (
 	"unicode/utf8"
 
 	"go.etcd.io/bbolt"
+
+	"vouch/internal/msgcount"
 )
 
 // The conversation list (SPEC L5) reads headers only. What a row shows is
 // kept in the header at write time: the title is the first line of the
 // first person's message, set when that message is appended; the model is
-// set by SetConversationModel when a run starts; the message count is the
-// nested bucket's sequence (messages are only ever appended). Listing N
+// set by SetConversationModel when a run starts; the message count is
+// kept in the header as messages are written (Conversation.Said: what a
+// person calls messages, msgcount), and the nested bucket's sequence says
+// whether it holds any record at all. Listing N
 // conversations therefore reads N headers and N bucket sequences, never a
 // message — except for a conversation stored before titles were kept,
 // whose title is read from its first few messages (titleScan) and not
@@ -26,7 +30,8 @@ const titleMax = 120
 const titleScan = 8
 
 // ConversationSummary is one row of the conversation list: the header and
-// how many messages the conversation holds.
+// how many messages the conversation holds, as a person counts them
+// (Conversation.Said).
 type ConversationSummary struct {
 	Conversation
 	Messages int
@@ -74,7 +79,7 @@ func (db *DB) ConversationSummaries(limit int, keep string) ([]ConversationSumma
 			if conv.Title == "" && b != nil {
 				conv.Title = scanTitle(b)
 			}
-			out = append(out, ConversationSummary{Conversation: conv, Messages: n})
+			out = append(out, ConversationSummary{Conversation: conv, Messages: conv.Said})
 		}
 		return nil
 	})
@@ -216,6 +221,45 @@ func (db *DB) MarkChatted(id string) error {
 	})
 	if err != nil {
 		return fmt.Errorf("mark the conversation as yours: %w", err)
+	}
+	return nil
+}
+
+// countConversations is schema 8: every stored conversation gets its
+// count of messages (Conversation.Said), from its records, as
+// AppendMessage and UpdateMessage keep it from now on.
+func countConversations(tx *bbolt.Tx) error {
+	msgs := tx.Bucket(bucketMessages)
+	convs := tx.Bucket(bucketConversations)
+	var ids []string
+	if err := convs.ForEach(func(k, _ []byte) error {
+		ids = append(ids, string(k))
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		c, err := getConversation(tx, id)
+		if err != nil {
+			return err
+		}
+		c.Said = 0
+		if b := msgs.Bucket([]byte(id)); b != nil {
+			err := b.ForEach(func(k, v []byte) error {
+				m, err := decodeMessage(id, k, v)
+				if err != nil {
+					return err
+				}
+				c.Said += msgcount.Of(m.Role, m.Content)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		if err := putConversation(tx, c); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -26,6 +26,11 @@ type Conversation struct {
 	// Headless marks a conversation a headless `vouch run` started, which
 	// the interface does not open on its own (LatestChatConversation).
 	Headless bool `json:"headless,omitempty"`
+	// Said is how many of its messages a person calls messages
+	// (msgcount.Counts: theirs, and the model's answers in words — not
+	// tool calls, their results or notes), kept as messages are written;
+	// schema 8 counted those stored before.
+	Said int `json:"said,omitempty"`
 }
 
 // CreateConversation stores a new, empty conversation. Its ID is a UUIDv7,
@@ -172,19 +177,38 @@ func getConversation(tx *bbolt.Tx, id string) (Conversation, error) {
 }
 
 // touchConversation moves the conversation's Updated time forward to now
-// and re-keys it in the recency index.
-func touchConversation(tx *bbolt.Tx, id string, now time.Time) error {
+// and re-keys it in the recency index; said is added to its count of
+// messages (Conversation.Said).
+func touchConversation(tx *bbolt.Tx, id string, now time.Time, said int) error {
 	c, err := getConversation(tx, id)
 	if err != nil {
 		return err
 	}
-	if !now.After(c.Updated) {
+	later := now.After(c.Updated)
+	if !later && said == 0 {
 		return nil
 	}
-	if err := tx.Bucket(bucketConvByUpdated).Delete(recencyKey(c)); err != nil {
+	c.Said = max(c.Said+said, 0)
+	if later {
+		if err := tx.Bucket(bucketConvByUpdated).Delete(recencyKey(c)); err != nil {
+			return err
+		}
+		c.Updated = now
+	}
+	return putConversation(tx, c)
+}
+
+// countSaid adds said to the conversation's count of messages
+// (Conversation.Said) without touching its time; no write for 0.
+func countSaid(tx *bbolt.Tx, id string, said int) error {
+	if said == 0 {
+		return nil
+	}
+	c, err := getConversation(tx, id)
+	if err != nil {
 		return err
 	}
-	c.Updated = now
+	c.Said = max(c.Said+said, 0)
 	return putConversation(tx, c)
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"go.etcd.io/bbolt"
+
+	"vouch/internal/msgcount"
 )
 
 // AppendMessages stores ms, in order, at the end of their conversations in
@@ -24,17 +26,17 @@ func (db *DB) AppendMessages(ms []Message) error {
 		}
 	}
 	err := db.update(func(tx *bbolt.Tx) error {
-		touched := map[string]bool{}
+		touched := map[string]int{} // conversation: messages said (msgcount)
 		for i := range ms {
 			seq, err := appendMessage(tx, ms[i])
 			if err != nil {
 				return err
 			}
 			ms[i].Seq = seq
-			touched[ms[i].ConversationID] = true
+			touched[ms[i].ConversationID] += msgcount.Of(ms[i].Role, ms[i].Content)
 		}
-		for id := range touched {
-			if err := touchConversation(tx, id, now); err != nil {
+		for id, said := range touched {
+			if err := touchConversation(tx, id, now, said); err != nil {
 				return err
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"vouch/internal/msgcount"
 )
 
 // MessageStatus says whether a message's content is final.
@@ -78,7 +80,7 @@ func (db *DB) AppendMessage(m Message) (uint64, error) {
 		if err != nil {
 			return err
 		}
-		return touchConversation(tx, m.ConversationID, now)
+		return touchConversation(tx, m.ConversationID, now, msgcount.Of(m.Role, m.Content))
 	})
 	if err != nil {
 		return 0, fmt.Errorf("append message to conversation %s: %w", m.ConversationID, err)
@@ -102,6 +104,9 @@ func (db *DB) UpdateMessage(m Message) error {
 		}
 		if m.Created.IsZero() {
 			m.Created = old.Created
+		}
+		if err := countSaid(tx, m.ConversationID, msgcount.Of(m.Role, m.Content)-msgcount.Of(old.Role, old.Content)); err != nil {
+			return err
 		}
 		return putMessage(tx, m)
 	})

@@ -97,6 +97,7 @@ var migrations = []migration{
 		return createBuckets(tx, bucketServerSkills, bucketServerSkillBlobs, bucketServerSkillSettings)
 	}},
 	{name: "pin policy rules to the cached tool definitions", up: pinRulesToCatalogs},
+	{name: "count the messages of each conversation as a person does", up: countConversations},
 }
 
 func createBuckets(tx *bbolt.Tx, names ...[]byte) error {

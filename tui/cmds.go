@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"vouch/agent"
+	"vouch/tui/chat"
 	"vouch/tui/kit"
 	"vouch/tui/picker"
 )
@@ -22,10 +23,14 @@ type infoMsg struct {
 	err  error
 }
 
-// historyMsg carries the result of Backend.History.
+// historyMsg carries the result of Backend.History, with the decision
+// lines of its tool calls (DecisionReader) by correlation ID.
 type historyMsg struct {
 	messages []agent.Message
 	err      error
+	notes    map[string]string
+	earlier  int   // messages older than those (chat.Counter)
+	notesErr error // of notes or earlier
 }
 
 // sendMsg carries the result of Backend.Send for run.
@@ -53,9 +58,16 @@ func loadHistory(b Conversation) tea.Cmd {
 		defer cancel()
 		msgs, err := b.History(ctx)
 		if err != nil {
-			err = fmt.Errorf("could not load the conversation: %w", err)
+			return historyMsg{err: fmt.Errorf("could not load the conversation: %w", err)}
 		}
-		return historyMsg{messages: msgs, err: err}
+		h := historyMsg{messages: msgs}
+		if dr, ok := b.(chat.DecisionReader); ok {
+			h.notes, h.notesErr = chat.DecisionNotes(ctx, dr, chat.CorrelationIDs(msgs))
+		}
+		if c, ok := b.(chat.Counter); ok && h.notesErr == nil {
+			h.earlier, h.notesErr = chat.EarlierMessages(ctx, c, msgs)
+		}
+		return h
 	}
 }
 

@@ -2,10 +2,11 @@ package tui
 
 import (
 	"vouch/agent"
-	"vouch/safetext"
+	"vouch/tui/chat"
 )
 
-// How a call's decision reads in the transcript (issue 18 item 10): a call
+// How a call's decision reads in the transcript (issue 18 item 10;
+// chat.DecisionNote says it alike for a reopened conversation): a call
 // that ran because of the person's rule says so, as does one the policy
 // let read the workspace; a denial carries the person's note, which the
 // model is told.
@@ -18,9 +19,9 @@ import (
 func (m Model) noteDecision(ev agent.Event) Model {
 	switch ev := ev.(type) {
 	case agent.CallAllowed:
-		note := "allowed by vouch's default for reads of the workspace"
+		note := chat.AllowedReadsNote
 		if ev.ByRule {
-			note = "allowed by your rule"
+			note = chat.AllowedByRuleNote
 		}
 		if m.chat.FindTool(agent.ToolCall{CorrelationID: ev.CorrelationID}) != nil {
 			m.noteTool(agent.ToolCall{CorrelationID: ev.CorrelationID}, note)
@@ -37,12 +38,4 @@ func (m Model) noteDecision(ev agent.Event) Model {
 		}
 	}
 	return m
-}
-
-// deniedNote is the mark of a call the person denied, with their note.
-func deniedNote(note string) string {
-	if note == "" {
-		return "denied"
-	}
-	return "denied: " + safetext.Line(note, 120)
 }

@@ -17,7 +17,7 @@ import (
 // while nothing runs.
 
 // interruptedNote marks the person's message whose run they cancelled
-// before any reply; like unansweredNote, it is not sent again by itself.
+// before any reply; like chat.UnansweredNote, it is not sent again by itself.
 const interruptedNote = "interrupted; not sent again"
 
 // recoveryState is what a failed turn left to retry.

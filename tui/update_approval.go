@@ -6,6 +6,7 @@ import (
 	"vouch/agent"
 	"vouch/safetext"
 	"vouch/tui/approval"
+	"vouch/tui/chat"
 	"vouch/tui/kit"
 	"vouch/tui/ruleedit"
 )
@@ -88,10 +89,10 @@ func (m Model) applyApproval(a approval.Action, cmd tea.Cmd) (Model, tea.Cmd) {
 	send := approval.SendDecision(head.Call.CorrelationID, head.Reply, a.Decision)
 	what := safetext.Line(m.chat.ToolName(head.Call), 48) // "demo tools › lookup" (toolnames.go)
 	if a.Decision.Allow {
-		m.noteTool(head.Call, "allowed once")
+		m.noteTool(head.Call, chat.AllowedOnceNote)
 		m.status = statusState{notice: "Allowed once: " + what + "."}
 	} else {
-		m.noteTool(head.Call, deniedNote(a.Decision.Note)) // with the note (decisions.go)
+		m.noteTool(head.Call, chat.DeniedNote(a.Decision.Note)) // with the note
 		m.status = statusState{notice: "Denied: " + what + "; the model is told."}
 	}
 	m.run.approvals = q.Next()

@@ -3,7 +3,6 @@ package tui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	"vouch/agent"
 	"vouch/tui/chat"
 	"vouch/tui/kit"
 	"vouch/tui/picker"
@@ -37,7 +36,11 @@ func (m Model) updateHistory(msg historyMsg) Model {
 		return m
 	}
 	m.history = loaded
-	m.chat.Prepend(historyItems(msg.messages))
+	m.chat.Prepend(chat.HistoryItems(msg.messages, msg.notes)) // with their decision lines (issue 28 item 10)
+	m.chat.Earlier = msg.earlier
+	if msg.notesErr != nil {
+		m.status.err = kit.Sentence(msg.notesErr)
+	}
 	return m
 }
 
@@ -59,48 +62,4 @@ func (m Model) updateModels(msg picker.ModelsMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	return m.updateTopModal(msg)
-}
-
-// historyItems turns stored messages into frozen transcript items. Tool
-// results attach to the call they answer; a result whose call is unknown
-// gets an item of its own.
-func historyItems(msgs []agent.Message) []*chat.Item {
-	var items []*chat.Item
-	calls := make(map[string]*chat.Item)
-	for i, msg := range msgs {
-		switch msg.Role {
-		case agent.RoleUser:
-			it := &chat.Item{Kind: chat.ItemUser, Text: msg.Content}
-			if i+1 < len(msgs) && msgs[i+1].Role == agent.RoleUser {
-				it.Note = unansweredNote // the chat does not send it again (issue 17)
-			}
-			items = append(items, it)
-		case agent.RoleAssistant:
-			if msg.Reasoning != "" {
-				items = append(items, &chat.Item{Kind: chat.ItemReasoning, Text: msg.Reasoning})
-			}
-			if msg.Content != "" || len(msg.ToolCalls) == 0 {
-				items = append(items, &chat.Item{Kind: chat.ItemAssistant, Text: msg.Content, Interrupted: msg.Partial,
-					CutOff: msg.CutOff}) // marked as when it streamed (SPEC A7)
-			}
-			for _, c := range msg.ToolCalls {
-				it := &chat.Item{Kind: chat.ItemTool, Call: c}
-				items = append(items, it)
-				for _, id := range []string{c.CorrelationID, c.ID} {
-					if id != "" {
-						calls[id] = it
-					}
-				}
-			}
-		case agent.RoleTool:
-			it := calls[msg.ToolCallID]
-			if it == nil {
-				it = &chat.Item{Kind: chat.ItemTool, Call: agent.ToolCall{ID: msg.ToolCallID}}
-				items = append(items, it)
-			}
-			it.Result, it.IsError, it.HasResult = msg.Content, msg.IsError, true
-			it.Interrupted = msg.Partial
-		}
-	}
-	return items
 }

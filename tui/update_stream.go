@@ -190,7 +190,7 @@ func (m Model) finishRun(done agent.Done) Model {
 	if u := m.run.user; u != nil && done.Reason != agent.StopDone && m.run.answer == nil && m.run.reasoning == nil && len(m.run.tools) == 0 {
 		// Refused before inference, or no reply at all: the message stays,
 		// but the next request does not carry it (issue 17).
-		u.Note = unansweredNote
+		u.Note = chat.UnansweredNote
 		u.Touch()
 	}
 	open := append([]*chat.Item{m.run.answer, m.run.reasoning}, m.run.tools...)
@@ -230,11 +230,6 @@ func (m Model) finishRun(done agent.Done) Model {
 	}
 	return m
 }
-
-// unansweredNote marks the person's message that got no reply: its run
-// was refused before inference, failed before the model answered, or was
-// cancelled first. vouch does not send it again with the next message.
-const unansweredNote = "not answered; not sent again"
 
 // cutOffNotice is the status line after a reply cut off at its length
 // limit: what happened and the key that continues it (SPEC A7).

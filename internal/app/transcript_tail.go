@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"vouch/agent"
+	"vouch/internal/msgcount"
 	"vouch/store"
 )
 
@@ -208,4 +209,30 @@ func shownHistory(ctx context.Context, t agent.Transcript) ([]agent.Message, err
 		return s.Shown(ctx)
 	}
 	return t.Messages(ctx)
+}
+
+// StoredMessages implements the interface's chat.Counter: how many
+// messages the chat's conversation holds, as the conversation list counts
+// them (msgcount; issue 28 item 4) — the stored count for one the database
+// keeps, whose newest records alone are shown (Shown).
+func (b *Chat) StoredMessages(ctx context.Context) (int, error) {
+	b.mu.Lock()
+	t := b.cfg.Transcript
+	b.mu.Unlock()
+	if st, ok := t.(*storeTranscript); ok {
+		c, err := st.db.Conversation(st.convID)
+		if err != nil {
+			return 0, err
+		}
+		return c.Said, nil
+	}
+	if t == nil {
+		return 0, nil
+	}
+	msgs, err := t.Messages(ctx)
+	n := 0
+	for _, m := range msgs {
+		n += msgcount.Of(string(m.Role), m.Content)
+	}
+	return n, err
 }

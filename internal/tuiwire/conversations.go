@@ -5,11 +5,17 @@ import (
 	"errors"
 
 	"vouch/internal/app"
+	"vouch/internal/view"
 	"vouch/tui"
+	"vouch/tui/chat"
 	"vouch/tui/convlist"
 )
 
-var _ tui.ConversationList = (*Backend)(nil)
+var (
+	_ tui.ConversationList = (*Backend)(nil)
+	_ chat.DecisionReader  = (*Backend)(nil)
+	_ chat.Counter         = (*Backend)(nil)
+)
 
 // errNoSession is what the conversation list says in a Backend composed
 // without a session (tests of the chat alone).
@@ -64,4 +70,13 @@ func (b *Backend) OpenConversation(ctx context.Context, id string) error {
 	}
 	b.Chat.UseTranscript(t)
 	return nil
+}
+
+// CallDecisions implements chat.DecisionReader from the session's
+// decision audit; without a session nothing is known, and nothing is said.
+func (b *Backend) CallDecisions(ctx context.Context, ids []string) (map[string]view.CallDecision, error) {
+	if b.session == nil {
+		return nil, nil
+	}
+	return b.session.CallDecisions(ctx, ids)
 }

@@ -10,3 +10,13 @@ type ChatInfo struct {
 	ContextWindow int
 	Warning       string
 }
+
+// CallDecision is what was decided on one tool call, as the decision
+// audit keeps it (policy.Record): the outcome ("allowed", "auto-allowed",
+// "denied", "blocked", "unanswered"), who decided ("person", "policy
+// rule", "policy default", ...) and the person's note on a denial.
+type CallDecision struct {
+	Outcome string
+	By      string
+	Note    string
+}

@@ -1,9 +1,12 @@
 package chat
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
+	"vouch/agent"
+	"vouch/internal/msgcount"
 	"vouch/safetext"
 	"vouch/tui/kit"
 )
@@ -16,22 +19,19 @@ const SummaryWidth = 76
 // (SPEC L6; issue 18 item 21): a line saying the conversation was kept and
 // how to go on — or, in the demo, that it was not — and its last exchange,
 // each line one neutralised line of at most SummaryWidth. It is empty
-// while nothing was said.
+// while nothing was said. Its count is the conversation list's
+// (Messages).
 func (t *Transcript) Summary(demo bool) string {
-	var messages int
 	var lastUser, lastAnswer *Item
 	for _, it := range t.Items {
-		switch it.Kind {
-		case ItemUser:
-			messages++
+		switch {
+		case it.Kind == ItemUser:
 			lastUser, lastAnswer = it, nil
-		case ItemAssistant:
-			messages++
-			if strings.TrimSpace(it.Text) != "" {
-				lastAnswer = it
-			}
+		case it.Kind == ItemAssistant && strings.TrimSpace(it.Text) != "":
+			lastAnswer = it
 		}
 	}
+	messages := t.Messages()
 	if messages == 0 {
 		return ""
 	}
@@ -47,6 +47,45 @@ func (t *Transcript) Summary(demo bool) string {
 		lines = append(lines, summaryLine("Assistant", lastAnswer.Text))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Messages is how many messages the conversation holds, counted as the
+// conversation list counts stored ones (msgcount: the person's, and the
+// model's answers in words; tool calls, results, reasoning and notes are
+// not messages): those the transcript shows, and the Earlier ones it
+// does not.
+func (t *Transcript) Messages() int {
+	n := t.Earlier
+	for _, it := range t.Items {
+		switch it.Kind {
+		case ItemUser:
+			n += msgcount.Of(msgcount.RoleUser, it.Text)
+		case ItemAssistant:
+			n += msgcount.Of(msgcount.RoleAssistant, it.Text)
+		}
+	}
+	return n
+}
+
+// Counter tells how many messages the stored conversation holds, as
+// msgcount counts them, for a conversation shown only in part (the
+// interface loads its newest records). Its method may block on I/O: it
+// is called only from inside a tea.Cmd.
+type Counter interface {
+	StoredMessages(ctx context.Context) (int, error)
+}
+
+// EarlierMessages is how many of the stored conversation's messages msgs
+// (the part of it shown) leaves out: c's count less those in msgs.
+func EarlierMessages(ctx context.Context, c Counter, msgs []agent.Message) (int, error) {
+	n, err := c.StoredMessages(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("could not count the conversation's messages: %w", err)
+	}
+	for _, m := range msgs {
+		n -= msgcount.Of(string(m.Role), m.Content)
+	}
+	return max(n, 0), nil
 }
 
 // summaryLine is "  who: text" on one line: text's lines joined, hidden

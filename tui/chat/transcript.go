@@ -108,6 +108,10 @@ type Transcript struct {
 
 	// Namer names tools as people read them (labels.go); nil: identities.
 	Namer Namer
+
+	// Earlier counts the stored conversation's messages older than those
+	// shown (Messages; EarlierMessages).
+	Earlier int
 }
 
 func NewTranscript(st *kit.Styles) *Transcript {
