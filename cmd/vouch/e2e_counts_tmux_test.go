@@ -66,3 +66,29 @@ func TestE2ETmuxOneCountAndStoredDecisions(t *testing.T) {
 		t.Fatalf("the quit summary counts otherwise than the list:\n%s", pane)
 	}
 }
+
+// TestE2ETmuxQuitSaysRunsGoOn drives the built binary at 80x24 (SPEC K4;
+// issue 28 item 4): with a `vouch run --detach` run still going in the
+// session, quitting the interface leaves a line in the scrollback saying
+// that the session keeps the run and how to follow it.
+func TestE2ETmuxQuitSaysRunsGoOn(t *testing.T) {
+	gate := make(chan struct{})
+	steps := append(agenttest.Words("Thinking it over "), agenttest.Wait(gate))
+	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: append(steps, agenttest.Words("done.")...)}}},
+		agenttest.WithModels("m"))
+	defer model.Close()
+	defer close(gate) // before the model closes: the run ends
+	state := shortState(t)
+	stopSessionAtEnd(t, state)
+
+	bin := buildVouch(t)
+	s := newTmux(t, 80, 24, fmt.Sprintf("%s --state-dir %s --model-url %s --model m; echo vouch-exited; sleep 60", bin, state, model.URL()))
+	s.waitText("Ask anything")
+	id := detachedID(t, t.TempDir(), state, model.URL(), "take your time")
+	s.keys("C-c")
+	pane := s.waitText("vouch-exited")
+	flat := strings.Join(strings.Fields(pane), " ") // wrapped at words
+	if !strings.Contains(flat, "vouch: 1 background run goes on in the session, which keeps it until it ends — run vouch and press ctrl+r to follow.") {
+		t.Fatalf("the quit summary does not say the session keeps run %s:\n%s", id, pane)
+	}
+}

@@ -12,10 +12,14 @@ const inFlightScan = 200
 
 // SessionNeeds is what keeps a session process alive (SPEC K4): runs in
 // flight, and whether schedules may fire (the Workflows switch on with at
-// least one scheduled profile, SPEC H6).
+// least one scheduled profile, SPEC H6). Background counts the runs in
+// flight that are not the interface's chat (`vouch run --detach`,
+// profile and scheduled runs): those the session keeps after the person
+// quits the interface.
 type SessionNeeds struct {
-	Running   int
-	Schedules bool
+	Running    int
+	Background int
+	Schedules  bool
 }
 
 // SessionNeeds reads what this session still has to do. A run the
@@ -30,6 +34,9 @@ func (a *App) SessionNeeds() (SessionNeeds, error) {
 	for _, r := range runs {
 		if r.Outcome == store.RunRunning {
 			n.Running++
+			if r.Kind != store.RunChat {
+				n.Background++
+			}
 		}
 	}
 	if !a.WorkflowsOn() {

@@ -16,6 +16,7 @@ import (
 	"vouch/internal/app"
 	"vouch/internal/sessiond"
 	"vouch/internal/tuiwire"
+	"vouch/safetext"
 	"vouch/tui"
 )
 
@@ -82,7 +83,7 @@ func Serve(ctx context.Context, cfg Config) (err error) {
 		NewModel:       h.newModel,
 		ProgramOptions: tui.ProgramOptions(),
 		Attached:       attachedMsg,
-		Farewell:       farewell,
+		Farewell:       h.farewell,
 		Notice:         h.notice,
 		Needed:         h.needed,
 		Describe:       h.describe,
@@ -211,14 +212,23 @@ func approvalsWaiting(inbox int, interfaceWaits bool) int {
 }
 
 // farewell is the interface's quit summary, for the holder's scrollback
-// (issue 18 item 21), as runProgram prints it in-process.
-func farewell(final tea.Model) string {
-	if m, ok := final.(sessionModel); ok {
-		if tm, ok := m.inner.(tui.Model); ok {
-			return tm.QuitSummary()
-		}
+// (issue 18 item 21), as runProgram prints it in-process; it says too
+// that the session keeps the background runs still going (issue 28 item
+// 4).
+func (h *sessionHost) farewell(final tea.Model) string {
+	m, ok := final.(sessionModel)
+	if !ok {
+		return ""
 	}
-	return ""
+	tm, ok := m.inner.(tui.Model)
+	if !ok {
+		return ""
+	}
+	n, err := h.s.SessionNeeds()
+	if err != nil {
+		return strings.TrimPrefix(tm.QuitSummary()+"\nvouch: could not tell whether background runs go on in the session ("+safetext.Line(err.Error(), 200)+"); 'vouch runs' lists them.", "\n")
+	}
+	return tm.QuitSummaryWith(n.Background)
 }
 
 // sessionModel is the interface as the session runs it: the detach key

@@ -103,5 +103,26 @@ func InboxKept(n int, key string) string {
 	if n == 1 {
 		what = "1 call waits"
 	}
-	return fmt.Sprintf("vouch: %s in the approvals inbox; the session keeps them until their deadline — run vouch and press %s to answer.", what, key)
+	return summaryWrap(fmt.Sprintf("vouch: %s in the approvals inbox; the session keeps them until their deadline — run vouch and press %s to answer.", what, key))
+}
+
+// RunsKept is the quit summary's line for n background runs still going
+// (`vouch run --detach`, a profile's or a schedule's run), which the
+// session keeps (SPEC K4; issue 28 item 4); key opens run history, ""
+// when the interface has none.
+func RunsKept(n int, key string) string {
+	what := fmt.Sprintf("%d background runs go on in the session, which keeps them until they end", n)
+	if n == 1 {
+		what = "1 background run goes on in the session, which keeps it until it ends"
+	}
+	if key == "" {
+		return summaryWrap("vouch: " + what + " — 'vouch runs' lists them.")
+	}
+	return summaryWrap(fmt.Sprintf("vouch: %s — run vouch and press %s to follow.", what, key))
+}
+
+// summaryWrap wraps one sentence of the quit summary at words, each line
+// at most SummaryWidth, the lines after the first indented.
+func summaryWrap(s string) string {
+	return strings.Join(wrapPlain(s, SummaryWidth-2), "\n  ")
 }
