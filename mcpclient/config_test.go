@@ -12,8 +12,8 @@ func oneSentence(t *testing.T, msg string) {
 	if msg == "" || strings.ContainsAny(msg, "\n\r") || !strings.HasSuffix(msg, ".") {
 		t.Errorf("message %q is not one sentence ending with a period", msg)
 	}
-	if first := msg[:1]; strings.ToUpper(first) != first && !strings.HasPrefix(msg, "stdio") {
-		t.Errorf("message %q does not start with a capital", msg)
+	if asClause(msg) != msg { // it follows the caller's words (issue 28 item 15)
+		t.Errorf("message %q starts with a capital, which reads mid-sentence after the caller's %q", msg, "could not save the server: ")
 	}
 }
 

@@ -3,12 +3,15 @@ package mcpclient
 import (
 	"errors"
 	"fmt"
+	"unicode"
+	"unicode/utf8"
+
 	"vouch/internal/panics"
 )
 
 // Sentinel errors. Every error this package returns wraps one of them, so
 // callers branch with errors.Is; the error's own message is one sentence that
-// says what to do, fit to show as is.
+// says what to do, in lower case to follow the caller's words (asClause).
 var (
 	// ErrInvalidConfig means a ServerConfig failed validation (SPEC B1, B2).
 	ErrInvalidConfig = errors.New("invalid MCP server configuration")
@@ -99,7 +102,7 @@ type Error struct {
 	Err error
 }
 
-func (e *Error) Error() string { return e.Sentence }
+func (e *Error) Error() string { return asClause(e.Sentence) }
 
 // Unwrap returns the sentinel and the cause.
 func (e *Error) Unwrap() []error {
@@ -137,7 +140,21 @@ type ConfigError struct {
 	Kind     error
 }
 
-func (e *ConfigError) Error() string { return e.Sentence }
+func (e *ConfigError) Error() string { return asClause(e.Sentence) }
+
+// asClause is a Sentence as an error's text, which callers join after
+// their own words and ": " or "; " (issue 28 item 15), so it starts in
+// lower case as Go's error strings do: an ordinary capitalised first word
+// is lowered, an acronym or name such as MCP or OAuth is kept. Where the
+// sentence stands alone, the interface capitalises it again.
+func asClause(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	next, _ := utf8.DecodeRuneInString(s[n:])
+	if !unicode.IsUpper(r) || unicode.IsUpper(next) {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[n:]
+}
 
 // Unwrap returns ErrInvalidConfig or ErrStdioUnsupported.
 func (e *ConfigError) Unwrap() error { return e.Kind }

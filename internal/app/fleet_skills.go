@@ -29,8 +29,11 @@ func SkillManifest(ctx context.Context, path string) ([]byte, error) {
 	p, err := localskills.Import(ctx, path)
 	if err != nil {
 		var rej *skills.Rejection
-		if errors.As(err, &rej) {
+		switch {
+		case errors.As(err, &rej):
 			return nil, Errorf(Rejected, "%s", safetext.Line(rej.Reason, 400))
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, Wrap(Usage, localskills.NoPackage(path)) // as preview and install say it
 		}
 		return nil, Wrap(Usage, fmt.Errorf("read the skill package %s: %w", safetext.Line(path, 200), err))
 	}

@@ -245,7 +245,7 @@ func serverSkillRefusal(profile string, n mcpclient.NamedSkill, err error) error
 	if !errors.As(err, &me) {
 		return fmt.Errorf("load the server skill %s of profile %s: %w", n.Qualified, profile, err)
 	}
-	why := strings.TrimSuffix(me.Sentence, ".")
+	why := strings.TrimSuffix(me.Error(), ".") // joined after ": ", in lower case
 	preview := fmt.Sprintf("'vouch skill server preview %s %s'", ShellWord(n.ServerLabel), ShellWord(n.URI))
 	switch me.Kind {
 	case mcpclient.ErrSkillNotApproved, mcpclient.ErrSkillVerification, mcpclient.ErrSkillFindings, mcpclient.ErrSkillInvalid:

@@ -166,9 +166,9 @@ func ServerSkillError(err error) error {
 	switch me.Kind {
 	case mcpclient.ErrSkillNotApproved, mcpclient.ErrSkillVerification, mcpclient.ErrSkillDynamic,
 		mcpclient.ErrSkillFindings, mcpclient.ErrSkillInvalid, mcpclient.ErrCrossOrigin, mcpclient.ErrSkillsUnsupported:
-		return Errorf(Rejected, "%s", me.Sentence)
+		return Errorf(Rejected, "%s", me.Error()) // lower case, after "vouch: " (issue 28 item 15)
 	}
-	return Errorf(Unavailable, "%s", me.Sentence)
+	return Errorf(Unavailable, "%s", me.Error())
 }
 
 // serverSkillSummaries lists the server skills with a stored approval as

@@ -45,7 +45,7 @@ func read(ctx context.Context, load Loader, path string) (*skills.Package, error
 	case errors.Is(err, fs.ErrNotExist):
 		// One sentence, not the chain of stat errors (issue 28 item 15);
 		// still a not-exist error, which a command answers with exit 2.
-		return nil, noPackage{path: safetext.Line(path, 200)}
+		return nil, NoPackage(path)
 	case err != nil:
 		return nil, fmt.Errorf("read the skill package %s: %w; check the path", safetext.Line(path, 200), err)
 	}
@@ -331,6 +331,11 @@ func (a asGiven) Unwrap() error { return a.err }
 // noPackage is a path that names nothing: one sentence that still is a
 // not-exist error.
 type noPackage struct{ path string }
+
+// NoPackage is the error of a skill package path that names nothing: one
+// sentence, not the chain of stat errors (issue 28 item 15), that still
+// is a not-exist error.
+func NoPackage(path string) error { return noPackage{path: safetext.Line(path, 200)} }
 
 func (e noPackage) Error() string {
 	return "there is no skill package at " + e.path + "; check the path"
