@@ -188,7 +188,7 @@ func run(ctx context.Context, args []string, e env) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return report(usage(e.stdout), e)
 		}
-		return report(flagError("", err), e)
+		return report(flagError(fs, err), e)
 	}
 	if u, err := app.NormalizeModelURL(g.modelURL); err != nil { // VOUCH_MODEL_URL
 		return report(app.Errorf(app.Usage, "VOUCH_MODEL_URL: %v", err), e)
@@ -284,7 +284,7 @@ func subFlags(name string, g *globals) *flag.FlagSet {
 
 func parseSub(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
-		return flagError(commandOf(fs), err)
+		return flagError(fs, err)
 	}
 	if fs.NArg() > 0 {
 		return app.Errorf(app.Usage, "'%s' takes no argument %q; run '%s --help' for its usage", fs.Name(), fs.Arg(0), fs.Name())

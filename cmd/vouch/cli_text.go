@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"vouch/internal/app"
@@ -57,26 +56,13 @@ func unknownSub(command, sub string, known ...string) error {
 	return app.Errorf(app.Usage, "unknown subcommand 'vouch %s %s'; use %s", command, sub, list)
 }
 
-// singleDashFlag finds a flag named with one dash in Go's flag errors.
-var singleDashFlag = regexp.MustCompile(`(^|[\s:])-([A-Za-z][A-Za-z0-9-]*)`)
-
-// flagError is the usage error of a flag set's parse error: the flags as
-// they are typed (--context), and where to read the command's flags.
-// command is the command as typed after "vouch" ("tools plan").
-// An empty command is vouch's global flags.
-func flagError(command string, err error) error {
-	full, help := "vouch", "vouch help"
-	if command != "" {
-		full = "vouch " + command
+// flagError is the usage error of fs's parse error err: what the flag
+// takes, as typed (--context; clitext.FlagProblem), and where to read the
+// command's flags; fs named "vouch" is vouch's global flags.
+func flagError(fs *flag.FlagSet, err error) error {
+	full, help := fs.Name(), "vouch help"
+	if full != "vouch" {
 		help = full + " --help"
 	}
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		msg = "there is no flag " + name + " for '" + full + "'"
-	}
-	msg = singleDashFlag.ReplaceAllString(msg, "$1--$2")
-	return app.Errorf(app.Usage, "%s; run '%s' for its flags", msg, help)
+	return app.Errorf(app.Usage, "%s; run '%s' for its flags", clitext.FlagProblem(fs, full, err), help)
 }
-
-// commandOf is the command a flag set parses, as typed after "vouch".
-func commandOf(fs *flag.FlagSet) string { return strings.TrimPrefix(fs.Name(), "vouch ") }

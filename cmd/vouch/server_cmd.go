@@ -60,7 +60,7 @@ func runServer(ctx context.Context, g *globals, args []string, e env) error {
 	}
 	name, rest := leadingArg(rest)
 	if err := fs.Parse(rest); err != nil {
-		return flagError("server "+sub, err)
+		return flagError(fs, err)
 	}
 	if name == "" {
 		name, _ = leadingArg(fs.Args())
