@@ -75,7 +75,7 @@ func loneBells(b []byte) int {
 // and no sequence.
 func TestE2ETmuxNotifyPassthrough(t *testing.T) {
 	bin := buildVouch(t)
-	const want = "\x1bPtmux;\x1b\x1b]9;vouch: approval waiting: vouch (built-in) › fs_write\a\x1b\\"
+	const want = "\x1bPtmux;\x1b\x1b]9;vouch: approval waiting: built-in › fs_write\a\x1b\\"
 	for _, tc := range []struct{ passthrough string }{{"on"}, {"off"}} {
 		t.Run("passthrough_"+tc.passthrough, func(t *testing.T) {
 			tmp := t.TempDir()

@@ -27,7 +27,7 @@ func (a *App) DescribeTool(identity string) (ToolDescription, error) {
 		return d, nil
 	}
 	if strings.HasPrefix(identity, "builtin:") {
-		return ToolDescription{ServerName: "vouch (built-in)"}, nil
+		return ToolDescription{ServerName: BuiltinLabel}, nil // as every list and the transcript label it (issue 28 item 15)
 	}
 	if d, ok := a.describeAppTool(identity); ok { // app-only: not in Tools (SPEC J2)
 		return d, nil

@@ -378,7 +378,7 @@ func (svc *MCP) Tools(builtins []tool.Tool) []ToolRow {
 	var rows []ToolRow
 	for _, t := range builtins {
 		d := t.Def()
-		rows = append(rows, ToolRow{Identity: d.Identity, Server: "built-in", Name: strings.TrimPrefix(d.Identity, "builtin:"),
+		rows = append(rows, ToolRow{Identity: d.Identity, Server: BuiltinLabel, Name: strings.TrimPrefix(d.Identity, "builtin:"),
 			Classification: snap.Summary(d.Identity, ""), Status: "available", Executable: true, Description: firstLine(d.Description)})
 	}
 	for _, e := range svc.mgr.Tools() {

@@ -150,7 +150,7 @@ func (a *App) ProfileToolViews(name string) ([]ToolView, error) {
 	var out []ToolView
 	for _, t := range a.BuiltinTools() {
 		d := t.Def()
-		out = append(out, ToolView{Identity: d.Identity, ServerID: "builtin", ServerName: "built-in",
+		out = append(out, ToolView{Identity: d.Identity, ServerID: "builtin", ServerName: BuiltinLabel,
 			Name: strings.TrimPrefix(d.Identity, "builtin:"), Description: d.Description, Executable: true})
 	}
 	for _, e := range a.mcp.mgr.Tools() {
@@ -189,7 +189,7 @@ func (a *App) ConversationToolViews() ([]ToolView, error) {
 	var out []ToolView
 	for _, t := range a.BuiltinTools() {
 		d := t.Def()
-		out = append(out, ToolView{Identity: d.Identity, ServerName: "built-in", Name: strings.TrimPrefix(d.Identity, "builtin:"),
+		out = append(out, ToolView{Identity: d.Identity, ServerName: BuiltinLabel, Name: strings.TrimPrefix(d.Identity, "builtin:"),
 			Description: d.Description, Executable: true, Enabled: !off[d.Identity]})
 	}
 	// Unreadable rules mark nothing here: every call asks anyway.
