@@ -161,6 +161,9 @@ func (l SkillListing) Summary() string {
 	case n == 0:
 		return fmt.Sprintf("%q lists no skills; it may still serve skills it does not list.", l.ServerLabel)
 	}
+	if n == 1 {
+		return fmt.Sprintf("%q lists 1 skill.", l.ServerLabel)
+	}
 	return fmt.Sprintf("%q lists %d skills.", l.ServerLabel, n)
 }
 

@@ -282,7 +282,11 @@ func (s *SkillService) evaluate(label string, r *skillRecord, e SkillEntry) Serv
 		out.Findings = r.unreviewed(a.Entry)
 		if len(out.Findings) > 0 {
 			out.State = SkillReview
-			out.Sentence = fmt.Sprintf("vouch's scanner found %d things in skill %q from %q; its content is held back until you review the findings and approve it again.", len(out.Findings), name, label)
+			found := fmt.Sprintf("%d things", len(out.Findings))
+			if len(out.Findings) == 1 {
+				found = "1 thing"
+			}
+			out.Sentence = fmt.Sprintf("vouch's scanner found %s in skill %q from %q; its content is held back until you review the findings and approve it again.", found, name, label)
 		} else {
 			out.State = SkillApproved
 			out.Sentence = fmt.Sprintf("Skill %q from %q is approved for its current files.", name, label)
@@ -479,7 +483,11 @@ func (s *SkillService) pinTo(serverID, uri string, n int) (ServerSkill, error) {
 		}
 	}
 	if missing > 0 {
-		k.Sentence += fmt.Sprintf(" %d of its %d files were never pinned and stay unavailable.", missing, len(a.Entry.Files))
+		were := "were never pinned and stay"
+		if missing == 1 {
+			were = "was never pinned and stays"
+		}
+		k.Sentence += fmt.Sprintf(" %d of its %d files %s unavailable.", missing, len(a.Entry.Files), were)
 	}
 	return k, nil
 }

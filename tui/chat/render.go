@@ -66,7 +66,7 @@ func indented(l string) string {
 // size and its latest line, so progress is visible without the noise.
 func renderReasoning(it *Item, width int, st *kit.Styles) string {
 	text := safetext.Neutralize(it.Text)
-	head := fmt.Sprintf("∴ reasoning, %d words", countWords(text))
+	head := "∴ reasoning, " + kit.Plural(countWords(text), "word")
 	if it.Streaming {
 		last := strings.TrimSpace(text[strings.LastIndexByte(strings.TrimRight(text, "\n"), '\n')+1:])
 		if last != "" {

@@ -153,6 +153,9 @@ type Waiting struct {
 func InboxRose(ctx context.Context, label Label, count, added int, last func(context.Context) (Waiting, bool)) Note {
 	n := Note{Kind: Approval, Title: "vouch: approval waiting (background run)",
 		Body: fmt.Sprintf("%d calls wait in the approvals inbox", count)}
+	if count == 1 {
+		n.Body = "1 call waits in the approvals inbox"
+	}
 	if added > 1 || last == nil {
 		return n
 	}

@@ -83,7 +83,7 @@ func TestWords(t *testing.T) {
 		{"inbox several counted", InboxRose(ctx, label, 3, 2, last),
 			Note{Kind: Approval, Title: "vouch: approval waiting (background run)", Body: "3 calls wait in the approvals inbox"}},
 		{"inbox look-up failed", InboxRose(ctx, label, 1, 1, func(context.Context) (Waiting, bool) { return Waiting{}, false }),
-			Note{Kind: Approval, Title: "vouch: approval waiting (background run)", Body: "1 calls wait in the approvals inbox"}},
+			Note{Kind: Approval, Title: "vouch: approval waiting (background run)", Body: "1 call waits in the approvals inbox"}},
 		{"long turn", TurnFinished(61400*time.Millisecond, false),
 			Note{Kind: LongTurn, Title: "vouch: turn finished", Body: "the reply is complete after 1m1s"}},
 		{"long turn failed", TurnFinished(31*time.Second, true),

@@ -263,7 +263,7 @@ func (a Approval) View() string {
 		lines = append(lines, "")
 	}
 	if more := len(body) - scroll - len(shown); more > 0 && len(lines) > len(head)+1 {
-		lines[len(lines)-1] = st.Detail.Render(fmt.Sprintf("↓ %d more lines", more))
+		lines[len(lines)-1] = st.Detail.Render("↓ " + kit.Plural(more, "more line"))
 	}
 	return kit.ModalBox(st, w, height, append(lines, foot...))
 }

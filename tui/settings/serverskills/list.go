@@ -192,7 +192,7 @@ func (p List) View() string {
 		if i == p.cursor {
 			cursor, name = st.Prompt.Render("› "), kit.Pad(st.Selected.Render(safetext.Line(s.Name, nameW)), nameW)
 		}
-		files := fmt.Sprintf("%d files", s.Files)
+		files := kit.Plural(s.Files, "file")
 		if s.State == StateDynamic {
 			files = "dynamic"
 		}

@@ -115,7 +115,7 @@ func PreviewLines(p Preview, width, instructionLines int) []string {
 		shown = lines[:instructionLines]
 	}
 	add("")
-	add(fmt.Sprintf("Instructions (%d of %d lines)", len(shown), len(lines)))
+	add(fmt.Sprintf("Instructions (%d of %s)", len(shown), kit.Plural(len(lines), "line")))
 	// Each line wraps rather than being cut: a flagged line (an
 	// instruction-override sentence) reads whole (issue 18 item 8).
 	for _, l := range shown {
@@ -128,7 +128,7 @@ func PreviewLines(p Preview, width, instructionLines int) []string {
 		}
 	}
 	if len(shown) < len(lines) {
-		add(fmt.Sprintf("  … %d more lines", len(lines)-len(shown)))
+		add("  … " + kit.Plural(len(lines)-len(shown), "more line"))
 	}
 
 	add("")
