@@ -51,7 +51,7 @@ func TestCLIErrorsReadWell(t *testing.T) {
 		{[]string{"tols"}, `did you mean "tools"?`},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"; run 'vouch help' for the list`},
 		{[]string{"tools", "--context", "5"}, "there is no flag --context for 'vouch tools'; run 'vouch tools --help'"},
-		{[]string{"tools", "plan", "--context", "x"}, `invalid value "x" for flag --context`},
+		{[]string{"tools", "plan", "--context", "x"}, `--context needs a whole number, not "x"`},
 		{[]string{"server", "add", "x", "--url"}, "flag needs an argument: --url"},
 		{[]string{"--state-dir"}, "flag needs an argument: --state-dir"},
 		{[]string{"run"}, "vouch run needs a task"},

@@ -38,7 +38,7 @@ func TestServerSkillsBackend(t *testing.T) {
 	if err != nil || len(l.Skills) != 1 {
 		t.Fatalf("listing = %+v, %v", l, err)
 	}
-	if k := l.Skills[0]; k.Name != "docs/refunds" || k.State != serverskills.StateUnapproved || k.Files != 1 || !k.Listed || !strings.Contains(l.Summary, "lists 1 skills") {
+	if k := l.Skills[0]; k.Name != "docs/refunds" || k.State != serverskills.StateUnapproved || k.Files != 1 || !k.Listed || !strings.Contains(l.Summary, "lists 1 skill.") {
 		t.Fatalf("skill = %+v, summary %q", k, l.Summary)
 	}
 	p, err := ts.PreviewServerSkill(ctx, id, sk.URI())
