@@ -1,0 +1,104 @@
+package docs
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestPages (issue 28 item 23): every topic's page is embedded, is the file
+// on disk byte for byte, and carries no control character but newline and
+// tab, so printing it raw on a terminal cannot inject an escape sequence;
+// topic names are unique, and every relative link of a page names a page
+// of this folder that exists.
+func TestPages(t *testing.T) {
+	seen := map[string]bool{}
+	link := regexp.MustCompile(`\]\(([^)#:]+\.md)(#[^)]*)?\)`)
+	for _, topic := range Topics() {
+		if seen[topic.Name] {
+			t.Errorf("topic %s is listed twice", topic.Name)
+		}
+		seen[topic.Name] = true
+		text, err := topic.Text()
+		if err != nil {
+			t.Fatal(err)
+		}
+		disk, err := os.ReadFile(topic.File)
+		if err != nil || string(disk) != text {
+			t.Errorf("topic %s: the embedded page is not %s on disk (%v)", topic.Name, topic.File, err)
+		}
+		for i, r := range text {
+			if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || 0x80 <= r && r < 0xa0 {
+				t.Errorf("%s: control character %U at byte %d", topic.File, r, i)
+			}
+		}
+		if !strings.HasPrefix(text, "# ") || !strings.HasSuffix(text, "\n") {
+			t.Errorf("%s does not start with its title or does not end with a newline", topic.File)
+		}
+		for _, m := range link.FindAllStringSubmatch(text, -1) {
+			checkLink(t, topic.File, m[1], m[2])
+		}
+	}
+	if _, ok := Lookup("nosuch"); ok {
+		t.Error("Lookup found a topic that does not exist")
+	}
+}
+
+// TestReadmeLinksEveryTopic (issue 28 item 23): the README's reference
+// table has a row for every topic — its name linking its page, and the
+// summary `vouch help` lists — and every page the README links exists.
+func TestReadmeLinksEveryTopic(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	for _, topic := range Topics() {
+		row := "| [`" + topic.Name + "`](docs/" + topic.File + ") | " + topic.Summary + " |\n"
+		if !strings.Contains(readme, row) {
+			t.Errorf("the README has no row %q", row)
+		}
+	}
+	for _, m := range regexp.MustCompile(`\]\((docs/[^)#]+)(#[^)]*)?\)`).FindAllStringSubmatch(readme, -1) {
+		checkLink(t, "the README", "../"+m[1], m[2])
+	}
+	if lines := strings.Count(readme, "\n"); lines > 150 {
+		t.Errorf("the README is %d lines; it is the front door, the reference lives in docs/ (at most 150)", lines)
+	}
+}
+
+// checkLink fails when the page file does not exist or has no heading
+// whose anchor (as the forge spells it: lower case, spaces to hyphens,
+// punctuation dropped) is anchor.
+func checkLink(t *testing.T, from, file, anchor string) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Errorf("%s links %s, which does not exist", from, file)
+		return
+	}
+	if anchor == "" {
+		return
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if title, ok := strings.CutPrefix(strings.TrimLeft(line, "#"), " "); ok && strings.HasPrefix(line, "#") && "#"+slug(title) == anchor {
+			return
+		}
+	}
+	t.Errorf("%s links %s%s: the page has no such heading", from, file, anchor)
+}
+
+// slug is a heading's anchor.
+func slug(title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9':
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
