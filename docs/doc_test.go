@@ -10,6 +10,7 @@ import (
 // TestPages (issue 28 item 23): every topic's page is embedded, is the file
 // on disk byte for byte, and carries no control character but newline and
 // tab, so printing it raw on a terminal cannot inject an escape sequence;
+// its prose and its shell examples fit an 80-column terminal;
 // topic names are unique, and every relative link of a page names a page
 // of this folder that exists.
 func TestPages(t *testing.T) {
@@ -33,6 +34,7 @@ func TestPages(t *testing.T) {
 				t.Errorf("%s: control character %U at byte %d", topic.File, r, i)
 			}
 		}
+		checkWidth(t, topic.File, text)
 		if !strings.HasPrefix(text, "# ") || !strings.HasSuffix(text, "\n") {
 			t.Errorf("%s does not start with its title or does not end with a newline", topic.File)
 		}
@@ -101,4 +103,27 @@ func slug(title string) string {
 		}
 	}
 	return b.String()
+}
+
+// checkWidth fails on a line of text wider than 80 columns that is prose
+// or a shell example: `vouch help` prints the page as it is, so what a
+// person reads or copies fits the terminal. Table rows and other code
+// blocks (a lockfile, an allowed_signers line) keep their lines whole.
+func checkWidth(t *testing.T, file, text string) {
+	t.Helper()
+	fence := ""
+	for i, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "```") {
+			if fence == "" {
+				fence = line
+			} else {
+				fence = ""
+			}
+			continue
+		}
+		wide := len([]rune(line)) > 80
+		if wide && (fence == "" && !strings.HasPrefix(line, "|") || fence == "```sh") {
+			t.Errorf("%s:%d is %d columns wide: %q", file, i+1, len([]rune(line)), line)
+		}
+	}
 }
