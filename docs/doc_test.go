@@ -5,11 +5,16 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"vouch/safetext"
 )
 
 // TestPages (issue 28 item 23): every topic's page is embedded, is the file
-// on disk byte for byte, and carries no control character but newline and
-// tab, so printing it raw on a terminal cannot inject an escape sequence;
+// on disk byte for byte, and is valid UTF-8 with no code point vouch's
+// outputs neutralise (controls but newline and tab, bidi and invisible
+// characters: safetext.Hidden), so printing it raw on a terminal cannot
+// inject an escape sequence;
 // its prose and its shell examples fit an 80-column terminal;
 // topic names are unique, and every relative link of a page names a page
 // of this folder that exists.
@@ -29,9 +34,12 @@ func TestPages(t *testing.T) {
 		if err != nil || string(disk) != text {
 			t.Errorf("topic %s: the embedded page is not %s on disk (%v)", topic.Name, topic.File, err)
 		}
+		if !utf8.ValidString(text) {
+			t.Errorf("%s is not valid UTF-8", topic.File)
+		}
 		for i, r := range text {
-			if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || 0x80 <= r && r < 0xa0 {
-				t.Errorf("%s: control character %U at byte %d", topic.File, r, i)
+			if safetext.Hidden(r) {
+				t.Errorf("%s: %U at byte %d, which every output of vouch neutralises", topic.File, r, i)
 			}
 		}
 		checkWidth(t, topic.File, text)

@@ -71,10 +71,11 @@ func CommandUsage(c Command) string {
 
 // Help is what 'vouch help [NAME]' prints (issue 28 item 23): the usage
 // with no name; a command's usage for a command's name; a topic's page
-// byte for byte as docs/ holds it (the pages carry no control character,
-// which package docs' tests hold); else a usage error naming the nearest
-// topic or command when one is close, the name quoted with %q as an
-// unknown command's is, so no control reaches the terminal.
+// byte for byte as docs/ holds it (the pages carry no code point that
+// safetext.Hidden names, which package docs' tests hold); else a usage
+// error naming the nearest topic or command when one is close, the name
+// quoted with %q as an unknown command's is, so no control reaches the
+// terminal.
 func Help(args []string, commands []Command) (string, error) {
 	if len(args) == 0 {
 		return Usage(commands), nil
