@@ -1,4 +1,4 @@
-# Recipes for working on vouch. Each is also a plain command in the README;
+# Recipes for working on vouch. Each is also a plain command in docs/DEVELOPING.md;
 # `just` is optional (npm i -g rust-just).
 
 # open vouch on the configured model server

@@ -66,7 +66,7 @@ func (m Model) updateChooseToolsKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
 		return m, nil, false
 	}
 	if !m.toolRefused {
-		m, cmd := m.openToolSelect(toolselect.ByServer, "This conversation's tools and what each costs of the tool budget.")
+		m, cmd := m.openToolSelect(toolselect.ByServer, toolselect.OpenedReason)
 		return m, cmd, true
 	}
 	// The selector says why it opened; the error's lines go, so that it

@@ -12,6 +12,7 @@ import (
 
 	"vouch/agent"
 	"vouch/tui/settings/servers"
+	"vouch/tui/settings/tools"
 	"vouch/tui/toolselect"
 )
 
@@ -126,5 +127,24 @@ func TestToolSelectorOnActivation(t *testing.T) {
 	m, _ = update(m, keyEsc)
 	if _, ok := m.modals.top().(toolselect.Pane); ok || len(b.applied) != 0 {
 		t.Errorf("esc left the selector or applied %v", b.applied)
+	}
+}
+
+// TestToolSelectorFromSettingsTools: t on Settings › Tools opens the
+// selector above Settings, grouped by server; esc returns to the Tools
+// page (issue 28 item 1).
+func TestToolSelectorFromSettingsTools(t *testing.T) {
+	b := newToolsBackend()
+	m := startBackend(t, b, Options{Servers: newFake()})
+	m = press[servers.ListedMsg](t, m, keyCtrlX)
+	m = press[tools.ListedMsg](t, m, keyTab) // Servers → Tools
+	m, cmd := update(m, keyRune('t'))
+	m, _ = update(m, awaitMsg[toolselect.LoadedMsg](t, cmd))
+	if p := topModal[toolselect.Pane](t, m); p.Order() != toolselect.ByServer || !strings.Contains(m.View(), "repo_op_001") {
+		t.Fatalf("order %v:\n%s", p.Order(), m.View())
+	}
+	m, _ = update(m, keyEsc)
+	if v := m.View(); !strings.Contains(v, "t costs") || len(b.applied) != 0 {
+		t.Errorf("esc did not return to Settings › Tools (applied %v):\n%s", b.applied, v)
 	}
 }

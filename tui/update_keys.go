@@ -16,6 +16,7 @@ import (
 	"vouch/tui/convlist"
 	"vouch/tui/kit"
 	"vouch/tui/picker"
+	"vouch/tui/toolselect"
 )
 
 // updateKey routes a key: to the top modal when there is one (once it has
@@ -119,6 +120,9 @@ func (m Model) updateTopModal(msg tea.Msg) (Model, tea.Cmd) {
 		return m, cmd
 	case convlist.Reopen:
 		return m.reopenConversation(a, cmd) // conv_list.go
+	case kit.ChooseTools: // from Settings › Tools (issue 28 item 1)
+		next, open := m.openToolSelect(toolselect.ByServer, toolselect.OpenedReason)
+		return next, tea.Batch(cmd, open)
 	case kit.OpenModal:
 		var open tea.Cmd
 		m, open = m.pushModal(a.Modal)

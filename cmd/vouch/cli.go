@@ -11,6 +11,7 @@ import (
 
 	"vouch/internal/app"
 	"vouch/internal/clitext"
+	"vouch/internal/cliview"
 	"vouch/internal/termout"
 
 	"golang.org/x/term"
@@ -139,43 +140,27 @@ func commands() []command {
 		{"lock", "export [--out FILE] | check [FILE] [--json] | apply FILE [--yes] [--skills DIR] | sign FILE --key KEY: the fleet lockfile (docs/FLEET.md)", runLock},
 		{"settings", "[--json] | get KEY | set KEY VALUE | reset KEY (notify, long-turn…)", runSettingsCmd},
 		{"version", "print the version", runVersion},
-		{"help", "this help", nil},
+		{"help", "[COMMAND | TOPIC]: this help, a command's usage, or a reference page (the topics below)", nil},
 	}
 }
 
-const usageHead = `vouch — a terminal agent workbench for local models
-
-Usage:
-  vouch [global flags]             the terminal interface
-  vouch [global flags] COMMAND ...
-
-Commands:
-`
-
-// globalHelp ends every usage text.
-const globalHelp = `
-Global flags:
-  --state-dir DIR   state directory (env VOUCH_STATE_DIR)
-  --model-url URL   OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1
-                    (localhost:8080 means http://localhost:8080/v1;
-                    env VOUCH_MODEL_URL)
-  --model NAME      model name (env VOUCH_MODEL)
-
-Exit codes: 0 done, 1 failure, 2 usage, 3 input rejected, 4 approval needed,
-5 unavailable.
-`
-
-func usage(w io.Writer) error {
-	var b strings.Builder
-	b.WriteString(usageHead)
+// helpCommands are the commands as the help shows them (cliview.Help).
+func helpCommands() []cliview.Command {
+	var cs []cliview.Command
 	for _, c := range commands() {
-		b.WriteString(helpEntry(c.name, c.summary)) // wrapped at 80 columns (cli_text.go)
+		cs = append(cs, cliview.Command{Name: c.name, Summary: c.summary})
 	}
-	b.WriteString(globalHelp)
-	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("write the usage: %w", err)
+	return cs
+}
+
+// help prints 'vouch help [COMMAND | TOPIC]': the usage, a command's usage
+// or a reference page (issue 28 item 23).
+func help(w io.Writer, args []string) error {
+	text, err := cliview.Help(args, helpCommands())
+	if err != nil {
+		return err
 	}
-	return nil
+	return clitext.Write(w, "the help", text)
 }
 
 // run parses args and runs the chosen command, returning the exit code.
@@ -186,7 +171,7 @@ func run(ctx context.Context, args []string, e env) int {
 	g.register(fs, e)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return report(usage(e.stdout), e)
+			return report(help(e.stdout, nil), e)
 		}
 		return report(flagError(fs, err), e)
 	}
@@ -210,7 +195,7 @@ func run(ctx context.Context, args []string, e env) int {
 
 func dispatch(ctx context.Context, g *globals, name string, args []string, e env) error {
 	if name == "help" || name == "-h" || name == "--help" {
-		return usage(e.stdout)
+		return help(e.stdout, args)
 	}
 	if name == sessionCmd { // hidden: the session process (session_serve.go, internal/host)
 		return runSessionCmd(ctx, g, args, e)
@@ -218,7 +203,7 @@ func dispatch(ctx context.Context, g *globals, name string, args []string, e env
 	for _, c := range commands() {
 		if c.name == name && c.run != nil {
 			if asksHelp(args) {
-				return commandUsage(e.stdout, c)
+				return help(e.stdout, []string{c.name})
 			}
 			// A command that finds the database held by an idle session
 			// asks it to exit and runs once more (retryLocked, session_cmd.go).
@@ -244,14 +229,6 @@ func asksHelp(args []string) bool {
 		}
 	}
 	return false
-}
-
-// commandUsage prints one command's usage: its forms and flags, then the
-// global flags and the exit codes.
-func commandUsage(w io.Writer, c command) error {
-	p := clitext.NewPrinter(w)
-	p.Printf("%s%s", commandUsageText(c), globalHelp)
-	return p.Flush("print the help")
 }
 
 // report prints err as one sentence on stderr and maps it to an exit code.

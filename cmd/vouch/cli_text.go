@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"strings"
 
 	"vouch/internal/app"
@@ -14,31 +13,14 @@ import (
 // they are typed (--context, not -context), and counts with the right
 // plural.
 
-// helpEntry is one command of the usage: its name, then its summary
-// wrapped at clitext.Width under a hanging indent.
-func helpEntry(name, summary string) string {
-	w := 10
-	for _, c := range commands() {
-		w = max(w, len(c.name))
-	}
-	return clitext.WrapHanging(fmt.Sprintf("  %-*s ", w, name), summary, w+3)
-}
-
-// commandUsageText is one command's usage line, wrapped.
-func commandUsageText(c command) string {
-	return clitext.WrapHanging("Usage: vouch "+c.name+" ", c.summary, len("Usage: vouch ")+2)
-}
-
 // unknownCommand is the usage error of a command vouch does not have,
 // with the nearest command's name when one is close: a typo of it.
 func unknownCommand(name string) error {
-	best, bestD := "", 3 // suggest at an edit distance of at most 2
+	var names []string
 	for _, c := range commands() {
-		if d := clitext.EditDistance(strings.ToLower(name), c.name); d < bestD {
-			best, bestD = c.name, d
-		}
+		names = append(names, c.name)
 	}
-	if best != "" {
+	if best := clitext.Nearest(name, names); best != "" {
 		return app.Errorf(app.Usage, "unknown command %q; did you mean %q? 'vouch help' lists the commands", name, best)
 	}
 	return app.Errorf(app.Usage, "unknown command %q; run 'vouch help' for the list", name)
@@ -48,10 +30,8 @@ func unknownCommand(name string) error {
 // naming the nearest of known when one is close (issue 28 item 15).
 func unknownSub(command, sub string, known ...string) error {
 	list := strings.Join(known[:len(known)-1], ", ") + " or " + known[len(known)-1]
-	for _, k := range known {
-		if clitext.EditDistance(strings.ToLower(sub), k) <= 2 {
-			return app.Errorf(app.Usage, "unknown subcommand 'vouch %s %s'; did you mean 'vouch %s %s'? The subcommands are %s", command, sub, command, k, list)
-		}
+	if k := clitext.Nearest(sub, known); k != "" {
+		return app.Errorf(app.Usage, "unknown subcommand 'vouch %s %s'; did you mean 'vouch %s %s'? The subcommands are %s", command, sub, command, k, list)
 	}
 	return app.Errorf(app.Usage, "unknown subcommand 'vouch %s %s'; use %s", command, sub, list)
 }

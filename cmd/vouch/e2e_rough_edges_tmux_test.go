@@ -14,7 +14,7 @@ import (
 //   - enter says the server does not answer, at its address, not "no model
 //     is chosen", and ctrl+o shows that reason whole, URL included;
 //   - alt+t, alt+e and alt+x over tmux (ESC then the letter) put nothing
-//     in the input;
+//     in the input; alt+t and t on Settings › Tools open the tool selector;
 //   - "Input cleared; ctrl+c again quits." goes with the next key;
 //   - at 50x12 typing and enter do nothing, the notice wraps at words.
 func TestE2ERoughEdgesTmux(t *testing.T) {
@@ -69,6 +69,11 @@ func TestE2ERoughEdgesTmux(t *testing.T) {
 		}
 		tick.Stop()
 	}
+	s.openSettingsPage("Tools") // and from Settings › Tools
+	s.keys("t")
+	s.waitText("Tools for this conversation")
+	s.pressUntil("Escape", "Settings again", func(p string) bool { return !strings.Contains(p, "Tools for this conversation") })
+	s.pressUntil("Escape", "the chat", func(p string) bool { return !strings.Contains(p, "Settings") })
 
 	s.run("resize-window", "-t", s.name, "-x", "50", "-y", "12")
 	s.waitText("Terminal too small: 50x12;")

@@ -123,7 +123,7 @@ func (d data) SkillSummaries() ([]localskills.Summary, error) {
 func (d data) RemoveSkill(name string) error {
 	err := d.db.RemoveSkill(name)
 	if errors.Is(err, store.ErrNotFound) {
-		return Errorf(Usage, "no skill named %s is installed; 'vouch skill list' shows them", safetext.Line(name, 80)) // an unknown skill is 2, as the README's table says
+		return Errorf(Usage, "no skill named %s is installed; 'vouch skill list' shows them", safetext.Line(name, 80)) // an unknown skill is 2, as docs/commands.md's table says
 	}
 	return err
 }

@@ -28,6 +28,7 @@ var table = []line{
 	{pkg: "internal/termtest"},
 	{pkg: "internal/archtest"},
 	{pkg: "internal/msgcount", note: "what a person calls a message, for every count of them (issue 28 item 4)"},
+	{pkg: "docs", note: "the reference pages and their topics (vouch help TOPIC)"},
 
 	// The domain: it knows no store, no application and no interface.
 	{pkg: "policy", may: "safetext"},
@@ -52,7 +53,7 @@ var table = []line{
 	{pkg: "internal/ttyprompt", may: "agent internal/app safetext tool"},
 	{pkg: "internal/termout", may: "agent internal/app mcpclient safetext tool"},
 	{pkg: "internal/clitext", may: "safetext"},
-	{pkg: "internal/cliview", may: "agent internal/app internal/app/localskills internal/clitext mcpclient policy safetext workflow"},
+	{pkg: "internal/cliview", may: "agent docs internal/app internal/app/localskills internal/clitext mcpclient policy safetext workflow"},
 
 	// The demo and the test doubles beside what they imitate.
 	{pkg: "internal/demo", may: "internal/demo/scripted"},

@@ -58,6 +58,20 @@ func EditDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
+// Nearest is the name of known nearest to name (case aside) when one is
+// close enough to be a typo of it — an edit distance of at most 2 — the
+// first of the nearest on a tie, and "" when none is: the did-you-mean of
+// every unknown command, subcommand and help topic.
+func Nearest(name string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := EditDistance(strings.ToLower(name), k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
 // Plural counts n things: "1 tool", "0 tools", "2 problems".
 func Plural(n int, thing string) string {
 	if n == 1 {

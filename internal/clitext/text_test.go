@@ -55,3 +55,17 @@ func TestWriteJSONEscapesWhatTheInterfaceNeutralises(t *testing.T) {
 		t.Errorf("WriteJSON wrote %q", got)
 	}
 }
+
+// TestNearest: a typo of a name (case aside, at most two edits) names it,
+// the nearest winning and the first on a tie; anything further names none.
+func TestNearest(t *testing.T) {
+	known := []string{"server", "skills", "skill", "sessions"}
+	for _, tc := range []struct{ name, want string }{
+		{"sever", "server"}, {"SKIL", "skill"}, {"skils", "skills"}, {"sessons", "sessions"},
+		{"quantum", ""}, {"", ""},
+	} {
+		if got := Nearest(tc.name, known); got != tc.want {
+			t.Errorf("Nearest(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -68,6 +68,12 @@ func (SelectModel) IsAction() {}
 
 func (OpenModal) IsAction() {}
 
+// ChooseTools asks the root to open the tool selector above the modal
+// that asked (Settings › Tools; issue 28 item 1).
+type ChooseTools struct{}
+
+func (ChooseTools) IsAction() {}
+
 // Revealer is a Modal that wants to know when it is on top again because
 // the modal above it closed, for instance to reload what that modal may
 // have changed. The root calls Reveal after every pop.

@@ -2,6 +2,10 @@ package toolselect
 
 import "github.com/charmbracelet/bubbles/key"
 
+// OpenedReason is what the selector says when the person opened it
+// (alt+t, Settings › Tools), not a refusal or an activation.
+const OpenedReason = "This conversation's tools and what each costs of the tool budget."
+
 // KeyMap is the selector's bindings. Letters type the filter, so nothing
 // else is a letter: space switches, tab changes the order.
 type KeyMap struct {

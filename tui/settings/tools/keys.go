@@ -12,6 +12,7 @@ type KeyMap struct {
 	DoneFilter  key.Binding // stop typing, keep the filter
 	ClearFilter key.Binding
 	Refresh     key.Binding
+	Choose      key.Binding // the tool selector, with each tool's cost
 	Close       key.Binding
 }
 
@@ -25,6 +26,7 @@ func DefaultKeyMap() KeyMap {
 		DoneFilter:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done"), key.WithDisabled()),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"), key.WithDisabled()),
 		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Choose:      key.NewBinding(key.WithKeys("t", "alt+t"), key.WithHelp("t", "costs")),
 		Close:       key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
 	}
 }

@@ -104,13 +104,13 @@ func (p Page) ShortHelp() []key.Binding {
 	if p.filtering {
 		return []key.Binding{k.Up, k.Down, k.DoneFilter, k.ClearFilter}
 	}
-	return []key.Binding{k.Up, k.Down, k.Toggle, k.Filter, k.ClearFilter, k.Close}
+	return []key.Binding{k.Up, k.Down, k.Toggle, k.Choose, k.Filter, k.ClearFilter, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
 func (p Page) FullHelp() [][]key.Binding {
 	k := p.keys
-	return [][]key.Binding{{k.Up, k.Down, k.Toggle, k.Refresh}, {k.Filter, k.DoneFilter, k.ClearFilter, k.Close}}
+	return [][]key.Binding{{k.Up, k.Down, k.Toggle, k.Choose, k.Refresh}, {k.Filter, k.DoneFilter, k.ClearFilter, k.Close}}
 }
 
 func (p Page) SetSize(width, height int) settings.Page {
@@ -236,6 +236,8 @@ func (p Page) key(msg tea.KeyMsg) (Page, kit.Action, tea.Cmd) {
 	case key.Matches(msg, k.Filter):
 		p.filtering = true
 		return p, nil, p.filter.Focus()
+	case key.Matches(msg, k.Choose):
+		return p, kit.ChooseTools{}, nil
 	case key.Matches(msg, k.Refresh):
 		p.Notice = ""
 		var cmd tea.Cmd
@@ -315,6 +317,7 @@ func (p *Page) syncKeys() {
 	k.Toggle.SetEnabled(avail && sel && !p.filtering)
 	k.Filter.SetEnabled(avail && !p.filtering)
 	k.Refresh.SetEnabled(avail && !p.filtering)
+	k.Choose.SetEnabled(avail && !p.filtering && p.src.Scope == "") // the selector is the conversation's
 	k.DoneFilter.SetEnabled(p.filtering)
 	k.ClearFilter.SetEnabled(filtered)
 	k.Close.SetEnabled(!filtered)
