@@ -115,7 +115,10 @@ func TestE2ESessionSurvivesHangUp(t *testing.T) {
 
 	second := newTmux(t, 80, 24, cmd)
 	second.waitFor("the whole answer after reattaching", func(p string) bool {
-		return strings.Contains(p, "alpha bravo charlie delta echo foxtrot golf hotel india omega.") && strings.Contains(p, "tell me the alphabet")
+		// Whole once the run has ended (enter sends again): ctrl+c during
+		// the run would stop it, not quit (seen in a full run under load).
+		return strings.Contains(p, "alpha bravo charlie delta echo foxtrot golf hotel india omega.") && strings.Contains(p, "tell me the alphabet") &&
+			strings.Contains(p, "enter send")
 	})
 	if got := sessionPID(t, state); got != pid {
 		t.Fatalf("reattaching started session %d, want the running %d", got, pid)
