@@ -54,6 +54,17 @@ type Endpoint struct {
 // what kind of server answered. Results are in candidate order. hc may be
 // nil. Probe contacts only the candidates.
 func Probe(ctx context.Context, hc *http.Client, candidates []string) []Endpoint {
+	return probeAll(ctx, hc, candidates, false)
+}
+
+// ProbeGiven is Probe of the URLs the person named (--model-url): a
+// failure's advice checks that address instead of saying to pass
+// --model-url, as Client.URLGiven's does (issue 28 item 12).
+func ProbeGiven(ctx context.Context, hc *http.Client, urls []string) []Endpoint {
+	return probeAll(ctx, hc, urls, true)
+}
+
+func probeAll(ctx context.Context, hc *http.Client, candidates []string, given bool) []Endpoint {
 	if len(candidates) == 0 {
 		candidates = DefaultEndpoints()
 	}
@@ -66,7 +77,9 @@ func Probe(ctx context.Context, hc *http.Client, candidates []string) []Endpoint
 		wg.Go(func() {
 			pctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 			defer cancel()
-			out[i] = NewClient(base, "", hc).probe(pctx)
+			c := NewClient(base, "", hc)
+			c.given = given
+			out[i] = c.probe(pctx)
 		})
 	}
 	wg.Wait()

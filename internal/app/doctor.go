@@ -82,11 +82,11 @@ func (a *App) Doctor(ctx context.Context, modelURL, stateDir string, getenv func
 
 func doctor(ctx context.Context, modelURL, stateDir string, getenv func(string) string, held *State) DoctorReport {
 	var rep DoctorReport
-	candidates := agent.DefaultEndpoints()
+	eps := agent.Probe(ctx, &http.Client{}, agent.DefaultEndpoints())
 	if modelURL != "" {
-		candidates = []string{modelURL}
+		eps = agent.ProbeGiven(ctx, &http.Client{}, []string{modelURL})
 	}
-	for _, ep := range agent.Probe(ctx, &http.Client{}, candidates) {
+	for _, ep := range eps {
 		s := DoctorServer{URL: ep.BaseURL, Kind: ep.Kind}
 		if ep.Err != nil {
 			s.Error, s.Refused = ep.Err.Error(), refused(ep.Err)

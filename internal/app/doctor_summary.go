@@ -33,9 +33,8 @@ func (r *DoctorReport) summarize() {
 			return
 		}
 	}
-	if len(r.ModelServers) == 1 {
-		r.Summary = "not ready: " + strings.TrimSuffix(safetext.Line(r.ModelServers[0].Error, 0), ".") +
-			" — start the server there, or pass another --model-url"
+	if len(r.ModelServers) == 1 { // the URL given: its error says what to do, once (issue 28 item 12)
+		r.Summary = "not ready: " + strings.TrimSuffix(safetext.Line(r.ModelServers[0].Error, 0), ".")
 		return
 	}
 	r.Summary = "not ready: no model server answered — start llama-server, LM Studio, Ollama or vLLM, or pass --model-url"

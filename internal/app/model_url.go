@@ -22,7 +22,7 @@ func resolveModelURL(ctx context.Context, hc *http.Client, url string) (resolved
 	if strings.HasSuffix(base, "/v1") {
 		return url, ""
 	}
-	eps := agent.Probe(ctx, hc, []string{url, base + "/v1"})
+	eps := agent.ProbeGiven(ctx, hc, []string{url, base + "/v1"})
 	if eps[0].Err == nil || !errors.Is(eps[0].Err, agent.ErrServer) || eps[1].Err != nil {
 		return url, ""
 	}
