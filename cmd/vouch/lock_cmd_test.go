@@ -196,9 +196,12 @@ func TestLockBadInput(t *testing.T) {
 	if !strings.Contains(errText, "upgrade to vouch 3.0.0 or later") {
 		t.Errorf("newer: %q", errText)
 	}
-	_, errText = cli(t, state, "", exitRejected, "lock", "check", filepath.Join(dir, "missing.lock"))
-	if !strings.Contains(errText, "read the lockfile") {
-		t.Errorf("missing: %q", errText)
+	for _, sub := range []string{"check", "apply"} { // an unknown file is 2, in one sentence (issue 28 items 14, 15)
+		missing := filepath.Join(dir, "missing.lock")
+		_, errText = cli(t, state, "", exitUsage, "lock", sub, missing, "--yes")
+		if want := "vouch: there is no lockfile at " + missing + "; check the path.\n"; errText != want {
+			t.Errorf("lock %s of a missing file: %q, want %q", sub, errText, want)
+		}
 	}
 	cli(t, state, "", exitUsage, "lock", "apply")
 	cli(t, state, "", exitUsage, "lock", "sign", bad)

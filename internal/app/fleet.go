@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -226,6 +227,9 @@ func (f *Fleet) Check(path, dir string) (LockCheck, error) {
 // lockfile at path.
 func readLock(db SettingStore, path string, now time.Time) (lock.Lock, *Signer, error) {
 	data, err := readBounded(path, lock.MaxSize)
+	if errors.Is(err, fs.ErrNotExist) { // an unknown file is a usage error, in one sentence (issue 28 items 14, 15)
+		return lock.Lock{}, nil, Errorf(Usage, "there is no lockfile at %s; check the path", safetext.Line(path, 200))
+	}
 	if err != nil {
 		return lock.Lock{}, nil, Wrap(Rejected, fmt.Errorf("read the lockfile %s: %w", safetext.Line(path, 200), err))
 	}
