@@ -3,6 +3,7 @@ module vouch
 go 1.26.8
 
 require (
+	a.vouch/early v0.0.0
 	github.com/99designs/keyring v1.2.2
 	github.com/charmbracelet/bubbles v1.0.0
 	github.com/charmbracelet/bubbletea v1.3.10
@@ -54,3 +55,7 @@ require (
 	golang.org/x/text v0.28.0
 	gopkg.in/yaml.v3 v3.0.1
 )
+
+// The package that settles the terminal's background before Bubble Tea's
+// init asks for it (issue 28 item 18): a module of its own, see its doc.
+replace a.vouch/early => ./internal/early

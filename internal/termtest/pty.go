@@ -37,12 +37,29 @@ type Term struct {
 	changed chan struct{} // closed and replaced whenever out grows
 	readErr error
 	done    chan struct{}
+	bg      string // what OSC 11 is answered with; "": no query is answered
 }
+
+// Dark and Light are backgrounds a Term reports (StartAnswering); Silent
+// answers no query, as a pseudo-terminal with no emulator behind it.
+const (
+	Dark   = "rgb:0000/0000/0000"
+	Light  = "rgb:ffff/ffff/ffff"
+	Silent = ""
+)
 
 // Start runs cmd on a new pseudo-terminal of cols x rows, as its
 // controlling terminal (so the program can open /dev/tty). The caller must
 // call Close.
+// It answers the terminal queries a program may send at start as a
+// dark-background terminal would (StartAnswering with Dark).
 func Start(cmd *exec.Cmd, cols, rows int) (*Term, error) {
+	return StartAnswering(cmd, cols, rows, Dark)
+}
+
+// StartAnswering is Start on a terminal whose background is bg (Dark,
+// Light, any rgb: colour), or one that answers nothing (Silent).
+func StartAnswering(cmd *exec.Cmd, cols, rows int, bg string) (*Term, error) {
 	master, slave, err := openPair(cols, rows)
 	if err != nil {
 		return nil, err
@@ -54,7 +71,7 @@ func Start(cmd *exec.Cmd, cols, rows int) (*Term, error) {
 		_ = master.Close()
 		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
-	return newTerm(cmd, master, nil), nil
+	return newTerm(cmd, master, nil, bg), nil
 }
 
 // Open opens a new pseudo-terminal of cols x rows with no program on it. It
@@ -66,7 +83,7 @@ func Open(cols, rows int) (*Term, *os.File, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return newTerm(nil, master, slave), slave, nil
+	return newTerm(nil, master, slave, Dark), slave, nil
 }
 
 // openPair opens a pseudo-terminal's master and slave, sized cols x rows.
@@ -128,8 +145,8 @@ func setSize(f *os.File, cols, rows int) error {
 	})
 }
 
-func newTerm(cmd *exec.Cmd, master, slave *os.File) *Term {
-	t := &Term{cmd: cmd, master: master, slave: slave, changed: make(chan struct{}), done: make(chan struct{})}
+func newTerm(cmd *exec.Cmd, master, slave *os.File, bg string) *Term {
+	t := &Term{cmd: cmd, master: master, slave: slave, changed: make(chan struct{}), done: make(chan struct{}), bg: bg}
 	go t.read()
 	return t
 }
@@ -159,12 +176,16 @@ func (t *Term) read() {
 }
 
 // answerQueries replies to the terminal queries a program may send at
-// start, as a dark-background terminal would: OSC 11 (background colour) and
-// DSR 6 (cursor position). Without replies a program that asks waits for its
-// own timeout, which no real terminal makes it do.
+// start, as a terminal of background t.bg would: OSC 11 (background colour)
+// and DSR 6 (cursor position). Without replies a program that asks waits for
+// its own timeout, which no real terminal makes it do; a Silent terminal
+// answers nothing.
 func (t *Term) answerQueries(p []byte) {
+	if t.bg == Silent {
+		return
+	}
 	if bytes.Contains(p, []byte("\x1b]11;?")) {
-		_, _ = t.master.Write([]byte("\x1b]11;rgb:0000/0000/0000\x1b\\"))
+		_, _ = t.master.Write([]byte("\x1b]11;" + t.bg + "\x1b\\"))
 	}
 	if bytes.Contains(p, []byte("\x1b[6n")) {
 		_, _ = t.master.Write([]byte("\x1b[1;1R"))
