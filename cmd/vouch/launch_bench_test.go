@@ -48,10 +48,11 @@ func BenchmarkLaunchAgainstAttach(b *testing.B) {
 	b.ReportMetric(float64(launch)/float64(attach), "launch-x-of-attach")
 	b.ReportMetric(float64(launchRSS)/(1<<20), "launch-client-rss-MiB")
 	b.ReportMetric(float64(attachRSS)/(1<<20), "attach-client-rss-MiB")
-	client, session := idleTreeRSS(b, bin, closed)
-	b.ReportMetric(float64(client)/(1<<20), "idle-client-rss-MiB")
-	b.ReportMetric(float64(session)/(1<<20), "idle-session-rss-MiB")
-	b.ReportMetric(float64(client+session)/(1<<20), "idle-tree-rss-MiB")
+	idle := idleTree(b, bin, closed)
+	b.ReportMetric(float64(idle.client)/(1<<20), "idle-client-rss-MiB")
+	b.ReportMetric(float64(idle.session)/(1<<20), "idle-session-rss-MiB")
+	b.ReportMetric(float64(idle.client+idle.session)/(1<<20), "idle-tree-rss-MiB")
+	b.ReportMetric(float64(idle.pss)/(1<<20), "idle-tree-pss-MiB")
 }
 
 // BenchmarkOneShot (SPEC L3; issue 29 item 1) is the headless one-shot:
@@ -75,9 +76,15 @@ func BenchmarkOneShot(b *testing.B) {
 	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "median-ms")
 }
 
-// idleTreeRSS launches vouch on a new state dir, leaves it attached and
-// idle for 5 s, and returns the client's and the session's RSS.
-func idleTreeRSS(b *testing.B, bin, modelURL string) (client, session int64) {
+// treeMemory is an attached client's and its session's memory.
+type treeMemory struct {
+	client, session int64 // RSS of each
+	pss             int64 // the two's PSS: the pages of the binary both map counted once
+}
+
+// idleTree launches vouch on a new state dir, leaves it attached and idle
+// for 5 s, and returns the client's and the session's memory.
+func idleTree(b *testing.B, bin, modelURL string) treeMemory {
 	b.Helper()
 	state := shortState(b)
 	stopSessionAtEnd(b, state)
@@ -94,11 +101,20 @@ func idleTreeRSS(b *testing.B, bin, modelURL string) (client, session int64) {
 	if pid == 0 {
 		b.Fatal("no session")
 	}
-	if client, err = termtest.RSS(term.Pid()); err != nil {
-		b.Fatal(err)
+	var m treeMemory
+	for _, p := range []struct {
+		pid      int
+		rss, pss *int64
+	}{{term.Pid(), &m.client, &m.pss}, {pid, &m.session, &m.pss}} {
+		rss, err := termtest.RSS(p.pid)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pss, err := termtest.PSS(p.pid)
+		if err != nil {
+			b.Fatal(err)
+		}
+		*p.rss, *p.pss = rss, *p.pss+pss
 	}
-	if session, err = termtest.RSS(pid); err != nil {
-		b.Fatal(err)
-	}
-	return client, session
+	return m
 }

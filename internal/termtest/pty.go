@@ -285,21 +285,30 @@ func (t *Term) Close() error {
 }
 
 // RSS returns the resident set size of pid in bytes, read from /proc.
-func RSS(pid int) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+func RSS(pid int) (int64, error) { return procKB(pid, "status", "VmRSS") }
+
+// PSS returns the proportional set size of pid in bytes: its resident
+// pages, each shared one divided among the processes that map it (two
+// processes of one binary share its file-backed pages, which their RSS
+// both count).
+func PSS(pid int) (int64, error) { return procKB(pid, "smaps_rollup", "Pss") }
+
+// procKB reads the "field: N kB" line of /proc/pid/file, in bytes.
+func procKB(pid int, file, field string) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/%s", pid, file))
 	if err != nil {
-		return 0, fmt.Errorf("read process status: %w", err)
+		return 0, fmt.Errorf("read process %s: %w", file, err)
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
 			var kb int64
 			if _, err := fmt.Sscanf(strings.TrimSpace(v), "%d kB", &kb); err != nil {
-				return 0, fmt.Errorf("parse VmRSS %q: %w", v, err)
+				return 0, fmt.Errorf("parse %s %q: %w", field, v, err)
 			}
 			return kb * 1024, nil
 		}
 	}
-	return 0, errors.New("no VmRSS in process status")
+	return 0, fmt.Errorf("no %s in process %s", field, file)
 }
 
 var _ io.Writer = (*Term)(nil)
