@@ -59,3 +59,9 @@ require (
 // The package that settles the terminal's background before Bubble Tea's
 // init asks for it (issue 28 item 18): a module of its own, see its doc.
 replace a.vouch/early => ./internal/early
+
+// The JSON Schema validator mcp-go's server imports (every vouch process
+// links it through mcp-go's client) compiles its meta-schemas in its
+// package init: 4–9 ms and 1.7 MB of every process. vouch's copy compiles
+// them before the first Compile instead; see its README (issue 29 item 1).
+replace github.com/santhosh-tekuri/jsonschema/v6 => ./internal/jsonschema
