@@ -68,9 +68,7 @@ func BenchmarkLaunchAgainstAttach(b *testing.B) {
 // on one state dir (goal: at most 0.05 s).
 func BenchmarkOneShot(b *testing.B) {
 	bin := buildVouch(b)
-	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Hello there.")}}},
-		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(16384))
-	defer model.Close()
+	model := helloModel(b)
 	state := shortState(b)
 	var took []time.Duration
 	for b.Loop() {
@@ -81,6 +79,15 @@ func BenchmarkOneShot(b *testing.B) {
 		took = append(took, time.Since(start))
 	}
 	b.ReportMetric(float64(median(took).Microseconds())/1000, "median-ms")
+}
+
+// helloModel is a loopback llama.cpp fake of model "m" that answers every
+// turn "Hello there.", closed when tb ends.
+func helloModel(tb testing.TB) *agenttest.Server {
+	m := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Hello there.")}}},
+		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(16384))
+	tb.Cleanup(m.Close)
+	return m
 }
 
 // median is the middle of ds (the upper one of an even count).

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"vouch/agent/agenttest"
 	"vouch/internal/termtest"
 )
 
@@ -49,9 +48,7 @@ func queryEnv(extra ...string) []string {
 // 5 s).
 func TestCommandsThatDrawNothingAskNothing(t *testing.T) {
 	bin := buildVouch(t)
-	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Hello there.")}}},
-		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(16384))
-	defer model.Close()
+	model := helloModel(t)
 	state := shortState(t)
 	for _, tc := range []struct {
 		name, want string
