@@ -26,6 +26,7 @@ func BenchmarkLaunchAgainstAttach(b *testing.B) {
 	bin := buildVouch(b)
 	closed := "http://127.0.0.1:9/v1"
 	var launch, attach time.Duration
+	var launches, attaches []time.Duration
 	var launchRSS, attachRSS int64
 	b.ResetTimer()
 	for range b.N {
@@ -38,6 +39,7 @@ func BenchmarkLaunchAgainstAttach(b *testing.B) {
 		a, ar := timeToText(b, exec.Command(bin, "--state-dir", state, "--model-url", closed), firstFrameMarker)
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 		launch, attach = launch+l, attach+a
+		launches, attaches = append(launches, l), append(attaches, a)
 		launchRSS, attachRSS = max(launchRSS, lr), max(attachRSS, ar)
 	}
 	b.StopTimer()
@@ -46,12 +48,19 @@ func BenchmarkLaunchAgainstAttach(b *testing.B) {
 	b.ReportMetric(ms(launch), "launch-ms")
 	b.ReportMetric(ms(attach), "attach-ms")
 	b.ReportMetric(float64(launch)/float64(attach), "launch-x-of-attach")
+	// Medians too: on a shared machine one launch in ten can take ten
+	// times the others, and a mean follows it.
+	lm, am := median(launches), median(attaches)
+	b.ReportMetric(float64(lm.Microseconds())/1000, "launch-median-ms")
+	b.ReportMetric(float64(am.Microseconds())/1000, "attach-median-ms")
+	b.ReportMetric(float64(lm)/float64(am), "median-launch-x-of-attach")
 	b.ReportMetric(float64(launchRSS)/(1<<20), "launch-client-rss-MiB")
 	b.ReportMetric(float64(attachRSS)/(1<<20), "attach-client-rss-MiB")
-	client, session := idleTreeRSS(b, bin, closed)
-	b.ReportMetric(float64(client)/(1<<20), "idle-client-rss-MiB")
-	b.ReportMetric(float64(session)/(1<<20), "idle-session-rss-MiB")
-	b.ReportMetric(float64(client+session)/(1<<20), "idle-tree-rss-MiB")
+	idle := idleTree(b, bin, closed)
+	b.ReportMetric(float64(idle.client)/(1<<20), "idle-client-rss-MiB")
+	b.ReportMetric(float64(idle.session)/(1<<20), "idle-session-rss-MiB")
+	b.ReportMetric(float64(idle.client+idle.session)/(1<<20), "idle-tree-rss-MiB")
+	b.ReportMetric(float64(idle.pss)/(1<<20), "idle-tree-pss-MiB")
 }
 
 // BenchmarkOneShot (SPEC L3; issue 29 item 1) is the headless one-shot:
@@ -59,9 +68,7 @@ func BenchmarkLaunchAgainstAttach(b *testing.B) {
 // on one state dir (goal: at most 0.05 s).
 func BenchmarkOneShot(b *testing.B) {
 	bin := buildVouch(b)
-	model := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Hello there.")}}},
-		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(16384))
-	defer model.Close()
+	model := helloModel(b)
 	state := shortState(b)
 	var took []time.Duration
 	for b.Loop() {
@@ -71,13 +78,34 @@ func BenchmarkOneShot(b *testing.B) {
 		}
 		took = append(took, time.Since(start))
 	}
-	slices.Sort(took)
-	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "median-ms")
+	b.ReportMetric(float64(median(took).Microseconds())/1000, "median-ms")
 }
 
-// idleTreeRSS launches vouch on a new state dir, leaves it attached and
-// idle for 5 s, and returns the client's and the session's RSS.
-func idleTreeRSS(b *testing.B, bin, modelURL string) (client, session int64) {
+// helloModel is a loopback llama.cpp fake of model "m" that answers every
+// turn "Hello there.", closed when tb ends.
+func helloModel(tb testing.TB) *agenttest.Server {
+	m := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Hello there.")}}},
+		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(16384))
+	tb.Cleanup(m.Close)
+	return m
+}
+
+// median is the middle of ds (the upper one of an even count).
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// treeMemory is an attached client's and its session's memory.
+type treeMemory struct {
+	client, session int64 // RSS of each
+	pss             int64 // the two's PSS: the pages of the binary both map counted once
+}
+
+// idleTree launches vouch on a new state dir, leaves it attached and idle
+// for 5 s, and returns the client's and the session's memory.
+func idleTree(b *testing.B, bin, modelURL string) treeMemory {
 	b.Helper()
 	state := shortState(b)
 	stopSessionAtEnd(b, state)
@@ -94,11 +122,20 @@ func idleTreeRSS(b *testing.B, bin, modelURL string) (client, session int64) {
 	if pid == 0 {
 		b.Fatal("no session")
 	}
-	if client, err = termtest.RSS(term.Pid()); err != nil {
-		b.Fatal(err)
+	var m treeMemory
+	for _, p := range []struct {
+		pid      int
+		rss, pss *int64
+	}{{term.Pid(), &m.client, &m.pss}, {pid, &m.session, &m.pss}} {
+		rss, err := termtest.RSS(p.pid)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pss, err := termtest.PSS(p.pid)
+		if err != nil {
+			b.Fatal(err)
+		}
+		*p.rss, *p.pss = rss, *p.pss+pss
 	}
-	if session, err = termtest.RSS(pid); err != nil {
-		b.Fatal(err)
-	}
-	return client, session
+	return m
 }

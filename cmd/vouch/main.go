@@ -9,6 +9,11 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	// Settles the background before Bubble Tea's init would ask the
+	// terminal, so a command that draws nothing asks nothing (issue 28
+	// item 18); internal/host asks when it draws.
+	_ "a.vouch/early"
 )
 
 func main() {

@@ -8,8 +8,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"vouch/internal/app"
 	"vouch/internal/sessiond"
 )
@@ -20,7 +18,12 @@ import (
 // leave in the scrollback. start: start a session when none runs
 // (`vouch`), else say there is none (`vouch attach`).
 func (c Client) Attach(ctx context.Context, in *os.File, out io.Writer, getenv func(string) string, start bool) (sessiond.Bye, error) {
+	// The terminal is asked for its background while the session is
+	// dialled (or started), before the relay takes the terminal.
+	dark := make(chan bool, 1)
+	go func() { dark <- darkBackground(out, getenv) }()
 	conn, err := c.Dial(start)
+	isDark := <-dark
 	if errors.Is(err, sessiond.ErrNoSession) {
 		return sessiond.Bye{}, app.Errorf(app.Unavailable, "no vouch session runs on %s; run vouch to start one", c.StateDir)
 	}
@@ -34,7 +37,7 @@ func (c Client) Attach(ctx context.Context, in *os.File, out io.Writer, getenv f
 	}
 	r := sessiond.Relay{
 		Conn: conn, In: in, Out: out, Modes: sessiond.DefaultModes(),
-		Hello: sessiond.Hello{Env: clientEnv(getenv), Dark: darkBackground(getenv), Cwd: cwd, Pid: os.Getpid(), Flags: FlagsOf(c.ModelURL, c.Model)},
+		Hello: sessiond.Hello{Env: clientEnv(getenv), Dark: isDark, Cwd: cwd, Pid: os.Getpid(), Flags: FlagsOf(c.ModelURL, c.Model)},
 	}
 	bye, err := r.Run(ctx)
 	if err != nil {
@@ -62,18 +65,6 @@ func clientEnv(getenv func(string) string) map[string]string {
 		}
 	}
 	return env
-}
-
-// darkBackground is this terminal's background: VOUCH_THEME when set,
-// else what lipgloss detected (Bubble Tea's init asked the terminal).
-func darkBackground(getenv func(string) string) bool {
-	switch strings.ToLower(getenv("VOUCH_THEME")) {
-	case "light":
-		return false
-	case "dark":
-		return true
-	}
-	return lipgloss.HasDarkBackground()
 }
 
 // Exec runs the command args (the whole command line, global flags

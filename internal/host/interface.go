@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -44,15 +43,9 @@ func RunInterface(ctx context.Context, a *app.App, cfg app.ChatConfig, opts tui.
 // out, so the scrollback says what was kept (issue 18 item 21).
 func runProgram(ctx context.Context, b tui.Backend, opts tui.Options, getenv func(string) string, out io.Writer) error {
 	opts = opts.WithEnv(getenv)
-	// Bubble Tea's package init already asked the terminal for its
-	// background (one OSC 11 round trip) and lipgloss cached the answer;
-	// VOUCH_THEME overrides it for terminals that answer wrongly.
-	switch strings.ToLower(getenv("VOUCH_THEME")) {
-	case "light":
-		lipgloss.SetHasDarkBackground(false)
-	case "dark":
-		lipgloss.SetHasDarkBackground(true)
-	}
+	// Package init asked nothing (a.vouch/early): the terminal is asked
+	// here, before the program takes it, unless VOUCH_THEME says.
+	lipgloss.SetHasDarkBackground(darkBackground(out, getenv))
 	p := tea.NewProgram(tui.New(b, opts), append(tui.ProgramOptions(), tea.WithContext(ctx), programOutput(opts))...)
 	final, err := p.Run()
 	if m, ok := final.(tui.Model); ok && !errors.Is(err, tea.ErrProgramPanic) {

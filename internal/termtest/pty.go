@@ -37,12 +37,29 @@ type Term struct {
 	changed chan struct{} // closed and replaced whenever out grows
 	readErr error
 	done    chan struct{}
+	bg      string // what OSC 11 is answered with; "": no query is answered
 }
+
+// Dark and Light are backgrounds a Term reports (StartAnswering); Silent
+// answers no query, as a pseudo-terminal with no emulator behind it.
+const (
+	Dark   = "rgb:0000/0000/0000"
+	Light  = "rgb:ffff/ffff/ffff"
+	Silent = ""
+)
 
 // Start runs cmd on a new pseudo-terminal of cols x rows, as its
 // controlling terminal (so the program can open /dev/tty). The caller must
 // call Close.
+// It answers the terminal queries a program may send at start as a
+// dark-background terminal would (StartAnswering with Dark).
 func Start(cmd *exec.Cmd, cols, rows int) (*Term, error) {
+	return StartAnswering(cmd, cols, rows, Dark)
+}
+
+// StartAnswering is Start on a terminal whose background is bg (Dark,
+// Light, any rgb: colour), or one that answers nothing (Silent).
+func StartAnswering(cmd *exec.Cmd, cols, rows int, bg string) (*Term, error) {
 	master, slave, err := openPair(cols, rows)
 	if err != nil {
 		return nil, err
@@ -54,7 +71,7 @@ func Start(cmd *exec.Cmd, cols, rows int) (*Term, error) {
 		_ = master.Close()
 		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
-	return newTerm(cmd, master, nil), nil
+	return newTerm(cmd, master, nil, bg), nil
 }
 
 // Open opens a new pseudo-terminal of cols x rows with no program on it. It
@@ -66,7 +83,7 @@ func Open(cols, rows int) (*Term, *os.File, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return newTerm(nil, master, slave), slave, nil
+	return newTerm(nil, master, slave, Dark), slave, nil
 }
 
 // openPair opens a pseudo-terminal's master and slave, sized cols x rows.
@@ -128,8 +145,8 @@ func setSize(f *os.File, cols, rows int) error {
 	})
 }
 
-func newTerm(cmd *exec.Cmd, master, slave *os.File) *Term {
-	t := &Term{cmd: cmd, master: master, slave: slave, changed: make(chan struct{}), done: make(chan struct{})}
+func newTerm(cmd *exec.Cmd, master, slave *os.File, bg string) *Term {
+	t := &Term{cmd: cmd, master: master, slave: slave, changed: make(chan struct{}), done: make(chan struct{}), bg: bg}
 	go t.read()
 	return t
 }
@@ -159,12 +176,16 @@ func (t *Term) read() {
 }
 
 // answerQueries replies to the terminal queries a program may send at
-// start, as a dark-background terminal would: OSC 11 (background colour) and
-// DSR 6 (cursor position). Without replies a program that asks waits for its
-// own timeout, which no real terminal makes it do.
+// start, as a terminal of background t.bg would: OSC 11 (background colour)
+// and DSR 6 (cursor position). Without replies a program that asks waits for
+// its own timeout, which no real terminal makes it do; a Silent terminal
+// answers nothing.
 func (t *Term) answerQueries(p []byte) {
+	if t.bg == Silent {
+		return
+	}
 	if bytes.Contains(p, []byte("\x1b]11;?")) {
-		_, _ = t.master.Write([]byte("\x1b]11;rgb:0000/0000/0000\x1b\\"))
+		_, _ = t.master.Write([]byte("\x1b]11;" + t.bg + "\x1b\\"))
 	}
 	if bytes.Contains(p, []byte("\x1b[6n")) {
 		_, _ = t.master.Write([]byte("\x1b[1;1R"))
@@ -264,21 +285,30 @@ func (t *Term) Close() error {
 }
 
 // RSS returns the resident set size of pid in bytes, read from /proc.
-func RSS(pid int) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+func RSS(pid int) (int64, error) { return procKB(pid, "status", "VmRSS") }
+
+// PSS returns the proportional set size of pid in bytes: its resident
+// pages, each shared one divided among the processes that map it (two
+// processes of one binary share its file-backed pages, which their RSS
+// both count).
+func PSS(pid int) (int64, error) { return procKB(pid, "smaps_rollup", "Pss") }
+
+// procKB reads the "field: N kB" line of /proc/pid/file, in bytes.
+func procKB(pid int, file, field string) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/%s", pid, file))
 	if err != nil {
-		return 0, fmt.Errorf("read process status: %w", err)
+		return 0, fmt.Errorf("read process %s: %w", file, err)
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
 			var kb int64
 			if _, err := fmt.Sscanf(strings.TrimSpace(v), "%d kB", &kb); err != nil {
-				return 0, fmt.Errorf("parse VmRSS %q: %w", v, err)
+				return 0, fmt.Errorf("parse %s %q: %w", field, v, err)
 			}
 			return kb * 1024, nil
 		}
 	}
-	return 0, errors.New("no VmRSS in process status")
+	return 0, fmt.Errorf("no %s in process %s", field, file)
 }
 
 var _ io.Writer = (*Term)(nil)
