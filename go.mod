@@ -48,7 +48,7 @@ require (
 	github.com/muesli/ansi v0.0.0-20230316100256-276c6243b2f6 // indirect
 	github.com/muesli/cancelreader v0.2.2 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
@@ -59,9 +59,3 @@ require (
 // The package that settles the terminal's background before Bubble Tea's
 // init asks for it (issue 28 item 18): a module of its own, see its doc.
 replace a.vouch/early => ./internal/early
-
-// The JSON Schema validator mcp-go's server imports (every vouch process
-// links it through mcp-go's client) compiles its meta-schemas in its
-// package init: 4–9 ms and 1.7 MB of every process. vouch's copy compiles
-// them before the first Compile instead; see its README (issue 29 item 1).
-replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
