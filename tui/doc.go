@@ -91,9 +91,11 @@
 // the same terminal; each is a single write, and terminals cap the size
 // (copies over 512 KiB are refused with a message).
 //
-// Adaptive colours ask the terminal for its background on first use. The
-// command line should settle that (lipgloss.HasDarkBackground) before the
-// program starts, or pass a Renderer that knows it.
+// Adaptive colours read the background lipgloss was given. No vouch
+// process asks the terminal at package init (a.vouch/early settles it
+// first, issue 28 item 18); what draws the interface asks the terminal
+// itself before the program starts (internal/host) and passes the answer
+// on (lipgloss.SetHasDarkBackground, or the session's Renderer).
 //
 // # Size
 //
