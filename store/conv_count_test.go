@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/json"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"go.etcd.io/bbolt"
@@ -99,11 +98,7 @@ func TestConversationCountsMessagesAsAPersonDoes(t *testing.T) {
 // count was kept (schema 7) gets it from its records at Open (schema 8).
 func TestMigrateCountsStoredConversations(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
-	before := slices.IndexFunc(migrations, func(m migration) bool { return m.name == "count the messages of each conversation as a person does" })
-	if before < 0 {
-		t.Fatal("no count migration in the table")
-	}
-	old := openAtVersion(t, path, before)
+	old := openBefore(t, path, "count the messages of each conversation as a person does")
 	c, err := old.CreateConversation("")
 	if err != nil {
 		t.Fatal(err)

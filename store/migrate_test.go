@@ -14,6 +14,17 @@ import (
 
 // openAtVersion builds a database at schema version v by applying only
 // migrations[:v], the state an older vouch would have left.
+// openBefore is openAtVersion at the schema just before the migration
+// named, failing the test when the table has none of that name.
+func openBefore(t *testing.T, path, name string) *DB {
+	t.Helper()
+	before := slices.IndexFunc(migrations, func(m migration) bool { return m.name == name })
+	if before < 0 {
+		t.Fatalf("no migration %q in the table", name)
+	}
+	return openAtVersion(t, path, before)
+}
+
 func openAtVersion(t *testing.T, path string, v int) *DB {
 	t.Helper()
 	bdb, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: time.Second})

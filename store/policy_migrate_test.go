@@ -2,7 +2,6 @@ package store
 
 import (
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"go.etcd.io/bbolt"
@@ -14,11 +13,7 @@ import (
 // K3).
 func TestMigratePolicyKeepsData(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
-	before := slices.IndexFunc(migrations, func(m migration) bool { return m.name == "policy rules and decision audit" })
-	if before < 0 {
-		t.Fatal("no policy migration in the table")
-	}
-	old := openAtVersion(t, path, before)
+	old := openBefore(t, path, "policy rules and decision audit")
 	if err := old.SetSetting("model", "qwen"); err != nil {
 		t.Fatal(err)
 	}
