@@ -1,0 +1,64 @@
+package agent
+
+import (
+	"context"
+	"slices"
+)
+
+// Prefetch does ahead of the first Enter what a run of model begins with
+// (SPEC F4, L3; issue 29 items 2 and 4), so that the Enter finds it in
+// memory. The interface calls it when it shows the conversation.
+//
+// It plans the tools a run would offer (the chat's Tools and MoreTools)
+// as the run will: their kept plans and token counts are read from the
+// CountStore into the client in one read each, and the model's kept
+// calibration anchor too (a new session's first Enter read and decoded
+// them on its way to the request). What is planned depends on the
+// definitions' content alone, so the run plans the same from memory; a
+// run that starts meanwhile waits for it rather than reading them beside
+// it.
+//
+// It then reads the conversation as a run would (of a windowed
+// transcript, the tail its window can carry), so that a transcript which
+// keeps what it read (the stored one does) has it decoded, and it weighs the messages a request is
+// likely to carry — each estimated and hashed once, their kept counts
+// read — which the client remembers. An error is left for the run to
+// meet.
+func (c *Chat) Prefetch(ctx context.Context, model string) {
+	window, _ := c.window(ctx, model)
+	c.prefetchTools(model, window)
+	var history []Message
+	var err error
+	if wt, ok := c.cfg.Transcript.(WindowedTranscript); ok {
+		history, _, err = wt.MessagesFor(ctx, window)
+	} else {
+		history, err = c.cfg.Transcript.Messages(ctx)
+	}
+	if err != nil {
+		return // the run reads it again and reports what fails
+	}
+	cl := c.cfg.Client
+	cl.weighing.Lock() // an Enter meanwhile waits, then finds the messages weighed
+	defer cl.weighing.Unlock()
+	_, likely := cl.tailStart(model, history, window)
+	cl.preloadCounts(model, history[likely:])
+}
+
+// prefetchTools plans the chat's tools for model on a window-token window
+// as a run's freeze does, for what the planning reads (the plan itself is
+// made again by the run, from memory), and reads model's kept anchor.
+func (c *Chat) prefetchTools(model string, window int) {
+	tools := c.cfg.Tools
+	if c.cfg.MoreTools != nil {
+		tools = append(slices.Clip(tools), c.cfg.MoreTools()...)
+	}
+	cl := c.cfg.Client
+	cl.planning.Lock()
+	defer cl.planning.Unlock()
+	if len(tools) > 0 {
+		// AsksPerson and labels decide where a tool goes, not what it is
+		// planned into: the entries and counts read are the same.
+		cl.planFor(model, PlanInput{Tools: tools, Window: window, Fraction: c.cfg.ToolBudget, Label: c.cfg.ToolLabel}, nil)
+	}
+	cl.keptAnchor(model)
+}
