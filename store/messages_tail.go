@@ -75,11 +75,21 @@ func (w *TailWalk) past(seq uint64) bool { return w.done && seq < w.first }
 // transaction with a cursor from the end, so its cost follows what it
 // returns, never the transcript's length.
 func (db *DB) TailMessages(convID string, o TailOptions) ([]Message, error) {
-	var out []Message
-	err := db.view(func(tx *bbolt.Tx) error {
+	out, _, err := db.tailMessages(convID, o, false)
+	return out, err
+}
+
+// tailMessages is TailMessages, with each message's kept weight
+// (message_weights.go) when weights is set.
+func (db *DB) tailMessages(convID string, o TailOptions, weights bool) (out []Message, kept [][]byte, err error) {
+	err = db.view(func(tx *bbolt.Tx) error {
 		b := messageBucket(tx, convID)
 		if b == nil {
 			return fmt.Errorf("conversation %s: %w", convID, ErrNotFound)
+		}
+		var wb *bbolt.Bucket
+		if weights {
+			wb = weightBucket(tx, convID)
 		}
 		w := o.Walk()
 		c := b.Cursor()
@@ -95,16 +105,22 @@ func (db *DB) TailMessages(convID string, o TailOptions) ([]Message, error) {
 				break
 			}
 			out = append(out, m)
+			if weights {
+				kept = append(kept, keptWeight(wb, k, v))
+			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read the end of conversation %s: %w", convID, err)
+		return nil, nil, fmt.Errorf("read the end of conversation %s: %w", convID, err)
 	}
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
 	}
-	return out, nil
+	for i, j := 0, len(kept)-1; i < j; i, j = i+1, j-1 {
+		kept[i], kept[j] = kept[j], kept[i]
+	}
+	return out, kept, nil
 }
 
 // MessagesAfter returns up to n of the conversation's messages with Seq >
