@@ -22,26 +22,52 @@ import (
 // transcript, the tail its window can carry), so that a transcript which
 // keeps what it read (the stored one does) has it decoded, and it weighs the messages a request is
 // likely to carry — each estimated and hashed once, their kept counts
-// read — which the client remembers. An error is left for the run to
-// meet.
+// read — which the client remembers. A transcript that keeps each
+// message's weight (WeighedTranscript, weights.go) gives the kept ones
+// with the tail, and is given those it lacked to keep. An error is left
+// for the run to meet.
 func (c *Chat) Prefetch(ctx context.Context, model string) {
 	window, _ := c.window(ctx, model)
 	c.prefetchTools(model, window)
 	var history []Message
+	var weights []MessageWeight
 	var err error
-	if wt, ok := c.cfg.Transcript.(WindowedTranscript); ok {
-		history, _, err = wt.MessagesFor(ctx, window)
-	} else {
-		history, err = c.cfg.Transcript.Messages(ctx)
+	wt, weighed := c.cfg.Transcript.(WeighedTranscript)
+	switch t := c.cfg.Transcript.(type) {
+	case WeighedTranscript:
+		history, weights, _, err = t.MessagesWeighed(ctx, window)
+	case WindowedTranscript:
+		history, _, err = t.MessagesFor(ctx, window)
+	default:
+		history, err = t.Messages(ctx)
 	}
 	if err != nil {
 		return // the run reads it again and reports what fails
 	}
 	cl := c.cfg.Client
+	from := c.weigh(model, history, weights, window)
+	if weighed {
+		if keep := cl.newWeights(model, history, weights, from); len(keep) >= minWeightsToKeep {
+			_ = wt.KeepWeights(ctx, keep) // a weight not kept is made again
+		}
+	}
+}
+
+// weigh weighs the messages of history a request is likely to carry (the
+// walk back to the window's reach, then their kept counts), with the
+// weights kept beside them where there are some, and returns where the
+// walk stopped.
+func (c *Chat) weigh(model string, history []Message, weights []MessageWeight, window int) (from int) {
+	cl := c.cfg.Client
 	cl.weighing.Lock() // an Enter meanwhile waits, then finds the messages weighed
 	defer cl.weighing.Unlock()
-	_, likely := cl.tailStart(model, history, window)
+	digests := cl.seedWeights(model, history, weights)
+	from, likely := cl.tailStart(model, history, window)
+	if digests != nil {
+		cl.keyWeights(model, history[likely:], digests[likely:])
+	}
 	cl.preloadCounts(model, history[likely:])
+	return from
 }
 
 // prefetchTools plans the chat's tools for model on a window-token window

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -54,18 +55,42 @@ func weightBucket(tx *bbolt.Tx, convID string) *bbolt.Bucket {
 	return top.Bucket([]byte(convID))
 }
 
-// keptWeight is the weight kept in b (nil: none) for the message record
-// v under key k, nil when none is kept or its check does not match v; a
-// copy, out of the transaction's memory.
-func keptWeight(b *bbolt.Bucket, k, v []byte) []byte {
+// weightWalk reads a conversation's kept weights for its messages newest
+// first, with a cursor that moves back beside the messages' (a Get for
+// each message searched the bucket's tree every time).
+type weightWalk struct {
+	c    *bbolt.Cursor
+	k, v []byte
+}
+
+// newWeightWalk starts a walk over b (nil: no weights).
+func newWeightWalk(b *bbolt.Bucket) weightWalk {
 	if b == nil {
+		return weightWalk{}
+	}
+	w := weightWalk{c: b.Cursor()}
+	w.k, w.v = w.c.Last()
+	return w
+}
+
+// at is the weight kept for the message record v under key k, nil when
+// none is kept or its check does not match v; a copy, out of the
+// transaction's memory. Keys are given newest first.
+func (w *weightWalk) at(k, v []byte) []byte {
+	if w.c == nil {
 		return nil
 	}
-	w, ok := parseWeightValue(b.Get(k), v)
+	for w.k != nil && bytes.Compare(w.k, k) > 0 {
+		w.k, w.v = w.c.Prev()
+	}
+	if w.k == nil || !bytes.Equal(w.k, k) {
+		return nil
+	}
+	kept, ok := parseWeightValue(w.v, v)
 	if !ok {
 		return nil
 	}
-	return append([]byte(nil), w...)
+	return append([]byte(nil), kept...)
 }
 
 // parseWeightValue is the agent's bytes of the kept value kv when its

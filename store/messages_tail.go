@@ -87,9 +87,9 @@ func (db *DB) tailMessages(convID string, o TailOptions, weights bool) (out []Me
 		if b == nil {
 			return fmt.Errorf("conversation %s: %w", convID, ErrNotFound)
 		}
-		var wb *bbolt.Bucket
+		var ws weightWalk
 		if weights {
-			wb = weightBucket(tx, convID)
+			ws = newWeightWalk(weightBucket(tx, convID))
 		}
 		w := o.Walk()
 		c := b.Cursor()
@@ -106,7 +106,7 @@ func (db *DB) tailMessages(convID string, o TailOptions, weights bool) (out []Me
 			}
 			out = append(out, m)
 			if weights {
-				kept = append(kept, keptWeight(wb, k, v))
+				kept = append(kept, ws.at(k, v))
 			}
 		}
 		return nil
