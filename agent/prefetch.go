@@ -3,6 +3,9 @@ package agent
 import (
 	"context"
 	"slices"
+	"sync"
+
+	"vouch/internal/panics"
 )
 
 // Prefetch does ahead of the first Enter what a run of model begins with
@@ -28,7 +31,13 @@ import (
 // for the run to meet.
 func (c *Chat) Prefetch(ctx context.Context, model string) {
 	window, _ := c.window(ctx, model)
-	c.prefetchTools(model, window)
+	var tools sync.WaitGroup // beside the tail's read: they share nothing
+	defer tools.Wait()
+	tools.Go(func() {
+		// A panic planning them is the run's to meet and report.
+		defer panics.Recover("the read ahead", "planning the tools", func(*panics.InternalError) {})
+		c.prefetchTools(model, window)
+	})
 	var history []Message
 	var weights []MessageWeight
 	var err error
