@@ -23,9 +23,9 @@ import (
 //
 // It then reads the conversation as a run would (of a windowed
 // transcript, the tail its window can carry), so that a transcript which
-// keeps what it read (the stored one does) has it decoded, and it weighs the messages a request is
-// likely to carry — each estimated and hashed once, their kept counts
-// read — which the client remembers. A transcript that keeps each
+// keeps what it read (the stored one does) has it decoded, and it weighs
+// the messages a request is likely to carry — each estimated and hashed
+// once, their kept counts read — which the client remembers. A transcript that keeps each
 // message's weight (WeighedTranscript, weights.go) gives the kept ones
 // with the tail, and is given those it lacked to keep. An error is left
 // for the run to meet.
@@ -41,9 +41,10 @@ func (c *Chat) Prefetch(ctx context.Context, model string) {
 	var history []Message
 	var weights []MessageWeight
 	var err error
-	wt, weighed := c.cfg.Transcript.(WeighedTranscript)
+	var wt WeighedTranscript
 	switch t := c.cfg.Transcript.(type) {
 	case WeighedTranscript:
+		wt = t
 		history, weights, _, err = t.MessagesWeighed(ctx, window)
 	case WindowedTranscript:
 		history, _, err = t.MessagesFor(ctx, window)
@@ -55,7 +56,7 @@ func (c *Chat) Prefetch(ctx context.Context, model string) {
 	}
 	cl := c.cfg.Client
 	from := c.weigh(model, history, weights, window)
-	if weighed {
+	if wt != nil {
 		if keep := cl.newWeights(model, history, weights, from); len(keep) >= minWeightsToKeep {
 			_ = wt.KeepWeights(ctx, keep) // a weight not kept is made again
 		}

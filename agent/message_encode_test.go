@@ -1,0 +1,64 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"testing"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// TestEncodedMessagesAsGoOpenAI (SPEC A6; issue 29 items 2 and 4): a
+// request body whose messages were encoded by the client's kept
+// encodings is byte for byte the body go-openai encodes of the same
+// request, on the first encoding and from the kept ones; a message
+// go-openai refuses is left to it.
+func TestEncodedMessagesAsGoOpenAI(t *testing.T) {
+	msgs := []openai.ChatCompletionMessage{
+		{Role: "system", Content: "You are <vouch> & \"friends\"\u2028 'quoted'"},
+		{Role: "user", Content: "中文 and emoji 🙂, tabs\tand\nnewlines, \\ and \u0001"},
+		{Role: "assistant", ReasoningContent: "thinking", ToolCalls: []openai.ToolCall{{ID: "c1", Type: "function", Function: openai.FunctionCall{Name: "read", Arguments: `{"path":"<a>"}`}}}},
+		{Role: "tool", Content: "result", ToolCallID: "c1", Name: "read"},
+		{Role: "user", MultiContent: []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeText, Text: "part"}}},
+		{Role: "assistant", Content: "", Refusal: "no"},
+		{Role: "user", Content: "and then?"},
+	}
+	req := openai.ChatCompletionRequest{Model: `m"messages":null`, Messages: msgs, Stream: true, MaxTokens: 10}
+	want, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes messageCodes
+	for round := range 2 {
+		arr, ok := codes.encode(msgs)
+		if !ok {
+			t.Fatal("the messages were not encoded")
+		}
+		bare := req
+		bare.Messages = nil
+		body, err := json.Marshal(bare)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hr, err := http.NewRequestWithContext(withEncoded(context.Background(), "", arr), http.MethodPost, "http://127.0.0.1/v1/chat/completions", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := addEncodedTools(hr); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(hr.Body)
+		if !bytes.Equal(got, want) || hr.ContentLength != int64(len(want)) {
+			t.Errorf("round %d: the body was\n%s\ngo-openai's is\n%s", round, got, want)
+		}
+	}
+	if codes.m == nil || len(codes.m) != 5 {
+		t.Errorf("%d encodings kept, want the 5 plain messages'", len(codes.m))
+	}
+	if _, ok := codes.encode([]openai.ChatCompletionMessage{{Role: "user", Content: "x", MultiContent: []openai.ChatMessagePart{{Type: "text", Text: "y"}}}}); ok {
+		t.Error("a message go-openai refuses to encode was encoded")
+	}
+}
