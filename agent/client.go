@@ -64,8 +64,6 @@ type Client struct {
 	// Chat.Prefetch), so that an Enter during a Prefetch finds its tools'
 	// kept plans, counts and anchor read instead of reading them beside it.
 	planning sync.Mutex
-	// codes keeps the requests' message encodings (message_encode.go).
-	codes messageCodes
 }
 
 // NewClient returns a client for the server at baseURL (for example

@@ -12,10 +12,9 @@ import (
 )
 
 // TestEncodedMessagesAsGoOpenAI (SPEC A6; issue 29 items 2 and 4): a
-// request body whose messages were encoded by the client's kept
-// encodings is byte for byte the body go-openai encodes of the same
-// request, on the first encoding and from the kept ones; a message
-// go-openai refuses is left to it.
+// request body whose messages vouch encoded is byte for byte the body
+// go-openai encodes of the same request; a message go-openai refuses is
+// left to it.
 func TestEncodedMessagesAsGoOpenAI(t *testing.T) {
 	msgs := []openai.ChatCompletionMessage{
 		{Role: "system", Content: "You are <vouch> & \"friends\"\u2028 'quoted'"},
@@ -31,9 +30,8 @@ func TestEncodedMessagesAsGoOpenAI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var codes messageCodes
 	for round := range 2 {
-		arr, ok := codes.encode(msgs)
+		arr, ok := encodeMessages(msgs)
 		if !ok {
 			t.Fatal("the messages were not encoded")
 		}
@@ -55,10 +53,25 @@ func TestEncodedMessagesAsGoOpenAI(t *testing.T) {
 			t.Errorf("round %d: the body was\n%s\ngo-openai's is\n%s", round, got, want)
 		}
 	}
-	if codes.m == nil || len(codes.m) != 5 {
-		t.Errorf("%d encodings kept, want the 5 plain messages'", len(codes.m))
-	}
-	if _, ok := codes.encode([]openai.ChatCompletionMessage{{Role: "user", Content: "x", MultiContent: []openai.ChatMessagePart{{Type: "text", Text: "y"}}}}); ok {
+	if _, ok := encodeMessages([]openai.ChatCompletionMessage{{Role: "user", Content: "x", MultiContent: []openai.ChatMessagePart{{Type: "text", Text: "y"}}}}); ok {
 		t.Error("a message go-openai refuses to encode was encoded")
 	}
+}
+
+// FuzzPlainMessageAsJSON: a plain message is written as json.Marshal
+// writes it, whatever its texts.
+func FuzzPlainMessageAsJSON(f *testing.F) {
+	f.Add("user", "<a href=\"x\">&amp;</a>\u2028\u2029", "", "")
+	f.Add("tool", "\x00\x1f\x7f\b\f\xff\xfe中文", "read", "c1")
+	f.Add("assistant", "", "", "")
+	f.Fuzz(func(t *testing.T, role, content, name, id string) {
+		m := openai.ChatCompletionMessage{Role: role, Content: content, Name: name, ToolCallID: id, Refusal: content, ReasoningContent: name}
+		want, err := json.Marshal(m)
+		if err != nil {
+			t.Skip()
+		}
+		if got := appendPlainMessage(nil, m); !bytes.Equal(got, want) {
+			t.Fatalf("wrote\n%s\njson.Marshal\n%s", got, want)
+		}
+	})
 }

@@ -65,8 +65,8 @@ func (c *Chat) Prefetch(ctx context.Context, model string) {
 
 // weigh weighs the messages of history a request is likely to carry (the
 // walk back to the window's reach, then their kept counts), with the
-// weights kept beside them where there are some, encodes them as the
-// request will carry them, and returns where the walk stopped.
+// weights kept beside them where there are some, and returns where the
+// walk stopped.
 func (c *Chat) weigh(model string, history []Message, weights []MessageWeight, window int) (from int) {
 	cl := c.cfg.Client
 	cl.weighing.Lock() // an Enter meanwhile waits, then finds the messages weighed
@@ -77,7 +77,6 @@ func (c *Chat) weigh(model string, history []Message, weights []MessageWeight, w
 		cl.keyWeights(model, history[likely:], digests[likely:])
 	}
 	cl.preloadCounts(model, history[likely:])
-	cl.codes.encode(promptMessages("", history[likely:])) // kept for the request (message_encode.go)
 	return from
 }
 

@@ -38,7 +38,7 @@ func (st *streamState) stream(req openai.ChatCompletionRequest) {
 	r := st.r
 	var msgsJSON []byte
 	if len(req.Messages) > 0 {
-		if b, ok := r.c.codes.encode(req.Messages); ok {
+		if b, ok := encodeMessages(req.Messages); ok {
 			msgsJSON, req.Messages = b, nil // they join the body encoded (message_encode.go)
 		}
 	}
