@@ -75,3 +75,26 @@ func FuzzPlainMessageAsJSON(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkEncodeMessages (issue 29 item 4): the 1,300 messages a 32k
+// window carries in a long conversation, as go-openai encodes them in the
+// request and as vouch writes them.
+//
+//	go test -run '^$' -bench BenchmarkEncodeMessages -benchmem ./agent/
+func BenchmarkEncodeMessages(b *testing.B) {
+	msgs := promptMessages("You are vouch's assistant.", longHistory(1300))
+	b.Run("go-openai", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := json.Marshal(msgs); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("direct", func(b *testing.B) {
+		for b.Loop() {
+			if _, ok := encodeMessages(msgs); !ok {
+				b.Fatal("not encoded")
+			}
+		}
+	})
+}

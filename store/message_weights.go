@@ -61,6 +61,9 @@ func weightBucket(tx *bbolt.Tx, convID string) *bbolt.Bucket {
 type weightWalk struct {
 	c    *bbolt.Cursor
 	k, v []byte
+	// arena holds the copies handed out, so that a tail's weights take a
+	// few allocations, not one each.
+	arena []byte
 }
 
 // newWeightWalk starts a walk over b (nil: no weights).
@@ -90,7 +93,12 @@ func (w *weightWalk) at(k, v []byte) []byte {
 	if !ok {
 		return nil
 	}
-	return append([]byte(nil), kept...)
+	if cap(w.arena)-len(w.arena) < len(kept) {
+		w.arena = make([]byte, 0, max(64<<10, len(kept)))
+	}
+	start := len(w.arena)
+	w.arena = append(w.arena, kept...)
+	return w.arena[start:len(w.arena):len(w.arena)]
 }
 
 // parseWeightValue is the agent's bytes of the kept value kv when its
