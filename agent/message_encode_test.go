@@ -25,7 +25,7 @@ func TestEncodedMessagesAsGoOpenAI(t *testing.T) {
 		{Role: "assistant", Content: "", Refusal: "no"},
 		{Role: "user", Content: "and then?"},
 	}
-	req := openai.ChatCompletionRequest{Model: `m"messages":null`, Messages: msgs, Stream: true, MaxTokens: 10}
+	req := openai.ChatCompletionRequest{Model: `m"messages":null`, Messages: msgs, Stream: true, MaxCompletionTokens: 10}
 	want, err := json.Marshal(req)
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"vouch/agent"
@@ -23,27 +22,7 @@ func TestKeptWeightsSendWhatTheRunWould(t *testing.T) {
 		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(4096))
 	defer srv.Close()
 	fresh := func() (*store.DB, string) {
-		db, err := store.Open(filepath.Join(t.TempDir(), store.FileName), store.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = db.Close() })
-		conv, err := db.CreateConversation("long")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms := make([]store.Message, 3000)
-		for i := range ms {
-			role := "user"
-			if i%2 == 1 {
-				role = "assistant"
-			}
-			ms[i] = store.Message{ConversationID: conv.ID, Role: role, Content: fmt.Sprintf("message %d of a conversation, 中文 %d", i, i*7)}
-		}
-		if err := db.AppendMessages(ms); err != nil {
-			t.Fatal(err)
-		}
-		return db, conv.ID
+		return longConversation(t, 3000, func(i int) string { return fmt.Sprintf("message %d of a conversation, 中文 %d", i, i*7) })
 	}
 	show := func(db *store.DB, convID string) *Chat {
 		chat := NewChat(ChatConfig{DB: db, Transcript: newTranscript(db, convID), ModelURL: srv.URL(), Model: "m", Limits: agent.DefaultLimits()})
@@ -89,7 +68,7 @@ func TestKeptWeightsSendWhatTheRunWould(t *testing.T) {
 
 	warm, warmID := fresh()
 	show(warm, warmID) // an earlier session showed it: the weights are kept
-	n, seqs := kept(warm, warmID)
+	n, _ := kept(warm, warmID)
 	if n < 100 {
 		t.Fatalf("showing the conversation kept %d weights, want the walk's (hundreds)", n)
 	}
@@ -102,7 +81,7 @@ func TestKeptWeightsSendWhatTheRunWould(t *testing.T) {
 	// Kept wrong (every message 3,000 tokens): the walk believes them.
 	wrong, wrongID := fresh()
 	show(wrong, wrongID)
-	_, seqs = kept(wrong, wrongID)
+	_, seqs := kept(wrong, wrongID)
 	heavy := binary.AppendUvarint(binary.AppendUvarint([]byte{1}, 3000), 3000)
 	heavy = append(heavy, make([]byte, 32)...)
 	put := map[uint64][]byte{}
