@@ -22,9 +22,9 @@ import (
 // bucketMessageWeights holds one nested bucket per conversation ID; key:
 // the message's sequence number (8 bytes, big-endian, as in its message
 // bucket); value: a check of the message's record — its length and CRC-32C
-// — then the agent's bytes. A value whose check does not match the
-// record (a message written again since, by this vouch or an older one)
-// is not read. Like token_counts it is a cache: created by its first
+// — then the agent's bytes. Writing a message deletes its weight; a value
+// whose check does not match the record all the same (a message written
+// again by an older vouch, which knows nothing of weights) is not read. Like token_counts it is a cache: created by its first
 // write, ignored by an older vouch, deleted with its conversation, and
 // every value in it can be made again; a store without it is weighed as
 // before and filled in as its tails are read (never a migration).

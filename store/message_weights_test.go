@@ -67,6 +67,26 @@ func TestMessageWeightsKept(t *testing.T) {
 	if kept[1] != nil || !bytes.Equal(kept[0], put[seqs[0]]) {
 		t.Errorf("after message 2 was written again: weights %q, want message 1's only", kept)
 	}
+	if err := db.view(func(tx *bbolt.Tx) error {
+		if weightBucket(tx, conv.ID).Get(seqKey(seqs[1])) != nil {
+			t.Error("message 2 was written again and its weight is still kept")
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// Written by a vouch that knows nothing of weights: the check tells.
+	if err := db.PutMessageWeights(conv.ID, map[uint64][]byte{seqs[1]: {9}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.update(func(tx *bbolt.Tx) error {
+		return messageBucket(tx, conv.ID).Put(seqKey(seqs[1]), []byte(`{"role":"user","content":"two, again","status":"complete","created":"2026-01-02T03:04:05Z"}`))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, kept, err = db.TailMessagesWeighed(conv.ID, all); err != nil || kept[1] != nil {
+		t.Errorf("a record written behind the store's back kept its weight %q (%v)", kept[1], err)
+	}
 	if err := db.DeleteConversation(conv.ID); err != nil {
 		t.Fatal(err)
 	}
