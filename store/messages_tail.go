@@ -34,6 +34,20 @@ func (o TailOptions) Size(m Message) int {
 	return len(m.Content) + len(m.ToolCalls) + o.PerMessage
 }
 
+// capacity is room for the messages a walk by o over a conversation of
+// count messages may take at most, within reason, so that a tail is read
+// into one allocation.
+func (o TailOptions) capacity(count uint64) int {
+	n := int(min(count, 20_000))
+	if o.Max > 0 {
+		n = min(n, o.Max)
+	}
+	if o.Bytes > 0 && o.PerMessage > 0 {
+		n = min(n, o.Bytes/o.PerMessage+1)
+	}
+	return min(n+int(min(o.Step, 20_000)), int(min(count, 40_000)))
+}
+
 // Walk starts applying o to a walk back from a conversation's newest
 // message (see TailWalk).
 func (o TailOptions) Walk() *TailWalk { return &TailWalk{o: o} }
@@ -90,6 +104,10 @@ func (db *DB) tailMessages(convID string, o TailOptions, weights bool) (out []Me
 		var ws weightWalk
 		if weights {
 			ws = newWeightWalk(weightBucket(tx, convID))
+		}
+		out = make([]Message, 0, o.capacity(b.Sequence()))
+		if weights {
+			kept = make([][]byte, 0, cap(out))
 		}
 		w := o.Walk()
 		c := b.Cursor()

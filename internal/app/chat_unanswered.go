@@ -57,6 +57,9 @@ func (t answeredTranscript) MessagesWeighed(ctx context.Context, window int) ([]
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	if !anyUnanswered(msgs) {
+		return msgs, weights, older, nil
+	}
 	out := make([]agent.Message, 0, len(msgs))
 	kept := make([]agent.MessageWeight, 0, len(weights))
 	for i, m := range msgs {
@@ -99,6 +102,9 @@ func (t answeredTranscript) KeepCut(model string, mark [32]byte) error {
 // withoutUnanswered leaves out every person's message directly followed
 // by another person's message.
 func withoutUnanswered(msgs []agent.Message) []agent.Message {
+	if !anyUnanswered(msgs) {
+		return msgs // the common case: no copy of up to 20,000 messages (transcript_tail.go)
+	}
 	out := make([]agent.Message, 0, len(msgs)) // one allocation: a run may read 20,000 messages (transcript_tail.go)
 	for i, m := range msgs {
 		if !unanswered(msgs, i) {
@@ -106,6 +112,16 @@ func withoutUnanswered(msgs []agent.Message) []agent.Message {
 		}
 	}
 	return out
+}
+
+// anyUnanswered reports whether one of msgs is unanswered.
+func anyUnanswered(msgs []agent.Message) bool {
+	for i := range msgs {
+		if unanswered(msgs, i) {
+			return true
+		}
+	}
+	return false
 }
 
 // unanswered reports whether msgs[i] is a person's message directly
