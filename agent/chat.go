@@ -273,31 +273,6 @@ func (c *Chat) Send(ctx context.Context, model, text string) (<-chan Event, erro
 	return out, nil
 }
 
-// Prefetch does ahead of the first Enter what a run of model begins with
-// that depends on the conversation's length (SPEC L3; issue 29 item 4):
-// it reads the tail a run would read (its window's), so that a transcript
-// which keeps what it read (the stored one does) has it decoded, and it
-// weighs the messages a request is likely to carry — each estimated and
-// hashed once, their kept counts read — which the client remembers. It
-// does nothing for a transcript that is not windowed; an error is left
-// for the run to meet.
-func (c *Chat) Prefetch(ctx context.Context, model string) {
-	wt, ok := c.cfg.Transcript.(WindowedTranscript)
-	if !ok {
-		return
-	}
-	window, _ := c.window(ctx, model)
-	history, _, err := wt.MessagesFor(ctx, window)
-	if err != nil {
-		return // the run reads it again and reports what fails
-	}
-	cl := c.cfg.Client
-	cl.weighing.Lock() // an Enter meanwhile waits, then finds the messages weighed
-	defer cl.weighing.Unlock()
-	_, likely := cl.tailStart(model, history, window)
-	cl.preloadCounts(model, history[likely:])
-}
-
 func (c *Chat) run(ctx context.Context, model string, out chan<- Event) {
 	fail := func(reason StopReason, err error) {
 		deliverDone(ctx, out, Done{Reason: reason, Err: err})

@@ -60,6 +60,10 @@ type Client struct {
 	// are weighed (a run's fitPrompt, Chat.Prefetch), so that an Enter
 	// during a Prefetch does not weigh them a second time beside it.
 	weighing sync.Mutex
+	// planning is held while a run's tools are planned (freeze,
+	// Chat.Prefetch), so that an Enter during a Prefetch finds its tools'
+	// kept plans, counts and anchor read instead of reading them beside it.
+	planning sync.Mutex
 }
 
 // NewClient returns a client for the server at baseURL (for example

@@ -16,24 +16,38 @@ import (
 // request. The request now goes to go-openai without tools, and
 // streamDoer puts the run's encoded array into the body it sends.
 
-// encodedToolsKey carries a request's encoded tools array in its context.
-type encodedToolsKey struct{}
+// encodedKey carries a request's encoded parts (encodedParts) in its
+// context.
+type encodedKey struct{}
 
-// withEncodedTools returns ctx carrying toolsJSON, the request's tools
-// array as JSON ("": none).
-func withEncodedTools(ctx context.Context, toolsJSON string) context.Context {
-	if toolsJSON == "" {
-		return ctx
-	}
-	return context.WithValue(ctx, encodedToolsKey{}, toolsJSON)
+// encodedParts are the arrays a request's body gets on its way out: its
+// tools (message_encode.go: and its messages) as JSON.
+type encodedParts struct {
+	tools    string
+	messages []byte
 }
 
-// addEncodedTools puts the tools array req's context carries into its JSON
-// body, as the member "tools" (the body has none: the request was built
-// without tools).
+// withEncoded returns ctx carrying toolsJSON, the request's tools array as
+// JSON ("": none), and messagesJSON, its messages array (nil: the body
+// has its own).
+func withEncoded(ctx context.Context, toolsJSON string, messagesJSON []byte) context.Context {
+	if toolsJSON == "" && messagesJSON == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, encodedKey{}, encodedParts{tools: toolsJSON, messages: messagesJSON})
+}
+
+// nullMessages is what go-openai writes of a request without messages.
+var nullMessages = []byte(`"messages":null`)
+
+// addEncodedTools puts the arrays req's context carries into its JSON
+// body: the messages where the body has "messages":null (the request was
+// built without them), the tools as the member "tools" (the body has none:
+// the request was built without tools).
 func addEncodedTools(req *http.Request) error {
-	toolsJSON, _ := req.Context().Value(encodedToolsKey{}).(string)
-	if toolsJSON == "" || req.Body == nil {
+	parts, _ := req.Context().Value(encodedKey{}).(encodedParts)
+	toolsJSON := parts.tools
+	if (toolsJSON == "" && parts.messages == nil) || req.Body == nil {
 		return nil
 	}
 	body, err := io.ReadAll(req.Body)
@@ -42,6 +56,22 @@ func addEncodedTools(req *http.Request) error {
 	}
 	if err != nil {
 		return fmt.Errorf("read the request body: %w", err)
+	}
+	if parts.messages != nil {
+		// A string's quotes are escaped in JSON: the first is the member.
+		at := bytes.Index(body, nullMessages)
+		if at < 0 {
+			return fmt.Errorf("the request body has no messages member to fill")
+		}
+		head := len(`"messages":`)
+		filled := make([]byte, 0, len(body)+len(parts.messages))
+		filled = append(filled, body[:at+head]...)
+		filled = append(filled, parts.messages...)
+		body = append(filled, body[at+len(nullMessages):]...)
+	}
+	if toolsJSON == "" {
+		setBody(req, body)
+		return nil
 	}
 	end := bytes.LastIndexByte(body, '}')
 	head := bytes.TrimRight(body[:max(end, 0)], " \t\r\n")
@@ -57,8 +87,13 @@ func addEncodedTools(req *http.Request) error {
 	out = append(out, sep+`"tools":`...)
 	out = append(out, toolsJSON...)
 	out = append(out, body[end:]...)
+	setBody(req, out)
+	return nil
+}
+
+// setBody makes out req's body.
+func setBody(req *http.Request, out []byte) {
 	req.ContentLength = int64(len(out))
 	req.Body = io.NopCloser(bytes.NewReader(out))
 	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(out)), nil }
-	return nil
 }

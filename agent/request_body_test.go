@@ -44,7 +44,7 @@ func TestRequestToolsEncodedOnce(t *testing.T) {
 // TestAddEncodedToolsBodies: the tools join an empty object and one with
 // members; a body that is not an object is an error, never a panic.
 func TestAddEncodedToolsBodies(t *testing.T) {
-	ctx := withEncodedTools(context.Background(), `[{"type":"function"}]`)
+	ctx := withEncoded(context.Background(), `[{"type":"function"}]`, nil)
 	for _, tt := range []struct{ in, want string }{
 		{`{}`, `{"tools":[{"type":"function"}]}`},
 		{`{ }`, `{ "tools":[{"type":"function"}]}`},

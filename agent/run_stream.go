@@ -36,7 +36,13 @@ type streamState struct {
 
 func (st *streamState) stream(req openai.ChatCompletionRequest) {
 	r := st.r
-	ctx, cancel := context.WithCancelCause(withEncodedTools(r.ctx, r.toolsJSON))
+	var msgsJSON []byte
+	if len(req.Messages) > 0 {
+		if b, ok := encodeMessages(req.Messages); ok {
+			msgsJSON, req.Messages = b, nil // they join the body encoded (message_encode.go)
+		}
+	}
+	ctx, cancel := context.WithCancelCause(withEncoded(r.ctx, r.toolsJSON, msgsJSON))
 	defer cancel(nil)
 	idle := time.AfterFunc(r.spec.IdleTimeout, func() { cancel(errIdle) })
 	defer idle.Stop()

@@ -40,7 +40,11 @@ func (r *run) freeze() error {
 	}
 	in := PlanInput{Tools: r.spec.Tools, Window: r.window, Fraction: r.spec.ToolBudget,
 		AsksPerson: asks, Label: r.spec.ToolLabel}
-	r.plan, r.toolsNote, _ = r.c.planFor(r.spec.Model, in, r.want)
+	func() {
+		r.c.planning.Lock() // after a Prefetch of the same tools, if one is planning them
+		defer r.c.planning.Unlock()
+		r.plan, r.toolsNote, _ = r.c.planFor(r.spec.Model, in, r.want)
+	}()
 	if r.plan.Err != nil {
 		return r.plan.Err
 	}

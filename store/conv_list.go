@@ -171,6 +171,9 @@ func (db *DB) DeleteConversation(id string) error {
 		if err := deletePrefix(tx.Bucket(bucketStreaming), []byte(id), 8); err != nil {
 			return err
 		}
+		if err := deleteWeights(tx, id); err != nil {
+			return err
+		}
 		if b := tx.Bucket(bucketTokenCounts); b != nil { // where it was cut (prompt_cuts.go)
 			if err := deletePrefix(b, promptCutKey(id, ""), -1); err != nil {
 				return err

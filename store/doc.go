@@ -34,8 +34,10 @@
 // time-ordered ID), the schedule log with each profile's last tick
 // (schedules.go), the Agent Workflows switch among the settings
 // (switch.go), and a cache of what vouch learned about its prompts: token
-// counts a model server gave (token_counts.go) and where each
-// conversation was last cut to fit a model's window (prompt_cuts.go).
+// counts a model server gave (token_counts.go), where each
+// conversation was last cut to fit a model's window (prompt_cuts.go),
+// planned tool definitions (tool_plans.go) and each message's weight for
+// the walk back to a window's reach (message_weights.go).
 // Records are JSON. migrations is append-only: version v+1 is
 // migrations[v] applied to version v in its own transaction, so a kill
 // mid-way leaves the last completed version.

@@ -236,6 +236,11 @@ func putMessage(tx *bbolt.Tx, m Message) error {
 	if err := b.Put(seqKey(m.Seq), v); err != nil {
 		return err
 	}
+	if wb := weightBucket(tx, m.ConversationID); wb != nil { // its weight was of the text before
+		if err := wb.Delete(seqKey(m.Seq)); err != nil {
+			return err
+		}
+	}
 	idx := tx.Bucket(bucketStreaming)
 	if m.Status == StatusStreaming {
 		return idx.Put(streamingKey(m.ConversationID, m.Seq), nil)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"strconv"
 	"unicode/utf16"
@@ -52,6 +53,25 @@ func parseRecord(v []byte) (r messageRecord, ok bool) {
 				r.IsError = b
 			} else {
 				r.CutOff = b
+			}
+		case fieldRole, fieldStatus, fieldCreated:
+			// Short members whose text is kept as it is (one copy of a
+			// role or status, a time read from the bytes): read without
+			// a string of their own when plain.
+			span, next, ok := plainString(v, p)
+			if !ok {
+				return r, false
+			}
+			p = next
+			switch field {
+			case fieldRole:
+				r.Role = commonBytes(span)
+			case fieldStatus:
+				r.Status = MessageStatus(commonBytes(span))
+			default:
+				if r.Created.UnmarshalText(span) != nil {
+					return r, false
+				}
 			}
 		default:
 			s, next, ok := parseString(v, p)
@@ -152,13 +172,16 @@ func parseString(v []byte, p int) (s string, next int, ok bool) {
 	}
 	p++
 	start := p
+	if span, next, ok := plainString(v, p-1); ok { // no escapes: the common case
+		return string(span), next, true
+	}
 	for p < len(v) && v[p] != '"' && v[p] != '\\' && v[p] >= 0x20 {
 		p++
 	}
 	if p >= len(v) || v[p] < 0x20 {
 		return "", 0, false
 	}
-	if v[p] == '"' { // no escapes: the common case
+	if v[p] == '"' {
 		if !utf8.Valid(v[start:p]) {
 			return "", 0, false
 		}
@@ -210,6 +233,67 @@ func parseString(v []byte, p int) (s string, next int, ok bool) {
 		p += 2
 	}
 	return "", 0, false
+}
+
+// plainString is the text of the JSON string at v[p] when it has no
+// escapes, no control characters and is valid UTF-8, and the index after
+// it; ok is false for any other (parseString reads those it can).
+func plainString(v []byte, p int) (span []byte, next int, ok bool) {
+	if p >= len(v) || v[p] != '"' {
+		return nil, 0, false
+	}
+	q := bytes.IndexByte(v[p+1:], '"')
+	if q < 0 {
+		return nil, 0, false
+	}
+	span = v[p+1 : p+1+q]
+	if bytes.IndexByte(span, '\\') >= 0 || hasControl(span) || !utf8.Valid(span) {
+		return nil, 0, false
+	}
+	return span, p + q + 2, true
+}
+
+// commonBytes is common for a text given as bytes, without a copy for the
+// common ones.
+func commonBytes(b []byte) string {
+	switch string(b) {
+	case "user":
+		return "user"
+	case "assistant":
+		return "assistant"
+	case "tool":
+		return "tool"
+	case "system":
+		return "system"
+	case string(StatusComplete):
+		return string(StatusComplete)
+	case string(StatusPartial):
+		return string(StatusPartial)
+	case string(StatusStreaming):
+		return string(StatusStreaming)
+	}
+	return string(b)
+}
+
+// hasControl reports whether b holds a byte below 0x20, which a JSON
+// string may not: eight bytes at a time, then one by one.
+func hasControl(b []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		// A byte below 0x20 borrows in x - 0x20…, and its top bit was
+		// clear in x; a byte of 0x80 or more has its top bit set in x.
+		if (x-0x20*ones)&^x&highs != 0 {
+			return true
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 // parseEscapedRune reads the \uXXXX escape at v[p] (and a second one

@@ -34,6 +34,20 @@ func (o TailOptions) Size(m Message) int {
 	return len(m.Content) + len(m.ToolCalls) + o.PerMessage
 }
 
+// capacity is room for the messages a walk by o over a conversation of
+// count messages may take at most, within reason, so that a tail is read
+// into one allocation.
+func (o TailOptions) capacity(count uint64) int {
+	n := int(min(count, 20_000))
+	if o.Max > 0 {
+		n = min(n, o.Max)
+	}
+	if o.Bytes > 0 && o.PerMessage > 0 {
+		n = min(n, o.Bytes/o.PerMessage+1)
+	}
+	return min(n+int(min(o.Step, 20_000)), int(min(count, 40_000)))
+}
+
 // Walk starts applying o to a walk back from a conversation's newest
 // message (see TailWalk).
 func (o TailOptions) Walk() *TailWalk { return &TailWalk{o: o} }
@@ -75,11 +89,25 @@ func (w *TailWalk) past(seq uint64) bool { return w.done && seq < w.first }
 // transaction with a cursor from the end, so its cost follows what it
 // returns, never the transcript's length.
 func (db *DB) TailMessages(convID string, o TailOptions) ([]Message, error) {
-	var out []Message
-	err := db.view(func(tx *bbolt.Tx) error {
+	out, _, err := db.tailMessages(convID, o, false)
+	return out, err
+}
+
+// tailMessages is TailMessages, with each message's kept weight
+// (message_weights.go) when weights is set.
+func (db *DB) tailMessages(convID string, o TailOptions, weights bool) (out []Message, kept [][]byte, err error) {
+	err = db.view(func(tx *bbolt.Tx) error {
 		b := messageBucket(tx, convID)
 		if b == nil {
 			return fmt.Errorf("conversation %s: %w", convID, ErrNotFound)
+		}
+		var ws weightWalk
+		if weights {
+			ws = newWeightWalk(weightBucket(tx, convID))
+		}
+		out = make([]Message, 0, o.capacity(b.Sequence()))
+		if weights {
+			kept = make([][]byte, 0, cap(out))
 		}
 		w := o.Walk()
 		c := b.Cursor()
@@ -95,16 +123,22 @@ func (db *DB) TailMessages(convID string, o TailOptions) ([]Message, error) {
 				break
 			}
 			out = append(out, m)
+			if weights {
+				kept = append(kept, ws.at(k, v))
+			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read the end of conversation %s: %w", convID, err)
+		return nil, nil, fmt.Errorf("read the end of conversation %s: %w", convID, err)
 	}
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
 	}
-	return out, nil
+	for i, j := 0, len(kept)-1; i < j; i, j = i+1, j-1 {
+		kept[i], kept[j] = kept[j], kept[i]
+	}
+	return out, kept, nil
 }
 
 // MessagesAfter returns up to n of the conversation's messages with Seq >

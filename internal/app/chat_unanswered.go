@@ -45,6 +45,44 @@ func (t answeredTranscript) MessagesFor(ctx context.Context, window int) ([]agen
 	return withoutUnanswered(msgs), older, nil
 }
 
+// MessagesWeighed implements agent.WeighedTranscript when the transcript
+// it wraps does (else its weights are none).
+func (t answeredTranscript) MessagesWeighed(ctx context.Context, window int) ([]agent.Message, []agent.MessageWeight, int, error) {
+	wt, ok := t.Transcript.(agent.WeighedTranscript)
+	if !ok {
+		msgs, older, err := t.MessagesFor(ctx, window)
+		return msgs, nil, older, err
+	}
+	msgs, weights, older, err := wt.MessagesWeighed(ctx, window)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if !anyUnanswered(msgs) {
+		return msgs, weights, older, nil
+	}
+	out := make([]agent.Message, 0, len(msgs))
+	kept := make([]agent.MessageWeight, 0, len(weights))
+	for i, m := range msgs {
+		if unanswered(msgs, i) {
+			continue
+		}
+		out = append(out, m)
+		if i < len(weights) {
+			kept = append(kept, weights[i])
+		}
+	}
+	return out, kept, older, nil
+}
+
+// KeepWeights implements agent.WeighedTranscript when the transcript it
+// wraps does.
+func (t answeredTranscript) KeepWeights(ctx context.Context, weights []agent.MessageWeight) error {
+	if wt, ok := t.Transcript.(agent.WeighedTranscript); ok {
+		return wt.KeepWeights(ctx, weights)
+	}
+	return nil
+}
+
 // LastCut implements agent.CutKeeper when the transcript it wraps does.
 func (t answeredTranscript) LastCut(model string) ([32]byte, bool) {
 	if k, ok := t.Transcript.(agent.CutKeeper); ok {
@@ -64,12 +102,30 @@ func (t answeredTranscript) KeepCut(model string, mark [32]byte) error {
 // withoutUnanswered leaves out every person's message directly followed
 // by another person's message.
 func withoutUnanswered(msgs []agent.Message) []agent.Message {
+	if !anyUnanswered(msgs) {
+		return msgs // the common case: no copy of up to 20,000 messages (transcript_tail.go)
+	}
 	out := make([]agent.Message, 0, len(msgs)) // one allocation: a run may read 20,000 messages (transcript_tail.go)
 	for i, m := range msgs {
-		if m.Role == agent.RoleUser && i+1 < len(msgs) && msgs[i+1].Role == agent.RoleUser {
-			continue
+		if !unanswered(msgs, i) {
+			out = append(out, m)
 		}
-		out = append(out, m)
 	}
 	return out
+}
+
+// anyUnanswered reports whether one of msgs is unanswered.
+func anyUnanswered(msgs []agent.Message) bool {
+	for i := range msgs {
+		if unanswered(msgs, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// unanswered reports whether msgs[i] is a person's message directly
+// followed by another person's message.
+func unanswered(msgs []agent.Message, i int) bool {
+	return msgs[i].Role == agent.RoleUser && i+1 < len(msgs) && msgs[i+1].Role == agent.RoleUser
 }

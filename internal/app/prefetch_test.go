@@ -24,27 +24,7 @@ func TestHistoryPrefetchSendsWhatTheRunWould(t *testing.T) {
 	// model's counts (kept in the store) must not change what the other
 	// sends.
 	fresh := func() (*store.DB, string) {
-		db, err := store.Open(filepath.Join(t.TempDir(), store.FileName), store.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = db.Close() })
-		conv, err := db.CreateConversation("long")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms := make([]store.Message, 3000)
-		for i := range ms {
-			role := "user"
-			if i%2 == 1 {
-				role = "assistant"
-			}
-			ms[i] = store.Message{ConversationID: conv.ID, Role: role, Content: fmt.Sprintf("message %d of a conversation", i)}
-		}
-		if err := db.AppendMessages(ms); err != nil {
-			t.Fatal(err)
-		}
-		return db, conv.ID
+		return longConversation(t, 3000, func(i int) string { return fmt.Sprintf("message %d of a conversation", i) })
 	}
 	send := func(show bool) *storeTranscript {
 		db, convID := fresh()
@@ -96,4 +76,32 @@ func keptTail(tr *storeTranscript) int {
 	tr.tail.mu.Lock()
 	defer tr.tail.mu.Unlock()
 	return len(tr.tail.recs)
+}
+
+// longConversation is a new state holding one conversation of n
+// messages, the person's and the model's in turn, whose texts text
+// makes; it is closed when the test ends.
+func longConversation(tb testing.TB, n int, text func(i int) string) (*store.DB, string) {
+	tb.Helper()
+	db, err := store.Open(filepath.Join(tb.TempDir(), store.FileName), store.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = db.Close() })
+	conv, err := db.CreateConversation("long")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ms := make([]store.Message, n)
+	for i := range ms {
+		role := "user"
+		if i%2 == 1 {
+			role = "assistant"
+		}
+		ms[i] = store.Message{ConversationID: conv.ID, Role: role, Content: text(i)}
+	}
+	if err := db.AppendMessages(ms); err != nil {
+		tb.Fatal(err)
+	}
+	return db, conv.ID
 }

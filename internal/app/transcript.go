@@ -67,6 +67,27 @@ func (t *storeTranscript) MessagesFor(ctx context.Context, window int) ([]agent.
 	return out, older, nil
 }
 
+// MessagesWeighed implements agent.WeighedTranscript: MessagesFor with
+// the weights kept beside the messages (store.PutMessageWeights).
+func (t *storeTranscript) MessagesWeighed(ctx context.Context, window int) ([]agent.Message, []agent.MessageWeight, int, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, 0, err
+	}
+	out, weights, older, err := t.tail.readWeighed(t.db, t.convID, window, true)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("load conversation: %w", err)
+	}
+	return out, weights, older, nil
+}
+
+// KeepWeights implements agent.WeighedTranscript.
+func (t *storeTranscript) KeepWeights(ctx context.Context, weights []agent.MessageWeight) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return t.tail.keepWeights(t.db, t.convID, weights)
+}
+
 func (t *storeTranscript) Append(ctx context.Context, m agent.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err

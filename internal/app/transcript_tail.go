@@ -84,6 +84,9 @@ type tailRecord struct {
 	size      int
 	streaming bool
 	msg       agent.Message
+	// weight is the message's weight as kept in the store (nil: none, or
+	// not read), agent.WeighedTranscript.
+	weight []byte
 }
 
 // read returns the conversation's tail, oldest first: the kept messages
@@ -91,6 +94,13 @@ type tailRecord struct {
 // messages after them, trimmed from the front by opts, from the first of
 // the person's messages on. The caller owns the slice.
 func (c *tailCache) read(db *store.DB, convID string, window int) (msgs []agent.Message, older int, err error) {
+	msgs, _, older, err = c.readWeighed(db, convID, window, false)
+	return msgs, older, err
+}
+
+// readWeighed is read, with each message's kept weight when weighed (read
+// with the tail when it is read afresh; nil for messages read without).
+func (c *tailCache) readWeighed(db *store.DB, convID string, window int, weighed bool) (msgs []agent.Message, weights []agent.MessageWeight, older int, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	opts := c.opts
@@ -115,25 +125,34 @@ func (c *tailCache) read(db *store.DB, convID string, window int) (msgs []agent.
 			keep = 0 // more was added than a tail holds: read it afresh
 		}
 	}
+	var kept [][]byte
 	if keep == 0 {
-		fresh, err = db.TailMessages(convID, opts)
+		if weighed {
+			fresh, kept, err = db.TailMessagesWeighed(convID, opts)
+		} else {
+			fresh, err = db.TailMessages(convID, opts)
+		}
 	}
 	if err != nil {
 		c.recs = nil
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	recs := c.recs[:keep]
 	if cap(recs)-keep < len(fresh) { // one allocation, with room for a step of messages to come
 		recs = make([]tailRecord, keep, keep+len(fresh)+int(opts.Step))
 		copy(recs, c.recs[:keep])
 	}
-	for _, r := range fresh {
+	for i, r := range fresh {
 		m, err := fromRecord(r)
 		if err != nil {
 			c.recs = nil
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
-		recs = append(recs, tailRecord{seq: r.Seq, size: opts.Size(r), streaming: r.Status == store.StatusStreaming, msg: m})
+		rec := tailRecord{seq: r.Seq, size: opts.Size(r), streaming: r.Status == store.StatusStreaming, msg: m}
+		if i < len(kept) {
+			rec.weight = kept[i]
+		}
+		recs = append(recs, rec)
 	}
 	recs = recs[tailFrom(recs, opts):]
 	c.recs, c.used = recs, opts
@@ -153,10 +172,39 @@ func (c *tailCache) read(db *store.DB, convID string, window int) (msgs []agent.
 	for i, r := range recs[from:] {
 		out[i] = r.msg
 	}
+	if weighed {
+		weights = make([]agent.MessageWeight, len(out))
+		for i, r := range recs[from:] {
+			weights[i] = agent.MessageWeight{Ref: r.seq, Kept: r.weight}
+		}
+	}
 	if len(out) > 0 {
 		older = int(recs[from].seq - 1) // sequence numbers start at 1 and have no gaps
 	}
-	return out, older, nil
+	return out, weights, older, nil
+}
+
+// keepWeights keeps weights in the store and in the kept tail.
+func (c *tailCache) keepWeights(db *store.DB, convID string, weights []agent.MessageWeight) error {
+	put := make(map[uint64][]byte, len(weights))
+	for _, w := range weights {
+		put[w.Ref] = w.Kept
+	}
+	if err := db.PutMessageWeights(convID, put); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.recs) == 0 {
+		return nil
+	}
+	first := c.recs[0].seq
+	for _, w := range weights {
+		if i := w.Ref - first; w.Ref >= first && i < uint64(len(c.recs)) && !c.recs[i].streaming {
+			c.recs[i].weight = w.Kept
+		}
+	}
+	return nil
 }
 
 // tailFrom is the index of the first of recs in the tail opts describe:
