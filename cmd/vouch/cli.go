@@ -137,7 +137,7 @@ func commands() []command {
 		{"policy", "list [--json] | set IDENTITY ask|allow|block [--effect E] [--under ARG=PATH] [--one-of ARG=V1,V2] [--note T] | remove IDENTITY", runPolicyCmd},
 		{"attach", "the terminal interface of the running session; never starts one", runAttach},
 		{"sessions", "the session of the state dir: pid, since, clients, runs [--json]", runSessions},
-		{"lock", "export [--out FILE] | check [FILE] [--json] | apply FILE [--yes] [--skills DIR] | sign FILE --key KEY: the fleet lockfile (docs/FLEET.md)", runLock},
+		{"lock", "export [--out FILE] | check [FILE] [--json] | apply FILE [--yes] [--skills DIR] | sign FILE --key KEY: the fleet lockfile", runLock},
 		{"settings", "[--json] | get KEY | set KEY VALUE | reset KEY (notify, long-turn…)", runSettingsCmd},
 		{"version", "print the version", runVersion},
 		{"help", "[COMMAND | TOPIC]: this help, a command's usage, or a reference page (the topics below)", nil},

@@ -86,3 +86,29 @@ func TestHelpTopicThroughTheBinary(t *testing.T) {
 		t.Errorf("vouch help flet: %v, want exit %d", err, exitUsage)
 	}
 }
+
+// TestCommandUsageNamesItsReference: every command's usage names the
+// reference page that covers it, and that page speaks of the command
+// (issue 28 item 23), so a person reading 'vouch policy --help' finds
+// 'vouch help approvals'.
+func TestCommandUsageNamesItsReference(t *testing.T) {
+	state := t.TempDir()
+	for _, c := range commands() {
+		topic, ok := docs.Of(c.name)
+		if !ok {
+			t.Errorf("no reference page covers vouch %s (docs.Topics' Commands)", c.name)
+			continue
+		}
+		out, _ := cli(t, state, "", exitOK, "help", c.name)
+		if want := "The reference: vouch help " + topic.Name + " (docs/" + topic.File + ")."; !strings.Contains(out, want) {
+			t.Errorf("vouch help %s lacks %q:\n%s", c.name, want, out)
+		}
+		page, err := topic.Text()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(page, "vouch "+c.name) {
+			t.Errorf("docs/%s is named the reference of vouch %s but never says 'vouch %s'", topic.File, c.name, c.name)
+		}
+	}
+}

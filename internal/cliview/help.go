@@ -63,10 +63,15 @@ func Usage(commands []Command) string {
 	return b.String() + globalHelp
 }
 
-// CommandUsage is one command's usage: its forms and flags, wrapped, then
-// the global flags and the exit codes.
+// CommandUsage is one command's usage: its forms and flags, wrapped, the
+// reference page that covers it (docs.Of), then the global flags and the
+// exit codes.
 func CommandUsage(c Command) string {
-	return clitext.WrapHanging("Usage: vouch "+c.Name+" ", c.Summary, len("Usage: vouch ")+2) + globalHelp
+	text := clitext.WrapHanging("Usage: vouch "+c.Name+" ", c.Summary, len("Usage: vouch ")+2)
+	if t, ok := docs.Of(c.Name); ok {
+		text += fmt.Sprintf("\nThe reference: vouch help %s (docs/%s).\n", t.Name, t.File)
+	}
+	return text + globalHelp
 }
 
 // Help is what 'vouch help [NAME]' prints (issue 28 item 23): the usage
