@@ -53,10 +53,7 @@ func sentTools(t *testing.T, srv *agenttest.Server, i int) []openai.Tool {
 // from the tool itself. Untouched, the two sessions send the same tools
 // byte for byte.
 func TestPlansKeptAcrossSessions(t *testing.T) {
-	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Respond: func(agenttest.Request) []agenttest.Step {
-		return []agenttest.Step{agenttest.Text("ok")}
-	}}}}, agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(32768))
-	defer srv.Close()
+	srv := okServer(t)
 	kept := newKeptState()
 	kept.puts = make(chan struct{}, 16)
 	send := func(c *Client) {
@@ -175,4 +172,13 @@ func TestKeptValuesTruncated(t *testing.T) {
 			t.Errorf("%d of %d bytes of an anchor read as %+v", i, len(anchor), got)
 		}
 	}
+}
+
+// okServer is a loopback llama.cpp fake with a 32k window that answers
+// every turn "ok", closed when tb ends.
+func okServer(tb testing.TB) *agenttest.Server {
+	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: []agenttest.Step{agenttest.Text("ok")}}}},
+		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(32768))
+	tb.Cleanup(srv.Close)
+	return srv
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"testing"
-
-	"vouch/agent/agenttest"
 )
 
 // TestPrefetchReadsToolsAhead (SPEC F4, L3; issue 29 item 2): what
@@ -14,10 +12,7 @@ import (
 // session reads neither on its way to the request — and sends exactly
 // what a session that prepared nothing sends.
 func TestPrefetchReadsToolsAhead(t *testing.T) {
-	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Respond: func(agenttest.Request) []agenttest.Step {
-		return []agenttest.Step{agenttest.Text("ok")}
-	}}}}, agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithContextWindow(32768))
-	defer srv.Close()
+	srv := okServer(t)
 	kept := newKeptState()
 	kept.puts = make(chan struct{}, 16)
 	reads := func() int {

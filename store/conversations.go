@@ -201,15 +201,7 @@ func touchConversation(tx *bbolt.Tx, id string, now time.Time, said int) error {
 // countSaid adds said to the conversation's count of messages
 // (Conversation.Said) without touching its time; no write for 0.
 func countSaid(tx *bbolt.Tx, id string, said int) error {
-	if said == 0 {
-		return nil
-	}
-	c, err := getConversation(tx, id)
-	if err != nil {
-		return err
-	}
-	c.Said = max(c.Said+said, 0)
-	return putConversation(tx, c)
+	return touchConversation(tx, id, time.Time{}, said) // the zero time is never later
 }
 
 // timestamp is the database clock's now, in UTC without a monotonic

@@ -57,21 +57,8 @@ func (t answeredTranscript) MessagesWeighed(ctx context.Context, window int) ([]
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	if !anyUnanswered(msgs) {
-		return msgs, weights, older, nil
-	}
-	out := make([]agent.Message, 0, len(msgs))
-	kept := make([]agent.MessageWeight, 0, len(weights))
-	for i, m := range msgs {
-		if unanswered(msgs, i) {
-			continue
-		}
-		out = append(out, m)
-		if i < len(weights) {
-			kept = append(kept, weights[i])
-		}
-	}
-	return out, kept, older, nil
+	msgs, weights = dropUnanswered(msgs, weights)
+	return msgs, weights, older, nil
 }
 
 // KeepWeights implements agent.WeighedTranscript when the transcript it
@@ -102,16 +89,31 @@ func (t answeredTranscript) KeepCut(model string, mark [32]byte) error {
 // withoutUnanswered leaves out every person's message directly followed
 // by another person's message.
 func withoutUnanswered(msgs []agent.Message) []agent.Message {
+	msgs, _ = dropUnanswered(msgs, nil)
+	return msgs
+}
+
+// dropUnanswered is withoutUnanswered, leaving out of weights (nil, or
+// one a message) those of the messages left out.
+func dropUnanswered(msgs []agent.Message, weights []agent.MessageWeight) ([]agent.Message, []agent.MessageWeight) {
 	if !anyUnanswered(msgs) {
-		return msgs // the common case: no copy of up to 20,000 messages (transcript_tail.go)
+		return msgs, weights // the common case: no copy of up to 20,000 messages (transcript_tail.go)
 	}
 	out := make([]agent.Message, 0, len(msgs)) // one allocation: a run may read 20,000 messages (transcript_tail.go)
+	var kept []agent.MessageWeight
+	if weights != nil {
+		kept = make([]agent.MessageWeight, 0, len(weights))
+	}
 	for i, m := range msgs {
-		if !unanswered(msgs, i) {
-			out = append(out, m)
+		if unanswered(msgs, i) {
+			continue
+		}
+		out = append(out, m)
+		if i < len(weights) {
+			kept = append(kept, weights[i])
 		}
 	}
-	return out
+	return out, kept
 }
 
 // anyUnanswered reports whether one of msgs is unanswered.

@@ -17,9 +17,7 @@ import (
 // reads, in the background, the tail its first run will read; that run
 // then sends exactly what a run without the read ahead sends.
 func TestHistoryPrefetchSendsWhatTheRunWould(t *testing.T) {
-	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
-		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(4096))
-	defer srv.Close()
+	srv := notedModel(t, 4096)
 	// Each run gets a state of its own: what one run learns of the
 	// model's counts (kept in the store) must not change what the other
 	// sends.
@@ -104,4 +102,13 @@ func longConversation(tb testing.TB, n int, text func(i int) string) (*store.DB,
 		tb.Fatal(err)
 	}
 	return db, conv.ID
+}
+
+// notedModel is a loopback llama.cpp fake of model "m" with window
+// tokens that answers every turn "Noted.", closed when tb ends.
+func notedModel(tb testing.TB, window int) *agenttest.Server {
+	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
+		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(window))
+	tb.Cleanup(srv.Close)
+	return srv
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"vouch/agent"
-	"vouch/agent/agenttest"
 	"vouch/store"
 )
 
@@ -139,9 +138,7 @@ func keptMiB(b *testing.B, db *store.DB, convID string) float64 {
 //
 //	go test -run '^$' -bench BenchmarkSendLongConversation -benchtime 10x -count 2 ./internal/app/
 func BenchmarkSendLongConversation(b *testing.B) {
-	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
-		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(32768))
-	defer srv.Close()
+	srv := notedModel(b, 32768)
 	db, err := store.Open(filepath.Join(b.TempDir(), store.FileName), store.Options{})
 	if err != nil {
 		b.Fatal(err)

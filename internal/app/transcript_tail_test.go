@@ -82,9 +82,7 @@ func firstHistory(t *testing.T, r agenttest.Request) string {
 // request began two messages later than the one before and the server
 // re-evaluated the whole prompt every turn.
 func TestLongConversationRequestsExtend(t *testing.T) {
-	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
-		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(131072))
-	defer srv.Close()
+	srv := notedModel(t, 131072)
 	s := openTestSession(t, t.TempDir())
 	defer func() { _ = s.Close() }()
 	convID, tr := s.Current()
@@ -112,9 +110,7 @@ func TestLongConversationRequestsExtend(t *testing.T) {
 // 1,300 messages, where before the conversation read only its last 500,
 // a fifth of the window, and the model lost context it had room for.
 func TestShortMessagesFillWindow(t *testing.T) {
-	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
-		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(32768))
-	defer srv.Close()
+	srv := notedModel(t, 32768)
 	s := openTestSession(t, t.TempDir())
 	defer func() { _ = s.Close() }()
 	convID, tr := s.Current()
@@ -142,9 +138,7 @@ func TestTailStepKeepsFirstMessage(t *testing.T) {
 		extends bool
 	}{{"aligned", 100, true}, {"unaligned", 1, false}} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
-				agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(131072))
-			defer srv.Close()
+			srv := notedModel(t, 131072)
 			s := openTestSession(t, t.TempDir())
 			defer func() { _ = s.Close() }()
 			convID, _ := s.Current()
@@ -265,9 +259,7 @@ func TestShownHistoryBounded(t *testing.T) {
 // the last 500 messages read, everything read fitted, was sent whole and
 // began one turn later each time.
 func TestTrimmedLongConversationExtends(t *testing.T) {
-	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
-		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(32768))
-	defer srv.Close()
+	srv := notedModel(t, 32768)
 	s := openTestSession(t, t.TempDir())
 	defer func() { _ = s.Close() }()
 	convID, tr := s.Current()

@@ -37,9 +37,7 @@ func TestWindowedTailSendsWhatTheWholeWould(t *testing.T) {
 		chat *Chat
 	}
 	open := func(windowed bool) side {
-		srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
-			agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(window))
-		t.Cleanup(srv.Close)
+		srv := notedModel(t, window)
 		s := openTestSession(t, t.TempDir())
 		t.Cleanup(func() { _ = s.Close() })
 		convID, tr := s.Current()
@@ -89,9 +87,7 @@ func TestWindowedTailSendsWhatTheWholeWould(t *testing.T) {
 // line's "(-N earlier)" — counts every earlier message the request does not
 // carry, those never read included, not only the tail's.
 func TestLeftOutCountsUnreadMessages(t *testing.T) {
-	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
-		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(4096))
-	defer srv.Close()
+	srv := notedModel(t, 4096)
 	s := openTestSession(t, t.TempDir())
 	defer func() { _ = s.Close() }()
 	convID, tr := s.Current()

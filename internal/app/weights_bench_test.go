@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"vouch/agent"
-	"vouch/agent/agenttest"
 	"vouch/store"
 )
 
@@ -56,9 +55,7 @@ func benchPrefetchWeights(b *testing.B, words int) {
 	if err := db.AppendMessages(ms); err != nil {
 		b.Fatal(err)
 	}
-	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
-		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(32768))
-	defer srv.Close()
+	srv := notedModel(b, 32768)
 	show := func(kept bool) time.Duration {
 		var tr agent.Transcript = newTranscript(db, conv.ID)
 		if !kept {

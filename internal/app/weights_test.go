@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"vouch/agent"
-	"vouch/agent/agenttest"
 	"vouch/store"
 )
 
@@ -18,9 +17,7 @@ import (
 // request is byte for byte the one a session without them sends. Weights
 // kept wrong change the request: they are what the walk reads.
 func TestKeptWeightsSendWhatTheRunWould(t *testing.T) {
-	srv := agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Steps: agenttest.Words("Noted.")}}},
-		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(4096))
-	defer srv.Close()
+	srv := notedModel(t, 4096)
 	fresh := func() (*store.DB, string) {
 		return longConversation(t, 3000, func(i int) string { return fmt.Sprintf("message %d of a conversation, 中文 %d", i, i*7) })
 	}
