@@ -53,11 +53,13 @@ func TestCommandsThatDrawNothingAskNothing(t *testing.T) {
 	for _, tc := range []struct {
 		name, want string
 		args       []string
+		fails      bool
 	}{
-		{"version", "vouch ", []string{"version"}},
-		{"run", "Hello there.", []string{"--model-url", model.URL(), "--model", "m", "run", "say hello"}},
-		{"settings", "session-idle", []string{"settings"}},
-		{"server list", "no MCP servers", []string{"server", "list"}},
+		{"version", "vouch ", []string{"version"}, false},
+		{"attach to no session", "no vouch session runs", []string{"attach"}, true},
+		{"run", "Hello there.", []string{"--model-url", model.URL(), "--model", "m", "run", "say hello"}, false},
+		{"settings", "session-idle", []string{"settings"}, false},
+		{"server list", "no MCP servers", []string{"server", "list"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command(bin, append([]string{"--state-dir", state}, tc.args...)...)
@@ -71,7 +73,7 @@ func TestCommandsThatDrawNothingAskNothing(t *testing.T) {
 			if err := term.WaitFor(tc.want, e2eTimeout); err != nil {
 				t.Fatalf("%v; output so far: %q", err, term.Output())
 			}
-			if err := term.Wait(); err != nil {
+			if err := term.Wait(); (err != nil) != tc.fails {
 				t.Fatalf("vouch %s: %v; output %q", strings.Join(tc.args, " "), err, term.Output())
 			}
 			took := time.Since(start)

@@ -18,12 +18,22 @@ import (
 // leave in the scrollback. start: start a session when none runs
 // (`vouch`), else say there is none (`vouch attach`).
 func (c Client) Attach(ctx context.Context, in *os.File, out io.Writer, getenv func(string) string, start bool) (sessiond.Bye, error) {
-	// The terminal is asked for its background while the session is
-	// dialled (or started), before the relay takes the terminal.
+	// The terminal is asked for its background before the relay takes
+	// it: while a session is started (the slow dial), or once one was
+	// found — `vouch attach` to none draws nothing and asks nothing.
 	dark := make(chan bool, 1)
-	go func() { dark <- darkBackground(out, getenv) }()
+	ask := func() { dark <- darkBackground(out, getenv) }
+	if start {
+		go ask()
+	}
 	conn, err := c.Dial(start)
-	isDark := <-dark
+	if !start && err == nil {
+		ask()
+	}
+	var isDark bool
+	if start || err == nil {
+		isDark = <-dark
+	}
 	if errors.Is(err, sessiond.ErrNoSession) {
 		return sessiond.Bye{}, app.Errorf(app.Unavailable, "no vouch session runs on %s; run vouch to start one", c.StateDir)
 	}
