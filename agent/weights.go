@@ -189,3 +189,31 @@ func (c *Client) newWeights(model string, history []Message, weights []MessageWe
 	}
 	return out
 }
+
+// Reach is tailStart's walk back to a window's reach, made of the
+// weights a transcript keeps instead of the texts (SPEC A3, L3; issue 29
+// item 4), so that a transcript can stop reading where a run stops
+// looking: a long conversation's first Enter decoded thousands of
+// messages no request could carry. A message without a kept weight
+// counts its overhead alone, so the walk goes back at least as far as
+// tailStart's over the same messages.
+type Reach struct {
+	window, lo int
+}
+
+// NewReach starts a walk back to the reach of a window-token window.
+func NewReach(window int) *Reach {
+	return &Reach{window: window, lo: requestOverheadTokens}
+}
+
+// Take is given each message's kept weight, newest first (nil: none
+// kept), and reports whether the messages given exceed the window by the
+// estimate's lower bound: tailStart, over them and any older messages,
+// then starts after the last one given, so older ones are never sent.
+func (r *Reach) Take(kept []byte) bool {
+	r.lo += messageOverheadTokens
+	if w, ok := decodeWeight(kept); ok {
+		r.lo += w.lo
+	}
+	return r.lo > r.window
+}

@@ -115,9 +115,10 @@ func parseWeightValue(kv, v []byte) ([]byte, bool) {
 
 // TailMessagesWeighed is TailMessages with, for each message, the weight
 // kept for it by PutMessageWeights (nil where none is, or the message was
-// written again since).
-func (db *DB) TailMessagesWeighed(convID string, o TailOptions) ([]Message, [][]byte, error) {
-	return db.tailMessages(convID, o, true)
+// written again since), ended early when reach (which may be nil) says
+// the messages read reach far enough.
+func (db *DB) TailMessagesWeighed(convID string, o TailOptions, reach Reach) ([]Message, [][]byte, error) {
+	return db.tailMessages(convID, o, true, reach)
 }
 
 // PutMessageWeights keeps weights (by sequence number) beside the

@@ -89,13 +89,23 @@ func (w *TailWalk) past(seq uint64) bool { return w.done && seq < w.first }
 // transaction with a cursor from the end, so its cost follows what it
 // returns, never the transcript's length.
 func (db *DB) TailMessages(convID string, o TailOptions) ([]Message, error) {
-	out, _, err := db.tailMessages(convID, o, false)
+	out, _, err := db.tailMessages(convID, o, false, nil)
 	return out, err
 }
 
+// Reach ends a walk back over a conversation before its TailOptions do
+// (TailMessagesWeighed): it is given each message the walk takes, newest
+// first, with the weight kept for it (nil where none is), and reports
+// true once the messages given reach as far back as the reader will ever
+// look. The walk then takes the messages back to the nearest of the
+// person's ("user") at or before that one, and stops: the older ones are
+// not read at all.
+type Reach func(m Message, kept []byte) bool
+
 // tailMessages is TailMessages, with each message's kept weight
-// (message_weights.go) when weights is set.
-func (db *DB) tailMessages(convID string, o TailOptions, weights bool) (out []Message, kept [][]byte, err error) {
+// (message_weights.go) when weights is set, ended early by reach (nil:
+// never).
+func (db *DB) tailMessages(convID string, o TailOptions, weights bool, reach Reach) (out []Message, kept [][]byte, err error) {
 	err = db.view(func(tx *bbolt.Tx) error {
 		b := messageBucket(tx, convID)
 		if b == nil {
@@ -110,6 +120,7 @@ func (db *DB) tailMessages(convID string, o TailOptions, weights bool) (out []Me
 			kept = make([][]byte, 0, cap(out))
 		}
 		w := o.Walk()
+		reached := false // reach said so: on to the nearest message of the person's
 		c := b.Cursor()
 		for k, v := c.Last(); k != nil; k, v = c.Prev() {
 			if len(k) == 8 && w.past(binary.BigEndian.Uint64(k)) {
@@ -123,8 +134,16 @@ func (db *DB) tailMessages(convID string, o TailOptions, weights bool) (out []Me
 				break
 			}
 			out = append(out, m)
+			var weight []byte
 			if weights {
-				kept = append(kept, ws.at(k, v))
+				weight = ws.at(k, v)
+				kept = append(kept, weight)
+			}
+			if reach != nil && !reached {
+				reached = reach(m, weight)
+			}
+			if reached && m.Role == "user" {
+				break
 			}
 		}
 		return nil

@@ -20,8 +20,9 @@ import (
 // on all alike), a new Chat (a new session process: new client, new
 // transcript) over the same database that asks the server what the status
 // line shows (Info) and reads what the screen shows (History), then one
-// Enter, timed from Send to the chat request's arrival at a loopback
-// llama.cpp fake. Two Enters per case: "at-once", sent the moment the
+// Enter, timed from Send to the chat request's arrival, whole, at a
+// loopback llama.cpp fake (Request.Received: before the fake parses and
+// counts the body, which is the fake's work, not vouch's). Two Enters per case: "at-once", sent the moment the
 // screen has its messages, and "typed", sent once what History starts in
 // the background has ended (awaitPrefetch; the tree before this change
 // starts nothing, so there both are the same) — a person types for longer
@@ -62,8 +63,8 @@ func BenchmarkEnterLongConversation(b *testing.B) {
 	arrived := make(chan time.Time, 1)
 	servers := make([]*agenttest.Server, len(windows))
 	for wi, w := range windows {
-		servers[wi] = agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Respond: func(agenttest.Request) []agenttest.Step {
-			arrived <- time.Now()
+		servers[wi] = agenttest.New(agenttest.Script{Turns: []agenttest.Turn{{Repeat: true, Respond: func(r agenttest.Request) []agenttest.Step {
+			arrived <- r.Received
 			return agenttest.Words("Noted.")
 		}}}}, agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(w))
 		defer servers[wi].Close()

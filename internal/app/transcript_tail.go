@@ -73,9 +73,10 @@ type tailCache struct {
 
 	mu   sync.Mutex
 	recs []tailRecord // oldest first, contiguous up to the newest read
-	// used is the tail recs were read for: a read for another (a model
-	// with another window) reads afresh.
-	used store.TailOptions
+	// used and usedWindow are the tail and window recs were read for: a
+	// read for another (a model with another window) reads afresh.
+	used       store.TailOptions
+	usedWindow int
 }
 
 // tailRecord is one message of the kept tail.
@@ -100,6 +101,10 @@ func (c *tailCache) read(db *store.DB, convID string, window int) (msgs []agent.
 
 // readWeighed is read, with each message's kept weight when weighed (read
 // with the tail when it is read afresh; nil for messages read without).
+//
+// For a known window, a tail read afresh ends where the agent's walk back
+// to the window's reach does, by the weights kept (reachFor): the older
+// messages could be in no request, and are not decoded.
 func (c *tailCache) readWeighed(db *store.DB, convID string, window int, weighed bool) (msgs []agent.Message, weights []agent.MessageWeight, older int, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -114,7 +119,7 @@ func (c *tailCache) readWeighed(db *store.DB, convID string, window int, weighed
 			break
 		}
 	}
-	if opts != c.used {
+	if opts != c.used || window != c.usedWindow {
 		keep = 0 // read for another window
 	}
 	var fresh []store.Message
@@ -127,8 +132,8 @@ func (c *tailCache) readWeighed(db *store.DB, convID string, window int, weighed
 	}
 	var kept [][]byte
 	if keep == 0 {
-		if weighed {
-			fresh, kept, err = db.TailMessagesWeighed(convID, opts)
+		if weighed || window > 0 {
+			fresh, kept, err = db.TailMessagesWeighed(convID, opts, reachFor(window))
 		} else {
 			fresh, err = db.TailMessages(convID, opts)
 		}
@@ -155,7 +160,7 @@ func (c *tailCache) readWeighed(db *store.DB, convID string, window int, weighed
 		recs = append(recs, rec)
 	}
 	recs = recs[tailFrom(recs, opts):]
-	c.recs, c.used = recs, opts
+	c.recs, c.used, c.usedWindow = recs, opts, window
 	// A request begins with a message of the person: chat templates that
 	// want turns to alternate refuse one that opens with the model's
 	// answer, and a tool result whose call was cut off is only dropped.
@@ -182,6 +187,26 @@ func (c *tailCache) readWeighed(db *store.DB, convID string, window int, weighed
 		older = int(recs[from].seq - 1) // sequence numbers start at 1 and have no gaps
 	}
 	return out, weights, older, nil
+}
+
+// reachFor is the store's Reach for a window-token window (nil for 0,
+// a window not known): the agent's walk back over the kept weights
+// (agent.Reach), of the messages a run is handed — one of the person's
+// that answeredTranscript leaves out (directly followed by another of
+// theirs) counts nothing, so the walk goes back at least as far as the
+// run's.
+func reachFor(window int) store.Reach {
+	if window <= 0 {
+		return nil
+	}
+	r := agent.NewReach(window)
+	newerUser := false // the message given before (the newer one) was the person's
+	return func(m store.Message, kept []byte) bool {
+		user := m.Role == string(agent.RoleUser)
+		left := user && newerUser
+		newerUser = user
+		return !left && r.Take(kept)
+	}
 }
 
 // keepWeights keeps weights in the store and in the kept tail.

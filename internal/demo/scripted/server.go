@@ -232,6 +232,11 @@ type Request struct {
 	// MaxTokens is the request's max_tokens (0 when absent).
 	MaxTokens int
 	Body      []byte
+	// Received is when the request's body had arrived whole, before the
+	// server read it: the moment a benchmark of the client's way to a
+	// request stops (the server's own parse and count are not the
+	// client's).
+	Received time.Time
 
 	toolsBytes int      // the size of the tools array's JSON
 	tools      []string // each tool's entry as JSON
@@ -519,11 +524,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
+	received := time.Now()
 	req, err := parseRequest(body)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "agenttest: request is not valid JSON: "+err.Error())
 		return
 	}
+	req.Received = received
 	if s.opts.ollamaCold {
 		s.mu.Lock()
 		s.loaded = true // the request loads the model
