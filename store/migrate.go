@@ -152,7 +152,11 @@ func writeSchemaVersion(tx *bbolt.Tx, v int) error {
 
 // migrate applies table[v:] to a database at version v, one transaction per
 // step, so a failure (or a kill) leaves the file at the last completed
-// version. A database newer than the table is left untouched.
+// version. A new database (version 0) is made in one transaction: its
+// steps only create what is empty, a kill leaves it new, and each commit
+// is two writes to the disk — eight of them were a tenth of the first
+// launch (docs/BENCHMARKS.md, "Speed, round three"). A database newer than
+// the table is left untouched.
 func (db *DB) migrate(table []migration) error {
 	v, err := db.schemaVersion()
 	if err != nil {
@@ -161,6 +165,20 @@ func (db *DB) migrate(table []migration) error {
 	if v > len(table) {
 		return fmt.Errorf("open %s (schema %d, this vouch knows up to %d): %w",
 			db.path, v, len(table), ErrNewerSchema)
+	}
+	if v == 0 && len(table) > 0 {
+		err := db.update(func(tx *bbolt.Tx) error {
+			for i, step := range table {
+				if err := step.up(tx); err != nil {
+					return fmt.Errorf("schema %d (%s): %w", i+1, step.name, err)
+				}
+			}
+			return writeSchemaVersion(tx, len(table))
+		})
+		if err != nil {
+			return fmt.Errorf("create %s: %w", db.path, err)
+		}
+		return nil
 	}
 	for i := v; i < len(table); i++ {
 		step := table[i]

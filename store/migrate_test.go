@@ -101,7 +101,9 @@ func TestMigrateNewerSchemaMessage(t *testing.T) {
 
 // TestMigrateRunner drives the runner with a synthetic table: steps run in
 // order from the stored version, one commit each, and a failing step leaves
-// the version at the last step that succeeded.
+// the version at the last step that succeeded. A new file (version 0) is
+// made in one commit, and a failing step leaves it new: none of its
+// steps' buckets exist (issue 29 item 1).
 func TestMigrateRunner(t *testing.T) {
 	errBoom := errors.New("boom")
 	for _, tc := range []struct {
@@ -110,13 +112,16 @@ func TestMigrateRunner(t *testing.T) {
 		failAt      int // 1-based step that fails; 0: none
 		wantRan     []int
 		wantVersion int
+		wantCommits uint64
 		wantErr     error
 	}{
-		{name: "fresh file runs every step", start: 0, wantRan: []int{1, 2, 3}, wantVersion: 3},
-		{name: "N-1 runs the last step", start: 2, wantRan: []int{3}, wantVersion: 3},
+		{name: "fresh file runs every step in one commit", start: 0, wantRan: []int{1, 2, 3}, wantVersion: 3, wantCommits: 1},
+		{name: "N-2 runs the last two steps", start: 1, wantRan: []int{2, 3}, wantVersion: 3, wantCommits: 2},
+		{name: "N-1 runs the last step", start: 2, wantRan: []int{3}, wantVersion: 3, wantCommits: 1},
 		{name: "current runs nothing", start: 3, wantRan: nil, wantVersion: 3},
 		{name: "newer is refused", start: 4, wantRan: nil, wantVersion: 4, wantErr: ErrNewerSchema},
-		{name: "failure stops at the last good version", start: 0, failAt: 2, wantRan: []int{1, 2}, wantVersion: 1, wantErr: errBoom},
+		{name: "failure stops at the last good version", start: 1, failAt: 3, wantRan: []int{2, 3}, wantVersion: 2, wantErr: errBoom},
+		{name: "failure leaves a fresh file fresh", start: 0, failAt: 2, wantRan: []int{1, 2}, wantVersion: 0, wantErr: errBoom},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := openTest(t, Options{})
@@ -144,16 +149,18 @@ func TestMigrateRunner(t *testing.T) {
 			if !slices.Equal(ran, tc.wantRan) {
 				t.Errorf("ran steps %v, want %v", ran, tc.wantRan)
 			}
-			if got, want := db.commits.Load()-commits, uint64(len(tc.wantRan)); tc.failAt == 0 && got != want {
-				t.Errorf("got %d commits, want %d (one per step)", got, want)
+			if got := db.commits.Load() - commits; tc.failAt == 0 && got != tc.wantCommits {
+				t.Errorf("got %d commits, want %d", got, tc.wantCommits)
 			}
 			if got, err := db.schemaVersion(); err != nil || got != tc.wantVersion {
 				t.Errorf("version = %d, %v; want %d", got, err, tc.wantVersion)
 			}
 			if tc.failAt > 0 {
 				err := db.view(func(tx *bbolt.Tx) error {
-					if tx.Bucket([]byte(fmt.Sprint("bucket-", tc.failAt))) != nil {
-						return errors.New("failed step's bucket exists")
+					for step := tc.wantVersion + 1; step <= tc.failAt; step++ {
+						if tx.Bucket([]byte(fmt.Sprint("bucket-", step))) != nil {
+							return fmt.Errorf("the bucket of step %d, after the last good version, exists", step)
+						}
 					}
 					return nil
 				})
