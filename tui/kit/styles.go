@@ -86,11 +86,13 @@ type ModalStyles struct {
 }
 
 // DefaultStyles builds the Styles for theme, rendered by r (nil means the
-// default lipgloss renderer).
+// default lipgloss renderer), its colours resolved for r's terminal once
+// (Theme.For).
 func DefaultStyles(r *lipgloss.Renderer, t Theme) *Styles {
 	if r == nil {
 		r = lipgloss.DefaultRenderer()
 	}
+	t = t.For(r)
 	s := r.NewStyle
 	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return s().Foreground(c) }
 

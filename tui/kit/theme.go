@@ -1,6 +1,11 @@
 package kit
 
-import "github.com/charmbracelet/lipgloss"
+import (
+	"strconv"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
 
 // Theme is the palette: semantic colour tokens and nothing else. Styles are
 // built from a Theme by [DefaultStyles]; no other file names a colour.
@@ -45,5 +50,51 @@ func NoColorTheme() Theme {
 		Text: none, Muted: none, Subtle: none, Accent: none, Assistant: none,
 		Tool: none, Code: none, Error: none, Warning: none, Success: none,
 		BadgeText: none, BadgeFill: none,
+	}
+}
+
+// For is t with every colour as r's terminal shows it, resolved once:
+// lipgloss converts a colour to the terminal's profile at every Render —
+// for a 16-colour terminal (TERM=xterm) a search of the 16 by perceptual
+// distance, for 256 colours two such distances — which was a third of
+// the session's CPU, every frame and keystroke (docs/BENCHMARKS.md,
+// "Speed, round three"). A colour resolved here is already in the
+// profile's own terms, so Render only reads its number. The light or
+// dark choice is r's background now: a renderer whose background or
+// profile changes later needs its styles built again (nothing does).
+func (t Theme) For(r *lipgloss.Renderer) Theme {
+	c := func(tc lipgloss.TerminalColor) lipgloss.TerminalColor { return resolveColor(r, tc) }
+	return Theme{
+		Text: c(t.Text), Muted: c(t.Muted), Subtle: c(t.Subtle), Accent: c(t.Accent),
+		Assistant: c(t.Assistant), Tool: c(t.Tool), Code: c(t.Code), Error: c(t.Error),
+		Warning: c(t.Warning), Success: c(t.Success), BadgeText: c(t.BadgeText), BadgeFill: c(t.BadgeFill),
+	}
+}
+
+// resolveColor is tc as r's profile shows it: a 16- or 256-colour index,
+// the hex of a true colour, or no colour; a kind of colour the theme does
+// not use is returned as it is.
+func resolveColor(r *lipgloss.Renderer, tc lipgloss.TerminalColor) lipgloss.TerminalColor {
+	var s string
+	switch v := tc.(type) {
+	case lipgloss.AdaptiveColor:
+		s = v.Light
+		if r.HasDarkBackground() {
+			s = v.Dark
+		}
+	case lipgloss.Color:
+		s = string(v)
+	default:
+		return tc
+	}
+	switch v := r.ColorProfile().Color(s).(type) {
+	case termenv.ANSIColor:
+		return lipgloss.Color(strconv.Itoa(int(v)))
+	case termenv.ANSI256Color:
+		return lipgloss.Color(strconv.Itoa(int(v)))
+	case termenv.RGBColor:
+		return lipgloss.Color(string(v))
+	default:
+		return lipgloss.NoColor{} // no colours (Ascii), or not a colour
 	}
 }
