@@ -10,7 +10,7 @@ import (
 // stopAndWait stops the session process pid with SIGTERM and waits, on a
 // pidfd, until it has exited (it is not our child: the client started it
 // in a session of its own).
-func stopAndWait(b *testing.B, pid int) {
+func stopAndWait(b testing.TB, pid int) {
 	b.Helper()
 	fd, err := unix.PidfdOpen(pid, 0)
 	if err != nil {
