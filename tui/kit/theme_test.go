@@ -1,7 +1,6 @@
 package kit
 
 import (
-	"fmt"
 	"io"
 	"testing"
 
@@ -63,7 +62,8 @@ func TestThemeForDrawsTheSame(t *testing.T) {
 //
 //	go test -run '^$' -bench BenchmarkThemeRender -benchmem ./tui/kit/
 func BenchmarkThemeRender(b *testing.B) {
-	for _, p := range profiles[1:] {
+	names := map[termenv.Profile]string{termenv.ANSI: "16-colours", termenv.ANSI256: "256-colours", termenv.TrueColor: "true-colour"}
+	for _, p := range []termenv.Profile{termenv.ANSI, termenv.ANSI256, termenv.TrueColor} {
 		r := renderer(p, true)
 		for _, kind := range []string{"theme", "resolved"} {
 			theme := DefaultTheme()
@@ -71,7 +71,7 @@ func BenchmarkThemeRender(b *testing.B) {
 				theme = theme.For(r)
 			}
 			st := r.NewStyle().Foreground(theme.Accent).Bold(true)
-			b.Run(fmt.Sprintf("profile-%d-%s", p, kind), func(b *testing.B) {
+			b.Run(names[p]+"/"+kind, func(b *testing.B) {
 				for b.Loop() {
 					_ = st.Render("Assistant")
 				}
