@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/benchtab"
 	"vouch/internal/termtest"
 )
 
@@ -99,26 +100,15 @@ func BenchmarkEnterAtLaunch(b *testing.B) {
 		}
 	}
 	kinds := []string{"at-once", "typed"}
-	var took [2][2][3][]time.Duration // kind, window, size
+	grid := benchtab.NewGrid(kinds, windows, sizes)
 	for b.Loop() {
 		for k := range kinds {
 			for wi := range windows {
 				for ci, s := range states[wi] {
-					took[k][wi][ci] = append(took[k][wi][ci], enter(s, k == 1))
+					grid.Add(k, wi, ci, enter(s, k == 1))
 				}
 			}
 		}
 	}
-	for k, kind := range kinds {
-		for wi, w := range windows {
-			base := median(took[k][wi][0])
-			for ci, n := range sizes {
-				m := median(took[k][wi][ci])
-				b.ReportMetric(float64(m.Microseconds())/1000, fmt.Sprintf("%s-w%d-n%d-ms", kind, w, n))
-				if ci > 0 {
-					b.ReportMetric(float64(m)/float64(base), fmt.Sprintf("%s-w%d-n%d-x-of-10", kind, w, n))
-				}
-			}
-		}
-	}
+	grid.Report(b)
 }

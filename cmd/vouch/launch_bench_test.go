@@ -2,12 +2,12 @@ package main
 
 import (
 	"os/exec"
-	"slices"
 	"syscall"
 	"testing"
 	"time"
 
 	"vouch/agent/agenttest"
+	"vouch/internal/benchtab"
 	"vouch/internal/termtest"
 )
 
@@ -58,11 +58,11 @@ func BenchmarkLaunchAgainstAttach(b *testing.B) {
 	b.ReportMetric(float64(launch)/float64(attach), "launch-x-of-attach")
 	// Medians too: on a shared machine one launch in ten can take ten
 	// times the others, and a mean follows it.
-	lm, am := median(launches), median(attaches)
+	lm, am := benchtab.Median(launches), benchtab.Median(attaches)
 	b.ReportMetric(float64(lm.Microseconds())/1000, "launch-median-ms")
 	b.ReportMetric(float64(am.Microseconds())/1000, "attach-median-ms")
 	b.ReportMetric(float64(lm)/float64(am), "median-launch-x-of-attach")
-	rm := median(relaunches)
+	rm := benchtab.Median(relaunches)
 	b.ReportMetric(float64(rm.Microseconds())/1000, "relaunch-median-ms")
 	b.ReportMetric(float64(rm)/float64(am), "median-relaunch-x-of-attach")
 	b.ReportMetric(float64(launchRSS)/(1<<20), "launch-client-rss-MiB")
@@ -89,7 +89,7 @@ func BenchmarkOneShot(b *testing.B) {
 		}
 		took = append(took, time.Since(start))
 	}
-	b.ReportMetric(float64(median(took).Microseconds())/1000, "median-ms")
+	b.ReportMetric(float64(benchtab.Median(took).Microseconds())/1000, "median-ms")
 }
 
 // helloModel is a loopback llama.cpp fake of model "m" that answers every
@@ -99,13 +99,6 @@ func helloModel(tb testing.TB) *agenttest.Server {
 		agenttest.WithFlavor(agenttest.LlamaCpp), agenttest.WithModels("m"), agenttest.WithContextWindow(16384))
 	tb.Cleanup(m.Close)
 	return m
-}
-
-// median is the middle of ds (the upper one of an even count).
-func median(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
 }
 
 // treeMemory is an attached client's and its session's memory.

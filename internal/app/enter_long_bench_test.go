@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
 	"vouch/agent"
 	"vouch/agent/agenttest"
+	"vouch/internal/benchtab"
 	"vouch/store"
 )
 
@@ -104,38 +104,15 @@ func BenchmarkEnterLongConversation(b *testing.B) {
 		}
 	}
 	kinds := []string{"at-once", "typed"}
-	var took [2][2][3][]time.Duration // kind, window, size
+	grid := benchtab.NewGrid(kinds, windows, sizes)
 	for b.Loop() {
 		for k := range kinds {
 			for wi := range windows {
 				for ci, c := range convs {
-					took[k][wi][ci] = append(took[k][wi][ci], enter(b, servers[wi].URL(), c, k == 1))
+					grid.Add(k, wi, ci, enter(b, servers[wi].URL(), c, k == 1))
 				}
 			}
 		}
 	}
-	// Medians: on the shared machine one Enter in a few waits behind
-	// another developer's build, and a mean would report that wait.
-	for k, kind := range kinds {
-		for wi, w := range windows {
-			base := median(took[k][wi][0])
-			for ci, n := range sizes {
-				m := median(took[k][wi][ci])
-				b.ReportMetric(float64(m.Microseconds())/1000, fmt.Sprintf("%s-w%d-n%d-ms", kind, w, n))
-				if ci > 0 {
-					b.ReportMetric(float64(m)/float64(base), fmt.Sprintf("%s-w%d-n%d-x-of-10", kind, w, n))
-				}
-			}
-		}
-	}
-}
-
-// median is the middle of ds (the mean of the two middle ones for an even
-// count); ds is sorted in place.
-func median(ds []time.Duration) time.Duration {
-	slices.Sort(ds)
-	if len(ds)%2 == 1 {
-		return ds[len(ds)/2]
-	}
-	return (ds[len(ds)/2-1] + ds[len(ds)/2]) / 2
+	grid.Report(b)
 }

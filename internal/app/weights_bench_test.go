@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"vouch/agent"
+	"vouch/internal/benchtab"
 	"vouch/store"
 )
 
@@ -78,7 +79,7 @@ func benchPrefetchWeights(b *testing.B, words int) {
 		with = append(with, show(true))
 		without = append(without, show(false))
 	}
-	w, wo := median(with), median(without)
+	w, wo := benchtab.Median(with), benchtab.Median(without)
 	b.ReportMetric(float64(w.Microseconds())/1000, "kept-ms")
 	b.ReportMetric(float64(wo.Microseconds())/1000, "weighed-ms")
 	b.ReportMetric(float64(w)/float64(wo), "kept-x-of-weighed")

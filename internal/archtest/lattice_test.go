@@ -26,6 +26,7 @@ var table = []line{
 	{pkg: "internal/cdp"},
 	{pkg: "internal/e2epeer"},
 	{pkg: "internal/termtest"},
+	{pkg: "internal/benchtab", note: "benchmark figures over a grid of cases, for tests"},
 	{pkg: "internal/archtest"},
 	{pkg: "internal/msgcount", note: "what a person calls a message, for every count of them (issue 28 item 4)"},
 	{pkg: "docs", note: "the reference pages and their topics (vouch help TOPIC)"},
