@@ -152,11 +152,11 @@ func writeSchemaVersion(tx *bbolt.Tx, v int) error {
 
 // migrate applies table[v:] to a database at version v, one transaction per
 // step, so a failure (or a kill) leaves the file at the last completed
-// version. A new database (version 0) is made in one transaction: its
-// steps only create what is empty, a kill leaves it new, and each commit
-// is two writes to the disk — eight of them were a tenth of the first
-// launch (docs/BENCHMARKS.md, "Speed, round three"). A database newer than
-// the table is left untouched.
+// version. A database at version 0 — a new file — is migrated in one
+// transaction instead: a failure or a kill leaves it as it was, and each
+// commit is two writes to the disk, eight of which took 2–3 ms of the
+// first launch (docs/BENCHMARKS.md, "Speed, round three"). A database
+// newer than the table is left untouched.
 func (db *DB) migrate(table []migration) error {
 	v, err := db.schemaVersion()
 	if err != nil {
