@@ -113,6 +113,7 @@ func TestE2EOllamaRun(t *testing.T) {
 	})
 
 	t.Run("A6 vouch run --continue past the window extends the previous request", func(t *testing.T) { testContinueExtendsOnOllama(t, s) })
+	t.Run("A6 K4 a session reading to the window's reach extends the previous session's request", func(t *testing.T) { testReachExtendsOnOllama(t, s) })
 
 	t.Run("D1 a tool call that needs approval is exit 4", func(t *testing.T) {
 		// The random model calls one of the offered tools on nearly every
