@@ -2,13 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os/exec"
 	"testing"
 	"time"
 
 	"vouch/agent/agenttest"
 	"vouch/internal/benchtab"
-	"vouch/internal/termtest"
 )
 
 // BenchmarkEnterAtLaunch (SPEC A3, A6, K4, L3; issue 29 items 2 and 4) is
@@ -56,29 +54,12 @@ func BenchmarkEnterAtLaunch(b *testing.B) {
 	enter := func(s state, typed bool) time.Duration {
 		iteration++
 		text := fmt.Sprintf("and then, %d?", iteration) // its echo is told from the earlier ones
-		term, err := termtest.Start(exec.Command(bin, "--state-dir", s.dir, "--model-url", s.url, "--model", "m"), 80, 24)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer func() { _ = term.Close() }()
-		if err := term.WaitFor("Assistant", e2eTimeout); err != nil { // the conversation's messages are on the screen
-			b.Fatalf("%v; output so far: %q", err, term.Output())
-		}
-		pid := sessionPID(b, s.dir)
-		if pid == 0 {
-			b.Fatal("no session after the launch")
-		}
-		defer stopAndWait(b, pid)
+		term, stop := launchShown(b, bin, s.dir, "--model-url", s.url, "--model", "m")
+		defer stop()
 		shown := time.Now()
 		keys := text + "\r"
 		if typed {
-			from := term.Len()
-			if _, err := term.Write([]byte(text)); err != nil {
-				b.Fatal(err)
-			}
-			if err := term.WaitForFrom(from, text, e2eTimeout); err != nil {
-				b.Fatalf("%v; output so far: %q", err, term.Output())
-			}
+			typeEchoed(b, term, text)
 			time.Sleep(time.Until(shown.Add(300 * time.Millisecond))) // a person's pause, not a synchronisation
 			keys = "\r"
 		}

@@ -2,13 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os/exec"
 	"testing"
 	"time"
 
 	"vouch/agent/agenttest"
 	"vouch/internal/benchtab"
-	"vouch/internal/termtest"
 	"vouch/mcpclient/mcptest"
 )
 
@@ -52,32 +50,15 @@ func BenchmarkFirstEnterAtLaunch(b *testing.B) {
 	var firsts, seconds []time.Duration
 	iteration := 0
 	launch := func() {
-		term, err := termtest.Start(exec.Command(bin, "--state-dir", state, "--model-url", model.URL(), "--model", "m"), 80, 24)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer func() { _ = term.Close() }()
-		if err := term.WaitFor("Assistant", e2eTimeout); err != nil { // the conversation is on the screen
-			b.Fatalf("%v; output so far: %q", err, term.Output())
-		}
-		pid := sessionPID(b, state)
-		if pid == 0 {
-			b.Fatal("no session after the launch")
-		}
-		defer stopAndWait(b, pid)
+		term, stop := launchShown(b, bin, state, "--model-url", model.URL(), "--model", "m")
+		defer stop()
 		shown := time.Now()
 		enter := func() time.Duration {
 			iteration++
 			text := fmt.Sprintf("and then, %d?", iteration)
-			from := term.Len()
-			if _, err := term.Write([]byte(text)); err != nil {
-				b.Fatal(err)
-			}
-			if err := term.WaitForFrom(from, text, e2eTimeout); err != nil {
-				b.Fatalf("%v; output so far: %q", err, term.Output())
-			}
+			typeEchoed(b, term, text)
 			time.Sleep(time.Until(shown.Add(300 * time.Millisecond))) // a person's pause, not a synchronisation
-			from = term.Len()
+			from := term.Len()
 			start := time.Now()
 			if _, err := term.Write([]byte("\r")); err != nil {
 				b.Fatal(err)

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"vouch/e2e/ollama"
-	"vouch/internal/termtest"
 	"vouch/store"
 )
 
@@ -27,26 +25,10 @@ func testReachExtendsOnOllama(t *testing.T, s *ollama.Server) {
 	base := rec.start(t, s.Base())
 	session := func(text string) {
 		t.Helper()
-		term, err := termtest.Start(exec.Command(bin, "--state-dir", state, "--model-url", base, "--model", "tiny-chat-4k:latest"), 80, 24)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer func() { _ = term.Close() }()
-		if err := term.WaitFor("Assistant", e2eTimeout); err != nil { // the conversation is on the screen
-			t.Fatalf("%v; output so far: %q", err, term.Output())
-		}
-		pid := sessionPID(t, state)
-		if pid == 0 {
-			t.Fatal("no session after the launch")
-		}
+		term, stop := launchShown(t, bin, state, "--model-url", base, "--model", "tiny-chat-4k:latest")
+		defer stop()
+		typeEchoed(t, term, text)
 		from := term.Len()
-		if _, err := term.Write([]byte(text)); err != nil {
-			t.Fatal(err)
-		}
-		if err := term.WaitForFrom(from, text, e2eTimeout); err != nil {
-			t.Fatalf("%v; output so far: %q", err, term.Output())
-		}
-		from = term.Len()
 		if _, err := term.Write([]byte("\r")); err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +38,6 @@ func testReachExtendsOnOllama(t *testing.T, s *ollama.Server) {
 		if err := term.WaitForFrom(from, "earlier)", e2eTimeout); err != nil {
 			t.Fatalf("the reply did not end: %v; output so far: %q", err, term.Output())
 		}
-		stopAndWait(t, pid)
 	}
 	session("what did we decide?")
 	db, err := store.Open(filepath.Join(state, store.FileName), store.Options{})
